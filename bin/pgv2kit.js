@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// The pgv2kit command: runs the compiled CLI in dist/ and exits with its exit code
+// (0 success, 1 nonconformance, 2 usage, 3 failure: src/cli/exit-codes.ts).
+import { existsSync } from 'node:fs';
+
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+
+// `pgv2kit … | head` closes the pipe early: stop quietly instead of crashing on EPIPE.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
+if (!existsSync(entry)) {
+  process.stderr.write('pgv2kit: the compiled CLI (dist/) is missing: run npm install (or npm run build) first\n');
+  process.exitCode = 3;
+} else {
+  try {
+    const { main, processIo } = await import(entry.href);
+    process.exitCode = await main(process.argv.slice(2), processIo());
+  } catch (e) {
+    process.stderr.write(`pgv2kit: cannot start: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 3;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Runs a vector case against a subject: the check of the case's kind runs each of
+ * its operations the subject offers; the case's outcome is the worst of theirs.
+ * @module
+ */
+import type { Operation } from '../subjects/operations.js';
+import type { Subject } from '../subjects/subject.js';
+import type { LoadedCase, VectorCase, VectorKind } from '../vectors/types.js';
+import { authorizationCheck } from './authorization.js';
+import type { Check } from './check.js';
+import { worstStatus, type CaseOutcome, type OpOutcome } from './outcome.js';
+import { redirectCheck } from './redirect.js';
+import { requestCheck } from './request.js';
+import { responseCheck } from './response.js';
+import { signatureCheck } from './signature.js';
+import { uploadCheck } from './upload.js';
+import { webhookCheck } from './webhook.js';
+
+/** The check of each vector kind. */
+export const CHECKS: { readonly [K in VectorKind]: Check<K> } = {
+  signature: signatureCheck,
+  authorization: authorizationCheck,
+  request: requestCheck,
+  response: responseCheck,
+  webhook: webhookCheck,
+  redirect: redirectCheck,
+  upload: uploadCheck,
+};
+
+/**
+ * The operations a case runs.
+ * @param c - the case
+ * @returns its operations, in order
+ * @example caseOperations(signatureCase) // ['signature.content', 'signature.sign', 'request.verify']
+ */
+export function caseOperations(c: VectorCase): readonly Operation[] {
+  return (CHECKS[c.kind] as Check<VectorKind>).operations(c as never);
+}
+
+/**
+ * Runs one case against a subject.
+ * @param loaded - the case and its file
+ * @param subject - the implementation under test
+ * @returns the outcome: pass, fail, skip or error, with each operation's outcome
+ * @throws {RangeError} for a case whose result is not valid, invalid or acceptable (the schema prevents it)
+ * @example const outcome = await runCase(set.cases[0], createReferenceSubject());
+ */
+export async function runCase(loaded: LoadedCase, subject: Subject): Promise<CaseOutcome> {
+  const c = loaded.case;
+  if (!['valid', 'invalid', 'acceptable'].includes(c.result)) throw new RangeError(`case ${c.id}: unknown result ${String(c.result)}`);
+  const check = CHECKS[c.kind] as Check<VectorKind>;
+  const ops: OpOutcome[] = [];
+  for (const op of check.operations(c as never)) {
+    if (!subject.operations.includes(op)) {
+      ops.push({ op, status: 'skip', expected: null, got: null, message: `the subject does not offer ${op}` });
+      continue;
+    }
+    ops.push(await check.run(c as never, op, subject));
+  }
+  const status = worstStatus(ops);
+  const deciding = ops.find((o) => o.status === status) ?? ops[0];
+  const choice = ops.find((o) => o.choice)?.choice;
+  return {
+    id: c.id,
+    kind: c.kind,
+    file: loaded.file,
+    result: c.result,
+    status,
+    ops,
+    ...(choice ? { choice } : {}),
+    message: deciding ? `${deciding.op}: ${deciding.message}` : 'no operations',
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Parses a command's arguments with `node:util` parseArgs (strict), turning its
+ * errors into one-line {@link UsageError}s that never echo a value (a misplaced
+ * value may be a secret).
+ * @module
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError, type OptionSpecs } from './command.js';
+
+/** The options every command has. */
+export const HELP_OPTION = { help: { type: 'boolean', short: 'h', description: 'Show this help' } } as const satisfies OptionSpecs;
+
+/** What {@link parseCommandArgs} returns. */
+export interface ParsedArgs {
+  readonly values: Readonly<Record<string, string | boolean | undefined>>;
+  readonly positionals: readonly string[];
+}
+
+/**
+ * Parses argv against a command's options.
+ * @param argv - the arguments after the command name
+ * @param options - the command's options (help included)
+ * @param positionalsAllowed - whether the command takes positional arguments
+ * @returns the values and positionals
+ * @throws {UsageError} for an unknown option, a missing or unexpected value, an option
+ *   given twice, or a positional argument the command does not take
+ */
+export function parseCommandArgs(argv: readonly string[], options: OptionSpecs, positionalsAllowed: boolean): ParsedArgs {
+  const config: ParseArgsConfig['options'] = {};
+  for (const [name, spec] of Object.entries(options)) config[name] = spec.short ? { type: spec.type, short: spec.short } : { type: spec.type };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: config, strict: true, allowPositionals: true, tokens: true });
+  } catch (e) {
+    throw new UsageError(describeParseError(e));
+  }
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind === 'option') {
+      if (seen.has(token.name) && options[token.name]?.type === 'string') throw new UsageError(`option --${token.name} is given more than once`);
+      seen.add(token.name);
+    } else if (token.kind === 'positional' && !positionalsAllowed) {
+      throw new UsageError(`unexpected argument #${token.index + 1}: this command takes no positional arguments (a value without its --option?)`);
+    }
+  }
+  // No option is declared `multiple`, so every value is a string or a boolean.
+  return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
+}
+
+/**
+ * The values of the options marked secret, found in argv without parsing it (so they
+ * are masked even when parsing fails), plus their environment variables.
+ * @param argv - the arguments after the command name
+ * @param options - the command's options
+ * @param env - the environment
+ * @returns the secrets found
+ */
+export function findSecrets(argv: readonly string[], options: OptionSpecs, env: Record<string, string | undefined>): string[] {
+  const found: string[] = [];
+  for (const [name, spec] of Object.entries(options)) {
+    if (!spec.secret) continue;
+    const envValue = spec.env ? env[spec.env] : undefined;
+    if (envValue) found.push(envValue);
+    argv.forEach((arg, i) => {
+      if (arg === `--${name}` || (spec.short && arg === `-${spec.short}`)) {
+        const next = argv[i + 1];
+        if (next !== undefined && !next.startsWith('--')) found.push(next);
+      } else if (arg.startsWith(`--${name}=`)) {
+        found.push(arg.slice(name.length + 3));
+      }
+    });
+  }
+  return found;
+}
+
+// --- internal ---
+
+function describeParseError(e: unknown): string {
+  const code = (e as { code?: unknown }).code;
+  const message = e instanceof Error ? e.message : String(e);
+  const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? 'an option';
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${option}`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (/does not take an argument/.test(message)) return `option ${option} takes no value`;
+      if (/ambiguous/.test(message)) return `option ${option} needs a value (for a value starting with "-", write ${option}=<value>)`;
+      return `option ${option} needs a value`;
+    default:
+      return message.split('\n')[0] ?? 'invalid arguments';
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Reading files named on the command line, with failures as one-line usage errors.
+ * @module
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UsageError } from './command.js';
+
+/**
+ * Resolves a path given on the command line against the working folder.
+ * @param cwd - the working folder
+ * @param path - the path as given
+ * @returns the absolute path
+ * @example resolvePath('/work', 'vectors') // '/work/vectors'
+ */
+export function resolvePath(cwd: string, path: string): string {
+  return resolve(cwd, path);
+}
+
+/**
+ * Reads a file's exact bytes.
+ * @param absolute - the absolute path
+ * @param label - what the file is, for the message, e.g. `--body-file x.json`
+ * @returns the bytes, as read
+ * @throws {UsageError} when the file cannot be read, naming it and why
+ */
+export function readBytes(absolute: string, label: string): Uint8Array {
+  try {
+    const b = readFileSync(absolute);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  } catch (e) {
+    throw new UsageError(`cannot read ${label}: ${reason(e)}`);
+  }
+}
+
+/**
+ * Checks that a folder exists.
+ * @param absolute - the absolute path
+ * @param label - what the folder is, for the message
+ * @throws {UsageError} when it does not exist or is not a folder
+ */
+export function requireFolder(absolute: string, label: string): void {
+  let isDir: boolean;
+  try {
+    isDir = statSync(absolute).isDirectory();
+  } catch (e) {
+    throw new UsageError(`cannot read ${label}: ${reason(e)}`);
+  }
+  if (!isDir) throw new UsageError(`cannot read ${label}: not a folder`);
+}
+
+/**
+ * The reason of a file system error, or undefined for any other error.
+ * @param e - an error
+ * @returns the reason, when e is a file system error (it has a code such as ENOENT)
+ */
+export function fileErrorReason(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? `${reason(e)}${typeof (e as { path?: unknown }).path === 'string' ? ` (${(e as { path: string }).path})` : ''}` : undefined;
+}
+
+/**
+ * A short reason for a file system error.
+ * @param e - the error
+ * @returns e.g. `no such file or folder`
+ */
+export function reason(e: unknown): string {
+  switch ((e as { code?: unknown }).code) {
+    case 'ENOENT':
+      return 'no such file or folder';
+    case 'EISDIR':
+      return 'is a folder, not a file';
+    case 'ENOTDIR':
+      return 'a part of the path is not a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return e instanceof Error ? e.message : String(e);
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The kit's version, read from its package.json (two folders up from both
+ * `src/cli/` and `dist/cli/`).
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+
+/**
+ * The `version` field of the kit's package.json.
+ * @returns the version, e.g. `0.1.0`
+ * @throws {Error} when package.json cannot be read (a broken installation)
+ */
+export function kitVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  if (typeof pkg.version !== 'string') throw new Error('package.json has no version');
+  return pkg.version;
+}

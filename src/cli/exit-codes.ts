@@ -1,0 +1,28 @@
+/**
+ * The exit codes of `pgv2kit`: a contract scripts and CI can rely on
+ * (arethetypeswrong `cli/src/getExitCode.ts`). Never renumbered.
+ * @module
+ */
+
+/** Every exit code the CLI returns, by meaning. */
+export const EXIT = {
+  /** The command did what was asked and found nothing wrong. */
+  ok: 0,
+  /** Nonconformance: a check failed, a signature does not match, a vector file is bad. */
+  nonconformance: 1,
+  /** Usage or configuration error: unknown command or option, missing value, unreadable file. */
+  usage: 2,
+  /** The tool itself or the implementation under test failed (crashed, unreachable, timed out). */
+  failure: 3,
+} as const;
+
+/** One of the values of {@link EXIT}. */
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** A title for each exit code, as `--help` prints them. */
+export const EXIT_CODE_TITLES: Readonly<Record<ExitCode, string>> = {
+  0: 'success',
+  1: 'nonconformance: a check failed, a signature does not match, a vector file is bad',
+  2: 'usage or configuration error: unknown command or option, missing value, unreadable file',
+  3: 'the tool or the implementation under test failed',
+};

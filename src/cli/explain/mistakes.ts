@@ -1,0 +1,133 @@
+/**
+ * Known signer mistakes, tried when a header's sign does not match: if the sign of
+ * content built with one of these mistakes equals the header's, the mistake is
+ * named. Descriptions are fixed text: they never contain a part's value.
+ * @module
+ */
+import { concatBytes, utf8 } from '../../scheme/bytes.js';
+import { signatureContent } from '../../scheme/content.js';
+import type { SignatureParts } from '../../scheme/parts.js';
+import { signContent } from '../../scheme/sign.js';
+import { isValidUtf8 } from '../visible-bytes.js';
+
+/** The seven parts with the body as bytes. */
+export type ByteParts = SignatureParts & { readonly body: Uint8Array };
+
+/** A known mistake. */
+export interface Mistake {
+  /** Stable id, e.g. `no-final-lf`. */
+  readonly id: string;
+  /** What the signer did, in one line. */
+  readonly description: string;
+  /** The reading or spec section the correct behaviour follows. */
+  readonly ref: string;
+}
+
+/**
+ * The mistakes whose content has the given sign (case-insensitive: R7 is reported apart).
+ * @param parts - the parts a correct signer uses (timestamp and nonce from the header)
+ * @param headerSign - the sign read from the header
+ * @returns every mistake that reproduces the sign, in the order of {@link MISTAKES} (two
+ *   mistakes may give the same content, e.g. a stripped trailing LF and a dropped final LF)
+ * @example findMistakes(parts, header.sign).map((m) => m.id) // ['no-final-lf']
+ */
+export function findMistakes(parts: ByteParts, headerSign: string): Mistake[] {
+  const wanted = headerSign.toLowerCase();
+  const correct = signatureContent(parts);
+  const correctKey = Buffer.from(correct).toString('base64');
+  const signs = new Map<string, string>();
+  const found: Mistake[] = [];
+  for (const { build, ...mistake } of MISTAKES) {
+    const content = build(parts, correct);
+    if (content === undefined) continue;
+    const key = Buffer.from(content).toString('base64');
+    if (key === correctKey) continue;
+    const sign = signs.get(key) ?? signContent(content);
+    signs.set(key, sign);
+    if (sign === wanted) found.push(mistake);
+  }
+  return found;
+}
+
+/** Every mistake tried, with how it builds its content (undefined when it does not apply). */
+export const MISTAKES: ReadonlyArray<Mistake & { readonly build: (p: ByteParts, correct: Uint8Array) => Uint8Array | undefined }> = [
+  { id: 'no-final-lf', ref: '§5.1, R1', description: 'the LF after part 7 (the body) was left out', build: (_, c) => c.subarray(0, c.byteLength - 1) },
+  { id: 'extra-final-lf', ref: '§5.1, R1', description: 'one LF too many at the end of the content', build: (_, c) => concatBytes([c, utf8('\n')]) },
+  { id: 'body-part-left-out', ref: '§5.1, R2', description: 'part 7 was left out: the content ends after the nonce and its LF', build: (p) => head(p) },
+  { id: 'empty-body', ref: '§5.1', description: 'the content was built with an empty body instead of the body sent', build: (p) => (p.body.byteLength > 0 ? with_(p, { body: new Uint8Array() }) : undefined) },
+  { id: 'crlf-separators', ref: '§5.1', description: 'the parts were separated by CR LF instead of LF', build: (p) => concatBytes([utf8(fields(p).join('\r\n') + '\r\n'), p.body, utf8('\r\n')]) },
+  { id: 'secret-left-out', ref: '§5.1', description: 'part 2 (the secret) was left out', build: (p) => concatBytes([utf8([p.appId, p.method, p.url, p.timestamp, p.nonce].join('\n') + '\n'), p.body, utf8('\n')]) },
+  { id: 'app-id-secret-swapped', ref: '§5.1', description: 'parts 1 and 2 (appId and secret) were swapped', build: (p) => with_(p, { appId: p.appSecret, appSecret: p.appId }) },
+  { id: 'timestamp-nonce-swapped', ref: '§5.1', description: 'parts 5 and 6 (timestamp and nonce) were swapped', build: (p) => with_(p, { timestamp: p.nonce, nonce: p.timestamp }) },
+  { id: 'method-lower-case', ref: 'R5', description: 'the method was signed in lower case', build: (p) => with_(p, { method: p.method.toLowerCase() }) },
+  { id: 'method-upper-case', ref: 'R5', description: 'the method was signed in upper case while the request sent it otherwise', build: (p) => with_(p, { method: p.method.toUpperCase() }) },
+  { id: 'url-path-only', ref: 'R4', description: 'part 4 was the path and query only, without scheme://host', build: (p) => urlVariant(p, (u) => u.pathname + u.search) },
+  { id: 'url-without-query', ref: 'R4', description: 'part 4 was the URL without its query string', build: (p) => urlVariant(p, () => p.url.split('?')[0] ?? p.url) },
+  { id: 'url-path-only-without-query', ref: 'R4', description: 'part 4 was the path only, without scheme://host and query', build: (p) => urlVariant(p, (u) => u.pathname) },
+  { id: 'url-trailing-slash', ref: 'R4', description: 'part 4 had a trailing slash added or removed', build: (p) => urlVariant(p, () => toggleSlash(p.url)) },
+  { id: 'url-normalised', ref: 'R4', description: 'part 4 was the URL as a URL parser rewrites it (default port, percent-encoding, host case)', build: (p) => urlVariant(p, (u) => u.href) },
+  { id: 'body-trailing-lf-stripped', ref: 'R1', description: "the body's trailing LFs were stripped", build: (p) => bodyVariant(p, (t) => t.replace(/\n+$/, '')) },
+  { id: 'body-crlf-to-lf', ref: 'R3', description: "the body's CR LF line ends were converted to LF", build: (p) => bodyVariant(p, (t) => t.replace(/\r\n/g, '\n')) },
+  { id: 'body-lf-to-crlf', ref: 'R3', description: "the body's LF line ends were converted to CR LF", build: (p) => bodyVariant(p, (t) => t.replace(/\r?\n/g, '\r\n')) },
+  { id: 'body-bom-dropped', ref: 'R3', description: "the body's BOM was dropped", build: (p) => bodyVariant(p, (t) => t.replace(/^\ufeff/, '')) },
+  { id: 'body-trimmed', ref: 'R3', description: 'the body was trimmed of leading and trailing white space', build: (p) => bodyVariant(p, (t) => t.trim()) },
+  { id: 'body-nfc', ref: 'R3', description: 'the body was Unicode-normalised (NFC)', build: (p) => bodyVariant(p, (t) => t.normalize('NFC')) },
+  { id: 'body-nfd', ref: 'R3', description: 'the body was Unicode-normalised (NFD)', build: (p) => bodyVariant(p, (t) => t.normalize('NFD')) },
+  { id: 'body-reserialized', ref: '§5.1, §5.4', description: 'the body was parsed and serialized again (JSON.stringify) instead of signing the bytes sent', build: (p) => bodyVariant(p, reserialize) },
+  { id: 'body-reserialized-pretty', ref: '§5.1, §5.4', description: 'the body was serialized again with indentation instead of signing the bytes sent', build: (p) => bodyVariant(p, (t) => reserialize(t, 2)) },
+  { id: 'latin1', ref: '§5.2, R3', description: 'the content was encoded as Latin-1 instead of UTF-8', build: latin1 },
+];
+
+// --- internal ---
+
+function fields(p: ByteParts): string[] {
+  return [p.appId, p.appSecret, p.method, p.url, p.timestamp, p.nonce];
+}
+
+function head(p: ByteParts): Uint8Array {
+  return utf8(fields(p).join('\n') + '\n');
+}
+
+function with_(p: ByteParts, change: Partial<ByteParts>): Uint8Array {
+  return signatureContent({ ...p, ...change });
+}
+
+function urlVariant(p: ByteParts, f: (u: URL) => string): Uint8Array | undefined {
+  let u: URL;
+  try {
+    u = new URL(p.url);
+  } catch {
+    return undefined;
+  }
+  const url = f(u);
+  return url === p.url ? undefined : with_(p, { url });
+}
+
+function toggleSlash(url: string): string {
+  const q = url.search(/[?#]/);
+  const path = q < 0 ? url : url.slice(0, q);
+  const rest = q < 0 ? '' : url.slice(q);
+  return (path.endsWith('/') ? path.slice(0, -1) : `${path}/`) + rest;
+}
+
+function bodyVariant(p: ByteParts, f: (text: string) => string | undefined): Uint8Array | undefined {
+  if (p.body.byteLength === 0 || !isValidUtf8(p.body)) return undefined;
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(p.body);
+  const changed = f(text);
+  return changed === undefined || changed === text ? undefined : with_(p, { body: utf8(changed) });
+}
+
+function reserialize(text: string, indent?: number): string | undefined {
+  try {
+    return JSON.stringify(JSON.parse(text), null, indent);
+  } catch {
+    return undefined;
+  }
+}
+
+function latin1(p: ByteParts): Uint8Array | undefined {
+  if (!isValidUtf8(p.body)) return undefined;
+  const text = `${fields(p).join('\n')}\n${new TextDecoder('utf-8', { ignoreBOM: true }).decode(p.body)}\n`;
+  if ([...text].some((ch) => (ch.codePointAt(0) ?? 0) > 0xff) || !/[^\x00-\x7f]/.test(text)) return undefined;
+  return Uint8Array.from([...text].map((ch) => ch.codePointAt(0) ?? 0));
+}

@@ -1,0 +1,70 @@
+/**
+ * The help texts: `pgv2kit --help` and `pgv2kit <cmd> --help`.
+ * @module
+ */
+import { HELP_OPTION } from './_args.js';
+import type { Command, OptionSpec } from './command.js';
+import { EXIT_CODE_TITLES, type ExitCode } from './exit-codes.js';
+
+/**
+ * The help of the whole CLI: commands, global options, exit codes.
+ * @param commands - the registered commands
+ * @returns the text, ending in LF
+ * @example formatMainHelp(COMMANDS)
+ */
+export function formatMainHelp(commands: readonly Command[]): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const environment = commands.flatMap((c) =>
+    Object.entries(c.options)
+      .filter((e): e is [string, OptionSpec & { env: string }] => e[1].env !== undefined)
+      .map(([name, o]) => `  ${o.env}  stands in for ${c.name} --${name}`),
+  );
+  return [
+    'pgv2kit: conformance kit for the V2_SHA256 signing scheme of the payment gateway',
+    '',
+    'Usage: pgv2kit <command> [options]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Options:',
+    '  -h, --help     Show this help (pgv2kit <command> --help for a command)',
+    '  -v, --version  Show the version',
+    '',
+    ...(environment.length > 0 ? ['Environment:', ...new Set(environment), ''] : []),
+    'Exit codes:',
+    ...Object.entries(EXIT_CODE_TITLES).map(([code, title]) => `  ${code}  ${title}`),
+    '',
+  ].join('\n');
+}
+
+/**
+ * The help of one command: usage, description, arguments, options, examples.
+ * @param command - the command
+ * @returns the text, ending in LF
+ * @example formatCommandHelp(vectorsCommand)
+ */
+export function formatCommandHelp(command: Command): string {
+  const options = Object.entries({ ...command.options, ...HELP_OPTION } as Record<string, OptionSpec>).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : '    '}--${name}${o.type === 'string' ? ` ${o.valueName ?? '<value>'}` : ''}`;
+    return [flag, `${o.description}${o.env ? ` (default: env ${o.env})` : ''}`] as const;
+  });
+  const width = Math.max(...options.map(([flag]) => flag.length));
+  const args = command.arguments ?? [];
+  const argWidth = Math.max(0, ...args.map((a) => a.name.length));
+  return [
+    `Usage: ${command.usage}`,
+    '',
+    command.summary,
+    ...(command.description ? ['', command.description.trimEnd()] : []),
+    '',
+    ...(args.length > 0 ? ['Arguments:', ...args.map((a) => `  ${a.name.padEnd(argWidth)}  ${a.description}`), ''] : []),
+    'Options:',
+    ...options.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
+    '',
+    ...(command.examples && command.examples.length > 0 ? ['Examples:', ...command.examples.map((e) => `  ${e}`), ''] : []),
+    'Exit codes:',
+    ...Object.entries(EXIT_CODE_TITLES).map(([code, title]) => `  ${code}  ${command.exitCodes?.[Number(code) as ExitCode] ?? title}`),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,60 @@
+/**
+ * What a command may touch of the outside world: output streams, the environment
+ * and the working folder. Tests pass their own to run `main` in process.
+ * @module
+ */
+import { redact } from '../scheme/mask.js';
+
+/** The outside world of one CLI run. */
+export interface CliIo {
+  /** Writes text to standard output, as given (commands end their lines with LF). */
+  readonly stdout: (s: string) => void;
+  /** Writes text to standard error, as given. */
+  readonly stderr: (s: string) => void;
+  /** The environment variables. */
+  readonly env: Record<string, string | undefined>;
+  /** The folder relative paths are resolved against. */
+  readonly cwd: string;
+  /** Reads all of standard input, for `-` as a file name; absent when there is none. */
+  readonly readStdin?: () => Promise<Uint8Array>;
+}
+
+/**
+ * The io of the running process.
+ * @returns an io writing to process.stdout and process.stderr
+ * @example process.exitCode = await main(process.argv.slice(2), processIo());
+ */
+export function processIo(): CliIo {
+  return {
+    stdout: (s) => void process.stdout.write(s),
+    stderr: (s) => void process.stderr.write(s),
+    env: process.env,
+    cwd: process.cwd(),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      const all = Buffer.concat(chunks);
+      return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+    },
+  };
+}
+
+/**
+ * Secrets shorter than this are not searched for in output: every occurrence of a
+ * two-letter "secret" would be masked, making the output unreadable. Commands never
+ * print a secret by construction; this is the safety net behind that.
+ */
+export const MIN_REDACTED_SECRET_LENGTH = 6;
+
+/**
+ * An io whose output has every secret masked ({@link redact}): the safety net
+ * behind commands that never print a secret by construction.
+ * @param io - the io to wrap
+ * @param secrets - the secrets to mask; may grow while the command runs
+ * @returns the wrapped io
+ * @example redactingIo(io, new Set([io.env['PGV2_APP_SECRET'] ?? '']))
+ */
+export function redactingIo(io: CliIo, secrets: ReadonlySet<string>): CliIo {
+  const clean = (s: string): string => redact(s, [...secrets].filter((x) => x.length >= MIN_REDACTED_SECRET_LENGTH));
+  return { ...io, stdout: (s) => io.stdout(clean(s)), stderr: (s) => io.stderr(clean(s)) };
+}

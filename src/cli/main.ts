@@ -1,0 +1,121 @@
+/**
+ * The entry point of the `pgv2kit` CLI: picks the command, parses its options,
+ * runs it and turns every failure into a message and an exit code (exit-codes.ts).
+ * A user's mistake never shows a stack trace; output never shows a secret.
+ * @module
+ */
+import { VectorSetError, formatProblem } from '../vectors/load.js';
+import { HELP_OPTION, findSecrets, parseCommandArgs } from './_args.js';
+import { kitVersion } from './_version.js';
+import { UsageError, type Command } from './command.js';
+import { EXIT } from './exit-codes.js';
+import { formatCommandHelp, formatMainHelp } from './help.js';
+import { redactingIo, type CliIo } from './io.js';
+import { COMMANDS } from './registry.js';
+
+export { processIo, type CliIo } from './io.js';
+
+/** Set to 1 to print the stack of an internal error. */
+export const DEBUG_ENV = 'PGV2KIT_DEBUG';
+
+/**
+ * Runs the CLI.
+ * @param argv - the arguments after `pgv2kit` (process.argv.slice(2))
+ * @param io - output, environment and working folder
+ * @returns the exit code: 0 success, 1 nonconformance, 2 usage, 3 failure
+ * @example process.exitCode = await main(process.argv.slice(2), processIo());
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  return runCli(argv, io, COMMANDS);
+}
+
+/**
+ * Runs the CLI over a given command list (main uses {@link COMMANDS}; tests and
+ * embedders may pass their own).
+ * @param argv - the arguments after `pgv2kit`
+ * @param io - output, environment and working folder
+ * @param commands - the commands to offer
+ * @returns the exit code
+ * @example await runCli(['vectors'], io, COMMANDS)
+ */
+export async function runCli(argv: readonly string[], io: CliIo, commands: readonly Command[]): Promise<number> {
+  const findCommand = (name: string): Command | undefined => commands.find((c) => c.name === name);
+  const unknownCommand = (out: CliIo, name: string): number => {
+    const near = commands.filter((c) => distance(c.name, name) <= 2).map((c) => c.name);
+    const hint = near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : '';
+    return usage(out, undefined, `unknown command ${JSON.stringify(clip(name))}${hint}; the commands are ${commands.map((c) => c.name).join(', ')}`);
+  };
+  const secrets = new Set<string>(commands.flatMap((c) => findSecrets([], c.options, io.env)));
+  const out = redactingIo(io, secrets);
+  const [first, ...rest] = argv;
+
+  if (first === undefined) {
+    out.stderr(formatMainHelp(commands));
+    return EXIT.usage;
+  }
+  if (first === '-h' || first === '--help' || first === 'help') {
+    const topic = first === 'help' ? rest[0] : undefined;
+    if (topic === undefined) {
+      out.stdout(formatMainHelp(commands));
+      return EXIT.ok;
+    }
+    const command = findCommand(topic);
+    if (!command) return unknownCommand(out, topic);
+    out.stdout(formatCommandHelp(command));
+    return EXIT.ok;
+  }
+  if (first === '-v' || first === '--version') {
+    out.stdout(`${kitVersion()}\n`);
+    return EXIT.ok;
+  }
+  if (first.startsWith('-')) return usage(out, undefined, `unknown option ${clip(first.split('=')[0] ?? first)} (options follow the command)`);
+
+  const command = findCommand(first);
+  if (!command) return unknownCommand(out, first);
+  for (const s of findSecrets(rest, command.options, io.env)) secrets.add(s);
+
+  try {
+    const { values, positionals } = parseCommandArgs(rest, { ...command.options, ...HELP_OPTION }, command.arguments !== undefined);
+    if (values['help'] === true) {
+      out.stdout(formatCommandHelp(command));
+      return EXIT.ok;
+    }
+    return await command.run({ values, positionals, io: out, addSecret: (s) => void secrets.add(s) });
+  } catch (e) {
+    if (e instanceof UsageError) return usage(out, command.name, e.message);
+    if (e instanceof VectorSetError) {
+      out.stderr(`pgv2kit ${command.name}: the vector files are not valid (${e.problems.length} problem${e.problems.length === 1 ? '' : 's'}):\n`);
+      out.stderr(e.problems.map((p) => `  ${formatProblem(p)}\n`).join(''));
+      return EXIT.usage;
+    }
+    const message = e instanceof Error ? e.message : String(e);
+    out.stderr(`pgv2kit ${command.name}: internal error: ${message}\n`);
+    if (io.env[DEBUG_ENV] && e instanceof Error && e.stack) out.stderr(`${e.stack}\n`);
+    else out.stderr(`(set ${DEBUG_ENV}=1 for the stack trace; please report it)\n`);
+    return EXIT.failure;
+  }
+}
+
+// --- internal ---
+
+function usage(io: CliIo, command: string | undefined, message: string): number {
+  io.stderr(`pgv2kit${command ? ` ${command}` : ''}: ${message}\nsee pgv2kit${command ? ` ${command}` : ''} --help\n`);
+  return EXIT.usage;
+}
+
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** Levenshtein distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}

@@ -1,0 +1,11 @@
+/**
+ * The commands of `pgv2kit`, in the order `--help` lists them. Adding a command is
+ * one file in `commands/` plus one line here.
+ * @module
+ */
+import type { Command } from './command.js';
+import { explainCommand } from './commands/explain.js';
+import { vectorsCommand } from './commands/vectors.js';
+
+/** Every command, in help order. */
+export const COMMANDS: readonly Command[] = [vectorsCommand, explainCommand];

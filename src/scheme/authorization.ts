@@ -1,0 +1,183 @@
+/**
+ * The Authorization header of V2_SHA256 (spec §5.3), read with reading R8:
+ *
+ *     V2_SHA256 SP item *("," item)      item = name "=" value
+ *
+ * A value runs to the next comma and may contain "=" (split at the first "=").
+ * appId, sign, timestamp and nonce each appear exactly once, in any order.
+ * Must be refused: another scheme, a missing item, a duplicate item, an empty
+ * value, no items. Either way (R8's "acceptable" rows): white space around items,
+ * unknown extra items, a lower-case scheme name — the parser tolerates these and
+ * says which it tolerated, or refuses them when asked to be strict.
+ * @module
+ */
+
+/** The scheme name of spec §5.3. */
+export const AUTH_SCHEME = 'V2_SHA256';
+
+/** The four items of spec §5.3, in the order the spec's example writes them. */
+export const ITEM_NAMES = ['appId', 'sign', 'timestamp', 'nonce'] as const;
+
+/** One of {@link ITEM_NAMES}. */
+export type ItemName = (typeof ITEM_NAMES)[number];
+
+/** The four values carried by the header. */
+export type AuthorizationItems = Readonly<Record<ItemName, string>>;
+
+/** A deviation from the strict grammar that R8 leaves open ("either way"). */
+export type Tolerance = 'whitespace' | 'extra-item' | 'scheme-case';
+
+/** Why a header was refused: outcomes as data, discriminated on `kind`. */
+export type HeaderProblem =
+  | { readonly kind: 'empty-header' }
+  | { readonly kind: 'wrong-scheme'; readonly scheme: string }
+  | { readonly kind: 'no-items' }
+  | { readonly kind: 'malformed-item'; readonly item: string }
+  | { readonly kind: 'empty-value'; readonly item: string }
+  | { readonly kind: 'duplicate-item'; readonly item: ItemName }
+  | { readonly kind: 'missing-item'; readonly item: ItemName }
+  | { readonly kind: 'not-strict'; readonly tolerance: Tolerance };
+
+/** Kinds of {@link HeaderProblem}. */
+export type HeaderProblemKind = HeaderProblem['kind'];
+
+/** The outcome of {@link parseAuthorization}. */
+export type ParseOutcome =
+  | {
+      readonly ok: true;
+      readonly items: AuthorizationItems;
+      /** Deviations from the strict grammar that were tolerated (R8 "either way"). */
+      readonly tolerated: readonly Tolerance[];
+      /** Unknown extra items, by name (tolerated as `extra-item`). */
+      readonly extra: Readonly<Record<string, string>>;
+    }
+  | { readonly ok: false; readonly problem: HeaderProblem; readonly message: string };
+
+/** Options of {@link parseAuthorization}. */
+export interface ParseOptions {
+  /** Refuse every deviation R8 leaves open instead of tolerating it. Default false. */
+  readonly strict?: boolean;
+}
+
+const WS = /^[ \t]+|[ \t]+$/g;
+
+/**
+ * Parses an Authorization header value (spec §5.3, reading R8).
+ * @param header - the whole header value, e.g. `V2_SHA256 appId=…,sign=…,timestamp=…,nonce=…`
+ * @param options - {@link ParseOptions}
+ * @returns the items, or the problem that refused the header, with a message naming it
+ * @example
+ * const r = parseAuthorization('V2_SHA256 nonce=a=b,appId=x,sign=00,timestamp=1');
+ * r.ok && r.items.nonce // 'a=b'
+ */
+export function parseAuthorization(header: string, options: ParseOptions = {}): ParseOutcome {
+  const tolerated = new Set<Tolerance>();
+  const refuse = (problem: HeaderProblem): ParseOutcome => ({ ok: false, problem, message: describeHeaderProblem(problem) });
+
+  if (header.trim() === '') return refuse({ kind: 'empty-header' });
+  const trimmedHeader = header.replace(WS, '');
+  if (trimmedHeader !== header) tolerated.add('whitespace');
+  const gap = /[ \t]+/.exec(trimmedHeader);
+  const scheme = gap ? trimmedHeader.slice(0, gap.index) : trimmedHeader;
+  if (scheme !== AUTH_SCHEME) {
+    if (scheme.toUpperCase() !== AUTH_SCHEME) return refuse({ kind: 'wrong-scheme', scheme });
+    tolerated.add('scheme-case');
+  }
+  if (!gap) return refuse({ kind: 'no-items' });
+  if (gap[0] !== ' ') tolerated.add('whitespace');
+
+  const found = new Map<string, string>();
+  const extra: Record<string, string> = {};
+  const seen = new Set<string>();
+  let duplicate: ItemName | undefined;
+  for (const raw of trimmedHeader.slice(gap.index + gap[0].length).split(',')) {
+    const item = raw.replace(WS, '');
+    if (item !== raw) tolerated.add('whitespace');
+    const eq = item.indexOf('=');
+    if (eq <= 0) return refuse({ kind: 'malformed-item', item });
+    const name = item.slice(0, eq);
+    const value = item.slice(eq + 1);
+    if (value === '') return refuse({ kind: 'empty-value', item: name });
+    if (isItemName(name)) {
+      if (seen.has(name)) duplicate ??= name;
+      else found.set(name, value);
+    } else {
+      tolerated.add('extra-item');
+      extra[name] = value;
+    }
+    seen.add(name);
+  }
+  if (duplicate) return refuse({ kind: 'duplicate-item', item: duplicate });
+  const missing = ITEM_NAMES.find((n) => !found.has(n));
+  if (missing) return refuse({ kind: 'missing-item', item: missing });
+  const list = [...tolerated];
+  if (options.strict && list[0]) return refuse({ kind: 'not-strict', tolerance: list[0] });
+  const items = Object.fromEntries(ITEM_NAMES.map((n) => [n, found.get(n) ?? ''])) as Record<ItemName, string>;
+  return { ok: true, items, tolerated: list, extra };
+}
+
+/**
+ * Formats the header value of spec §5.3, items in the given order (default: the spec's).
+ * @param items - appId, sign, timestamp, nonce
+ * @param order - the item order; must name each item once
+ * @returns `V2_SHA256 appId=…,sign=…,timestamp=…,nonce=…`
+ * @throws {RangeError} when a value is empty or contains a comma (R8 could not parse it back),
+ *   or when the order does not name each item once
+ * @example formatAuthorization({ appId: 'a', sign: 'ff', timestamp: '1', nonce: 'n' })
+ *   // 'V2_SHA256 appId=a,sign=ff,timestamp=1,nonce=n'
+ */
+export function formatAuthorization(items: AuthorizationItems, order: readonly ItemName[] = ITEM_NAMES): string {
+  if (order.length !== ITEM_NAMES.length || new Set(order).size !== ITEM_NAMES.length || !order.every(isItemName)) {
+    throw new RangeError(`order must name each of ${ITEM_NAMES.join(', ')} once; got ${order.join(', ')}`);
+  }
+  for (const name of ITEM_NAMES) {
+    const value = items[name];
+    if (typeof value !== 'string' || value === '' || value.includes(',')) {
+      throw new RangeError(`item ${name} must be a non-empty string without a comma (R8)`);
+    }
+  }
+  return `${AUTH_SCHEME} ${order.map((n) => `${n}=${items[n]}`).join(',')}`;
+}
+
+/**
+ * A one-line description of a header problem, naming the item or the scheme seen.
+ * @param problem - the problem
+ * @returns the message
+ * @example describeHeaderProblem({ kind: 'missing-item', item: 'nonce' }) // 'item nonce is missing'
+ */
+export function describeHeaderProblem(problem: HeaderProblem): string {
+  switch (problem.kind) {
+    case 'empty-header':
+      return 'the Authorization header is empty';
+    case 'wrong-scheme':
+      return `scheme ${JSON.stringify(clip(problem.scheme))} is not ${AUTH_SCHEME}`;
+    case 'no-items':
+      return `no items follow ${AUTH_SCHEME}`;
+    case 'malformed-item':
+      return `item ${JSON.stringify(clip(problem.item))} is not name=value`;
+    case 'empty-value':
+      return `item ${clip(problem.item)} has an empty value`;
+    case 'duplicate-item':
+      return `item ${problem.item} appears more than once`;
+    case 'missing-item':
+      return `item ${problem.item} is missing`;
+    case 'not-strict':
+      return `strict parsing refuses ${problem.tolerance} (R8 leaves it open)`;
+  }
+}
+
+/**
+ * Whether a string is one of the four item names (case-sensitive).
+ * @param name - a candidate name
+ * @returns true for appId, sign, timestamp, nonce
+ * @example isItemName('appId') // true
+ */
+export function isItemName(name: string): name is ItemName {
+  return (ITEM_NAMES as readonly string[]).includes(name);
+}
+
+// --- internal ---
+
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}

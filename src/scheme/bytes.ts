@@ -1,0 +1,70 @@
+/**
+ * Byte helpers shared by the scheme: UTF-8 in and out, base64, concatenation.
+ * @module
+ */
+
+const encoder = new TextEncoder();
+
+/**
+ * The UTF-8 bytes of a string, or the bytes themselves.
+ * @param value - text or bytes
+ * @returns the bytes (the same array when given bytes)
+ * @example utf8('é') // Uint8Array [0xc3, 0xa9]
+ */
+export function utf8(value: string | Uint8Array): Uint8Array {
+  return typeof value === 'string' ? encoder.encode(value) : value;
+}
+
+/**
+ * Bytes from standard, padded base64 (the protocol's `…B64` fields).
+ * @param b64 - base64 text
+ * @returns the decoded bytes
+ * @throws {TypeError} when the text is not canonical base64
+ * @example fromBase64('aGk=') // bytes of "hi"
+ */
+export function fromBase64(b64: string): Uint8Array {
+  const bytes = Buffer.from(b64, 'base64');
+  if (bytes.toString('base64') !== b64) {
+    throw new TypeError(`not canonical base64 (standard alphabet, padded): ${JSON.stringify(b64.slice(0, 40))}`);
+  }
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * Standard, padded base64 of bytes.
+ * @param bytes - the bytes
+ * @returns base64 text
+ * @example toBase64(utf8('hi')) // 'aGk='
+ */
+export function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+/**
+ * Concatenates byte arrays.
+ * @param chunks - the arrays, in order
+ * @returns one new array
+ * @example concatBytes([utf8('a'), utf8('b')]) // bytes of "ab"
+ */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Byte-for-byte equality (not constant time: for content, never for secrets or signs).
+ * @param a - first
+ * @param b - second
+ * @returns whether both hold the same bytes
+ * @example bytesEqual(utf8('a'), utf8('a')) // true
+ */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,43 @@
+/**
+ * The operations an implementation under test (a subject) can offer: those of
+ * testee protocol v1, plus kit-internal ones that only in-process subjects run.
+ * @module
+ */
+
+/** Operations of testee protocol v1, in the protocol's order. */
+export const PROTOCOL_OPERATIONS = [
+  'signature.content',
+  'signature.sign',
+  'authorization.format',
+  'authorization.parse',
+  'request.verify',
+  'response.verify',
+  'webhook.verify',
+  'redirect.verify',
+  'upload.validate',
+  'upload.form',
+  'client.upload',
+  'client.createPayment',
+] as const;
+
+/**
+ * Kit-internal operations: the gateway side of a rule that protocol v1 does not send
+ * to testees (the check of an upload body against issued formFields, 4.2, R14).
+ */
+export const KIT_OPERATIONS = ['upload.formCheck'] as const;
+
+/** An operation of protocol v1. */
+export type ProtocolOperation = (typeof PROTOCOL_OPERATIONS)[number];
+
+/** Any operation a subject may offer. */
+export type Operation = ProtocolOperation | (typeof KIT_OPERATIONS)[number];
+
+/**
+ * Whether a string names an operation.
+ * @param name - a candidate
+ * @returns true for every protocol and kit operation
+ * @example isOperation('signature.sign') // true
+ */
+export function isOperation(name: string): name is Operation {
+  return (PROTOCOL_OPERATIONS as readonly string[]).includes(name) || (KIT_OPERATIONS as readonly string[]).includes(name);
+}

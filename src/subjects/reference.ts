@@ -1,0 +1,144 @@
+/**
+ * The reference subject: the kit's own implementation of every rule (src/scheme,
+ * src/upload) behind the operations of protocol v1. It is what `pgv2kit run` checks
+ * when no target is given, and what the Node example adapter wraps.
+ * @module
+ */
+import { formatAuthorization, parseAuthorization } from '../scheme/authorization.js';
+import { fromBase64, toBase64 } from '../scheme/bytes.js';
+import { signatureContent } from '../scheme/content.js';
+import { verifyRedirect } from '../scheme/redirect.js';
+import { sign } from '../scheme/sign.js';
+import { verifyRequest, verifyResponse, verifyWebhook, type VerifyOptions, type VerifyOutcome } from '../scheme/verify.js';
+import { buildUploadForm, checkUploadBody, validateCredentialsRequest } from '../upload/index.js';
+import type { Operation } from './operations.js';
+import type { Answer, Json, OperationInput, Subject } from './subject.js';
+
+/** The kit's version, reported as the reference's version. */
+export const KIT_VERSION = '0.1.0';
+
+/** Options of {@link createReferenceSubject}: the choices the readings leave open. */
+export interface ReferenceOptions extends VerifyOptions {}
+
+/**
+ * Creates the reference subject.
+ * @param options - choices where the readings leave room (R7, R8)
+ * @returns a subject offering every protocol v1 operation except `client.*`, plus `upload.formCheck`
+ * @example const answer = await createReferenceSubject().call('signature.sign', input, 'signature.x');
+ */
+export function createReferenceSubject(options: ReferenceOptions = {}): Subject {
+  const handlers: Partial<Record<Operation, (input: Input) => Promise<Answer> | Answer>> = {
+    'signature.content': (i) => ok({ contentB64: toBase64(signatureContent(parts(i))) }),
+    'signature.sign': (i) => ok({ sign: sign(parts(i)) }),
+    'authorization.format': (i) => ok({ header: formatAuthorization({ appId: i.str('appId'), sign: i.str('sign'), timestamp: i.str('timestamp'), nonce: i.str('nonce') }) }),
+    'authorization.parse': (i) => {
+      const parsed = parseAuthorization(i.str('header'));
+      return parsed.ok ? ok({ ...parsed.items }) : { rejected: { reason: parsed.message } };
+    },
+    'request.verify': (i) =>
+      verdict(verifyRequest({ ...creds(i), method: i.str('method'), url: i.str('url'), authorization: i.auth(), body: i.bytes('bodyB64') }, options)),
+    'response.verify': (i) =>
+      verdict(
+        verifyResponse(
+          { ...creds(i), method: i.str('method'), url: i.str('url'), status: i.num('status'), authorization: i.auth(), body: i.bytes('bodyB64') },
+          options,
+        ),
+      ),
+    'webhook.verify': (i) =>
+      verdict(verifyWebhook({ ...creds(i), notifyUrl: i.str('notifyUrl'), method: i.str('method'), authorization: i.auth(), body: i.bytes('bodyB64') }, options)),
+    'redirect.verify': (i) => {
+      const outcome = verifyRedirect({ ...creds(i), returnUrl: i.str('returnUrl'), redirectUrl: i.str('redirectUrl') }, options);
+      return ok(outcome.valid ? { valid: true, payment: outcome.payment ?? null } : { valid: false, payment: null, reason: outcome.message });
+    },
+    'upload.validate': (i) => {
+      const outcome = validateCredentialsRequest({ filename: i.raw('filename'), contentType: i.raw('contentType'), scene: i.raw('scene'), fileSize: i.raw('fileSize') });
+      return ok(outcome.valid ? { valid: true } : { valid: false, reason: outcome.message });
+    },
+    'upload.form': (i) => {
+      const form = buildUploadForm({ formFields: i.pairs('formFields'), filename: i.str('filename'), contentType: i.str('contentType'), file: i.bytes('fileB64') });
+      return ok({ contentType: form.contentType, bodyB64: toBase64(form.body) });
+    },
+    'upload.formCheck': async (i) => {
+      const multipart = new Input(i.obj('multipart'));
+      const outcome = await checkUploadBody(
+        { formFields: i.pairs('formFields'), filename: i.str('filename'), contentType: i.str('contentType'), file: i.bytes('fileB64') },
+        multipart.bytes('bodyB64'),
+        multipart.str('contentType'),
+      );
+      return ok(outcome.valid ? { valid: true } : { valid: false, reason: outcome.message });
+    },
+  };
+  return {
+    implementation: { name: 'pgv2kit-reference', version: KIT_VERSION, language: 'typescript' },
+    operations: Object.keys(handlers) as Operation[],
+    async call(op, input) {
+      const handler = handlers[op];
+      if (!handler) return { unsupported: { reason: `the reference does not implement ${op}` } };
+      try {
+        return await handler(new Input(input));
+      } catch (e) {
+        if (e instanceof InputError || e instanceof RangeError || e instanceof TypeError) return { rejected: { reason: e.message } };
+        throw e;
+      }
+    },
+  };
+}
+
+// --- internal ---
+
+class InputError extends Error {}
+
+/** Typed access to an operation input; a wrong shape is refused with the field named. */
+class Input {
+  constructor(private readonly input: OperationInput) {}
+  raw(name: string): Json | undefined {
+    return this.input[name];
+  }
+  str(name: string): string {
+    const v = this.input[name];
+    if (typeof v !== 'string') throw new InputError(`input ${name} must be a string`);
+    return v;
+  }
+  num(name: string): number {
+    const v = this.input[name];
+    if (typeof v !== 'number' || !Number.isInteger(v)) throw new InputError(`input ${name} must be an integer`);
+    return v;
+  }
+  auth(): string | null {
+    const v = this.input['authorization'];
+    if (v === null || v === undefined) return null;
+    if (typeof v !== 'string') throw new InputError('input authorization must be a string or null');
+    return v;
+  }
+  bytes(name: string): Uint8Array {
+    return fromBase64(this.str(name));
+  }
+  obj(name: string): OperationInput {
+    const v = this.input[name];
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new InputError(`input ${name} must be an object`);
+    return v;
+  }
+  pairs(name: string): Array<[string, string]> {
+    const v = this.input[name];
+    if (!Array.isArray(v) || !v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string')) {
+      throw new InputError(`input ${name} must be an array of [name, value] string pairs`);
+    }
+    return v as Array<[string, string]>;
+  }
+}
+
+function parts(i: Input) {
+  return { ...creds(i), method: i.str('method'), url: i.str('url'), timestamp: i.str('timestamp'), nonce: i.str('nonce'), body: i.bytes('bodyB64') };
+}
+
+function creds(i: Input) {
+  return { appId: i.str('appId'), appSecret: i.str('appSecret') };
+}
+
+function ok(result: { [key: string]: Json }): Answer {
+  return { result };
+}
+
+function verdict(outcome: VerifyOutcome): Answer {
+  return ok(outcome.valid ? { valid: true } : { valid: false, reason: outcome.message });
+}

@@ -1,0 +1,277 @@
+/**
+ * Loads and validates the vector set: every YAML file is parsed, checked against
+ * the JSON Schema of its kind (vectors/schema/, draft 2020-12, with ajv), then the
+ * set is checked as a whole (unique ids, flags explained in the notes table,
+ * superseded cases pointing at existing ones). A bad file is refused with the file,
+ * the case id and the JSON pointer of each problem.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { parseDocument } from 'yaml';
+import { VECTOR_KINDS, type FlagNote, type LoadedCase, type VectorCase, type VectorKind, type VectorSet } from './types.js';
+
+/** The vectors folder shipped with the kit. */
+export const DEFAULT_VECTORS_DIR = fileURLToPath(new URL('../../vectors', import.meta.url));
+
+/** One thing wrong with a vector file. */
+export interface VectorProblem {
+  /** The file, relative to the vectors folder. */
+  readonly file: string;
+  /** The id of the case the problem is in, when it is in a case. */
+  readonly caseId?: string;
+  /** JSON pointer of the problem inside the file's data, e.g. `/cases/3/expected/sign`. */
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/** The vector set could not be loaded: every problem found, each naming file, case and pointer. */
+export class VectorSetError extends Error {
+  /** Stable code for programs. */
+  readonly code: string = 'PGV2_VECTORS_INVALID';
+  override readonly name: string = 'VectorSetError';
+  constructor(readonly problems: readonly VectorProblem[]) {
+    super(`${problems.length} problem${problems.length === 1 ? '' : 's'} in the vector files:\n${problems.map(formatProblem).join('\n')}`);
+  }
+}
+
+/** The schemas of a vectors folder are missing or broken: a configuration error, not a bad vector. */
+export class VectorSchemaError extends VectorSetError {
+  override readonly code: string = 'PGV2_VECTOR_SCHEMA';
+  override readonly name: string = 'VectorSchemaError';
+}
+
+/**
+ * One line naming a problem: `file: case <id> at <pointer>: <message>`.
+ * @param p - the problem
+ * @returns the line
+ * @example formatProblem({ file: 'a.yaml', pointer: '/cases/0/id', message: 'bad' }) // 'a.yaml: at /cases/0/id: bad'
+ */
+export function formatProblem(p: VectorProblem): string {
+  return `${p.file}: ${p.caseId ? `case ${p.caseId} ` : ''}at ${p.pointer || '/'}: ${p.message}`;
+}
+
+/**
+ * Loads and validates every vector file under a folder.
+ * @param root - the vectors folder (default: the kit's own)
+ * @returns the vector set
+ * @throws {VectorSetError} listing every problem, when any file (or a schema) is bad
+ * @example const set = loadVectorSet(); set.cases.length
+ */
+export function loadVectorSet(root: string = DEFAULT_VECTORS_DIR): VectorSet {
+  const validators = compileSchemas(root);
+  const problems: VectorProblem[] = [];
+  const hash = createHash('sha256');
+  const files: Array<VectorSet['files'][number]> = [];
+  const cases: LoadedCase[] = [];
+  let notes: Record<string, FlagNote> = {};
+
+  const notesPath = join(root, 'notes.yaml');
+  const notesData = readYaml(root, notesPath, problems, hash);
+  if (notesData !== undefined) {
+    if (validate(validators.notes, notesData, 'notes.yaml', problems)) notes = (notesData as { flags: Record<string, FlagNote> }).flags;
+  }
+
+  for (const path of listYamlFiles(root)) {
+    const file = toPosix(relative(root, path));
+    if (file === 'notes.yaml') continue;
+    const folder = file.split('/')[0] ?? '';
+    if (!isKind(folder) || file.split('/').length !== 2) {
+      problems.push({ file, pointer: '', message: `not in a vector area folder (${VECTOR_KINDS.join(', ')})` });
+      continue;
+    }
+    const data = readYaml(root, path, problems, hash);
+    if (data === undefined) continue;
+    const kind = (data as { kind?: unknown }).kind;
+    if (kind !== folder) {
+      problems.push({ file, pointer: '/kind', message: `kind is ${JSON.stringify(kind)}, but the file is in the ${folder}/ folder` });
+      continue;
+    }
+    if (!validate(validators[folder], data, file, problems)) continue;
+    const doc = data as { title: string; cases: VectorCase[] };
+    files.push({ file, kind: folder, title: doc.title, cases: doc.cases.length });
+    for (const c of doc.cases) cases.push({ case: { ...c, kind: folder } as VectorCase, file });
+  }
+
+  const warnings = checkSet(cases, notes, problems);
+  if (problems.length > 0) throw new VectorSetError(problems);
+  return { root, files, cases, notes, warnings, hash: hash.digest('hex') };
+}
+
+/**
+ * The cases that run: every case not superseded.
+ * @param set - a loaded set
+ * @returns the live cases
+ * @example liveCases(loadVectorSet()).length
+ */
+export function liveCases(set: VectorSet): LoadedCase[] {
+  return set.cases.filter((c) => c.case.supersededBy === undefined);
+}
+
+// --- internal ---
+
+type Validators = Record<VectorKind | 'notes', ValidateFunction>;
+
+const compiled = new Map<string, Validators>();
+
+/**
+ * Compiles the schemas of a vectors folder once per folder.
+ * @throws {VectorSetError} when a schema is missing, is not JSON or does not compile
+ */
+function compileSchemas(root: string): Validators {
+  const schemaDir = join(root, 'schema');
+  const cached = compiled.get(schemaDir);
+  if (cached) return cached;
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true });
+  const load = (name: string): object => {
+    const file = `schema/${name}.schema.json`;
+    let text: string;
+    try {
+      text = readFileSync(join(schemaDir, `${name}.schema.json`), 'utf8');
+    } catch (e) {
+      const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+      throw new VectorSchemaError([{ file, pointer: '', message: missing ? 'is missing' : `cannot be read: ${(e as Error).message}` }]);
+    }
+    try {
+      return JSON.parse(text) as object;
+    } catch (e) {
+      throw new VectorSchemaError([{ file, pointer: '', message: `is not JSON: ${(e as Error).message}` }]);
+    }
+  };
+  const compile = (name: string): ValidateFunction => {
+    const schema = load(name);
+    try {
+      return ajv.compile(schema);
+    } catch (e) {
+      throw new VectorSchemaError([{ file: `schema/${name}.schema.json`, pointer: '', message: `does not compile: ${(e as Error).message}` }]);
+    }
+  };
+  ajv.addSchema(load('common'));
+  const validators = Object.fromEntries([...VECTOR_KINDS, 'notes' as const].map((k) => [k, compile(k)] as const)) as Validators;
+  compiled.set(schemaDir, validators);
+  return validators;
+}
+
+function readYaml(root: string, path: string, problems: VectorProblem[], hash: ReturnType<typeof createHash>): unknown {
+  const file = toPosix(relative(root, path));
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    problems.push({ file, pointer: '', message: `cannot be read: ${(e as Error).message}` });
+    return undefined;
+  }
+  hash.update(`${file}\0`).update(bytes).update('\0');
+  const text = bytes.toString('utf8');
+  if (Buffer.from(text, 'utf8').compare(bytes) !== 0) {
+    problems.push({ file, pointer: '', message: 'is not valid UTF-8' });
+    return undefined;
+  }
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  const first = doc.errors[0];
+  if (first) {
+    const line = first.linePos?.[0];
+    problems.push({ file, pointer: '', message: `is not valid YAML${line ? ` (line ${line.line}, column ${line.col})` : ''}: ${first.message.split('\n')[0]}` });
+    return undefined;
+  }
+  return doc.toJS();
+}
+
+function validate(fn: ValidateFunction, data: unknown, file: string, problems: VectorProblem[]): boolean {
+  if (fn(data)) return true;
+  for (const err of pickErrors(fn.errors ?? [])) {
+    const caseIndex = /^\/cases\/(\d+)/.exec(err.instancePath)?.[1];
+    const caseId = caseIndex === undefined ? undefined : idAt(data, Number(caseIndex));
+    problems.push({ file, ...(caseId ? { caseId } : {}), pointer: err.instancePath, message: describeError(err) });
+  }
+  return false;
+}
+
+/** The most specific errors: composite keywords are dropped when a deeper error explains them. */
+function pickErrors(errors: readonly ErrorObject[]): ErrorObject[] {
+  const composite = new Set(['oneOf', 'anyOf', 'allOf', 'if', 'then', 'else', 'not']);
+  const specific = errors.filter((e) => !composite.has(e.keyword));
+  const chosen = specific.length > 0 ? specific : [...errors];
+  const seen = new Set<string>();
+  return chosen.filter((e) => {
+    const key = `${e.instancePath} ${describeError(e)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function describeError(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return `${String(p['missingProperty'])} is required`;
+    case 'additionalProperties':
+      return `${String(p['additionalProperty'])} is not allowed here`;
+    case 'unevaluatedProperties':
+      return `${String(p['unevaluatedProperty'])} is not allowed here`;
+    case 'const':
+      return `must be ${JSON.stringify(p['allowedValue'])}`;
+    case 'enum':
+      return `must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return e.message ?? e.keyword;
+  }
+}
+
+function idAt(data: unknown, index: number): string | undefined {
+  const c = (data as { cases?: unknown[] }).cases?.[index] as { id?: unknown } | undefined;
+  return typeof c?.id === 'string' ? c.id : undefined;
+}
+
+function checkSet(cases: readonly LoadedCase[], notes: Record<string, FlagNote>, problems: VectorProblem[]): string[] {
+  const byId = new Map<string, LoadedCase>();
+  const used = new Set<string>();
+  cases.forEach((lc) => {
+    const { id } = lc.case;
+    const index = cases.filter((o) => o.file === lc.file).indexOf(lc);
+    const at = (rest: string): string => `/cases/${index}${rest}`;
+    const first = byId.get(id);
+    if (first) problems.push({ file: lc.file, caseId: id, pointer: at('/id'), message: `id ${id} is already used in ${first.file}` });
+    else byId.set(id, lc);
+    lc.case.flags.forEach((flag, i) => {
+      used.add(flag);
+      if (!(flag in notes)) problems.push({ file: lc.file, caseId: id, pointer: at(`/flags/${i}`), message: `flag ${flag} is not explained in notes.yaml` });
+    });
+  });
+  for (const lc of cases) {
+    const target = lc.case.supersededBy;
+    if (target !== undefined && (target === lc.case.id || !byId.has(target))) {
+      const index = cases.filter((o) => o.file === lc.file).indexOf(lc);
+      problems.push({ file: lc.file, caseId: lc.case.id, pointer: `/cases/${index}/supersededBy`, message: `supersededBy names ${target}, which is not another case` });
+    }
+  }
+  return Object.keys(notes)
+    .filter((flag) => !used.has(flag))
+    .map((flag) => `notes.yaml: flag ${flag} is explained but no case uses it`);
+}
+
+function listYamlFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) {
+        if (name !== 'schema' || dir !== root) walk(path);
+      } else if (name.endsWith('.yaml') || name.endsWith('.yml')) out.push(path);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function isKind(name: string): name is VectorKind {
+  return (VECTOR_KINDS as readonly string[]).includes(name);
+}
+
+function toPosix(path: string): string {
+  return path.split(sep).join('/');
+}

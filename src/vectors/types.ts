@@ -1,0 +1,205 @@
+/**
+ * The shapes of vector files, as their JSON Schemas (vectors/schema/) define them.
+ * A loaded file has passed its schema, so these types describe what the loader returns.
+ * @module
+ */
+
+/** The vector areas; each is a folder of vectors/ and a schema `vectors/schema/<kind>.schema.json`. */
+export const VECTOR_KINDS = ['signature', 'authorization', 'request', 'response', 'webhook', 'redirect', 'upload'] as const;
+
+/** One of {@link VECTOR_KINDS}. */
+export type VectorKind = (typeof VECTOR_KINDS)[number];
+
+/** valid: must be accepted (or produced); invalid: must be refused; acceptable: either (the report says which). */
+export type ExpectedResult = 'valid' | 'invalid' | 'acceptable';
+
+/** Bytes given as UTF-8 text or as base64. */
+export interface BodyField {
+  readonly body?: string;
+  readonly bodyB64?: string;
+}
+
+/** Signature content given as text (every LF visible in the file) or as base64. */
+export interface ContentField {
+  readonly content?: string;
+  readonly contentB64?: string;
+}
+
+/** Where a generated case came from (`pgv2kit generate`, `pgv2kit fuzz --save`). */
+export interface Provenance {
+  readonly generator?: string;
+  readonly seed?: number | string;
+  readonly kitVersion?: string;
+  readonly date?: string;
+}
+
+/** Fields every case has. */
+export interface CaseBase {
+  /** Stable id, `<kind>.<slug>`: never changed or reused once published. */
+  readonly id: string;
+  readonly comment: string;
+  /** Sections of gateway-spec.md the case tests. */
+  readonly spec: readonly string[];
+  /** Readings (R1–R16) the case depends on. */
+  readonly readings: readonly string[];
+  /** Why the case exists; each flag explained once in vectors/notes.yaml. */
+  readonly flags: readonly string[];
+  readonly result: ExpectedResult;
+  /** Set when a newer case replaces this one: the case is kept and never run. */
+  readonly supersededBy?: string;
+  readonly provenance?: Provenance;
+}
+
+/** The four Authorization items. */
+export interface ItemsField {
+  readonly appId: string;
+  readonly sign: string;
+  readonly timestamp: string;
+  readonly nonce: string;
+}
+
+/** A signature case (spec 5.1, 5.2). */
+export interface SignatureCase extends CaseBase {
+  readonly kind: 'signature';
+  readonly inputs: BodyField & {
+    readonly appId: string;
+    readonly appSecret: string;
+    readonly method: string;
+    readonly url: string;
+    readonly timestamp: string;
+    readonly nonce: string;
+  };
+  /** What a correct signer builds. */
+  readonly expected: ContentField & { readonly sign: string };
+  /** For invalid and acceptable cases: what a mistaken signer builds. */
+  readonly candidate?: ContentField & { readonly sign: string };
+}
+
+/** An Authorization case (spec 5.3, R8). */
+export type AuthorizationCase = CaseBase & { readonly kind: 'authorization' } & (
+    | {
+        readonly op: 'authorization.parse';
+        readonly inputs: { readonly header: string };
+        readonly expected: { readonly items?: ItemsField; readonly problem?: { readonly kind: string; readonly item?: string; readonly scheme?: string } };
+      }
+    | {
+        readonly op: 'authorization.format';
+        readonly inputs: { readonly items: ItemsField };
+        readonly expected: { readonly header: string };
+      }
+  );
+
+/** What a verifier computes, for verify kinds. */
+export interface VerifyExpected extends ContentField {
+  readonly problem?: { readonly kind: string; readonly header?: string; readonly parameter?: string };
+}
+
+/** A request verification case. */
+export interface RequestCase extends CaseBase {
+  readonly kind: 'request';
+  readonly inputs: BodyField & {
+    readonly appId: string;
+    readonly appSecret: string;
+    readonly method: string;
+    readonly url: string;
+    readonly authorization: string | null;
+  };
+  readonly expected: VerifyExpected;
+}
+
+/** A response verification case (5.4, R9). */
+export interface ResponseCase extends CaseBase {
+  readonly kind: 'response';
+  readonly inputs: RequestCase['inputs'] & { readonly status: number };
+  readonly expected: VerifyExpected;
+}
+
+/** A webhook verification case (5.5, R10). */
+export interface WebhookCase extends CaseBase {
+  readonly kind: 'webhook';
+  readonly inputs: BodyField & {
+    readonly appId: string;
+    readonly appSecret: string;
+    readonly notifyUrl: string;
+    readonly deliveryUrl?: string;
+    readonly method: string;
+    readonly authorization: string | null;
+  };
+  readonly expected: VerifyExpected;
+}
+
+/** A return-redirect verification case (5.6, R11). */
+export interface RedirectCase extends CaseBase {
+  readonly kind: 'redirect';
+  readonly inputs: { readonly appId: string; readonly appSecret: string; readonly returnUrl: string; readonly redirectUrl: string };
+  readonly expected: VerifyExpected & { readonly payment?: string };
+}
+
+/** formFields as [name, value] pairs in the order received. */
+export type FormFieldPairs = ReadonlyArray<readonly [string, string]>;
+
+/** One part of a multipart body: a text part, or the file part. */
+export type ExpectedPart =
+  | { readonly name: string; readonly value: string }
+  | { readonly name: 'file'; readonly filename: string; readonly contentType: string; readonly data?: string; readonly dataB64?: string };
+
+/** The file of an upload case: text or base64. */
+export interface FileField {
+  readonly file?: string;
+  readonly fileB64?: string;
+}
+
+/** An upload case (2.1, 2.2, 4.2, 8, R13, R14). */
+export type UploadCase = CaseBase & { readonly kind: 'upload' } & (
+    | {
+        readonly op: 'upload.validate';
+        readonly inputs: { readonly filename: string | null; readonly contentType: string | null; readonly scene: string | null; readonly fileSize: number | null };
+        readonly expected: { readonly problem?: { readonly field: string; readonly rule: string; readonly limit?: number | string } };
+      }
+    | {
+        readonly op: 'upload.form';
+        readonly inputs: FileField & { readonly formFields: FormFieldPairs; readonly filename: string; readonly contentType: string };
+        readonly expected: { readonly parts: readonly ExpectedPart[] };
+      }
+    | {
+        readonly op: 'upload.formCheck';
+        readonly inputs: FileField & {
+          readonly formFields: FormFieldPairs;
+          readonly filename: string;
+          readonly contentType: string;
+          readonly multipart: BodyField & { readonly contentType: string };
+        };
+        readonly expected: { readonly problem?: { readonly kind: string; readonly field?: string } };
+      }
+  );
+
+/** Any case, discriminated on `kind` (the area it was loaded from). */
+export type VectorCase = SignatureCase | AuthorizationCase | RequestCase | ResponseCase | WebhookCase | RedirectCase | UploadCase;
+
+/** A flag's entry in the notes table. */
+export interface FlagNote {
+  readonly bugType: string;
+  readonly description: string;
+  readonly effect?: string;
+  readonly readings?: readonly string[];
+}
+
+/** A loaded case with where it came from. */
+export interface LoadedCase<C extends VectorCase = VectorCase> {
+  readonly case: C;
+  /** Path relative to the vectors folder, e.g. `signature/basics.yaml`. */
+  readonly file: string;
+}
+
+/** Everything loaded from a vectors folder. */
+export interface VectorSet {
+  readonly root: string;
+  readonly files: ReadonlyArray<{ readonly file: string; readonly kind: VectorKind; readonly title: string; readonly cases: number }>;
+  /** Every case, superseded ones included, in file order. */
+  readonly cases: readonly LoadedCase[];
+  readonly notes: Readonly<Record<string, FlagNote>>;
+  /** Things worth fixing that do not stop the set from loading (a flag no case uses). */
+  readonly warnings: readonly string[];
+  /** SHA-256 over the files' paths and bytes: names the exact vector set in reports. */
+  readonly hash: string;
+}

@@ -1,0 +1,22 @@
+/**
+ * Every vector case against the subject, one test per case, named by its id.
+ * One area:  npx vitest run suites/vectors -t '^signature'
+ * One case:  npx vitest run suites/vectors -t 'signature.final-lf-missing'
+ */
+import { describe, expect, it } from 'vitest';
+import { runCase } from '../src/checks/index.js';
+import { liveCases, loadVectorSet } from '../src/vectors/load.js';
+import { VECTOR_KINDS } from '../src/vectors/types.js';
+import { loadSubject, VECTORS_DIR } from './_support/subject.js';
+
+const set = loadVectorSet(VECTORS_DIR);
+const subject = await loadSubject();
+
+describe.each(VECTOR_KINDS)('%s', (kind) => {
+  const cases = liveCases(set).filter((c) => c.case.kind === kind);
+  it.for(cases.map((c) => [c.case.id, c] as const))('%s', async ([, loaded], ctx) => {
+    const outcome = await runCase(loaded, subject);
+    if (outcome.status === 'skip') ctx.skip(outcome.message);
+    expect(outcome.status, `${loaded.file}: ${outcome.message}`).toBe('pass');
+  });
+});

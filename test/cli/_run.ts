@@ -1,0 +1,40 @@
+/**
+ * Runs the CLI in process with a captured io.
+ */
+import { runCli, main } from '../../src/cli/main.js';
+import type { Command } from '../../src/cli/command.js';
+import type { CliIo } from '../../src/cli/io.js';
+
+export interface RunResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface RunOptions {
+  readonly env?: Record<string, string | undefined>;
+  readonly cwd?: string;
+  readonly stdin?: Uint8Array;
+  /** Run over these commands instead of the registry. */
+  readonly commands?: readonly Command[];
+}
+
+/**
+ * Runs `pgv2kit <argv>` in process.
+ * @param argv - the arguments after pgv2kit
+ * @param options - env (default: none), cwd, stdin bytes
+ * @returns exit code and everything written
+ */
+export async function run(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+    env: options.env ?? {},
+    cwd: options.cwd ?? process.cwd(),
+    ...(options.stdin ? { readStdin: async () => options.stdin ?? new Uint8Array() } : {}),
+  };
+  const code = options.commands ? await runCli(argv, io, options.commands) : await main(argv, io);
+  return { code, stdout, stderr };
+}

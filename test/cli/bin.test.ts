@@ -1,0 +1,77 @@
+/**
+ * The real `pgv2kit` binary, as a child process: bin/pgv2kit.js over the compiled dist/.
+ * Builds dist/ first when it is missing or older than a source file.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin', 'pgv2kit.js');
+const ENTRY = join(ROOT, 'dist', 'cli', 'main.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : entry.name.endsWith('.ts') ? statSync(path).mtimeMs : 0);
+  }
+  return newest;
+}
+
+function pgv2kit(args: readonly string[], env: Record<string, string> = {}, bin = BIN): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 30_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  if (!existsSync(ENTRY) || statSync(ENTRY).mtimeMs < newestSource(join(ROOT, 'src'))) {
+    try {
+      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+    } catch {
+      // Type errors elsewhere in the tree still emit; only a missing entry point fails below.
+    }
+  }
+  expect(existsSync(ENTRY), 'npm run build did not produce dist/cli/main.js').toBe(true);
+}, 120_000);
+
+describe('bin/pgv2kit.js', () => {
+  it('--version prints the version of package.json, exit 0', () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(pgv2kit(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('explain end to end: MATCH exits 0, MISMATCH exits 1, the secret never printed', () => {
+    const secret = 'sk_live_Bin7Tq2Wz9Xc4Vn';
+    const content = `app_bin\n${secret}\nGET\nhttps://pg.example.com/pg/v2/payment/query?no=1\n1717171717000\nn-bin\n\n`;
+    const sign = createHash('sha256').update(content).digest('hex');
+    const args = ['explain', '--app-id', 'app_bin', '--method', 'GET', '--url', 'https://pg.example.com/pg/v2/payment/query?no=1'];
+    const match = pgv2kit([...args, '--authorization', `V2_SHA256 appId=app_bin,sign=${sign},timestamp=1717171717000,nonce=n-bin`], { PGV2_APP_SECRET: secret });
+    expect(match.stderr).toBe('');
+    expect(match.code).toBe(0);
+    expect(match.stdout).toContain("MATCH: the header's sign is the SHA-256 of the content above.");
+    const mismatch = pgv2kit([...args, '--authorization', `V2_SHA256 appId=app_bin,sign=${'0'.repeat(64)},timestamp=1717171717000,nonce=n-bin`], { PGV2_APP_SECRET: secret });
+    expect(mismatch.code).toBe(1);
+    for (const r of [match, mismatch]) expect(r.stdout + r.stderr).not.toContain(secret);
+  });
+
+  it('a usage error exits 2 with one line and the hint, no stack trace', () => {
+    expect(pgv2kit(['explain', '--bogus'])).toEqual({ code: 2, stdout: '', stderr: 'pgv2kit explain: unknown option --bogus\nsee pgv2kit explain --help\n' });
+  });
+
+  it('without dist/ it says how to build and exits 3', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-bin-'));
+    try {
+      mkdirSync(join(dir, 'bin'));
+      copyFileSync(BIN, join(dir, 'bin', 'pgv2kit.js'));
+      const r = pgv2kit(['--version'], {}, join(dir, 'bin', 'pgv2kit.js'));
+      expect(r).toEqual({ code: 3, stdout: '', stderr: 'pgv2kit: the compiled CLI (dist/) is missing: run npm install (or npm run build) first\n' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

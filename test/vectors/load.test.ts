@@ -1,0 +1,180 @@
+/**
+ * The loader refuses bad vector files with the file, the case id and the JSON
+ * pointer of each problem; and a wrong hex or a wrong content in a file makes the
+ * run fail (the same functions the suites use).
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCase } from '../../src/checks/index.js';
+import { createReferenceSubject } from '../../src/subjects/reference.js';
+import { DEFAULT_VECTORS_DIR, formatProblem, liveCases, loadVectorSet, VectorSetError } from '../../src/vectors/load.js';
+import { stringifyVectorFile } from '../../src/vectors/write.js';
+import { expectationProblems, sha256Hex } from '../../suites/_support/expectations.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const content = 'app_1\nsk_test_x\nPOST\nhttps://pg.example.com/pg/v2/payment/create\n1717171717000\nn-1\n{"a":1}\n';
+
+/** A small vector set in a temporary folder: the kit's schemas, a notes table, one signature file. */
+function tinySet(mutate: (file: Record<string, unknown>) => void = () => {}, raw?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-vectors-'));
+  dirs.push(dir);
+  cpSync(join(DEFAULT_VECTORS_DIR, 'schema'), join(dir, 'schema'), { recursive: true });
+  writeFileSync(join(dir, 'notes.yaml'), 'kind: notes\ntitle: t\nflags:\n  Baseline:\n    bugType: BASIC\n    description: plain\n');
+  mkdirSync(join(dir, 'signature'));
+  const file: Record<string, unknown> = {
+    kind: 'signature',
+    title: 'tiny',
+    cases: [
+      {
+        id: 'signature.tiny',
+        comment: 'a plain case',
+        spec: ['5.1', '5.2'],
+        readings: [],
+        flags: ['Baseline'],
+        result: 'valid',
+        inputs: { appId: 'app_1', appSecret: 'sk_test_x', method: 'POST', url: 'https://pg.example.com/pg/v2/payment/create', timestamp: '1717171717000', nonce: 'n-1', body: '{"a":1}' },
+        expected: { content, sign: sha256Hex(new TextEncoder().encode(content)) },
+      },
+    ],
+  };
+  mutate(file);
+  writeFileSync(join(dir, 'signature', 'tiny.yaml'), raw ?? stringifyVectorFile(file));
+  return dir;
+}
+
+function problemsOf(dir: string): string[] {
+  try {
+    loadVectorSet(dir);
+  } catch (e) {
+    expect(e).toBeInstanceOf(VectorSetError);
+    return (e as VectorSetError).problems.map(formatProblem);
+  }
+  return [];
+}
+
+const firstCase = (f: Record<string, unknown>): Record<string, Record<string, unknown>> => (f['cases'] as Array<Record<string, Record<string, unknown>>>)[0]!;
+
+describe('loadVectorSet', () => {
+  it('loads a good set, and its hash changes with a byte of a file', () => {
+    const set = loadVectorSet(tinySet());
+    expect(set.cases.map((c) => c.case.id)).toEqual(['signature.tiny']);
+    expect(set.files).toEqual([{ file: 'signature/tiny.yaml', kind: 'signature', title: 'tiny', cases: 1 }]);
+    const other = loadVectorSet(tinySet((f) => (f['title'] = 'tiny!')));
+    expect(other.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(other.hash).not.toBe(set.hash);
+  });
+
+  it('refuses a schema violation with file, case id and JSON pointer', () => {
+    const dir = tinySet((f) => (firstCase(f)['expected']!['sign'] = 'ABC'));
+    expect(problemsOf(dir)).toContain('signature/tiny.yaml: case signature.tiny at /cases/0/expected/sign: must match pattern "^[0-9a-f]{64}$"');
+  });
+
+  it('names a missing field and an unknown one', () => {
+    const dir = tinySet((f) => {
+      delete (firstCase(f) as Record<string, unknown>)['comment'];
+      firstCase(f)['inputs']!['extra'] = 1;
+    });
+    const problems = problemsOf(dir);
+    expect(problems).toContain('signature/tiny.yaml: case signature.tiny at /cases/0: comment is required');
+    expect(problems).toContain('signature/tiny.yaml: case signature.tiny at /cases/0/inputs: extra is not allowed here');
+  });
+
+  it('refuses an unknown result, an unexplained flag, a duplicate id and a dangling supersededBy', () => {
+    const dir = tinySet((f) => {
+      const c = firstCase(f) as Record<string, unknown>;
+      c['flags'] = ['NoSuchFlag'];
+      c['supersededBy'] = 'signature.nowhere';
+      (f['cases'] as unknown[]).push({ ...c, result: 'maybe' }, { ...c });
+    });
+    const problems = problemsOf(dir);
+    expect(problems).toContain('signature/tiny.yaml: case signature.tiny at /cases/1/result: must be one of "valid", "invalid", "acceptable"');
+    // the schema refuses the file, so the set checks do not run on it; fix the result and look again
+    const dir2 = tinySet((f) => {
+      const c = firstCase(f) as Record<string, unknown>;
+      c['flags'] = ['NoSuchFlag'];
+      c['supersededBy'] = 'signature.nowhere';
+      (f['cases'] as unknown[]).push({ ...c });
+    });
+    expect(problemsOf(dir2)).toEqual([
+      'signature/tiny.yaml: case signature.tiny at /cases/0/flags/0: flag NoSuchFlag is not explained in notes.yaml',
+      'signature/tiny.yaml: case signature.tiny at /cases/1/id: id signature.tiny is already used in signature/tiny.yaml',
+      'signature/tiny.yaml: case signature.tiny at /cases/1/flags/0: flag NoSuchFlag is not explained in notes.yaml',
+      'signature/tiny.yaml: case signature.tiny at /cases/0/supersededBy: supersededBy names signature.nowhere, which is not another case',
+      'signature/tiny.yaml: case signature.tiny at /cases/1/supersededBy: supersededBy names signature.nowhere, which is not another case',
+    ]);
+  });
+
+  it('refuses YAML that does not parse, with its line', () => {
+    expect(problemsOf(tinySet(undefined, 'kind: signature\ncases: [\n  - x: 1\n'))[0]).toMatch(/^signature\/tiny\.yaml: at \/: is not valid YAML \(line \d+, column \d+\)/);
+  });
+
+  it('refuses a file in the wrong folder and a kind that does not match its folder', () => {
+    const dir = tinySet();
+    writeFileSync(join(dir, 'stray.yaml'), 'kind: signature\n');
+    mkdirSync(join(dir, 'response'));
+    writeFileSync(join(dir, 'response', 'x.yaml'), readFileSync(join(dir, 'signature', 'tiny.yaml')));
+    const problems = problemsOf(dir);
+    expect(problems).toContain('stray.yaml: at /: not in a vector area folder (signature, authorization, request, response, webhook, redirect, upload)');
+    expect(problems).toContain('response/x.yaml: at /kind: kind is "signature", but the file is in the response/ folder');
+  });
+
+  it('warns about a flag no case uses, and skips superseded cases', () => {
+    const dir = tinySet((f) => {
+      const c = firstCase(f) as Record<string, unknown>;
+      (f['cases'] as unknown[]).push({ ...c, id: 'signature.tiny-old', supersededBy: 'signature.tiny' });
+    });
+    writeFileSync(join(dir, 'notes.yaml'), `${readFileSync(join(dir, 'notes.yaml'), 'utf8')}  Unused:\n    bugType: BASIC\n    description: never used\n`);
+    const set = loadVectorSet(dir);
+    expect(set.warnings).toEqual(['notes.yaml: flag Unused is explained but no case uses it']);
+    expect(liveCases(set).map((c) => c.case.id)).toEqual(['signature.tiny']);
+  });
+});
+
+describe('a broken vector file makes the run fail', () => {
+  const subject = createReferenceSubject();
+
+  it('the good file passes', async () => {
+    const set = loadVectorSet(tinySet());
+    const c = set.cases[0]!;
+    expect(expectationProblems(c.case)).toEqual([]);
+    expect((await runCase(c, subject)).status).toBe('pass');
+  });
+
+  it('a wrong hex fails both the independent check and the run', async () => {
+    const set = loadVectorSet(tinySet((f) => (firstCase(f)['expected']!['sign'] = sha256Hex(new TextEncoder().encode(`${content}x`)))));
+    const c = set.cases[0]!;
+    expect(expectationProblems(c.case)).toEqual(['expected.sign is not SHA-256 of expected.content']);
+    const outcome = await runCase(c, subject);
+    expect(outcome.status).toBe('fail');
+    expect(outcome.ops.find((o) => o.op === 'signature.sign')?.status).toBe('fail');
+  });
+
+  it('a wrong content (and its matching hex) fails against the reference', async () => {
+    const wrong = content.slice(0, -1);
+    const set = loadVectorSet(
+      tinySet((f) => {
+        firstCase(f)['expected']!['content'] = wrong;
+        firstCase(f)['expected']!['sign'] = sha256Hex(new TextEncoder().encode(wrong));
+      }),
+    );
+    const c = set.cases[0]!;
+    expect(expectationProblems(c.case)).toEqual(['the reference builds other content than expected.content']);
+    const outcome = await runCase(c, subject);
+    expect(outcome.status).toBe('fail');
+    expect(outcome.ops.find((o) => o.op === 'signature.content')?.message).toBe(
+      'content differs from the expected after the end of the expected content (part 7, body; expected 90 bytes, got 91)',
+    );
+  });
+
+  it('the written file is what the loader reads, byte for byte', () => {
+    const dir = tinySet();
+    const text = readFileSync(join(dir, 'signature', 'tiny.yaml'), 'utf8');
+    expect(text).toContain('content: "app_1\\n\\\n        sk_test_x\\n\\\n');
+    expect((parse(text) as { cases: Array<{ expected: { content: string } }> }).cases[0]!.expected.content).toBe(content);
+  });
+});

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['suites/**/*.test.ts', 'test/**/*.test.ts'],
+    setupFiles: ['suites/_support/fast-check-setup.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    reporters: process.env['CI'] ? ['default'] : ['default'],
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      exclude: ['src/**/index.ts', 'src/**/types.ts'],
+      reporter: ['text-summary', 'text'],
+      thresholds: { lines: 90, branches: 90 },
+    },
+  },
+});
