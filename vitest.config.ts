@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import ClosingLineReporter from './suites/_support/closing-line-reporter.js';
 
 export default defineConfig({
   test: {
@@ -6,7 +7,7 @@ export default defineConfig({
     setupFiles: ['suites/_support/fast-check-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    reporters: process.env['CI'] ? ['default'] : ['default'],
+    reporters: ['default', new ClosingLineReporter()],
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],
