@@ -15,6 +15,8 @@ export interface CliIo {
   readonly env: Record<string, string | undefined>;
   /** The folder relative paths are resolved against. */
   readonly cwd: string;
+  /** Whether standard error is a terminal (progress is then drawn in place). */
+  readonly isTTY?: boolean;
   /** Reads all of standard input, for `-` as a file name; absent when there is none. */
   readonly readStdin?: () => Promise<Uint8Array>;
 }
@@ -30,6 +32,7 @@ export function processIo(): CliIo {
     stderr: (s) => void process.stderr.write(s),
     env: process.env,
     cwd: process.cwd(),
+    isTTY: process.stderr.isTTY === true,
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

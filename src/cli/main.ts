@@ -6,7 +6,7 @@
  */
 import { VectorSetError, formatProblem } from '../vectors/load.js';
 import { HELP_OPTION, findSecrets, parseCommandArgs } from './_args.js';
-import { kitVersion } from './_version.js';
+import { kitVersion } from '../version.js';
 import { UsageError, type Command } from './command.js';
 import { EXIT } from './exit-codes.js';
 import { formatCommandHelp, formatMainHelp } from './help.js';

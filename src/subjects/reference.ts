@@ -11,11 +11,10 @@ import { verifyRedirect } from '../scheme/redirect.js';
 import { sign } from '../scheme/sign.js';
 import { verifyRequest, verifyResponse, verifyWebhook, type VerifyOptions, type VerifyOutcome } from '../scheme/verify.js';
 import { buildUploadForm, checkUploadBody, validateCredentialsRequest } from '../upload/index.js';
+import { kitVersion } from '../version.js';
 import type { Operation } from './operations.js';
 import type { Answer, Json, OperationInput, Subject } from './subject.js';
 
-/** The kit's version, reported as the reference's version. */
-export const KIT_VERSION = '0.1.0';
 
 /** Options of {@link createReferenceSubject}: the choices the readings leave open. */
 export interface ReferenceOptions extends VerifyOptions {}
@@ -69,7 +68,7 @@ export function createReferenceSubject(options: ReferenceOptions = {}): Subject 
     },
   };
   return {
-    implementation: { name: 'pgv2kit-reference', version: KIT_VERSION, language: 'typescript' },
+    implementation: { name: 'pgv2kit-reference', version: kitVersion(), language: 'typescript' },
     operations: Object.keys(handlers) as Operation[],
     async call(op, input) {
       const handler = handlers[op];

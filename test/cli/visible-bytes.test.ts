@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidUtf8, showBytes } from '../../src/cli/visible-bytes.js';
+import { showBytes } from '../../src/cli/visible-bytes.js';
+import { isValidUtf8 } from '../../src/scheme/utf8.js';
 
 const hex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.replace(/ /g, ''), 'hex'));
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);

@@ -14,7 +14,7 @@ import { maskSecret } from '../../scheme/mask.js';
 import { PART_NAMES, type PartName } from '../../scheme/parts.js';
 import { signContent } from '../../scheme/sign.js';
 import { showBytes, type ByteFacts } from '../visible-bytes.js';
-import { findMistakes, type Mistake } from './mistakes.js';
+import { findMistakes, type Mistake } from '../../diagnosis/mistakes.js';
 
 /** The inputs of {@link explainSignature}. */
 export interface ExplainInput {

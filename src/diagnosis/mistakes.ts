@@ -4,11 +4,11 @@
  * named. Descriptions are fixed text: they never contain a part's value.
  * @module
  */
-import { concatBytes, utf8 } from '../../scheme/bytes.js';
-import { signatureContent } from '../../scheme/content.js';
-import type { SignatureParts } from '../../scheme/parts.js';
-import { signContent } from '../../scheme/sign.js';
-import { isValidUtf8 } from '../visible-bytes.js';
+import { bytesEqual, concatBytes, utf8 } from '../scheme/bytes.js';
+import { signatureContent } from '../scheme/content.js';
+import type { SignatureParts } from '../scheme/parts.js';
+import { signContent } from '../scheme/sign.js';
+import { isValidUtf8 } from '../scheme/utf8.js';
 
 /** The seven parts with the body as bytes. */
 export type ByteParts = SignatureParts & { readonly body: Uint8Array };
@@ -24,6 +24,23 @@ export interface Mistake {
 }
 
 /**
+ * The content each known mistake builds for these parts (mistakes that do not apply,
+ * or that give the correct content, are left out).
+ * @param parts - the parts a correct signer uses
+ * @returns the mistakes with their contents, in the order of {@link MISTAKES}
+ * @example mistakenContents(parts)[0]?.mistake.id // 'no-final-lf'
+ */
+export function mistakenContents(parts: ByteParts): Array<{ readonly mistake: Mistake; readonly content: Uint8Array }> {
+  const correct = signatureContent(parts);
+  const out: Array<{ mistake: Mistake; content: Uint8Array }> = [];
+  for (const { build, ...mistake } of MISTAKES) {
+    const content = build(parts, correct);
+    if (content !== undefined && !bytesEqual(content, correct)) out.push({ mistake, content });
+  }
+  return out;
+}
+
+/**
  * The mistakes whose content has the given sign (case-insensitive: R7 is reported apart).
  * @param parts - the parts a correct signer uses (timestamp and nonce from the header)
  * @param headerSign - the sign read from the header
@@ -33,20 +50,9 @@ export interface Mistake {
  */
 export function findMistakes(parts: ByteParts, headerSign: string): Mistake[] {
   const wanted = headerSign.toLowerCase();
-  const correct = signatureContent(parts);
-  const correctKey = Buffer.from(correct).toString('base64');
-  const signs = new Map<string, string>();
-  const found: Mistake[] = [];
-  for (const { build, ...mistake } of MISTAKES) {
-    const content = build(parts, correct);
-    if (content === undefined) continue;
-    const key = Buffer.from(content).toString('base64');
-    if (key === correctKey) continue;
-    const sign = signs.get(key) ?? signContent(content);
-    signs.set(key, sign);
-    if (sign === wanted) found.push(mistake);
-  }
-  return found;
+  return mistakenContents(parts)
+    .filter(({ content }) => signContent(content) === wanted)
+    .map(({ mistake }) => mistake);
 }
 
 /** Every mistake tried, with how it builds its content (undefined when it does not apply). */

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+/**
+ * A testee for pgv2kit's testee protocol 1 (src/protocol/PROTOCOL.md) that answers
+ * with the kit's own reference implementation. Plain JavaScript, no build step:
+ *
+ *     pgv2kit run --testee "node examples/node-adapter/adapter.mjs"
+ *
+ * One JSON object per line on stdin; exactly one answer line on stdout per `start`
+ * and `run`, in request order, written as soon as it (and every answer before it) is
+ * ready; `stop` or EOF ends the process with exit code 0. A line it cannot use is
+ * reported on stderr and never answered; stdout carries protocol lines only.
+ *
+ * Copy it for your own Node library: replace `subject.call(op, input, id)` with calls
+ * into your code, and the operations list with the ones you implement.
+ */
+import { createInterface } from 'node:readline';
+import { PROTOCOL_OPERATIONS, createReferenceSubject } from 'pgv2kit';
+
+const PROTOCOL = 1;
+const subject = createReferenceSubject();
+/** Exactly the reference's operations that protocol 1 sends (not the kit-internal upload.formCheck). */
+const operations = subject.operations.filter((op) => PROTOCOL_OPERATIONS.includes(op));
+const offered = new Set(operations);
+
+/** Answers not yet written, in request order: `{ text }` once ready, `{ text: undefined }` while pending. */
+const queue = [];
+let stopping = false;
+
+// The runner stopped reading (it closed our stdout): nothing more can be answered.
+process.stdout.on('error', () => process.exit(0));
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+lines.on('line', onLine);
+lines.on('close', () => finish());
+
+function onLine(line) {
+  if (stopping) return;
+  if (line.trim() === '') return;
+  let message;
+  try {
+    message = JSON.parse(line);
+  } catch (e) {
+    return complain(`not JSON (${e.message}): ${clip(line)}`);
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return complain(`not a JSON object: ${clip(line)}`);
+  switch (message.cmd) {
+    case 'start':
+      return enqueue(hello(message.protocol));
+    case 'run':
+      return run(message, line);
+    case 'stop':
+      stopping = true;
+      lines.close();
+      return undefined;
+    default:
+      return complain(`unknown cmd ${JSON.stringify(message.cmd)}: ${clip(line)}`);
+  }
+}
+
+function hello(protocol) {
+  if (protocol !== PROTOCOL) return { ready: false, reason: `this adapter speaks protocol ${PROTOCOL} only, not ${JSON.stringify(protocol)}` };
+  return { ready: true, protocol: PROTOCOL, implementation: subject.implementation, operations };
+}
+
+function run(message, line) {
+  const { id, op, input } = message;
+  if (typeof id !== 'string') return complain(`run without a string id, not answered: ${clip(line)}`);
+  if (!offered.has(op)) return enqueue({ id, unsupported: { reason: `this adapter does not offer ${JSON.stringify(op ?? null)}` } });
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return enqueue({ id, rejected: { reason: 'input must be a JSON object' } });
+  const slot = { text: undefined };
+  queue.push(slot);
+  subject.call(op, input, id).then(
+    (answer) => settle(slot, { id, ...answer }),
+    // The implementation raised: protocol 1 calls that "rejected".
+    (e) => settle(slot, { id, rejected: { reason: `the implementation threw: ${e instanceof Error ? e.message : String(e)}` } }),
+  );
+  return undefined;
+}
+
+/** Queues an answer that is ready now. */
+function enqueue(answer) {
+  queue.push({ text: `${JSON.stringify(answer)}\n` });
+  flush();
+}
+
+function settle(slot, answer) {
+  slot.text = `${JSON.stringify(answer)}\n`;
+  flush();
+}
+
+/** Writes every ready answer at the head of the queue, in one write. */
+function flush() {
+  let out = '';
+  while (queue.length > 0 && queue[0].text !== undefined) out += queue.shift().text;
+  if (out) process.stdout.write(out);
+  if (stopping && queue.length === 0) exit();
+}
+
+/** stop or EOF: answer what is still pending, then exit. */
+function finish() {
+  stopping = true;
+  flush();
+}
+
+let exiting = false;
+function exit() {
+  if (exiting) return;
+  exiting = true;
+  // The callback runs once everything written so far has been handed to the OS.
+  process.stdout.write('', () => process.exit(0));
+}
+
+function complain(problem) {
+  process.stderr.write(`node-adapter: ${problem}\n`);
+}
+
+function clip(text) {
+  return text.length > 120 ? `${JSON.stringify(text.slice(0, 120))}…` : JSON.stringify(text);
+}

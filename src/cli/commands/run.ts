@@ -1,0 +1,196 @@
+/**
+ * `pgv2kit run`: the main job. Runs every vector against an implementation — a testee
+ * over protocol v1 (`--testee`), a module in process (`--module`), or the built-in
+ * reference — and writes JUnit XML, results.json, report.md and report.html.
+ * @module
+ */
+import { join } from 'node:path';
+import { TesteeStartError } from '../../protocol/testee.js';
+import { validateTesteeLine } from '../../protocol/validate.js';
+import { writeReports } from '../../reports/write.js';
+import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
+import { createProgress } from '../../runner/progress.js';
+import { runPassed, type RunResult, type RunTarget } from '../../runner/result.js';
+import { caseSecrets, countVerdicts, runConformance } from '../../runner/run.js';
+import { SelectionError, selectCases } from '../../runner/select.js';
+import { caseOperations } from '../../checks/index.js';
+import { ModuleSubjectError, loadModuleSubject } from '../../subjects/module-subject.js';
+import { createReferenceSubject } from '../../subjects/reference.js';
+import type { Subject } from '../../subjects/subject.js';
+import { createTesteeSubject } from '../../subjects/testee-subject.js';
+import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '../../vectors/load.js';
+import { resolvePath } from '../_files.js';
+import { UsageError, defineCommand } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+
+export const runCommand = defineCommand({
+  name: 'run',
+  summary: 'Run every vector against an implementation (a testee, a module, or the reference) and write reports',
+  usage: 'pgv2kit run [--testee "<command>" | --module <path>] [options]',
+  description: [
+    'With --testee, the command is started as a child process and spoken to over testee',
+    'protocol v1 (src/protocol/PROTOCOL.md); with --module, a JS/TS module is loaded in',
+    'process; with neither, the built-in reference runs. Every vector whose operations the',
+    'implementation offers is run; cases of other operations are skipped with the reason.',
+    'A testee that crashes, hangs, writes a line that is not JSON or answers with the wrong',
+    "id fails that case with an error and is restarted; its stderr goes to the run's log.",
+    '',
+    'Selection: --only and --skip take comma-separated patterns: an area (signature), a flag',
+    '(FinalLfMissing) or an id glob (signature.url-*); prefixes area:, flag:, id: force the',
+    'reading. Reports go to reports/<run name>/ (or --report-dir): junit.xml, results.json,',
+    'report.md, report.html, run.log — secrets masked.',
+  ].join('\n'),
+  options: {
+    testee: { type: 'string', valueName: '<command>', description: 'Start this command and run it over protocol v1' },
+    module: { type: 'string', valueName: '<path>', description: 'Load this module in process (exports subject, createSubject() or operations)' },
+    vectors: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
+    only: { type: 'string', valueName: '<patterns>', description: 'Run only cases matching these patterns (area, flag or id glob; comma-separated)' },
+    skip: { type: 'string', valueName: '<patterns>', description: 'Skip cases matching these patterns' },
+    list: { type: 'boolean', description: 'Print the cases that would run, and exit' },
+    timeout: { type: 'string', valueName: '<seconds>', description: 'Per-case timeout for a testee (default 5)' },
+    concurrency: { type: 'string', valueName: '<n>', description: 'Cases in flight at once (default 32)' },
+    'expect-failures': { type: 'string', valueName: '<file>', description: 'YAML list of {id, reason}: listed failures do not fail the run; listed passes do' },
+    'update-expect-failures': { type: 'boolean', description: 'Rewrite the --expect-failures file to list exactly the cases that fail now' },
+    'validate-protocol': { type: 'boolean', description: 'Check every line the testee writes against the protocol v1 schema' },
+    'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the reports here (default: reports/<run name>)' },
+    'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run (default: <implementation>-<date>-<time>)' },
+    'no-reports': { type: 'boolean', description: 'Write no reports' },
+  },
+  exitCodes: {
+    0: 'every case passed (or failed as the expected-failure list says)',
+    1: 'nonconformance: a case failed or errored, or a listed case passed',
+    2: 'usage or configuration error: options, vectors folder, module, expected-failure file',
+    3: 'the testee could not be started, never became ready, or could not be restarted',
+  },
+  examples: [
+    'pgv2kit run',
+    'pgv2kit run --testee "python3 examples/python-adapter/pgv2kit_adapter.py"',
+    'pgv2kit run --testee "node my-adapter.mjs" --only signature,authorization --expect-failures sdk-failures.yaml',
+    'pgv2kit run --module ./my-subject.mjs --skip flag:UppercaseHex --list',
+  ],
+  async run({ values, io, addSecret }) {
+    if (values.testee !== undefined && values.module !== undefined) throw new UsageError('give --testee or --module, not both');
+    if (values['update-expect-failures'] && !values['expect-failures']) throw new UsageError('--update-expect-failures needs --expect-failures <file>');
+    if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
+    const timeoutMs = positiveNumber(values.timeout, 'timeout', 5) * 1000;
+    const concurrency = Math.floor(positiveNumber(values.concurrency, 'concurrency', 32));
+    const selection = { only: values.only ? [values.only] : [], skip: values.skip ? [values.skip] : [] };
+
+    let set;
+    try {
+      set = loadVectorSet(values.vectors ? resolvePath(io.cwd, values.vectors) : DEFAULT_VECTORS_DIR);
+    } catch (e) {
+      if (e instanceof VectorSetError) throw new UsageError(`the vector set cannot be loaded:\n${e.message}`);
+      throw e;
+    }
+    let selected;
+    try {
+      selected = selectCases(liveCases(set), selection);
+    } catch (e) {
+      if (e instanceof SelectionError) throw new UsageError(e.message);
+      throw e;
+    }
+    for (const s of caseSecrets(selected)) addSecret(s);
+
+    const listPath = values['expect-failures'] ? resolvePath(io.cwd, values['expect-failures']) : undefined;
+    let listed = new Map<string, ExpectedFailure>();
+    if (listPath) {
+      try {
+        listed = readExpectFailures(listPath, { missingOk: values['update-expect-failures'] === true });
+      } catch (e) {
+        if (e instanceof ExpectFailuresError) throw new UsageError(e.message);
+        throw e;
+      }
+    }
+
+    const log: string[] = [];
+    let subject: Subject;
+    let target: RunTarget;
+    try {
+      if (values.testee !== undefined) {
+        if (values.testee.trim() === '') throw new UsageError('--testee needs a command');
+        target = { kind: 'testee', description: values.testee };
+        subject = await createTesteeSubject({
+          command: values.testee,
+          cwd: io.cwd,
+          timeoutMs,
+          log: (line) => log.push(`${new Date().toISOString()} ${line}`),
+          ...(values['validate-protocol'] ? { validate: (m, context) => { const v = validateTesteeLine(m, context); return v.ok ? [] : v.problems; } } : {}),
+        });
+      } else if (values.module !== undefined) {
+        target = { kind: 'module', description: values.module };
+        subject = await loadModuleSubject(values.module, io.cwd);
+      } else {
+        target = { kind: 'reference', description: 'built-in reference' };
+        subject = createReferenceSubject();
+      }
+    } catch (e) {
+      if (e instanceof TesteeStartError) {
+        io.stderr(`pgv2kit run: ${e.message}\n`);
+        return EXIT.failure;
+      }
+      if (e instanceof ModuleSubjectError) throw new UsageError(e.message);
+      throw e;
+    }
+
+    try {
+      if (values.list) {
+        for (const { case: c } of selected) {
+          const ops = caseOperations(c);
+          const missing = ops.filter((op) => !subject.operations.includes(op));
+          io.stdout(`${c.id}  ${c.result}  ${ops.join(',')}${missing.length === ops.length ? '  (skipped: not offered)' : ''}\n`);
+        }
+        io.stdout(`${selected.length} cases selected for ${subject.implementation.name}\n`);
+        return EXIT.ok;
+      }
+      const progress = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY === true && io.env['CI'] !== 'true' });
+      let run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
+      if (listPath && values['update-expect-failures']) run = updateList(run, listPath, listed, io.stdout);
+      progress.finish(run);
+      if (!values['no-reports']) {
+        const dir = values['report-dir'] ? resolvePath(io.cwd, values['report-dir']) : join(io.cwd, 'reports', run.runName);
+        const written = await writeReports(run, { dir, secrets: caseSecrets(selected) });
+        io.stdout(`reports: ${written.dir}\n`);
+      }
+      const dead = 'session' in subject ? (subject as { session: { failure?: string } }).session.failure : undefined;
+      if (dead) {
+        io.stderr(`pgv2kit run: ${dead}\n`);
+        return EXIT.failure;
+      }
+      return runPassed(run.totals) ? EXIT.ok : EXIT.nonconformance;
+    } finally {
+      await subject.close?.();
+    }
+  },
+});
+
+// --- internal ---
+
+function positiveNumber(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** Rewrites the list to the cases that fail now and re-applies it to the run. */
+function updateList(run: RunResult, path: string, before: ReadonlyMap<string, ExpectedFailure>, say: (s: string) => void): RunResult {
+  const failing = run.cases.filter((c) => c.verdict === 'failed' || c.verdict === 'error' || c.verdict === 'expected-failure');
+  const date = run.startedAt.slice(0, 10);
+  const entries = failing.map((c) => before.get(c.id) ?? { id: c.id, reason: `failing since ${date}: ${c.message}` });
+  writeExpectFailures(path, entries);
+  const now = new Set(entries.map((e) => e.id));
+  const added = entries.filter((e) => !before.has(e.id)).length;
+  const removed = [...before.keys()].filter((id) => !now.has(id)).length;
+  say(`expected-failure list ${path}: ${entries.length} entries (${added} added, ${removed} removed)\n`);
+  const cases = run.cases.map((c) => {
+    const entry = entries.find((e) => e.id === c.id);
+    if (c.verdict === 'failed' || c.verdict === 'error') return { ...c, verdict: 'expected-failure' as const, ...(entry ? { listedReason: entry.reason } : {}) };
+    if (c.verdict === 'unexpected-pass') {
+      const { listedReason: _drop, ...rest } = c;
+      return { ...rest, verdict: 'passed' as const };
+    }
+    return c;
+  });
+  return { ...run, cases, totals: countVerdicts(cases), staleListEntries: [] };
+}

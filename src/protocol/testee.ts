@@ -1,0 +1,338 @@
+/**
+ * A testee session over protocol v1: the implementation under test as a child
+ * process, spoken to in JSON lines on stdin/stdout.
+ *
+ * Requests are written ahead (up to `window` in flight) and answers matched to them
+ * in order. The per-case timeout runs for the oldest unanswered request only, from
+ * the moment it becomes the oldest, so write-ahead never eats into a case's time. A
+ * testee that exits, writes a line that is not JSON, answers with the wrong id or
+ * does not answer in time fails that request with an error; the session kills it,
+ * starts it again (a new `start`) and re-sends what was still in flight.
+ * @module
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { isOperation, type Operation } from '../subjects/operations.js';
+import type { Answer, Implementation, Json, OperationInput } from '../subjects/subject.js';
+
+/** How to start and talk to a testee. */
+export interface TesteeOptions {
+  /** The command line, run by the shell. */
+  readonly command: string;
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Milliseconds a request may wait for its answer once it is the oldest. */
+  readonly timeoutMs: number;
+  /** Milliseconds the testee has to answer `start`. Default 10 s. */
+  readonly startTimeoutMs?: number;
+  /** Requests in flight at most. Default 64. */
+  readonly window?: number;
+  /** Receives the session's log: stderr lines and events (restarts, protocol problems). */
+  readonly log?: (line: string) => void;
+  /** Checks every line the testee writes; problems fail the request (see --validate-protocol). */
+  readonly validate?: (message: unknown, context: LineContext) => readonly string[];
+}
+
+/** What a line from the testee is expected to be. */
+export type LineContext = { readonly expecting: 'ready' } | { readonly expecting: 'answer'; readonly id: string; readonly op: Operation };
+
+/** The testee's answer to `start`. */
+export interface Hello {
+  readonly implementation: Implementation;
+  readonly operations: readonly Operation[];
+  /** Operation names the testee advertised that protocol v1 does not know (ignored). */
+  readonly unknownOperations: readonly string[];
+}
+
+/** The testee could not be started or never became ready (exit code 3). */
+export class TesteeStartError extends Error {
+  readonly code = 'PGV2_TESTEE_START';
+  override readonly name = 'TesteeStartError';
+}
+
+/** A request waiting for its answer. */
+interface Pending {
+  readonly id: string;
+  readonly op: Operation;
+  readonly line: string;
+  readonly resolve: (answer: Answer) => void;
+  sent: boolean;
+}
+
+/**
+ * Starts a testee and performs the handshake.
+ * @param options - {@link TesteeOptions}
+ * @returns the session, ready for calls
+ * @throws {TesteeStartError} when the process cannot start, exits, or answers `start` wrongly or not in time
+ * @example const t = await startTestee({ command: 'python3 examples/python-adapter/pgv2kit_adapter.py', timeoutMs: 5000 });
+ */
+export async function startTestee(options: TesteeOptions): Promise<TesteeSession> {
+  const session = new TesteeSession(options);
+  session.hello = await session.spawnAndGreet();
+  return session;
+}
+
+/** A running testee. Use {@link startTestee}. */
+export class TesteeSession {
+  hello!: Hello;
+  /** Times the testee was started again after a failure. */
+  restarts = 0;
+  private proc: ChildProcessWithoutNullStreams | undefined;
+  private readonly queue: Pending[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private dead: string | undefined;
+
+  /** Why the session gave up (the testee could not be restarted), or undefined while it works. */
+  get failure(): string | undefined {
+    return this.dead;
+  }
+  private closing = false;
+  private onLine: ((line: string) => void) | undefined;
+  private onExit: ((why: string) => void) | undefined;
+  private restarting: Promise<void> | undefined;
+
+  constructor(private readonly options: TesteeOptions) {}
+
+  /**
+   * Runs one operation.
+   * @param id - the case id (protocol `id`)
+   * @param op - the operation
+   * @param input - its input
+   * @returns the testee's answer, or `failed` when it broke
+   */
+  call(id: string, op: Operation, input: OperationInput): Promise<Answer> {
+    if (this.dead) return Promise.resolve({ failed: { reason: this.dead } });
+    return new Promise((resolve) => {
+      const line = `${JSON.stringify({ cmd: 'run', id, op, input })}\n`;
+      this.queue.push({ id, op, line, resolve, sent: false });
+      this.pump();
+    });
+  }
+
+  /** Sends `stop`, waits briefly for the testee to exit, then kills it. */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.clearTimer();
+    for (const p of this.queue.splice(0)) p.resolve({ failed: { reason: 'the session was closed' } });
+    const proc = this.proc;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+    try {
+      proc.stdin.end(`${JSON.stringify({ cmd: 'stop' })}\n`);
+    } catch {
+      /* already gone */
+    }
+    const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 2000).unref());
+    if ((await Promise.race([exited, timeout])) === 'timeout') {
+      killGroup(proc);
+      await exited;
+    }
+  }
+
+  // --- internal ---
+
+  /** @internal Spawns the process and answers the handshake; used at start and restart. */
+  async spawnAndGreet(): Promise<Hello> {
+    const { command, cwd, env, startTimeoutMs = 10_000 } = this.options;
+    const proc = spawn(command, { shell: true, cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.proc = proc;
+    const stderrTail: string[] = [];
+    splitLines(proc.stderr, (line) => {
+      stderrTail.push(line);
+      if (stderrTail.length > 5) stderrTail.shift();
+      this.log(`testee stderr: ${line}`);
+    });
+    splitLines(proc.stdout, (line) => {
+      if (this.proc === proc) this.onLine?.(line);
+    });
+    proc.stdin.on('error', () => {
+      /* EPIPE when the testee died: the exit handler reports it */
+    });
+    const exitReason = new Promise<string>((resolve) => {
+      proc.once('error', (e) => resolve(`the testee could not be started: ${e.message}`));
+      proc.once('exit', (code, signal) => resolve(signal ? `the testee was killed by ${signal}` : `the testee exited with code ${code}`));
+    });
+    void exitReason.then((why) => {
+      if (this.proc === proc) this.onExit?.(why);
+    });
+
+    const firstLine = new Promise<string>((resolve) => {
+      this.onLine = resolve;
+    });
+    proc.stdin.write(`${JSON.stringify({ cmd: 'start', protocol: 1 })}\n`);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((r) => {
+      timer = setTimeout(() => r('timeout'), startTimeoutMs);
+    });
+    const first = await Promise.race([firstLine, exitReason.then((why) => ({ exit: why })), timeout]);
+    clearTimeout(timer);
+    const fail = (why: string): never => {
+      killGroup(proc);
+      const tail = stderrTail.length ? `; its stderr ended with: ${stderrTail.join(' | ')}` : '';
+      throw new TesteeStartError(`${why}${tail}`);
+    };
+    if (first === 'timeout') return fail(`the testee did not answer start within ${startTimeoutMs} ms`);
+    if (typeof first === 'object') return fail(`${first.exit} before it was ready`);
+    const hello = readHello(first, this.options.validate);
+    if (typeof hello === 'string') return fail(hello);
+    this.onLine = (line) => this.answer(line);
+    this.onExit = (why) => this.broken(`${why} before answering`);
+    return hello;
+  }
+
+  private log(line: string): void {
+    this.options.log?.(line);
+  }
+
+  /** Writes queued requests up to the window and arms the head's timer. */
+  private pump(): void {
+    if (this.restarting || this.dead || !this.proc) return;
+    const window = this.options.window ?? 64;
+    for (let i = 0; i < Math.min(window, this.queue.length); i++) {
+      const p = this.queue[i];
+      if (p && !p.sent) {
+        p.sent = true;
+        this.proc.stdin.write(p.line);
+      }
+    }
+    if (this.queue.length > 0 && !this.timer) {
+      const head = this.queue[0];
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        if (this.queue[0] === head) this.broken(`no answer within ${this.options.timeoutMs} ms`);
+      }, this.options.timeoutMs);
+    }
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Handles one answer line. */
+  private answer(line: string): void {
+    const head = this.queue[0];
+    if (!head) {
+      this.log(`protocol: a line when no request was waiting: ${clip(line)}`);
+      this.restart();
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.broken(`the answer is not JSON: ${clip(line)}`);
+      return;
+    }
+    const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
+    if (id !== head.id) {
+      this.broken(`the answer has id ${JSON.stringify(id)}, expected ${JSON.stringify(head.id)}`);
+      return;
+    }
+    this.queue.shift();
+    this.clearTimer();
+    const problems = this.options.validate?.(message, { expecting: 'answer', id: head.id, op: head.op }) ?? [];
+    head.resolve(problems.length > 0 ? { failed: { reason: `protocol: ${problems.join('; ')}` } } : toAnswer(message as Record<string, Json>));
+    this.pump();
+  }
+
+  /** The head request failed because the testee broke: fail it, restart, go on. */
+  private broken(why: string): void {
+    if (this.closing) return;
+    this.clearTimer();
+    const head = this.queue.shift();
+    this.log(`testee failed${head ? ` on ${head.id} (${head.op})` : ''}: ${why}`);
+    head?.resolve({ failed: { reason: why } });
+    this.restart();
+  }
+
+  private restart(): void {
+    if (this.restarting || this.closing) return;
+    const old = this.proc;
+    this.proc = undefined;
+    if (old) killGroup(old);
+    for (const p of this.queue) p.sent = false;
+    this.restarts++;
+    this.log(`restarting the testee (restart ${this.restarts})`);
+    this.restarting = this.spawnAndGreet()
+      .then((hello) => {
+        this.hello = hello;
+      })
+      .catch((e: unknown) => {
+        this.dead = `the testee could not be restarted: ${(e as Error).message}`;
+        this.log(this.dead);
+        for (const p of this.queue.splice(0)) p.resolve({ failed: { reason: this.dead } });
+      })
+      .finally(() => {
+        this.restarting = undefined;
+        this.pump();
+      });
+  }
+}
+
+function readHello(line: string, validate: TesteeOptions['validate']): Hello | string {
+  let m: unknown;
+  try {
+    m = JSON.parse(line);
+  } catch {
+    return `the answer to start is not JSON: ${clip(line)}`;
+  }
+  const problems = validate?.(m, { expecting: 'ready' }) ?? [];
+  if (problems.length > 0) return `protocol: the answer to start: ${problems.join('; ')}`;
+  const msg = m as { ready?: unknown; reason?: unknown; protocol?: unknown; implementation?: Record<string, unknown>; operations?: unknown };
+  if (msg.ready === false) return `the testee is not ready: ${typeof msg.reason === 'string' ? msg.reason : 'no reason given'}`;
+  if (msg.ready !== true) return `the answer to start has no "ready": ${clip(line)}`;
+  if (msg.protocol !== 1) return `the testee speaks protocol ${JSON.stringify(msg.protocol)}, not 1`;
+  const impl = msg.implementation ?? {};
+  const text = (k: string): string => (typeof impl[k] === 'string' ? (impl[k] as string) : 'unknown');
+  if (!Array.isArray(msg.operations) || !msg.operations.every((o) => typeof o === 'string')) return 'the answer to start has no list of operations';
+  const names = msg.operations as string[];
+  return {
+    implementation: { name: text('name'), version: text('version'), language: text('language') },
+    operations: names.filter(isOperation),
+    unknownOperations: names.filter((n) => !isOperation(n)),
+  };
+}
+
+function toAnswer(m: Record<string, Json>): Answer {
+  const kinds = (['result', 'rejected', 'unsupported'] as const).filter((k) => k in m);
+  if (kinds.length !== 1) return { failed: { reason: `the answer must have exactly one of result, rejected, unsupported (it has ${kinds.length === 0 ? 'none' : kinds.join(' and ')})` } };
+  const value = m[kinds[0] as string];
+  if (kinds[0] === 'result') {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { failed: { reason: 'result is not an object' } };
+    return { result: value };
+  }
+  const reason = typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value['reason'] === 'string' ? value['reason'] : 'no reason given';
+  return kinds[0] === 'rejected' ? { rejected: { reason } } : { unsupported: { reason } };
+}
+
+function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let buffered = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    buffered += chunk;
+    let nl = buffered.indexOf('\n');
+    while (nl >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+      nl = buffered.indexOf('\n');
+    }
+  });
+  stream.on('end', () => {
+    if (buffered) onLine(buffered);
+    buffered = '';
+  });
+}
+
+function killGroup(proc: ChildProcessWithoutNullStreams): void {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  try {
+    if (proc.pid) process.kill(-proc.pid, 'SIGKILL');
+  } catch {
+    proc.kill('SIGKILL');
+  }
+}
+
+function clip(text: string): string {
+  return text.length > 120 ? `${JSON.stringify(text.slice(0, 120))}…` : JSON.stringify(text);
+}

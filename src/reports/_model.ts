@@ -1,0 +1,304 @@
+/**
+ * The report model: a run with every text masked and every content decoded, grouped
+ * the way the reports show it. Every format renders from this model, so secrets are
+ * handled in one place.
+ * @module
+ */
+import type { Choice, Status } from '../checks/outcome.js';
+import type { Diagnosis, RunResult, RunTarget, Totals, Verdict } from '../runner/result.js';
+import { runPassed } from '../runner/result.js';
+import { redact } from '../scheme/mask.js';
+import type { Implementation, Json } from '../subjects/subject.js';
+import { VECTOR_KINDS } from '../vectors/types.js';
+import type { ExpectedResult, VectorKind } from '../vectors/types.js';
+import { diffContents, viewContent, type ContentDiff, type ContentView } from './_content.js';
+import { decodeBase64, Redactor } from './_redact.js';
+
+/** An operation's outcome, clean. */
+export interface OpView {
+  readonly op: string;
+  readonly status: Status;
+  readonly message: string;
+  readonly choice?: Choice;
+  readonly durationMs: number;
+  /** Clean JSON: secrets masked, `contentB64` as `contentText`, keys sorted. */
+  readonly expected: Json;
+  readonly got: Json;
+  readonly diagnosis: readonly Diagnosis[];
+  /** The signature contents the op carries, when it carries any. */
+  readonly content?: { readonly expected?: ContentView; readonly got?: ContentView; readonly diff?: ContentDiff };
+}
+
+/** A case, clean. */
+export interface CaseView {
+  readonly id: string;
+  readonly kind: VectorKind;
+  readonly file: string;
+  readonly comment: string;
+  readonly spec: readonly string[];
+  readonly readings: readonly string[];
+  readonly flags: readonly string[];
+  readonly result: ExpectedResult;
+  readonly status: Status;
+  readonly verdict: Verdict;
+  readonly choice?: Choice;
+  readonly listedReason?: string;
+  readonly message: string;
+  readonly durationMs: number;
+  readonly ops: readonly OpView[];
+  /** Every op's diagnoses, each mistake once. */
+  readonly diagnosis: readonly Diagnosis[];
+}
+
+/** Counts of one row of a summary table (an area, a spec section). */
+export interface GroupRow {
+  readonly name: string;
+  readonly total: number;
+  readonly counts: Totals;
+}
+
+/** A run, clean and grouped. */
+export interface ReportModel {
+  readonly runName: string;
+  readonly kit: { readonly name: string; readonly version: string };
+  readonly vectorSetHash: string;
+  readonly implementation: Implementation;
+  readonly target: RunTarget;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
+  readonly totals: Totals;
+  readonly conformant: boolean;
+  readonly summary: string;
+  readonly cases: readonly CaseView[];
+  readonly byArea: readonly GroupRow[];
+  readonly bySection: readonly GroupRow[];
+  readonly log: readonly string[];
+  readonly staleListEntries: readonly string[];
+}
+
+/** Verdicts in the order reports list them; the failing ones first. */
+export const VERDICT_ORDER: readonly Verdict[] = ['failed', 'error', 'unexpected-pass', 'expected-failure', 'skipped', 'passed'];
+
+/** Verdicts that fail the run, listed first in every report. */
+export const FAILING: readonly Verdict[] = ['failed', 'error', 'unexpected-pass'];
+
+/** Short column titles of the summary tables. */
+export const COLUMN: Record<Verdict, string> = {
+  passed: 'passed',
+  failed: 'failed',
+  error: 'error',
+  skipped: 'skipped',
+  'expected-failure': 'xfail',
+  'unexpected-pass': 'xpass',
+};
+
+/**
+ * Builds the report model of a run.
+ * @param run - the run
+ * @param secrets - the app secrets used in the run's vectors
+ * @returns the model: every text masked, contents decoded
+ * @example buildModel(run, ['sk_test_…']).summary // 'NOT CONFORMANT: 5 passed, 1 failed …'
+ */
+export function buildModel(run: RunResult, secrets: readonly string[]): ReportModel {
+  const r = new Redactor(secrets);
+  const t = (s: string): string => r.text(s);
+  const ts = (a: readonly string[]): string[] => a.map(t);
+  const diag = (d: Diagnosis): Diagnosis => ({ mistake: t(d.mistake), message: t(d.message), ref: t(d.ref) });
+  const cases: CaseView[] = run.cases.map((c) => {
+    const ops: OpView[] = c.ops.map((o) => {
+      const content = contents(o.op, o.expected, o.got, r);
+      return {
+        op: t(o.op),
+        status: o.status,
+        message: t(o.message),
+        ...(o.choice ? { choice: o.choice } : {}),
+        durationMs: o.durationMs,
+        expected: o.op === 'signature.content' && typeof o.expected === 'string' && decodeBase64(o.expected) ? r.json({ contentB64: o.expected }) : r.json(o.expected),
+        got: r.json(o.got),
+        diagnosis: (o.diagnosis ?? []).map(diag),
+        ...(content ? { content } : {}),
+      };
+    });
+    const seen = new Set<string>();
+    const diagnosis = ops.flatMap((o) => o.diagnosis).filter((d) => !seen.has(d.mistake) && seen.add(d.mistake));
+    return {
+      id: t(c.id),
+      kind: c.kind,
+      file: t(c.file),
+      comment: t(c.comment),
+      spec: ts(c.spec),
+      readings: ts(c.readings),
+      flags: ts(c.flags),
+      result: c.result,
+      status: c.status,
+      verdict: c.verdict,
+      ...(c.choice ? { choice: c.choice } : {}),
+      ...(c.listedReason !== undefined ? { listedReason: t(c.listedReason) } : {}),
+      message: t(c.message),
+      durationMs: c.durationMs,
+      ops,
+      diagnosis,
+    };
+  });
+  const conformant = runPassed(run.totals);
+  return {
+    runName: t(run.runName),
+    kit: { name: t(run.kit.name), version: t(run.kit.version) },
+    vectorSetHash: t(run.vectorSetHash),
+    implementation: { name: t(run.implementation.name), version: t(run.implementation.version), language: t(run.implementation.language) },
+    target: { kind: run.target.kind, description: t(run.target.description) },
+    startedAt: t(run.startedAt),
+    finishedAt: t(run.finishedAt),
+    durationMs: run.durationMs,
+    selection: { only: ts(run.selection.only), skip: ts(run.selection.skip) },
+    totals: run.totals,
+    conformant,
+    summary: summaryLine(run.totals, run.durationMs),
+    cases,
+    byArea: group(cases, (c) => [c.kind], [...VECTOR_KINDS]),
+    bySection: group(cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
+    log: ts(run.log),
+    staleListEntries: ts(run.staleListEntries),
+  };
+}
+
+
+/**
+ * The one-line summary of a run.
+ * @param totals - counts per verdict
+ * @param durationMs - the run's duration
+ * @returns e.g. `NOT CONFORMANT: 5 passed, 1 failed, 1 skipped (7 cases, 0.42 s)`
+ * @example summaryLine({ passed: 2, failed: 0, error: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 }, 10) // 'CONFORMANT: 2 passed (2 cases, 0.01 s)'
+ */
+export function summaryLine(totals: Totals, durationMs: number): string {
+  const total = Object.values(totals).reduce((a, b) => a + b, 0);
+  const parts = (['passed', 'failed', 'error', 'unexpected-pass', 'expected-failure', 'skipped'] as const)
+    .filter((v) => v === 'passed' || totals[v] > 0)
+    .map((v) => `${totals[v]} ${v === 'expected-failure' ? 'expected failure' : v === 'unexpected-pass' ? 'unexpected pass' : v}`);
+  return `${runPassed(totals) ? 'CONFORMANT' : 'NOT CONFORMANT'}: ${parts.join(', ')} (${total} case${total === 1 ? '' : 's'}, ${seconds(durationMs)} s)`;
+}
+
+/**
+ * Milliseconds as seconds with three decimals.
+ * @param ms - milliseconds
+ * @returns e.g. `0.042`
+ * @example seconds(42) // '0.042'
+ */
+export function seconds(ms: number): string {
+  return (Math.max(ms, 0) / 1000).toFixed(3);
+}
+
+/**
+ * The cases that fail the run: failed, then error, then unexpected pass, each in run order.
+ * @param model - the model
+ * @returns the failing cases
+ */
+export function failingCases(model: ReportModel): CaseView[] {
+  return FAILING.flatMap((v) => model.cases.filter((c) => c.verdict === v));
+}
+
+/**
+ * Acceptable cases with the choice the implementation made.
+ * @param model - the model
+ * @returns the acceptable cases that ran (passed or not), in run order
+ */
+export function acceptableCases(model: ReportModel): CaseView[] {
+  return model.cases.filter((c) => c.result === 'acceptable' && c.verdict !== 'skipped');
+}
+
+/**
+ * Skipped cases grouped by their reason (the case's message).
+ * @param model - the model
+ * @returns the groups, largest first
+ */
+export function skippedGroups(model: ReportModel): Array<{ readonly reason: string; readonly cases: CaseView[] }> {
+  const groups = new Map<string, CaseView[]>();
+  for (const c of model.cases.filter((c) => c.verdict === 'skipped')) groups.set(c.message, [...(groups.get(c.message) ?? []), c]);
+  return [...groups].map(([reason, cases]) => ({ reason, cases })).sort((a, b) => b.cases.length - a.cases.length);
+}
+
+/**
+ * The last safety net on a whole rendered file: masks any secret still there.
+ * @param text - the rendered file
+ * @param secrets - the secrets
+ * @returns the text, secrets masked
+ */
+export function finish(text: string, secrets: readonly string[]): string {
+  return redact(text, secrets);
+}
+
+/**
+ * Every choice a case records: the case's, or its operations'.
+ * @param c - a case
+ * @returns e.g. `accepted` or `request.verify: refused`
+ */
+export function choiceText(c: CaseView): string {
+  const ops = c.ops.filter((o) => o.choice);
+  if (ops.length === 0) return c.choice ?? '—';
+  if (ops.length === 1) return ops[0]?.choice ?? '—';
+  return ops.map((o) => `${o.op}: ${o.choice}`).join(', ');
+}
+
+// --- internal ---
+
+function contents(op: string, expected: Json, got: Json, r: Redactor): OpView['content'] {
+  const e = op === 'signature.content' && typeof expected === 'string' ? decodeBase64(expected) : findContent(expected);
+  const g = op === 'signature.content' && typeof got === 'string' ? decodeBase64(got) : findContent(got);
+  if (e && g) {
+    const diff = diffContents(e, g, r);
+    return { expected: diff.expected, got: diff.got, diff };
+  }
+  if (e) return { expected: viewContent(e, r) };
+  if (g) return { got: viewContent(g, r) };
+  return undefined;
+}
+
+function findContent(value: Json): Uint8Array | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const found = findContent(v);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  const own = value['contentB64'];
+  if (typeof own === 'string') return decodeBase64(own);
+  for (const v of Object.values(value)) {
+    const found = findContent(v);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function group(cases: readonly CaseView[], keys: (c: CaseView) => readonly string[], order: readonly string[] | undefined): GroupRow[] {
+  const rows = new Map<string, Totals>();
+  for (const name of order ?? []) rows.set(name, zero());
+  for (const c of cases) {
+    for (const k of keys(c)) {
+      const counts = rows.get(k) ?? zero();
+      counts[c.verdict]++;
+      rows.set(k, counts);
+    }
+  }
+  const list = [...rows].map(([name, counts]) => ({ name, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) }));
+  return (order ? list : list.sort((a, b) => compareSections(a.name, b.name))).filter((row) => row.total > 0);
+}
+
+function zero(): Totals {
+  return { passed: 0, failed: 0, error: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 };
+}
+
+function compareSections(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? -1;
+    const y = pb[i] ?? -1;
+    if (Number.isNaN(x) || Number.isNaN(y)) return a.localeCompare(b);
+    if (x !== y) return x - y;
+  }
+  return 0;
+}

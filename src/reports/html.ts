@@ -1,0 +1,229 @@
+/**
+ * The HTML report (report.html): one self-contained page a person reads — inline
+ * CSS, no scripts, no external resources.
+ * @module
+ */
+import type { RunResult, Verdict } from '../runner/result.js';
+import { VERDICT_INFO } from '../runner/result.js';
+import { escapeHtml as h } from './_escape.js';
+import { contentTable, diffTable } from './_html-content.js';
+import {
+  acceptableCases,
+  buildModel,
+  choiceText,
+  COLUMN,
+  failingCases,
+  finish,
+  seconds,
+  skippedGroups,
+  type CaseView,
+  type GroupRow,
+  type OpView,
+  type ReportModel,
+} from './_model.js';
+import { jsonText } from './_text.js';
+
+/**
+ * Renders a run as one HTML page: the summary; tables per area and per spec section;
+ * the failures first (failed, error, unexpected pass), each with its facts, every
+ * operation's expected against got side by side and the diagnosis — for signature
+ * content, the two contents line by line (LF shown as `⏎`, CR as `\r`, other controls
+ * escaped), differing lines highlighted and the first differing byte marked; then
+ * acceptable cases and the choice made, expected failures, skipped cases by reason,
+ * every case, and the run's log.
+ *
+ * Everything is HTML-escaped; secrets are masked as in {@link toResultsJson}.
+ * @param run - the run
+ * @param secrets - the app secrets used in the run's vectors
+ * @returns the HTML document
+ * @example await writeFile('report.html', toHtml(run, secrets));
+ */
+export function toHtml(run: RunResult, secrets: readonly string[]): string {
+  return htmlFromModel(buildModel(run, secrets), secrets);
+}
+
+/**
+ * {@link toHtml} from a report model already built (the writer builds it once).
+ * @param m - the run's model
+ * @param secrets - the secrets (for the last masking pass over the page)
+ * @returns the HTML document
+ */
+export function htmlFromModel(m: ReportModel, secrets: readonly string[]): string {
+  const failing = failingCases(m);
+  const acceptable = acceptableCases(m);
+  const xfail = m.cases.filter((c) => c.verdict === 'expected-failure');
+  const skipped = skippedGroups(m);
+  const title = `${m.kit.name} report: ${m.implementation.name} ${m.implementation.version}`;
+  const body = [
+    '<header>',
+    `<h1>${h(title)}</h1>`,
+    `<p class="summary ${m.conformant ? 'ok' : 'bad'}">${h(m.summary)}</p>`,
+    meta(m),
+    '</header>',
+    '<nav>',
+    [['areas', 'By area'], ['sections', 'By spec section'], ['failures', `Failures (${failing.length})`], ['acceptable', `Acceptable (${acceptable.length})`], ['xfail', `Expected failures (${xfail.length})`], ['skipped', `Skipped (${m.totals.skipped})`], ['all', 'All cases'], ['log', 'Log']]
+      .map(([id, text]) => `<a href="#${id}">${h(text ?? '')}</a>`)
+      .join(' · '),
+    '</nav>',
+    `<section id="areas"><h2>By area</h2>${table('area', m.byArea)}</section>`,
+    `<section id="sections"><h2>By spec section</h2>${table('section', m.bySection)}</section>`,
+    `<section id="failures"><h2>Failures (${failing.length})</h2>`,
+    failing.length === 0 ? '<p>None.</p>' : failing.map(article).join('\n'),
+    '</section>',
+    `<section id="acceptable"><h2>Acceptable cases: what the implementation chose (${acceptable.length})</h2>`,
+    rows(['case', 'chose', 'message'], acceptable.map((c) => [caseLink(c), h(choiceText(c)), h(c.message)])),
+    '</section>',
+    `<section id="xfail"><h2>Expected failures (${xfail.length})</h2>`,
+    rows(['case', 'listed reason', 'message'], xfail.map((c) => [caseLink(c), h(c.listedReason ?? ''), h(c.message)])),
+    '</section>',
+    `<section id="skipped"><h2>Skipped (${m.totals.skipped})</h2>`,
+    skipped.length === 0 ? '<p>None.</p>' : skipped.map((g) => `<h3>${h(g.reason)} (${g.cases.length})</h3><p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`).join('\n'),
+    '</section>',
+    m.staleListEntries.length > 0
+      ? `<section id="stale"><h2>Stale expected-failure entries (${m.staleListEntries.length})</h2><p>Listed, but not in this run:</p><ul>${m.staleListEntries.map((id) => `<li><code>${h(id)}</code></li>`).join('')}</ul></section>`
+      : '',
+    `<section id="all"><h2>All cases (${m.cases.length})</h2><details><summary>Show every case</summary>`,
+    rows(['case', 'area', 'result', 'verdict', 'message', 'ms'], m.cases.map((c) => [caseLink(c), h(c.kind), h(c.result), verdict(c.verdict), h(c.message), String(c.durationMs)])),
+    '</details></section>',
+    `<section id="log"><h2>Log (${m.log.length} line${m.log.length === 1 ? '' : 's'})</h2>`,
+    m.log.length === 0 ? '<p>Empty.</p>' : `<details><summary>Show the log</summary><pre class="log">${m.log.map(h).join('\n')}</pre></details>`,
+    '</section>',
+    `<footer>${h(`${m.kit.name} ${m.kit.version} · vector set ${m.vectorSetHash}`)}</footer>`,
+  ];
+  const page = [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8" />',
+    '<meta name="viewport" content="width=device-width, initial-scale=1" />',
+    `<title>${h(title)}</title>`,
+    `<style>${CSS}</style>`,
+    '</head>',
+    '<body>',
+    ...body.filter((l) => l !== ''),
+    '</body>',
+    '</html>',
+    '',
+  ];
+  return finish(page.join('\n'), secrets);
+}
+
+// --- internal ---
+
+const CSS = `
+:root{--bad:#b42318;--bad-bg:#fef3f2;--ok:#067647;--ok-bg:#ecfdf3;--warn:#b54708;--muted:#667085;--line:#eaecf0;--mark:#fde272}
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1200px;padding:1.5rem;color:#101828}
+h1{font-size:1.5rem;margin:.2rem 0}h2{border-bottom:1px solid var(--line);padding-bottom:.2rem;margin-top:2rem}
+code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+pre{background:#f9fafb;border:1px solid var(--line);padding:.5rem;overflow:auto;white-space:pre-wrap;word-break:break-all;margin:.2rem 0}
+.summary{font-weight:600;padding:.4rem .7rem;border-radius:6px;display:inline-block}
+.summary.ok{color:var(--ok);background:var(--ok-bg)}.summary.bad{color:var(--bad);background:var(--bad-bg)}
+dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:.8rem 0}dl.meta dt{color:var(--muted)}dl.meta dd{margin:0}
+nav{margin:1rem 0;color:var(--muted)}
+table{border-collapse:collapse;margin:.4rem 0}th,td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top}
+th{background:#f9fafb}td.num{text-align:right;font-variant-numeric:tabular-nums}td.zero{color:#d0d5dd}
+.verdict{font-weight:600;font-size:.8rem;padding:0 .35rem;border-radius:4px;white-space:nowrap}
+.v-failed,.v-error,.v-unexpected-pass{color:var(--bad);background:var(--bad-bg)}.v-passed{color:var(--ok);background:var(--ok-bg)}
+.v-skipped,.v-expected-failure{color:var(--warn);background:#fffaeb}
+article.case{border:1px solid var(--line);border-left:4px solid var(--bad);border-radius:6px;padding:.4rem 1rem;margin:1rem 0}
+article.case h3{margin:.3rem 0}.facts,.where{color:var(--muted);margin:.2rem 0}
+.op{border-top:1px dashed var(--line);margin-top:.6rem;padding-top:.4rem}.op h4{margin:.2rem 0;font-weight:500}
+.s-fail,.s-error{color:var(--bad)}.s-pass{color:var(--ok)}.s-skip{color:var(--warn)}
+.sbs{display:grid;grid-template-columns:1fr 1fr;gap:.8rem}.sbs h5{margin:.3rem 0 0;color:var(--muted)}
+table.content td.line{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre-wrap;word-break:break-all}
+table.content td.n,table.content td.part{color:var(--muted);white-space:nowrap}
+table.content tr.differs td.line{background:var(--bad-bg)}table.content tr.differs td.n{color:var(--bad);font-weight:600}
+.lf{color:#98a2b3}.escape{color:#6941c6;font-weight:600}.masked{color:var(--warn);font-style:italic}
+mark.first{background:var(--mark);outline:2px solid var(--bad);outline-offset:0}mark.end{font-size:.8em}
+.missing{color:var(--muted);font-style:italic}
+.diagnosis{background:#f5f8ff;border:1px solid #d1e0ff;border-radius:6px;padding:.3rem .8rem;margin:.6rem 0}
+.diagnosis h4{margin:.2rem 0}.ref{color:var(--muted)}
+footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
+`.trim();
+
+function meta(m: ReportModel): string {
+  const sel = [m.selection.only.length > 0 ? `only ${m.selection.only.join(', ')}` : '', m.selection.skip.length > 0 ? `skip ${m.selection.skip.join(', ')}` : '']
+    .filter(Boolean)
+    .join('; ');
+  const items: Array<[string, string]> = [
+    ['Implementation', h(`${m.implementation.name} ${m.implementation.version} (${m.implementation.language})`)],
+    ['Kit', h(`${m.kit.name} ${m.kit.version}`)],
+    ['Vector set', `<code>${h(m.vectorSetHash)}</code>`],
+    ['Target', `${h(m.target.kind)}: <code>${h(m.target.description)}</code>`],
+    ['Run', h(m.runName)],
+    ['Date', h(`${m.startedAt} → ${m.finishedAt} (${seconds(m.durationMs)} s)`)],
+    ['Selection', h(sel || 'all cases')],
+  ];
+  return `<dl class="meta">${items.map(([k, v]) => `<dt>${h(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
+}
+
+function table(first: string, groups: readonly GroupRow[]): string {
+  const verdicts: Verdict[] = ['passed', 'failed', 'error', 'skipped', 'expected-failure', 'unexpected-pass'];
+  if (groups.length === 0) return '<p>No cases.</p>';
+  const head = `<tr><th>${h(first)}</th><th>cases</th>${verdicts.map((v) => `<th title="${h(VERDICT_INFO[v].description)}">${h(COLUMN[v])}</th>`).join('')}</tr>`;
+  const body = groups.map((g) => {
+    const cells = verdicts.map((v) => {
+      const n = g.counts[v];
+      const cls = n === 0 ? 'num zero' : VERDICT_INFO[v].failsRun ? 'num v-failed' : 'num';
+      return `<td class="${cls}">${n}</td>`;
+    });
+    return `<tr><td>${h(g.name)}</td><td class="num">${g.total}</td>${cells.join('')}</tr>`;
+  });
+  return `<table class="counts"><thead>${head}</thead><tbody>${body.join('')}</tbody></table>`;
+}
+
+function rows(head: readonly string[], cells: ReadonlyArray<readonly string[]>): string {
+  if (cells.length === 0) return '<p>None.</p>';
+  return `<table><thead><tr>${head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${cells.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+}
+
+function verdict(v: Verdict): string {
+  return `<span class="verdict v-${v}">${h(VERDICT_INFO[v].title)}</span>`;
+}
+
+function anchor(c: CaseView): string {
+  return `case-${c.id.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
+}
+
+function caseLink(c: CaseView): string {
+  const failing = c.verdict === 'failed' || c.verdict === 'error' || c.verdict === 'unexpected-pass';
+  return failing ? `<a href="#${h(anchor(c))}"><code>${h(c.id)}</code></a>` : `<code>${h(c.id)}</code>`;
+}
+
+function article(c: CaseView): string {
+  const list = (a: readonly string[]): string => (a.length > 0 ? a.map((x) => `<code>${h(x)}</code>`).join(', ') : '—');
+  const out = [
+    `<article class="case" id="${h(anchor(c))}">`,
+    `<h3>${verdict(c.verdict)} <code>${h(c.id)}</code></h3>`,
+    `<p class="comment">${h(c.comment)}</p>`,
+    `<p class="facts">file <code>${h(c.file)}</code> · result <strong>${h(c.result)}</strong> · spec ${list(c.spec)} · readings ${list(c.readings)} · flags ${list(c.flags)}</p>`,
+    `<p class="message">${h(c.message)}</p>`,
+  ];
+  if (c.verdict === 'unexpected-pass') out.push(`<p>Listed as an expected failure${c.listedReason ? ` (${h(c.listedReason)})` : ''} but passed: update the list (<code>--update-expect-failures</code>).</p>`);
+  if (c.diagnosis.length > 0) {
+    out.push('<div class="diagnosis"><h4>Diagnosis</h4><ul>');
+    for (const d of c.diagnosis) out.push(`<li><code>${h(d.mistake)}</code>: ${h(d.message)} <span class="ref">(${h(d.ref)})</span></li>`);
+    out.push('</ul></div>');
+  }
+  for (const o of c.ops) out.push(op(o));
+  out.push('</article>');
+  return out.join('\n');
+}
+
+function op(o: OpView): string {
+  const out = [`<div class="op"><h4><code>${h(o.op)}</code> <span class="s-${o.status}">${h(o.status)}</span>: ${h(o.message)} <span class="ref">(${o.durationMs} ms)</span></h4>`];
+  const sbs = `<div class="sbs"><div><h5>expected</h5><pre>${h(jsonText(o.expected))}</pre></div><div><h5>got</h5><pre>${h(jsonText(o.got))}</pre></div></div>`;
+  if (o.content?.diff) {
+    out.push(diffTable(o.content.diff), `<details><summary>expected and got as JSON</summary>${sbs}</details>`);
+  } else {
+    if (o.content?.expected || o.content?.got) {
+      out.push('<div class="sbs">');
+      out.push(`<div>${o.content.expected ? contentTable(o.content.expected, 'expected content') : ''}</div>`);
+      out.push(`<div>${o.content.got ? contentTable(o.content.got, 'content got') : ''}</div>`);
+      out.push('</div>');
+    }
+    out.push(sbs);
+  }
+  out.push('</div>');
+  return out.join('\n');
+}

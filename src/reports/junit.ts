@@ -1,0 +1,125 @@
+/**
+ * The JUnit XML report (junit.xml), for CI systems: one `<testsuite>` per vector
+ * area, one `<testcase>` per case.
+ * @module
+ */
+import type { RunResult } from '../runner/result.js';
+import { buildModel, finish, seconds, type CaseView, type ReportModel } from './_model.js';
+import { escapeXml } from './_escape.js';
+import { caseText } from './_text.js';
+
+/**
+ * Renders a run as JUnit XML.
+ *
+ * - `<testsuites>` carries the totals and `<properties>`: kit name and version, vector
+ *   set hash, implementation name, version and language, target, run name (repeated
+ *   on each `<testsuite>` for tools that only read those).
+ * - `<testcase name="<case id>" classname="pgv2kit.<kind>" file="<vector file>" time="<s>">`.
+ * - failed → `<failure type="nonconformance">`, unexpected pass → `<failure type="unexpected-pass">`,
+ *   error → `<error type="error">`, skipped and expected failure → `<skipped>`; the body
+ *   holds the case's facts, each operation's expected and got (contents as a diff) and
+ *   the diagnosis.
+ *
+ * Text is XML-escaped; characters XML 1.0 forbids (controls other than tab, LF, CR;
+ * lone surrogates; U+FFFE, U+FFFF) and C1 controls are written as visible escapes
+ * (`\x1B`, `\uFFFE`). Secrets are masked (see {@link toResultsJson}).
+ *
+ * @param run - the run
+ * @param secrets - the app secrets used in the run's vectors
+ * @returns the XML document
+ * @example await writeFile('junit.xml', toJUnitXml(run, secrets));
+ */
+export function toJUnitXml(run: RunResult, secrets: readonly string[]): string {
+  return junitFromModel(buildModel(run, secrets), secrets);
+}
+
+/**
+ * {@link toJUnitXml} from a report model already built (the writer builds it once).
+ * @param model - the run's model
+ * @param secrets - the secrets (for the last masking pass over the document)
+ * @returns the XML document
+ */
+export function junitFromModel(model: ReportModel, secrets: readonly string[]): string {
+  const props = properties(model);
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const t = model.totals;
+  out.push(
+    `<testsuites${attrs({
+      name: `${model.kit.name} ${model.runName}`,
+      tests: model.cases.length,
+      failures: t.failed + t['unexpected-pass'],
+      errors: t.error,
+      skipped: t.skipped + t['expected-failure'],
+      time: seconds(model.durationMs),
+      timestamp: model.startedAt,
+    })}>`,
+    ...props.map((l) => `  ${l}`),
+  );
+  for (const area of model.byArea) {
+    const cases = model.cases.filter((c) => c.kind === area.name);
+    const n = area.counts;
+    out.push(
+      `  <testsuite${attrs({
+        name: area.name,
+        tests: area.total,
+        failures: n.failed + n['unexpected-pass'],
+        errors: n.error,
+        skipped: n.skipped + n['expected-failure'],
+        time: seconds(cases.reduce((ms, c) => ms + c.durationMs, 0)),
+        timestamp: model.startedAt,
+      })}>`,
+      ...props.map((l) => `    ${l}`),
+    );
+    for (const c of cases) out.push(...testcase(c));
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>', '');
+  return finish(out.join('\n'), secrets);
+}
+
+// --- internal ---
+
+function attrs(values: Record<string, string | number>): string {
+  return Object.entries(values)
+    .map(([k, v]) => ` ${k}="${escapeXml(String(v), true)}"`)
+    .join('');
+}
+
+function properties(m: ReportModel): string[] {
+  const props: Array<[string, string]> = [
+    ['pgv2kit.kit.name', m.kit.name],
+    ['pgv2kit.kit.version', m.kit.version],
+    ['pgv2kit.vectorSetHash', m.vectorSetHash],
+    ['pgv2kit.implementation.name', m.implementation.name],
+    ['pgv2kit.implementation.version', m.implementation.version],
+    ['pgv2kit.implementation.language', m.implementation.language],
+    ['pgv2kit.target', `${m.target.kind}: ${m.target.description}`],
+    ['pgv2kit.runName', m.runName],
+    ['pgv2kit.conformant', String(m.conformant)],
+  ];
+  return ['<properties>', ...props.map(([name, value]) => `  <property${attrs({ name, value })}/>`), '</properties>'];
+}
+
+function testcase(c: CaseView): string[] {
+  const open = `    <testcase${attrs({ name: c.id, classname: `pgv2kit.${c.kind}`, file: c.file, time: seconds(c.durationMs) })}`;
+  const firstLine = (s: string): string => s.split('\n')[0] ?? '';
+  const body = (): string => escapeXml(caseText(c));
+  switch (c.verdict) {
+    case 'passed':
+      return [`${open}/>`];
+    case 'failed':
+      return [`${open}>`, `      <failure${attrs({ message: firstLine(c.message), type: 'nonconformance' })}>${body()}</failure>`, '    </testcase>'];
+    case 'unexpected-pass':
+      return [
+        `${open}>`,
+        `      <failure${attrs({ message: `listed as an expected failure but passed: update the list${c.listedReason ? ` (listed: ${c.listedReason})` : ''}`, type: 'unexpected-pass' })}>${body()}</failure>`,
+        '    </testcase>',
+      ];
+    case 'error':
+      return [`${open}>`, `      <error${attrs({ message: firstLine(c.message), type: 'error' })}>${body()}</error>`, '    </testcase>'];
+    case 'skipped':
+      return [`${open}>`, `      <skipped${attrs({ message: firstLine(c.message) })}/>`, '    </testcase>'];
+    case 'expected-failure':
+      return [`${open}>`, `      <skipped${attrs({ message: `expected failure: ${c.listedReason ?? 'listed'} (${firstLine(c.message)})` })}/>`, '    </testcase>'];
+  }
+}

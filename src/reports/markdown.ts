@@ -1,0 +1,183 @@
+/**
+ * The Markdown report (report.md): what an SDK team reads first, failures first.
+ * @module
+ */
+import type { RunResult, Verdict } from '../runner/result.js';
+import { VERDICT_INFO } from '../runner/result.js';
+import { describeDifference } from './_content.js';
+import {
+  acceptableCases,
+  buildModel,
+  choiceText,
+  COLUMN,
+  failingCases,
+  finish,
+  seconds,
+  skippedGroups,
+  type CaseView,
+  type GroupRow,
+  type OpView,
+  type ReportModel,
+} from './_model.js';
+import { contentLines, diffLines, jsonText } from './_text.js';
+import { visibleForbidden } from './_escape.js';
+
+/**
+ * Renders a run as Markdown (GitHub-flavoured):
+ * 1. a header (implementation, kit version, vector set hash, target, date, selection)
+ *    and the summary line;
+ * 2. a table per area and one per spec section (passed, failed, error, skipped,
+ *    xfail, xpass);
+ * 3. the failures (failed, then error, then unexpected pass): id, comment, file,
+ *    spec, readings, flags; per operation its message, the contents as a diff (first
+ *    differing byte marked) or expected against got, and the diagnosis;
+ * 4. acceptable cases and what the implementation chose; expected failures with the
+ *    listed reason; skipped cases grouped by reason; stale expected-failure entries.
+ *
+ * Secrets are masked as in {@link toResultsJson}; free text is Markdown-escaped and
+ * code in fences long enough for what they hold.
+ * @param run - the run
+ * @param secrets - the app secrets used in the run's vectors
+ * @returns the Markdown text
+ * @example await writeFile('report.md', toMarkdown(run, secrets));
+ */
+export function toMarkdown(run: RunResult, secrets: readonly string[]): string {
+  return markdownFromModel(buildModel(run, secrets), secrets);
+}
+
+/**
+ * {@link toMarkdown} from a report model already built (the writer builds it once).
+ * @param m - the run's model
+ * @param secrets - the secrets (for the last masking pass over the text)
+ * @returns the Markdown text
+ */
+export function markdownFromModel(m: ReportModel, secrets: readonly string[]): string {
+  const out: string[] = [];
+  out.push(`# ${md(m.kit.name)} conformance report: ${md(m.implementation.name)} ${md(m.implementation.version)}`, '');
+  out.push(`**${md(m.summary)}**`, '');
+  out.push('| | |', '|---|---|');
+  out.push(`| Implementation | ${cell(`${m.implementation.name} ${m.implementation.version} (${m.implementation.language})`)} |`);
+  out.push(`| Kit | ${cell(`${m.kit.name} ${m.kit.version}`)} |`);
+  out.push(`| Vector set | ${code(m.vectorSetHash)} |`);
+  out.push(`| Target | ${cell(m.target.kind)}: ${code(m.target.description)} |`);
+  out.push(`| Run | ${cell(m.runName)} |`);
+  out.push(`| Date | ${cell(`${m.startedAt} → ${m.finishedAt} (${seconds(m.durationMs)} s)`)} |`);
+  out.push(`| Selection | ${selection(m)} |`, '');
+  out.push('## By area', '', ...table('area', m.byArea), '');
+  out.push('## By spec section', '', ...table('section', m.bySection), '');
+
+  const failing = failingCases(m);
+  out.push(`## Failures (${failing.length})`, '');
+  if (failing.length === 0) out.push('None.', '');
+  for (const c of failing) out.push(...failure(c));
+
+  const acceptable = acceptableCases(m);
+  out.push(`## Acceptable cases: what the implementation chose (${acceptable.length})`, '');
+  if (acceptable.length > 0) {
+    out.push('| case | chose | message |', '|---|---|---|');
+    for (const c of acceptable) out.push(`| ${code(c.id)} | ${cell(choiceText(c))} | ${cell(c.message)} |`);
+  } else out.push('None.');
+  out.push('');
+
+  const xfail = m.cases.filter((c) => c.verdict === 'expected-failure');
+  out.push(`## Expected failures (${xfail.length})`, '');
+  if (xfail.length > 0) {
+    out.push('| case | listed reason | message |', '|---|---|---|');
+    for (const c of xfail) out.push(`| ${code(c.id)} | ${cell(c.listedReason ?? '')} | ${cell(c.message)} |`);
+  } else out.push('None.');
+  out.push('');
+
+  const skipped = skippedGroups(m);
+  out.push(`## Skipped (${m.totals.skipped})`, '');
+  if (skipped.length === 0) out.push('None.', '');
+  for (const g of skipped) out.push(`### ${md(g.reason)} (${g.cases.length})`, '', g.cases.map((c) => code(c.id)).join(', '), '');
+
+  if (m.staleListEntries.length > 0) {
+    out.push(`## Stale expected-failure entries (${m.staleListEntries.length})`, '', 'Listed, but not in this run:', '');
+    for (const id of m.staleListEntries) out.push(`- ${code(id)}`);
+    out.push('');
+  }
+  out.push(`The run's log (${m.log.length} line${m.log.length === 1 ? '' : 's'}) is in \`run.log\`.`, '');
+  return finish(out.join('\n'), secrets);
+}
+
+/**
+ * Escapes text for Markdown prose (one line: line breaks become spaces).
+ * @param text - any text
+ * @returns the escaped text
+ * @example md('a*b_c') // 'a\\*b\\_c'
+ */
+export function md(text: string): string {
+  return visibleForbidden(text)
+    .replace(/\r\n|\r|\n/g, ' ')
+    .replace(/[\\`*_[\]<>|~&#!]/g, (ch) => `\\${ch}`);
+}
+
+// --- internal ---
+
+function cell(text: string): string {
+  return md(text);
+}
+
+function code(text: string): string {
+  const flat = visibleForbidden(text).replace(/\r\n|\r|\n/g, ' ').replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+function fenced(lines: readonly string[], lang = ''): string[] {
+  const text = lines.map(visibleForbidden);
+  const longest = Math.max(2, ...text.flatMap((l) => l.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  return [`${fence}${lang}`, ...text, fence];
+}
+
+function selection(m: ReportModel): string {
+  const only = m.selection.only.length > 0 ? `only ${m.selection.only.map(code).join(', ')}` : '';
+  const skip = m.selection.skip.length > 0 ? `skip ${m.selection.skip.map(code).join(', ')}` : '';
+  return [only, skip].filter(Boolean).join('; ') || 'all cases';
+}
+
+function table(first: string, rows: readonly GroupRow[]): string[] {
+  const verdicts: Verdict[] = ['passed', 'failed', 'error', 'skipped', 'expected-failure', 'unexpected-pass'];
+  const head = `| ${first} | cases | ${verdicts.map((v) => COLUMN[v]).join(' | ')} |`;
+  const sep = `|---|--:|${verdicts.map(() => '--:').join('|')}|`;
+  if (rows.length === 0) return ['No cases.'];
+  return [head, sep, ...rows.map((r) => `| ${cell(r.name)} | ${r.total} | ${verdicts.map((v) => (r.counts[v] > 0 ? String(r.counts[v]) : '·')).join(' | ')} |`)];
+}
+
+function failure(c: CaseView): string[] {
+  const list = (a: readonly string[]): string => (a.length > 0 ? a.map(code).join(', ') : '—');
+  const out = [`### ${VERDICT_INFO[c.verdict].title}: ${code(c.id)}`, ''];
+  out.push(md(c.comment), '');
+  out.push(`- file: ${code(c.file)} · result: **${c.result}** · spec: ${list(c.spec)} · readings: ${list(c.readings)} · flags: ${list(c.flags)}`);
+  out.push(`- ${md(c.message)}`);
+  if (c.verdict === 'unexpected-pass') out.push(`- listed as an expected failure${c.listedReason ? ` (${md(c.listedReason)})` : ''} but passed: update the list (\`--update-expect-failures\`)`);
+  out.push('');
+  for (const o of c.ops) out.push(...op(o));
+  if (c.diagnosis.length > 0) {
+    out.push('**Diagnosis**', '');
+    for (const d of c.diagnosis) out.push(`- ${code(d.mistake)}: ${md(d.message)} (${md(d.ref)})`);
+    out.push('');
+  }
+  return out;
+}
+
+function op(o: OpView): string[] {
+  const out = [`**${code(o.op)}**: ${o.status}, ${md(o.message)} (${o.durationMs} ms)`, ''];
+  if (o.content?.diff) {
+    out.push(`Content, \`-\` expected, \`+\` got: ${md(describeDifference(o.content.diff))}`, '', ...fenced(diffLines(o.content.diff), 'diff'), '');
+  } else {
+    if (o.content?.expected) out.push('Expected content:', '', ...fenced(contentLines(o.content.expected)), '');
+    if (o.content?.got) out.push('Content got:', '', ...fenced(contentLines(o.content.got)), '');
+  }
+  if (!o.content?.diff) {
+    out.push('Expected:', '', ...fenced(jsonText(o.expected).split('\n'), 'json'), '');
+    out.push('Got:', '', ...fenced(jsonText(o.got).split('\n'), 'json'), '');
+  } else {
+    out.push(`Got: ${code(JSON.stringify(o.got))}`, '');
+  }
+  return out;
+}

@@ -1,0 +1,161 @@
+/**
+ * The machine-readable report (results.json): the whole run, secrets masked,
+ * contents decoded, keys in a fixed order.
+ * @module
+ */
+import type { Choice, Status } from '../checks/outcome.js';
+import type { Diagnosis, RunTarget, RunResult, Totals, Verdict } from '../runner/result.js';
+import type { Implementation, Json } from '../subjects/subject.js';
+import type { ExpectedResult, VectorKind } from '../vectors/types.js';
+import { buildModel, finish, type CaseView, type OpView, type ReportModel } from './_model.js';
+import { describeDifference } from './_content.js';
+
+/** The version of the results.json layout; raised on any incompatible change. */
+export const RESULTS_SCHEMA_VERSION = 1;
+
+/** An operation in results.json. */
+export interface ResultsJsonOp {
+  readonly op: string;
+  readonly status: Status;
+  /** Clean JSON: secrets masked, `contentB64` replaced by `contentText` (masked, LF as a real LF). */
+  readonly expected: Json;
+  readonly got: Json;
+  readonly message: string;
+  readonly choice: Choice | null;
+  /** Where two contents first differ, when the op carries both. */
+  readonly contentDifference: string | null;
+  readonly diagnosis: readonly Diagnosis[];
+  readonly durationMs: number;
+}
+
+/** A case in results.json. */
+export interface ResultsJsonCase {
+  readonly id: string;
+  readonly kind: VectorKind;
+  readonly file: string;
+  readonly comment: string;
+  readonly spec: readonly string[];
+  readonly readings: readonly string[];
+  readonly flags: readonly string[];
+  /** The case's expected result. */
+  readonly result: ExpectedResult;
+  readonly status: Status;
+  readonly verdict: Verdict;
+  readonly choice: Choice | null;
+  readonly listedReason: string | null;
+  readonly message: string;
+  readonly durationMs: number;
+  readonly diagnosis: readonly Diagnosis[];
+  readonly ops: readonly ResultsJsonOp[];
+}
+
+/** What results.json holds. */
+export interface ResultsJson {
+  readonly schemaVersion: typeof RESULTS_SCHEMA_VERSION;
+  readonly kit: { readonly name: string; readonly version: string };
+  readonly vectorSetHash: string;
+  readonly implementation: Implementation;
+  readonly target: RunTarget;
+  readonly runName: string;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
+  readonly conformant: boolean;
+  readonly summary: string;
+  readonly totals: Totals & { readonly total: number };
+  readonly cases: readonly ResultsJsonCase[];
+  readonly staleListEntries: readonly string[];
+}
+
+/**
+ * Builds the results.json object of a run. Every string has the secrets masked
+ * (exactly, and any 8-byte fragment of one); signature content, which the protocol
+ * carries as base64 and whose part 2 is the secret, is stored decoded and masked as
+ * `contentText` instead of `contentB64`, for `expected` and `got` alike. Keys come in
+ * a fixed order (testee JSON: sorted); absent values are `null`.
+ * @param run - the run
+ * @param secrets - the app secrets used in the run's vectors
+ * @returns the object to write (`JSON.stringify(…, null, 2)`)
+ * @example await writeFile('results.json', JSON.stringify(toResultsJson(run, secrets), null, 2));
+ */
+export function toResultsJson(run: RunResult, secrets: readonly string[]): ResultsJson {
+  return resultsJsonFromModel(buildModel(run, secrets), secrets);
+}
+
+/**
+ * {@link toResultsJson} from a report model already built (the writer builds it once).
+ * @param m - the run's model
+ * @param secrets - the secrets (for the last masking pass)
+ * @returns the object to write
+ */
+export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[]): ResultsJson {
+  const t = m.totals;
+  const json: ResultsJson = {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    kit: { name: m.kit.name, version: m.kit.version },
+    vectorSetHash: m.vectorSetHash,
+    implementation: { name: m.implementation.name, version: m.implementation.version, language: m.implementation.language },
+    target: { kind: m.target.kind, description: m.target.description },
+    runName: m.runName,
+    startedAt: m.startedAt,
+    finishedAt: m.finishedAt,
+    durationMs: m.durationMs,
+    selection: { only: [...m.selection.only], skip: [...m.selection.skip] },
+    conformant: m.conformant,
+    summary: m.summary,
+    totals: {
+      passed: t.passed,
+      failed: t.failed,
+      error: t.error,
+      skipped: t.skipped,
+      'expected-failure': t['expected-failure'],
+      'unexpected-pass': t['unexpected-pass'],
+      total: m.cases.length,
+    },
+    cases: m.cases.map(caseJson),
+    staleListEntries: [...m.staleListEntries],
+  };
+  return JSON.parse(finish(JSON.stringify(json), secrets)) as ResultsJson;
+}
+
+// --- internal ---
+
+function caseJson(c: CaseView): ResultsJsonCase {
+  return {
+    id: c.id,
+    kind: c.kind,
+    file: c.file,
+    comment: c.comment,
+    spec: [...c.spec],
+    readings: [...c.readings],
+    flags: [...c.flags],
+    result: c.result,
+    status: c.status,
+    verdict: c.verdict,
+    choice: c.choice ?? null,
+    listedReason: c.listedReason ?? null,
+    message: c.message,
+    durationMs: c.durationMs,
+    diagnosis: c.diagnosis.map(diagnosisJson),
+    ops: c.ops.map(opJson),
+  };
+}
+
+function opJson(o: OpView): ResultsJsonOp {
+  return {
+    op: o.op,
+    status: o.status,
+    expected: o.expected,
+    got: o.got,
+    message: o.message,
+    choice: o.choice ?? null,
+    contentDifference: o.content?.diff ? describeDifference(o.content.diff) : null,
+    diagnosis: o.diagnosis.map(diagnosisJson),
+    durationMs: o.durationMs,
+  };
+}
+
+function diagnosisJson(d: Diagnosis): Diagnosis {
+  return { mistake: d.mistake, message: d.message, ref: d.ref };
+}

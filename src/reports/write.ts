@@ -1,0 +1,128 @@
+/**
+ * Writes a run's report folder atomically: everything into a sibling temporary
+ * folder, then renamed into place; never a half-written report folder.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { RunResult } from '../runner/result.js';
+import { buildModel, finish, type ReportModel } from './_model.js';
+import { htmlFromModel } from './html.js';
+import { junitFromModel } from './junit.js';
+import { markdownFromModel } from './markdown.js';
+import { resultsJsonFromModel } from './results-json.js';
+
+/** The files of a report folder, in the order they are written. */
+export const REPORT_FILES = ['junit.xml', 'results.json', 'report.md', 'report.html', 'run.log'] as const;
+
+/** A report folder could not be written; nothing was left half-written. */
+export class ReportWriteError extends Error {
+  /** Stable code for scripts. */
+  readonly code = 'PGV2_REPORT_WRITE';
+  /** The report folder that was to be written. */
+  readonly path: string;
+  override readonly cause: unknown;
+
+  /**
+   * @param path - the report folder
+   * @param message - what failed
+   * @param cause - the underlying error
+   */
+  constructor(path: string, message: string, cause?: unknown) {
+    super(`cannot write the report folder ${path}: ${message}${cause instanceof Error ? ` (${cause.message})` : ''}`, { cause });
+    this.name = 'ReportWriteError';
+    this.path = path;
+    this.cause = cause;
+  }
+}
+
+/**
+ * Writes junit.xml, results.json, report.md, report.html and run.log into `dir`.
+ *
+ * The files are rendered and written into a temporary folder beside `dir`
+ * (`.<name>.tmp-<random>`), flushed, and the folder is then renamed to `dir`. An
+ * existing `dir` is replaced only once the new folder is complete, and only when it
+ * is a report folder (it holds nothing but report files): the kit never deletes a
+ * folder it did not write. On any error the temporary folder is removed, an existing
+ * report folder is left as it was, and a {@link ReportWriteError} is thrown.
+ *
+ * Secrets are masked in every file (see {@link toResultsJson}); run.log is the run's
+ * log lines, masked.
+ * @param run - the run
+ * @param options - `dir`: the report folder (its parent is created when missing);
+ *   `secrets`: the app secrets used in the run's vectors
+ * @returns the folder (absolute) and the names of the files written
+ * @throws {ReportWriteError} when the folder cannot be written (code `PGV2_REPORT_WRITE`)
+ * @example const { dir, files } = await writeReports(run, { dir: 'reports/latest', secrets });
+ */
+export async function writeReports(run: RunResult, options: { readonly dir: string; readonly secrets: readonly string[] }): Promise<{ dir: string; files: string[] }> {
+  const target = resolve(options.dir);
+  const parent = dirname(target);
+  const name = basename(target);
+  if (name === '' || parent === target) throw new ReportWriteError(target, 'not a folder that can be replaced');
+  const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const temp = join(parent, `.${name}.tmp-${suffix}`);
+  const old = join(parent, `.${name}.old-${suffix}`);
+  let tempMade = false;
+  let moved = false;
+  try {
+    const existing = await folderState(target);
+    if (existing === 'other') throw new ReportWriteError(target, `it exists and is not a report folder (only ${REPORT_FILES.join(', ')} may be in it); remove it or choose another folder`);
+    await fs.mkdir(parent, { recursive: true });
+    await fs.mkdir(temp);
+    tempMade = true;
+    const { secrets } = options;
+    const model = buildModel(run, secrets);
+    const contents: Record<(typeof REPORT_FILES)[number], () => string> = {
+      'junit.xml': () => junitFromModel(model, secrets),
+      'results.json': () => `${JSON.stringify(resultsJsonFromModel(model, secrets), null, 2)}\n`,
+      'report.md': () => markdownFromModel(model, secrets),
+      'report.html': () => htmlFromModel(model, secrets),
+      'run.log': () => logText(model, secrets),
+    };
+    for (const file of REPORT_FILES) await writeFlushed(join(temp, file), contents[file]());
+    if (existing === 'report') {
+      await fs.rename(target, old);
+      moved = true;
+    }
+    await fs.rename(temp, target);
+    tempMade = false;
+    if (moved) await fs.rm(old, { recursive: true, force: true }).catch(() => undefined);
+    return { dir: target, files: [...REPORT_FILES] };
+  } catch (e) {
+    if (tempMade) await fs.rm(temp, { recursive: true, force: true }).catch(() => undefined);
+    if (moved) await fs.rename(old, target).catch(() => undefined);
+    if (e instanceof ReportWriteError) throw e;
+    throw new ReportWriteError(target, 'writing failed', e);
+  }
+}
+
+// --- internal ---
+
+async function folderState(path: string): Promise<'missing' | 'report' | 'other'> {
+  let stat;
+  try {
+    stat = await fs.lstat(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw e;
+  }
+  if (!stat.isDirectory()) return 'other';
+  const entries = await fs.readdir(path);
+  return entries.every((f) => (REPORT_FILES as readonly string[]).includes(f)) ? 'report' : 'other';
+}
+
+async function writeFlushed(path: string, text: string): Promise<void> {
+  const handle = await fs.open(path, 'wx');
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function logText(model: ReportModel, secrets: readonly string[]): string {
+  return finish(model.log.map((l) => `${l}\n`).join(''), secrets);
+}

@@ -1,0 +1,95 @@
+/**
+ * What a run prints while it goes and when it ends. On a terminal: one progress line
+ * drawn in place (cases done of total, failures so far). Elsewhere (CI): plain lines,
+ * one per case that did not pass. Always: a summary per area, then the closing lines
+ * — skipped and expected failures, and last `N passed, M failed`.
+ * @module
+ */
+import { VECTOR_KINDS } from '../vectors/types.js';
+import { VERDICT_INFO, type CaseResult, type RunResult, type Verdict } from './result.js';
+
+/** Where progress goes. */
+export interface ProgressOutput {
+  readonly stdout: (s: string) => void;
+  readonly stderr: (s: string) => void;
+  /** Draw progress in place on stderr (a terminal), or print plain lines. */
+  readonly isTTY: boolean;
+}
+
+/** The callbacks of a run's progress. */
+export interface Progress {
+  onCase(result: CaseResult, done: number, total: number): void;
+  /** Prints the summary and the closing lines. */
+  finish(run: RunResult): void;
+}
+
+/**
+ * Creates the progress printer of a run.
+ * @param out - where to print
+ * @returns the callbacks
+ * @example const p = createProgress({ stdout, stderr, isTTY: false }); runConformance({ …, onCase: p.onCase });
+ */
+export function createProgress(out: ProgressOutput): Progress {
+  let failures = 0;
+  let lastDraw = 0;
+  return {
+    onCase(result, done, total) {
+      const fails = VERDICT_INFO[result.verdict].failsRun;
+      if (fails) failures++;
+      if (out.isTTY) {
+        if (fails) out.stderr(`\r\x1b[K${caseLine(result)}\n`);
+        const t = Date.now();
+        if (t - lastDraw > 50 || done === total) {
+          lastDraw = t;
+          out.stderr(`\r\x1b[K[${done}/${total}] ${failures} failed${done === total ? '\n' : ''}`);
+        }
+      } else if (fails || result.verdict === 'expected-failure') {
+        out.stdout(`${caseLine(result)}\n`);
+      }
+    },
+    finish(run) {
+      out.stdout(summary(run));
+    },
+  };
+}
+
+/**
+ * One line for a case: verdict, id, and why.
+ * @param r - the case
+ * @returns e.g. `FAILED signature.final-lf-missing: signature.sign: sign differs … — your sign equals …`
+ * @example caseLine(result)
+ */
+export function caseLine(r: CaseResult): string {
+  const diagnosis = r.ops.flatMap((o) => o.diagnosis ?? [])[0];
+  const why = r.verdict === 'expected-failure' ? `listed: ${r.listedReason ?? ''}` : r.message;
+  return `${VERDICT_INFO[r.verdict].title} ${r.id}: ${why}${diagnosis ? ` — ${diagnosis.message}` : ''}`;
+}
+
+/**
+ * The end of a run's output: per-area table and the closing lines.
+ * @param run - the run
+ * @returns the text
+ * @example summary(run).endsWith('376 passed, 0 failed\n')
+ */
+export function summary(run: RunResult): string {
+  const lines: string[] = [];
+  lines.push('', `${run.implementation.name} ${run.implementation.version} (${run.target.description}) against vectors ${run.vectorSetHash.slice(0, 12)}`);
+  lines.push(`  ${'area'.padEnd(14)}${['passed', 'failed', 'error', 'skipped', 'xfail', 'xpass'].map((h) => h.padStart(8)).join('')}`);
+  const columns: Verdict[] = ['passed', 'failed', 'error', 'skipped', 'expected-failure', 'unexpected-pass'];
+  for (const kind of VECTOR_KINDS) {
+    const of = run.cases.filter((c) => c.kind === kind);
+    if (of.length === 0) continue;
+    lines.push(`  ${kind.padEnd(14)}${columns.map((v) => String(of.filter((c) => c.verdict === v).length).padStart(8)).join('')}`);
+  }
+  const chosen = run.cases.filter((c) => c.choice);
+  if (chosen.length) {
+    const accepted = chosen.filter((c) => c.choice === 'accepted').length;
+    lines.push(`acceptable cases: ${accepted} accepted, ${chosen.length - accepted} refused (either passes; see the report)`);
+  }
+  for (const id of run.staleListEntries) lines.push(`expected-failure list names ${id}, which is not a case: remove it (--update-expect-failures)`);
+  const t = run.totals;
+  const failed = t.failed + t.error + t['unexpected-pass'];
+  lines.push(`skipped: ${t.skipped}, expected failures: ${t['expected-failure']}${t['unexpected-pass'] ? `, unexpected passes: ${t['unexpected-pass']}` : ''}${t.error ? `, errors: ${t.error}` : ''}`);
+  lines.push(`${t.passed} passed, ${failed} failed`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,97 @@
+/**
+ * The result of a conformance run, as data: what the reports are written from.
+ * @module
+ */
+import type { CaseOutcome, OpOutcome } from '../checks/outcome.js';
+import type { Implementation } from '../subjects/subject.js';
+import type { ExpectedResult, VectorKind } from '../vectors/types.js';
+
+/**
+ * A case's verdict in the run, after the expected-failure list is applied:
+ * a listed failure is `expected-failure` (does not fail the run); a listed case that
+ * passes is `unexpected-pass` (fails the run until the list is updated).
+ */
+export type Verdict = 'passed' | 'failed' | 'error' | 'skipped' | 'expected-failure' | 'unexpected-pass';
+
+/** Titles and meanings of each verdict, for output and reports. */
+export const VERDICT_INFO: Record<Verdict, { readonly title: string; readonly failsRun: boolean; readonly description: string }> = {
+  passed: { title: 'passed', failsRun: false, description: 'Behaved as the case expects (acceptable cases: either way, the choice recorded).' },
+  failed: { title: 'FAILED', failsRun: true, description: 'Not conformant on this case.' },
+  error: { title: 'ERROR', failsRun: true, description: 'The implementation crashed, hung, or answered outside the protocol.' },
+  skipped: { title: 'skipped', failsRun: false, description: 'The implementation does not offer an operation the case needs.' },
+  'expected-failure': { title: 'expected failure', failsRun: false, description: 'Failed, and listed in the expected-failure file.' },
+  'unexpected-pass': { title: 'UNEXPECTED PASS', failsRun: true, description: 'Listed as an expected failure but passed: update the list (--update-expect-failures).' },
+};
+
+/** A known mistake that reproduces what the implementation answered. */
+export interface Diagnosis {
+  /** Stable id of the mistake, e.g. `no-final-lf`. */
+  readonly mistake: string;
+  /** One line: "your sign equals the sign of the content without its final LF". */
+  readonly message: string;
+  /** The spec section or reading the correct behaviour follows. */
+  readonly ref: string;
+}
+
+/** An operation's outcome with its diagnosis. */
+export interface OpResult extends OpOutcome {
+  readonly diagnosis?: readonly Diagnosis[];
+  /** Milliseconds from request to answer. */
+  readonly durationMs: number;
+}
+
+/** One case in the run. */
+export interface CaseResult extends Omit<CaseOutcome, 'ops'> {
+  readonly kind: VectorKind;
+  readonly comment: string;
+  readonly spec: readonly string[];
+  readonly readings: readonly string[];
+  readonly flags: readonly string[];
+  readonly result: ExpectedResult;
+  readonly ops: readonly OpResult[];
+  readonly verdict: Verdict;
+  /** The reason given in the expected-failure list, when the case is listed. */
+  readonly listedReason?: string;
+  readonly durationMs: number;
+}
+
+/** What was run against what. */
+export interface RunTarget {
+  readonly kind: 'reference' | 'module' | 'testee';
+  /** The module path or the testee command (as given), or "built-in reference". */
+  readonly description: string;
+}
+
+/** Counts per verdict. */
+export type Totals = Record<Verdict, number>;
+
+/** A whole run. */
+export interface RunResult {
+  readonly runName: string;
+  readonly kit: { readonly name: string; readonly version: string };
+  /** SHA-256 of the vector files (names the exact vector set). */
+  readonly vectorSetHash: string;
+  readonly implementation: Implementation;
+  readonly target: RunTarget;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  /** The selection: --only / --skip patterns, as given. */
+  readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
+  readonly cases: readonly CaseResult[];
+  readonly totals: Totals;
+  /** The run's log: testee restarts, stderr lines (secrets masked), protocol problems. */
+  readonly log: readonly string[];
+  /** Expected-failure entries whose case was not in the run (for the update). */
+  readonly staleListEntries: readonly string[];
+}
+
+/**
+ * Whether a run is conformant: no verdict that fails the run.
+ * @param totals - the run's totals
+ * @returns true when nothing failed, errored or passed unexpectedly
+ * @example runPassed({ passed: 3, failed: 0, error: 0, skipped: 1, 'expected-failure': 1, 'unexpected-pass': 0 }) // true
+ */
+export function runPassed(totals: Totals): boolean {
+  return (Object.keys(totals) as Verdict[]).every((v) => !VERDICT_INFO[v].failsRun || totals[v] === 0);
+}

@@ -1,0 +1,176 @@
+/**
+ * A conformance run: every selected case against a subject, several cases in flight
+ * (a testee gets its requests written ahead), each outcome diagnosed, the
+ * expected-failure list applied, the result returned as data for the reports.
+ * @module
+ */
+import { caseOperations, runCase } from '../checks/index.js';
+import { diagnose } from '../diagnosis/diagnose.js';
+import type { Operation } from '../subjects/operations.js';
+import type { Subject } from '../subjects/subject.js';
+import { KIT_NAME, kitVersion } from '../version.js';
+import { liveCases } from '../vectors/load.js';
+import type { LoadedCase, VectorSet } from '../vectors/types.js';
+import type { ExpectedFailure } from './expect-failures.js';
+import { VERDICT_INFO, type CaseResult, type OpResult, type RunResult, type RunTarget, type Totals, type Verdict } from './result.js';
+import { selectCases, type Selection } from './select.js';
+
+/** What to run, against what. */
+export interface RunOptions {
+  readonly set: VectorSet;
+  readonly subject: Subject;
+  readonly target: RunTarget;
+  readonly selection?: Selection;
+  readonly expectFailures?: ReadonlyMap<string, ExpectedFailure>;
+  /** Cases in flight at once. Default 32. */
+  readonly concurrency?: number;
+  readonly runName?: string;
+  /** Called after each case, in completion order. */
+  readonly onCase?: (result: CaseResult, done: number, total: number) => void;
+  /** The run's log, shared with the testee session (lines are appended). */
+  readonly log?: string[];
+  readonly now?: () => Date;
+}
+
+/**
+ * Runs the selected cases against a subject.
+ * @param options - {@link RunOptions}
+ * @returns the run's result
+ * @throws {SelectionError} when a pattern of the selection matches no case
+ * @example const run = await runConformance({ set: loadVectorSet(), subject: createReferenceSubject(), target: { kind: 'reference', description: 'built-in reference' } });
+ */
+export async function runConformance(options: RunOptions): Promise<RunResult> {
+  const now = options.now ?? (() => new Date());
+  const started = now();
+  const selection = options.selection ?? { only: [], skip: [] };
+  const cases = selectCases(liveCases(options.set), selection);
+  const listed = options.expectFailures ?? new Map<string, ExpectedFailure>();
+  const results: CaseResult[] = new Array<CaseResult>(cases.length);
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (next < cases.length) {
+      const index = next++;
+      const loaded = cases[index] as LoadedCase;
+      const result = await runOne(loaded, options.subject, listed.get(loaded.case.id));
+      results[index] = result;
+      options.onCase?.(result, ++done, cases.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 32, cases.length)) }, worker));
+  const finished = now();
+  const known = new Set(options.set.cases.map((c) => c.case.id));
+  return {
+    runName: options.runName ?? defaultRunName(options.subject.implementation.name, started),
+    kit: { name: KIT_NAME, version: kitVersion() },
+    vectorSetHash: options.set.hash,
+    implementation: options.subject.implementation,
+    target: options.target,
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - started.getTime(),
+    selection: { only: [...selection.only], skip: [...selection.skip] },
+    cases: results,
+    totals: countVerdicts(results),
+    log: options.log ?? [],
+    staleListEntries: [...listed.keys()].filter((id) => !known.has(id)),
+  };
+}
+
+/**
+ * The application secrets of some cases: what reports and logs must mask.
+ * @param cases - cases
+ * @returns the distinct secrets
+ * @example caseSecrets(liveCases(set)).length
+ */
+export function caseSecrets(cases: readonly LoadedCase[]): string[] {
+  const secrets = new Set<string>();
+  for (const { case: c } of cases) {
+    const s = (c.inputs as { appSecret?: unknown }).appSecret;
+    if (typeof s === 'string' && s !== '') secrets.add(s);
+  }
+  return [...secrets];
+}
+
+/**
+ * Counts verdicts.
+ * @param results - case results
+ * @returns the count of each verdict
+ * @example countVerdicts([]).passed // 0
+ */
+export function countVerdicts(results: readonly Pick<CaseResult, 'verdict'>[]): Totals {
+  const totals = Object.fromEntries(Object.keys(VERDICT_INFO).map((v) => [v, 0])) as Totals;
+  for (const r of results) totals[r.verdict]++;
+  return totals;
+}
+
+/**
+ * A run name from the implementation and the time: `<name>-YYYYMMDD-HHMMSS`.
+ * @param implementation - the implementation's name
+ * @param at - the start time
+ * @returns a name safe as a folder name
+ * @example defaultRunName('my sdk', new Date(0)) // 'my-sdk-19700101-000000'
+ */
+export function defaultRunName(implementation: string, at: Date): string {
+  const stamp = at.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${implementation.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'run'}-${stamp}`;
+}
+
+// --- internal ---
+
+async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFailure | undefined): Promise<CaseResult> {
+  const durations = new Map<Operation, number>();
+  const timed: Subject = {
+    implementation: subject.implementation,
+    operations: subject.operations,
+    async call(op, input, caseId) {
+      const t0 = performance.now();
+      try {
+        return await subject.call(op, input, caseId);
+      } finally {
+        durations.set(op, performance.now() - t0);
+      }
+    },
+  };
+  const t0 = performance.now();
+  const outcome = await runCase(loaded, timed);
+  const durationMs = performance.now() - t0;
+  const c = loaded.case;
+  const ops: OpResult[] = outcome.ops.map((o) => {
+    const diagnosis = diagnose(c, o);
+    return { ...o, durationMs: round(durations.get(o.op) ?? 0), ...(diagnosis.length ? { diagnosis } : {}) };
+  });
+  let message = outcome.message;
+  if (outcome.status === 'skip' && ops.every((o) => !subject.operations.includes(o.op))) {
+    message = `the implementation does not offer ${caseOperations(c).join(', ')}`;
+  }
+  const verdict = verdictOf(outcome.status, listed);
+  return {
+    id: c.id,
+    kind: c.kind,
+    file: loaded.file,
+    comment: c.comment,
+    spec: c.spec,
+    readings: c.readings,
+    flags: c.flags,
+    result: c.result,
+    status: outcome.status,
+    ops,
+    ...(outcome.choice ? { choice: outcome.choice } : {}),
+    message,
+    verdict,
+    ...(listed ? { listedReason: listed.reason } : {}),
+    durationMs: round(durationMs),
+  };
+}
+
+function verdictOf(status: CaseResult['status'], listed: ExpectedFailure | undefined): Verdict {
+  const plain: Verdict = status === 'pass' ? 'passed' : status === 'fail' ? 'failed' : status === 'error' ? 'error' : 'skipped';
+  if (!listed) return plain;
+  if (plain === 'failed' || plain === 'error') return 'expected-failure';
+  return plain === 'passed' ? 'unexpected-pass' : plain;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

@@ -1,0 +1,71 @@
+/**
+ * Choosing cases: `--only` and `--skip` take patterns that name an area
+ * (`signature`), a flag (`FinalLfMissing`) or an id glob (`signature.url-*`,
+ * `*.uppercase-hex`; `*` any run of characters, `?` one). A prefix forces the reading:
+ * `area:`, `flag:`, `id:`.
+ * @module
+ */
+import type { LoadedCase, VectorKind } from '../vectors/types.js';
+import { VECTOR_KINDS } from '../vectors/types.js';
+
+/** A pattern that matches no case at all (a usage error: probably a typo). */
+export class SelectionError extends Error {
+  readonly code = 'PGV2_SELECTION';
+  override readonly name = 'SelectionError';
+}
+
+/** The selection of a run. */
+export interface Selection {
+  readonly only: readonly string[];
+  readonly skip: readonly string[];
+}
+
+/**
+ * The cases a selection keeps, in order.
+ * @param cases - the live cases
+ * @param selection - --only and --skip patterns (each may hold several, comma-separated)
+ * @returns the selected cases
+ * @throws {SelectionError} when a pattern matches no case
+ * @example selectCases(cases, { only: ['signature'], skip: ['flag:UppercaseHex'] })
+ */
+export function selectCases(cases: readonly LoadedCase[], selection: Selection): LoadedCase[] {
+  const only = expand(selection.only);
+  const skip = expand(selection.skip);
+  for (const p of [...only, ...skip]) {
+    if (!cases.some((c) => matches(c, p))) throw new SelectionError(`the pattern ${JSON.stringify(p)} matches no case (an area, a flag or an id glob)`);
+  }
+  return cases.filter((c) => (only.length === 0 || only.some((p) => matches(c, p))) && !skip.some((p) => matches(c, p)));
+}
+
+/**
+ * Whether a case matches one pattern.
+ * @param loaded - the case
+ * @param pattern - an area, a flag, an id glob, or one of them prefixed with `area:`, `flag:`, `id:`
+ * @returns true when it matches
+ * @example matches(c, 'flag:FinalLfMissing')
+ */
+export function matches(loaded: LoadedCase, pattern: string): boolean {
+  const c = loaded.case;
+  const [prefix, rest] = splitPrefix(pattern);
+  if (prefix === 'area') return c.kind === rest;
+  if (prefix === 'flag') return c.flags.includes(rest);
+  if (prefix === 'id') return glob(rest).test(c.id);
+  if ((VECTOR_KINDS as readonly string[]).includes(pattern)) return c.kind === (pattern as VectorKind);
+  return c.flags.includes(pattern) || glob(pattern).test(c.id);
+}
+
+// --- internal ---
+
+function expand(patterns: readonly string[]): string[] {
+  return patterns.flatMap((p) => p.split(',')).map((p) => p.trim()).filter((p) => p !== '');
+}
+
+function splitPrefix(pattern: string): [string | undefined, string] {
+  const m = /^(area|flag|id):(.*)$/.exec(pattern);
+  return m ? [m[1], m[2] ?? ''] : [undefined, pattern];
+}
+
+function glob(pattern: string): RegExp {
+  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${body}$`);
+}

@@ -1,0 +1,36 @@
+/**
+ * A subject over testee protocol v1: the implementation under test as a child
+ * process (`pgv2kit run --testee "<command>"`).
+ * @module
+ */
+import { startTestee, type TesteeOptions, type TesteeSession } from '../protocol/testee.js';
+import { PROTOCOL_OPERATIONS, type Operation } from './operations.js';
+import type { Subject } from './subject.js';
+
+/** A subject backed by a testee session. */
+export interface TesteeSubject extends Subject {
+  readonly session: TesteeSession;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the testee and wraps it as a subject. Only protocol v1 operations are
+ * offered (kit-internal ones are never sent to a testee).
+ * @param options - how to start and talk to the testee
+ * @returns the subject
+ * @throws {TesteeStartError} when the testee cannot be started or never becomes ready
+ * @example const s = await createTesteeSubject({ command: 'node examples/node-adapter/adapter.mjs', timeoutMs: 5000 });
+ */
+export async function createTesteeSubject(options: TesteeOptions): Promise<TesteeSubject> {
+  const session = await startTestee(options);
+  const operations = session.hello.operations.filter((op): op is Operation => (PROTOCOL_OPERATIONS as readonly string[]).includes(op));
+  return {
+    session,
+    get implementation() {
+      return session.hello.implementation;
+    },
+    operations,
+    call: (op, input, caseId) => session.call(caseId, op, input),
+    close: () => session.close(),
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * report.md: header, tables, failures first, then choices, expected failures, skipped.
+ */
+import { describe, expect, it } from 'vitest';
+import { toMarkdown } from '../../src/reports/markdown.js';
+import { md } from '../../src/reports/markdown.js';
+import { fixtureRun, SECRETS } from './_fixture.js';
+
+const text = toMarkdown(fixtureRun(), SECRETS);
+const at = (needle: string): number => {
+  const i = text.indexOf(needle);
+  expect(i, `report.md lacks ${needle}`).toBeGreaterThanOrEqual(0);
+  return i;
+};
+
+describe('toMarkdown', () => {
+  it('opens with the implementation, kit version, vector set, target, date and the summary line', () => {
+    expect(text.split('\n')[0]).toBe('# pgv2kit conformance report: acme-pg-sdk 1.4.2');
+    expect(text).toContain('**NOT CONFORMANT: 3 passed, 1 failed, 1 error, 1 unexpected pass, 1 expected failure, 2 skipped (9 cases, 1.234 s)**');
+    expect(text).toContain('| Implementation | acme-pg-sdk 1.4.2 (java) |');
+    expect(text).toContain('| Kit | pgv2kit 0.1.0 |');
+    expect(text).toContain(`| Vector set | \`${fixtureRun().vectorSetHash}\` |`);
+    expect(text).toContain('| Target | testee: `java -jar acme-testee.jar` |');
+    expect(text).toContain('2024-06-11T08:00:00.000Z');
+  });
+
+  it('puts the sections in order: tables, failures first, choices, expected failures, skipped', () => {
+    const order = ['## By area', '## By spec section', '## Failures (3)', '## Acceptable cases', '## Expected failures (1)', '## Skipped (2)', '## Stale expected-failure entries (1)'].map(at);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('lists failures as failed, then error, then unexpected pass', () => {
+    const order = ['### FAILED: `signature.final-lf-missing`', '### ERROR: `request.verify.crash`', '### UNEXPECTED PASS: `webhook.genuine.basic`'].map(at);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(at('### UNEXPECTED PASS')).toBeLessThan(at('## Acceptable cases'));
+  });
+
+  it('counts per area and per spec section', () => {
+    expect(text).toContain('| area | cases | passed | failed | error | skipped | xfail | xpass |');
+    expect(text).toContain('| signature | 2 | 1 | 1 | · | · | · | · |');
+    expect(text).toContain('| upload | 2 | · | · | · | 2 | · | · |');
+    expect(text).toContain('| 5.1 | 3 | 1 | 1 | 1 | · | · | · |');
+    expect(at('| 2.1 |')).toBeLessThan(at('| 4.2 |'));
+    expect(at('| 4.2 |')).toBeLessThan(at('| 5.1 |'));
+  });
+
+  it('shows a failure with its facts, the content diff and the diagnosis', () => {
+    const failure = text.slice(at('### FAILED'), at('### ERROR'));
+    expect(failure).toContain('The LF after the body (part 7) is left out.');
+    expect(failure).toContain('- file: `signature/known-mistakes.yaml` · result: **invalid** · spec: `5.1`, `5.2` · readings: — · flags: `FinalLfMissing`');
+    expect(failure).toContain('```diff\n   1 appId     app_7f3a9c⏎\n');
+    expect(failure).toMatch(/^- {2}7 body {6}\{.*\}⏎$/m);
+    expect(failure).toMatch(/^\+ {2}7 body {6}\{.*\} ‹end›$/m);
+    expect(failure).toContain('**Diagnosis**\n\n- `no-final-lf`: your content is the expected content without its final LF (§5.1, R1)');
+  });
+
+  it('gives the choice of acceptable cases and groups skipped cases by reason', () => {
+    expect(text).toContain('| `response.uppercase-hex` | accepted | acceptable case: the subject accepted |');
+    expect(text).toContain('### unsupported: upload.form is not offered (2)\n\n`upload.form.basic`, `upload.validate.size`');
+    expect(text).toContain('| `redirect.payment-trimmed` | SDK 1.x trims the payment; fixed in 2.0 (ticket 42) |');
+  });
+
+  it('escapes Markdown in prose', () => {
+    expect(md('a*b_c|d <x> `e`\nf')).toBe('a\\*b\\_c\\|d \\<x\\> \\`e\\` f');
+  });
+});

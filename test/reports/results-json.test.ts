@@ -1,0 +1,65 @@
+/**
+ * results.json: layout and key order, per-case and per-op content, contents stored
+ * decoded and masked.
+ */
+import { describe, expect, it } from 'vitest';
+import { toResultsJson } from '../../src/reports/results-json.js';
+import { maskSecret } from '../../src/scheme/mask.js';
+import { EXPECTED_CONTENT, fixtureRun, GOT_CONTENT, SECRET, SECRETS } from './_fixture.js';
+
+const json = toResultsJson(fixtureRun(), SECRETS);
+const byId = (id: string) => json.cases.find((c) => c.id === id) ?? expect.unreachable(`no case ${id}`);
+
+describe('toResultsJson', () => {
+  it('has schemaVersion 1 first and its keys in a fixed order', () => {
+    expect(Object.keys(json)).toEqual([
+      'schemaVersion', 'kit', 'vectorSetHash', 'implementation', 'target', 'runName', 'startedAt', 'finishedAt', 'durationMs',
+      'selection', 'conformant', 'summary', 'totals', 'cases', 'staleListEntries',
+    ]);
+    expect(json.schemaVersion).toBe(1);
+    expect(Object.keys(json.cases[0]!)).toEqual([
+      'id', 'kind', 'file', 'comment', 'spec', 'readings', 'flags', 'result', 'status', 'verdict', 'choice', 'listedReason', 'message', 'durationMs', 'diagnosis', 'ops',
+    ]);
+    expect(Object.keys(json.cases[0]!.ops[0]!)).toEqual(['op', 'status', 'expected', 'got', 'message', 'choice', 'contentDifference', 'diagnosis', 'durationMs']);
+  });
+
+  it('gives the run: kit, vector set, implementation, target, times, selection, totals', () => {
+    expect(json).toMatchObject({
+      kit: { name: 'pgv2kit', version: '0.1.0' },
+      implementation: { name: 'acme-pg-sdk', version: '1.4.2', language: 'java' },
+      target: { kind: 'testee', description: 'java -jar acme-testee.jar' },
+      runName: 'nightly',
+      startedAt: '2024-06-11T08:00:00.000Z',
+      durationMs: 1234,
+      selection: { only: ['signature.*', 'request.*'], skip: [] },
+      conformant: false,
+      totals: { passed: 3, failed: 1, error: 1, skipped: 2, 'expected-failure': 1, 'unexpected-pass': 1, total: 9 },
+      staleListEntries: ['signature.removed-case'],
+    });
+    expect(json.summary).toBe('NOT CONFORMANT: 3 passed, 1 failed, 1 error, 1 unexpected pass, 1 expected failure, 2 skipped (9 cases, 1.234 s)');
+  });
+
+  it('stores signature content decoded and masked as contentText, for expected and got', () => {
+    const op = byId('signature.final-lf-missing').ops[0]!;
+    expect(op.expected).toEqual({ contentText: EXPECTED_CONTENT.replace(SECRET, maskSecret(SECRET)) });
+    expect(op.got).toEqual({ result: { contentText: GOT_CONTENT.replace(SECRET, maskSecret(SECRET)) } });
+    expect(op.contentDifference).toBe(`first difference at byte ${GOT_CONTENT.length} (line 7, body); expected ${EXPECTED_CONTENT.length} bytes, got ${GOT_CONTENT.length}`);
+    expect(JSON.stringify(json)).not.toContain('contentB64');
+  });
+
+  it('keeps per case: verdict, expected result, diagnosis, choice, listed reason, null when absent', () => {
+    expect(byId('signature.final-lf-missing')).toMatchObject({
+      kind: 'signature', result: 'invalid', verdict: 'failed', status: 'fail', choice: null, listedReason: null,
+      spec: ['5.1', '5.2'], flags: ['FinalLfMissing'],
+      diagnosis: [{ mistake: 'no-final-lf', message: 'your content is the expected content without its final LF', ref: '§5.1, R1' }],
+    });
+    expect(byId('signature.final-lf-missing').ops[1]?.diagnosis).toEqual([{ mistake: 'no-final-lf', message: 'your sign equals the sign of the content without its final LF', ref: '§5.1, R1' }]);
+    expect(byId('response.uppercase-hex')).toMatchObject({ result: 'acceptable', verdict: 'passed', choice: 'accepted', ops: [{ choice: 'accepted' }] });
+    expect(byId('redirect.payment-trimmed')).toMatchObject({ verdict: 'expected-failure', listedReason: 'SDK 1.x trims the payment; fixed in 2.0 (ticket 42)' });
+    expect(byId('request.verify.crash').ops[0]).toMatchObject({ status: 'error', durationMs: 2 });
+  });
+
+  it('is the same for the same run (stable)', () => {
+    expect(JSON.stringify(toResultsJson(fixtureRun(), SECRETS))).toBe(JSON.stringify(json));
+  });
+});
