@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['suites/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: ['suites/_support/fast-check-setup.ts'],
+    globalSetup: ['suites/_support/build-dist.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters: ['default', new ClosingLineReporter()],

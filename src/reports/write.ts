@@ -94,7 +94,7 @@ export async function writeReports(run: RunResult, options: { readonly dir: stri
     if (tempMade) await fs.rm(temp, { recursive: true, force: true }).catch(() => undefined);
     if (moved) await fs.rename(old, target).catch(() => undefined);
     if (e instanceof ReportWriteError) throw e;
-    throw new ReportWriteError(target, 'writing failed', e);
+    throw new ReportWriteError(target, 'rendering or writing the reports failed', e);
   }
 }
 

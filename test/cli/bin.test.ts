@@ -1,10 +1,10 @@
 /**
  * The real `pgv2kit` binary, as a child process: bin/pgv2kit.js over the compiled dist/.
- * Builds dist/ first when it is missing or older than a source file.
+ * dist/ is built by the vitest global setup when it is stale.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,14 +14,6 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'pgv2kit.js');
 const ENTRY = join(ROOT, 'dist', 'cli', 'main.js');
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : entry.name.endsWith('.ts') ? statSync(path).mtimeMs : 0);
-  }
-  return newest;
-}
 
 function pgv2kit(args: readonly string[], env: Record<string, string> = {}, bin = BIN): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [bin, ...args], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 30_000 });
@@ -29,15 +21,9 @@ function pgv2kit(args: readonly string[], env: Record<string, string> = {}, bin 
 }
 
 beforeAll(() => {
-  if (!existsSync(ENTRY) || statSync(ENTRY).mtimeMs < newestSource(join(ROOT, 'src'))) {
-    try {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
-    } catch {
-      // Type errors elsewhere in the tree still emit; only a missing entry point fails below.
-    }
-  }
+  // suites/_support/build-dist.ts (vitest global setup) builds dist/ when it is stale
   expect(existsSync(ENTRY), 'npm run build did not produce dist/cli/main.js').toBe(true);
-}, 120_000);
+});
 
 describe('bin/pgv2kit.js', () => {
   it('--version prints the version of package.json, exit 0', () => {

@@ -4,13 +4,13 @@
  * every operation, and every request and answer of a vector run of the reference; then
  * the Node example adapter as a real child process over the compiled dist/.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   PROTOCOL_OPERATIONS,
   PROTOCOL_SCHEMA,
@@ -290,8 +290,6 @@ describe('a vector run of the reference, seen through the protocol', () => {
 });
 
 describe('the Node adapter, as a child process', () => {
-  beforeAll(buildDistIfStale, 120_000);
-
   it('a session: ready with the reference operations, a sign equal to node:crypto over the content, a garbage line survived, stop exits 0', async () => {
     const content = 'app_proto\nsk_test_Proto9Kd2Wq\nPOST\nhttps://pg.example.com/pg/v2/payment/create\n1718090000000\nn-proto-1\n{"amount":"1.00","currency":"EUR"}\n\n';
     const expectedSign = createHash('sha256').update(content, 'utf8').digest('hex');
@@ -464,26 +462,4 @@ function session(lines: readonly unknown[], { closeStdin = true } = {}): Promise
     child.stdin.write(lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
     if (closeStdin) child.stdin.end();
   });
-}
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : /\.(ts|json)$/.test(entry.name) ? statSync(path).mtimeMs : 0);
-  }
-  return newest;
-}
-
-/** Builds dist/ (the adapter imports 'pgv2kit', i.e. dist/index.js) when it is missing or older than src/, as test/cli/bin.test.ts does. */
-function buildDistIfStale(): void {
-  const entry = join(ROOT, 'dist', 'index.js');
-  if (!existsSync(entry) || statSync(entry).mtimeMs < newestSource(join(ROOT, 'src'))) {
-    try {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
-    } catch {
-      // Type errors elsewhere in the tree still emit; only a missing entry point fails below.
-    }
-  }
-  expect(existsSync(entry), 'npm run build did not produce dist/index.js').toBe(true);
 }

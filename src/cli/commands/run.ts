@@ -113,6 +113,7 @@ export const runCommand = defineCommand({
         subject = await createTesteeSubject({
           command: values.testee,
           cwd: io.cwd,
+          env: io.env,
           timeoutMs,
           log: (line) => log.push(`${new Date().toISOString()} ${line}`),
           ...(values['validate-protocol'] ? { validate: (m, context) => { const v = validateTesteeLine(m, context); return v.ok ? [] : v.problems; } } : {}),

@@ -276,7 +276,8 @@ export function zooSubject(name: string, sdk: ZooSdk, routed: readonly Operation
       try {
         return handler(sdk, new In(input));
       } catch (e) {
-        if (e instanceof InputError) return { rejected: { reason: e.message } };
+        // as the reference does: an input it cannot take is refused, anything else is a crash
+        if (e instanceof InputError || e instanceof RangeError || e instanceof TypeError) return { rejected: { reason: e.message } };
         throw e;
       }
     },

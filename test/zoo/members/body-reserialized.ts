@@ -4,7 +4,7 @@
  * @module
  */
 import type { Subject } from '../../../src/subjects/subject.js';
-import { SIGNING_OPERATIONS, ZooSdk, bodyText, zooSubject, type Parts } from './_sdk.js';
+import { SIGNING_OPERATIONS, ZooSdk, zooSubject, type Parts } from './_sdk.js';
 
 class ReserializingSdk extends ZooSdk {
   override content(p: Parts): Buffer {
@@ -16,7 +16,7 @@ class ReserializingSdk extends ZooSdk {
 function canonicalJson(body: Buffer): Buffer {
   let value: unknown;
   try {
-    value = JSON.parse(bodyText(body));
+    value = JSON.parse(body.toString('utf8')); // as JSON.parse(buffer) reads it
   } catch {
     return body; // not JSON: signed as it is
   }

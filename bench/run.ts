@@ -1,0 +1,78 @@
+/**
+ * `npm run bench`: runs the benchmarks, prints a table per benchmark, the ratios, and
+ * two closing lines to grep (`ratio protocol …`, `ratio sign …`). It measures, it does
+ * not gate: the exit code is 0 whether or not a ratio meets its aim (non-zero only when
+ * a benchmark could not run).
+ *
+ *     npm run bench                 # build, then every benchmark
+ *     npx tsx bench/run.ts sign     # only those whose name contains "sign" (dist/ must be built)
+ * @module
+ */
+import { loadVectorSet } from '../dist/index.js';
+import { recordCalls } from './_inputs.js';
+import { formatNumber, machine, summarize, table, type BenchResult, type Ratio } from './_measure.js';
+import { benchProtocolCalls } from './protocol-calls.js';
+import { benchProtocolRun } from './protocol-run.js';
+import { benchSign } from './sign.js';
+
+const HEADLINES: Record<Ratio['headline'], string> = {
+  protocol: 'node adapter / echo',
+  sign: 'reference / raw sha256',
+};
+
+const filter = process.argv.slice(2);
+const wanted = (name: string): boolean => filter.length === 0 || filter.some((f) => name.includes(f));
+
+const started = performance.now();
+process.stdout.write(`pgv2kit bench, ${new Date().toISOString()}\nmachine: ${machine()}\n`);
+process.stdout.write('Everything shares these cores (runner, testee, and whatever else runs): other load moves the numbers; compare ratios, not absolutes.\n\n');
+
+const results: BenchResult[] = [];
+if (wanted('protocol-calls') || wanted('protocol-run')) {
+  const set = loadVectorSet();
+  if (wanted('protocol-calls')) results.push(report(await benchProtocolCalls(await recordCalls(set))));
+  if (wanted('protocol-run')) results.push(report(await benchProtocolRun(set)));
+}
+if (wanted('sign')) results.push(report(await benchSign()));
+
+const ratios = results.flatMap((r) => r.ratios);
+process.stdout.write(`ratios (per round, both sides measured back to back; the closing line takes the lowest median of its rows)\n`);
+process.stdout.write(
+  table(
+    ['ratio', 'median', 'min–max', 'aim', 'verdict'],
+    ratios.map((r) => {
+      const s = summarize(r.values);
+      return [r.label, s.median.toFixed(2), `${s.min.toFixed(2)}–${s.max.toFixed(2)}`, `≥ ${r.aim.toFixed(2)}`, verdict(s.median, r.aim)];
+    }),
+  ),
+);
+process.stdout.write(`\n(${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
+for (const headline of Object.keys(HEADLINES) as Ratio['headline'][]) {
+  const rows = ratios.filter((r) => r.headline === headline);
+  if (rows.length === 0) continue;
+  const lowest = Math.min(...rows.map((r) => summarize(r.values).median));
+  const aim = Math.max(...rows.map((r) => r.aim));
+  process.stdout.write(`ratio ${headline} (${HEADLINES[headline]}): ${lowest.toFixed(2)} (aim ≥ ${aim.toFixed(2)}) ${verdict(lowest, aim)}\n`);
+}
+
+// --- internal ---
+
+function report(result: BenchResult): BenchResult {
+  process.stdout.write(`${result.title}\n`);
+  process.stdout.write(
+    table(
+      ['subject', 'unit', 'median', 'min', 'max', 'spread'],
+      result.series.map((s) => {
+        const m = summarize(s.values);
+        return [s.label, s.unit, formatNumber(m.median), formatNumber(m.min), formatNumber(m.max), `${m.spreadPct.toFixed(0)}%`];
+      }),
+    ),
+  );
+  for (const note of result.notes) process.stdout.write(`  ${note}\n`);
+  process.stdout.write('\n');
+  return result;
+}
+
+function verdict(value: number, aim: number): string {
+  return value >= aim ? 'meets aim' : 'below aim';
+}

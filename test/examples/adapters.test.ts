@@ -1,0 +1,47 @@
+/**
+ * Both example adapters through the real protocol: started as child processes,
+ * every vector run by the real runner with every line checked against the protocol
+ * schema. Both must pass everything they offer (no false failures), and skip only
+ * the kit-internal upload.formCheck.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { validateTesteeLine } from '../../src/protocol/validate.js';
+import { runConformance } from '../../src/runner/run.js';
+import { createTesteeSubject } from '../../src/subjects/testee-subject.js';
+import { loadVectorSet } from '../../src/vectors/load.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const set = loadVectorSet();
+
+describe.each([
+  ['node', `"${process.execPath}" examples/node-adapter/adapter.mjs`, 'pgv2kit-reference'],
+  ['python', 'python3 examples/python-adapter/pgv2kit_adapter.py', 'pgv2kit-python-example'],
+])('the %s example adapter', (_, command, name) => {
+  it('passes every case it offers through protocol v1, every line valid', async () => {
+    const log: string[] = [];
+    const subject = await createTesteeSubject({
+      command,
+      cwd: root,
+      timeoutMs: 10_000,
+      log: (l) => log.push(l),
+      validate: (m, ctx) => {
+        const v = validateTesteeLine(m, ctx);
+        return v.ok ? [] : v.problems;
+      },
+    });
+    try {
+      const run = await runConformance({ set, subject, target: { kind: 'testee', description: command } });
+      expect(run.implementation.name).toBe(name);
+      const bad = run.cases.filter((c) => c.verdict !== 'passed' && c.verdict !== 'skipped').map((c) => `${c.id}: ${c.message}`);
+      expect(bad).toEqual([]);
+      const skipped = run.cases.filter((c) => c.verdict === 'skipped');
+      expect(skipped.every((c) => c.ops.every((o) => o.op === 'upload.formCheck'))).toBe(true);
+      expect(run.totals.passed + run.totals.skipped).toBe(376);
+      expect(subject.session.restarts).toBe(0);
+      expect(log.filter((l) => !l.startsWith('testee stderr:'))).toEqual([]);
+    } finally {
+      await subject.close();
+    }
+  }, 60_000);
+});

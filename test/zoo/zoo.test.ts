@@ -1,0 +1,166 @@
+/**
+ * The zoo test: the real runner (runConformance, the whole vector set, target kind
+ * 'module') against each defective implementation of test/zoo/members/, and against
+ * the reference and the bug-free mini SDK, which must pass everything.
+ *
+ * For each member (registry: test/zoo/zoo.ts):
+ * 1. every case of mustFail ends `failed` (not `error`);
+ * 2. every failed case is one the bug may concern (mayFail): no collateral failures;
+ * 3. the expected diagnosis is on the failures of the concerned operations;
+ * 4. the number of failed cases is the pinned expectedFailures.
+ *
+ * `ZOO_SUMMARY=1 npx vitest run test/zoo` prints one line per member.
+ */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { caseOperations } from '../../src/checks/index.js';
+import { runConformance } from '../../src/runner/run.js';
+import type { CaseResult, OpResult, RunResult } from '../../src/runner/result.js';
+import { createReferenceSubject } from '../../src/subjects/reference.js';
+import type { Operation } from '../../src/subjects/operations.js';
+import type { Json, Subject } from '../../src/subjects/subject.js';
+import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
+import type { VectorCase, VectorSet } from '../../src/vectors/types.js';
+import { SDK_OPERATIONS, ZooSdk, zooSubject } from './members/_sdk.js';
+import { ZOO, selects, type ZooMember } from './zoo.js';
+
+const MEMBERS_DIR = fileURLToPath(new URL('./members/', import.meta.url));
+const set = loadVectorSet();
+const cases = liveCases(set).map((l) => l.case);
+const byId = new Map(cases.map((c) => [c.id, c]));
+
+/** Yes/no operations: a refusal of a valid case is one bit, which no diagnosis can explain. */
+const YES_NO: readonly Operation[] = ['request.verify', 'response.verify', 'webhook.verify', 'redirect.verify', 'authorization.parse', 'upload.validate', 'upload.formCheck'];
+
+async function run(subject: Subject, description: string, vectors: VectorSet = set): Promise<RunResult> {
+  return runConformance({ set: vectors, subject, target: { kind: 'module', description }, concurrency: 16 });
+}
+
+function failedCases(result: RunResult): CaseResult[] {
+  return result.cases.filter((c) => c.verdict === 'failed');
+}
+
+function failedIds(result: RunResult): string[] {
+  return failedCases(result).map((c) => c.id);
+}
+
+function notPassed(result: RunResult): string[] {
+  return result.cases.filter((c) => c.verdict !== 'passed').map((c) => `${c.id}: ${c.verdict}: ${c.message}`);
+}
+
+function refused(o: OpResult): boolean {
+  const got = o.got as { [key: string]: Json } | null;
+  if (got === null || typeof got !== 'object' || Array.isArray(got)) return false;
+  if ('rejected' in got) return true;
+  const result = got['result'];
+  return typeof result === 'object' && result !== null && !Array.isArray(result) && result['valid'] === false;
+}
+
+function caseOf(result: CaseResult): VectorCase {
+  const c = byId.get(result.id);
+  if (!c) throw new Error(`no case ${result.id} in the vector set`);
+  return c;
+}
+
+const summary: string[] = [];
+afterAll(() => {
+  if (process.env['ZOO_SUMMARY']) console.log(['member | failed | mustFail | diagnosed failed cases', ...summary].join('\n'));
+});
+
+describe('correct implementations pass everything (no false failures)', () => {
+  it('the reference, run as a module target, has no failure, error or skip', async () => {
+    const result = await run(createReferenceSubject(), 'reference');
+    expect(notPassed(result)).toEqual([]);
+    expect(result.totals.passed).toBe(cases.length);
+  });
+
+  it('the zoo mini SDK without a bug, every operation routed to it, has no failure, error or skip', async () => {
+    const result = await run(zooSubject('control', new ZooSdk(), SDK_OPERATIONS), 'test/zoo/members/_sdk.ts');
+    expect(notPassed(result)).toEqual([]);
+    expect(result.totals.passed).toBe(cases.length);
+  });
+});
+
+describe('the registry', () => {
+  it('lists every member module once, and nothing else', () => {
+    const files = readdirSync(MEMBERS_DIR).filter((f) => f.endsWith('.ts') && !f.startsWith('_')).map((f) => f.replace(/\.ts$/, ''));
+    expect(ZOO.map((m) => m.name).sort()).toEqual(files.sort());
+    expect(ZOO.length).toBeGreaterThanOrEqual(18);
+  });
+
+  it.each(ZOO.filter((m) => Array.isArray(m.mustFail)))('$name: mustFail names cases of the vector set', (m) => {
+    expect((m.mustFail as readonly string[]).filter((id) => !byId.has(id))).toEqual([]);
+  });
+
+  it.each(ZOO)('$name: mustFail selects expectedFailures cases at most, each one mayFail allows', (m) => {
+    const must = cases.filter((c) => selects(m.mustFail, c));
+    expect(must.length).toBeLessThanOrEqual(m.expectedFailures);
+    expect(must.filter((c) => !mayFail(m, c)).map((c) => c.id)).toEqual([]);
+  });
+});
+
+describe.each(ZOO)('zoo member $name ($area): $bug', (m) => {
+  it('the real runner fails exactly the cases the bug concerns, with the expected diagnosis', async () => {
+    const result = await run(m.module.createSubject(), `test/zoo/members/${m.name}.ts`);
+    const failed = failedIds(result);
+
+    // the bug is a nonconformance, never a crash or an unanswered operation
+    expect(result.cases.filter((c) => c.verdict === 'error' || c.verdict === 'skipped').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+
+    // (1) every case the bug concerns fails
+    const must = cases.filter((c) => selects(m.mustFail, c)).map((c) => c.id);
+    expect(must.filter((id) => !failed.includes(id)), 'cases of mustFail that did not fail').toEqual([]);
+
+    // (2) no collateral failures
+    expect(failedCases(result).filter((cr) => !mayFail(m, caseOf(cr))).map((cr) => cr.id), 'failures outside mayFail').toEqual([]);
+
+    // (3) the diagnosis
+    for (const d of m.diagnosis ?? []) {
+      let checked = 0;
+      const missing: string[] = [];
+      const unexpected: string[] = [];
+      for (const cr of failedCases(result)) {
+        const c = caseOf(cr);
+        for (const o of cr.ops) {
+          if (o.status !== 'fail' || !d.ops.includes(o.op)) continue;
+          if (c.result === 'valid' && YES_NO.includes(o.op) && refused(o)) continue; // one bit: nothing to diagnose
+          checked++;
+          const named = (o.diagnosis ?? []).some((x) => x.mistake === d.mistake);
+          const known = d.undiagnosed !== undefined && selects(d.undiagnosed, c);
+          if (known && named) unexpected.push(`${c.id} ${o.op}`);
+          if (!known && !named) missing.push(`${c.id} ${o.op}: ${(o.diagnosis ?? []).map((x) => x.mistake).join(', ') || 'no diagnosis'}`);
+        }
+      }
+      expect(checked, `failures of ${d.ops.join(', ')} to diagnose as ${d.mistake}`).toBeGreaterThan(0);
+      expect(missing, `failures not diagnosed ${d.mistake}`).toEqual([]);
+      expect(unexpected, `failures pinned as undiagnosed that are now diagnosed ${d.mistake}: update the registry`).toEqual([]);
+    }
+
+    // (4) the count, pinned
+    expect(failed.length).toBe(m.expectedFailures);
+
+    const diagnosed = failedCases(result).filter((c) => c.ops.some((o) => o.diagnosis?.length)).length;
+    summary.push(`${m.name} | ${failed.length} | ${must.length} | ${diagnosed}`);
+  });
+
+  if (m.probes) {
+    const probes = m.probes;
+    it(`probes the vectors lack show the bug (${probes.cases.length} cases): the reference passes them, the member fails them diagnosed ${probes.mistake}`, async () => {
+      const probeSet: VectorSet = { ...set, cases: probes.cases.map((c) => ({ case: c, file: 'zoo/probes.ts' })) };
+      const reference = await run(createReferenceSubject(), 'reference', probeSet);
+      expect(notPassed(reference)).toEqual([]);
+      const member = await run(m.module.createSubject(), `test/zoo/members/${m.name}.ts`, probeSet);
+      expect(failedIds(member).sort()).toEqual(probes.cases.map((c) => c.id).sort());
+      for (const cr of member.cases) {
+        expect(cr.ops.flatMap((o) => o.diagnosis ?? []).map((d) => d.mistake), cr.id).toContain(probes.mistake);
+      }
+    });
+  }
+});
+
+/** Whether a member may fail a case: its mayFail, or by default a case that runs one of the operations its bug reaches. */
+function mayFail(m: ZooMember, c: VectorCase): boolean {
+  if (m.mayFail) return selects(m.mayFail, c);
+  return caseOperations(c).some((op) => m.module.routed.includes(op));
+}

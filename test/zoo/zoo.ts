@@ -1,0 +1,461 @@
+/**
+ * The zoo: defective implementations, one bug each, and what the kit must say about
+ * each of them when the real runner runs the whole vector set against it.
+ *
+ * For every member:
+ * - `mustFail`: the cases the bug concerns, read from the vectors (ids, or a predicate
+ *   over the case as the vector file gives it); each must end `failed`, never `error`;
+ * - `mayFail`: the only cases allowed to fail (default: the cases that run one of the
+ *   operations the bug reaches, `routed`); no collateral failures elsewhere;
+ * - `expectedFailures`: the number of failed cases, pinned, so that a change in the
+ *   vectors or the runner shows (where it equals the size of mustFail, the failures are
+ *   exactly mustFail);
+ * - `diagnosis`: the known mistake the runner must name on the failures of the given
+ *   operations. A yes/no operation that refused a valid case cannot be diagnosed (the
+ *   answer is one bit) and is not required to be; `undiagnosed` pins the failures the
+ *   catalogue cannot explain today (they must stay unexplained until the registry is
+ *   updated, so an improvement shows too).
+ * @module
+ */
+import { decodeQueryComponent } from '../../src/scheme/redirect.js';
+import type { Operation } from '../../src/subjects/operations.js';
+import type { Subject } from '../../src/subjects/subject.js';
+import type { VectorCase } from '../../src/vectors/types.js';
+import { bodyPart, headerOf, isGenuineMessage, itemPairs, itemsOutOfSpecOrder, redirectParam, textParts, urlPart, utf8Text } from './cases.js';
+import { APP_ID_SWAPPED, RESPONSE_SIGNED_OVER_RESERIALIZED, SIGNED_OVER_RESERIALIZED, SIGNED_OVER_TRIMMED } from './probes.js';
+import * as appIdNotChecked from './members/app-id-not-checked.js';
+import * as bodyReserialized from './members/body-reserialized.js';
+import * as bodyTrimmed from './members/body-trimmed.js';
+import * as crlfSeparators from './members/crlf-separators.js';
+import * as headerByPosition from './members/header-by-position.js';
+import * as headerDuplicateLastWins from './members/header-duplicate-last-wins.js';
+import * as headerMissingAsEmpty from './members/header-missing-as-empty.js';
+import * as headerSplitLastEquals from './members/header-split-last-equals.js';
+import * as latin1Content from './members/latin1-content.js';
+import * as noFinalLf from './members/no-final-lf.js';
+import * as redirectPaymentEncoded from './members/redirect-payment-encoded.js';
+import * as redirectPaymentReturnedEncoded from './members/redirect-payment-returned-encoded.js';
+import * as redirectPlusKept from './members/redirect-plus-kept.js';
+import * as redirectReturnUrlWithoutQuery from './members/redirect-return-url-without-query.js';
+import * as responseAnyStatus from './members/response-any-status.js';
+import * as responseReserialized from './members/response-reserialized.js';
+import * as secretOmitted from './members/secret-omitted.js';
+import * as uploadFileFirst from './members/upload-file-first.js';
+import * as uploadKnownFieldsOnly from './members/upload-known-fields-only.js';
+import * as uploadUtf16Length from './members/upload-utf16-length.js';
+import * as uppercaseHex from './members/uppercase-hex.js';
+import * as urlPathOnly from './members/url-path-only.js';
+import * as urlQueryDropped from './members/url-query-dropped.js';
+
+/** Where the bug lives. */
+export type Area = 'signing' | 'header' | 'verification' | 'redirect' | 'upload';
+
+/** Cases, by id or by a predicate over the case as the vector file gives it. */
+export type CaseSelector = readonly string[] | ((c: VectorCase) => boolean);
+
+/** A diagnosis the runner must give. */
+export interface ExpectedDiagnosis {
+  /** The mistake id (src/diagnosis). */
+  readonly mistake: string;
+  /** The operations whose failures must carry it. */
+  readonly ops: readonly Operation[];
+  /** Failures of those operations the catalogue cannot explain today (pinned: they must stay unexplained). */
+  readonly undiagnosed?: CaseSelector;
+  /** Why, where it is not obvious. */
+  readonly note?: string;
+}
+
+/** A member module: `createSubject()`, and the operations its bug reaches. */
+export interface MemberModule {
+  createSubject(): Subject;
+  readonly routed: readonly Operation[];
+}
+
+/** One member of the zoo. */
+export interface ZooMember {
+  /** Also the module's file name: test/zoo/members/<name>.ts */
+  readonly name: string;
+  /** The bug, in one line. */
+  readonly bug: string;
+  readonly area: Area;
+  readonly module: MemberModule;
+  readonly mustFail: CaseSelector;
+  /** Default: the cases that run one of `module.routed`. */
+  readonly mayFail?: CaseSelector;
+  readonly expectedFailures: number;
+  readonly diagnosis?: readonly ExpectedDiagnosis[];
+  /** What else to know: vectors that cannot see the bug, diagnosis gaps. */
+  readonly note?: string;
+  /**
+   * Cases the vector set lacks that show the bug (test/zoo/probes.ts): run through the
+   * real runner, the reference passes them and the member fails each with `mistake`.
+   */
+  readonly probes?: { readonly cases: readonly VectorCase[]; readonly mistake: string };
+}
+
+// --- predicates over cases ---
+
+const signatureCase = (c: VectorCase): boolean => c.kind === 'signature';
+
+/** Cases whose content a signer builds (signature cases) or a verifier must rebuild to accept (genuine messages). */
+const contentCase = (c: VectorCase): boolean => signatureCase(c) || isGenuineMessage(c);
+
+const hasQuery = (c: VectorCase): boolean => urlPart(c)?.includes('?') ?? false;
+
+/** A body whose JSON.parse + JSON.stringify differs from the bytes (JSON.parse reads a Buffer as UTF-8, lossily). */
+const reserializationChanges = (c: VectorCase): boolean => {
+  const body = bodyPart(c);
+  if (body === undefined) return false;
+  const text = Buffer.from(body).toString('utf8');
+  try {
+    return Buffer.compare(Buffer.from(JSON.stringify(JSON.parse(text)), 'utf8'), Buffer.from(body)) !== 0;
+  } catch {
+    return false;
+  }
+};
+
+const trimChanges = (c: VectorCase): boolean => {
+  const body = bodyPart(c);
+  const text = body === undefined ? undefined : utf8Text(body);
+  return text !== undefined && text.trim() !== text;
+};
+
+const texts = (c: VectorCase): string[] => {
+  const body = bodyPart(c);
+  const text = body === undefined ? undefined : utf8Text(body);
+  return [...textParts(c), ...(text === undefined ? [] : [text])];
+};
+
+/** A content with a character beyond ASCII: its Latin-1 bytes differ from its UTF-8 bytes. */
+const nonAsciiContent = (c: VectorCase): boolean => texts(c).some((t) => /[^\x00-\x7f]/.test(t));
+
+/** A content with a character beyond U+00FF: Latin-1 cannot hold it. */
+const beyondLatin1 = (c: VectorCase): boolean => texts(c).some((t) => /[^\x00-\xff]/.test(t));
+
+/** The header a parser is given has an item value holding "=". */
+const equalsInValue = (c: VectorCase): boolean => {
+  const header = headerOf(c);
+  return header !== undefined && itemPairs(header).some(([, value]) => value.includes('='));
+};
+
+const isRedirect = (c: VectorCase): boolean => c.kind === 'redirect';
+const paymentEncoded = (c: VectorCase): boolean => {
+  const raw = redirectParam(c, 'payment');
+  return raw !== undefined && raw !== decodeQueryComponent(raw);
+};
+
+const or =
+  (...ps: Array<(c: VectorCase) => boolean>) =>
+  (c: VectorCase): boolean =>
+    ps.some((p) => p(c));
+const and =
+  (...ps: Array<(c: VectorCase) => boolean>) =>
+  (c: VectorCase): boolean =>
+    ps.every((p) => p(c));
+const ids =
+  (...list: string[]) =>
+  (c: VectorCase): boolean =>
+    list.includes(c.id);
+
+const SIGNING_DIAGNOSED: readonly Operation[] = ['signature.content', 'signature.sign', 'request.verify', 'response.verify', 'webhook.verify', 'redirect.verify'];
+
+// --- the members ---
+
+/** Every member of the zoo. */
+export const ZOO: readonly ZooMember[] = [
+  // signers: the content builder is shared by signing and every verification, as in a real SDK,
+  // so mayFail (the routed operations) spans signature, request, response, webhook and redirect cases.
+  {
+    name: 'no-final-lf',
+    bug: 'the signer joins the parts with LF: no LF after the body (§5.1, R1)',
+    area: 'signing',
+    module: noFinalLf,
+    // every content differs: every signature case fails (content and sign), every genuine message is refused
+    mustFail: contentCase,
+    expectedFailures: 130,
+    diagnosis: [{ mistake: 'no-final-lf', ops: SIGNING_DIAGNOSED }],
+  },
+  {
+    name: 'crlf-separators',
+    bug: 'the signer ends each part with CR LF instead of LF (§5.1)',
+    area: 'signing',
+    module: crlfSeparators,
+    mustFail: contentCase,
+    expectedFailures: 130,
+    diagnosis: [{ mistake: 'crlf-separators', ops: SIGNING_DIAGNOSED }],
+  },
+  {
+    name: 'secret-omitted',
+    bug: 'the signer leaves part 2, the AppSecret, out of the content (§5.1)',
+    area: 'signing',
+    module: secretOmitted,
+    mustFail: contentCase,
+    expectedFailures: 130,
+    diagnosis: [{ mistake: 'secret-left-out', ops: SIGNING_DIAGNOSED }],
+  },
+  {
+    name: 'url-path-only',
+    bug: 'the signer puts path and query in part 4 instead of the full URL (R4)',
+    area: 'signing',
+    module: urlPathOnly,
+    mustFail: contentCase, // every URL of the vectors has scheme://host
+    expectedFailures: 130,
+    diagnosis: [{ mistake: 'url-path-only', ops: SIGNING_DIAGNOSED }],
+  },
+  {
+    name: 'url-query-dropped',
+    bug: 'the signer drops the query string from part 4 (R4)',
+    area: 'signing',
+    module: urlQueryDropped,
+    // contents whose URL (url, notifyUrl, returnUrl) has a query, and the two vectors signed
+    // over the URL without its query, which this SDK's verifier accepts
+    mustFail: or(and(contentCase, hasQuery), ids('webhook.signed-over-notify-url-without-query', 'redirect.signed-without-return-url-query')),
+    expectedFailures: 29,
+    diagnosis: [
+      { mistake: 'url-without-query', ops: ['signature.content', 'signature.sign', 'request.verify', 'response.verify', 'webhook.verify'] },
+      { mistake: 'returnurl-without-query', ops: ['redirect.verify'], note: 'the redirect names the same mistake after the returnUrl' },
+    ],
+  },
+  {
+    name: 'uppercase-hex',
+    bug: 'the signer writes the digest in upper-case hex (§5.2, R7); its verifier compares digests as bytes',
+    area: 'signing',
+    module: uppercaseHex,
+    mustFail: signatureCase, // signature.sign of every signature case; nothing else
+    expectedFailures: 76,
+    diagnosis: [{ mistake: 'uppercase-hex', ops: ['signature.sign'] }],
+  },
+  {
+    name: 'body-reserialized',
+    bug: 'the signer signs JSON.stringify(JSON.parse(body)) instead of the bytes sent (§5.1, R3)',
+    area: 'signing',
+    module: bodyReserialized,
+    mustFail: and(contentCase, reserializationChanges),
+    expectedFailures: 25,
+    diagnosis: [
+      {
+        mistake: 'body-reserialized',
+        ops: SIGNING_DIAGNOSED,
+        undiagnosed: (c) => { const b = bodyPart(c); return b !== undefined && utf8Text(b) === undefined; },
+        note: 'a body that is not UTF-8 is re-serialized with U+FFFD in place of its bad bytes; the catalogue tries body variants on UTF-8 bodies only',
+      },
+    ],
+
+    note: 'response.body-reserialized and webhook.body-reserialized cannot see this verifier (they hand it bytes already re-serialized): see the probes',
+    probes: { cases: SIGNED_OVER_RESERIALIZED, mistake: 'body-reserialized' },
+  },
+  {
+    name: 'body-trimmed',
+    bug: 'the signer trims the body (String.prototype.trim: white space, line ends, a BOM) (R3)',
+    area: 'signing',
+    module: bodyTrimmed,
+    mustFail: and(contentCase, trimChanges),
+    expectedFailures: 19,
+    diagnosis: [{ mistake: 'body-trimmed', ops: SIGNING_DIAGNOSED }],
+    note: 'response.final-lf-stripped and webhook.final-lf-stripped cannot see this verifier (they hand it a body already trimmed): see the probes',
+    probes: { cases: SIGNED_OVER_TRIMMED, mistake: 'body-trimmed' },
+  },
+  {
+    name: 'latin1-content',
+    bug: 'the signer encodes the content as Latin-1 instead of UTF-8 (§5.2, R3)',
+    area: 'signing',
+    module: latin1Content,
+    mustFail: and(contentCase, nonAsciiContent),
+    expectedFailures: 20,
+    diagnosis: [
+      {
+        mistake: 'latin1',
+        ops: SIGNING_DIAGNOSED,
+        undiagnosed: beyondLatin1,
+        note: "characters above U+00FF (a BOM, combining marks, CJK) keep their low byte in Node's latin1; the catalogue's latin1 applies only to text within Latin-1",
+      },
+    ],
+  },
+
+  // header parsing: the parser is shared by authorization.parse and every verifier
+  {
+    name: 'header-by-position',
+    bug: 'the header parser checks the four names are there, then reads the values by position in spec order (§5.3, R8)',
+    area: 'header',
+    module: headerByPosition,
+    // headers a correct parser accepts whose items are not in the spec's order: valid and acceptable
+    // parse cases (accepted with wrong values), and genuine messages (refused: the sign is read from another item)
+    mustFail: (c) => {
+      const header = headerOf(c);
+      if (header === undefined || !itemsOutOfSpecOrder(header)) return false;
+      return c.kind === 'authorization' ? c.result !== 'invalid' : isGenuineMessage(c);
+    },
+    expectedFailures: 36,
+    note: 'no catalogue mistake explains a parse that returns the right values under the wrong names',
+  },
+  {
+    name: 'header-split-last-equals',
+    bug: 'the header parser splits items at the last "=" instead of the first (R8)',
+    area: 'header',
+    module: headerSplitLastEquals,
+    // valid headers with "=" inside a value: refused (signature cases: their request.verify)
+    mustFail: and((c) => c.result === 'valid', equalsInValue),
+    expectedFailures: 18,
+    note: 'no catalogue mistake for a parser that refuses a valid header; the refusal is one bit',
+  },
+  {
+    name: 'header-duplicate-last-wins',
+    bug: 'the header parser accepts a duplicated item, the last value winning (R8)',
+    area: 'header',
+    module: headerDuplicateLastWins,
+    // webhook.header-duplicate-item repeats sign with a wrong LAST value: last-wins refuses it on the sign
+    mustFail: ['authorization.duplicate-appid-same-value', 'authorization.duplicate-sign', 'authorization.duplicate-timestamp', 'authorization.duplicate-nonce', 'redirect.header-duplicate-sign'],
+    expectedFailures: 5,
+    diagnosis: [
+      { mistake: 'accepts-duplicate-item', ops: ['authorization.parse'] },
+      { mistake: 'accepts-malformed-authorization', ops: ['redirect.verify'], note: 'a verifier gets the generic refusal kind, not the header problem (duplicate-item) the vector names' },
+    ],
+  },
+  {
+    name: 'header-missing-as-empty',
+    bug: 'the header parser takes a missing item as "" instead of refusing (R8)',
+    area: 'header',
+    module: headerMissingAsEmpty,
+    // verifiers given a header with an item missing still refuse: the empty value breaks the sign
+    mustFail: [
+      'authorization.missing-appid',
+      'authorization.missing-sign',
+      'authorization.missing-timestamp',
+      'authorization.missing-nonce',
+      'authorization.name-recased-appid',
+      'authorization.name-snake-case-appid',
+      'authorization.name-recased-nonce',
+      'authorization.name-signature-for-sign',
+      'authorization.name-ts-for-timestamp',
+      'authorization.separator-semicolon',
+      'authorization.separator-space',
+      'authorization.separator-ampersand',
+    ],
+    expectedFailures: 12,
+    diagnosis: [{ mistake: 'accepts-missing-item', ops: ['authorization.parse'] }],
+  },
+
+  // verification
+  {
+    name: 'app-id-not-checked',
+    bug: "the verifier never compares the header's appId with the merchant's own (R9)",
+    area: 'verification',
+    module: appIdNotChecked,
+    mustFail: [],
+    expectedFailures: 0,
+    note:
+      "NOT CAUGHT by the vectors: every app-id-mismatch case (request, response, webhook, redirect) is signed with the other merchant's secret, so a verifier that skips the R9 check still refuses it on the sign. The zoo test shows the bug with a probe (a header whose appId is swapped, signed with the merchant's own credentials).",
+    probes: { cases: APP_ID_SWAPPED, mistake: 'accepts-app-id-mismatch' },
+  },
+  {
+    name: 'response-any-status',
+    bug: 'the client verifies responses of any status like a 200 (§5.4, R9)',
+    area: 'verification',
+    module: responseAnyStatus,
+    // response.status-503-unsigned-error has no Authorization: refused anyway
+    mustFail: ['response.status-400-signed-error', 'response.status-201-signed-success'],
+    expectedFailures: 2,
+    diagnosis: [{ mistake: 'accepts-status-not-verified', ops: ['response.verify'] }],
+  },
+  {
+    name: 'response-reserialized',
+    bug: 'the client verifies a response over its parsed and re-serialized JSON, not the raw bytes (§5.4)',
+    area: 'verification',
+    module: responseReserialized,
+    // genuine responses whose bytes are not what JSON.stringify writes; response.body-reserialized is
+    // signed over other bytes than the ones received and is refused by this client too
+    mustFail: ['response.pretty-printed-final-lf', 'response.unicode-escapes-kept', 'response.html-safe-escapes-kept', 'response.crlf-pretty-printed'],
+    expectedFailures: 4,
+    note:
+      'only refusals of valid responses, which carry no diagnosis. response.body-reserialized hands the client bytes already re-serialized (sign over the original ones): this client refuses it like a correct one. The probe gives it the original bytes signed over their re-serialized form.',
+    probes: { cases: RESPONSE_SIGNED_OVER_RESERIALIZED, mistake: 'body-reserialized' },
+  },
+
+  // redirects
+  {
+    name: 'redirect-payment-encoded',
+    bug: 'the redirect verifier verifies over the payment value still query-encoded, and returns it encoded (R11)',
+    area: 'redirect',
+    module: redirectPaymentEncoded,
+    mustFail: or(and(isRedirect, (c) => c.result === 'valid', paymentEncoded), ids('redirect.signed-over-encoded-payment')),
+    expectedFailures: 26,
+    diagnosis: [{ mistake: 'payment-encoded', ops: ['redirect.verify'] }],
+  },
+  {
+    name: 'redirect-return-url-without-query',
+    bug: "the redirect verifier drops the returnUrl's own query from part 4 (R11)",
+    area: 'redirect',
+    module: redirectReturnUrlWithoutQuery,
+    mustFail: or(and(isRedirect, (c) => c.result === 'valid', hasQuery), ids('redirect.signed-without-return-url-query')),
+    expectedFailures: 12,
+    diagnosis: [{ mistake: 'returnurl-without-query', ops: ['redirect.verify'] }],
+  },
+  {
+    name: 'redirect-payment-returned-encoded',
+    bug: 'the redirect verifier verifies over the decoded payment but returns the raw, encoded value (R11)',
+    area: 'redirect',
+    module: redirectPaymentReturnedEncoded,
+    // every redirect it accepts, acceptable ones included (the payment text is checked whenever accepted)
+    mustFail: and(isRedirect, (c) => c.result !== 'invalid', paymentEncoded),
+    expectedFailures: 27,
+    diagnosis: [{ mistake: 'payment-not-decoded', ops: ['redirect.verify'] }],
+  },
+  {
+    name: 'redirect-plus-kept',
+    bug: 'the redirect verifier decodes query values with decodeURIComponent alone: "+" stays "+" (R11)',
+    area: 'redirect',
+    module: redirectPlusKept,
+    // valid redirects with a "+" in the payment or authorization value, and the two vectors signed over
+    // the value with "+" kept (payment) or carrying an unencoded "+" (nonce), which it accepts
+    mustFail: or(
+      and(isRedirect, (c) => c.result === 'valid', (c) => [redirectParam(c, 'payment'), redirectParam(c, 'authorization')].some((v) => v?.includes('+'))),
+      ids('redirect.signed-with-plus-kept', 'redirect.nonce-plus-unencoded'),
+    ),
+    expectedFailures: 8,
+    diagnosis: [
+      {
+        mistake: 'accepts-sign-mismatch',
+        ops: ['redirect.verify'],
+        note: 'generic: diagnoseRedirect has no variant for "+" kept (plus-not-space is tried only on the returned payment)',
+      },
+    ],
+  },
+
+  // the upload
+  {
+    name: 'upload-file-first',
+    bug: 'the upload form puts the file part first, the formFields after it (§4.2, R14)',
+    area: 'upload',
+    module: uploadFileFirst,
+    mustFail: (c) => c.kind === 'upload' && c.op === 'upload.form',
+    expectedFailures: 7,
+    note: 'upload failures get no diagnosis (diagnose() returns [] for upload cases)',
+  },
+  {
+    name: 'upload-known-fields-only',
+    bug: 'the upload form keeps only bucket, key, Content-Type, tagging, policy and x-amz-* entries (§4.2, R14, R15)',
+    area: 'upload',
+    module: uploadKnownFieldsOnly,
+    mustFail: ['upload.form-oss-vendor-prefix', 'upload.form-unknown-entries'],
+    expectedFailures: 2,
+  },
+  {
+    name: 'upload-utf16-length',
+    bug: 'upload.validate counts lengths in UTF-16 code units, not code points (R13)',
+    area: 'upload',
+    module: uploadUtf16Length,
+    // 32 emoji: 64 code units. The other code-point cases are BMP text or already over the limit.
+    mustFail: ['upload.filename-32-code-points-emoji'],
+    expectedFailures: 1,
+  },
+];
+
+/**
+ * Whether a selector selects a case.
+ * @param selector - ids or a predicate
+ * @param c - the case
+ * @returns true when selected
+ */
+export function selects(selector: CaseSelector, c: VectorCase): boolean {
+  return typeof selector === 'function' ? selector(c) : selector.includes(c.id);
+}
