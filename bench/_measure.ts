@@ -70,9 +70,9 @@ export function summarize(values: readonly number[]): Summary {
  * @returns the kept values of each step, by name
  * @example const v = await rounds({ a: async () => 1 }, 1, 3); v.a // [1, 1, 1]
  */
-export async function rounds<K extends string>(steps: Record<K, () => Promise<number> | number>, warmup: number, rounds: number): Promise<Record<K, number[]>> {
+export async function rounds<K extends string, V>(steps: Record<K, () => Promise<V> | V>, warmup: number, rounds: number): Promise<Record<K, V[]>> {
   const names = Object.keys(steps) as K[];
-  const kept = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
+  const kept = Object.fromEntries(names.map((n) => [n, [] as V[]])) as Record<K, V[]>;
   for (let r = 0; r < warmup + rounds; r++) {
     const order = r % 2 === 0 ? names : [...names].reverse();
     for (const name of order) {

@@ -2,14 +2,14 @@
  * Protocol throughput, runner level: `runConformance` over the whole vector set (every
  * case, every operation, the checks, the diagnosis), repeated, against the Node
  * example adapter and, in the same rounds, the echo testee. The runner against the
- * in-process reference (no protocol at all) is measured beside them: the runner's own
- * ceiling.
+ * in-process reference (no protocol at all) is measured beside them.
  * @module
  */
 import { createReferenceSubject, liveCases, type Subject, type VectorSet } from '../dist/index.js';
 import type { RunTarget } from '../dist/runner/result.js';
 import { runConformance } from '../dist/runner/run.js';
 import { createTesteeSubject } from '../dist/subjects/testee-subject.js';
+import { sample, sampleSeries, type Sample } from './_cpu.js';
 import { pairRatios, rounds, type BenchResult } from './_measure.js';
 import { ADAPTER_COMMAND, echoCommand, testeeOptions } from './_testees.js';
 
@@ -21,7 +21,7 @@ const ROUNDS = 5;
 /**
  * Runs the benchmark.
  * @param set - the vector set
- * @returns cases/s per subject and the adapter/echo ratio, round by round
+ * @returns cases/s and CPU per case of each subject, and the adapter/echo ratio, round by round
  * @throws {Error} when a testee restarts (the numbers would mean nothing)
  * @example const result = await benchProtocolRun(loadVectorSet());
  */
@@ -32,11 +32,11 @@ export async function benchProtocolRun(set: VectorSet): Promise<BenchResult> {
   const reference = createReferenceSubject();
   const cases = liveCases(set).length;
   try {
-    const rates = await rounds(
+    const samples = await rounds(
       {
-        adapter: () => casesPerSecond(set, adapter, { kind: 'testee', description: ADAPTER_COMMAND }),
-        echo: () => casesPerSecond(set, echo, { kind: 'testee', description: 'echo' }),
-        reference: () => casesPerSecond(set, reference, { kind: 'reference', description: 'built-in reference' }),
+        adapter: () => runAll(set, adapter, 'adapter.mjs', { kind: 'testee', description: ADAPTER_COMMAND }),
+        echo: () => runAll(set, echo, 'echo-testee.mjs', { kind: 'testee', description: 'echo' }),
+        reference: () => runAll(set, reference, undefined, { kind: 'reference', description: 'built-in reference' }),
       },
       WARMUP,
       ROUNDS,
@@ -45,11 +45,21 @@ export async function benchProtocolRun(set: VectorSet): Promise<BenchResult> {
     return {
       title: 'protocol v1, whole runner (runConformance over the vector set)',
       series: [
-        { label: 'node adapter', unit: 'cases/s', values: rates.adapter },
-        { label: 'echo testee', unit: 'cases/s', values: rates.echo },
-        { label: 'in-process reference (no protocol)', unit: 'cases/s', values: rates.reference },
+        ...sampleSeries('node adapter', 'case', samples.adapter),
+        ...sampleSeries('echo testee', 'case', samples.echo),
+        ...sampleSeries('in-process reference (no protocol)', 'case', samples.reference),
       ],
-      ratios: [{ headline: 'protocol', label: 'node adapter / echo, whole runner', values: pairRatios(rates.adapter, rates.echo), aim: 0.5 }],
+      ratios: [
+        {
+          headline: 'protocol',
+          label: 'node adapter / echo, whole runner',
+          values: pairRatios(
+            samples.adapter.map((s) => s.rate),
+            samples.echo.map((s) => s.rate),
+          ),
+          aim: 0.5,
+        },
+      ],
       notes: [
         `${cases} cases a run, ${RUNS} runs a round; concurrency 32 cases (the default), window 64`,
         'the echo testee answers {} to everything, so its cases fail and are diagnosed: the runner does its full work on both',
@@ -64,9 +74,8 @@ export async function benchProtocolRun(set: VectorSet): Promise<BenchResult> {
 // --- internal ---
 
 /** One round: RUNS whole runs, back to back. */
-async function casesPerSecond(set: VectorSet, subject: Subject, target: RunTarget): Promise<number> {
-  let cases = 0;
-  const t0 = performance.now();
-  for (let i = 0; i < RUNS; i++) cases += (await runConformance({ set, subject, target })).cases.length;
-  return (cases / (performance.now() - t0)) * 1000;
+async function runAll(set: VectorSet, subject: Subject, marker: string | undefined, target: RunTarget): Promise<Sample> {
+  return sample(RUNS * liveCases(set).length, marker, async () => {
+    for (let i = 0; i < RUNS; i++) await runConformance({ set, subject, target });
+  });
 }
