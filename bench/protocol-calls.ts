@@ -14,7 +14,7 @@ import { ADAPTER_COMMAND, echoCommand, testeeOptions } from './_testees.js';
 /** Calls per round, at least. */
 const CALLS = 20_000;
 const WARMUP = 1;
-const ROUNDS = 5;
+const ROUNDS = 7;
 
 /**
  * Runs the benchmark.

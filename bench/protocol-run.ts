@@ -16,7 +16,7 @@ import { ADAPTER_COMMAND, echoCommand, testeeOptions } from './_testees.js';
 /** Whole runs of the vector set per round. */
 const RUNS = 12;
 const WARMUP = 1;
-const ROUNDS = 5;
+const ROUNDS = 7;
 
 /**
  * Runs the benchmark.

@@ -81,7 +81,25 @@ export const MISTAKES: ReadonlyArray<Mistake & { readonly build: (p: ByteParts, 
   { id: 'body-nfd', ref: 'R3', description: 'the body was Unicode-normalised (NFD)', build: (p) => bodyVariant(p, (t) => t.normalize('NFD')) },
   { id: 'body-reserialized', ref: '§5.1, §5.4', description: 'the body was parsed and serialized again (JSON.stringify) instead of signing the bytes sent', build: (p) => bodyVariant(p, reserialize) },
   { id: 'body-reserialized-pretty', ref: '§5.1, §5.4', description: 'the body was serialized again with indentation instead of signing the bytes sent', build: (p) => bodyVariant(p, (t) => reserialize(t, 2)) },
-  { id: 'latin1', ref: '§5.2, R3', description: 'the content was encoded as Latin-1 instead of UTF-8', build: latin1 },
+  {
+    id: 'body-reserialized-lossy',
+    ref: '§5.1, §5.4, R3',
+    description: 'the body, not valid UTF-8, was decoded with U+FFFD for its bad bytes, then parsed and serialized again (JSON.stringify)',
+    build: lossyReserialized,
+  },
+  { id: 'latin1', ref: '§5.2, R3', description: 'the content was encoded as Latin-1 instead of UTF-8', build: (p) => latin1(p, 'within') },
+  {
+    id: 'latin1-low-byte',
+    ref: '§5.2, R3',
+    description: "the content was encoded one byte per UTF-16 unit, its low byte (Node's Buffer 'latin1'), instead of UTF-8",
+    build: (p) => latin1(p, 'low-byte'),
+  },
+  {
+    id: 'latin1-question-mark',
+    ref: '§5.2, R3',
+    description: "the content was encoded as Latin-1 with '?' for each character Latin-1 lacks (Java's getBytes, Python's errors='replace'), instead of UTF-8",
+    build: (p) => latin1(p, 'question-mark'),
+  },
 ];
 
 // --- internal ---
@@ -118,7 +136,7 @@ function toggleSlash(url: string): string {
 
 function bodyVariant(p: ByteParts, f: (text: string) => string | undefined): Uint8Array | undefined {
   if (p.body.byteLength === 0 || !isValidUtf8(p.body)) return undefined;
-  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(p.body);
+  const text = decodeUtf8(p.body);
   const changed = f(text);
   return changed === undefined || changed === text ? undefined : with_(p, { body: utf8(changed) });
 }
@@ -131,9 +149,31 @@ function reserialize(text: string, indent?: number): string | undefined {
   }
 }
 
-function latin1(p: ByteParts): Uint8Array | undefined {
+/**
+ * Latin-1 encodings of the content text. `within`: text that Latin-1 holds (one byte per
+ * code point). For text with characters beyond U+00FF, the two ways real encoders go on:
+ * `low-byte` keeps the low byte of each UTF-16 unit (Node's Buffer 'latin1'), `question-mark`
+ * writes "?" for each such code point (Java's getBytes, Python's errors='replace').
+ */
+function latin1(p: ByteParts, how: 'within' | 'low-byte' | 'question-mark'): Uint8Array | undefined {
   if (!isValidUtf8(p.body)) return undefined;
-  const text = `${fields(p).join('\n')}\n${new TextDecoder('utf-8', { ignoreBOM: true }).decode(p.body)}\n`;
-  if ([...text].some((ch) => (ch.codePointAt(0) ?? 0) > 0xff) || !/[^\x00-\x7f]/.test(text)) return undefined;
-  return Uint8Array.from([...text].map((ch) => ch.codePointAt(0) ?? 0));
+  const text = `${fields(p).join('\n')}\n${decodeUtf8(p.body)}\n`;
+  const beyond = /[^\x00-\xff]/.test(text);
+  const codePoints = [...text].map((ch) => ch.codePointAt(0) ?? 0);
+  if (how === 'within') return beyond || !/[^\x00-\x7f]/.test(text) ? undefined : Uint8Array.from(codePoints);
+  if (!beyond) return undefined;
+  if (how === 'low-byte') return Uint8Array.from({ length: text.length }, (_, i) => text.charCodeAt(i) & 0xff);
+  return Uint8Array.from(codePoints.map((cp) => (cp > 0xff ? 0x3f : cp)));
+}
+
+/** JSON.parse + JSON.stringify of a body that is not UTF-8, read as a string SDK reads it: bad bytes become U+FFFD. */
+function lossyReserialized(p: ByteParts): Uint8Array | undefined {
+  if (isValidUtf8(p.body)) return undefined;
+  const changed = reserialize(decodeUtf8(p.body));
+  return changed === undefined ? undefined : with_(p, { body: utf8(changed) });
+}
+
+/** UTF-8 text of bytes, a BOM kept, bytes that are not UTF-8 as U+FFFD (WHATWG decoding, as Node's Buffer does). */
+function decodeUtf8(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
 }

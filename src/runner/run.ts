@@ -136,10 +136,12 @@ async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFail
   const outcome = await runCase(loaded, timed);
   const durationMs = performance.now() - t0;
   const c = loaded.case;
-  const ops: OpResult[] = outcome.ops.map((o) => {
-    const diagnosis = diagnose(c, o);
-    return { ...o, durationMs: round(durations.get(o.op) ?? 0), ...(diagnosis.length ? { diagnosis } : {}) };
-  });
+  const ops: OpResult[] = await Promise.all(
+    outcome.ops.map(async (o) => {
+      const diagnosis = await diagnose(c, o);
+      return { ...o, durationMs: round(durations.get(o.op) ?? 0), ...(diagnosis.length ? { diagnosis } : {}) };
+    }),
+  );
   let message = outcome.message;
   if (outcome.status === 'skip' && ops.every((o) => !subject.operations.includes(o.op))) {
     message = `the implementation does not offer ${caseOperations(c).join(', ')}`;

@@ -1,0 +1,91 @@
+/**
+ * Diagnosis of header parsers (authorization.parse; §5.3, R8). A parser that accepts a
+ * header R8 refuses is told which refusal it missed. A parser that accepts a good header
+ * with wrong values is compared with what two known wrong parsers return for the
+ * case's header: one that reads the values by position (the spec's example order
+ * assumed), one that takes each value after the last "=" of its item.
+ * @module
+ */
+import type { OpOutcome } from '../checks/outcome.js';
+import { ITEM_NAMES, type AuthorizationItems, type ItemName } from '../scheme/authorization.js';
+import type { Diagnosis } from '../runner/result.js';
+import type { AuthorizationCase } from '../vectors/types.js';
+import { refusalExpected, resultOf } from './_common.js';
+
+/**
+ * The known wrong parsers: each gives the items it reads from a header, or undefined
+ * when it reads no four values.
+ * @example PARSER_MISTAKES[0]?.id // 'items-by-position'
+ */
+export const PARSER_MISTAKES: ReadonlyArray<{ readonly id: string; readonly ref: string; readonly description: string; readonly read: (header: string) => AuthorizationItems | undefined }> = [
+  {
+    id: 'items-by-position',
+    ref: '§5.3, R8',
+    description: "the values are read by position, the spec's order (appId, sign, timestamp, nonce) assumed, not by name",
+    read: itemsByPosition,
+  },
+  {
+    id: 'value-split-at-last-equals',
+    ref: 'R8',
+    description: 'each value starts after the last "=" of its item, not the first',
+    read: itemsSplitAtLastEquals,
+  },
+];
+
+/**
+ * The known mistakes that explain a failed authorization case.
+ * @param c - the case
+ * @param outcome - the failed operation's outcome
+ * @returns the diagnoses; empty for a refusal (one bit) or when nothing fits
+ * @example diagnoseAuthorization(c, outcome)[0]?.mistake // 'items-by-position'
+ */
+export function diagnoseAuthorization(c: AuthorizationCase, outcome: OpOutcome): Diagnosis[] {
+  const result = resultOf(outcome.got);
+  if (c.op !== 'authorization.parse' || !result) return [];
+  if (c.result === 'invalid') return [refusalExpected(c.expected.problem?.kind ?? 'refuse', '§5.3, R8')];
+  const expected = c.expected.items;
+  if (!expected) return [];
+  return PARSER_MISTAKES.filter(({ read }) => {
+    const theirs = read(c.inputs.header);
+    return theirs !== undefined && ITEM_NAMES.every((n) => result[n] === theirs[n]) && ITEM_NAMES.some((n) => theirs[n] !== expected[n]);
+  }).map((m) => ({ mistake: m.id, message: `your items equal the items of a parser in which ${m.description}`, ref: m.ref }));
+}
+
+/**
+ * What a parser that reads the values by position returns: the values of the first four
+ * items, as appId, sign, timestamp, nonce (each item split at its first "=", white space trimmed).
+ * @param header - the header
+ * @returns the items, or undefined when the header has fewer than four items
+ * @example itemsByPosition('V2_SHA256 nonce=n,appId=a,sign=s,timestamp=t') // { appId: 'n', sign: 'a', timestamp: 's', nonce: 't' }
+ */
+export function itemsByPosition(header: string): AuthorizationItems | undefined {
+  const values = items(header).map(([, value]) => value);
+  if (values.length < ITEM_NAMES.length) return undefined;
+  return Object.fromEntries(ITEM_NAMES.map((n, i) => [n, values[i] ?? ''])) as Record<ItemName, string>;
+}
+
+/**
+ * What a parser that takes each value after the last "=" of its item returns (the name
+ * still ends at the first "="; the first item of each name counts).
+ * @param header - the header
+ * @returns the items, or undefined when one of the four names is missing
+ * @example itemsSplitAtLastEquals('V2_SHA256 appId=a,sign=s,timestamp=t,nonce=x=y') // { appId: 'a', sign: 's', timestamp: 't', nonce: 'y' }
+ */
+export function itemsSplitAtLastEquals(header: string): AuthorizationItems | undefined {
+  const found = new Map<string, string>();
+  for (const [name, , raw] of items(header)) if (raw.includes('=') && !found.has(name)) found.set(name, raw.slice(raw.lastIndexOf('=') + 1));
+  if (!ITEM_NAMES.every((n) => found.has(n))) return undefined;
+  return Object.fromEntries(ITEM_NAMES.map((n) => [n, found.get(n) ?? ''])) as Record<ItemName, string>;
+}
+
+// --- internal ---
+
+/** The items after the scheme as [name, value, item], split at the first "=", white space trimmed. */
+function items(header: string): Array<[string, string, string]> {
+  const rest = header.trim().replace(/^\S+[ \t]+/, '');
+  return rest.split(',').map((raw) => {
+    const item = raw.trim();
+    const eq = item.indexOf('=');
+    return eq < 0 ? [item, '', item] : [item.slice(0, eq), item.slice(eq + 1), item];
+  });
+}
