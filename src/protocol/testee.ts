@@ -13,6 +13,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { isOperation, type Operation } from '../subjects/operations.js';
 import type { Answer, Implementation, Json, OperationInput } from '../subjects/subject.js';
+import { Fifo } from './_fifo.js';
 
 /** How to start and talk to a testee. */
 export interface TesteeOptions {
@@ -77,7 +78,8 @@ export class TesteeSession {
   /** Times the testee was started again after a failure. */
   restarts = 0;
   private proc: ChildProcessWithoutNullStreams | undefined;
-  private readonly queue: Pending[] = [];
+  private readonly queue = new Fifo<Pending>();
+  private pumpQueued = false;
   private timer: NodeJS.Timeout | undefined;
   private dead: string | undefined;
 
@@ -104,7 +106,7 @@ export class TesteeSession {
     return new Promise((resolve) => {
       const line = `${JSON.stringify({ cmd: 'run', id, op, input })}\n`;
       this.queue.push({ id, op, line, resolve, sent: false });
-      this.pump();
+      this.schedulePump();
     });
   }
 
@@ -112,7 +114,7 @@ export class TesteeSession {
   async close(): Promise<void> {
     this.closing = true;
     this.clearTimer();
-    for (const p of this.queue.splice(0)) p.resolve({ failed: { reason: 'the session was closed' } });
+    for (const p of this.queue.drain()) p.resolve({ failed: { reason: 'the session was closed' } });
     const proc = this.proc;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise<void>((r) => proc.once('exit', () => r()));
@@ -151,8 +153,10 @@ export class TesteeSession {
       proc.once('error', (e) => resolve(`the testee could not be started: ${e.message}`));
       proc.once('exit', (code, signal) => resolve(signal ? `the testee was killed by ${signal}` : `the testee exited with code ${code}`));
     });
+    let greeted = false;
     void exitReason.then((why) => {
-      if (this.proc === proc) this.onExit?.(why);
+      // before the handshake is through, an exit is the handshake's failure, not a case's
+      if (greeted && this.proc === proc) this.onExit?.(why);
     });
 
     const firstLine = new Promise<string>((resolve) => {
@@ -165,8 +169,11 @@ export class TesteeSession {
     });
     const first = await Promise.race([firstLine, exitReason.then((why) => ({ exit: why })), timeout]);
     clearTimeout(timer);
-    const fail = (why: string): never => {
+    const fail = async (why: string): Promise<never> => {
+      if (this.proc === proc) this.proc = undefined;
       killGroup(proc);
+      // the exit can be seen before the last stderr lines are read: give them a moment
+      await Promise.race([new Promise((r) => proc.stderr.once('close', r)), new Promise((r) => setTimeout(r, 500).unref())]);
       const tail = stderrTail.length ? `; its stderr ended with: ${stderrTail.join(' | ')}` : '';
       throw new TesteeStartError(`${why}${tail}`);
     };
@@ -176,6 +183,7 @@ export class TesteeSession {
     if (typeof hello === 'string') return fail(hello);
     this.onLine = (line) => this.answer(line);
     this.onExit = (why) => this.broken(`${why} before answering`);
+    greeted = true;
     return hello;
   }
 
@@ -183,22 +191,34 @@ export class TesteeSession {
     this.options.log?.(line);
   }
 
-  /** Writes queued requests up to the window and arms the head's timer. */
+  /** Pumps once the current calls and answers are all in: their requests go out in one write. */
+  private schedulePump(): void {
+    if (this.pumpQueued) return;
+    this.pumpQueued = true;
+    queueMicrotask(() => {
+      this.pumpQueued = false;
+      this.pump();
+    });
+  }
+
+  /** Writes queued requests up to the window, in one write, and arms the head's timer. */
   private pump(): void {
     if (this.restarting || this.dead || !this.proc) return;
     const window = this.options.window ?? 64;
+    let lines = '';
     for (let i = 0; i < Math.min(window, this.queue.length); i++) {
-      const p = this.queue[i];
+      const p = this.queue.at(i);
       if (p && !p.sent) {
         p.sent = true;
-        this.proc.stdin.write(p.line);
+        lines += p.line;
       }
     }
+    if (lines) this.proc.stdin.write(lines);
     if (this.queue.length > 0 && !this.timer) {
-      const head = this.queue[0];
+      const head = this.queue.at(0);
       this.timer = setTimeout(() => {
         this.timer = undefined;
-        if (this.queue[0] === head) this.broken(`no answer within ${this.options.timeoutMs} ms`);
+        if (this.queue.at(0) === head) this.broken(`no answer within ${this.options.timeoutMs} ms`);
       }, this.options.timeoutMs);
     }
   }
@@ -210,7 +230,7 @@ export class TesteeSession {
 
   /** Handles one answer line. */
   private answer(line: string): void {
-    const head = this.queue[0];
+    const head = this.queue.at(0);
     if (!head) {
       this.log(`protocol: a line when no request was waiting: ${clip(line)}`);
       this.restart();
@@ -232,7 +252,7 @@ export class TesteeSession {
     this.clearTimer();
     const problems = this.options.validate?.(message, { expecting: 'answer', id: head.id, op: head.op }) ?? [];
     head.resolve(problems.length > 0 ? { failed: { reason: `protocol: ${problems.join('; ')}` } } : toAnswer(message as Record<string, Json>));
-    this.pump();
+    this.schedulePump();
   }
 
   /** The head request failed because the testee broke: fail it, restart, go on. */
@@ -246,7 +266,7 @@ export class TesteeSession {
   }
 
   private restart(): void {
-    if (this.restarting || this.closing) return;
+    if (this.restarting || this.closing || this.dead) return;
     const old = this.proc;
     this.proc = undefined;
     if (old) killGroup(old);
@@ -260,7 +280,7 @@ export class TesteeSession {
       .catch((e: unknown) => {
         this.dead = `the testee could not be restarted: ${(e as Error).message}`;
         this.log(this.dead);
-        for (const p of this.queue.splice(0)) p.resolve({ failed: { reason: this.dead } });
+        for (const p of this.queue.drain()) p.resolve({ failed: { reason: this.dead } });
       })
       .finally(() => {
         this.restarting = undefined;

@@ -21,6 +21,15 @@ const LF = 0x0a;
  * new TextDecoder().decode(c) // 'a\ns\nPOST\nhttps://x/y\n1\nn\n{}\n'
  */
 export function signatureContent(parts: SignatureParts): Uint8Array {
-  const head = `${parts.appId}\n${parts.appSecret}\n${parts.method}\n${parts.url}\n${parts.timestamp}\n${parts.nonce}\n`;
-  return concatBytes([utf8(head), utf8(parts.body), Uint8Array.of(LF)]);
+  return concatBytes([utf8(contentHead(parts)), utf8(parts.body), Uint8Array.of(LF)]);
+}
+
+/**
+ * Parts 1–6 of the content (§5.1), each followed by LF: all of it before the body.
+ * @param parts - the seven parts (the body is not used)
+ * @returns the text, to be encoded as UTF-8 (§5.2)
+ * @example contentHead({ appId: 'a', appSecret: 's', method: 'GET', url: 'https://x/', timestamp: '1', nonce: 'n', body: '' }) // 'a\ns\nGET\nhttps://x/\n1\nn\n'
+ */
+export function contentHead(parts: SignatureParts): string {
+  return `${parts.appId}\n${parts.appSecret}\n${parts.method}\n${parts.url}\n${parts.timestamp}\n${parts.nonce}\n`;
 }

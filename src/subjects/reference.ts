@@ -35,18 +35,18 @@ export function createReferenceSubject(options: ReferenceOptions = {}): Subject 
       return parsed.ok ? ok({ ...parsed.items }) : { rejected: { reason: parsed.message } };
     },
     'request.verify': (i) =>
-      verdict(verifyRequest({ ...creds(i), method: i.str('method'), url: i.str('url'), authorization: i.auth(), body: i.bytes('bodyB64') }, options)),
+      verdict(verifyRequest({ appId: i.str('appId'), appSecret: i.str('appSecret'), method: i.str('method'), url: i.str('url'), authorization: i.auth(), body: i.bytes('bodyB64') }, options)),
     'response.verify': (i) =>
       verdict(
         verifyResponse(
-          { ...creds(i), method: i.str('method'), url: i.str('url'), status: i.num('status'), authorization: i.auth(), body: i.bytes('bodyB64') },
+          { appId: i.str('appId'), appSecret: i.str('appSecret'), method: i.str('method'), url: i.str('url'), status: i.num('status'), authorization: i.auth(), body: i.bytes('bodyB64') },
           options,
         ),
       ),
     'webhook.verify': (i) =>
-      verdict(verifyWebhook({ ...creds(i), notifyUrl: i.str('notifyUrl'), method: i.str('method'), authorization: i.auth(), body: i.bytes('bodyB64') }, options)),
+      verdict(verifyWebhook({ appId: i.str('appId'), appSecret: i.str('appSecret'), notifyUrl: i.str('notifyUrl'), method: i.str('method'), authorization: i.auth(), body: i.bytes('bodyB64') }, options)),
     'redirect.verify': (i) => {
-      const outcome = verifyRedirect({ ...creds(i), returnUrl: i.str('returnUrl'), redirectUrl: i.str('redirectUrl') }, options);
+      const outcome = verifyRedirect({ appId: i.str('appId'), appSecret: i.str('appSecret'), returnUrl: i.str('returnUrl'), redirectUrl: i.str('redirectUrl') }, options);
       return ok(outcome.valid ? { valid: true, payment: outcome.payment ?? null } : { valid: false, payment: null, reason: outcome.message });
     },
     'upload.validate': (i) => {
@@ -127,11 +127,7 @@ class Input {
 }
 
 function parts(i: Input) {
-  return { ...creds(i), method: i.str('method'), url: i.str('url'), timestamp: i.str('timestamp'), nonce: i.str('nonce'), body: i.bytes('bodyB64') };
-}
-
-function creds(i: Input) {
-  return { appId: i.str('appId'), appSecret: i.str('appSecret') };
+  return { appId: i.str('appId'), appSecret: i.str('appSecret'), method: i.str('method'), url: i.str('url'), timestamp: i.str('timestamp'), nonce: i.str('nonce'), body: i.bytes('bodyB64') };
 }
 
 function ok(result: { [key: string]: Json }): Answer {
