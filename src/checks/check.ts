@@ -6,6 +6,7 @@
 import type { Operation } from '../subjects/operations.js';
 import type { Answer, Json, OperationInput, Subject } from '../subjects/subject.js';
 import type { ExpectedResult, VectorCase, VectorKind } from '../vectors/types.js';
+import type { CheckContext } from './context.js';
 import type { Choice, OpOutcome } from './outcome.js';
 
 /** A check: runs the cases of one vector kind against a subject. */
@@ -14,7 +15,7 @@ export interface Check<K extends VectorKind> {
   /** The operations a case of this kind runs, in order. */
   operations(c: Extract<VectorCase, { kind: K }>): readonly Operation[];
   /** Runs one operation of a case and judges the answer. */
-  run(c: Extract<VectorCase, { kind: K }>, op: Operation, subject: Subject): Promise<OpOutcome>;
+  run(c: Extract<VectorCase, { kind: K }>, op: Operation, subject: Subject, context: CheckContext): Promise<OpOutcome>;
 }
 
 /**

@@ -8,6 +8,9 @@ import type { Subject } from '../subjects/subject.js';
 import type { LoadedCase, VectorCase, VectorKind } from '../vectors/types.js';
 import { authorizationCheck } from './authorization.js';
 import type { Check } from './check.js';
+import { clientCheck } from './client.js';
+import { gatewayCheck } from './gateway.js';
+import type { CheckContext } from './context.js';
 import { worstStatus, type CaseOutcome, type OpOutcome } from './outcome.js';
 import { redirectCheck } from './redirect.js';
 import { requestCheck } from './request.js';
@@ -25,6 +28,8 @@ export const CHECKS: { readonly [K in VectorKind]: Check<K> } = {
   webhook: webhookCheck,
   redirect: redirectCheck,
   upload: uploadCheck,
+  client: clientCheck,
+  gateway: gatewayCheck,
 };
 
 /**
@@ -41,11 +46,12 @@ export function caseOperations(c: VectorCase): readonly Operation[] {
  * Runs one case against a subject.
  * @param loaded - the case and its file
  * @param subject - the implementation under test
+ * @param context - what some checks need beyond the subject (the gateway, for client cases)
  * @returns the outcome: pass, fail, skip or error, with each operation's outcome
  * @throws {RangeError} for a case whose result is not valid, invalid or acceptable (the schema prevents it)
  * @example const outcome = await runCase(set.cases[0], createReferenceSubject());
  */
-export async function runCase(loaded: LoadedCase, subject: Subject): Promise<CaseOutcome> {
+export async function runCase(loaded: LoadedCase, subject: Subject, context: CheckContext = {}): Promise<CaseOutcome> {
   const c = loaded.case;
   if (!['valid', 'invalid', 'acceptable'].includes(c.result)) throw new RangeError(`case ${c.id}: unknown result ${String(c.result)}`);
   const check = CHECKS[c.kind] as Check<VectorKind>;
@@ -55,7 +61,7 @@ export async function runCase(loaded: LoadedCase, subject: Subject): Promise<Cas
       ops.push({ op, status: 'skip', expected: null, got: null, message: `the subject does not offer ${op}` });
       continue;
     }
-    ops.push(await check.run(c as never, op, subject));
+    ops.push(await check.run(c as never, op, subject, context));
   }
   const status = worstStatus(ops);
   const deciding = ops.find((o) => o.status === status) ?? ops[0];

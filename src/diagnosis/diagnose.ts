@@ -51,5 +51,9 @@ export async function diagnose(c: VectorCase, outcome: OpOutcome): Promise<Diagn
       return diagnoseAuthorization(c, outcome);
     case 'upload':
       return diagnoseUpload(c, outcome);
+    case 'client':
+    case 'gateway':
+      // the gateway's record (client role) or the server's answer (gateway role) is in the message
+      return [];
   }
 }

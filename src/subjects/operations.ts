@@ -21,10 +21,11 @@ export const PROTOCOL_OPERATIONS = [
 ] as const;
 
 /**
- * Kit-internal operations: the gateway side of a rule that protocol v1 does not send
- * to testees (the check of an upload body against issued formFields, 4.2, R14).
+ * Kit-internal operations, never sent to testees: the gateway side of a rule
+ * (the check of an upload body against issued formFields, 4.2, R14), and the
+ * gateway role's requests to a gateway server under test (`pgv2kit run --gateway`).
  */
-export const KIT_OPERATIONS = ['upload.formCheck'] as const;
+export const KIT_OPERATIONS = ['upload.formCheck', 'gateway.generateUploadUrl', 'gateway.createPayment', 'gateway.upload'] as const;
 
 /** An operation of protocol v1. */
 export type ProtocolOperation = (typeof PROTOCOL_OPERATIONS)[number];

@@ -3,9 +3,10 @@
  * A loaded file has passed its schema, so these types describe what the loader returns.
  * @module
  */
+import type { Scenario } from '../gateway/scenario.js';
 
 /** The vector areas; each is a folder of vectors/ and a schema `vectors/schema/<kind>.schema.json`. */
-export const VECTOR_KINDS = ['signature', 'authorization', 'request', 'response', 'webhook', 'redirect', 'upload'] as const;
+export const VECTOR_KINDS = ['signature', 'authorization', 'request', 'response', 'webhook', 'redirect', 'upload', 'client', 'gateway'] as const;
 
 /** One of {@link VECTOR_KINDS}. */
 export type VectorKind = (typeof VECTOR_KINDS)[number];
@@ -173,8 +174,52 @@ export type UploadCase = CaseBase & { readonly kind: 'upload' } & (
       }
   );
 
+/** A client-role case: a client.* operation end to end against the reference gateway playing `scenario`. */
+export type ClientCase = CaseBase & {
+  readonly kind: 'client';
+  readonly scenario: Scenario;
+} & (
+    | {
+        readonly op: 'client.upload';
+        readonly inputs: FileField & {
+          readonly appId: string;
+          readonly appSecret: string;
+          readonly filename: string;
+          readonly contentType: string | null;
+          readonly scene: string;
+          /** Instead of file / fileB64: a generated file of this many bytes. */
+          readonly fileSize?: number;
+        };
+        readonly expected: { readonly stored: boolean; readonly uploaded?: boolean };
+      }
+    | {
+        readonly op: 'client.createPayment';
+        readonly inputs: { readonly appId: string; readonly appSecret: string; readonly payment: { readonly [key: string]: unknown } };
+        readonly expected: { readonly code?: string };
+      }
+  );
+
+/** One change made to a request after signing (gateway role). */
+export type GatewayMutation = 'body' | 'url' | 'method' | 'timestamp' | 'nonce' | 'app-id' | 'secret' | 'unsigned' | 'missing-item' | 'other-scheme' | 'content-type' | 'accept';
+
+/** One rule of 4.2 broken in an upload (gateway role). */
+export type UploadBreak = 'file-not-last' | 'field-removed' | 'field-changed' | 'field-added' | 'over-size' | 'type-not-accepted';
+
+/** A gateway-role case: a request to the gateway under test, the kit playing the merchant. */
+export interface GatewayCase extends CaseBase {
+  readonly kind: 'gateway';
+  readonly op: 'gateway.generateUploadUrl' | 'gateway.createPayment' | 'gateway.upload';
+  readonly inputs: {
+    readonly body: { readonly [key: string]: unknown };
+    readonly mutate?: GatewayMutation;
+    readonly break?: UploadBreak;
+    readonly fileSize?: number;
+  };
+  readonly expected: { readonly status?: number };
+}
+
 /** Any case, discriminated on `kind` (the area it was loaded from). */
-export type VectorCase = SignatureCase | AuthorizationCase | RequestCase | ResponseCase | WebhookCase | RedirectCase | UploadCase;
+export type VectorCase = SignatureCase | AuthorizationCase | RequestCase | ResponseCase | WebhookCase | RedirectCase | UploadCase | ClientCase | GatewayCase;
 
 /** A flag's entry in the notes table. */
 export interface FlagNote {
