@@ -65,6 +65,42 @@ export type {
   UploadFormOptions,
 } from './upload/index.js';
 
+// --- the reference client (spec §4, §5.4): signed requests, verified responses, the two-step upload ---
+export {
+  CLIENT_ERRORS,
+  CLIENT_ERROR_CODES,
+  CREDENTIALS_PATH,
+  ClientError,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  PAYMENT_CREATE_PATH,
+  createPayment,
+  requestUploadCredentials,
+  signedRequest,
+  upload,
+  uploadFile,
+} from './client/index.js';
+export type {
+  ClientErrorCode,
+  ClientErrorDetails,
+  ClientErrorInfo,
+  ClientOptions,
+  CreatePaymentInput,
+  CreatePaymentResult,
+  CredentialsInput as ClientCredentialsInput,
+  Mutation,
+  MutationKind,
+  SignedExchange,
+  SignedParts,
+  SignedRequestInput,
+  UploadCredentials,
+  UploadFileInput,
+  UploadInput,
+  UploadResult,
+  WireRequest,
+  WireResponse,
+} from './client/index.js';
+
 // --- the vectors ---
 export { bodyBytes, contentBytes, fileBytes, partData } from './vectors/fields.js';
 export { DEFAULT_VECTORS_DIR, VectorSchemaError, VectorSetError, formatProblem, liveCases, loadVectorSet } from './vectors/load.js';

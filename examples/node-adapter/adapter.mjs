@@ -10,6 +10,13 @@
  * ready; `stop` or EOF ends the process with exit code 0. A line it cannot use is
  * reported on stderr and never answered; stdout carries protocol lines only.
  *
+ * The client operations (client.upload, client.createPayment) make real HTTP calls with
+ * the kit's reference client to the baseUrl the runner gives, so their answers come later
+ * than the others': each answer waits in a queue until every answer before it is written,
+ * so the order is always the order of the requests. Each HTTP call times out after 4 s,
+ * below the runner's default per-case timeout (5 s), so a gateway that does not answer
+ * gives a `rejected` answer rather than a killed testee.
+ *
  * Copy it for your own Node library: replace `subject.call(op, input, id)` with calls
  * into your code, and the operations list with the ones you implement.
  */
@@ -17,8 +24,8 @@ import { createInterface } from 'node:readline';
 import { PROTOCOL_OPERATIONS, createReferenceSubject } from 'pgv2kit';
 
 const PROTOCOL = 1;
-const subject = createReferenceSubject();
-/** Exactly the reference's operations that protocol 1 sends (not the kit-internal upload.formCheck). */
+const subject = createReferenceSubject({ client: { timeoutMs: 4_000 } });
+/** Exactly the reference's operations that protocol 1 sends (client.* included; not the kit-internal ones such as upload.formCheck). */
 const operations = subject.operations.filter((op) => PROTOCOL_OPERATIONS.includes(op));
 const offered = new Set(operations);
 

@@ -33,16 +33,26 @@ Choices on the points the readings leave open (see README.md beside this file):
       is refused; unknown extra items are ignored;
 * R12 no timestamp window, no nonce store: old timestamps and reused nonces pass;
 * R13 2 MB is 2,097,152 bytes; extensions are compared case-insensitively (.JPG ok).
+
+The client operations (client.upload, client.createPayment) make real HTTP calls with
+urllib.request to the baseUrl the runner gives: no proxy, no redirect followed, a timeout
+on every call. Every 200 from the gateway is verified over its raw bytes (5.4, R9) before
+anything in it is used; a response that does not verify is refused and nothing is uploaded.
 """
 
 import base64
 import binascii
 import hashlib
 import hmac
+import http.client
 import json
 import re
+import secrets
 import sys
+import time
 import traceback
+import urllib.error
+import urllib.request
 
 IMPLEMENTATION = {"name": "pgv2kit-python-example", "version": "1.0.0", "language": "python"}
 PROTOCOL = 1
@@ -57,8 +67,9 @@ OPERATIONS = [
     "redirect.verify",
     "upload.validate",
     "upload.form",
+    "client.upload",
+    "client.createPayment",
 ]
-LATER_OPERATIONS = ("client.upload", "client.createPayment")
 
 SCHEME = "V2_SHA256"
 ITEM_NAMES = ("appId", "sign", "timestamp", "nonce")
@@ -75,6 +86,13 @@ SCENES = {
         "maxSize": 2 * 1024 * 1024,  # R13: 2 MB read as 2,097,152 bytes
     },
 }
+
+# client.* (4.1-4.3, 5.4)
+CREDENTIALS_PATH = "/pg/v2/file/generateUploadUrl"
+PAYMENT_CREATE_PATH = "/pg/v2/payment/create"
+CLIENT_TIMEOUT = 4.0  # seconds, per HTTP call: below the runner's default case timeout (5 s)
+MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+HTTP_TOKEN_RE = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 
 
 class Rejected(Exception):
@@ -413,6 +431,159 @@ def build_upload_form(form_fields, filename, content_type, file_data):
     return "multipart/form-data; boundary=" + boundary, bytes(body)
 
 
+# --------------------------------------------------------------------------- client
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Never follow a redirect: a 3xx comes back as the answer (an HTTPError)."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+# No proxy from the environment (the gateway is on loopback), no redirects.
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect())
+
+
+def http_exchange(method, url, headers, body):
+    """One HTTP request with urllib.request. Returns (status, headers, raw body bytes);
+    any status is returned, not raised. Raises Rejected on a network failure or timeout."""
+    if not re.match(r"(?i)https?://", url):
+        raise Rejected("client: %s is not an http(s) URL" % json.dumps(url))
+    request = urllib.request.Request(url, data=body, method=method)
+    for name, value in headers:
+        request.add_header(name, value)
+    try:
+        response = _OPENER.open(request, timeout=CLIENT_TIMEOUT)
+        status = response.status
+    except urllib.error.HTTPError as e:  # a non-2xx status: an answer, not a failure
+        response, status = e, e.code
+    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as e:
+        reason = getattr(e, "reason", e)
+        raise Rejected("client: %s %s failed: %s" % (method, url, reason))
+    try:
+        if isinstance(response, urllib.error.HTTPError) and response.fp is None:
+            data = b""  # an error answer without a body
+        else:
+            data = response.read(MAX_RESPONSE_BYTES + 1)
+    except (OSError, ValueError, http.client.HTTPException) as e:
+        raise Rejected("client: reading the answer of %s %s failed: %s" % (method, url, e))
+    finally:
+        response.close()
+    if len(data) > MAX_RESPONSE_BYTES:
+        raise Rejected("client: the answer of %s %s is larger than %d bytes" % (method, url, MAX_RESPONSE_BYTES))
+    return status, response.headers, data
+
+
+def endpoint(base_url, path):
+    """The operation's URL: the base URL without its trailing "/", then the path."""
+    return base_url.rstrip("/") + path
+
+
+def signed_call(base_url, path, app_id, app_secret, body):
+    """POST a signed JSON body (5.1-5.3) to an operation of the gateway; the body bytes
+    signed are the bytes sent. Returns (url, status, headers, raw body)."""
+    url = endpoint(base_url, path)
+    timestamp = str(int(time.time() * 1000))
+    nonce = secrets.token_hex(16)
+    sign = sign_content(signature_content(app_id, app_secret, "POST", url, timestamp, nonce, body))
+    authorization = format_authorization({"appId": app_id, "sign": sign, "timestamp": timestamp, "nonce": nonce})
+    headers = [("Content-Type", "application/json"), ("Accept", "application/json"), ("Authorization", authorization)]
+    status, response_headers, data = http_exchange("POST", url, headers, body)
+    return url, status, response_headers, data
+
+
+def _unique_members(pairs):
+    """json.loads object hook: a dict in the text's order (every key, integer-like ones
+    too); a key repeated in one object is refused."""
+    members = {}
+    for name, value in pairs:
+        if name in members:
+            raise ValueError("key %s appears twice in one object" % json.dumps(name))
+        members[name] = value
+    return members
+
+
+def _no_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
+
+def authentic_envelope(what, url, status, headers, data, app_id, app_secret):
+    """5.4 with R9 and R16: only a 200 is used, and only when it verifies over the raw
+    bytes with this request's method and URL and names this merchant's appId. Returns
+    the envelope (2.3) read from those bytes; raises Rejected otherwise."""
+    if status != 200:
+        said = ""
+        try:
+            envelope = json.loads(data.decode("utf-8"))
+            if isinstance(envelope, dict) and isinstance(envelope.get("errorMessage"), str):
+                said = ": errorMessage %s" % json.dumps(envelope["errorMessage"][:200])
+        except ValueError:
+            pass
+        raise Rejected("%s: the gateway answered HTTP %d%s; not 200, so not used (R9, R16)" % (what, status, said))
+    found = headers.get_all("Authorization") or []
+    if len(found) > 1:
+        raise Rejected("%s is not authentic: it carries %d Authorization headers (5.4, R9)" % (what, len(found)))
+    ok, reason = verify_signed(app_id, app_secret, "POST", url, found[0] if found else None, data)
+    if not ok:
+        raise Rejected("%s is not authentic: %s (5.4, R9); not used" % (what, reason))
+    try:
+        envelope = json.loads(data.decode("utf-8"), object_pairs_hook=_unique_members, parse_constant=_no_constant)
+    except ValueError as e:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise Rejected("%s is authentic but not JSON: %s" % (what, e))
+    if not isinstance(envelope, dict) or not isinstance(envelope.get("code"), str):
+        raise Rejected("%s is authentic but not an envelope with a string code (2.3)" % what)
+    if envelope.get("errorMessage") is not None and not isinstance(envelope["errorMessage"], str):
+        raise Rejected("%s is authentic but its errorMessage is neither a string nor null (2.3)" % what)
+    if envelope.get("data") is not None and not isinstance(envelope["data"], dict):
+        raise Rejected("%s is authentic but its data is not an object (2.3)" % what)
+    return envelope
+
+
+def request_credentials(base_url, app_id, app_secret, filename, content_type, scene):
+    """4.1: the credentials request, then its response verified (5.4) and read (2.4).
+    Returns the data dict with formFields as [name, value] pairs in the order received."""
+    fields = {"filename": filename}
+    if content_type is not None:
+        fields["contentType"] = content_type
+    fields["scene"] = scene
+    body = json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    url, status, headers, data = signed_call(base_url, CREDENTIALS_PATH, app_id, app_secret, body)
+    what = "the credentials response (POST %s)" % url
+    envelope = authentic_envelope(what, url, status, headers, data, app_id, app_secret)
+    if envelope["code"] != "OK":
+        raise Rejected("%s is authentic but its code is %s, not OK (2.3)" % (what, json.dumps(envelope["code"])))
+    credentials = envelope.get("data")
+    if not isinstance(credentials, dict):
+        raise Rejected("%s is authentic but has no data object (2.4)" % what)
+    for name in ("uploadUrl", "storageUri", "uploadNo", "httpMethod"):
+        if not isinstance(credentials.get(name), str) or credentials[name] == "":
+            raise Rejected("%s is authentic but data.%s is missing or not a non-empty string (2.4)" % (what, name))
+    if not re.match(r"(?i)https?://", credentials["uploadUrl"]):
+        raise Rejected("%s is authentic but data.uploadUrl is not an http(s) URL (2.4)" % what)
+    if not HTTP_TOKEN_RE.fullmatch(credentials["httpMethod"]):
+        raise Rejected("%s is authentic but data.httpMethod is not an HTTP method (2.4)" % what)
+    form_fields = credentials.get("formFields")
+    if not isinstance(form_fields, dict):
+        raise Rejected("%s is authentic but data.formFields is missing or not an object (2.4)" % what)
+    pairs = []
+    for name, value in form_fields.items():  # the text's order (R14), unknown entries kept (R15)
+        if not isinstance(value, str):
+            raise Rejected("%s is authentic but formFields entry %s is not a string (2.4)" % (what, json.dumps(name)))
+        pairs.append((name, value))
+    return dict(credentials, formFields=pairs)
+
+
+def upload_file(credentials, filename, content_type, file_data):
+    """4.2 with R14: the form to uploadUrl with httpMethod, formFields exactly and in
+    order, the file part last; no Authorization header (5.7). Success is HTTP 204."""
+    header, body = build_upload_form(credentials["formFields"], filename, content_type, file_data)
+    status, _headers, data = http_exchange(credentials["httpMethod"], credentials["uploadUrl"], [("Content-Type", header)], body)
+    if status != 204:
+        text = data.decode("utf-8", "replace")[:200]
+        raise Rejected("the upload address answered HTTP %d, not 204%s; the file is not stored (4.2)" % (status, ": " + json.dumps(text) if text else ""))
+
+
 # --------------------------------------------------------------------------- operations
 
 
@@ -519,6 +690,57 @@ def op_upload_form(inp):
     return {"contentType": header, "bodyB64": b64(body)}
 
 
+def mask_secret(text, secret):
+    """The text with the secret replaced by its first two characters and stars (none
+    shown for a secret of four characters or fewer): reasons never carry the secret."""
+    if not secret:
+        return text
+    shown = secret[:2] if len(secret) > 4 else ""
+    return text.replace(secret, shown + "*" * (len(secret) - len(shown)))
+
+
+def op_client_upload(inp):
+    base_url, app_id, app_secret, filename, scene = (need_str(inp, k) for k in ("baseUrl", "appId", "appSecret", "filename", "scene"))
+    if "contentType" not in inp:
+        raise Rejected("input.contentType is missing (null when there is none)")
+    content_type = opt_str(inp, "contentType")
+    data = need_b64(inp, "fileB64")
+    try:
+        credentials = request_credentials(base_url, app_id, app_secret, filename, content_type, scene)
+        upload_file(credentials, filename, content_type, data)
+    except UnicodeEncodeError:
+        raise Rejected("a text input has no UTF-8 form (lone surrogate)")
+    except Rejected as e:
+        raise Rejected(mask_secret(str(e), app_secret))
+    return {"storageUri": credentials["storageUri"], "uploadNo": credentials["uploadNo"]}
+
+
+def op_client_create_payment(inp):
+    base_url, app_id, app_secret = (need_str(inp, k) for k in ("baseUrl", "appId", "appSecret"))
+    payment = inp.get("payment")
+    if not isinstance(payment, dict):
+        raise Rejected("input.payment must be a JSON object, got %s" % type_name(payment))
+    try:
+        body = json.dumps(payment, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:
+        raise Rejected("input.payment has no UTF-8 form (lone surrogate)")
+    try:
+        return create_payment(base_url, app_id, app_secret, body)
+    except Rejected as e:
+        raise Rejected(mask_secret(str(e), app_secret))
+
+
+def create_payment(base_url, app_id, app_secret, body):
+    """4.3: the signed payment creation; the verified envelope's code and paymentNo."""
+    url, status, headers, data = signed_call(base_url, PAYMENT_CREATE_PATH, app_id, app_secret, body)
+    what = "the payment response (POST %s)" % url
+    envelope = authentic_envelope(what, url, status, headers, data, app_id, app_secret)
+    payment_no = (envelope.get("data") or {}).get("paymentNo")
+    if payment_no is not None and not isinstance(payment_no, str):
+        raise Rejected("%s is authentic but data.paymentNo is neither a string nor null (2.3)" % what)
+    return {"code": envelope["code"], "paymentNo": payment_no}
+
+
 def need_authorization(inp):
     if "authorization" not in inp:
         raise Rejected("input.authorization is missing (null when there is none)")
@@ -536,6 +758,8 @@ HANDLERS = {
     "redirect.verify": op_redirect_verify,
     "upload.validate": op_upload_validate,
     "upload.form": op_upload_form,
+    "client.upload": op_client_upload,
+    "client.createPayment": op_client_create_payment,
 }
 
 
@@ -573,8 +797,6 @@ def handle_run(msg):
     try:
         if not isinstance(op, str):
             raise Rejected("op must be a string")
-        if op in LATER_OPERATIONS:
-            raise Unsupported("%s is not implemented by this adapter (protocol v1 later issue)" % op)
         handler = HANDLERS.get(op)
         if handler is None:
             raise Unsupported("unknown operation %s" % json.dumps(op))

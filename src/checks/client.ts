@@ -35,8 +35,12 @@ export const clientCheck = defineCheck({
     const succeeded = 'result' in answer;
     const fail = (message: string): OpOutcome => ({ op, status: 'fail', expected, got, message });
     if (c.result === 'invalid') {
-      if (succeeded) return fail(`succeeded, but the client must refuse: ${describeScenario(c)}${problemOf(record) ? ` (gateway: ${problemOf(record)})` : ''}`);
-      if (c.op === 'client.upload' && c.expected.uploaded === false && record.uploads.length > 0) return fail('refused, but only after uploading: a response that does not verify must stop the upload (5.4, 7)');
+      const uploadedAnyway = c.op === 'client.upload' && c.expected.uploaded === false && record.uploads.length > 0;
+      if (succeeded) {
+        const why = uploadedAnyway ? 'uploaded although the credentials response did not verify' : describeScenario(c);
+        return fail(`succeeded, but the client must refuse: ${why}${problemOf(record) ? ` (gateway: ${problemOf(record)})` : ''}`);
+      }
+      if (uploadedAnyway) return fail('refused, but only after uploading: a response that does not verify must stop the upload (5.4, 7)');
       if (record.uploads.some((u) => u.stored)) return fail('refused, but the gateway stored a file');
       return { op, status: 'pass', expected, got, message: `refused as expected (${'rejected' in answer ? answer.rejected.reason : ''})` };
     }
@@ -84,7 +88,8 @@ function problemOf(record: ClientRecord): string | undefined {
 function describeScenario(c: ClientCase): string {
   const s = c.scenario;
   const parts: string[] = [];
-  if (s.response?.signature && s.response.signature !== 'valid') parts.push(`the credentials response's signature is ${s.response.signature}`);
+  const response = c.op === 'client.upload' ? 'the credentials response' : 'the payment response';
+  if (s.response?.signature && s.response.signature !== 'valid') parts.push(`${response}'s signature is ${s.response.signature}`);
   if (s.upload?.expired) parts.push('the uploadUrl has expired');
   return parts.join('; ') || c.comment;
 }

@@ -6,7 +6,8 @@
 import type { Command } from './command.js';
 import { explainCommand } from './commands/explain.js';
 import { runCommand } from './commands/run.js';
+import { serveCommand } from './commands/serve.js';
 import { vectorsCommand } from './commands/vectors.js';
 
 /** Every command, in help order. */
-export const COMMANDS: readonly Command[] = [runCommand, vectorsCommand, explainCommand];
+export const COMMANDS: readonly Command[] = [runCommand, vectorsCommand, explainCommand, serveCommand];

@@ -15,7 +15,11 @@ import { wireUrl } from './_http.js';
  */
 export function endpoint(baseUrl: string, path: string): string {
   if (typeof baseUrl !== 'string') throw new TypeError('baseUrl must be a string');
-  wireUrl(baseUrl);
+  try {
+    wireUrl(baseUrl);
+  } catch (e) {
+    throw new RangeError((e as Error).message.replace(/^url /, 'baseUrl '));
+  }
   if (/[?#]/.test(baseUrl)) throw new RangeError(`baseUrl ${JSON.stringify(baseUrl)} has a query or fragment; operation paths are appended to it`);
   return `${baseUrl.replace(/\/+$/, '')}${path}`;
 }

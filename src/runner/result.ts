@@ -57,7 +57,7 @@ export interface CaseResult extends Omit<CaseOutcome, 'ops'> {
 
 /** What was run against what. */
 export interface RunTarget {
-  readonly kind: 'reference' | 'module' | 'testee';
+  readonly kind: 'reference' | 'module' | 'testee' | 'gateway';
   /** The module path or the testee command (as given), or "built-in reference". */
   readonly description: string;
 }

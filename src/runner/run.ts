@@ -4,6 +4,7 @@
  * expected-failure list applied, the result returned as data for the reports.
  * @module
  */
+import type { CheckContext } from '../checks/context.js';
 import { caseOperations, runCase } from '../checks/index.js';
 import { diagnose } from '../diagnosis/diagnose.js';
 import type { Operation } from '../subjects/operations.js';
@@ -29,6 +30,8 @@ export interface RunOptions {
   readonly onCase?: (result: CaseResult, done: number, total: number) => void;
   /** The run's log, shared with the testee session (lines are appended). */
   readonly log?: string[];
+  /** What checks need beyond the subject: the reference gateway for client cases ({@link startClientGateway}). */
+  readonly context?: CheckContext;
   readonly now?: () => Date;
 }
 
@@ -52,7 +55,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     while (next < cases.length) {
       const index = next++;
       const loaded = cases[index] as LoadedCase;
-      const result = await runOne(loaded, options.subject, listed.get(loaded.case.id));
+      const result = await runOne(loaded, options.subject, listed.get(loaded.case.id), options.context ?? {});
       results[index] = result;
       options.onCase?.(result, ++done, cases.length);
     }
@@ -118,7 +121,7 @@ export function defaultRunName(implementation: string, at: Date): string {
 
 // --- internal ---
 
-async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFailure | undefined): Promise<CaseResult> {
+async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFailure | undefined, context: CheckContext): Promise<CaseResult> {
   const durations = new Map<Operation, number>();
   const timed: Subject = {
     implementation: subject.implementation,
@@ -133,7 +136,7 @@ async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFail
     },
   };
   const t0 = performance.now();
-  const outcome = await runCase(loaded, timed);
+  const outcome = await runCase(loaded, timed, context);
   const durationMs = performance.now() - t0;
   const c = loaded.case;
   const ops: OpResult[] = await Promise.all(

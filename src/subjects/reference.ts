@@ -7,6 +7,10 @@
 import { formatAuthorization, parseAuthorization } from '../scheme/authorization.js';
 import { fromBase64, toBase64 } from '../scheme/bytes.js';
 import { signatureContent } from '../scheme/content.js';
+import { ClientError } from '../client/errors.js';
+import { createPayment } from '../client/create-payment.js';
+import type { ClientOptions } from '../client/options.js';
+import { upload } from '../client/upload.js';
 import { verifyRedirect } from '../scheme/redirect.js';
 import { sign } from '../scheme/sign.js';
 import { verifyRequest, verifyResponse, verifyWebhook, type VerifyOptions, type VerifyOutcome } from '../scheme/verify.js';
@@ -15,17 +19,27 @@ import { kitVersion } from '../version.js';
 import type { Operation } from './operations.js';
 import type { Answer, Json, OperationInput, Subject } from './subject.js';
 
-
-/** Options of {@link createReferenceSubject}: the choices the readings leave open. */
-export interface ReferenceOptions extends VerifyOptions {}
+/** Options of {@link createReferenceSubject}: the choices the readings leave open, and the client's. */
+export interface ReferenceOptions extends VerifyOptions {
+  /**
+   * Options of the reference client behind `client.upload` and `client.createPayment`
+   * (timeouts, clock, nonce, dispatcher). Its response verification uses the choices above.
+   */
+  readonly client?: Omit<ClientOptions, 'verify'>;
+}
 
 /**
  * Creates the reference subject.
- * @param options - choices where the readings leave room (R7, R8)
- * @returns a subject offering every protocol v1 operation except `client.*`, plus `upload.formCheck`
+ * @param options - choices where the readings leave room (R7, R8), and the client's options
+ * @returns a subject offering every protocol v1 operation, plus `upload.formCheck`. The
+ *   `client.*` operations make real HTTP calls with the reference client (src/client) to the
+ *   input's baseUrl; a {@link ClientError} (a response that does not verify, a refusal, a
+ *   failed upload, a network failure) answers `rejected` with its code and message.
  * @example const answer = await createReferenceSubject().call('signature.sign', input, 'signature.x');
  */
 export function createReferenceSubject(options: ReferenceOptions = {}): Subject {
+  const { client: clientOptions, ...verifyOptions } = options;
+  const client: ClientOptions = { ...clientOptions, verify: verifyOptions };
   const handlers: Partial<Record<Operation, (input: Input) => Promise<Answer> | Answer>> = {
     'signature.content': (i) => ok({ contentB64: toBase64(signatureContent(parts(i))) }),
     'signature.sign': (i) => ok({ sign: sign(parts(i)) }),
@@ -66,6 +80,23 @@ export function createReferenceSubject(options: ReferenceOptions = {}): Subject 
       );
       return ok(outcome.valid ? { valid: true } : { valid: false, reason: outcome.message });
     },
+    'client.upload': async (i) => {
+      const { storageUri, uploadNo } = await upload({
+        ...client,
+        baseUrl: i.str('baseUrl'),
+        appId: i.str('appId'),
+        appSecret: i.str('appSecret'),
+        filename: i.str('filename'),
+        contentType: i.strOrNull('contentType'),
+        scene: i.str('scene'),
+        file: i.bytes('fileB64'),
+      });
+      return ok({ storageUri, uploadNo });
+    },
+    'client.createPayment': async (i) => {
+      const { code, paymentNo } = await createPayment({ ...client, baseUrl: i.str('baseUrl'), appId: i.str('appId'), appSecret: i.str('appSecret'), payment: i.obj('payment') });
+      return ok({ code, paymentNo });
+    },
   };
   return {
     implementation: { name: 'pgv2kit-reference', version: kitVersion(), language: 'typescript' },
@@ -76,6 +107,7 @@ export function createReferenceSubject(options: ReferenceOptions = {}): Subject 
       try {
         return await handler(new Input(input));
       } catch (e) {
+        if (e instanceof ClientError) return { rejected: { reason: `${e.code}: ${e.message}` } };
         if (e instanceof InputError || e instanceof RangeError || e instanceof TypeError) return { rejected: { reason: e.message } };
         throw e;
       }
@@ -96,6 +128,12 @@ class Input {
   str(name: string): string {
     const v = this.input[name];
     if (typeof v !== 'string') throw new InputError(`input ${name} must be a string`);
+    return v;
+  }
+  strOrNull(name: string): string | null {
+    const v = this.input[name];
+    if (v === null || v === undefined) return null;
+    if (typeof v !== 'string') throw new InputError(`input ${name} must be a string or null`);
     return v;
   }
   num(name: string): number {

@@ -109,9 +109,11 @@ describe('the reference subject', () => {
     });
     expect(await reference.call('authorization.format', { appId: 'a', sign: 'b,c', timestamp: '1', nonce: 'n' }, 'x')).toMatchObject({ rejected: {} });
   });
-  it('answers unsupported for the client operations, and offers the rest', async () => {
-    expect(await reference.call('client.upload', {}, 'x')).toEqual({ unsupported: { reason: 'the reference does not implement client.upload' } });
-    expect(reference.operations).not.toContain('client.upload');
+  it('offers the client operations (test/client runs them against the gateway), refusing inputs of the wrong shape', async () => {
+    expect(await reference.call('client.upload', {}, 'x')).toEqual({ rejected: { reason: 'input baseUrl must be a string' } });
+    expect(await reference.call('client.createPayment', { baseUrl: 'http://127.0.0.1:1', appId: 'a', appSecret: 's', payment: [] }, 'x')).toEqual({ rejected: { reason: 'input payment must be an object' } });
+    expect(reference.operations).toContain('client.upload');
+    expect(reference.operations).toContain('client.createPayment');
     expect(reference.operations).toContain('upload.formCheck');
   });
   it('gives a redirect verdict with the payment, or null', async () => {

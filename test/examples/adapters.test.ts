@@ -1,13 +1,16 @@
 /**
  * Both example adapters through the real protocol: started as child processes,
  * every vector run by the real runner with every line checked against the protocol
- * schema. Both must pass everything they offer (no false failures), and skip only
- * the kit-internal upload.formCheck.
+ * schema, the client-role cases against the reference gateway the runner starts. Both
+ * must pass everything they offer (no false failures), and skip only the cases of
+ * kit-internal operations (upload.formCheck, the gateway role's gateway.*).
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateTesteeLine } from '../../src/protocol/validate.js';
+import { startClientGateway } from '../../src/runner/client-gateway.js';
 import { runConformance } from '../../src/runner/run.js';
+import { KIT_OPERATIONS } from '../../src/subjects/operations.js';
 import { createTesteeSubject } from '../../src/subjects/testee-subject.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 
@@ -30,18 +33,22 @@ describe.each([
         return v.ok ? [] : v.problems;
       },
     });
+    const gateway = await startClientGateway(liveCases(set), subject);
     try {
-      const run = await runConformance({ set, subject, target: { kind: 'testee', description: command } });
+      expect(gateway).toBeDefined();
+      const run = await runConformance({ set, subject, target: { kind: 'testee', description: command }, ...(gateway ? { context: gateway.context } : {}) });
       expect(run.implementation.name).toBe(name);
       const bad = run.cases.filter((c) => c.verdict !== 'passed' && c.verdict !== 'skipped').map((c) => `${c.id}: ${c.message}`);
       expect(bad).toEqual([]);
       const skipped = run.cases.filter((c) => c.verdict === 'skipped');
-      expect(skipped.every((c) => c.ops.every((o) => o.op === 'upload.formCheck'))).toBe(true);
+      expect(skipped.flatMap((c) => c.ops.map((o) => o.op)).filter((op) => !(KIT_OPERATIONS as readonly string[]).includes(op))).toEqual([]);
+      expect(run.cases.filter((c) => c.id.startsWith('client.') && c.verdict === 'passed').length).toBeGreaterThan(20);
       expect(run.totals.passed + run.totals.skipped).toBe(liveCases(set).length);
       expect(subject.session.restarts).toBe(0);
       expect(log.filter((l) => !l.startsWith('testee stderr:'))).toEqual([]);
     } finally {
       await subject.close();
+      await gateway?.close();
     }
   }, 60_000);
 });

@@ -31,8 +31,8 @@ const ADAPTER = join(ROOT, 'examples', 'node-adapter', 'adapter.mjs');
 const PROTOCOL_MD = readFileSync(join(ROOT, 'src', 'protocol', 'PROTOCOL.md'), 'utf8');
 const { version: KIT_VERSION } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 
-/** The operations the reference offers over protocol 1 (upload.formCheck is kit-internal; client.* are not implemented). */
-const ADAPTER_OPERATIONS = PROTOCOL_OPERATIONS.filter((op) => !op.startsWith('client.'));
+/** The operations the reference offers over protocol 1: all of them (upload.formCheck is kit-internal). */
+const ADAPTER_OPERATIONS = [...PROTOCOL_OPERATIONS];
 
 const answer = (id: string, op: ProtocolOperation): LineExpectation => ({ expecting: 'answer', id, op });
 const ok = { ok: true };
@@ -346,7 +346,7 @@ describe('the Node adapter, as a child process', () => {
     (expected[0] as { implementation: { version: string } }).implementation.version = KIT_VERSION;
     expect(r.stdout).toEqual(expected);
     expect((r.stdout[2] as { rejected?: unknown }).rejected).toBeDefined();
-    expect((r.stdout[4] as { unsupported?: unknown }).unsupported).toBeDefined();
+    expect((r.stdout[4] as { rejected?: unknown }).rejected).toBeDefined();
   });
 
   it('declines another protocol, answers ops it does not offer as unsupported, keeps order, and exits 0 at EOF', async () => {

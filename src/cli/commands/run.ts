@@ -13,11 +13,14 @@ import { createProgress } from '../../runner/progress.js';
 import { runPassed, type RunResult, type RunTarget } from '../../runner/result.js';
 import { caseSecrets, countVerdicts, runConformance } from '../../runner/run.js';
 import { SelectionError, selectCases } from '../../runner/select.js';
+import { startClientGateway } from '../../runner/client-gateway.js';
 import { caseOperations } from '../../checks/index.js';
 import { ModuleSubjectError, loadModuleSubject } from '../../subjects/module-subject.js';
 import { createReferenceSubject } from '../../subjects/reference.js';
 import type { Subject } from '../../subjects/subject.js';
 import { createTesteeSubject } from '../../subjects/testee-subject.js';
+import { createGatewaySubject, type GatewayTarget } from '../../subjects/gateway-subject.js';
+import { DEMO_MERCHANT, startGateway } from '../../gateway/index.js';
 import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '../../vectors/load.js';
 import { resolvePath } from '../_files.js';
 import { UsageError, defineCommand } from '../command.js';
@@ -26,7 +29,7 @@ import { EXIT } from '../exit-codes.js';
 export const runCommand = defineCommand({
   name: 'run',
   summary: 'Run every vector against an implementation (a testee, a module, or the reference) and write reports',
-  usage: 'pgv2kit run [--testee "<command>" | --module <path>] [options]',
+  usage: 'pgv2kit run [--testee "<command>" | --module <path> | --gateway [<base_url>]] [options]',
   description: [
     'With --testee, the command is started as a child process and spoken to over testee',
     'protocol v1 (src/protocol/PROTOCOL.md); with --module, a JS/TS module is loaded in',
@@ -39,10 +42,20 @@ export const runCommand = defineCommand({
     '(FinalLfMissing) or an id glob (signature.url-*); prefixes area:, flag:, id: force the',
     'reading. Reports go to reports/<run name>/ (or --report-dir): junit.xml, results.json,',
     'report.md, report.html, run.log — secrets masked.',
+    '',
+    'Gateway role: --gateway <base_url> checks a gateway server, the kit playing the merchant',
+    '(the gateway vectors: signed requests correct and changed after signing, uploads with one',
+    'rule of 4.2 broken), with the merchant credentials of --app-id and --secret (or',
+    'PGV2_APP_ID and PGV2_APP_SECRET). --gateway with no URL checks the reference gateway,',
+    'started in process.',
   ].join('\n'),
+  arguments: [{ name: '[base_url]', description: 'with --gateway: the base URL of the gateway under test' }],
   options: {
     testee: { type: 'string', valueName: '<command>', description: 'Start this command and run it over protocol v1' },
     module: { type: 'string', valueName: '<path>', description: 'Load this module in process (exports subject, createSubject() or operations)' },
+    gateway: { type: 'boolean', description: 'Gateway role: check the gateway at [base_url] (default: the reference gateway, in process)' },
+    'app-id': { type: 'string', valueName: '<id>', description: 'Gateway role: the merchant appId', env: 'PGV2_APP_ID' },
+    secret: { type: 'string', valueName: '<secret>', description: 'Gateway role: the merchant secret', env: 'PGV2_APP_SECRET', secret: true },
     vectors: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
     only: { type: 'string', valueName: '<patterns>', description: 'Run only cases matching these patterns (area, flag or id glob; comma-separated)' },
     skip: { type: 'string', valueName: '<patterns>', description: 'Skip cases matching these patterns' },
@@ -68,13 +81,16 @@ export const runCommand = defineCommand({
     'pgv2kit run --testee "node my-adapter.mjs" --only signature,authorization --expect-failures sdk-failures.yaml',
     'pgv2kit run --module ./my-subject.mjs --skip flag:UppercaseHex --list',
   ],
-  async run({ values, io, addSecret }) {
-    if (values.testee !== undefined && values.module !== undefined) throw new UsageError('give --testee or --module, not both');
+  async run({ values, positionals, io, addSecret }) {
+    const targets = [values.testee !== undefined, values.module !== undefined, values.gateway === true].filter(Boolean).length;
+    if (targets > 1) throw new UsageError('give one of --testee, --module and --gateway');
+    if (positionals.length > 0 && !values.gateway) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (a base URL goes with --gateway)`);
+    if (positionals.length > 1) throw new UsageError('--gateway takes one base URL');
     if (values['update-expect-failures'] && !values['expect-failures']) throw new UsageError('--update-expect-failures needs --expect-failures <file>');
     if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
     const timeoutMs = positiveNumber(values.timeout, 'timeout', 5) * 1000;
     const concurrency = Math.floor(positiveNumber(values.concurrency, 'concurrency', 32));
-    const selection = { only: values.only ? [values.only] : [], skip: values.skip ? [values.skip] : [] };
+    const selection = { only: values.only ? [values.only] : values.gateway ? ['area:gateway'] : [], skip: values.skip ? [values.skip] : [] };
 
     let set;
     try {
@@ -104,6 +120,7 @@ export const runCommand = defineCommand({
     }
 
     const log: string[] = [];
+    let closeGateway: (() => Promise<void>) | undefined;
     let subject: Subject;
     let target: RunTarget;
     try {
@@ -118,6 +135,12 @@ export const runCommand = defineCommand({
           log: (line) => log.push(`${new Date().toISOString()} ${line}`),
           ...(values['validate-protocol'] ? { validate: (m, context) => { const v = validateTesteeLine(m, context); return v.ok ? [] : v.problems; } } : {}),
         });
+      } else if (values.gateway) {
+        const started = await gatewayTarget(positionals[0], values['app-id'] ?? io.env['PGV2_APP_ID'], values.secret ?? io.env['PGV2_APP_SECRET']);
+        addSecret(started.target.appSecret);
+        closeGateway = started.close;
+        target = { kind: 'gateway', description: started.description };
+        subject = createGatewaySubject(started.target);
       } else if (values.module !== undefined) {
         target = { kind: 'module', description: values.module };
         subject = await loadModuleSubject(values.module, io.cwd);
@@ -144,8 +167,16 @@ export const runCommand = defineCommand({
         io.stdout(`${selected.length} cases selected for ${subject.implementation.name}\n`);
         return EXIT.ok;
       }
+      const clientGateway = await startClientGateway(selected, subject);
+      if (clientGateway) {
+        const stop = closeGateway;
+        closeGateway = async () => {
+          await clientGateway.close();
+          await stop?.();
+        };
+      }
       const progress = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY === true && io.env['CI'] !== 'true' });
-      let run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
+      let run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, ...(clientGateway ? { context: clientGateway.context } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
       if (listPath && values['update-expect-failures']) run = updateList(run, listPath, listed, io.stdout);
       progress.finish(run);
       if (!values['no-reports']) {
@@ -161,11 +192,23 @@ export const runCommand = defineCommand({
       return runPassed(run.totals) ? EXIT.ok : EXIT.nonconformance;
     } finally {
       await subject.close?.();
+      await closeGateway?.();
     }
   },
 });
 
 // --- internal ---
+
+/** The gateway under test: the URL given, or the reference gateway started in process with its demo merchant. */
+async function gatewayTarget(url: string | undefined, appId: string | undefined, appSecret: string | undefined): Promise<{ target: GatewayTarget; description: string; close?: () => Promise<void> }> {
+  if (url !== undefined) {
+    if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`the gateway base URL must be http(s)://…, not ${JSON.stringify(url)}`);
+    if (!appId || !appSecret) throw new UsageError('the gateway role needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)');
+    return { target: { baseUrl: url, appId, appSecret }, description: url };
+  }
+  const gateway = await startGateway({ merchants: [DEMO_MERCHANT] });
+  return { target: { baseUrl: gateway.baseUrl, ...DEMO_MERCHANT }, description: `reference gateway at ${gateway.baseUrl}`, close: () => gateway.close() };
+}
 
 function positiveNumber(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;

@@ -1,0 +1,154 @@
+/**
+ * HTTP plumbing shared by the two listeners: the full URL as the client sent it, the
+ * raw headers, a body read with a size limit and an idle timeout, draining what a
+ * client still sends after an early answer, and the answer to a request the HTTP
+ * parser refused.
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * The full URL as the client sent it (R4): `http://` + the Host header + the request
+ * target, or the target itself when it is in absolute form. Nothing is normalised.
+ * @param req - the request
+ * @returns e.g. `http://127.0.0.1:8080/s/x/pg/v2/file/generateUploadUrl?a=1`
+ * @example fullUrl(req)
+ */
+export function fullUrl(req: IncomingMessage): string {
+  const target = req.url ?? '/';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return target;
+  return `http://${req.headers.host ?? ''}${target}`;
+}
+
+/**
+ * The path of a request target, without the query (and without scheme://authority when absolute).
+ * @param target - the request target
+ * @returns the path as sent, e.g. `/s/x/pg/v2/payment/create`
+ * @example targetPath('/a/b?c=1') // '/a/b'
+ */
+export function targetPath(target: string): string {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  const rest = m ? target.slice(m[0].length) : target;
+  const q = rest.search(/[?#]/);
+  return q < 0 ? rest : rest.slice(0, q);
+}
+
+/**
+ * The headers as received: [name, value] pairs in order, names as written.
+ * @param req - the request
+ * @returns the pairs
+ * @example rawHeaderPairs(req)[0] // ['Host', '127.0.0.1:8080']
+ */
+export function rawHeaderPairs(req: IncomingMessage): Array<readonly [string, string]> {
+  const out: Array<readonly [string, string]> = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) out.push([req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string]);
+  return out;
+}
+
+/** A body as read by {@link readBody}. */
+export interface ReadBody {
+  /** The bytes received (at most the limit). */
+  readonly bytes: Uint8Array;
+  /** Why reading stopped early: over the limit, idle too long, or the client went away. */
+  readonly stopped?: 'too-large' | 'timeout' | 'aborted';
+}
+
+/**
+ * Reads a request body into memory, at most `limit` bytes: a Content-Length over the
+ * limit stops at once, a body that crosses it stops there; a body idle for longer
+ * than `idleMs` stops too. After a stop the caller answers, then {@link drainAndClose}.
+ * @param req - the request
+ * @param limit - the largest body read, bytes
+ * @param idleMs - the longest pause between two pieces of the body
+ * @returns the bytes and why reading stopped early, if it did
+ * @example const { bytes, stopped } = await readBody(req, 65536, 10000);
+ */
+export function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<ReadBody> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      resolve({ bytes: new Uint8Array(), stopped: 'too-large' });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (stopped?: ReadBody['stopped']): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      const all = Buffer.concat(chunks);
+      resolve({ bytes: new Uint8Array(all.buffer, all.byteOffset, all.byteLength), ...(stopped ? { stopped } : {}) });
+    };
+    let timer = setTimeout(() => finish('timeout'), idleMs);
+    const onData = (chunk: Buffer): void => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        chunks.push(chunk.subarray(0, chunk.byteLength - (size - limit)));
+        finish('too-large');
+        return;
+      }
+      chunks.push(chunk);
+      timer.refresh();
+    };
+    req.on('data', onData);
+    req.on('end', () => finish());
+    req.on('close', () => finish(req.complete ? undefined : 'aborted'));
+  });
+}
+
+/**
+ * After an answer sent before the whole body was read: reads and discards what the
+ * client still sends (so that it can read the answer: closing a socket with unread
+ * data resets it), and closes the connection after `maxBytes` more bytes or `maxMs`.
+ * The answer must carry `Connection: close`.
+ * @param req - the request
+ * @param res - its answer (already ended or about to be)
+ * @param maxBytes - the most bytes discarded before the connection is cut
+ * @param maxMs - the longest wait before the connection is cut
+ * @example drainAndClose(req, res)
+ */
+export function drainAndClose(req: IncomingMessage, res: ServerResponse, maxBytes = 8 * 1024 * 1024, maxMs = 5000): void {
+  if (req.complete) return;
+  let drained = 0;
+  const cut = (): void => void req.socket.destroy();
+  const timer = setTimeout(cut, maxMs);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > maxBytes) cut();
+  });
+  req.on('close', () => clearTimeout(timer));
+  res.on('close', () => clearTimeout(timer));
+  req.resume();
+}
+
+/**
+ * The answer to a request the HTTP parser refused (a malformed request line or header,
+ * headers too large, a connection closed half-way through a body), when nothing has
+ * been answered on the socket yet: 431 for headers too large, 408 for a request timeout,
+ * 400 otherwise; then the socket is closed.
+ * @param body - the body to send for a status and a message (JSON envelope or XML error)
+ * @returns the 'clientError' listener
+ * @example server.on('clientError', clientErrorAnswer((status, message) => ({ type: 'text/plain', text: message })))
+ */
+export function clientErrorAnswer(body: (status: number, message: string) => { readonly type: string; readonly text: string }): (err: Error & { code?: string }, socket: Socket) => void {
+  return (err, socket) => {
+    const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, message] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'the request headers are larger than 16 KiB']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'the request did not arrive in time']
+          : [400, 'Bad Request', `the request is not readable HTTP/1.1 (${err.code ?? 'parse error'})`];
+    const { type, text } = body(status, message);
+    const bytes = Buffer.from(text, 'utf8');
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: ${type}\r\nContent-Length: ${bytes.byteLength}\r\n\r\n${text}`);
+  };
+}

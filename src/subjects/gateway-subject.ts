@@ -1,0 +1,195 @@
+/**
+ * The gateway role's subject: a gateway server under test, seen through the kit's
+ * reference client (`pgv2kit run --gateway <base_url>`). Each operation sends one
+ * request as the merchant — correct, or changed in one way after signing, or an
+ * upload with one rule of 4.2 broken — and answers with what came back, for the
+ * gateway check (src/checks/gateway.ts) to judge.
+ * @module
+ */
+import FormData from 'form-data';
+import { request } from 'undici';
+import { ClientError, requestUploadCredentials, signedRequest, uploadFile, type Mutation, type UploadCredentials } from '../client/index.js';
+import { ITEM_NAMES } from '../scheme/authorization.js';
+import { verifyResponse } from '../scheme/verify.js';
+import type { GatewayMutation, UploadBreak } from '../vectors/types.js';
+import type { Answer, Json, OperationInput, Subject } from './subject.js';
+
+/** The gateway under test and the merchant credentials the kit plays with. */
+export interface GatewayTarget {
+  /** The base URL, e.g. `https://sandbox.example.com` (no trailing slash needed). */
+  readonly baseUrl: string;
+  readonly appId: string;
+  /** Never printed. */
+  readonly appSecret: string;
+  /** Milliseconds per HTTP exchange. Default 10 s. */
+  readonly timeoutMs?: number;
+}
+
+const PATHS = { 'gateway.generateUploadUrl': '/pg/v2/file/generateUploadUrl', 'gateway.createPayment': '/pg/v2/payment/create' } as const;
+
+/**
+ * Creates the subject for a gateway server.
+ * @param target - base URL and credentials
+ * @returns a subject offering the gateway.* operations
+ * @example const subject = createGatewaySubject({ baseUrl, appId, appSecret });
+ */
+export function createGatewaySubject(target: GatewayTarget): Subject {
+  const base = target.baseUrl.replace(/\/+$/, '');
+  return {
+    implementation: { name: `gateway ${base}`, version: 'unknown', language: 'http' },
+    operations: ['gateway.generateUploadUrl', 'gateway.createPayment', 'gateway.upload'],
+    async call(op, input): Promise<Answer> {
+      const body = input['body'];
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return { rejected: { reason: 'input body must be an object' } };
+      try {
+        if (op === 'gateway.upload') return await uploadCase(target, base, body, input);
+        if (op !== 'gateway.generateUploadUrl' && op !== 'gateway.createPayment') return { unsupported: { reason: `${op} is not a gateway operation` } };
+        return await apiCase(target, `${base}${PATHS[op]}`, op, JSON.stringify(body), input['mutate'] as GatewayMutation | undefined);
+      } catch (e) {
+        return { rejected: { reason: e instanceof Error ? e.message : String(e) } };
+      }
+    },
+  };
+}
+
+// --- internal ---
+
+async function apiCase(target: GatewayTarget, url: string, op: keyof typeof PATHS, body: string, mutate: GatewayMutation | undefined): Promise<Answer> {
+  const timestamp = String(Date.now());
+  const nonce = `pgv2kit-${Math.random().toString(16).slice(2, 14)}`;
+  const signedMethod = mutate === 'method' ? 'PUT' : 'POST';
+  const exchange = await signedRequest({
+    method: signedMethod,
+    url,
+    appId: target.appId,
+    appSecret: target.appSecret,
+    body,
+    clock: () => Number(timestamp),
+    nonce,
+    ...(target.timeoutMs ? { timeoutMs: target.timeoutMs } : {}),
+    ...(mutate ? { mutate: mutation(mutate, { url, body, timestamp, nonce, appSecret: target.appSecret }) } : {}),
+  });
+  const text = Buffer.from(exchange.body).toString('utf8');
+  let envelope: { code?: unknown; errorMessage?: unknown; data?: unknown } | undefined;
+  try {
+    envelope = JSON.parse(text) as typeof envelope;
+  } catch {
+    envelope = undefined;
+  }
+  const result: { [key: string]: Json } = {
+    status: exchange.status,
+    code: typeof envelope?.code === 'string' ? envelope.code : null,
+    errorMessage: typeof envelope?.errorMessage === 'string' ? envelope.errorMessage : null,
+  };
+  if (exchange.status === 200) {
+    const authorization = headerOf(exchange.headers, 'authorization');
+    const verdict = verifyResponse({ appId: target.appId, appSecret: target.appSecret, method: exchange.sent.method, url: exchange.sent.url, status: 200, authorization, body: exchange.body });
+    result['verified'] = verdict.valid;
+    if (!verdict.valid) result['verifyProblem'] = verdict.message;
+    const problem = envelope ? dataProblem(op, envelope.data) : 'the body is not JSON';
+    if (problem) result['dataProblem'] = problem;
+  }
+  return { result };
+}
+
+function mutation(kind: GatewayMutation, at: { url: string; body: string; timestamp: string; nonce: string; appSecret: string }): Mutation {
+  switch (kind) {
+    case 'body':
+      return { kind: 'body', body: changeOneByte(at.body) };
+    case 'url':
+      return { kind: 'url', url: `${at.url}${at.url.includes('?') ? '&' : '?'}pgv2kit=1` };
+    case 'method':
+      return { kind: 'method', method: 'POST' };
+    case 'timestamp':
+      return { kind: 'timestamp', timestamp: String(Number(at.timestamp) + 1) };
+    case 'nonce':
+      return { kind: 'nonce', nonce: `${at.nonce}x` };
+    case 'app-id':
+      return { kind: 'appId', appId: 'app_pgv2kit_other_merchant' };
+    case 'secret':
+      return { kind: 'secret', appSecret: `${at.appSecret}-not-the-secret` };
+    case 'unsigned':
+      return { kind: 'authorization', form: () => null };
+    case 'missing-item':
+      return { kind: 'authorization', form: (items) => `V2_SHA256 ${ITEM_NAMES.filter((n) => n !== 'nonce').map((n) => `${n}=${items[n]}`).join(',')}` };
+    case 'other-scheme':
+      return { kind: 'authorization', form: (_, header) => header.replace(/^V2_SHA256/, 'V1_SHA256') };
+    case 'content-type':
+      return { kind: 'contentType', value: 'text/plain' };
+    case 'accept':
+      return { kind: 'accept', value: 'text/html' };
+  }
+}
+
+/** One character of the body changed: the first letter of a string value, else a space added. */
+function changeOneByte(body: string): string {
+  const m = /":"([A-Za-z])/.exec(body);
+  if (!m || m.index === undefined) return `${body} `;
+  const at = m.index + 3;
+  const ch = body[at] ?? 'a';
+  return `${body.slice(0, at)}${ch === 'z' || ch === 'Z' ? 'y' : String.fromCharCode(ch.charCodeAt(0) + 1)}${body.slice(at + 1)}`;
+}
+
+function dataProblem(op: keyof typeof PATHS, data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'data is not an object';
+  const d = data as Record<string, unknown>;
+  if (op === 'gateway.createPayment') return typeof d['paymentNo'] === 'string' ? undefined : 'data.paymentNo is not a string';
+  for (const f of ['uploadUrl', 'storageUri', 'uploadNo', 'httpMethod']) if (typeof d[f] !== 'string') return `data.${f} is not a string (2.4)`;
+  if (!/^[a-z][a-z0-9+.-]*:\/\/.+\/[^/]+\.[^./]+$/i.test(String(d['storageUri']))) return 'data.storageUri is not <scheme>://<path>/<name>.<extension> (2.4)';
+  if (!/^\d+-[0-9a-f]+$/i.test(String(d['uploadNo']))) return 'data.uploadNo is not <digits>-<hex> (2.4)';
+  const ff = d['formFields'];
+  if (typeof ff !== 'object' || ff === null || Array.isArray(ff) || !Object.values(ff).every((v) => typeof v === 'string')) return 'data.formFields is not an object of strings (2.4)';
+  return undefined;
+}
+
+async function uploadCase(target: GatewayTarget, base: string, body: { [key: string]: Json }, input: OperationInput): Promise<Answer> {
+  const filename = String(body['filename'] ?? '');
+  const contentType = typeof body['contentType'] === 'string' ? body['contentType'] : null;
+  const credentials = await requestUploadCredentials({ baseUrl: base, appId: target.appId, appSecret: target.appSecret, filename, contentType, scene: String(body['scene'] ?? '') });
+  const size = typeof input['fileSize'] === 'number' ? input['fileSize'] : 1024;
+  const file = Uint8Array.from({ length: size }, (_, i) => i % 256);
+  const broken = input['break'] as UploadBreak | undefined;
+  if (!broken || broken === 'over-size') {
+    try {
+      await uploadFile(credentials, { filename, contentType, file });
+      return { result: { status: 204 } };
+    } catch (e) {
+      if (e instanceof ClientError && e.status !== undefined) return { result: { status: e.status, errorMessage: e.message } };
+      throw e;
+    }
+  }
+  return { result: await brokenUpload(credentials, broken, filename, contentType ?? 'application/octet-stream', file) };
+}
+
+async function brokenUpload(credentials: UploadCredentials, broken: Exclude<UploadBreak, 'over-size'>, filename: string, contentType: string, file: Uint8Array): Promise<{ [key: string]: Json }> {
+  let fields = [...credentials.formFields].map(([n, v]) => [n, v] as [string, string]);
+  if (broken === 'field-removed') {
+    const at = Math.max(0, fields.findIndex(([n]) => n === 'policy'));
+    fields = fields.filter((_, i) => i !== at);
+  }
+  if (broken === 'field-changed') {
+    const at = Math.max(0, fields.findIndex(([n]) => /-date$/i.test(n)));
+    fields = fields.map(([n, v], i) => [n, i === at ? `${v}0` : v]);
+  }
+  if (broken === 'field-added') fields.push(['x-pgv2kit-added', '1']);
+  const form = new FormData();
+  const filePart = (): void => form.append('file', Buffer.from(file), { filename, contentType: broken === 'type-not-accepted' ? 'image/gif' : contentType });
+  if (broken === 'file-not-last') filePart();
+  for (const [n, v] of fields) form.append(n, v);
+  if (broken !== 'file-not-last') filePart();
+  const r = await request(credentials.uploadUrl, { method: credentials.httpMethod as 'POST', headers: form.getHeaders(), body: form.getBuffer(), headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const text = await r.body.text();
+  return { status: r.statusCode, errorMessage: text.slice(0, 300) };
+}
+
+function headerOf(headers: unknown, name: string): string | null {
+  if (Array.isArray(headers)) {
+    const found = (headers as Array<[string, string]>).find(([n]) => n.toLowerCase() === name);
+    return found ? found[1] : null;
+  }
+  if (headers && typeof headers === 'object') {
+    const v = (headers as Record<string, unknown>)[name];
+    return typeof v === 'string' ? v : Array.isArray(v) ? String(v[0]) : null;
+  }
+  return null;
+}

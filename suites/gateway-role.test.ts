@@ -1,0 +1,28 @@
+/**
+ * The gateway role against the reference gateway, started in process: every gateway
+ * case, one test each — what `pgv2kit run --gateway` does with no URL. Point
+ * PGV2KIT_GATEWAY_URL (with PGV2_APP_ID and PGV2_APP_SECRET) at another gateway to run
+ * the same cases against it.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_MERCHANT, startGateway } from '../src/gateway/index.js';
+import { runCase } from '../src/checks/index.js';
+import { createGatewaySubject } from '../src/subjects/gateway-subject.js';
+import { liveCases, loadVectorSet } from '../src/vectors/load.js';
+import { VECTORS_DIR } from './_support/subject.js';
+
+const set = loadVectorSet(VECTORS_DIR);
+const url = process.env['PGV2KIT_GATEWAY_URL'];
+const gateway = url ? undefined : await startGateway({ merchants: [DEMO_MERCHANT] });
+const subject = createGatewaySubject(
+  url ? { baseUrl: url, appId: process.env['PGV2_APP_ID'] ?? '', appSecret: process.env['PGV2_APP_SECRET'] ?? '' } : { baseUrl: gateway?.baseUrl ?? '', ...DEMO_MERCHANT },
+);
+afterAll(async () => gateway?.close());
+
+describe('gateway role', () => {
+  const cases = liveCases(set).filter((c) => c.case.kind === 'gateway');
+  it.for(cases.map((c) => [c.case.id, c] as const))('%s', async ([, loaded]) => {
+    const outcome = await runCase(loaded, subject);
+    expect(outcome.status, `${loaded.file}: ${outcome.message}`).toBe('pass');
+  });
+});
