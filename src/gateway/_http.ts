@@ -5,7 +5,7 @@
  * parser refused.
  * @module
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
 /**
@@ -16,7 +16,7 @@ import type { Socket } from 'node:net';
  * @example fullUrl(req)
  */
 export function fullUrl(req: IncomingMessage): string {
-  const target = req.url ?? '/';
+  const target = req.url as string; // always set on a server request
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return target;
   return `http://${req.headers.host ?? ''}${target}`;
 }
@@ -57,7 +57,7 @@ export interface ReadBody {
 /**
  * Reads a request body into memory, at most `limit` bytes: a Content-Length over the
  * limit stops at once, a body that crosses it stops there; a body idle for longer
- * than `idleMs` stops too. After a stop the caller answers, then {@link drainAndClose}.
+ * than `idleMs` stops too. After a stop the caller answers, then {@link drainRest}.
  * @param req - the request
  * @param limit - the largest body read, bytes
  * @param idleMs - the longest pause between two pieces of the body
@@ -101,16 +101,16 @@ export function readBody(req: IncomingMessage, limit: number, idleMs: number): P
 
 /**
  * After an answer sent before the whole body was read: reads and discards what the
- * client still sends (so that it can read the answer: closing a socket with unread
- * data resets it), and closes the connection after `maxBytes` more bytes or `maxMs`.
- * The answer must carry `Connection: close`.
+ * client still sends, so that the client reads the answer (a socket closed with unread
+ * data is reset, and the reset can destroy the answer before the client reads it) and
+ * the connection stays usable; nothing is kept. A client that sends more than
+ * `maxBytes` further bytes, or is not done within `maxMs`, is cut off.
  * @param req - the request
- * @param res - its answer (already ended or about to be)
  * @param maxBytes - the most bytes discarded before the connection is cut
  * @param maxMs - the longest wait before the connection is cut
- * @example drainAndClose(req, res)
+ * @example drainRest(req)
  */
-export function drainAndClose(req: IncomingMessage, res: ServerResponse, maxBytes = 8 * 1024 * 1024, maxMs = 5000): void {
+export function drainRest(req: IncomingMessage, maxBytes = 8 * 1024 * 1024, maxMs = 5000): void {
   if (req.complete) return;
   let drained = 0;
   const cut = (): void => void req.socket.destroy();
@@ -120,8 +120,8 @@ export function drainAndClose(req: IncomingMessage, res: ServerResponse, maxByte
     drained += chunk.byteLength;
     if (drained > maxBytes) cut();
   });
+  req.on('end', () => clearTimeout(timer));
   req.on('close', () => clearTimeout(timer));
-  res.on('close', () => clearTimeout(timer));
   req.resume();
 }
 

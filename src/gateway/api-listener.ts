@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseContentType } from '../upload/_content-type.js';
-import { drainAndClose, fullUrl, rawHeaderPairs, readBody, targetPath, type ReadBody } from './_http.js';
+import { drainRest, fullUrl, rawHeaderPairs, readBody, targetPath, type ReadBody } from './_http.js';
 import { quoteText } from './_ajv.js';
 import { checkCredentialsBody } from './credentials-schema.js';
 import { envelopeBytes, responseAuthorization, type JsonOut } from './envelope.js';
@@ -64,9 +64,11 @@ export interface ApiContext {
 export async function handleApiRequest(ctx: ApiContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const seq = ctx.recorder.nextSeq();
   const at = ctx.clock.now();
-  const method = req.method ?? '';
+  // A server request always has a method and a target.
+  const method = req.method as string;
+  const target = req.url as string;
   const url = fullUrl(req);
-  const route = splitScenarioPath(targetPath(req.url ?? '/'));
+  const route = splitScenarioPath(targetPath(target));
   const body = await readBody(req, API_BODY_LIMIT, ctx.bodyTimeoutMs);
   const auth = authenticateRequest(ctx.merchants, { method, url, authorization: req.headers.authorization, body: body.bytes, ...(route.prefix ? { scenarioPrefix: route.prefix } : {}) });
   const base = { seq, at, method, url, path: route.rest, headers: rawHeaderPairs(req), body: body.bytes, bodyComplete: body.stopped === undefined, verification: verificationOf(auth), verified: auth.valid };
@@ -79,13 +81,13 @@ export async function handleApiRequest(ctx: ApiContext, req: IncomingMessage, re
   const outcome = decide(ctx, req, route.rest, route.id, body, auth);
   if ('code' in outcome) {
     const merchant = auth.merchant;
-    const closing = body.stopped !== undefined;
     const { bytes, authorization } = answer(ctx, { code: outcome.code, errorMessage: outcome.message }, merchant, method, url);
     const status = API_FAILURES[outcome.code].status;
-    send(res, status, bytes, authorization, closing);
-    if (closing) drainAndClose(req, res);
+    // A stalled body will not end: the connection closes after the answer. A body over the limit is drained.
+    send(res, status, bytes, authorization, body.stopped === 'timeout');
+    if (body.stopped === 'too-large') drainRest(req);
     ctx.recorder.addRequest(route.id, { ...base, problem: outcome.message, response: { status, code: outcome.code, errorMessage: outcome.message, body: bytes, ...(authorization ? { authorization } : {}) } });
-    ctx.log(`api ${method} ${clip(req.url ?? '')} -> ${status} ${outcome.code}: ${outcome.message}`);
+    ctx.log(`api ${method} ${clip(target)} -> ${status} ${outcome.code}: ${outcome.message}`);
     return;
   }
 
@@ -99,7 +101,7 @@ export async function handleApiRequest(ctx: ApiContext, req: IncomingMessage, re
     ...(outcome.issued ? { issued: issuedRecord(outcome.issued) } : {}),
     ...(outcome.paymentNo ? { paymentNo: outcome.paymentNo } : {}),
   });
-  ctx.log(`api ${method} ${clip(req.url ?? '')} -> 200 OK`);
+  ctx.log(`api ${method} ${clip(target)} -> 200 OK`);
 }
 
 // --- internal ---
@@ -112,7 +114,7 @@ function decide(ctx: ApiContext, req: IncomingMessage, path: string, scenarioId:
   if (stopped === 'timeout') return failure('REQUEST_TIMEOUT', `the body stopped arriving for ${ctx.bodyTimeoutMs} ms`);
   const isCredentials = path === API_PATHS.generateUploadUrl;
   if (!isCredentials && path !== API_PATHS.createPayment) return failure('NOT_FOUND', `no operation at ${quoteText(path)}; the operations are POST ${API_PATHS.generateUploadUrl} and POST ${API_PATHS.createPayment}`);
-  if (req.method !== 'POST') return failure('METHOD_NOT_ALLOWED', `method ${quoteText(req.method ?? '')} is not allowed; ${path} takes POST`);
+  if (req.method !== 'POST') return failure('METHOD_NOT_ALLOWED', `method ${quoteText(req.method as string)} is not allowed; ${path} takes POST`);
   const typeProblem = contentTypeProblem(req.headers['content-type']);
   if (typeProblem) return failure('UNSUPPORTED_MEDIA_TYPE', typeProblem);
   const acceptProblem = acceptHeaderProblem(req.headers.accept);

@@ -44,9 +44,10 @@ export function checkCredentialsBody(body: unknown): CredentialsBodyOutcome {
     // The schema's enum admits only listed scenes.
     return { valid: true, filename: b.filename, contentType: b.contentType ?? undefined, scene: b.scene as SceneName };
   }
-  const found = (validate.errors ?? []).map(toProblem).filter((p): p is Omit<CredentialsBodyProblem, 'message'> => p !== undefined);
+  // A failed validation has errors, and at least one of them is a field's own (not only `if`).
+  const found = (validate.errors as ErrorObject[]).map(toProblem).filter((p): p is Found => p !== undefined);
   found.sort((a, b) => rank(a) - rank(b));
-  const first = found[0] ?? { field: 'body', rule: 'type' };
+  const first = found[0] as Found;
   return { valid: false, problem: { ...first, message: describe(first, body) } };
 }
 
@@ -75,8 +76,8 @@ function rank(p: Found): number {
 }
 
 function toProblem(e: ErrorObject): Found | undefined {
-  const field = (e.keyword === 'required' ? String(e.params['missingProperty']) : e.instancePath.slice(1)) || 'body';
-  if (field !== 'body' && field !== 'filename' && field !== 'contentType' && field !== 'scene') return undefined;
+  // The schema only looks into filename, contentType and scene, all strings: no deeper paths.
+  const field = ((e.keyword === 'required' ? String(e.params['missingProperty']) : e.instancePath.slice(1)) || 'body') as Found['field'];
   switch (e.keyword) {
     case 'required':
     case 'minLength':
@@ -112,7 +113,7 @@ function describe(p: Found, body: unknown): string {
     case 'allowedValue':
       return `${lead} scene ${quoteText(String(value))} is not an allowed value; allowed: ${String(p.limit)} (2.1, 2.2)`;
     default:
-      return `${lead} filename extension ${quoteText(fileExtension(String(value)) ?? '')} is not accepted for scene ${String(field(body, 'scene'))}; accepted: ${String(p.limit)} (2.2, 8)`;
+      return `${lead} filename extension ${quoteText(fileExtension(String(value)) as string)} is not accepted for scene ${String(field(body, 'scene'))}; accepted: ${String(p.limit)} (2.2, 8)`;
   }
 }
 

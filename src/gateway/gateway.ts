@@ -184,7 +184,7 @@ function guarded(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     handle(req, res).catch((e: unknown) => {
-      log(`${name} ${req.method ?? ''} ${req.url ?? ''}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      log(`${name} ${req.method as string} ${req.url as string}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       if (res.headersSent) {
         res.destroy();
         return;

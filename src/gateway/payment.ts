@@ -44,7 +44,7 @@ export function checkPaymentBody(body: unknown): PaymentBodyOutcome {
   const validate = compileSchema(schema);
   if (validate(body)) return { valid: true, payment: body as PaymentRequest };
   // A failed validation has at least one error; the first is reported.
-  return { valid: false, problem: toProblem((validate.errors ?? [])[0] as ErrorObject) };
+  return { valid: false, problem: toProblem((validate.errors as ErrorObject[])[0] as ErrorObject) };
 }
 
 /**
@@ -91,5 +91,5 @@ function toProblem(e: ErrorObject): PaymentProblem {
     return { field, rule: 'type', message: `${field} breaks type: ${what}; got ${got} (2.5)` };
   }
   if (e.keyword === 'minLength') return { field, rule: 'required', message: `${field} breaks required: ${field} must not be empty (2.5)` };
-  return { field, rule: 'format', message: `${field} breaks format: ${field} must be ${FORMATS[field] ?? 'as 2.5 shows it'}; got ${got} (2.5)` };
+  return { field, rule: 'format', message: `${field} breaks format: ${field} must be ${FORMATS[field] as string}; got ${got} (2.5)` };
 }

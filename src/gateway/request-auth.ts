@@ -101,15 +101,11 @@ type Parts = Parameters<typeof findMistakes>[0];
 function gatewayMistakes(parts: Parts, headerSign: string, prefix: string | undefined): Mistake[] {
   const wanted = headerSign.toLowerCase();
   const urls: Array<[Mistake | undefined, string | undefined]> = [
-    [GATEWAY_MISTAKES[0], prefix ? withoutPrefix(parts.url, prefix) : undefined],
+    // The prefix is a path segment: its first occurrence in the URL is the one sent.
+    [GATEWAY_MISTAKES[0], prefix ? parts.url.replace(prefix, '') : undefined],
     [GATEWAY_MISTAKES[1], parts.url.startsWith('http://') ? `https://${parts.url.slice('http://'.length)}` : undefined],
   ];
   return urls.filter(([m, url]) => m && url !== undefined && signContent(signatureContent({ ...parts, url })) === wanted).map(([m]) => m as Mistake);
-}
-
-function withoutPrefix(url: string, prefix: string): string | undefined {
-  const at = url.indexOf(prefix, url.indexOf('//') + 2);
-  return at < 0 ? undefined : url.slice(0, at) + url.slice(at + prefix.length);
 }
 
 /** What kind of difference a mistake is, in the words of the record. */

@@ -167,7 +167,9 @@ class Incoming implements IncomingObject {
   size = 0;
   readonly #hash: Hash = createHash('sha256');
   readonly #out: WriteStream;
-  #closed: Promise<void>;
+  readonly #closed: Promise<void>;
+  /** The file could not be written: bytes are still counted, and commit rejects. */
+  #failed = false;
 
   constructor(
     private readonly temp: string,
@@ -177,7 +179,11 @@ class Incoming implements IncomingObject {
     this.#out = createWriteStream(temp);
     this.#closed = new Promise((resolve, reject) => {
       this.#out.on('close', resolve);
-      this.#out.on('error', reject);
+      this.#out.on('error', (e) => {
+        this.#failed = true;
+        this.#out.emit('drain');
+        reject(e);
+      });
     });
     this.#closed.catch(() => undefined);
   }
@@ -185,11 +191,12 @@ class Incoming implements IncomingObject {
   write(chunk: Uint8Array): boolean {
     this.size += chunk.byteLength;
     this.#hash.update(chunk);
-    return this.#out.write(chunk);
+    return this.#failed || this.#out.write(chunk);
   }
 
   onDrain(callback: () => void): void {
-    this.#out.once('drain', callback);
+    if (this.#failed) callback();
+    else this.#out.once('drain', callback);
   }
 
   async commit(meta: ObjectMeta): Promise<StoredObject> {

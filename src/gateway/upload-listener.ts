@@ -20,14 +20,14 @@ import type { Readable } from 'node:stream';
 import { reportedMediaType } from '../upload/_content-type.js';
 import { carriesParam } from '../upload/_form-param.js';
 import { SCENES, fileExtension } from '../upload/scenes.js';
-import { drainAndClose, fullUrl, rawHeaderPairs, targetPath } from './_http.js';
+import { drainRest, fullUrl, rawHeaderPairs, targetPath } from './_http.js';
 import { s3ErrorXml } from './_xml.js';
 import type { Clock } from './gateway.js';
 import { checkPostPolicy, decodePolicy, type StorageSigner } from './policy.js';
 import type { RecordedPart, RecordedUpload, Recorder } from './recorder.js';
 import { splitScenarioPath } from './scenario-routing.js';
 import type { GatewayStorage, IncomingObject } from './storage.js';
-import type { IssuedUploads } from './upload-credentials.js';
+import type { IssuedUpload, IssuedUploads } from './upload-credentials.js';
 import { S3_STATUS, UPLOAD_RULES, ruleMessage, type UploadRule } from './upload-problems.js';
 
 /** The largest file accepted, bytes: 2 MB read as 2,097,152 (R13), the largest of any scene. */
@@ -105,7 +105,8 @@ class UploadExchange {
   ) {
     this.#seq = ctx.recorder.nextSeq();
     this.#at = ctx.clock.now();
-    this.#route = splitScenarioPath(targetPath(req.url ?? '/'));
+    // A server request always has a method and a target.
+    this.#route = splitScenarioPath(targetPath(req.url as string));
   }
 
   start(): void {
@@ -279,31 +280,30 @@ class UploadExchange {
       return this.#refuse({ rule: policy.problem.kind, ...(field !== undefined ? { field } : {}), s3Code: policy.s3Code, detail: policy.detail });
     }
 
-    const issued = this.ctx.issued.byKey(policy.key ?? '');
+    // The policy verified, so this gateway signed it: it issued the upload, with a key condition.
+    const issued = this.ctx.issued.byKey(policy.key as string) as IssuedUpload;
     const advisories: string[] = [];
-    if (issued) {
-      const extension = (fileExtension(file.filename) ?? '').replace(/[A-Z]/g, (c) => c.toLowerCase());
-      const accepted: readonly string[] = SCENES[issued.scene].extensions;
-      if (!accepted.includes(extension)) {
-        return this.#refuse({ rule: 'file-type', detail: `The file's type ${JSON.stringify(extension)} is not accepted for scene ${issued.scene}; accepted: ${accepted.join(', ')} (2.2, 8).` });
-      }
-      if (!carriesParam(file.filename, issued.filename)) {
-        return this.#refuse({ rule: 'file-name', detail: `The file part's filename is ${JSON.stringify(file.filename)}, not ${JSON.stringify(issued.filename)} as requested (4.2).` });
-      }
-      if (issued.contentType !== undefined && file.contentType !== reportedMediaType(issued.contentType)) {
-        return this.#refuse({ rule: 'file-content-type', detail: `The file part's content type is ${file.contentType}, not ${reportedMediaType(issued.contentType)} as requested (4.2).` });
-      }
-      const order = issued.formFields.map(([n]) => n).filter((n) => fields.some(([f]) => f === n));
-      if (fields.some(([n], i) => n !== order[i])) advisories.push('formFields out of order: R14 reads them in the order received; S3 accepts any order');
+    const extension = (fileExtension(file.filename) ?? '').replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const accepted: readonly string[] = SCENES[issued.scene].extensions;
+    if (!accepted.includes(extension)) {
+      return this.#refuse({ rule: 'file-type', detail: `The file's type ${JSON.stringify(extension)} is not accepted for scene ${issued.scene}; accepted: ${accepted.join(', ')} (2.2, 8).` });
     }
+    if (!carriesParam(file.filename, issued.filename)) {
+      return this.#refuse({ rule: 'file-name', detail: `The file part's filename is ${JSON.stringify(file.filename)}, not ${JSON.stringify(issued.filename)} as requested (4.2).` });
+    }
+    if (issued.contentType !== undefined && file.contentType !== reportedMediaType(issued.contentType)) {
+      return this.#refuse({ rule: 'file-content-type', detail: `The file part's content type is ${file.contentType}, not ${reportedMediaType(issued.contentType)} as requested (4.2).` });
+    }
+    const order = issued.formFields.map(([n]) => n).filter((n) => fields.some(([f]) => f === n));
+    if (fields.some(([n], i) => n !== order[i])) advisories.push('formFields out of order: R14 reads them in the order received; S3 accepts any order');
 
     this.#finish();
     const incoming = this.#incoming as IncomingObject;
     const stored = await incoming.commit({
-      key: policy.key ?? '',
-      storageUri: issued?.storageUri ?? `s3://${this.ctx.bucket}/${policy.key ?? ''}`,
-      bucket: this.ctx.bucket,
-      uploadNo: issued?.uploadNo ?? '',
+      key: issued.key,
+      storageUri: issued.storageUri,
+      bucket: issued.bucket,
+      uploadNo: issued.uploadNo,
       filename: file.filename,
       contentType: file.contentType,
       storedAt: now,
@@ -313,7 +313,7 @@ class UploadExchange {
     this.#record({ outcome: { ok: true }, status: 204, stored: true, storageUri: stored.storageUri, key: stored.key, uploadNo: stored.uploadNo, advisories });
     this.res.writeHead(204);
     this.res.end();
-    this.ctx.log(`upload ${clip(this.req.url ?? '')} -> 204 stored ${stored.storageUri} (${stored.size} bytes)`);
+    this.ctx.log(`upload ${clip(this.req.url as string)} -> 204 stored ${stored.storageUri} (${stored.size} bytes)`);
     this.resolve();
   }
 
@@ -330,7 +330,7 @@ class UploadExchange {
     this.#finish();
     const info = UPLOAD_RULES[refusal.rule];
     const s3Code = refusal.s3Code ?? info.s3Code;
-    const status = refusal.s3Code !== undefined ? (S3_STATUS[refusal.s3Code] ?? info.status) : info.status;
+    const status = S3_STATUS[s3Code] ?? info.status;
     const message = ruleMessage(refusal.rule, refusal.field);
     const xml = s3ErrorXml(s3Code, `${message}: ${refusal.detail}`, [
       ['Rule', refusal.rule],
@@ -338,35 +338,34 @@ class UploadExchange {
       ['RequestId', String(this.#seq)],
     ]);
     const outcome = { ok: false as const, rule: refusal.rule, message, detail: refusal.detail, ...(refusal.field !== undefined ? { field: refusal.field } : {}) };
-    // The partial file is deleted and the upload recorded before the answer, so that a
-    // client that reads the answer finds both done.
-    void (this.#incoming?.discard() ?? Promise.resolve()).then(() => {
-      this.#record({ outcome, problem: message, status, stored: false, advisories: [] });
-      const closing = !this.req.complete;
-      const body = Buffer.from(xml, 'utf8');
-      this.res.writeHead(status, {
-        'Content-Type': 'application/xml',
-        'Content-Length': String(body.byteLength),
-        ...(status === 405 ? { Allow: 'POST' } : {}),
-        ...(closing ? { Connection: 'close' } : {}),
-      });
-      this.res.end(body);
-      if (closing) drainAndClose(this.req, this.res);
-      this.ctx.log(`upload ${clip(this.req.url ?? '')} -> ${status} ${s3Code}: ${message}`);
-      this.resolve();
+    // Recorded before the answer, so that a client that reads the answer finds the record.
+    this.#record({ outcome, problem: message, status, stored: false, advisories: [] });
+    // A stalled body will not end: the connection closes after the answer. Any other unread rest is drained.
+    const closing = refusal.rule === 'timeout';
+    const body = Buffer.from(xml, 'utf8');
+    this.res.writeHead(status, {
+      'Content-Type': 'application/xml',
+      'Content-Length': String(body.byteLength),
+      ...(status === 405 ? { Allow: 'POST' } : {}),
+      ...(closing ? { Connection: 'close' } : {}),
     });
+    this.res.end(body);
+    if (!closing) drainRest(this.req);
+    this.ctx.log(`upload ${clip(this.req.url as string)} -> ${status} ${s3Code}: ${message}`);
+    // The partial file (never indexed, so never stored) is deleted after the answer.
+    void (this.#incoming?.discard() ?? Promise.resolve()).then(() => this.resolve());
   }
 
   /** An exception no input should cause: logged, answered 500 when nothing was answered yet. */
   #crash(e: unknown): void {
     const first = !this.#done;
     this.#finish();
-    this.ctx.log(`upload ${clip(this.req.url ?? '')}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    this.ctx.log(`upload ${clip(this.req.url as string)}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     if (!this.res.headersSent) {
       const body = Buffer.from(s3ErrorXml('InternalError', 'We encountered an internal error. Please try again.'), 'utf8');
       this.res.writeHead(500, { 'Content-Type': 'application/xml', 'Content-Length': String(body.byteLength), Connection: 'close' });
       this.res.end(body);
-      drainAndClose(this.req, this.res);
+      drainRest(this.req);
     }
     if (first) void this.#incoming?.discard().catch(() => undefined);
     this.resolve();
@@ -386,7 +385,7 @@ class UploadExchange {
     this.ctx.recorder.addUpload(this.#route.id, {
       seq: this.#seq,
       at: this.#at,
-      method: this.req.method ?? '',
+      method: this.req.method as string,
       url: fullUrl(this.req),
       headers: rawHeaderPairs(this.req),
       parts: this.#parts,

@@ -4,6 +4,7 @@
  * that expected values never come from the gateway's own code.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { request } from 'undici';
 import type { Gateway } from '../../src/gateway/index.js';
 
@@ -101,4 +102,73 @@ export function everyByte(n: number): Uint8Array {
 /** The text of one XML element of an S3-style error. */
 export function xmlElement(xml: string, name: string): string | undefined {
   return new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
+}
+
+/** What {@link streamRequest} saw. */
+export interface Streamed {
+  readonly status: number;
+  readonly text: string;
+  /** Bytes written when the answer's head arrived (-1: no answer). */
+  readonly sentBeforeAnswer: number;
+  /** Bytes written in all. */
+  readonly sent: number;
+  readonly total: number;
+  /** The connection broke while still writing. */
+  readonly cut: boolean;
+}
+
+/**
+ * Sends a body in 256 KiB pieces with node:http (chunked unless a content-length header
+ * is given), noting how much was written when the answer arrived; stops writing then,
+ * unless `keepSending`.
+ */
+export function streamRequest(target: string, headers: Record<string, string>, body: Buffer, options: { keepSending?: boolean } = {}): Promise<Streamed> {
+  const url = new URL(target);
+  return new Promise((resolve) => {
+    let sent = 0;
+    let answered = -1;
+    let status = 0;
+    let text = '';
+    let cut = false;
+    let responseDone = false;
+    let writingDone = false;
+    const finish = (): void => {
+      if (responseDone && writingDone) resolve({ status, text, sentBeforeAnswer: answered, sent, total: body.length, cut });
+    };
+    const req = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: 'POST', headers: headers['content-length'] ? headers : { ...headers, 'transfer-encoding': 'chunked' } });
+    req.on('response', (res) => {
+      answered = sent;
+      status = res.statusCode ?? 0;
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => void (text += c));
+      res.on('end', () => {
+        responseDone = true;
+        finish();
+      });
+    });
+    const broken = (): void => {
+      if (writingDone) return;
+      cut = sent < body.length;
+      writingDone = true;
+      responseDone ||= answered < 0;
+      finish();
+    };
+    req.on('error', broken);
+    req.on('close', broken);
+    const pump = (): void => {
+      if (writingDone) return;
+      if ((answered >= 0 && !options.keepSending) || sent >= body.length) {
+        writingDone = true;
+        if (sent >= body.length) req.end();
+        else req.destroy();
+        finish();
+        return;
+      }
+      const piece = body.subarray(sent, sent + 256 * 1024);
+      sent += piece.length;
+      if (!req.write(piece)) req.once('drain', () => setTimeout(pump, 2));
+      else setTimeout(pump, 2);
+    };
+    pump();
+  });
 }

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
 import { verifyResponse } from '../../src/scheme/verify.js';
-import { CREDENTIALS_PATH, MERCHANT, PDF_BODY, authHeader, correctForm, credentials, everyByte, postForm, send, signedPost } from './_support.js';
+import { connect } from 'node:net';
+import { CREDENTIALS_PATH, MERCHANT, PDF_BODY, authHeader, correctForm, credentials, everyByte, postForm, send, signedPost, streamRequest } from './_support.js';
 
 let gateway: Gateway;
 let now = Date.UTC(2025, 5, 11, 10, 0, 0);
@@ -82,7 +83,7 @@ describe('happy path', () => {
   });
 
   it('a charset parameter, Accept lists and a query string are accepted; the query is part of the URL signed', async () => {
-    const url = `${gateway.baseUrl}${CREDENTIALS_PATH}?trace=1&b=%7E`;
+    const url = `${gateway.baseUrl}${CREDENTIALS_PATH}?trace=1&b=%7E&pad=${'p'.repeat(120)}`;
     const r = await signedPost(url, PDF_BODY, { 'content-type': 'Application/JSON; charset=UTF-8', accept: 'text/html;q=0.9, application/json;q=0.5' });
     expect(r.status).toBe(200);
     expect(verifyResponse({ ...MERCHANT, method: 'POST', url, status: 200, authorization: String(r.headers['authorization']), body: r.bytes }).valid).toBe(true);
@@ -94,6 +95,50 @@ describe('happy path', () => {
     const r = await send(url, { body: PDF_BODY, headers: { 'content-type': 'application/json', accept: 'application/json', authorization: header } });
     expect(r.status).toBe(200);
     expect(gateway.recorder.for('lenient').requests[0]?.verification).toEqual({ valid: true, appId: MERCHANT.appId, tolerated: ['whitespace', 'extra-item'] });
+  });
+});
+
+describe('the full URL as the client sent it (R4)', () => {
+  /** One request on a raw socket; the answer's status line. */
+  const raw = (head: string, body: string): Promise<string> =>
+    new Promise((resolve) => {
+      const u = new URL(gateway.baseUrl);
+      const s = connect(Number(u.port), u.hostname, () => s.end(head + body));
+      let got = '';
+      s.on('data', (c: Buffer) => void (got += c.toString('latin1')));
+      s.on('close', () => resolve(got.split('\r\n')[0] ?? ''));
+    });
+
+  it('a request target in absolute form (as to a proxy) is the URL signed, https included', async () => {
+    for (const url of [`${gateway.baseUrl}${CREDENTIALS_PATH}`, `https://pg.example.com${CREDENTIALS_PATH}?q=1`]) {
+      const head = `POST ${url} HTTP/1.1\r\nHost: ignored.example\r\nContent-Type: application/json\r\nAccept: application/json\r\nAuthorization: ${authHeader({ url, body: PDF_BODY })}\r\nContent-Length: ${PDF_BODY.length}\r\nConnection: close\r\n\r\n`;
+      expect(await raw(head, PDF_BODY)).toBe('HTTP/1.1 200 OK');
+    }
+  });
+
+  it('HTTP/1.0 without Host: the URL is http:// and the target, as sent', async () => {
+    const url = `http://${CREDENTIALS_PATH}`;
+    const head = `POST ${CREDENTIALS_PATH} HTTP/1.0\r\nContent-Type: application/json\r\nAccept: application/json\r\nAuthorization: ${authHeader({ url, body: PDF_BODY })}\r\nContent-Length: ${PDF_BODY.length}\r\n\r\n`;
+    expect(await raw(head, PDF_BODY)).toBe('HTTP/1.1 200 OK');
+  });
+});
+
+describe('bodies over the API limit', () => {
+  it('sent chunked: 413 as soon as 64 KiB are crossed', async () => {
+    const url = `${gateway.baseUrl}${CREDENTIALS_PATH}`;
+    const body = Buffer.alloc(600_000, 0x20);
+    const r = await streamRequest(url, { 'content-type': 'application/json', accept: 'application/json' }, body);
+    expect(r.status).toBe(413);
+    expect(r.sentBeforeAnswer).toBeLessThan(r.total);
+  });
+
+  it('a client that keeps sending after the answer is cut off after 8 MiB more', async () => {
+    const url = `${gateway.baseUrl}${CREDENTIALS_PATH}`;
+    const body = Buffer.alloc(16 * 1024 * 1024, 0x20);
+    const r = await streamRequest(url, { 'content-type': 'application/json', accept: 'application/json' }, body, { keepSending: true });
+    expect(r.status).toBe(413);
+    expect(r.cut).toBe(true);
+    expect(r.sent).toBeLessThan(r.total);
   });
 });
 

@@ -89,6 +89,11 @@ describe('the presigned POST (policy.ts)', () => {
     expect(checkPostPolicy(signer, fields, 0)).toMatchObject({ ok: false, problem: { kind: 'field-changed', field: 'x-amz-signature' } });
   });
 
+  it('a policy without an algorithm condition is read as vendor amz', () => {
+    const policy = Buffer.from('{"expiration":"2030-01-01T00:00:00.000Z","conditions":[]}').toString('base64');
+    expect(checkPostPolicy(AWS_POST_EXAMPLE.signer, [['policy', policy]], 0)).toMatchObject({ ok: false, problem: { kind: 'field-missing', field: 'x-amz-signature' } });
+  });
+
   it('presignPost: boto3\'s field order, then the extra entries; the conditions of every field but policy and signature', () => {
     const signer = { accessKeyId: 'AK', secretKey: 'sk', region: 'r-1' };
     const issuedAt = Date.UTC(2025, 0, 1, 0, 0, 0);

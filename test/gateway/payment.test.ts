@@ -61,6 +61,7 @@ describe('payment/create', () => {
     ['amount negative', { amount: '-1.00' }, /^amount breaks format/],
     ['currency lower case', { currency: 'usd' }, /^currency breaks format: currency must be a currency code of three upper-case letters/],
     ['payer a string', { payer: 'Ada' }, /^payer breaks type: payer must be an object; got the string "Ada"/],
+    ['payer a long string', { payer: 'A'.repeat(100) }, /got the string "A{60}…" \(2\.5\)$/],
     ['payer.email a number', { payer: { email: 5 } }, /^payer\.email breaks type: payer\.email must be a string; got the number 5/],
     ['payMethod without type', { payMethod: {} }, /^payMethod\.type breaks required: payMethod\.type is required/],
     ['payMethod an array', { payMethod: ['CARD'] }, /^payMethod breaks type: payMethod must be an object; got an array/],

@@ -56,6 +56,20 @@ describe('API requests', () => {
     ['the path signed', (url) => ({ signedUrl: new URL(url).pathname }), 'url-path-only', /^sign does not match: the path was signed instead of the full URL — part 4 was the path and query only/],
     ['the URL without the scenario prefix', (url) => ({ signedUrl: url.replace('/s/rec.mistake', '') }), 'url-without-scenario-prefix', /^sign does not match: the URL signed differs from the URL sent — part 4 was the URL without the \/s\/<scenario id> prefix/],
     ['https for http', (url) => ({ signedUrl: url.replace('http:', 'https:') }), 'url-https', /^sign does not match: the URL signed differs from the URL sent — part 4 was the URL with https:\/\//],
+    ['the method signed in lower case', () => ({ raw: (url, body) => authHeader({ url, body, method: 'post' }) }), 'method-lower-case', /^sign does not match: the method signed differs from the method sent — the method was signed in lower case/],
+    [
+      'a body with é signed as Latin-1',
+      () => ({
+        sentBody: '{"filename":"é.pdf","scene":"DISPUTE_EVIDENCE"}',
+        raw: (url, body) => {
+          const ts = '1718090000000';
+          const sign = createHash('sha256').update(Buffer.from(`${MERCHANT.appId}\n${MERCHANT.appSecret}\nPOST\n${url}\n${ts}\nn-2\n${body}\n`, 'latin1')).digest('hex');
+          return `V2_SHA256 appId=${MERCHANT.appId},sign=${sign},timestamp=${ts},nonce=n-2`;
+        },
+      }),
+      'latin1',
+      /^sign does not match: the content was not encoded as UTF-8 — the content was encoded as Latin-1/,
+    ],
     [
       'the final LF left out',
       () => ({

@@ -3,11 +3,13 @@
  * words; the size limit enforced while streaming (answered before the body is consumed);
  * the injected clock for expiry; nothing stored for any refusal.
  */
-import { request as httpRequest } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
-import { BOUNDARY, MERCHANT, correctForm, credentials, everyByte, multipart, postForm, send, xmlElement, type CredentialsData, type FormPart } from './_support.js';
+import { MERCHANT, correctForm, credentials, everyByte, multipart, postForm, send, streamRequest, xmlElement, type CredentialsData, type FormPart, type Streamed } from './_support.js';
 
 let gateway: Gateway;
 let now = Date.UTC(2025, 0, 2, 3, 4, 5);
@@ -17,7 +19,14 @@ beforeAll(async () => {
   gateway = await startGateway({ merchants: [MERCHANT], clock: { now: () => now }, bodyTimeoutMs: 300, log: (l) => logs.push(l) });
 });
 afterEach(async () => {
-  expect((await gateway.storage.files()).filter((f) => f.startsWith('.incoming-'))).toEqual([]);
+  // A refused upload's partial file is deleted right after the answer.
+  let partial: string[] = [];
+  for (let i = 0; i < 100; i++) {
+    partial = (await gateway.storage.files()).filter((f) => f.startsWith('.incoming-'));
+    if (partial.length === 0) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  expect(partial).toEqual([]);
 });
 afterAll(async () => {
   await gateway.close();
@@ -175,6 +184,14 @@ describe('size: 2 MiB (R13), refused as soon as the limit is crossed', () => {
     expect(r.sentBeforeAnswer).toBeLessThan(r.total);
   });
 
+  it('a body over 3 MiB sent chunked, its bulk in a second file part: 400 EntityTooLarge "body over the size limit" once crossed', async () => {
+    const { data } = await credentials(gateway, undefined);
+    const { contentType, body } = multipart([...fieldsOf(data), fileOf(), fileOf({ name: 'more', data: everyByte(5_000_000) })]);
+    const r = await streamRequest(data.uploadUrl, { 'content-type': contentType }, body);
+    expect([r.status, xmlElement(r.text, 'Rule')]).toEqual([400, 'body-too-large']);
+    expect(r.sentBeforeAnswer).toBeLessThan(r.total);
+  });
+
   it('a 3 MiB file sent chunked: answered before the whole body was sent, nothing kept', async () => {
     const { data } = await credentials(gateway, 'up.stream');
     const r = await streamUpload(data, 3 * 1024 * 1024, { contentLength: false });
@@ -201,6 +218,24 @@ describe('validity: 10 minutes from issue, on the injected clock (2.4, 3)', () =
       await expectRefused(b.data, correctForm(b.data, FILE), 403, 'AccessDenied', 'expired', 'uploadUrl expired');
     } finally {
       now = issued;
+    }
+  });
+});
+
+describe('a storage failure', () => {
+  it('the storage folder gone: 500 InternalError, logged, nothing stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-broken-'));
+    const lines: string[] = [];
+    const g = await startGateway({ merchants: [MERCHANT], storageDir: dir, log: (l) => lines.push(l) });
+    try {
+      const { data } = await credentials(g, undefined);
+      rmSync(dir, { recursive: true, force: true });
+      const r = await postForm(data.uploadUrl, correctForm(data, everyByte(300_000)));
+      expect([r.status, xmlElement(r.text, 'Code')]).toEqual([500, 'InternalError']);
+      expect(lines.join('\n')).toMatch(/upload \/pgv2kit-evidence: internal error: Error: ENOENT/);
+      expect(g.storage.list()).toEqual([]);
+    } finally {
+      await g.close();
     }
   });
 });
@@ -260,52 +295,10 @@ describe('requests that are not an upload', () => {
 
 // --- helpers ---
 
-/** Streams fields then a file of `size` bytes in 256 KiB chunks, stopping when the answer arrives. */
-function streamUpload(data: CredentialsData, size: number, options: { contentLength: boolean }): Promise<{ status: number; text: string; sentBeforeAnswer: number; total: number }> {
-  const head = multipart(fieldsOf(data)).body.toString('latin1').replace(`--${BOUNDARY}--\r\n`, '');
-  const fileHead = Buffer.from(`${head}--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="evidence.pdf"\r\nContent-Type: application/pdf\r\n\r\n`, 'latin1');
-  const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
-  const total = fileHead.length + size + tail.length;
-  const url = new URL(data.uploadUrl);
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = -1;
-    const req = httpRequest({
-      host: url.hostname,
-      port: url.port,
-      path: url.pathname,
-      method: 'POST',
-      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...(options.contentLength ? { 'content-length': String(total) } : { 'transfer-encoding': 'chunked' }) },
-    });
-    req.on('response', (res) => {
-      answered = sent;
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => void (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, sentBeforeAnswer: answered, total }));
-    });
-    req.on('error', (e) => (answered >= 0 ? undefined : reject(e)));
-    const chunk = Buffer.from(everyByte(256 * 1024));
-    let fileSent = 0;
-    const pump = (): void => {
-      if (answered >= 0) return void req.destroy();
-      if (sent === 0) {
-        sent += fileHead.length;
-        req.write(fileHead);
-      } else if (fileSent < size) {
-        const piece = chunk.subarray(0, Math.min(chunk.length, size - fileSent));
-        fileSent += piece.length;
-        sent += piece.length;
-        if (!req.write(piece)) return void req.once('drain', () => setTimeout(pump, 5));
-      } else {
-        sent += tail.length;
-        req.end(tail);
-        return;
-      }
-      setTimeout(pump, 5);
-    };
-    pump();
-  });
+/** Fields, then a file part of `size` bytes (every byte value), streamed. */
+function streamUpload(data: CredentialsData, size: number, options: { contentLength: boolean }): Promise<Streamed> {
+  const { contentType, body } = multipart([...fieldsOf(data), fileOf({ data: everyByte(size) })]);
+  return streamRequest(data.uploadUrl, { 'content-type': contentType, ...(options.contentLength ? { 'content-length': String(body.length) } : {}) }, body);
 }
 
 /** Writes a request's head and (part of) its body on a raw socket; returns what comes back, or '' when `close` ends it first. */

@@ -19,6 +19,7 @@ import { ModuleSubjectError, loadModuleSubject } from '../../subjects/module-sub
 import { createReferenceSubject } from '../../subjects/reference.js';
 import type { Subject } from '../../subjects/subject.js';
 import { createTesteeSubject } from '../../subjects/testee-subject.js';
+import { combineSubjects } from '../../subjects/combine.js';
 import { createGatewaySubject, type GatewayTarget } from '../../subjects/gateway-subject.js';
 import { DEMO_MERCHANT, startGateway } from '../../gateway/index.js';
 import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '../../vectors/load.js';
@@ -147,6 +148,13 @@ export const runCommand = defineCommand({
       } else {
         target = { kind: 'reference', description: 'built-in reference' };
         subject = createReferenceSubject();
+        if (selected.some((c) => c.case.kind === 'gateway')) {
+          // the gateway role too: the reference gateway, in process, checked as any gateway is
+          const started = await gatewayTarget(undefined, undefined, undefined);
+          closeGateway = started.close;
+          target = { kind: 'reference', description: `built-in reference; gateway role: ${started.description}` };
+          subject = combineSubjects(subject, createGatewaySubject(started.target));
+        }
       }
     } catch (e) {
       if (e instanceof TesteeStartError) {
