@@ -119,10 +119,9 @@ export interface Streamed {
 
 /**
  * Sends a body in 256 KiB pieces with node:http (chunked unless a content-length header
- * is given), noting how much was written when the answer arrived; stops writing then,
- * unless `keepSending`.
+ * is given), noting how much was written when the answer arrived; stops writing then.
  */
-export function streamRequest(target: string, headers: Record<string, string>, body: Buffer, options: { keepSending?: boolean } = {}): Promise<Streamed> {
+export function streamRequest(target: string, headers: Record<string, string>, body: Buffer): Promise<Streamed> {
   const url = new URL(target);
   return new Promise((resolve) => {
     let sent = 0;
@@ -157,7 +156,7 @@ export function streamRequest(target: string, headers: Record<string, string>, b
     req.on('close', broken);
     const pump = (): void => {
       if (writingDone) return;
-      if ((answered >= 0 && !options.keepSending) || sent >= body.length) {
+      if (answered >= 0 || sent >= body.length) {
         writingDone = true;
         if (sent >= body.length) req.end();
         else req.destroy();

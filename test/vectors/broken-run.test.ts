@@ -30,7 +30,7 @@ function brokenCopy(edit: (text: string) => string): string {
 
 async function runSuites(vectors: string): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'suites/vectors.test.ts', 'suites/expectations.test.ts'], {
+    const { stdout, stderr } = await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'suites/vectors.test.ts', 'suites/expectations.test.ts', '--coverage.enabled=false', '--coverage.reportsDirectory', join(tmpdir(), 'pgv2kit-broken-run-coverage')], {
       env: { ...process.env, PGV2KIT_VECTORS: vectors, CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' },
       maxBuffer: 64 * 1024 * 1024,
     });
