@@ -6,10 +6,12 @@
  *
  *     npm run bench                 # build, then every benchmark
  *     npx tsx bench/run.ts sign     # only those whose name contains "sign" (dist/ must be built)
+ *     npx tsx bench/run.ts gateway  # only gateway-load: 200 concurrent 2 MiB uploads, 1,000 malformed requests
  * @module
  */
 import { loadVectorSet } from '../dist/index.js';
 import { recordCalls } from './_inputs.js';
+import { benchGatewayLoad } from './gateway-load.js';
 import { formatNumber, machine, summarize, table, type BenchResult, type Ratio } from './_measure.js';
 import { benchProtocolCalls } from './protocol-calls.js';
 import { benchProtocolRun } from './protocol-run.js';
@@ -34,18 +36,22 @@ if (wanted('protocol-calls') || wanted('protocol-run')) {
   if (wanted('protocol-run')) results.push(report(await benchProtocolRun(set)));
 }
 if (wanted('sign')) results.push(report(await benchSign()));
+// One run, not rounds: its own tables, and its two lines (integrity, faults) at the end of its section.
+if (wanted('gateway-load')) process.stdout.write(await benchGatewayLoad());
 
 const ratios = results.flatMap((r) => r.ratios);
-process.stdout.write(`ratios (per round, both sides measured back to back; the closing line takes the lowest median of its rows)\n`);
-process.stdout.write(
-  table(
-    ['ratio', 'median', 'min–max', 'aim', 'verdict'],
-    ratios.map((r) => {
-      const s = summarize(r.values);
-      return [r.label, s.median.toFixed(2), `${s.min.toFixed(2)}–${s.max.toFixed(2)}`, `≥ ${r.aim.toFixed(2)}`, verdict(s.median, r.aim)];
-    }),
-  ),
-);
+if (ratios.length > 0) {
+  process.stdout.write(`ratios (per round, both sides measured back to back; the closing line takes the lowest median of its rows)\n`);
+  process.stdout.write(
+    table(
+      ['ratio', 'median', 'min–max', 'aim', 'verdict'],
+      ratios.map((r) => {
+        const s = summarize(r.values);
+        return [r.label, s.median.toFixed(2), `${s.min.toFixed(2)}–${s.max.toFixed(2)}`, `≥ ${r.aim.toFixed(2)}`, verdict(s.median, r.aim)];
+      }),
+    ),
+  );
+}
 process.stdout.write(`\nbench took ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 for (const headline of Object.keys(HEADLINES) as Ratio['headline'][]) {
   const rows = ratios.filter((r) => r.headline === headline);

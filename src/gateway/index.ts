@@ -1,8 +1,8 @@
 /**
  * The reference gateway (spec §4, §5; readings R4, R9, R13–R16): `startGateway()` runs
  * the API and the upload address on loopback, plays scenarios for client-role cases
- * and records what each client sent. A heavy, optional part of the kit: import it from
- * `pgv2kit/gateway` (or this folder), not from the main entry.
+ * and records what each client sent. A heavy, optional part of the kit, kept out of the
+ * main entry (a `pgv2kit/gateway` subpath export fits it).
  * @example
  * import { startGateway } from './gateway/index.js';
  * const gateway = await startGateway({ merchants: [{ appId: 'app_1', appSecret: 's3cr3t' }] });

@@ -164,7 +164,11 @@ class UploadExchange {
     const parser = this.#parser as busboy.Busboy;
     if (!parser.write(chunk)) {
       this.req.pause();
-      parser.once('drain', () => this.req.resume());
+      parser.once('drain', () => {
+        // Waiting on the disk is not the client stalling.
+        this.#timer?.refresh();
+        this.req.resume();
+      });
     }
   }
 

@@ -48,7 +48,7 @@ describe('pgv2kit (global)', () => {
     expect(await run(['help', name])).toEqual(r);
   });
 
-  it.each(['run', 'vectors', 'explain'])('%s --help (golden)', async (name) => {
+  it.each(['run', 'vectors', 'explain', 'serve'])('%s --help (golden)', async (name) => {
     await expect((await run([name, '--help'])).stdout).toMatchFileSnapshot(`./__snapshots__/${name}-help.txt`);
   });
 

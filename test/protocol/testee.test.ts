@@ -9,7 +9,7 @@ import { startTestee, TesteeStartError, type TesteeOptions } from '../../src/pro
 const fixture = fileURLToPath(new URL('./fixtures/misbehaving-testee.mjs', import.meta.url));
 const options = (env: Record<string, string>, extra: Partial<TesteeOptions> = {}): TesteeOptions & { logged: string[] } => {
   const logged: string[] = [];
-  return { command: `"${process.execPath}" "${fixture}"`, env: { ...process.env, ...env }, timeoutMs: 1500, startTimeoutMs: 3000, log: (l) => logged.push(l), logged, ...extra };
+  return { command: `"${process.execPath}" "${fixture}"`, env: { ...process.env, ...env }, timeoutMs: 1500, startTimeoutMs: 5000, log: (l) => logged.push(l), logged, ...extra };
 };
 const ids = ['c-1', 'c-2-bad', 'c-3', 'c-4'];
 
@@ -75,11 +75,11 @@ describe('testee session', () => {
   it.each([
     ['notready', 'the testee is not ready: this testee needs protocol 7'],
     ['wrongprotocol', 'the testee speaks protocol 2, not 1'],
-    ['silent', 'the testee did not answer start within 3000 ms'],
+    ['silent', 'the testee did not answer start within 1500 ms'],
     ['exit', 'the testee exited with code 9 before it was ready'],
     ['garbage', 'the answer to start is not JSON: "hello?"'],
   ])('start %s: refused with a TesteeStartError', async (start, message) => {
-    await expect(startTestee(options({ START: start }))).rejects.toThrow(new TesteeStartError(message));
+    await expect(startTestee(options({ START: start }, start === 'silent' ? { startTimeoutMs: 1500 } : {}))).rejects.toThrow(new TesteeStartError(message));
   }, 10_000);
 
   it('a command that does not exist is a start error naming its stderr', async () => {
