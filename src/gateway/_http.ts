@@ -79,8 +79,8 @@ export function readBody(req: IncomingMessage, limit: number, idleMs: number): P
       done = true;
       clearTimeout(timer);
       req.off('data', onData);
-      const all = Buffer.concat(chunks);
-      resolve({ bytes: new Uint8Array(all.buffer, all.byteOffset, all.byteLength), ...(stopped ? { stopped } : {}) });
+      // an exact-size copy: a view into Node's shared 8 KiB pool would keep the whole block alive in the recorder
+      resolve({ bytes: new Uint8Array(Buffer.concat(chunks)), ...(stopped ? { stopped } : {}) });
     };
     let timer = setTimeout(() => finish('timeout'), idleMs);
     const onData = (chunk: Buffer): void => {

@@ -55,6 +55,8 @@ export interface GatewayOptions {
   readonly log?: (line: string) => void;
   /** How long a body may stall before it is answered and closed, ms. Default 10,000. */
   readonly bodyTimeoutMs?: number;
+  /** The most requests and uploads the recorder keeps per scenario (the oldest dropped). Default: all. */
+  readonly recordLimit?: number;
   /** The bucket name (the last segment of uploadUrl). Default `pgv2kit-evidence`. */
   readonly bucket?: string;
 }
@@ -103,7 +105,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const bucket = options.bucket ?? 'pgv2kit-evidence';
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
   const signer: StorageSigner = { accessKeyId: `PGV2${randomBytes(8).toString('hex').toUpperCase()}`, secretKey: randomBytes(30).toString('base64'), region: 'pgv2-local-1' };
-  const recorder = new Recorder();
+  const recorder = new Recorder(options.recordLimit);
   const issued = new IssuedUploads();
   const storage = await GatewayStorage.open(options.storageDir);
 

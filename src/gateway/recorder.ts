@@ -132,6 +132,12 @@ export class Recorder {
   #seq = 0;
 
   /**
+   * @param limit - the most requests and uploads kept per scenario (the oldest are dropped);
+   *   default: all. `pgv2kit serve`, which runs for long, sets one.
+   */
+  constructor(private readonly limit: number = Number.POSITIVE_INFINITY) {}
+
+  /**
    * The record of a scenario id (an empty one when nothing was received under it).
    * @param scenarioId - the id; omit for plain paths
    * @returns the record; it grows as requests arrive
@@ -173,7 +179,9 @@ export class Recorder {
    * @param request - what was received and answered
    */
   addRequest(scenarioId: string | undefined, request: RecordedRequest): void {
-    this.#record(scenarioId).requests.push(request);
+    const list = this.#record(scenarioId).requests;
+    list.push(request);
+    if (list.length > this.limit) list.shift();
   }
 
   /**
@@ -182,7 +190,9 @@ export class Recorder {
    * @param upload - what was received and answered
    */
   addUpload(scenarioId: string | undefined, upload: RecordedUpload): void {
-    this.#record(scenarioId).uploads.push(upload);
+    const list = this.#record(scenarioId).uploads;
+    list.push(upload);
+    if (list.length > this.limit) list.shift();
   }
 
   #record(id: string | undefined): { id: string | undefined; requests: RecordedRequest[]; uploads: RecordedUpload[] } {

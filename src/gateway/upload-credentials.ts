@@ -136,6 +136,12 @@ export class IssuedUploads {
    * @param issued - the upload
    */
   add(issued: IssuedUpload): void {
+    // forget uploads long past their expiry (an hour after), so a long-running gateway does not grow without bound
+    for (const [key, old] of this.#byKey) {
+      if (old.expiresAt + 3_600_000 >= issued.expiresAt) break;
+      this.#byKey.delete(key);
+      this.#byPolicy.delete(old.policy);
+    }
     this.#byKey.set(issued.key, issued);
     this.#byPolicy.set(issued.policy, issued);
   }

@@ -160,3 +160,14 @@ describe('uploads', () => {
     expect(gateway.recorder.for('never-seen')).toEqual({ id: 'never-seen', requests: [], uploads: [] });
   });
 });
+
+describe('Recorder limit', () => {
+  it('keeps only the newest records per scenario when given a limit', async () => {
+    const { Recorder } = await import('../../src/gateway/recorder.js');
+    const r = new Recorder(2);
+    for (let i = 1; i <= 3; i++) r.addUpload('s', { seq: i } as never);
+    expect(r.for('s').uploads.map((u) => u.seq)).toEqual([2, 3]);
+    for (let i = 1; i <= 3; i++) r.addRequest('s', { seq: i } as never);
+    expect(r.for('s').requests.map((u) => u.seq)).toEqual([2, 3]);
+  });
+});

@@ -90,6 +90,7 @@ export async function serve(
   try {
     gateway = await startGateway({
       merchants: [merchant],
+      recordLimit: 1000,
       host,
       port,
       uploadPort,
