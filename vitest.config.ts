@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import ClosingLineReporter from './suites/_support/closing-line-reporter.js';
 
@@ -6,6 +7,8 @@ export default defineConfig({
     include: ['suites/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: ['suites/_support/fast-check-setup.ts'],
     globalSetup: ['suites/_support/build-dist.ts'],
+    // vitest keeps one core free by default: on the 2-core CI machine that means one worker
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters: ['default', new ClosingLineReporter()],
