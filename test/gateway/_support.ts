@@ -121,7 +121,7 @@ export interface Streamed {
  * Sends a body in 256 KiB pieces with node:http (chunked unless a content-length header
  * is given), noting how much was written when the answer arrived; stops writing then.
  */
-export function streamRequest(target: string, headers: Record<string, string>, body: Buffer): Promise<Streamed> {
+export function streamRequest(target: string, headers: Record<string, string>, body: Buffer, pauseAfter = Number.POSITIVE_INFINITY): Promise<Streamed> {
   const url = new URL(target);
   return new Promise((resolve) => {
     let sent = 0;
@@ -131,6 +131,7 @@ export function streamRequest(target: string, headers: Record<string, string>, b
     let cut = false;
     let responseDone = false;
     let writingDone = false;
+    let crossedAt: number | undefined;
     const finish = (): void => {
       if (responseDone && writingDone) resolve({ status, text, sentBeforeAnswer: answered, sent, total: body.length, cut });
     };
@@ -161,6 +162,12 @@ export function streamRequest(target: string, headers: Record<string, string>, b
         if (sent >= body.length) req.end();
         else req.destroy();
         finish();
+        return;
+      }
+      // past the limit (pauseAfter), give the gateway up to 3 s to answer before sending
+      // more: an early refusal is then seen as one even on a loaded machine
+      if (sent > pauseAfter && Date.now() - (crossedAt ??= Date.now()) < 3000) {
+        setTimeout(pump, 20);
         return;
       }
       const piece = body.subarray(sent, sent + 256 * 1024);

@@ -127,7 +127,7 @@ describe('bodies over the API limit', () => {
   it('sent chunked: 413 as soon as 64 KiB are crossed', async () => {
     const url = `${gateway.baseUrl}${CREDENTIALS_PATH}`;
     const body = Buffer.alloc(4_000_000, 0x20);
-    const r = await streamRequest(url, { 'content-type': 'application/json', accept: 'application/json' }, body);
+    const r = await streamRequest(url, { 'content-type': 'application/json', accept: 'application/json' }, body, 512 * 1024);
     expect(r.status).toBe(413);
     expect(r.sentBeforeAnswer).toBeLessThan(r.total);
   });

@@ -187,7 +187,7 @@ describe('size: 2 MiB (R13), refused as soon as the limit is crossed', () => {
   it('a body over 3 MiB sent chunked, its bulk in a second file part: 400 EntityTooLarge "body over the size limit" once crossed', async () => {
     const { data } = await credentials(gateway, undefined);
     const { contentType, body } = multipart([...fieldsOf(data), fileOf(), fileOf({ name: 'more', data: everyByte(5_000_000) })]);
-    const r = await streamRequest(data.uploadUrl, { 'content-type': contentType }, body);
+    const r = await streamRequest(data.uploadUrl, { 'content-type': contentType }, body, 3.25 * 1024 * 1024);
     expect([r.status, xmlElement(r.text, 'Rule')]).toEqual([400, 'body-too-large']);
     expect(r.sentBeforeAnswer).toBeLessThan(r.total);
   });
@@ -298,7 +298,7 @@ describe('requests that are not an upload', () => {
 /** Fields, then a file part of `size` bytes (every byte value), streamed. */
 function streamUpload(data: CredentialsData, size: number, options: { contentLength: boolean }): Promise<Streamed> {
   const { contentType, body } = multipart([...fieldsOf(data), fileOf({ data: everyByte(size) })]);
-  return streamRequest(data.uploadUrl, { 'content-type': contentType, ...(options.contentLength ? { 'content-length': String(body.length) } : {}) }, body);
+  return streamRequest(data.uploadUrl, { 'content-type': contentType, ...(options.contentLength ? { 'content-length': String(body.length) } : {}) }, body, 2.25 * 1024 * 1024);
 }
 
 /** Writes a request's head and (part of) its body on a raw socket; returns what comes back, or '' when `close` ends it first. */
