@@ -4,10 +4,11 @@
  * @module
  */
 import type { Command } from './command.js';
+import { certifyCommand } from './commands/certify.js';
 import { explainCommand } from './commands/explain.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { vectorsCommand } from './commands/vectors.js';
 
 /** Every command, in help order. */
-export const COMMANDS: readonly Command[] = [runCommand, vectorsCommand, explainCommand, serveCommand];
+export const COMMANDS: readonly Command[] = [runCommand, vectorsCommand, explainCommand, serveCommand, certifyCommand];

@@ -48,14 +48,14 @@ describe('pgv2kit (global)', () => {
     expect(await run(['help', name])).toEqual(r);
   });
 
-  it.each(['run', 'vectors', 'explain', 'serve'])('%s --help (golden)', async (name) => {
+  it.each(['run', 'vectors', 'explain', 'serve', 'certify'])('%s --help (golden)', async (name) => {
     await expect((await run([name, '--help'])).stdout).toMatchFileSnapshot(`./__snapshots__/${name}-help.txt`);
   });
 
   it.each([
-    [['vectrs'], 'pgv2kit: unknown command "vectrs" (did you mean vectors?); the commands are run, vectors, explain, serve', 'see pgv2kit --help'],
-    [['frobnicate'], 'pgv2kit: unknown command "frobnicate"; the commands are run, vectors, explain, serve', 'see pgv2kit --help'],
-    [['help', 'nope'], 'pgv2kit: unknown command "nope"; the commands are run, vectors, explain, serve', 'see pgv2kit --help'],
+    [['vectrs'], 'pgv2kit: unknown command "vectrs" (did you mean vectors?); the commands are run, vectors, explain, serve, certify', 'see pgv2kit --help'],
+    [['frobnicate'], 'pgv2kit: unknown command "frobnicate"; the commands are run, vectors, explain, serve, certify', 'see pgv2kit --help'],
+    [['help', 'nope'], 'pgv2kit: unknown command "nope"; the commands are run, vectors, explain, serve, certify', 'see pgv2kit --help'],
     [['--bogus=1', 'vectors'], 'pgv2kit: unknown option --bogus (options follow the command)', 'see pgv2kit --help'],
     [['vectors', '--bogus'], 'pgv2kit vectors: unknown option --bogus', 'see pgv2kit vectors --help'],
     [['vectors', '-x'], 'pgv2kit vectors: unknown option -x', 'see pgv2kit vectors --help'],

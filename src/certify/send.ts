@@ -1,0 +1,102 @@
+/**
+ * Sends one planned call to the merchant with undici: method, URL, headers and body
+ * exactly as planned, a timeout per call, redirects never followed. The outcome is
+ * data: a status and (bounded) body text, or the kind of error, with the duration.
+ * @module
+ */
+import { Agent, request } from 'undici';
+import type { HttpCall } from './plan.js';
+
+/** How a call that got no HTTP answer ended. */
+export type SendErrorKind = 'timeout' | 'reset' | 'refused' | 'other';
+
+/** The outcome of one call. */
+export type SendOutcome =
+  | { readonly kind: 'response'; readonly status: number; readonly body: string; readonly location?: string; readonly ms: number }
+  | { readonly kind: 'error'; readonly error: SendErrorKind; readonly message: string; readonly ms: number };
+
+/** The most body text kept from a response. */
+export const MAX_BODY_CHARS = 4096;
+
+/** A sender: one connection pool for a run; close it at the end. */
+export interface Sender {
+  send(call: HttpCall): Promise<SendOutcome>;
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a sender.
+ * @param timeoutMs - the limit for one call, connection to last body byte
+ * @returns the sender
+ * @example const s = createSender(5000); const o = await s.send(call); await s.close();
+ */
+export function createSender(timeoutMs: number): Sender {
+  // No keep-alive: a call that hangs or resets cannot disturb the next one.
+  const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, pipelining: 0 });
+  return {
+    send: (call) => send(agent, call, timeoutMs),
+    close: () => agent.destroy(),
+  };
+}
+
+// --- internal ---
+
+async function send(agent: Agent, call: HttpCall, timeoutMs: number): Promise<SendOutcome> {
+  const started = performance.now();
+  const ms = () => Math.round(performance.now() - started);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`no complete answer within ${timeoutMs} ms`));
+  }, timeoutMs);
+  try {
+    const headers: string[] = [];
+    for (const [name, value] of call.headers) headers.push(name, value);
+    const response = await request(call.url, {
+      dispatcher: agent,
+      method: call.method,
+      headers,
+      signal: controller.signal,
+      ...(call.body !== undefined ? { body: Buffer.from(call.body, 'utf8') } : {}),
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      const b = chunk as Buffer;
+      if (size < MAX_BODY_CHARS * 4) chunks.push(b);
+      size += b.length;
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    const location = response.headers['location'];
+    return {
+      kind: 'response',
+      status: response.statusCode,
+      body: text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…` : text,
+      ...(typeof location === 'string' ? { location } : {}),
+      ms: ms(),
+    };
+  } catch (e) {
+    return { kind: 'error', error: timedOut ? 'timeout' : classify(e), message: timedOut ? `no complete answer within ${timeoutMs} ms` : describe(e), ms: ms() };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function classify(e: unknown): SendErrorKind {
+  const codes = new Set<string>();
+  for (let x: unknown = e, n = 0; x && n < 5; x = (x as { cause?: unknown }).cause, n++) {
+    const code = (x as { code?: unknown }).code;
+    if (typeof code === 'string') codes.add(code);
+  }
+  if (['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'].some((c) => codes.has(c))) return 'timeout';
+  if (codes.has('ECONNREFUSED')) return 'refused';
+  if (['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE'].some((c) => codes.has(c))) return 'reset';
+  return 'other';
+}
+
+function describe(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const cause = e.cause instanceof Error ? ` (${e.cause.message})` : '';
+  return `${e.message}${cause}`;
+}

@@ -1,0 +1,62 @@
+/**
+ * Tiny merchants for the certification tests: a correct one (verifies webhooks and
+ * redirects with the kit's own verifiers) and defective ones.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyRedirect } from '../../src/scheme/redirect.js';
+import { verifyWebhook } from '../../src/scheme/verify.js';
+
+export type Behaviour = 'correct' | 'accept-all' | 'status-500' | 'hang' | 'reset' | 'refuse-all';
+
+export interface TestMerchant {
+  readonly url: string;
+  readonly calls: Array<{ method: string; url: string; headers: Record<string, string | string[] | undefined>; body: string }>;
+  close(): Promise<void>;
+}
+
+export const APP_ID = 'app_test_merchant';
+export const APP_SECRET = 'sk_test_9f8e7d6c5b4a39281706';
+
+/**
+ * Starts a merchant on 127.0.0.1. Webhooks are POSTs to /notify, redirects GETs of /return…;
+ * `notifyUrl` and `returnUrl` are what the merchant registered (they are verified against).
+ */
+export async function startTestMerchant(behaviour: Behaviour, urls: (base: string) => { notifyUrl: string; returnUrl: string }): Promise<TestMerchant> {
+  const calls: TestMerchant['calls'] = [];
+  let registered: { notifyUrl: string; returnUrl: string } | undefined;
+  let base = '';
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      calls.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body: body.toString('utf8') });
+      if (behaviour === 'hang') return;
+      if (behaviour === 'reset') return void req.socket.destroy();
+      if (behaviour === 'status-500') return void res.writeHead(500).end('boom');
+      if (behaviour === 'accept-all') return void res.writeHead(200).end('SUCCESS');
+      if (behaviour === 'refuse-all') return void res.writeHead(401).end('FAIL');
+      const r = registered ?? { notifyUrl: '', returnUrl: '' };
+      let ok = false;
+      if (req.method === 'POST' && req.url?.startsWith('/notify')) {
+        ok = verifyWebhook({ appId: APP_ID, appSecret: APP_SECRET, notifyUrl: r.notifyUrl, method: 'POST', authorization: req.headers.authorization ?? null, body }).valid;
+      } else if (req.method === 'GET' && req.url?.startsWith('/return')) {
+        ok = verifyRedirect({ appId: APP_ID, appSecret: APP_SECRET, returnUrl: r.returnUrl, redirectUrl: `${base}${req.url}` }).valid;
+      }
+      res.writeHead(ok ? 200 : 401, { 'content-type': 'text/plain' }).end(ok ? 'SUCCESS' : 'FAIL');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  registered = urls(base);
+  return {
+    url: base,
+    calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

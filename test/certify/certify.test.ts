@@ -1,0 +1,221 @@
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCertification, type CertificationResult } from '../../src/certify/certify.js';
+import { buildPlan, planHash, REFERENCE_TIME } from '../../src/certify/plan.js';
+import { CERTIFICATION_FILES, writeCertificationReports } from '../../src/certify/report.js';
+import { SAMPLE_CREDENTIALS, SAMPLE_REGISTERED, localDelivery } from '../../src/certify/sample.js';
+import { run } from '../cli/_run.js';
+import { APP_ID, APP_SECRET, startTestMerchant, type Behaviour, type TestMerchant } from './_merchant.js';
+import { DEFECTIVE_MERCHANTS, type Requirement } from './merchants/index.js';
+
+const started: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const m of started.splice(0)) await m.close();
+});
+
+const REFUSE_REQUIREMENTS = [
+  'webhook.body-changed', 'webhook.reserialized', 'webhook.wrong-sign', 'webhook.wrong-app-id', 'webhook.delivery-url', 'webhook.header-items', 'webhook.scheme',
+  'redirect.payment-tampered', 'redirect.authorization-tampered', 'redirect.signed-with-added-params', 'redirect.still-encoded',
+];
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'pgv2kit-certify-'));
+}
+
+/** A test merchant registered at public-looking URLs, delivered to on loopback. */
+async function certifyTestMerchant(behaviour: Behaviour, extra: { timeoutMs?: number; acceptBody?: string; returnQuery?: boolean; now?: () => number } = {}): Promise<{ merchant: TestMerchant; result: CertificationResult }> {
+  const notifyUrl = 'https://merchant.example.test/notify';
+  const returnUrl = extra.returnQuery === false ? 'https://merchant.example.test/return' : 'https://merchant.example.test/return?shop=7&x=a+b';
+  const merchant = await startTestMerchant(behaviour, () => ({ notifyUrl, returnUrl }));
+  started.push(merchant);
+  const result = await runCertification({
+    appId: APP_ID,
+    appSecret: APP_SECRET,
+    notifyUrl,
+    returnUrl,
+    deliverTo: localDelivery(merchant.url, notifyUrl),
+    returnDeliverTo: localDelivery(merchant.url, returnUrl),
+    seed: 1234,
+    ...(extra.timeoutMs ? { timeoutMs: extra.timeoutMs } : {}),
+    ...(extra.acceptBody ? { acceptBody: extra.acceptBody } : {}),
+    ...(extra.now ? { now: extra.now } : {}),
+  });
+  return { merchant, result };
+}
+
+function failed(result: CertificationResult): string[] {
+  return result.requirements.filter((r) => r.result === 'fail').map((r) => r.id);
+}
+
+describe('pgv2kit certify with no URLs: the sample merchant', () => {
+  it('is CERTIFIED, every requirement passing, the four report files written without the secret', async () => {
+    const dir = join(tempDir(), 'report');
+    const r = await run(['certify', '--seed', '42', '--report-dir', dir]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Verdict: CERTIFIED; plan hash [0-9a-f]{64}$/m);
+    expect(r.stdout).not.toMatch(/^FAIL/m);
+    expect(readdirSync(dir).sort()).toEqual([...CERTIFICATION_FILES].sort());
+    for (const file of CERTIFICATION_FILES) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      expect(text, file).toContain('CERTIFIED');
+      expect(text, file).not.toContain(SAMPLE_CREDENTIALS.appSecret);
+      expect(text, file).not.toContain(SAMPLE_CREDENTIALS.appSecret.slice(0, 10));
+    }
+    const json = JSON.parse(readFileSync(join(dir, 'certification.json'), 'utf8')) as CertificationResult;
+    expect(json.verdict).toBe('CERTIFIED');
+    expect(json.seed).toBe(42);
+    expect(json.kit.name).toBe('pgv2kit');
+    expect(json.merchant.notifyUrl).toBe(SAMPLE_REGISTERED.notifyUrl);
+    expect(json.requirements.every((q) => q.result === 'pass' || q.result === 'advisory')).toBe(true);
+    expect(json.requirements.filter((q) => q.result === 'advisory').map((q) => q.id)).toEqual(['webhook.replay', 'redirect.replay']);
+    expect(json.totals.fail).toBe(0);
+    expect(json.totals['not-applicable']).toBe(0);
+    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('**Verdict: CERTIFIED**');
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('failures="0"');
+  });
+
+  it('prints the same plan hash for the same seed, another for another seed', async () => {
+    const hash = async (seed: string) => /plan hash ([0-9a-f]{64})/.exec((await run(['certify', '--seed', seed, '--report-dir', join(tempDir(), 'r')])).stdout)?.[1];
+    const [a, b, c] = [await hash('5'), await hash('5'), await hash('6')];
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(b).toBe(a);
+    expect(c).not.toBe(a);
+  });
+});
+
+describe('runCertification', () => {
+  it('certifies a correct merchant, returnUrl with and without its own query', async () => {
+    for (const returnQuery of [true, false]) {
+      const { result } = await certifyTestMerchant('correct', { returnQuery });
+      expect(result.reasons).toEqual([]);
+      expect(result.verdict).toBe('CERTIFIED');
+      expect(result.requirements.find((q) => q.id === 'redirect.valid')?.title).toContain(returnQuery ? 'with its own query' : 'without its own query');
+      // R7: the kit's verifier refuses upper-case hex by default: reported, not failed
+      expect(result.notes.some((n) => n.startsWith('webhook.hex-case.upper: refused'))).toBe(true);
+    }
+  });
+
+  it('with --accept-body, a 2xx needs that body', async () => {
+    expect((await certifyTestMerchant('correct', { acceptBody: 'SUCCESS' })).result.verdict).toBe('CERTIFIED');
+    const { result } = await certifyTestMerchant('correct', { acceptBody: 'OK' });
+    expect(result.verdict).toBe('NOT CERTIFIED');
+    expect(failed(result)).toContain('webhook.valid');
+  });
+
+  it('same seed and clock → same plan hash and byte-identical calls', async () => {
+    const notifyUrl = 'https://merchant.example.test/notify';
+    const returnUrl = 'https://merchant.example.test/return?shop=7';
+    const merchant = await startTestMerchant('correct', () => ({ notifyUrl, returnUrl }));
+    started.push(merchant);
+    const options = { appId: APP_ID, appSecret: APP_SECRET, notifyUrl, returnUrl, deliverTo: localDelivery(merchant.url, notifyUrl), returnDeliverTo: localDelivery(merchant.url, returnUrl), seed: 99, now: () => REFERENCE_TIME + 5 };
+    const a = await runCertification(options);
+    const firstRun = merchant.calls.splice(0);
+    const b = await runCertification(options);
+    expect(a.verdict).toBe('CERTIFIED');
+    expect(b.planHash).toBe(a.planHash);
+    expect(firstRun.length).toBe(47);
+    expect(merchant.calls).toEqual(firstRun);
+    // the hash ignores the clock and where calls are delivered, not the seed
+    expect((await certifyTestMerchant('correct', { now: () => REFERENCE_TIME + 1e6 })).result.planHash).toBe(
+      (await certifyTestMerchant('correct')).result.planHash,
+    );
+    const plain = { appId: 'a', appSecret: 's', notifyUrl: 'https://m.test/n', returnUrl: 'https://m.test/r', seed: 9 };
+    expect(planHash({ ...plain, seed: 10 })).not.toBe(planHash(plain));
+    expect(JSON.stringify(buildPlan(plain, 1))).toBe(JSON.stringify(buildPlan({ ...plain }, 1)));
+  });
+
+  it('a merchant that accepts everything is NOT CERTIFIED, naming every refuse requirement', async () => {
+    const { result } = await certifyTestMerchant('accept-all');
+    expect(result.verdict).toBe('NOT CERTIFIED');
+    expect(failed(result).sort()).toEqual([...REFUSE_REQUIREMENTS].sort());
+    for (const id of REFUSE_REQUIREMENTS) expect(result.reasons.some((r) => r.startsWith(`${id} (`))).toBe(true);
+  });
+
+  it('a merchant that refuses everything is NOT CERTIFIED for the accept requirements', async () => {
+    const { result } = await certifyTestMerchant('refuse-all');
+    expect(failed(result).sort()).toEqual(['redirect.special-chars', 'redirect.valid', 'webhook.additions', 'webhook.header-order', 'webhook.non-ascii', 'webhook.raw-bytes', 'webhook.valid']);
+  });
+
+  it.each([
+    ['status-500', 'server-error', 'answered 5xx'],
+    ['hang', 'timeout', 'no answer within the timeout'],
+    ['reset', 'reset', 'connection reset'],
+  ] as const)('a merchant that %s is reported as such and the run finishes with a report', async (behaviour, handling, words) => {
+    const { result } = await certifyTestMerchant(behaviour, { timeoutMs: 150 });
+    expect(result.verdict).toBe('NOT CERTIFIED');
+    const sent = result.requirements.flatMap((q) => q.checks).filter((c) => c.outcome);
+    expect(sent.every((c) => c.judgement.handling === handling)).toBe(true);
+    expect(result.robustness[handling]).toBe(sent.length);
+    expect(result.reasons.join('\n')).toContain(words);
+    // a refuse check answered by a crash is not a refusal
+    const refuse = result.requirements.find((q) => q.id === 'webhook.scheme');
+    expect(refuse?.result).toBe('fail');
+    const dir = join(tempDir(), 'r');
+    await writeCertificationReports(result, { dir, secrets: [APP_SECRET] });
+    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('NOT CERTIFIED');
+    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).not.toContain(APP_SECRET);
+  });
+
+  it('a merchant that cannot be reached: exit 3 with a report', async () => {
+    const m = await startTestMerchant('correct', () => ({ notifyUrl: '', returnUrl: '' }));
+    const url = m.url;
+    await m.close();
+    const dir = join(tempDir(), 'r');
+    const r = await run(['certify', '--notify-url', `${url}/notify`, '--return-url', `${url}/return`, '--timeout', '1', '--seed', '1', '--report-dir', dir], { env: { PGV2_APP_ID: APP_ID, PGV2_APP_SECRET: APP_SECRET } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('Verdict: NOT CERTIFIED');
+    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('could not be reached');
+  });
+});
+
+describe('pgv2kit certify usage', () => {
+  it.each([
+    [['certify', '--notify-url', 'https://m.test/n'], 'give both --notify-url and --return-url'],
+    [['certify', '--notify-url', 'ftp://m.test/n', '--return-url', 'https://m.test/r'], '--notify-url must be an http(s):// URL'],
+    [['certify', '--notify-url', 'https://m.test/n', '--return-url', 'https://m.test/r'], 'needs the merchant credentials'],
+    [['certify', '--seed', 'x'], '--seed must be an integer'],
+    [['certify', '--timeout', '0'], '--timeout must be a positive number'],
+  ])('%j → exit 2', async (argv, message) => {
+    const r = await run(argv);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('masks the secret given on the command line', async () => {
+    const r = await run(['certify', '--notify-url', 'https://m.test/n', '--return-url', 'https://m.test/r', '--app-id', 'a', '--secret', 'topsecret_value_123', '--seed', 'bad']);
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).not.toContain('topsecret_value_123');
+  });
+});
+
+/** Which of the certification's requirements may show each defective merchant's bug. */
+const SHOWN_BY: Record<Requirement, readonly string[]> = {
+  'webhook: accepts genuine calls': ['webhook.valid', 'webhook.raw-bytes', 'webhook.non-ascii', 'webhook.additions'],
+  'webhook: refuses forged calls': REFUSE_REQUIREMENTS.filter((id) => id.startsWith('webhook.')),
+  'webhook: notifyUrl as registered (R10)': ['webhook.valid', 'webhook.delivery-url'],
+  'webhook: unknown fields (R15)': ['webhook.additions'],
+  'redirect: accepts genuine redirects': ['redirect.valid', 'redirect.special-chars'],
+  'redirect: refuses forged redirects': REFUSE_REQUIREMENTS.filter((id) => id.startsWith('redirect.')),
+  'header: item order (R8)': ['webhook.header-order'],
+  'appId check (R9)': ['webhook.wrong-app-id'],
+};
+
+describe('the defective merchants of test/certify/merchants', () => {
+  it.each(DEFECTIVE_MERCHANTS.map((d) => [d.name, d] as const))('%s is NOT CERTIFIED for the requirement it names', async (_name, defective) => {
+    const m = await defective.start({ ...SAMPLE_CREDENTIALS, ...SAMPLE_REGISTERED, host: '127.0.0.1', port: 0 });
+    started.push(m);
+    const result = await runCertification({
+      ...SAMPLE_CREDENTIALS,
+      ...SAMPLE_REGISTERED,
+      deliverTo: localDelivery(m.url, SAMPLE_REGISTERED.notifyUrl),
+      returnDeliverTo: localDelivery(m.url, SAMPLE_REGISTERED.returnUrl),
+      seed: 77,
+    });
+    expect(result.verdict).toBe('NOT CERTIFIED');
+    const shown = SHOWN_BY[defective.requirement];
+    expect(failed(result).filter((id) => shown.includes(id)), `failed: ${failed(result).join(', ')}`).not.toEqual([]);
+  });
+});

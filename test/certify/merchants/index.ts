@@ -1,0 +1,49 @@
+/**
+ * The defective merchants: each is the sample merchant (examples/sample-merchant) with ONE
+ * bug a real merchant makes. `requirement` is the requirement it must fail, written as data
+ * so the certification engine can map it onto its own requirement names.
+ */
+import type { MerchantOptions, RunningMerchant } from '../../../examples/sample-merchant/merchant.mjs';
+import * as acceptsEverything from './accepts-everything.js';
+import * as encodedPayment from './encoded-payment.js';
+import * as fixedOrder from './fixed-order.js';
+import * as landedUrl from './landed-url.js';
+import * as requestUrl from './request-url.js';
+import * as reserializedBody from './reserialized-body.js';
+import * as strictFields from './strict-fields.js';
+import * as uncheckedAppId from './unchecked-appid.js';
+import * as uncheckedRedirect from './unchecked-redirect.js';
+
+export const REQUIREMENTS = [
+  'webhook: accepts genuine calls',
+  'webhook: refuses forged calls',
+  'webhook: notifyUrl as registered (R10)',
+  'webhook: unknown fields (R15)',
+  'redirect: accepts genuine redirects',
+  'redirect: refuses forged redirects',
+  'header: item order (R8)',
+  'appId check (R9)',
+] as const;
+export type Requirement = (typeof REQUIREMENTS)[number];
+
+export interface DefectiveMerchant {
+  /** short id, also the module's file name */
+  name: string;
+  /** the bug, in one line */
+  bug: string;
+  /** the requirement the certification must report as failed */
+  requirement: Requirement;
+  start(options: MerchantOptions): Promise<RunningMerchant>;
+}
+
+export const DEFECTIVE_MERCHANTS: readonly DefectiveMerchant[] = [
+  { name: 'accepts-everything', bug: 'accepts every webhook and every redirect without checking', requirement: 'webhook: refuses forged calls', start: acceptsEverything.startDefectiveMerchant },
+  { name: 'reserialized-body', bug: 'verifies the webhook over JSON.stringify(JSON.parse(body)) instead of the raw bytes', requirement: 'webhook: accepts genuine calls', start: reserializedBody.startDefectiveMerchant },
+  { name: 'request-url', bug: 'uses the URL the webhook arrived on as part 4 instead of the registered notifyUrl', requirement: 'webhook: notifyUrl as registered (R10)', start: requestUrl.startDefectiveMerchant },
+  { name: 'strict-fields', bug: 'refuses webhook payloads with fields outside a fixed list', requirement: 'webhook: unknown fields (R15)', start: strictFields.startDefectiveMerchant },
+  { name: 'unchecked-redirect', bug: 'does not verify the return redirect at all', requirement: 'redirect: refuses forged redirects', start: uncheckedRedirect.startDefectiveMerchant },
+  { name: 'encoded-payment', bug: 'verifies the redirect over the still percent-encoded payment value', requirement: 'redirect: accepts genuine redirects', start: encodedPayment.startDefectiveMerchant },
+  { name: 'landed-url', bug: 'uses the URL it landed on, gateway-added parameters included, as part 4 of the redirect', requirement: 'redirect: accepts genuine redirects', start: landedUrl.startDefectiveMerchant },
+  { name: 'fixed-order', bug: 'reads the Authorization items by position (appId, sign, timestamp, nonce), not by name', requirement: 'header: item order (R8)', start: fixedOrder.startDefectiveMerchant },
+  { name: 'unchecked-appid', bug: 'never compares the appId of the Authorization header with its own', requirement: 'appId check (R9)', start: uncheckedAppId.startDefectiveMerchant },
+];
