@@ -6,9 +6,11 @@
 import type { Command } from './command.js';
 import { certifyCommand } from './commands/certify.js';
 import { explainCommand } from './commands/explain.js';
+import { fuzzCommand } from './commands/fuzz.js';
+import { generateCommand } from './commands/generate.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { vectorsCommand } from './commands/vectors.js';
 
 /** Every command, in help order. */
-export const COMMANDS: readonly Command[] = [runCommand, vectorsCommand, explainCommand, serveCommand, certifyCommand];
+export const COMMANDS: readonly Command[] = [runCommand, vectorsCommand, explainCommand, serveCommand, certifyCommand, generateCommand, fuzzCommand];

@@ -12,97 +12,24 @@
  */
 import fc from 'fast-check';
 
-// --- Authorization item values (§5.3, R8) ---
+// --- Authorization item values (§5.3, R8): one copy, in src/fuzz ---
 
-/** The four item names of §5.3, in the spec's order (written here, not imported from src). */
-export const ITEM_NAMES = ['appId', 'sign', 'timestamp', 'nonce'] as const;
-
-/** One of {@link ITEM_NAMES}. */
-export type ItemName = (typeof ITEM_NAMES)[number];
-
-/** The four values an Authorization header carries. */
-export type Items = Record<ItemName, string>;
-
-/** All 24 orders of the four items. */
-export const ALL_ITEM_ORDERS: readonly (readonly ItemName[])[] = permutations(ITEM_NAMES);
-
-/**
- * Whether a value can be carried by an Authorization item and come back verbatim under
- * R8 in every reading: non-empty, no ",", no white space, no control character.
- * @param value - a candidate item value
- * @returns true when safe
- * @example isHeaderSafe('a=b') // true
- */
-export function isHeaderSafe(value: string): boolean {
-  return /^[^\s,\p{Cc}]+$/u.test(value);
-}
-
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGITS = '0123456789';
-const ALNUM = `${LOWER}${LOWER.toUpperCase()}${DIGITS}`;
-const HEX = '0123456789abcdef';
-
-/**
- * Strings over an alphabet.
- * @param alphabet - the characters (code points)
- * @param minLength - least length
- * @param maxLength - greatest length
- * @returns the arbitrary
- */
-function over(alphabet: string, minLength: number, maxLength: number): fc.Arbitrary<string> {
-  return fc.string({ unit: fc.constantFrom(...[...alphabet]), minLength, maxLength });
-}
-
-/** Non-ASCII, header-safe text (letters, CJK, emoji, combining marks): graphemes, no white space. */
-const nonAsciiArb: fc.Arbitrary<string> = fc
-  .string({ unit: 'grapheme', minLength: 1, maxLength: 8 })
-  .filter((s) => isHeaderSafe(s) && /[^\x00-\x7f]/.test(s));
-
-/** 64 lower-case hex digits: a sign as §5.2 writes it. */
-export const signArb: fc.Arbitrary<string> = over(HEX, 64, 64);
-
-/** A 13-digit millisecond timestamp, as a string. */
-export const timestampArb: fc.Arbitrary<string> = fc.integer({ min: 1_000_000_000_000, max: 9_999_999_999_999 }).map(String);
-
-/** Realistic application ids: `app_7f3a9c`, alphanumerics with "-"/"_", uuids, base64 with "=", non-ASCII. */
-export const appIdArb: fc.Arbitrary<string> = fc.oneof(
-  over(HEX, 6, 12).map((h) => `app_${h}`),
-  over(`${ALNUM}-_`, 1, 24).filter(isHeaderSafe),
-  fc.uuid(),
-  fc.base64String({ minLength: 4, maxLength: 24 }).map((b) => `app_${b}`),
-  fc.tuple(fc.constantFrom('商户', 'mérchant', 'app_ü', 'магазин'), over(ALNUM, 0, 6)).map(([a, b]) => `${a}${b}`),
-  nonAsciiArb,
-);
-
-/** Realistic nonces: hex, base64 (with "=" padding, "+", "/"), uuids, "-"/"_", "=" inside, non-ASCII. */
-export const nonceArb: fc.Arbitrary<string> = fc.oneof(
-  over(HEX, 8, 32),
-  fc.base64String({ minLength: 4, maxLength: 32 }),
-  fc.uuid(),
-  over(`${ALNUM}-_`, 1, 32).filter(isHeaderSafe),
-  fc.tuple(over(ALNUM, 1, 8), over(`${ALNUM}=`, 0, 8)).map(([a, b]) => `${a}=${b}`),
-  fc.tuple(over(ALNUM, 0, 6), nonAsciiArb).map(([a, b]) => `${a}${b}`),
-);
-
-/** Any header-safe value (for items whose value the test does not care about). */
-export const headerValueArb: fc.Arbitrary<string> = fc.oneof(
-  over(`${ALNUM}-_.=~:/+%`, 1, 32).filter(isHeaderSafe),
-  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 16 }).filter(isHeaderSafe),
-);
-
-/** The value arbitrary of each item. */
-export const itemValueArbs: Readonly<Record<ItemName, fc.Arbitrary<string>>> = {
-  appId: appIdArb,
-  sign: signArb,
-  timestamp: timestampArb,
-  nonce: nonceArb,
-};
-
-/** The four item values of an Authorization header. */
-export const itemsArb: fc.Arbitrary<Items> = fc.record(itemValueArbs);
-
-/** One of the 24 orders of the four items. */
-export const itemOrderArb: fc.Arbitrary<readonly ItemName[]> = fc.constantFrom(...ALL_ITEM_ORDERS);
+export {
+  ALL_ITEM_ORDERS,
+  ITEM_NAMES,
+  appIdArb,
+  headerValueArb,
+  isHeaderSafe,
+  itemOrderArb,
+  itemValueArbs,
+  itemsArb,
+  nonceArb,
+  signArb,
+  timestampArb,
+  type ItemName,
+  type Items,
+} from '../../src/fuzz/arbitraries.js';
+import { ALNUM, DIGITS, LOWER, appIdArb, nonceArb, over, timestampArb } from '../../src/fuzz/arbitraries.js';
 
 // --- signature parts (§5.1) ---
 
@@ -332,9 +259,4 @@ function flipCase(c: string): string {
 function lookAlike(c: string): string {
   const code = c.codePointAt(0) ?? 0;
   return code >= 0x21 && code <= 0x7e ? String.fromCodePoint(code + 0xfee0) : c;
-}
-
-function permutations<T>(items: readonly T[]): T[][] {
-  if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
 }

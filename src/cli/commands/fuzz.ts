@@ -1,0 +1,146 @@
+/**
+ * `pgv2kit fuzz`: fuzzes an implementation's Authorization header parser
+ * (`authorization.parse`, spec §5.3, reading R8) with mutated headers judged by the
+ * reference, and shrinks what it finds to a minimal header, replayable and savable as
+ * a vector.
+ * @module
+ */
+import { randomInt } from 'node:crypto';
+import { fuzzParser, parseReplay, showEscaped, type FuzzResult } from '../../fuzz/run.js';
+import { saveFinding } from '../../fuzz/save.js';
+import { TesteeStartError } from '../../protocol/testee.js';
+import { createReferenceSubject } from '../../subjects/reference.js';
+import type { Subject } from '../../subjects/subject.js';
+import { createTesteeSubject, type TesteeSubject } from '../../subjects/testee-subject.js';
+import { resolvePath } from '../_files.js';
+import { UsageError, defineCommand } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+
+export const fuzzCommand = defineCommand({
+  name: 'fuzz',
+  summary: "Fuzz an implementation's Authorization header parser against reading R8 and shrink what breaks it",
+  usage: 'pgv2kit fuzz [--testee "<command>"] [--seed <n>] [--runs <n>] [--time <s>] [--replay <seed:path>] [--save <file>]',
+  description: [
+    'Sends authorization.parse headers to the implementation: valid headers in every item',
+    'order with realistic values, and mutated ones (items dropped, duplicated or emptied,',
+    'commas and "=" injected, white space, control characters, non-ASCII, very long',
+    'values, other schemes, case changes). The reference parser with R8 decides: a header',
+    'it parses with no tolerated deviation must be accepted with its values, one it refuses',
+    'must be refused, the rest (white space, extra items, scheme case) may go either way.',
+    'A failure is shrunk to a minimal header and printed with its replay seed and path.',
+    'Without --testee the built-in reference is fuzzed in process.',
+    '',
+    '--save writes the finding as an authorization.parse vector, id authorization.fuzz-<n>',
+    '(a new file, or appended to an existing one; existing cases are kept).',
+  ].join('\n'),
+  options: {
+    testee: { type: 'string', valueName: '<command>', description: 'Start this command and fuzz it over protocol v1' },
+    seed: { type: 'string', valueName: '<n>', description: 'The random seed (default: random, printed)' },
+    runs: { type: 'string', valueName: '<n>', description: 'Headers to try (default 1000; with --time alone: until the time is up)' },
+    time: { type: 'string', valueName: '<seconds>', description: 'Stop after this many seconds' },
+    replay: { type: 'string', valueName: '<seed:path>', description: 'Replay one finding from its seed and path' },
+    save: { type: 'string', valueName: '<file>', description: 'Write the finding as a vector to this file (created or appended to)' },
+    timeout: { type: 'string', valueName: '<seconds>', description: 'Per-header timeout for a testee (default 5)' },
+  },
+  exitCodes: {
+    0: 'no finding: every header was handled as R8 requires',
+    1: 'a finding: a header the implementation handles against R8 (printed, and saved with --save)',
+    2: 'usage error',
+    3: 'the testee could not be started',
+  },
+  examples: [
+    'pgv2kit fuzz --testee "python3 examples/python-adapter/pgv2kit_adapter.py"',
+    'pgv2kit fuzz --testee "node my-adapter.mjs" --runs 10000 --time 60 --save vectors/authorization/fuzz.yaml',
+    'pgv2kit fuzz --testee "node my-adapter.mjs" --replay 1234:5:0:0',
+  ],
+  async run({ values, io }) {
+    const replay = values.replay !== undefined ? parseReplay(values.replay) : undefined;
+    if (values.replay !== undefined && !replay) throw new UsageError('--replay takes <seed>:<path>, as a finding prints it (e.g. 42:3:0:1)');
+    if (replay && values.seed !== undefined) throw new UsageError('give --seed or --replay, not both (the replay carries its seed)');
+    const seed = replay?.seed ?? (values.seed !== undefined ? integer(values.seed, 'seed', false) : randomInt(2 ** 31 - 1));
+    const timeMs = values.time !== undefined ? positive(values.time, 'time') * 1000 : undefined;
+    const runs = values.runs !== undefined ? integer(values.runs, 'runs', true) : timeMs !== undefined ? 1_000_000_000 : 1000;
+    const timeoutMs = values.timeout !== undefined ? positive(values.timeout, 'timeout') * 1000 : 5000;
+    if (values.testee !== undefined && values.testee.trim() === '') throw new UsageError('--testee needs a command');
+
+    let subject: Subject;
+    let testee: TesteeSubject | undefined;
+    try {
+      if (values.testee !== undefined) {
+        testee = await createTesteeSubject({ command: values.testee, cwd: io.cwd, env: io.env, timeoutMs, log: () => undefined });
+        subject = testee;
+      } else {
+        subject = createReferenceSubject();
+      }
+    } catch (e) {
+      if (e instanceof TesteeStartError) {
+        io.stderr(`pgv2kit fuzz: ${e.message}\n`);
+        return EXIT.failure;
+      }
+      throw e;
+    }
+    try {
+      if (!subject.operations.includes('authorization.parse')) {
+        io.stderr(`pgv2kit fuzz: ${subject.implementation.name} does not offer authorization.parse: nothing to fuzz\n`);
+        return EXIT.usage;
+      }
+      const name = `${subject.implementation.name} ${subject.implementation.version}`;
+      io.stdout(replay ? `replaying ${replay.seed}:${replay.path} against ${name}\n` : `fuzzing authorization.parse of ${name}: seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} runs`}${timeMs !== undefined ? `, ${timeMs / 1000} s` : ''}\n`);
+      const every = Math.max(100, Math.min(Math.floor(runs / 10), 10_000));
+      const result = await fuzzParser(subject, {
+        seed,
+        runs,
+        ...(timeMs !== undefined ? { timeMs } : {}),
+        ...(replay ? { path: replay.path } : {}),
+        onRun: (n) => {
+          if (n % every === 0) io.stdout(`  ${n} headers handled as R8 requires\n`);
+        },
+      });
+      return report(result, values, io);
+    } finally {
+      await testee?.close();
+    }
+  },
+});
+
+// --- internal ---
+
+function report(result: FuzzResult, values: { testee?: string; save?: string }, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }): number {
+  const f = result.finding;
+  if (!f) {
+    io.stdout(`no finding: ${result.runs} headers tried${result.interrupted ? ' (stopped by --time)' : ''}, seed ${result.seed}\n`);
+    return EXIT.ok;
+  }
+  const target = values.testee !== undefined ? ` --testee ${JSON.stringify(values.testee)}` : '';
+  io.stdout(
+    [
+      `FINDING after ${result.runs} headers (${f.shrinks} shrinks):`,
+      `  header:  ${showEscaped(f.header)}`,
+      `  reason:  ${f.reason}`,
+      `  R8:      ${f.oracle.verdict}`,
+      `  replay:  pgv2kit fuzz${target} --replay ${f.replay}`,
+      '',
+    ].join('\n'),
+  );
+  if (values.save !== undefined) {
+    try {
+      const saved = saveFinding(f, resolvePath(io.cwd, values.save));
+      io.stdout(`saved as ${saved.id} in ${saved.file}${saved.created ? ' (new file)' : ''}\n`);
+    } catch (e) {
+      io.stderr(`pgv2kit fuzz: the finding could not be saved: ${(e as Error).message}\n`);
+    }
+  }
+  return EXIT.nonconformance;
+}
+
+function integer(value: string, name: string, positiveOnly: boolean): number {
+  const n = Number(value);
+  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || (positiveOnly && n <= 0)) throw new UsageError(`--${name} must be a${positiveOnly ? ' positive' : 'n'} integer, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+function positive(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, not ${JSON.stringify(value)}`);
+  return n;
+}

@@ -1,0 +1,289 @@
+/**
+ * fast-check arbitraries for Authorization header values (spec §5.3, reading R8):
+ * realistic header-safe item values in every order, and mutated headers (items dropped,
+ * duplicated, emptied; commas and "=" injected; white space, control characters,
+ * non-ASCII; very long values; other schemes; case changes) for `pgv2kit fuzz`.
+ * The property suites re-export the header-safe part (suites/_support/arbitraries.ts).
+ * @module
+ */
+import fc from 'fast-check';
+
+// --- Authorization item values (§5.3, R8) ---
+
+/** The four item names of §5.3, in the spec's order. */
+export const ITEM_NAMES = ['appId', 'sign', 'timestamp', 'nonce'] as const;
+
+/** One of {@link ITEM_NAMES}. */
+export type ItemName = (typeof ITEM_NAMES)[number];
+
+/** The four values an Authorization header carries. */
+export type Items = Record<ItemName, string>;
+
+/** All 24 orders of the four items. */
+export const ALL_ITEM_ORDERS: readonly (readonly ItemName[])[] = permutations(ITEM_NAMES);
+
+/**
+ * Whether a value can be carried by an Authorization item and come back verbatim under
+ * R8 in every reading: non-empty, no ",", no white space, no control character.
+ * @param value - a candidate item value
+ * @returns true when safe
+ * @example isHeaderSafe('a=b') // true
+ */
+export function isHeaderSafe(value: string): boolean {
+  return /^[^\s,\p{Cc}]+$/u.test(value);
+}
+
+export const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+export const DIGITS = '0123456789';
+export const ALNUM = `${LOWER}${LOWER.toUpperCase()}${DIGITS}`;
+export const HEX = '0123456789abcdef';
+
+/**
+ * Strings over an alphabet.
+ * @param alphabet - the characters (code points)
+ * @param minLength - least length
+ * @param maxLength - greatest length
+ * @returns the arbitrary
+ */
+export function over(alphabet: string, minLength: number, maxLength: number): fc.Arbitrary<string> {
+  return fc.string({ unit: fc.constantFrom(...[...alphabet]), minLength, maxLength });
+}
+
+/** Non-ASCII, header-safe text (letters, CJK, emoji, combining marks): graphemes, no white space. */
+const nonAsciiArb: fc.Arbitrary<string> = fc
+  .string({ unit: 'grapheme', minLength: 1, maxLength: 8 })
+  .filter((s) => isHeaderSafe(s) && /[^\x00-\x7f]/.test(s));
+
+/** 64 lower-case hex digits: a sign as §5.2 writes it. */
+export const signArb: fc.Arbitrary<string> = over(HEX, 64, 64);
+
+/** A 13-digit millisecond timestamp, as a string. */
+export const timestampArb: fc.Arbitrary<string> = fc.integer({ min: 1_000_000_000_000, max: 9_999_999_999_999 }).map(String);
+
+/** Realistic application ids: `app_7f3a9c`, alphanumerics with "-"/"_", uuids, base64 with "=", non-ASCII. */
+export const appIdArb: fc.Arbitrary<string> = fc.oneof(
+  over(HEX, 6, 12).map((h) => `app_${h}`),
+  over(`${ALNUM}-_`, 1, 24).filter(isHeaderSafe),
+  fc.uuid(),
+  fc.base64String({ minLength: 4, maxLength: 24 }).map((b) => `app_${b}`),
+  fc.tuple(fc.constantFrom('商户', 'mérchant', 'app_ü', 'магазин'), over(ALNUM, 0, 6)).map(([a, b]) => `${a}${b}`),
+  nonAsciiArb,
+);
+
+/** Realistic nonces: hex, base64 (with "=" padding, "+", "/"), uuids, "-"/"_", "=" inside, non-ASCII. */
+export const nonceArb: fc.Arbitrary<string> = fc.oneof(
+  over(HEX, 8, 32),
+  fc.base64String({ minLength: 4, maxLength: 32 }),
+  fc.uuid(),
+  over(`${ALNUM}-_`, 1, 32).filter(isHeaderSafe),
+  fc.tuple(over(ALNUM, 1, 8), over(`${ALNUM}=`, 0, 8)).map(([a, b]) => `${a}=${b}`),
+  fc.tuple(over(ALNUM, 0, 6), nonAsciiArb).map(([a, b]) => `${a}${b}`),
+);
+
+/** Any header-safe value (for items whose value the test does not care about). */
+export const headerValueArb: fc.Arbitrary<string> = fc.oneof(
+  over(`${ALNUM}-_.=~:/+%`, 1, 32).filter(isHeaderSafe),
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 16 }).filter(isHeaderSafe),
+);
+
+/** The value arbitrary of each item. */
+export const itemValueArbs: Readonly<Record<ItemName, fc.Arbitrary<string>>> = {
+  appId: appIdArb,
+  sign: signArb,
+  timestamp: timestampArb,
+  nonce: nonceArb,
+};
+
+/** The four item values of an Authorization header. */
+export const itemsArb: fc.Arbitrary<Items> = fc.record(itemValueArbs);
+
+/** One of the 24 orders of the four items. */
+export const itemOrderArb: fc.Arbitrary<readonly ItemName[]> = fc.constantFrom(...ALL_ITEM_ORDERS);
+
+// --- mutated headers ---
+
+/** One item of a header model: `lead name "=" value trail` (the "=" may be missing). */
+export interface HeaderPiece {
+  readonly lead: string;
+  readonly name: string;
+  readonly eq: boolean;
+  readonly value: string;
+  readonly trail: string;
+}
+
+/** A header as parts, so that mutations and shrinking act on items, not characters. */
+export interface HeaderModel {
+  readonly lead: string;
+  readonly scheme: string;
+  readonly gap: string;
+  readonly pieces: readonly HeaderPiece[];
+  readonly trail: string;
+}
+
+/**
+ * Writes a header model as the header value.
+ * @param m - the model
+ * @returns `lead scheme gap piece,piece… trail`
+ * @example renderHeader({ lead: '', scheme: 'V2_SHA256', gap: ' ', pieces: [], trail: '' }) // 'V2_SHA256 '
+ */
+export function renderHeader(m: HeaderModel): string {
+  return `${m.lead}${m.scheme}${m.gap}${m.pieces.map((p) => `${p.lead}${p.name}${p.eq ? '=' : ''}${p.value}${p.trail}`).join(',')}${m.trail}`;
+}
+
+/** A change to a header model; indexes are taken modulo the number of items. */
+export type HeaderMutation =
+  | { readonly kind: 'drop'; readonly at: number }
+  | { readonly kind: 'duplicate'; readonly at: number; readonly to: number; readonly value: string | undefined }
+  | { readonly kind: 'empty'; readonly at: number }
+  | { readonly kind: 'inject'; readonly at: number; readonly pos: number; readonly text: string }
+  | { readonly kind: 'pad'; readonly at: number; readonly lead: string; readonly trail: string }
+  | { readonly kind: 'pad-header'; readonly lead: string; readonly gap: string; readonly trail: string }
+  | { readonly kind: 'long'; readonly at: number; readonly length: number }
+  | { readonly kind: 'scheme'; readonly scheme: string }
+  | { readonly kind: 'name'; readonly at: number; readonly name: string }
+  | { readonly kind: 'no-equals'; readonly at: number }
+  | { readonly kind: 'extra'; readonly to: number; readonly name: string; readonly value: string }
+  | { readonly kind: 'no-items' }
+  | { readonly kind: 'blank' }
+  | { readonly kind: 'trailing-comma' };
+
+/** White space of every kind a header may meet: spaces, tabs, and other Unicode spaces. */
+const wsArb = fc.constantFrom(' ', '\t', '  ', ' \t', '\u00a0', '\u3000', '\r\n ');
+/** Text injected into a value: separators, white space, control characters, non-ASCII. */
+const injectArb = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(',', '=', ',,', '==', ', ', '=,') },
+  { weight: 2, arbitrary: fc.constantFrom(' ', '\t', '\u00a0') },
+  { weight: 2, arbitrary: fc.constantFrom('\u0000', '\u0001', '\u001b', '\u007f', '\r', '\n', '\u0085') },
+  { weight: 2, arbitrary: fc.constantFrom('é', '中', '😀', 'Ａ', '\u200b', '\ufeff', '\u0301') },
+  { weight: 1, arbitrary: fc.constantFrom('"', "'", ';', '\\') },
+);
+const otherSchemeArb = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('v2_sha256', 'V2_sha256', 'v2_SHA256', 'V2_SHA256,', 'V2_SHA1', 'V1_SHA256', 'V2-SHA256', 'V2_SHA256X', 'Bearer', 'Basic', 'V2_SHA256\u0000', 'Ｖ2_SHA256', '') },
+  { weight: 1, arbitrary: over(`${ALNUM}_-`, 1, 12) },
+);
+const nameVariantArb = fc.constantFrom('appid', 'APPID', 'AppId', 'Sign', 'SIGN', 'Timestamp', 'NONCE', 'nonce ', ' appId', 'app_id', 'appId\u0000', 'ａppId');
+const extraNameArb = fc.oneof(fc.constantFrom('version', 'algo', 'x', 'keyId', 'signature', 'appID', 'Nonce'), over(LOWER, 1, 8));
+
+const itemIndexArb = fc.nat({ max: 7 });
+
+/** One {@link HeaderMutation}. */
+export const headerMutationArb: fc.Arbitrary<HeaderMutation> = fc.oneof(
+  fc.record({ kind: fc.constant('drop' as const), at: itemIndexArb }),
+  fc.record({ kind: fc.constant('duplicate' as const), at: itemIndexArb, to: itemIndexArb, value: fc.option(headerValueArb, { nil: undefined }) }),
+  fc.record({ kind: fc.constant('empty' as const), at: itemIndexArb }),
+  fc.record({ kind: fc.constant('inject' as const), at: itemIndexArb, pos: fc.nat({ max: 80 }), text: injectArb }),
+  fc.record({ kind: fc.constant('pad' as const), at: itemIndexArb, lead: fc.oneof(fc.constant(''), wsArb), trail: fc.oneof(fc.constant(''), wsArb) }),
+  fc.record({ kind: fc.constant('pad-header' as const), lead: fc.oneof(fc.constant(''), wsArb), gap: fc.oneof(fc.constant(' '), wsArb, fc.constant('')), trail: fc.oneof(fc.constant(''), wsArb) }),
+  fc.record({ kind: fc.constant('long' as const), at: itemIndexArb, length: fc.integer({ min: 256, max: 8192 }) }),
+  fc.record({ kind: fc.constant('scheme' as const), scheme: otherSchemeArb }),
+  fc.record({ kind: fc.constant('name' as const), at: itemIndexArb, name: nameVariantArb }),
+  fc.record({ kind: fc.constant('no-equals' as const), at: itemIndexArb }),
+  fc.record({ kind: fc.constant('extra' as const), to: itemIndexArb, name: extraNameArb, value: headerValueArb }),
+  fc.constant<HeaderMutation>({ kind: 'no-items' }),
+  fc.constant<HeaderMutation>({ kind: 'blank' }),
+  fc.constant<HeaderMutation>({ kind: 'trailing-comma' }),
+);
+
+/**
+ * Applies a mutation to a header model.
+ * @param m - the model
+ * @param mutation - the change
+ * @returns the changed model (m when the mutation does not apply, e.g. on no items)
+ * @example applyMutation(m, { kind: 'drop', at: 0 }) // m without its first item
+ */
+export function applyMutation(m: HeaderModel, mutation: HeaderMutation): HeaderModel {
+  const pieces = [...m.pieces];
+  const n = pieces.length;
+  const at = (i: number): number => i % Math.max(n, 1);
+  const edit = (i: number, change: (p: HeaderPiece) => HeaderPiece): HeaderModel => {
+    const p = pieces[at(i)];
+    if (p === undefined) return m;
+    pieces[at(i)] = change(p);
+    return { ...m, pieces };
+  };
+  switch (mutation.kind) {
+    case 'drop':
+      if (n === 0) return m;
+      pieces.splice(at(mutation.at), 1);
+      return { ...m, pieces };
+    case 'duplicate': {
+      const p = pieces[at(mutation.at)];
+      if (p === undefined) return m;
+      pieces.splice(mutation.to % (n + 1), 0, { ...p, value: mutation.value ?? p.value });
+      return { ...m, pieces };
+    }
+    case 'empty':
+      return edit(mutation.at, (p) => ({ ...p, value: '' }));
+    case 'inject':
+      return edit(mutation.at, (p) => {
+        const chars = [...p.value];
+        const pos = mutation.pos % (chars.length + 1);
+        return { ...p, value: [...chars.slice(0, pos), mutation.text, ...chars.slice(pos)].join('') };
+      });
+    case 'pad':
+      return edit(mutation.at, (p) => ({ ...p, lead: mutation.lead, trail: mutation.trail }));
+    case 'pad-header':
+      return { ...m, lead: mutation.lead, gap: mutation.gap, trail: mutation.trail };
+    case 'long':
+      return edit(mutation.at, (p) => ({ ...p, value: p.value === '' ? 'x'.repeat(mutation.length) : p.value.repeat(Math.ceil(mutation.length / p.value.length)).slice(0, mutation.length) }));
+    case 'scheme':
+      return { ...m, scheme: mutation.scheme };
+    case 'name':
+      return edit(mutation.at, (p) => ({ ...p, name: mutation.name }));
+    case 'no-equals':
+      return edit(mutation.at, (p) => ({ ...p, eq: false }));
+    case 'extra':
+      pieces.splice(mutation.to % (n + 1), 0, { lead: '', name: mutation.name, eq: true, value: mutation.value, trail: '' });
+      return { ...m, pieces };
+    case 'no-items':
+      return { ...m, pieces: [] };
+    case 'blank':
+      return { ...m, scheme: '', gap: '', pieces: [], trail: '' };
+    case 'trailing-comma':
+      return { ...m, trail: `,${m.trail}` };
+  }
+}
+
+/** What {@link fuzzHeaderArb} draws: the valid header it started from and the mutations applied. */
+export interface FuzzHeader {
+  readonly items: Items;
+  readonly order: readonly ItemName[];
+  readonly mutations: readonly HeaderMutation[];
+}
+
+/**
+ * The model of a valid header: the four items in the given order, single space after the scheme.
+ * @param items - the values
+ * @param order - the item order
+ * @returns the model
+ */
+export function validModel(items: Items, order: readonly ItemName[]): HeaderModel {
+  return { lead: '', scheme: 'V2_SHA256', gap: ' ', pieces: order.map((name) => ({ lead: '', name, eq: true, value: items[name], trail: '' })), trail: '' };
+}
+
+/**
+ * The header value of a drawn {@link FuzzHeader}.
+ * @param h - what was drawn
+ * @returns the header text
+ */
+export function fuzzHeaderText(h: FuzzHeader): string {
+  return renderHeader(h.mutations.reduce(applyMutation, validModel(h.items, h.order)));
+}
+
+/**
+ * Headers for fuzzing parsers: a valid header (every item order, realistic values:
+ * base64 with "=", "-", "_", hex, uuids, non-ASCII) with zero to three mutations.
+ * Shrinking removes mutations first, then simplifies values and order.
+ */
+export const fuzzHeaderArb: fc.Arbitrary<FuzzHeader> = fc.record({
+  items: itemsArb,
+  order: itemOrderArb,
+  mutations: fc.array(headerMutationArb, { maxLength: 3 }),
+});
+
+// --- internal ---
+
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+}

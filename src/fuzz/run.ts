@@ -1,0 +1,140 @@
+/**
+ * Fuzzes an implementation's Authorization parser (`authorization.parse`, spec §5.3,
+ * reading R8) with fast-check: mutated headers, judged by the reference ({@link oracle}),
+ * shrunk to a minimal counterexample that can be replayed from its seed and path.
+ * @module
+ */
+import fc from 'fast-check';
+import { ITEM_NAMES } from '../scheme/authorization.js';
+import type { Subject } from '../subjects/subject.js';
+import { fuzzHeaderArb, fuzzHeaderText } from './arbitraries.js';
+import { oracle, type OracleVerdict } from './oracle.js';
+
+/** Options of {@link fuzzParser}. */
+export interface FuzzOptions {
+  /** The fast-check seed (default: random). */
+  readonly seed?: number;
+  /** Headers to try at most (default 1000). */
+  readonly runs?: number;
+  /** Stop trying new headers after this many milliseconds (shrinking included). */
+  readonly timeMs?: number;
+  /** Replay one counterexample: fast-check's path (with the seed it was found with). */
+  readonly path?: string;
+  /** Called after each header tried, with the number tried so far. */
+  readonly onRun?: (runs: number) => void;
+}
+
+/** A header the implementation handles against R8. */
+export interface FuzzFinding {
+  /** The minimal header found. */
+  readonly header: string;
+  /** Why it fails, e.g. `must be accepted (R8) but was refused: …`. */
+  readonly reason: string;
+  /** What R8 requires of it. */
+  readonly oracle: OracleVerdict;
+  readonly seed: number;
+  /** fast-check's counterexample path. */
+  readonly path: string;
+  /** `<seed>:<path>`, for `--replay`. */
+  readonly replay: string;
+  readonly shrinks: number;
+}
+
+/** The outcome of {@link fuzzParser}. */
+export interface FuzzResult {
+  readonly seed: number;
+  /** Headers tried before the finding (or in all). */
+  readonly runs: number;
+  /** The time limit stopped the run. */
+  readonly interrupted: boolean;
+  readonly finding?: FuzzFinding;
+}
+
+/**
+ * Checks one header against a subject.
+ * @param subject - the implementation (offers authorization.parse)
+ * @param header - the header value
+ * @param id - the protocol case id
+ * @returns why the answer breaks R8, or undefined when it is fine
+ */
+export async function checkHeader(subject: Subject, header: string, id: string): Promise<string | undefined> {
+  const want = oracle(header);
+  const answer = await subject.call('authorization.parse', { header }, id);
+  if ('failed' in answer) return `the implementation failed (crash, hang or protocol error): ${answer.failed.reason}`;
+  if ('unsupported' in answer) return `authorization.parse answered unsupported: ${answer.unsupported.reason}`;
+  if ('rejected' in answer) {
+    return want.verdict === 'must-accept' ? `must be accepted (R8) but was refused: ${answer.rejected.reason}` : undefined;
+  }
+  if (!('result' in answer)) return 'the answer is none of result, rejected, unsupported';
+  if (want.verdict === 'must-refuse') return `must be refused (R8: ${want.message}) but was accepted`;
+  const wrong = ITEM_NAMES.find((n) => answer.result[n] !== want.items[n]);
+  if (wrong) {
+    const how = want.verdict === 'must-accept' ? 'must be accepted (R8)' : `may be accepted or refused (R8 leaves ${want.tolerated.join(', ')} open)`;
+    return `${how}; accepted, but ${wrong} is ${show(answer.result[wrong])}, not ${show(want.items[wrong])}`;
+  }
+  return undefined;
+}
+
+/**
+ * Fuzzes `authorization.parse` of a subject.
+ * @param subject - the implementation under test
+ * @param options - {@link FuzzOptions}
+ * @returns the run, with the shrunk finding when a header breaks R8
+ * @example const r = await fuzzParser(createReferenceSubject(), { seed: 1, runs: 300 }); r.finding // undefined
+ */
+export async function fuzzParser(subject: Subject, options: FuzzOptions = {}): Promise<FuzzResult> {
+  let n = 0;
+  let tried = 0;
+  const property = fc.asyncProperty(fuzzHeaderArb, async (h) => {
+    n += 1;
+    const reason = await checkHeader(subject, fuzzHeaderText(h), `fuzz-${n}`);
+    if (reason === undefined) {
+      tried += 1;
+      options.onRun?.(tried);
+    }
+    return reason === undefined;
+  });
+  const result = await fc.check(property, {
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.path !== undefined ? { path: options.path } : {}),
+    numRuns: options.runs ?? 1000,
+    ...(options.timeMs !== undefined ? { interruptAfterTimeLimit: options.timeMs } : {}),
+  });
+  const base = { seed: result.seed, runs: result.numRuns, interrupted: result.interrupted };
+  if (!result.failed || result.counterexample === null) return base;
+  const [h] = result.counterexample;
+  const header = fuzzHeaderText(h);
+  n += 1;
+  const reason =
+    (await checkHeader(subject, header, `fuzz-${n}`)) ?? (result.errorInstance instanceof Error ? `the check threw: ${result.errorInstance.message}` : 'failed during the run, passes when run again (flaky)');
+  const path = result.counterexamplePath ?? '';
+  return { ...base, finding: { header, reason, oracle: oracle(header), seed: result.seed, path, replay: `${result.seed}:${path}`, shrinks: result.numShrinks } };
+}
+
+/**
+ * Parses a `--replay` value.
+ * @param text - `<seed>:<path>`, e.g. `42:3:0:1`
+ * @returns the seed and path, or undefined when malformed
+ * @example parseReplay('42:3:0') // { seed: 42, path: '3:0' }
+ */
+export function parseReplay(text: string): { seed: number; path: string } | undefined {
+  const m = /^(-?\d+):(\d+(?::\d+)*)$/.exec(text.trim());
+  if (!m) return undefined;
+  const seed = Number(m[1]);
+  return Number.isSafeInteger(seed) ? { seed, path: m[2] ?? '' } : undefined;
+}
+
+/**
+ * Shows a header with every character outside printable ASCII escaped (JSON style, plus \u for non-ASCII).
+ * @param text - the header
+ * @returns the quoted, escaped text
+ * @example showEscaped('a\tb') // '"a\\tb"'
+ */
+export function showEscaped(text: string): string {
+  return JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function show(value: unknown): string {
+  if (typeof value !== 'string') return value === undefined ? 'missing' : JSON.stringify(value) ?? String(value);
+  return showEscaped(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+}

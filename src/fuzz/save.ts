@@ -1,0 +1,103 @@
+/**
+ * Saves a fuzz finding as an authorization.parse vector (schema
+ * vectors/schema/authorization.schema.json): a new file, or appended to a given one,
+ * never replacing a case that is there.
+ * @module
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parse } from 'yaml';
+import type { Tolerance } from '../scheme/authorization.js';
+import { DEFAULT_VECTORS_DIR } from '../vectors/load.js';
+import { stringifyVectorFile } from '../vectors/write.js';
+import { kitVersion } from '../version.js';
+import type { FuzzFinding } from './run.js';
+
+/** The flag of every case `pgv2kit fuzz --save` writes (explained in vectors/notes.yaml). */
+export const FUZZ_FLAG = 'FuzzFinding';
+
+const TOLERANCE_FLAGS: Readonly<Record<Tolerance, string>> = { whitespace: 'HeaderWhitespace', 'extra-item': 'HeaderExtraItem', 'scheme-case': 'SchemeCase' };
+
+/** The case written for a finding. */
+export interface SavedCase {
+  readonly id: string;
+  readonly file: string;
+  readonly created: boolean;
+}
+
+/**
+ * Builds the vector case of a finding.
+ * @param finding - the finding
+ * @param id - the case id
+ * @param date - when (ISO date)
+ * @returns the case object, schema-valid
+ */
+export function findingCase(finding: FuzzFinding, id: string, date: Date = new Date()): Record<string, unknown> {
+  const o = finding.oracle;
+  const result = o.verdict === 'must-accept' ? 'valid' : o.verdict === 'must-refuse' ? 'invalid' : 'acceptable';
+  const flags = [FUZZ_FLAG, ...(o.verdict === 'either' ? o.tolerated.map((t) => TOLERANCE_FLAGS[t]) : [])];
+  const expected = o.verdict === 'must-refuse' ? { problem: { ...o.problem } } : { items: { ...o.items } };
+  return {
+    id,
+    comment: `Found by pgv2kit fuzz: ${oneLine(finding.reason)}`,
+    op: 'authorization.parse',
+    spec: ['5.3'],
+    readings: ['R8'],
+    flags,
+    result,
+    inputs: { header: finding.header },
+    expected,
+    provenance: { generator: 'pgv2kit fuzz', seed: finding.replay, kitVersion: kitVersion(), date: date.toISOString().slice(0, 10) },
+  };
+}
+
+/**
+ * Writes the finding as a new case `authorization.fuzz-<n>` (the next free n among the
+ * kit's vectors, the file's folder and the file).
+ * @param finding - the finding
+ * @param file - the vector file: created when missing, else the case is appended
+ * @param date - when (default now)
+ * @returns the id and file
+ * @throws {Error} when the file exists but is not an authorization vector file
+ */
+export function saveFinding(finding: FuzzFinding, file: string, date: Date = new Date()): SavedCase {
+  const created = !existsSync(file);
+  const data: { kind: string; title: string; description?: string; cases: unknown[] } = created
+    ? { kind: 'authorization', title: 'Authorization header parse: findings of pgv2kit fuzz', description: 'Headers on which an implementation broke R8, shrunk by pgv2kit fuzz; the result and expectation are the reference parser\'s.\n', cases: [] }
+    : (parse(readFileSync(file, 'utf8')) as typeof data);
+  if (data === null || typeof data !== 'object' || data.kind !== 'authorization' || !Array.isArray(data.cases)) {
+    throw new Error(`${file} is not an authorization vector file (kind: authorization, cases: […])`);
+  }
+  const used = usedFuzzNumbers([join(DEFAULT_VECTORS_DIR, 'authorization'), dirname(file)], data.cases);
+  let n = 1;
+  while (used.has(n)) n += 1;
+  const id = `authorization.fuzz-${n}`;
+  data.cases.push(findingCase(finding, id, date));
+  writeFileSync(file, stringifyVectorFile(data));
+  return { id, file, created };
+}
+
+// --- internal ---
+
+function usedFuzzNumbers(dirs: readonly string[], cases: readonly unknown[]): Set<number> {
+  const used = new Set<number>();
+  const note = (text: string): void => {
+    for (const m of text.matchAll(/authorization\.fuzz-(\d+)/g)) used.add(Number(m[1]));
+  };
+  for (const c of cases) note(JSON.stringify(c));
+  for (const dir of dirs) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
+    } catch {
+      continue;
+    }
+    for (const name of names) note(readFileSync(join(dir, name), 'utf8'));
+  }
+  return used;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/[\r\n\t]+/g, ' ').replace(/[^\x20-\x7e\u00a1-\uffff]/gu, '?');
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}

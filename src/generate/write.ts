@@ -1,0 +1,93 @@
+/**
+ * Writes generated cases into a vectors folder without ever overwriting a file or a
+ * case: a new file (created exclusively), or with `append` new cases after an existing
+ * file's. The `Generated` flag is added to notes.yaml when missing. The whole set is
+ * then loaded (and so validated); on failure everything written is undone.
+ * @module
+ */
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { parse } from 'yaml';
+import { loadVectorSet } from '../vectors/load.js';
+import type { VectorSet } from '../vectors/types.js';
+import { stringifyVectorFile } from '../vectors/write.js';
+import { GENERATED_FLAG, GENERATED_NOTE, type GeneratedCase } from './generate.js';
+
+/** The target file exists and appending was not asked for (a usage error). */
+export class TargetExistsError extends Error {
+  readonly code = 'PGV2_GENERATE_EXISTS';
+  override readonly name = 'TargetExistsError';
+}
+
+/** What {@link writeCases} did. */
+export interface WriteResult {
+  readonly file: string;
+  readonly appended: boolean;
+  readonly ids: readonly string[];
+  readonly notesUpdated: boolean;
+  readonly set: VectorSet;
+}
+
+/** Options of {@link writeCases}. */
+export interface WriteOptions {
+  /** The vectors folder (holds notes.yaml, schema/ and the area folders). */
+  readonly root: string;
+  /** The file to write: `<root>/<area>/<name>.yaml`. */
+  readonly file: string;
+  readonly area: string;
+  readonly title: string;
+  readonly cases: readonly GeneratedCase[];
+  readonly append?: boolean;
+}
+
+/**
+ * The vectors folder a file belongs to: the folder above its area folder.
+ * @param file - absolute path of a vector file
+ * @param area - the area the file must be in
+ * @returns the vectors folder, or undefined when the file is not directly in `<area>/`
+ */
+export function vectorsRootOf(file: string, area: string): string | undefined {
+  const folder = dirname(file);
+  return basename(folder) === area ? dirname(folder) : undefined;
+}
+
+/**
+ * Writes the cases, then loads the whole set; on any failure undoes what it wrote.
+ * @param o - {@link WriteOptions}
+ * @returns what was written and the set as loaded
+ * @throws {TargetExistsError} when the file exists and `append` is not set
+ * @throws {VectorSetError} when the written set does not load (everything undone)
+ */
+export function writeCases(o: WriteOptions): WriteResult {
+  const exists = existsSync(o.file);
+  if (exists && !o.append) throw new TargetExistsError(`${o.file} exists: it is never overwritten (give --append to add the cases after its own, or another --out)`);
+  const notesPath = join(o.root, 'notes.yaml');
+  const notesBefore = readFileSync(notesPath, 'utf8');
+  const notes = (parse(notesBefore) as { flags?: Record<string, unknown> } | null)?.flags ?? {};
+  const notesUpdated = !(GENERATED_FLAG in notes);
+  const before = exists ? readFileSync(o.file, 'utf8') : undefined;
+  const generated = stringifyVectorFile({ kind: o.area, title: o.title, cases: o.cases });
+  try {
+    if (notesUpdated) writeFileSync(notesPath, notesBefore + (notesBefore.endsWith('\n') ? '' : '\n') + noteText());
+    if (before === undefined) {
+      writeFileSync(o.file, generated, { flag: 'wx' });
+    } else {
+      const at = generated.indexOf('\ncases:\n');
+      const block = generated.slice(at + '\ncases:\n'.length);
+      writeFileSync(o.file, before + (before.endsWith('\n') ? '' : '\n') + block);
+    }
+    const set = loadVectorSet(o.root);
+    return { file: o.file, appended: before !== undefined, ids: o.cases.map((c) => c.id), notesUpdated, set };
+  } catch (e) {
+    if (before === undefined) {
+      if (existsSync(o.file) && !(e instanceof Error && (e as NodeJS.ErrnoException).code === 'EEXIST')) unlinkSync(o.file);
+    } else writeFileSync(o.file, before);
+    if (notesUpdated) writeFileSync(notesPath, notesBefore);
+    throw e;
+  }
+}
+
+function noteText(): string {
+  const q = (s: string): string => JSON.stringify(s);
+  return `  ${GENERATED_FLAG}:\n    bugType: ${GENERATED_NOTE.bugType}\n    description: ${q(GENERATED_NOTE.description)}\n    effect: ${q(GENERATED_NOTE.effect)}\n`;
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { run } from '../cli/_run.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const BUGGY = 'node test/fuzz/fixtures/positional-testee.mjs';
+const env = { ...process.env };
+const temps: string[] = [];
+afterEach(() => {
+  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('pgv2kit fuzz', () => {
+  it('finds nothing in the reference (exit 0)', async () => {
+    const r = await run(['fuzz', '--seed', '3', '--runs', '300'], { env, cwd: ROOT });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('seed 3, 300 runs');
+    expect(r.stdout).toContain('no finding: 300 headers tried, seed 3');
+  });
+
+  it('finds nothing in the node adapter (exit 0)', async () => {
+    const r = await run(['fuzz', '--testee', 'node examples/node-adapter/adapter.mjs', '--seed', '4', '--runs', '200'], { env, cwd: ROOT });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('no finding: 200 headers tried');
+  });
+
+  it('prints a finding with escapes and a replay command, replays it, and saves it (exit 1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-fuzz-cli-'));
+    temps.push(dir);
+    const file = join(dir, 'found.yaml');
+    const r = await run(['fuzz', '--testee', BUGGY, '--seed', '9', '--save', file], { env, cwd: ROOT });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/FINDING after \d+ headers/);
+    expect(r.stdout).toMatch(/ {2}header: {2}"V2_SHA256 [^\n]*"\n/);
+    expect(r.stdout).toMatch(/ {2}reason: {2}must be/);
+    const replay = /--replay (\S+)/.exec(r.stdout)?.[1];
+    expect(replay).toMatch(/^9:[\d:]+$/);
+    expect(r.stdout).toContain(`saved as authorization.fuzz-1 in ${file} (new file)`);
+    const saved = parse(readFileSync(file, 'utf8')) as { cases: Array<{ id: string; inputs: { header: string } }> };
+    expect(saved.cases.map((c) => c.id)).toEqual(['authorization.fuzz-1']);
+
+    const again = await run(['fuzz', '--testee', BUGGY, '--replay', replay ?? ''], { env, cwd: ROOT });
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain(`replaying ${replay}`);
+    expect(again.stdout.split('\n').find((l) => l.startsWith('  header:'))).toBe(r.stdout.split('\n').find((l) => l.startsWith('  header:')));
+  });
+
+  it('usage errors exit 2', async () => {
+    expect((await run(['fuzz', '--runs', '0'], { env })).code).toBe(2);
+    expect((await run(['fuzz', '--seed', 'x'], { env })).code).toBe(2);
+    expect((await run(['fuzz', '--replay', 'nope'], { env })).code).toBe(2);
+    expect((await run(['fuzz', '--replay', '1:0', '--seed', '1'], { env })).code).toBe(2);
+  });
+
+  it('a testee that does not start exits 3', async () => {
+    const r = await run(['fuzz', '--testee', 'node -e "process.exit(1)"', '--runs', '10'], { env, cwd: ROOT });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^pgv2kit fuzz: /);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * What a run prints: progress in place on a terminal, plain lines in CI, the summary
+ * and the closing lines.
+ */
+import { describe, expect, it } from 'vitest';
+import { createProgress, summary } from '../../src/runner/progress.js';
+import type { CaseResult, RunResult } from '../../src/runner/result.js';
+import { countVerdicts } from '../../src/runner/run.js';
+
+const caseOf = (id: string, verdict: CaseResult['verdict'], extra: Partial<CaseResult> = {}): CaseResult =>
+  ({ id, kind: 'signature', file: 'f.yaml', comment: 'c', spec: ['5.1'], readings: [], flags: ['Baseline'], result: 'valid', status: 'pass', ops: [], message: `${id} message`, verdict, durationMs: 1, ...extra }) as CaseResult;
+
+const cases = [
+  caseOf('signature.a', 'passed', { choice: 'accepted' }),
+  caseOf('signature.b', 'failed', { ops: [{ op: 'signature.sign', status: 'fail', expected: 'x', got: 'y', message: 'm', durationMs: 1, diagnosis: [{ mistake: 'no-final-lf', message: 'your sign equals …', ref: 'R1' }] }] }),
+  caseOf('signature.c', 'expected-failure', { listedReason: 'known' }),
+  caseOf('signature.d', 'unexpected-pass'),
+  caseOf('signature.e', 'error'),
+  caseOf('signature.f', 'skipped'),
+  caseOf('signature.g', 'passed', { choice: 'refused' }),
+];
+const run: RunResult = {
+  runName: 'r',
+  kit: { name: 'pgv2kit', version: '0' },
+  vectorSetHash: 'ab'.repeat(32),
+  implementation: { name: 'impl', version: '1', language: 'js' },
+  target: { kind: 'module', description: 'm.mjs' },
+  startedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:00:01.000Z',
+  durationMs: 1000,
+  selection: { only: [], skip: [] },
+  cases,
+  totals: countVerdicts(cases),
+  log: [],
+  staleListEntries: ['signature.gone'],
+};
+
+describe('progress', () => {
+  it('in CI prints a plain line for each case that did not pass, then the summary', () => {
+    let out = '';
+    const p = createProgress({ stdout: (s) => void (out += s), stderr: () => undefined, isTTY: false });
+    cases.forEach((c, i) => p.onCase(c, i + 1, cases.length));
+    p.finish(run);
+    expect(out).toContain('FAILED signature.b: signature.b message — your sign equals …\n');
+    expect(out).toContain('expected failure signature.c: listed: known\n');
+    expect(out).toContain('UNEXPECTED PASS signature.d: signature.d message\n');
+    expect(out).toContain('ERROR signature.e: signature.e message\n');
+    expect(out).not.toContain('signature.a:');
+    expect(out).toContain('acceptable cases: 1 accepted, 1 refused');
+    expect(out).toContain('expected-failure list names signature.gone, which is not a case');
+    expect(out.endsWith('skipped: 1, expected failures: 1, unexpected passes: 1, errors: 1\n2 passed, 3 failed\n')).toBe(true);
+  });
+
+  it('on a terminal draws progress in place on stderr and prints failures above it', () => {
+    let err = '';
+    const p = createProgress({ stdout: () => undefined, stderr: (s) => void (err += s), isTTY: true });
+    cases.forEach((c, i) => p.onCase(c, i + 1, cases.length));
+    expect(err).toContain('\r\x1b[KFAILED signature.b');
+    expect(err).toContain(`[${cases.length}/${cases.length}] 3 failed\n`);
+  });
+
+  it('summarises areas that have cases only', () => {
+    expect(summary(run)).toMatch(/ {2}signature {6}/);
+    expect(summary(run)).not.toContain('authorization');
+  });
+});
