@@ -26,8 +26,9 @@ export function parseAuthorization(header) {
     const item = raw.trim();
     const eq = item.indexOf('=');
     if (eq <= 0) return { ok: false, reason: 'malformed item' };
-    const name = item.slice(0, eq).trim();
-    const value = item.slice(eq + 1).trim();
+    // R8: item = name "=" value, split at the first "="; no white space around the "="
+    const name = item.slice(0, eq);
+    const value = item.slice(eq + 1);
     if (!ITEMS.includes(name)) continue;
     if (Object.hasOwn(items, name)) return { ok: false, reason: `duplicate ${name}` };
     if (value === '') return { ok: false, reason: `empty ${name}` };

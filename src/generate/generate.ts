@@ -1,7 +1,7 @@
 /**
  * Builds new vector cases for `pgv2kit generate`: a signature case from given parts
  * (with its known-mistake candidates), or cases drawn at random from a seed
- * (signature, authorization). Every expected value is computed by the reference and
+ * (signature, authorization, response, webhook, redirect). Every expected value is computed by the reference and
  * checked again by an independent computation (plain concatenation of the parts,
  * hashed with node:crypto; the header written by hand); a disagreement throws
  * {@link GenerateCheckError} and nothing is written.
@@ -12,10 +12,12 @@ import { mistakenContents, type Mistake } from '../diagnosis/mistakes.js';
 import { ITEM_NAMES, formatAuthorization, parseAuthorization, type AuthorizationItems, type ItemName } from '../scheme/authorization.js';
 import { signatureContent } from '../scheme/content.js';
 import { sign, signContent } from '../scheme/sign.js';
-import type { AuthorizationCase, Provenance, SignatureCase } from '../vectors/types.js';
+import { verifyRedirect } from '../scheme/redirect.js';
+import { verifyResponse, verifyWebhook, type VerifyOutcome } from '../scheme/verify.js';
+import type { AuthorizationCase, Provenance, RedirectCase, ResponseCase, SignatureCase, WebhookCase } from '../vectors/types.js';
 
 /** The areas `generate --seed` can draw cases for. */
-export const GENERATE_AREAS = ['signature', 'authorization'] as const;
+export const GENERATE_AREAS = ['signature', 'authorization', 'response', 'webhook', 'redirect'] as const;
 
 /** One of {@link GENERATE_AREAS}. */
 export type GenerateArea = (typeof GENERATE_AREAS)[number];
@@ -34,7 +36,7 @@ export const GENERATED_NOTE = {
 export const GENERATOR = 'pgv2kit generate';
 
 /** A generated case as written to the file (kind is the file's, not the case's). */
-export type GeneratedCase = Omit<SignatureCase, 'kind'> | Omit<AuthorizationCase, 'kind'>;
+export type GeneratedCase = Omit<SignatureCase, 'kind'> | Omit<AuthorizationCase, 'kind'> | Omit<ResponseCase, 'kind'> | Omit<WebhookCase, 'kind'> | Omit<RedirectCase, 'kind'>;
 
 /** An independent check disagreed with the reference: nothing may be written. */
 export class GenerateCheckError extends Error {
@@ -225,7 +227,10 @@ export function generateRandom(o: RandomOptions): GeneratedCase[] {
   const out: GeneratedCase[] = [];
   for (let i = 0; i < o.count; i++) {
     if (o.area === 'signature') out.push(randomSignatureCase(rnd, ids, provenance));
-    else out.push(randomAuthorizationCase(rnd, ids, provenance));
+    else if (o.area === 'authorization') out.push(randomAuthorizationCase(rnd, ids, provenance));
+    else if (o.area === 'response') out.push(randomResponseCase(rnd, ids, provenance));
+    else if (o.area === 'webhook') out.push(randomWebhookCase(rnd, ids, provenance));
+    else out.push(randomRedirectCase(rnd, ids, provenance));
   }
   return out;
 }
@@ -418,4 +423,157 @@ function randomAuthorizationCase(rnd: () => number, ids: IdAllocator, provenance
     inputs: { header },
     expected: { problem: intended },
   } as Omit<AuthorizationCase, 'kind'>;
+}
+
+// --- internal: signed messages (response, webhook, redirect) ---
+
+/** The V2_SHA256 header of signed parts, written by hand. */
+function signedHeader(p: GivenParts, s: string): string {
+  return handHeader('V2_SHA256', [['appId', p.appId], ['sign', s], ['timestamp', p.timestamp], ['nonce', p.nonce]]);
+}
+
+/** The reference's answer must be the case's: valid, or the intended problem kind. */
+function agree(outcome: VerifyOutcome, problem: { kind: string; parameter?: string } | undefined, what: string): void {
+  const ok = problem === undefined ? outcome.valid : !outcome.valid && outcome.problem.kind === problem.kind && (problem.parameter === undefined || ('parameter' in outcome.problem && outcome.problem.parameter === problem.parameter));
+  if (!ok) throw new GenerateCheckError(`the reference verifier's answer to the generated ${what} case (${outcome.valid ? 'valid' : outcome.problem.kind}) is not the intended ${problem?.kind ?? 'valid'}; nothing was written`);
+}
+
+/** A byte of the body changed after signing (a digit or letter replaced). */
+function tamper(rnd: () => number, text: string): string {
+  const at = [...text.matchAll(/[0-9A-Za-z]/g)].map((m) => m.index);
+  const i = pick(rnd, at);
+  const c = text[i]!;
+  const r = /[0-9]/.test(c) ? String((Number(c) + 1) % 10) : c === 'x' ? 'y' : 'x';
+  return text.slice(0, i) + r + text.slice(i + 1);
+}
+
+function randomTimestamp(rnd: () => number): string {
+  return String(1_600_000_000_000 + Math.floor(rnd() * 300_000_000_000));
+}
+
+function randomNonce(rnd: () => number): string {
+  return pick(rnd, [chars(rnd, HEX, 32), uuid(rnd), `${chars(rnd, B64, 22)}==`]);
+}
+
+const ATTACH = ['a+b&c=d 100% #7', 'cart=8812', 'Zahlung für Bestellung', '订单 付款', 'café ☕ + tea', 'x=1&y=2', '50% off', ''];
+
+function paymentJson(rnd: () => number): { paymentNo: string; merchantTradeNo: string; text: string } {
+  const paymentNo = `PAY${chars(rnd, '0123456789ABCDEF', 16)}`;
+  const merchantTradeNo = `MT-${chars(rnd, '0123456789', 8)}-${chars(rnd, '0123456789', 4)}`;
+  const payment = {
+    amount: `${Math.floor(rnd() * 10000)}.${chars(rnd, '0123456789', 2)}`,
+    createdTime: '2024-07-05T22:31:45.001+08:00',
+    currency: pick(rnd, ['USD', 'EUR', 'KRW']),
+    merchantAttach: pick(rnd, ATTACH),
+    merchantTradeNo,
+    paymentNo,
+    refundStatus: 'NO_REFUND',
+    status: pick(rnd, ['PENDING', 'SUCCESS', 'FAILED']),
+  };
+  return { paymentNo, merchantTradeNo, text: JSON.stringify(payment) };
+}
+
+type Defect<D extends string> = 'valid' | D;
+
+function verifyBase(p: GivenParts, flags: readonly string[], problem: { kind: string; parameter?: string } | undefined, withContent: boolean): { flags: string[]; result: 'valid' | 'invalid'; expected: Record<string, unknown> } {
+  const expected: Record<string, unknown> = withContent ? { ...bytesField(checkedSign(p).content, 'content', 'contentB64') } : {};
+  if (problem) expected['problem'] = problem;
+  return { flags: [GENERATED_FLAG, ...flags], result: problem ? 'invalid' : 'valid', expected };
+}
+
+function randomResponseCase(rnd: () => number, ids: IdAllocator, provenance: Provenance): Omit<ResponseCase, 'kind'> {
+  const defect: Defect<'tampered' | 'other-url' | 'no-authorization' | 'status'> = pick(rnd, ['valid', 'valid', 'tampered', 'other-url', 'no-authorization', 'status']);
+  const req = randomParts(rnd);
+  const data = { paymentNo: `PAY${chars(rnd, '0123456789', 16)}`, merchantTradeNo: `SO-${chars(rnd, HEX, 8)}`, status: pick(rnd, ['PENDING', 'SUCCESS']), note: pick(rnd, ATTACH) };
+  const status = defect === 'status' ? pick(rnd, [400, 401, 500, 503, 201]) : 200;
+  const envelope = status === 200 ? { code: 'OK', errorMessage: null, data } : { code: 'ERROR', errorMessage: 'request refused', data: null };
+  const bodyText = rnd() < 0.3 ? JSON.stringify(envelope, null, 2) : JSON.stringify(envelope);
+  const p: GivenParts = { ...req, timestamp: randomTimestamp(rnd), nonce: randomNonce(rnd), body: Buffer.from(bodyText, 'utf8') };
+  const signed: GivenParts = defect === 'other-url' ? { ...p, url: new URL(p.url).pathname } : p;
+  const { sign: s } = checkedSign(signed);
+  const received = defect === 'tampered' ? tamper(rnd, bodyText) : bodyText;
+  const authorization = defect === 'no-authorization' ? null : signedHeader(p, s);
+  const problem = defect === 'valid' ? undefined : defect === 'status' ? { kind: 'status-not-verified' } : defect === 'no-authorization' ? { kind: 'no-authorization' } : { kind: 'sign-mismatch' };
+  const inputs = { appId: p.appId, appSecret: p.appSecret, method: p.method, url: p.url, status, authorization, body: received };
+  agree(verifyResponse(inputs), problem, 'response');
+  const flag = { valid: 'RawResponse', tampered: 'Tampered', 'other-url': 'PathInsteadOfUrl', 'no-authorization': 'NoAuthorization', status: 'NonSuccessStatus' }[defect];
+  const base = verifyBase({ ...p, body: Buffer.from(received, 'utf8') }, [flag, ...(/[^\x00-\x7f]/.test(received) ? ['NonAscii'] : [])], problem, defect !== 'status' && defect !== 'no-authorization');
+  const comment = {
+    valid: 'Generated: a 2.3 envelope with status 200, signed over its raw bytes with the request method and URL (5.4).',
+    tampered: 'Generated: a signed 200 whose body had one byte changed after signing; it must be refused (5.4).',
+    'other-url': 'Generated: a 200 signed over the request path instead of its full URL; it must be refused (5.4, R9).',
+    'no-authorization': 'Generated: a 200 without Authorization; it must be refused (5.4, R9).',
+    status: `Generated: a correctly signed response with status ${status}; only a 200 is verified (5.4, R9).`,
+  }[defect];
+  return { id: ids.next(), comment, spec: ['5.4', '2.3'], readings: ['R9'], ...base, inputs, provenance } as Omit<ResponseCase, 'kind'>;
+}
+
+function randomWebhookCase(rnd: () => number, ids: IdAllocator, provenance: Provenance): Omit<WebhookCase, 'kind'> {
+  const defect: Defect<'tampered' | 'delivery-url' | 'no-authorization'> = pick(rnd, ['valid', 'valid', 'tampered', 'delivery-url', 'no-authorization']);
+  const host = pick(rnd, ['https://shop.example.net', 'https://merchant.example.org:8443']);
+  const path = pick(rnd, ['/hooks/pg', '/api/pg/notify', '/pg/notify/']);
+  const query = pick(rnd, ['', `?store=${chars(rnd, HEX, 4)}`]);
+  const notifyUrl = `${host}${path}${query}`;
+  const deliveryUrl = pick(rnd, [`http://10.0.0.${1 + Math.floor(rnd() * 250)}:8080${path}${query}`, `${host}${path}${query === '' ? '?via=proxy' : ''}`, `http://localhost:3000${path}${query}`]);
+  const pay = paymentJson(rnd);
+  const bodyText = pay.text;
+  const p: GivenParts = { appId: `app_${chars(rnd, HEX, 6)}`, appSecret: `sk_test_${chars(rnd, ALNUM, 24)}`, method: 'POST', url: notifyUrl, timestamp: randomTimestamp(rnd), nonce: randomNonce(rnd), body: Buffer.from(bodyText, 'utf8') };
+  const signed: GivenParts = defect === 'delivery-url' ? { ...p, url: deliveryUrl } : p;
+  const { sign: s } = checkedSign(signed);
+  const received = defect === 'tampered' ? tamper(rnd, bodyText) : bodyText;
+  const authorization = defect === 'no-authorization' ? null : signedHeader(p, s);
+  const problem = defect === 'valid' ? undefined : defect === 'no-authorization' ? { kind: 'no-authorization' } : { kind: 'sign-mismatch' };
+  const inputs = { appId: p.appId, appSecret: p.appSecret, notifyUrl, deliveryUrl, method: 'POST', authorization, body: received };
+  agree(verifyWebhook(inputs), problem, 'webhook');
+  const flag = { valid: 'NotifyUrlAsSubmitted', tampered: 'Tampered', 'delivery-url': 'NotifyUrlAsSubmitted', 'no-authorization': 'NoAuthorization' }[defect];
+  const base = verifyBase({ ...p, body: Buffer.from(received, 'utf8') }, [flag, ...(/[^\x00-\x7f]/.test(received) ? ['NonAscii'] : [])], problem, defect !== 'no-authorization');
+  const comment = {
+    valid: 'Generated: a 2.5 payload signed over the notifyUrl as submitted; it arrived on another URL (5.5, R10).',
+    tampered: 'Generated: a signed webhook whose body had one byte changed after signing; it must be refused (5.5).',
+    'delivery-url': 'Generated: a webhook signed over the URL it was delivered on, not the notifyUrl as submitted; it must be refused (R10).',
+    'no-authorization': 'Generated: a webhook without Authorization; it must be refused (5.5).',
+  }[defect];
+  return { id: ids.next(), comment, spec: ['5.5', '2.5'], readings: ['R10'], ...base, inputs, provenance } as Omit<WebhookCase, 'kind'>;
+}
+
+/** Query encoding as a gateway does it: encodeURIComponent, or form style (space as "+"). */
+function encodeQuery(text: string, form: boolean): string {
+  const e = encodeURIComponent(text);
+  return form ? e.replace(/%20/g, '+') : e;
+}
+
+function randomRedirectCase(rnd: () => number, ids: IdAllocator, provenance: Provenance): Omit<RedirectCase, 'kind'> {
+  const defect: Defect<'tampered' | 'encoded-payment' | 'missing'> = pick(rnd, ['valid', 'valid', 'tampered', 'encoded-payment', 'missing']);
+  const returnUrl = `${pick(rnd, ['https://shop.example.net', 'https://merchant.example.org:8443'])}${pick(rnd, ['/checkout/return', '/pay/done', '/r/'])}${pick(rnd, ['', '', `?order=${chars(rnd, HEX, 6)}`, '?lang=fr&ref=mail'])}`;
+  const pay = paymentJson(rnd);
+  const form = rnd() < 0.5;
+  const encoded = encodeQuery(pay.text, form);
+  const p: GivenParts = { appId: `app_${chars(rnd, HEX, 6)}`, appSecret: `sk_test_${chars(rnd, ALNUM, 24)}`, method: 'GET', url: returnUrl, timestamp: randomTimestamp(rnd), nonce: randomNonce(rnd), body: Buffer.from(`payment=${pay.text}`, 'utf8') };
+  const signed: GivenParts = defect === 'encoded-payment' ? { ...p, body: Buffer.from(`payment=${encoded}`, 'utf8') } : p;
+  const { sign: s } = checkedSign(signed);
+  const receivedText = defect === 'tampered' ? tamper(rnd, pay.text) : pay.text;
+  const missing = pick(rnd, ['payment', 'authorization'] as const);
+  const params: Array<[string, string]> = [
+    ['paymentNo', pay.paymentNo],
+    ['merchantTradeNo', pay.merchantTradeNo],
+    ['payment', encodeQuery(receivedText, form)],
+    ['authorization', encodeQuery(signedHeader(p, s), form)],
+  ];
+  const kept = defect === 'missing' ? params.filter(([n]) => n !== missing) : params;
+  const redirectUrl = `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}${kept.map(([n, v]) => `${n}=${v}`).join('&')}`;
+  const problem = defect === 'valid' ? undefined : defect === 'missing' ? { kind: 'redirect-parameter', parameter: missing } : { kind: 'sign-mismatch' };
+  const inputs = { appId: p.appId, appSecret: p.appSecret, returnUrl, redirectUrl };
+  const outcome = verifyRedirect(inputs);
+  agree(outcome, problem, 'redirect');
+  if (defect === 'valid' && outcome.payment !== pay.text) throw new GenerateCheckError('the reference verifier does not decode the generated payment to the text signed; nothing was written');
+  const flags = [...(defect === 'valid' || defect === 'tampered' ? ['RedirectDecoded'] : defect === 'encoded-payment' ? ['RedirectEncodedPayment'] : ['RedirectParameterCount']), ...(form && / /.test(pay.text) ? ['RedirectPlusAsSpace'] : []), ...(/[^\x00-\x7f]/.test(pay.text) ? ['NonAscii'] : [])];
+  const base = verifyBase({ ...p, body: Buffer.from(`payment=${receivedText}`, 'utf8') }, flags, problem, defect !== 'missing');
+  if (defect === 'valid') base.expected['payment'] = pay.text;
+  const comment = {
+    valid: `Generated: the returnUrl with paymentNo, merchantTradeNo, payment and authorization added (${form ? 'form-encoded' : 'encodeURIComponent'}); signed over the decoded payment (5.6, R11).`,
+    tampered: 'Generated: a redirect whose payment had one character changed after signing; it must be refused (5.6).',
+    'encoded-payment': 'Generated: a redirect signed over the still-encoded payment value; it must be refused (R11).',
+    missing: `Generated: a redirect without its ${missing} parameter; it must be refused (R11).`,
+  }[defect];
+  return { id: ids.next(), comment, spec: ['5.6', '2.5'], readings: ['R11'], ...base, inputs, provenance } as Omit<RedirectCase, 'kind'>;
 }

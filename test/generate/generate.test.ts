@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCase } from '../../src/checks/index.js';
 import { generateRandom, independentSign } from '../../src/generate/generate.js';
+import { GenerateCheckError } from '../../src/generate/generate.js';
 import { sign } from '../../src/scheme/sign.js';
 import { loadModuleSubject } from '../../src/subjects/module-subject.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
@@ -112,6 +113,74 @@ describe('pgv2kit generate --seed', () => {
       if (!inSpecOrder) failed++;
     }
     expect(failed).toBeGreaterThan(0);
+  });
+});
+
+describe('pgv2kit generate --seed for response, webhook, redirect', () => {
+  let vdir: string;
+  let vset: VectorSet;
+  const AREAS = ['response', 'webhook', 'redirect'] as const;
+  beforeAll(async () => {
+    vdir = mkdtempSync(join(tmpdir(), 'pgv2kit-generate-'));
+    cpSync(DEFAULT_VECTORS_DIR, vdir, { recursive: true });
+    for (const area of AREAS) {
+      const r = await run(['generate', '--seed', '7', '--count', '10', '--area', area, '--dir', vdir]);
+      expect(r.stderr, area).toBe('');
+      expect(r.code, area).toBe(0);
+    }
+    vset = loadVectorSet(vdir);
+  });
+  afterAll(() => rmSync(vdir, { recursive: true, force: true }));
+
+  it.each(AREAS)('%s: 10 schema-valid cases, all passing against the reference', async (area) => {
+    const cases = vset.cases.filter((c) => c.case.id.startsWith(`${area}.gen-7-`));
+    expect(cases).toHaveLength(10);
+    const ref = createReferenceSubject();
+    for (const lc of cases) {
+      const outcome = await runCase(lc, ref);
+      expect(outcome.status, `${lc.case.id}: ${outcome.message}`).toBe('pass');
+      if (lc.case.result === 'invalid') expect(lc.case.expected).toHaveProperty('problem');
+    }
+  });
+
+  it('covers valid cases and every defect over many seeds; every sign checks independently', () => {
+    const seen = new Set<string>();
+    for (const area of AREAS) {
+      for (const c of generateRandom({ area, seed: 11, count: 60, takenIds: [], kitVersion: 'x', date: '2025-01-01' })) {
+        const e = c.expected as { problem?: { kind: string }; content?: string; payment?: string };
+        seen.add(`${area}:${c.result}:${e.problem?.kind ?? ''}:${c.flags.join(',')}`);
+        if (area === 'redirect' && c.result === 'valid') expect(typeof e.payment).toBe('string');
+        if (e.content !== undefined) {
+          const [appId, appSecret, method, url, timestamp, nonce, ...rest] = e.content.split('\n');
+          const body = Buffer.from(rest.slice(0, -1).join('\n'), 'utf8');
+          const mine = independentSign({ appId: appId!, appSecret: appSecret!, method: method!, url: url!, timestamp: timestamp!, nonce: nonce!, body });
+          expect(mine.content.toString('utf8')).toBe(e.content);
+          const header = (c.inputs as { authorization?: string | null }).authorization;
+          if (c.result === 'valid' && typeof header === 'string') expect(header).toContain(`sign=${mine.sign},`);
+        }
+      }
+    }
+    const all = [...seen].join('\n');
+    for (const want of ['response:valid', 'status-not-verified', 'response:invalid:no-authorization', 'PathInsteadOfUrl', 'response:invalid:sign-mismatch:Generated,Tampered', 'webhook:valid', 'webhook:invalid:sign-mismatch:Generated,NotifyUrlAsSubmitted', 'webhook:invalid:no-authorization', 'redirect:valid', 'RedirectEncodedPayment', 'redirect:invalid:redirect-parameter', 'redirect:invalid:sign-mismatch:Generated,RedirectDecoded', 'RedirectPlusAsSpace', 'NonAscii']) {
+      expect(all).toContain(want);
+    }
+  });
+
+  it('the same seed gives the same file', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'pgv2kit-generate-'));
+    try {
+      cpSync(DEFAULT_VECTORS_DIR, other, { recursive: true });
+      for (const area of AREAS) {
+        expect((await run(['generate', '--seed', '7', '--count', '10', '--area', area, '--dir', other])).code).toBe(0);
+        expect(readFileSync(join(other, `${area}/generated-7.yaml`), 'utf8')).toBe(readFileSync(join(vdir, `${area}/generated-7.yaml`), 'utf8'));
+      }
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('GenerateCheckError carries its code', () => {
+    expect(new GenerateCheckError('x').code).toBe('PGV2_GENERATE_CHECK');
   });
 });
 

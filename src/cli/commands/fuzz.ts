@@ -6,6 +6,7 @@
  * @module
  */
 import { randomInt } from 'node:crypto';
+import { fuzzHttp } from '../../fuzz/http.js';
 import { fuzzParser, parseReplay, showEscaped, type FuzzResult } from '../../fuzz/run.js';
 import { saveFinding } from '../../fuzz/save.js';
 import { TesteeStartError } from '../../protocol/testee.js';
@@ -19,7 +20,7 @@ import { EXIT } from '../exit-codes.js';
 export const fuzzCommand = defineCommand({
   name: 'fuzz',
   summary: "Fuzz an implementation's Authorization header parser against reading R8 and shrink what breaks it",
-  usage: 'pgv2kit fuzz [--testee "<command>"] [--seed <n>] [--runs <n>] [--time <s>] [--replay <seed:path>] [--save <file>]',
+  usage: 'pgv2kit fuzz [--testee "<command>" | --gateway <url> | --merchant-notify <url>] [--seed <n>] [--runs <n>] [--time <s>] [--replay <seed:path>] [--save <file>]',
   description: [
     'Sends authorization.parse headers to the implementation: valid headers in every item',
     'order with realistic values, and mutated ones (items dropped, duplicated or emptied,',
@@ -35,6 +36,10 @@ export const fuzzCommand = defineCommand({
   ].join('\n'),
   options: {
     testee: { type: 'string', valueName: '<command>', description: 'Start this command and fuzz it over protocol v1' },
+    gateway: { type: 'string', valueName: '<url>', description: 'Fuzz a gateway: signed credentials requests to <url> with fuzzed Authorization headers' },
+    'merchant-notify': { type: 'string', valueName: '<url>', description: "Fuzz a merchant's notify endpoint: signed webhooks to <url> with fuzzed Authorization headers" },
+    'app-id': { type: 'string', valueName: '<id>', description: 'With --gateway or --merchant-notify: the merchant appId', env: 'PGV2_APP_ID' },
+    secret: { type: 'string', valueName: '<secret>', description: 'With --gateway or --merchant-notify: the merchant secret', env: 'PGV2_APP_SECRET', secret: true },
     seed: { type: 'string', valueName: '<n>', description: 'The random seed (default: random, printed)' },
     runs: { type: 'string', valueName: '<n>', description: 'Headers to try (default 1000; with --time alone: until the time is up)' },
     time: { type: 'string', valueName: '<seconds>', description: 'Stop after this many seconds' },
@@ -62,6 +67,18 @@ export const fuzzCommand = defineCommand({
     const runs = values.runs !== undefined ? integer(values.runs, 'runs', true) : timeMs !== undefined ? 1_000_000_000 : 1000;
     const timeoutMs = values.timeout !== undefined ? positive(values.timeout, 'timeout') * 1000 : 5000;
     if (values.testee !== undefined && values.testee.trim() === '') throw new UsageError('--testee needs a command');
+    const http = values.gateway !== undefined ? { kind: 'gateway' as const, url: values.gateway } : values['merchant-notify'] !== undefined ? { kind: 'merchant' as const, url: values['merchant-notify'] } : undefined;
+    if ([values.testee, values.gateway, values['merchant-notify']].filter((v) => v !== undefined).length > 1) throw new UsageError('give one of --testee, --gateway and --merchant-notify');
+    if (http) {
+      if (!/^https?:\/\/[^/]/.test(http.url)) throw new UsageError(`the URL must be http(s)://…, not ${JSON.stringify(http.url)}`);
+      const appId = values['app-id'] ?? io.env['PGV2_APP_ID'];
+      const appSecret = values.secret ?? io.env['PGV2_APP_SECRET'];
+      if (!appId || !appSecret) throw new UsageError('fuzzing over HTTP needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)');
+      if (values.save !== undefined) throw new UsageError('--save writes authorization.parse vectors: use it with --testee or the reference');
+      io.stdout(`fuzzing the Authorization parsing of ${http.url} (${http.kind}): seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`);
+      const result = await fuzzHttp({ ...http, appId, appSecret, seed, runs, timeoutMs, ...(timeMs !== undefined ? { timeMs } : {}), ...(replay ? { path: replay.path } : {}) });
+      return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${http.url}` }, io);
+    }
 
     let subject: Subject;
     let testee: TesteeSubject | undefined;
@@ -96,7 +113,7 @@ export const fuzzCommand = defineCommand({
           if (n % every === 0) io.stdout(`  ${n} headers handled as R8 requires\n`);
         },
       });
-      return report(result, values, io);
+      return report(result, { ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}), ...(values.save !== undefined ? { save: values.save } : {}) }, io);
     } finally {
       await testee?.close();
     }
@@ -105,13 +122,13 @@ export const fuzzCommand = defineCommand({
 
 // --- internal ---
 
-function report(result: FuzzResult, values: { testee?: string; save?: string }, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }): number {
+function report(result: FuzzResult, values: { target?: string; save?: string }, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }): number {
   const f = result.finding;
   if (!f) {
     io.stdout(`no finding: ${result.runs} headers tried${result.interrupted ? ' (stopped by --time)' : ''}, seed ${result.seed}\n`);
     return EXIT.ok;
   }
-  const target = values.testee !== undefined ? ` --testee ${JSON.stringify(values.testee)}` : '';
+  const target = values.target ?? '';
   io.stdout(
     [
       `FINDING after ${result.runs} headers (${f.shrinks} shrinks):`,

@@ -23,7 +23,7 @@ export const generateCommand = defineCommand({
   usage: [
     'pgv2kit generate --app-id <id> [--secret <secret>] --method <method> --url <url> (--body-file <path> | --body <text>)',
     '                 [--timestamp <ms>] [--nonce <nonce>] [--with-mistakes] [--out <file> [--append] | --dir <dir>]',
-    'pgv2kit generate --seed <n> --count <k> --area signature|authorization [--out <file> [--append] | --dir <dir>]',
+    'pgv2kit generate --seed <n> --count <k> --area signature|authorization|response|webhook|redirect [--out <file> [--append] | --dir <dir>]',
   ].join('\n'),
   description: [
     'From given parts: one valid signature case of the seven parts (timestamp and nonce',
@@ -88,7 +88,7 @@ export const generateCommand = defineCommand({
       if (values.seed === undefined || values.count === undefined || values.area === undefined) throw new UsageError('random mode needs --seed, --count and --area');
       const seed = integer(values.seed, '--seed', 0, 0xffffffff);
       const count = integer(values.count, '--count', 1, 10000);
-      if (!(GENERATE_AREAS as readonly string[]).includes(values.area)) throw new UsageError(`--area must be one of ${GENERATE_AREAS.join(', ')} (response, webhook and redirect are not generated yet)`);
+      if (!(GENERATE_AREAS as readonly string[]).includes(values.area)) throw new UsageError(`--area must be one of ${GENERATE_AREAS.join(', ')}`);
       area = values.area as GenerateArea;
       tag = String(seed);
       build = (taken) => generateRandom({ area, seed, count, takenIds: taken, kitVersion: version, date });

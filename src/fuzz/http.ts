@@ -1,0 +1,143 @@
+/**
+ * `pgv2kit fuzz --gateway` / `--merchant-notify`: fuzzes a live endpoint's Authorization
+ * handling over real HTTP. Each request is genuinely signed (spec §5.1–§5.3); the drawn
+ * header is rebuilt around the real signed items, so a header R8 requires to be accepted
+ * carrying exactly the signed values is a genuinely valid one and must get 200; one R8
+ * refuses, or one whose values differ from what was signed, must never get a 2xx; nothing
+ * may answer 5xx or hang.
+ * @module
+ */
+import fc from 'fast-check';
+import type { AuthorizationItems } from '../scheme/authorization.js';
+import { ITEM_NAMES } from '../scheme/authorization.js';
+import { ClientError } from '../client/errors.js';
+import { signedRequest } from '../client/signed-request.js';
+import { fuzzHeaderArb, fuzzHeaderText, type FuzzHeader } from './arbitraries.js';
+import { oracle } from './oracle.js';
+import type { FuzzFinding, FuzzResult } from './run.js';
+
+/** Options of {@link fuzzHttp}. */
+export interface FuzzHttpOptions {
+  /** gateway: POST <url>/pg/v2/file/generateUploadUrl; merchant: POST <url> (the notifyUrl as registered). */
+  readonly kind: 'gateway' | 'merchant';
+  readonly url: string;
+  readonly appId: string;
+  /** Never printed. */
+  readonly appSecret: string;
+  readonly seed?: number;
+  /** Requests to try at most (default 100). */
+  readonly runs?: number;
+  /** Stop trying new headers after this many milliseconds. */
+  readonly timeMs?: number;
+  /** Replay one counterexample path (with its seed). */
+  readonly path?: string;
+  /** Per-request timeout in milliseconds (default 5000). */
+  readonly timeoutMs?: number;
+  readonly onRun?: (runs: number) => void;
+}
+
+/** The fixed, valid body of a credentials request (generateUploadUrl). */
+export const GATEWAY_FUZZ_BODY = '{"filename":"evidence.pdf","contentType":"application/pdf","scene":"DISPUTE_EVIDENCE"}';
+/** The fixed webhook body sent to a merchant's notify endpoint. */
+export const MERCHANT_FUZZ_BODY = '{"paymentNo":"P_FUZZ_1","merchantTradeNo":"T_FUZZ_1","status":"SUCCESS","amount":"10.00","currency":"USD"}';
+
+/**
+ * Fuzzes the Authorization handling of a live gateway or merchant notify endpoint.
+ * @param options - {@link FuzzHttpOptions}
+ * @returns the run, with the shrunk finding (as {@link fuzzParser} gives it)
+ * @example const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, appId, appSecret, seed: 1, runs: 100 }); r.finding // undefined
+ */
+export async function fuzzHttp(options: FuzzHttpOptions): Promise<FuzzResult> {
+  let tried = 0;
+  const property = fc.asyncProperty(fuzzHeaderArb, async (h) => {
+    const reason = (await checkHttp(options, h)).reason;
+    if (reason === undefined) {
+      tried += 1;
+      options.onRun?.(tried);
+    }
+    return reason === undefined;
+  });
+  const result = await fc.check(property, {
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.path !== undefined ? { path: options.path } : {}),
+    numRuns: options.runs ?? 100,
+    ...(options.timeMs !== undefined ? { interruptAfterTimeLimit: options.timeMs } : {}),
+  });
+  const base = { seed: result.seed, runs: result.numRuns, interrupted: result.interrupted };
+  if (!result.failed || result.counterexample === null) return base;
+  const [h] = result.counterexample;
+  const again = await checkHttp(options, h);
+  /* c8 ignore next -- only when the endpoint is flaky or the check throws */
+  const reason = again.reason ?? (result.errorInstance instanceof Error ? `the check threw: ${result.errorInstance.message}` : 'failed during the run, passes when run again (flaky)');
+  const path = result.counterexamplePath ?? '';
+  return { ...base, finding: { header: again.header, reason, oracle: oracle(onTheWire(again.header)), seed: result.seed, path, replay: `${result.seed}:${path}`, shrinks: result.numShrinks } satisfies FuzzFinding };
+}
+
+/**
+ * What an endpoint must do with a header sent on a request signed with `signed`.
+ * @param header - the header sent
+ * @param signed - the items the request was signed with
+ * @returns accept (must answer 200), refuse (never 2xx), or either
+ */
+export function httpExpectation(header: string, signed: AuthorizationItems): 'accept' | 'refuse' | 'either' {
+  const want = oracle(onTheWire(header));
+  // Unicode white space other than SP/HTAB (NBSP, U+3000, NEL…) that a String#trim would
+  // strip: R8 refuses it, but over HTTP an endpoint that trims it and then verifies the
+  // genuine signature is not judged here (the parser fuzz judges R8 itself).
+  if (want.verdict === 'must-refuse') return /[^\S \t]/u.test(header) ? 'either' : 'refuse';
+  if (ITEM_NAMES.some((n) => want.items[n] !== signed[n])) return 'refuse';
+  return want.verdict === 'must-accept' ? 'accept' : 'either';
+}
+
+/**
+ * A header value as the receiver gets it: HTTP drops white space (SP, HTAB) around a
+ * field value (RFC 9110 §5.5), so that is what the oracle judges.
+ * @param header - the value sent
+ * @returns the value received
+ * @example onTheWire(' V2_SHA256 a=b\t') // 'V2_SHA256 a=b'
+ */
+export function onTheWire(header: string): string {
+  return header.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
+// --- internal ---
+
+async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ header: string; reason?: string }> {
+  let header = '';
+  let signedItems: AuthorizationItems | undefined;
+  const url = options.kind === 'gateway' ? `${options.url.replace(/\/+$/, '')}/pg/v2/file/generateUploadUrl` : options.url;
+  try {
+    const r = await signedRequest({
+      method: 'POST',
+      url,
+      appId: options.appId,
+      appSecret: options.appSecret,
+      body: options.kind === 'gateway' ? GATEWAY_FUZZ_BODY : MERCHANT_FUZZ_BODY,
+      timeoutMs: options.timeoutMs ?? 5000,
+      mutate: {
+        kind: 'authorization',
+        form: (items) => {
+          signedItems = items;
+          header = fuzzHeaderText({ ...h, items: { appId: items.appId, sign: items.sign, timestamp: items.timestamp, nonce: items.nonce } });
+          return header;
+        },
+      },
+    });
+    /* c8 ignore next -- form always runs before sending */
+    if (signedItems === undefined) return { header };
+    const expect = httpExpectation(header, signedItems);
+    if (r.status >= 500) return { header, reason: `answered ${r.status}: no header may cause a server error` };
+    if (expect === 'accept' && r.status !== 200) return { header, reason: `a genuinely signed, valid header must be accepted (R8) but got ${r.status}` };
+    if (expect === 'refuse' && r.status >= 200 && r.status < 300) {
+      const want = oracle(onTheWire(header));
+      const why = want.verdict === 'must-refuse' ? `R8: ${want.message}` : 'its values are not the ones signed';
+      return { header, reason: `must be refused (${why}) but got ${r.status}` };
+    }
+    return { header };
+  } catch (e) {
+    if (e instanceof ClientError) return { header, reason: `no answer (${e.code}): ${e.message}` };
+    // A header HTTP cannot carry (undici refuses it): nothing was sent, nothing to judge.
+    if (e instanceof RangeError) return { header };
+    throw e;
+  }
+}
