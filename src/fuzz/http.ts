@@ -7,14 +7,13 @@
  * may answer 5xx or hang.
  * @module
  */
-import fc from 'fast-check';
 import type { AuthorizationItems } from '../scheme/authorization.js';
 import { ITEM_NAMES } from '../scheme/authorization.js';
 import { ClientError } from '../client/errors.js';
 import { signedRequest } from '../client/signed-request.js';
-import { fuzzHeaderArb, fuzzHeaderText, type FuzzHeader } from './arbitraries.js';
+import { fuzzHeaderText, type FuzzHeader } from './arbitraries.js';
 import { oracle } from './oracle.js';
-import type { FuzzFinding, FuzzResult } from './run.js';
+import { fuzzWith, type FuzzResult } from './run.js';
 
 /** Options of {@link fuzzHttp}. */
 export interface FuzzHttpOptions {
@@ -48,29 +47,14 @@ export const MERCHANT_FUZZ_BODY = '{"paymentNo":"P_FUZZ_1","merchantTradeNo":"T_
  * @example const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, appId, appSecret, seed: 1, runs: 100 }); r.finding // undefined
  */
 export async function fuzzHttp(options: FuzzHttpOptions): Promise<FuzzResult> {
-  let tried = 0;
-  const property = fc.asyncProperty(fuzzHeaderArb, async (h) => {
-    const reason = (await checkHttp(options, h)).reason;
-    if (reason === undefined) {
-      tried += 1;
-      options.onRun?.(tried);
-    }
-    return reason === undefined;
-  });
-  const result = await fc.check(property, {
-    ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    ...(options.path !== undefined ? { path: options.path } : {}),
-    numRuns: options.runs ?? 100,
-    ...(options.timeMs !== undefined ? { interruptAfterTimeLimit: options.timeMs } : {}),
-  });
-  const base = { seed: result.seed, runs: result.numRuns, interrupted: result.interrupted };
-  if (!result.failed || result.counterexample === null) return base;
-  const [h] = result.counterexample;
-  const again = await checkHttp(options, h);
-  /* c8 ignore next -- only when the endpoint is flaky or the check throws */
-  const reason = again.reason ?? (result.errorInstance instanceof Error ? `the check threw: ${result.errorInstance.message}` : 'failed during the run, passes when run again (flaky)');
-  const path = result.counterexamplePath ?? '';
-  return { ...base, finding: { header: again.header, reason, oracle: oracle(onTheWire(again.header)), seed: result.seed, path, replay: `${result.seed}:${path}`, shrinks: result.numShrinks } satisfies FuzzFinding };
+  return fuzzWith(
+    async (h) => {
+      const { header, reason } = await checkHttp(options, h);
+      return { header, judged: onTheWire(header), reason };
+    },
+    options,
+    100,
+  );
 }
 
 /**

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { ITEM_NAMES } from '../scheme/authorization.js';
 import type { Subject } from '../subjects/subject.js';
-import { fuzzHeaderArb, fuzzHeaderText } from './arbitraries.js';
+import { fuzzHeaderArb, fuzzHeaderText, type FuzzHeader } from './arbitraries.js';
 import { oracle, type OracleVerdict } from './oracle.js';
 
 /** Options of {@link fuzzParser}. */
@@ -84,10 +84,35 @@ export async function checkHeader(subject: Subject, header: string, id: string):
  */
 export async function fuzzParser(subject: Subject, options: FuzzOptions = {}): Promise<FuzzResult> {
   let n = 0;
+  return fuzzWith(
+    async (h) => {
+      const header = fuzzHeaderText(h);
+      n += 1;
+      return { header, judged: header, reason: await checkHeader(subject, header, `fuzz-${n}`) };
+    },
+    options,
+    1000,
+  );
+}
+
+/**
+ * The loop every fuzzer shares: a fast-check property over fuzzed headers, the shrunk
+ * counterexample checked once more, and the finding with its seed and path.
+ * @param check - sends one header and says what was wrong (reason undefined: as R8 requires);
+ *   `judged` is the header as the oracle judges it
+ * @param options - seed, path (replay), runs, time, progress
+ * @param defaultRuns - runs when none are given
+ * @returns the run, with the finding when a header breaks R8
+ * @example fuzzWith(async (h) => ({ header: fuzzHeaderText(h), judged: fuzzHeaderText(h), reason: undefined }), {}, 10)
+ */
+export async function fuzzWith(
+  check: (h: FuzzHeader) => Promise<{ readonly header: string; readonly judged: string; readonly reason: string | undefined }>,
+  options: FuzzOptions,
+  defaultRuns: number,
+): Promise<FuzzResult> {
   let tried = 0;
   const property = fc.asyncProperty(fuzzHeaderArb, async (h) => {
-    n += 1;
-    const reason = await checkHeader(subject, fuzzHeaderText(h), `fuzz-${n}`);
+    const { reason } = await check(h);
     if (reason === undefined) {
       tried += 1;
       options.onRun?.(tried);
@@ -97,18 +122,16 @@ export async function fuzzParser(subject: Subject, options: FuzzOptions = {}): P
   const result = await fc.check(property, {
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.path !== undefined ? { path: options.path } : {}),
-    numRuns: options.runs ?? 1000,
+    numRuns: options.runs ?? defaultRuns,
     ...(options.timeMs !== undefined ? { interruptAfterTimeLimit: options.timeMs } : {}),
   });
   const base = { seed: result.seed, runs: result.numRuns, interrupted: result.interrupted };
   if (!result.failed || result.counterexample === null) return base;
   const [h] = result.counterexample;
-  const header = fuzzHeaderText(h);
-  n += 1;
-  const reason =
-    (await checkHeader(subject, header, `fuzz-${n}`)) ?? (result.errorInstance instanceof Error ? `the check threw: ${result.errorInstance.message}` : 'failed during the run, passes when run again (flaky)');
+  const again = await check(h);
+  const reason = again.reason ?? (result.errorInstance instanceof Error ? `the check threw: ${result.errorInstance.message}` : 'failed during the run, passes when run again (flaky)');
   const path = result.counterexamplePath ?? '';
-  return { ...base, finding: { header, reason, oracle: oracle(header), seed: result.seed, path, replay: `${result.seed}:${path}`, shrinks: result.numShrinks } };
+  return { ...base, finding: { header: again.header, reason, oracle: oracle(again.judged), seed: result.seed, path, replay: `${result.seed}:${path}`, shrinks: result.numShrinks } };
 }
 
 /**
