@@ -5,12 +5,11 @@
  * @module
  */
 import type { Choice, Status } from '../checks/outcome.js';
-import type { Diagnosis, RunResult, RunTarget, Totals, Verdict } from '../runner/result.js';
+import type { CaseResult, Diagnosis, RunResult, Totals, Verdict } from '../runner/result.js';
 import { runPassed } from '../runner/result.js';
 import { redact } from '../scheme/mask.js';
-import type { Implementation, Json } from '../subjects/subject.js';
+import type { Json } from '../subjects/subject.js';
 import { VECTOR_KINDS } from '../vectors/types.js';
-import type { ExpectedResult, VectorKind } from '../vectors/types.js';
 import { diffContents, viewContent, type ContentDiff, type ContentView } from './_content.js';
 import { decodeBase64, Redactor } from './_redact.js';
 
@@ -29,22 +28,8 @@ export interface OpView {
   readonly content?: { readonly expected?: ContentView; readonly got?: ContentView; readonly diff?: ContentDiff };
 }
 
-/** A case, clean. */
-export interface CaseView {
-  readonly id: string;
-  readonly kind: VectorKind;
-  readonly file: string;
-  readonly comment: string;
-  readonly spec: readonly string[];
-  readonly readings: readonly string[];
-  readonly flags: readonly string[];
-  readonly result: ExpectedResult;
-  readonly status: Status;
-  readonly verdict: Verdict;
-  readonly choice?: Choice;
-  readonly listedReason?: string;
-  readonly message: string;
-  readonly durationMs: number;
+/** A case, clean: the run's case with its operations cleaned and its diagnoses gathered. */
+export interface CaseView extends Omit<CaseResult, 'ops'> {
   readonly ops: readonly OpView[];
   /** Every op's diagnoses, each mistake once. */
   readonly diagnosis: readonly Diagnosis[];
@@ -57,25 +42,13 @@ export interface GroupRow {
   readonly counts: Totals;
 }
 
-/** A run, clean and grouped. */
-export interface ReportModel {
-  readonly runName: string;
-  readonly kit: { readonly name: string; readonly version: string };
-  readonly vectorSetHash: string;
-  readonly implementation: Implementation;
-  readonly target: RunTarget;
-  readonly startedAt: string;
-  readonly finishedAt: string;
-  readonly durationMs: number;
-  readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
-  readonly totals: Totals;
+/** A run, clean and grouped: the run's fields, its cases cleaned, and the summary tables. */
+export interface ReportModel extends Omit<RunResult, 'cases'> {
   readonly conformant: boolean;
   readonly summary: string;
   readonly cases: readonly CaseView[];
   readonly byArea: readonly GroupRow[];
   readonly bySection: readonly GroupRow[];
-  readonly log: readonly string[];
-  readonly staleListEntries: readonly string[];
 }
 
 /** Verdicts in the order reports list them; the failing ones first. */
