@@ -181,7 +181,7 @@ def op_validate(i):
         problems.append(f"scene {scene!r}: must be DISPUTE_EVIDENCE (2.2)")
     size = i.get("fileSize")
     if size is None:
-        problems.append("fileSize is required: the file is part of the upload (4.2)")
+        pass  # not given: unknown at this step, nothing to check (2.1 has no such field)
     elif isinstance(size, bool) or not isinstance(size, int) or size < 0:
         problems.append("fileSize must be a non-negative integer")
     elif size > TWO_MB:
