@@ -9,6 +9,7 @@ import { signatureContent } from '../scheme/content.js';
 import type { SignatureParts } from '../scheme/parts.js';
 import { signContent } from '../scheme/sign.js';
 import { isValidUtf8 } from '../scheme/utf8.js';
+import { REPLACEMENT_FORMS, replaceIllFormed } from './_utf8-replacement.js';
 
 /** The seven parts with the body as bytes. */
 export type ByteParts = SignatureParts & { readonly body: Uint8Array };
@@ -25,7 +26,9 @@ export interface Mistake {
 
 /**
  * The content each known mistake builds for these parts (mistakes that do not apply,
- * or that give the correct content, are left out).
+ * or that give the correct content, are left out). A mistake real converters make in
+ * more than one form (the bytes that are not UTF-8 replaced) gives one entry per
+ * distinct content.
  * @param parts - the parts a correct signer uses
  * @returns the mistakes with their contents, in the order of {@link MISTAKES}
  * @example mistakenContents(parts)[0]?.mistake.id // 'no-final-lf'
@@ -34,8 +37,14 @@ export function mistakenContents(parts: ByteParts): Array<{ readonly mistake: Mi
   const correct = signatureContent(parts);
   const out: Array<{ mistake: Mistake; content: Uint8Array }> = [];
   for (const { build, ...mistake } of MISTAKES) {
-    const content = build(parts, correct);
-    if (content !== undefined && !bytesEqual(content, correct)) out.push({ mistake, content });
+    const built = build(parts, correct);
+    const contents: readonly Uint8Array[] = built === undefined ? [] : built instanceof Uint8Array ? [built] : built;
+    const kept: Uint8Array[] = [];
+    for (const content of contents) {
+      if (bytesEqual(content, correct) || kept.some((k) => bytesEqual(k, content))) continue;
+      kept.push(content);
+      out.push({ mistake, content });
+    }
   }
   return out;
 }
@@ -55,8 +64,11 @@ export function findMistakes(parts: ByteParts, headerSign: string): Mistake[] {
     .map(({ mistake }) => mistake);
 }
 
-/** Every mistake tried, with how it builds its content (undefined when it does not apply). */
-export const MISTAKES: ReadonlyArray<Mistake & { readonly build: (p: ByteParts, correct: Uint8Array) => Uint8Array | undefined }> = [
+/**
+ * Every mistake tried, with how it builds its content (undefined when it does not apply;
+ * several contents when converters make the mistake in several forms).
+ */
+export const MISTAKES: ReadonlyArray<Mistake & { readonly build: (p: ByteParts, correct: Uint8Array) => Uint8Array | readonly Uint8Array[] | undefined }> = [
   { id: 'no-final-lf', ref: '§5.1, R1', description: 'the LF after part 7 (the body) was left out', build: (_, c) => c.subarray(0, c.byteLength - 1) },
   { id: 'extra-final-lf', ref: '§5.1, R1', description: 'one LF too many at the end of the content', build: (_, c) => concatBytes([c, utf8('\n')]) },
   { id: 'body-part-left-out', ref: '§5.1, R2', description: 'part 7 was left out: the content ends after the nonce and its LF', build: (p) => head(p) },
@@ -81,6 +93,20 @@ export const MISTAKES: ReadonlyArray<Mistake & { readonly build: (p: ByteParts, 
   { id: 'body-nfd', ref: 'R3', description: 'the body was Unicode-normalised (NFD)', build: (p) => bodyVariant(p, (t) => t.normalize('NFD')) },
   { id: 'body-reserialized', ref: '§5.1, §5.4', description: 'the body was parsed and serialized again (JSON.stringify) instead of signing the bytes sent', build: (p) => bodyVariant(p, reserialize) },
   { id: 'body-reserialized-pretty', ref: '§5.1, §5.4', description: 'the body was serialized again with indentation instead of signing the bytes sent', build: (p) => bodyVariant(p, (t) => reserialize(t, 2)) },
+  {
+    id: 'body-invalid-utf8-replaced-fffd',
+    ref: '§5.1, R3',
+    description:
+      "the body went through a text conversion before signing (bytes that are not UTF-8 were replaced by U+FFFD, EF BF BD, as Buffer's toString, TextDecoder, Java's new String and Python's decode with errors='replace' do)",
+    build: (p) => replacedBody(p, FFFD),
+  },
+  {
+    id: 'body-invalid-utf8-replaced-question-mark',
+    ref: '§5.1, R3',
+    description:
+      "the body went through a text conversion before signing (bytes that are not UTF-8 were replaced by '?', as PHP's mb_convert_encoding and mb_scrub do by default, or a decoder set to replace with '?')",
+    build: (p) => replacedBody(p, QUESTION_MARK),
+  },
   {
     id: 'body-reserialized-lossy',
     ref: '§5.1, §5.4, R3',
@@ -164,6 +190,23 @@ function latin1(p: ByteParts, how: 'within' | 'low-byte' | 'question-mark'): Uin
   if (!beyond) return undefined;
   if (how === 'low-byte') return Uint8Array.from({ length: text.length }, (_, i) => text.charCodeAt(i) & 0xff);
   return Uint8Array.from(codePoints.map((cp) => (cp > 0xff ? 0x3f : cp)));
+}
+
+const FFFD = Uint8Array.of(0xef, 0xbf, 0xbd);
+const QUESTION_MARK = Uint8Array.of(0x3f);
+
+/**
+ * A body that is not UTF-8 after a text conversion (decoded with replacement, encoded
+ * back as UTF-8): each ill-formed part replaced, in every form real converters cut them
+ * (./_utf8-replacement.ts). The Unicode "maximal subpart" form comes first; Java's form
+ * (an encoded surrogate as one) and the per-byte form (Go's decoder; PHP's mbstring does
+ * NOT replace per byte: it follows the maximal-subpart rule, php/php-src#8360) differ
+ * from it only for encoded surrogates and truncated sequences. A BOM is kept (a
+ * TextDecoder left at its default would also drop it: that is two mistakes at once).
+ */
+function replacedBody(p: ByteParts, replacement: Uint8Array): Uint8Array[] | undefined {
+  if (isValidUtf8(p.body)) return undefined;
+  return REPLACEMENT_FORMS.map((form) => with_(p, { body: replaceIllFormed(p.body, replacement, form) }));
 }
 
 /** JSON.parse + JSON.stringify of a body that is not UTF-8, read as a string SDK reads it: bad bytes become U+FFFD. */

@@ -30,6 +30,7 @@ import type { VectorCase } from '../../src/vectors/types.js';
 import { bodyPart, headerOf, isGenuineMessage, itemPairs, itemsOutOfSpecOrder, redirectParam, textParts, urlPart, utf8Text } from './cases.js';
 import * as appIdNotChecked from './members/app-id-not-checked.js';
 import * as bodyReserialized from './members/body-reserialized.js';
+import * as bodyTextConverted from './members/body-text-converted.js';
 import * as bodyTrimmed from './members/body-trimmed.js';
 import * as crlfSeparators from './members/crlf-separators.js';
 import * as headerByPosition from './members/header-by-position.js';
@@ -37,6 +38,7 @@ import * as headerDuplicateLastWins from './members/header-duplicate-last-wins.j
 import * as headerMissingAsEmpty from './members/header-missing-as-empty.js';
 import * as headerSplitLastEquals from './members/header-split-last-equals.js';
 import * as latin1Content from './members/latin1-content.js';
+import * as receivedBodyTextConverted from './members/received-body-text-converted.js';
 import * as noFinalLf from './members/no-final-lf.js';
 import * as redirectPaymentEncoded from './members/redirect-payment-encoded.js';
 import * as redirectPaymentReturnedEncoded from './members/redirect-payment-returned-encoded.js';
@@ -289,6 +291,18 @@ export const ZOO: readonly ZooMember[] = [
       },
     ],
   },
+  {
+    name: 'body-text-converted',
+    bug: 'the signer signs the body decoded as text and encoded back (body.toString()): bytes that are not UTF-8 become U+FFFD (§5.1, R3)',
+    area: 'signing',
+    module: bodyTextConverted,
+    // contents whose body is not UTF-8 (today signature.body-not-utf8 alone: its content and sign, and,
+    // one bit, its verifier's refusal of the genuine sign)
+    mustFail: and(contentCase, notUtf8Body),
+    expectedFailures: 1,
+    diagnosis: [{ mistake: 'body-invalid-utf8-replaced-fffd', ops: SIGNING_DIAGNOSED }],
+    note: "the vector's body is compact JSON, so body-reserialized-lossy builds the same content and is named too",
+  },
 
   // header parsing: the parser is shared by authorization.parse and every verifier
   {
@@ -385,6 +399,17 @@ export const ZOO: readonly ZooMember[] = [
     mustFail: ['response.pretty-printed-final-lf', 'response.unicode-escapes-kept', 'response.html-safe-escapes-kept', 'response.crlf-pretty-printed', 'response.signed-over-reserialized-body'],
     expectedFailures: 5,
     diagnosis: [{ mistake: 'body-reserialized', ops: ['response.verify'] }],
+  },
+  {
+    name: 'received-body-text-converted',
+    bug: "the verifier converts the body it received to valid UTF-8 before verifying ('?' for bytes that are not UTF-8, PHP's mb_convert_encoding) (§5.4, R3)",
+    area: 'verification',
+    module: receivedBodyTextConverted,
+    // genuine signs over a body that is not UTF-8: refused (today signature.body-not-utf8's request.verify alone)
+    mustFail: and(contentCase, (c) => c.result === 'valid', notUtf8Body),
+    expectedFailures: 1,
+    note:
+      "its only failure is a refusal of a genuine sign (one bit): no vector carries a message whose body is not UTF-8 signed over that body with '?' in place of its bad bytes, which this verifier would accept and the runner would diagnose as body-invalid-utf8-replaced-question-mark",
   },
 
   // redirects
