@@ -1,11 +1,14 @@
 /**
- * Authorization cases (spec 5.3, R8): parse must return the four values verbatim or
- * refuse; format must give a header that parses back to the same items.
+ * Authorization cases (spec 5.3, R8): parse must give one of the answers R8 allows for the
+ * header (a refusal, or one of the accepted sets of values — the case lists them); format must
+ * give a header that parses back to the same items.
  * @module
  */
 import { ITEM_NAMES, parseAuthorization } from '../scheme/authorization.js';
+import { judgeParserAnswer, type HeaderAnswers } from '../scheme/header-answers.js';
 import type { Json } from '../subjects/subject.js';
-import { callOp, defineCheck, judge, nonResult } from './check.js';
+import type { AuthorizationCase } from '../vectors/types.js';
+import { callOp, defineCheck, nonResult } from './check.js';
 import type { OpOutcome } from './outcome.js';
 
 /** The check of authorization cases. */
@@ -29,18 +32,31 @@ export const authorizationCheck = defineCheck({
       if (wrong) return { op, status: 'fail', expected, got, message: `item ${wrong} is ${JSON.stringify(back.items[wrong])}, not ${JSON.stringify(items[wrong])}` };
       return { op, status: 'pass', expected, got, message: 'header carries the items in another order (5.3 allows any order)' };
     }
-    const expected: Json = c.expected.items ? { ...c.expected.items } : { refuse: c.expected.problem?.kind ?? 'refuse' };
+    const allowed = caseAnswers(c);
+    const expected: Json = c.result === 'invalid' ? { refuse: c.expected.problem?.kind ?? 'refuse' } : c.result === 'valid' ? { ...allowed.accepted[0] } : { either: allowed.accepted.map((a) => ({ ...a })) };
     const answer = await callOp(subject, op, { header: c.inputs.header }, c.id);
     const other = nonResult(op, expected, answer);
     if (other) return other;
     const got = answer as unknown as Json;
-    if ('rejected' in answer) return judge(op, c.result, false, got, answer.rejected.reason);
-    if (!('result' in answer)) return { op, status: 'error', expected, got, message: 'answer is none of result, rejected, unsupported' };
-    const items = c.expected.items;
-    if (items) {
-      const wrong = ITEM_NAMES.find((n) => answer.result[n] !== items[n]);
-      if (wrong) return { op, status: 'fail', expected, got, message: `accepted, but ${wrong} is ${JSON.stringify(answer.result[wrong])}, not ${JSON.stringify(items[wrong])}` };
-    }
-    return judge(op, c.result, true, got);
+    if (!('rejected' in answer) && !('result' in answer)) return { op, status: 'error', expected, got, message: 'answer is none of result, rejected, unsupported' };
+    const judged = judgeParserAnswer(allowed, 'rejected' in answer ? { refused: true, reason: answer.rejected.reason } : { items: answer.result });
+    if (!judged.ok) return { op, status: 'fail', expected, got, message: judged.reason };
+    const did = judged.choice === 'refused' ? `refused${'rejected' in answer ? ` (${answer.rejected.reason})` : ''}` : 'accepted with values R8 allows';
+    if (c.result === 'acceptable') return { op, status: 'pass', expected, got, choice: judged.choice, message: `acceptable case: the subject ${did}` };
+    return { op, status: 'pass', expected, got, message: `${did}, as expected` };
   },
 });
+
+/**
+ * The answers an authorization.parse case allows, as the case states them.
+ * @param c - an authorization.parse case
+ * @returns valid: its one answer; invalid: a refusal only; acceptable: a refusal or any listed answer
+ * @example caseAnswers(c).refusable
+ */
+export function caseAnswers(c: Extract<AuthorizationCase, { op: 'authorization.parse' }>): HeaderAnswers {
+  const strict = parseAuthorization(c.inputs.header, { strict: true });
+  const { items, answers } = c.expected;
+  if (c.result === 'invalid') return { refusable: true, accepted: [], strict };
+  const accepted = answers ?? (items ? [items] : []);
+  return { refusable: c.result === 'acceptable', accepted: accepted.map((a) => ({ ...a })), strict };
+}

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
-import type { Tolerance } from '../scheme/authorization.js';
+import { parseAuthorization } from '../scheme/authorization.js';
 import { DEFAULT_VECTORS_DIR } from '../vectors/load.js';
 import { stringifyVectorFile } from '../vectors/write.js';
 import { kitVersion } from '../version.js';
@@ -16,7 +16,6 @@ import type { FuzzFinding } from './run.js';
 /** The flag of every case `pgv2kit fuzz --save` writes (explained in vectors/notes.yaml). */
 export const FUZZ_FLAG = 'FuzzFinding';
 
-const TOLERANCE_FLAGS: Readonly<Record<Tolerance, string>> = { whitespace: 'HeaderWhitespace', 'extra-item': 'HeaderExtraItem', 'scheme-case': 'SchemeCase' };
 
 /** The case written for a finding. */
 export interface SavedCase {
@@ -33,10 +32,16 @@ export interface SavedCase {
  * @returns the case object, schema-valid
  */
 export function findingCase(finding: FuzzFinding, id: string, date: Date = new Date()): Record<string, unknown> {
-  const o = finding.oracle;
-  const result = o.verdict === 'must-accept' ? 'valid' : o.verdict === 'must-refuse' ? 'invalid' : 'acceptable';
-  const flags = [FUZZ_FLAG, ...(o.verdict === 'either' ? o.tolerated.map((t) => TOLERANCE_FLAGS[t]) : [])];
-  const expected = o.verdict === 'must-refuse' ? { problem: { ...o.problem } } : { items: { ...o.items } };
+  const { verdict, answers } = finding.oracle;
+  const result = verdict === 'must-accept' ? 'valid' : verdict === 'must-refuse' ? 'invalid' : 'acceptable';
+  const flags = [FUZZ_FLAG, ...(verdict === 'either' ? deviationFlags(finding.header) : [])];
+  const refusal = answers.strict.ok ? undefined : answers.strict.problem;
+  const expected =
+    verdict === 'must-refuse' && refusal && refusal.kind !== 'not-strict'
+      ? { problem: { ...refusal } }
+      : verdict === 'must-accept'
+        ? { items: { ...answers.accepted[0] } }
+        : { answers: answers.accepted.map((a) => ({ ...a })) };
   return {
     id,
     comment: `Found by pgv2kit fuzz: ${oneLine(finding.reason)}`,
@@ -63,7 +68,7 @@ export function findingCase(finding: FuzzFinding, id: string, date: Date = new D
 export function saveFinding(finding: FuzzFinding, file: string, date: Date = new Date()): SavedCase {
   const created = !existsSync(file);
   const data: { kind: string; title: string; description?: string; cases: unknown[] } = created
-    ? { kind: 'authorization', title: 'Authorization header parse: findings of pgv2kit fuzz', description: 'Headers on which an implementation broke R8, shrunk by pgv2kit fuzz; the result and expectation are the reference parser\'s.\n', cases: [] }
+    ? { kind: 'authorization', title: 'Authorization header parse: findings of pgv2kit fuzz', description: 'Headers on which an implementation broke R8, shrunk by pgv2kit fuzz; the result and expectation are every answer R8 allows.\n', cases: [] }
     : (parse(readFileSync(file, 'utf8')) as typeof data);
   if (data === null || typeof data !== 'object' || data.kind !== 'authorization' || !Array.isArray(data.cases)) {
     throw new Error(`${file} is not an authorization vector file (kind: authorization, cases: […])`);
@@ -95,6 +100,16 @@ function usedFuzzNumbers(dirs: readonly string[], cases: readonly unknown[]): Se
     for (const name of names) note(readFileSync(join(dir, name), 'utf8'));
   }
   return used;
+}
+
+/** The R8 flags of what a header deviates in: white space, unknown items, scheme case. */
+function deviationFlags(header: string): string[] {
+  const flags = new Set<string>();
+  if (/[\s\x00-\x20\x85\x1c-\x1f]/u.test(header)) flags.add('HeaderWhitespace');
+  const lenient = parseAuthorization(header);
+  if (lenient.ok && lenient.tolerated.includes('extra-item')) flags.add('HeaderExtraItem');
+  if (!header.trimStart().startsWith('V2_SHA256')) flags.add('SchemeCase');
+  return [...flags];
 }
 
 function oneLine(text: string): string {

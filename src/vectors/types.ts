@@ -81,7 +81,16 @@ export type AuthorizationCase = CaseBase & { readonly kind: 'authorization' } & 
     | {
         readonly op: 'authorization.parse';
         readonly inputs: { readonly header: string };
-        readonly expected: { readonly items?: ItemsField; readonly problem?: { readonly kind: string; readonly item?: string; readonly scheme?: string } };
+        /**
+         * valid: `items`, the one answer; invalid: `problem`, the strict parser's reason;
+         * acceptable: `answers`, every accepted answer R8 allows (or, in older cases, `items`
+         * when it is the only one) — refusing passes too.
+         */
+        readonly expected: {
+          readonly items?: ItemsField;
+          readonly answers?: readonly ItemsField[];
+          readonly problem?: { readonly kind: string; readonly item?: string; readonly scheme?: string };
+        };
       }
     | {
         readonly op: 'authorization.format';

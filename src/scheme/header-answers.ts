@@ -1,0 +1,259 @@
+/**
+ * Every answer reading R8 allows a parser to give for an Authorization header (spec §5.3).
+ *
+ * R8 defines a strict parser and its defensible variants; a parser passes a header when
+ * its answer — a refusal, or the four values — equals the answer of at least one
+ * combination of the variants' choices:
+ *
+ * - white space, place by place — around the whole header, after the scheme word, at the
+ *   start and at the end of an item, before and after "=" — kept, removed, or refused, each
+ *   place chosen independently, "white space" being what one common trim removes
+ *   ({@link TRIM_SETS});
+ * - unknown items ignored (an empty name included) or refused;
+ * - the scheme word compared exactly or without regard to letter case.
+ *
+ * {@link headerAnswers} computes that set once; every judgement of a parse outcome (the
+ * authorization vectors, verification, `fuzz`, certification) goes through it.
+ * @module
+ */
+import { AUTH_SCHEME, isItemName, ITEM_NAMES, parseAuthorization, type AuthorizationItems, type ParseOutcome } from './authorization.js';
+
+/** A set of characters one common trim removes (R8 (a)). */
+export type TrimSet = 'ows' | 'ascii' | 'js' | 'python' | 'unicode' | 'java';
+
+/** What each trim set removes, and which languages' trims remove exactly that. */
+export const TRIM_SETS: Readonly<Record<TrimSet, { readonly title: string; readonly has: (ch: string) => boolean }>> = {
+  ows: { title: 'SP and HTAB (RFC 9110 OWS)', has: (ch) => ch === ' ' || ch === '\t' },
+  ascii: { title: 'ASCII white space (C isspace, Java and .NET regex \\s without flags)', has: (ch) => ' \t\n\v\f\r'.includes(ch) },
+  js: { title: 'JavaScript String#trim and regex \\s (WhiteSpace, LineTerminator, U+FEFF)', has: (ch) => /^\s$/.test(ch) },
+  python: { title: 'Python str.strip() (str.isspace: U+001C–U+001F, U+0085 and Unicode spaces)', has: (ch) => PYTHON_SPACE.test(ch) },
+  unicode: { title: 'Unicode White_Space (Go strings.TrimSpace, .NET String.Trim)', has: (ch) => /^\p{White_Space}$/u.test(ch) },
+  java: { title: 'Java String#trim (every char up to U+0020)', has: (ch) => ch.length === 1 && ch.charCodeAt(0) <= 0x20 },
+};
+
+/** Every answer R8 allows for one header. */
+export interface HeaderAnswers {
+  /** A parser may refuse the header (the strict parser does, or some variant does). */
+  readonly refusable: boolean;
+  /** Every four values a parser may return when it accepts the header, without repeats. */
+  readonly accepted: readonly AuthorizationItems[];
+  /** R8's strict parser on the header: its refusal names the problem in messages. */
+  readonly strict: ParseOutcome;
+}
+
+/** What R8 requires of a parser given a header, in one word. */
+export type HeaderVerdict = 'must-accept' | 'must-refuse' | 'either';
+
+/**
+ * Computes every answer reading R8 allows for a header.
+ * @param header - the Authorization header value
+ * @returns whether a refusal is allowed and every accepted answer allowed
+ * @example headerAnswers('V2_SHA256 appId=a, sign=00,timestamp=1,nonce=n').accepted.length // 1 (the trimmed values); refusable: true
+ */
+export function headerAnswers(header: string): HeaderAnswers {
+  const strict = parseAuthorization(header, { strict: true });
+  if (strict.ok && !hasWhiteSpaceAtPlaces(header)) return { refusable: false, accepted: [strict.items], strict };
+  const sets = effectiveSets(header);
+  const accepted = new Map<string, AuthorizationItems>();
+  for (const rest of itemLists(header, sets)) {
+    for (const items of acceptedItems(rest, sets)) accepted.set(JSON.stringify(ITEM_NAMES.map((n) => items[n])), items);
+  }
+  return { refusable: true, accepted: [...accepted.values()], strict };
+}
+
+/**
+ * The one-word verdict of a set of answers.
+ * @param answers - from {@link headerAnswers}
+ * @returns must-accept (one answer, no refusal), must-refuse (no answer), or either
+ * @example headerVerdict(headerAnswers('Bearer x')) // 'must-refuse'
+ */
+export function headerVerdict(answers: HeaderAnswers): HeaderVerdict {
+  if (answers.accepted.length === 0) return 'must-refuse';
+  return answers.refusable ? 'either' : 'must-accept';
+}
+
+/** A parser's answer to a header, as protocol v1 carries it. */
+export type ParserAnswer = { readonly refused: true; readonly reason?: string } | { readonly items: Readonly<Record<string, unknown>> };
+
+/** The judgement of one parser answer against R8. */
+export type AnswerJudgement =
+  | { readonly ok: true; readonly choice: 'accepted' | 'refused' }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Judges a parser's answer: a refusal passes when R8 allows one; accepted values pass when
+ * they equal one of R8's accepted answers.
+ * @param answers - from {@link headerAnswers}
+ * @param answer - what the parser did
+ * @returns ok with the choice, or why the answer breaks R8
+ * @example judgeParserAnswer(headerAnswers('Bearer x'), { items: { appId: 'x' } }).ok // false
+ */
+export function judgeParserAnswer(answers: HeaderAnswers, answer: ParserAnswer): AnswerJudgement {
+  if ('refused' in answer) {
+    if (answers.refusable) return { ok: true, choice: 'refused' };
+    const why = answer.reason ? `: ${answer.reason}` : '';
+    return { ok: false, reason: `must be accepted (R8: every reading accepts it, with ${showItems(answers.accepted[0])}), but was refused${why}` };
+  }
+  if (answers.accepted.some((a) => ITEM_NAMES.every((n) => answer.items[n] === a[n]))) return { ok: true, choice: 'accepted' };
+  if (answers.accepted.length === 0) {
+    const why = answers.strict.ok ? 'no reading accepts it' : answers.strict.message;
+    return { ok: false, reason: `must be refused (R8: ${why}), but was accepted` };
+  }
+  const allowed = answers.accepted.slice(0, 3).map(showItems).join(' or ');
+  const more = answers.accepted.length > 3 ? ` (or ${answers.accepted.length - 3} more)` : '';
+  const how = answers.refusable ? 'may be refused, or accepted with' : 'must be accepted with';
+  return { ok: false, reason: `accepted with ${showItems(answer.items)}, but R8 allows no such values: it ${how} ${allowed}${more}` };
+}
+
+/**
+ * Shows four item values on one line, every character outside printable ASCII escaped.
+ * @param items - the values (unknown fields are ignored)
+ * @returns e.g. `appId="a", sign="00…", timestamp="1", nonce="n"`
+ * @example showItems({ appId: 'a', sign: 'ff', timestamp: '1', nonce: 'n\u00a0' }) // 'appId="a", sign="ff", timestamp="1", nonce="n\\u00a0"'
+ */
+export function showItems(items: Readonly<Record<string, unknown>> | undefined): string {
+  return ITEM_NAMES.map((n) => `${n}=${showValue(items?.[n])}`).join(', ');
+}
+
+// --- internal ---
+
+const PYTHON_SPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
+const SET_NAMES = Object.keys(TRIM_SETS) as TrimSet[];
+
+type Has = (ch: string) => boolean;
+
+function isAnyWhiteSpace(ch: string): boolean {
+  return SET_NAMES.some((s) => TRIM_SETS[s].has(ch));
+}
+
+/** The trim sets that differ on the white space this header holds (one of each kind). */
+function effectiveSets(header: string): Has[] {
+  const present = [...new Set(header)].filter(isAnyWhiteSpace);
+  const seen = new Set<string>();
+  const out: Has[] = [];
+  for (const name of SET_NAMES) {
+    const has = TRIM_SETS[name].has;
+    const key = present.filter(has).join('');
+    if (key === '' || seen.has(key)) continue;
+    seen.add(key);
+    out.push(has);
+  }
+  return out;
+}
+
+/** For a header the strict parser accepts: is there white space at a place R8 names? */
+function hasWhiteSpaceAtPlaces(header: string): boolean {
+  const rest = header.slice(AUTH_SCHEME.length + 1);
+  for (const item of rest.split(',')) {
+    const eq = item.indexOf('=');
+    const edges = [item[0], item[item.length - 1], item[eq - 1], item[eq + 1]];
+    if (edges.some((ch) => ch !== undefined && isAnyWhiteSpace(ch))) return true;
+  }
+  return false;
+}
+
+/** The first index of a character of a trim set (white space is always one UTF-16 unit). */
+function firstIndex(text: string, has: Has): number {
+  for (let i = 0; i < text.length; i++) if (has(text[i] ?? '')) return i;
+  return -1;
+}
+
+function trimStart(text: string, has: Has): string {
+  let i = 0;
+  while (i < text.length && has(text[i] ?? '')) i++;
+  return text.slice(i);
+}
+
+function trimEnd(text: string, has: Has): string {
+  let i = text.length;
+  while (i > 0 && has(text[i - 1] ?? '')) i--;
+  return text.slice(0, i);
+}
+
+function schemeMatches(word: string): boolean {
+  return word === AUTH_SCHEME || word.toUpperCase() === AUTH_SCHEME || word.toLowerCase() === AUTH_SCHEME.toLowerCase();
+}
+
+/**
+ * The item lists (the text after the scheme word) a parser may go on with: the whole
+ * header trimmed or not, the scheme word split at the first SP (strict) or at the first
+ * white space of a trim set, the white space after it kept or removed, the word compared
+ * exactly or without regard to case.
+ */
+function itemLists(header: string, sets: readonly Has[]): Set<string> {
+  const lists = new Set<string>();
+  const heads = new Set([header, ...sets.map((has) => trimEnd(trimStart(header, has), has))]);
+  for (const h of heads) {
+    const splits: Array<[number, Has | undefined]> = [[h.indexOf(' '), undefined]];
+    for (const has of sets) splits.push([firstIndex(h, has), has]);
+    for (const [at, has] of splits) {
+      if (at < 0 || !schemeMatches(h.slice(0, at))) continue;
+      const after = h.slice(at + 1);
+      lists.add(after);
+      if (has) lists.add(trimStart(after, has));
+    }
+  }
+  return lists;
+}
+
+/** The accepted answers for one item list, over every choice at the four item places. */
+function acceptedItems(rest: string, sets: readonly Has[]): AuthorizationItems[] {
+  const raw = rest.split(',');
+  if (raw.some((item) => !item.includes('='))) return [];
+  const pairs = raw.map((item) => {
+    const eq = item.indexOf('=');
+    return [item.slice(0, eq), item.slice(eq + 1)] as const;
+  });
+  const names = pairs.map(([n]) => n);
+  const values = pairs.map(([, v]) => v);
+  const nameStart = choices(names, sets, trimStart);
+  const nameEnd = choices(names, sets, trimEnd);
+  const valueStart = choices(values, sets, trimStart);
+  const valueEnd = choices(values, sets, trimEnd);
+  const out: AuthorizationItems[] = [];
+  for (const ns of nameStart) {
+    for (const ne of nameEnd) {
+      const trimmedNames = names.map((n) => ne(ns(n)));
+      for (const vs of valueStart) {
+        for (const ve of valueEnd) {
+          const items = collect(trimmedNames, values.map((v) => ve(vs(v))));
+          if (items) out.push(items);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The distinct ways of treating one place: kept, or removed with each trim set that changes something. */
+function choices(texts: readonly string[], sets: readonly Has[], trim: (t: string, has: Has) => string): Array<(t: string) => string> {
+  const out: Array<(t: string) => string> = [(t) => t];
+  const seen = new Set([JSON.stringify(texts)]);
+  for (const has of sets) {
+    const key = JSON.stringify(texts.map((t) => trim(t, has)));
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push((t) => trim(t, has));
+  }
+  return out;
+}
+
+/** The strict rules after the leniency: unknown items ignored, each item once, no empty value. */
+function collect(names: readonly string[], values: readonly string[]): AuthorizationItems | undefined {
+  const found = new Map<string, string>();
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] ?? '';
+    if (!isItemName(name)) continue;
+    const value = values[i] ?? '';
+    if (value === '' || found.has(name)) return undefined;
+    found.set(name, value);
+  }
+  if (found.size !== ITEM_NAMES.length) return undefined;
+  return Object.fromEntries(ITEM_NAMES.map((n) => [n, found.get(n) ?? ''])) as Record<(typeof ITEM_NAMES)[number], string>;
+}
+
+function showValue(value: unknown): string {
+  if (typeof value !== 'string') return value === undefined ? '(missing)' : JSON.stringify(value) ?? String(value);
+  const clipped = value.length > 70 ? `${value.slice(0, 70)}…` : value;
+  return JSON.stringify(clipped).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,131 @@
+/**
+ * An independent model of reading R8's parser family, for tests: one configurable parser,
+ * written the way SDKs write them (trim the header, split off the scheme word, split at
+ * commas, trim each item, split at the first "=", trim around it), and every combination of
+ * its configuration enumerated. It shares no code with src/scheme/header-answers.ts.
+ */
+
+/** The trim sets R8 names, each written out by hand. */
+export const FAMILY_SETS: Record<string, (ch: string) => boolean> = {
+  ows: (ch) => ch === ' ' || ch === '\t',
+  ascii: (ch) => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\v' || ch === '\f' || ch === '\r',
+  js: (ch) => ch.trim() === '' && ch.length === 1,
+  python: (ch) =>
+    '\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000'.includes(ch) || (ch >= '\u2000' && ch <= '\u200a'),
+  unicode: (ch) =>
+    '\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000'.includes(ch) || (ch >= '\u2000' && ch <= '\u200a'),
+  java: (ch) => ch.length === 1 && ch.charCodeAt(0) <= 32,
+};
+
+type Trim = undefined | ((ch: string) => boolean);
+
+export interface FamilyConfig {
+  readonly header: Trim; // both ends of the whole header
+  readonly schemeSplit: Trim; // undefined: at the first SP, one SP consumed (strict)
+  readonly schemeRun: boolean; // with schemeSplit: the whole run of white space consumed
+  readonly itemStart: Trim;
+  readonly itemEnd: Trim;
+  readonly beforeEq: Trim;
+  readonly afterEq: Trim;
+  readonly ignoreUnknown: boolean;
+  readonly schemeAnyCase: boolean;
+}
+
+export type FamilyAnswer = { refused: true } | { items: Record<'appId' | 'sign' | 'timestamp' | 'nonce', string> };
+
+const NAMES = ['appId', 'sign', 'timestamp', 'nonce'];
+
+function ltrim(s: string, t: Trim): string {
+  if (!t) return s;
+  let i = 0;
+  while (i < s.length && t(s.charAt(i))) i++;
+  return s.substring(i);
+}
+function rtrim(s: string, t: Trim): string {
+  if (!t) return s;
+  let j = s.length;
+  while (j > 0 && t(s.charAt(j - 1))) j--;
+  return s.substring(0, j);
+}
+
+/** One parser of the family. */
+export function familyParse(header: string, c: FamilyConfig): FamilyAnswer {
+  const h = rtrim(ltrim(header, c.header), c.header);
+  let cut = -1;
+  if (c.schemeSplit === undefined) cut = h.indexOf(' ');
+  else for (let i = 0; i < h.length && cut < 0; i++) if (c.schemeSplit(h.charAt(i))) cut = i;
+  if (cut < 0) return { refused: true };
+  const word = h.substring(0, cut);
+  const okScheme = word === 'V2_SHA256' || (c.schemeAnyCase && (word.toUpperCase() === 'V2_SHA256' || word.toLowerCase() === 'v2_sha256'));
+  if (!okScheme) return { refused: true };
+  let rest = h.substring(cut + 1);
+  if (c.schemeSplit !== undefined && c.schemeRun) rest = ltrim(rest, c.schemeSplit);
+  const got: Record<string, string> = {};
+  for (const rawItem of rest.split(',')) {
+    const item = rtrim(ltrim(rawItem, c.itemStart), c.itemEnd);
+    const eq = item.indexOf('=');
+    if (eq < 0) return { refused: true };
+    const name = rtrim(item.substring(0, eq), c.beforeEq);
+    const value = ltrim(item.substring(eq + 1), c.afterEq);
+    if (!NAMES.includes(name)) {
+      if (!c.ignoreUnknown) return { refused: true };
+      continue;
+    }
+    if (value === '' || name in got) return { refused: true };
+    got[name] = value;
+  }
+  if (!NAMES.every((n) => n in got)) return { refused: true };
+  return { items: { appId: got['appId']!, sign: got['sign']!, timestamp: got['timestamp']!, nonce: got['nonce']! } };
+}
+
+/**
+ * Every answer of the family for a header: refusal allowed when some parser refuses, or when
+ * white space stands at one of R8's places (a parser may refuse it there); every accepted answer.
+ * Trim sets that act alike on this header's characters are tried once (a plain reduction).
+ */
+export function familyAnswers(header: string): { refusable: boolean; accepted: string[] } {
+  const present = [...new Set(header.split(''))];
+  const sets: Array<(ch: string) => boolean> = [];
+  const keys = new Set<string>();
+  for (const t of Object.values(FAMILY_SETS)) {
+    const key = present.filter(t).join('');
+    if (key !== '' && !keys.has(key)) {
+      keys.add(key);
+      sets.push(t);
+    }
+  }
+  const trims: Trim[] = [undefined, ...sets];
+  const splits: Array<[Trim, boolean]> = [[undefined, false]];
+  for (const t of sets) splits.push([t, false], [t, true]);
+  let refusable = false;
+  const accepted = new Set<string>();
+  for (const hd of trims)
+    for (const [schemeSplit, schemeRun] of splits)
+      for (const itemStart of trims)
+        for (const itemEnd of trims)
+          for (const beforeEq of trims)
+            for (const afterEq of trims)
+              for (const ignoreUnknown of [false, true])
+                for (const schemeAnyCase of [false, true]) {
+                  const c = { header: hd, schemeSplit, schemeRun, itemStart, itemEnd, beforeEq, afterEq, ignoreUnknown, schemeAnyCase };
+                  const a = familyParse(header, c);
+                  if ('refused' in a) refusable = true;
+                  else accepted.add(JSON.stringify(a.items));
+                }
+  // a parser may refuse white space wherever it stands at one of R8's places
+  if (hasWhiteSpaceAtPlaces(header, sets)) refusable = true;
+  return { refusable, accepted: [...accepted].sort() };
+}
+
+/** White space (of any set) at an end of an item or beside its first "=", for a header with the plain shape. */
+function hasWhiteSpaceAtPlaces(header: string, sets: Array<(ch: string) => boolean>): boolean {
+  const ws = (ch: string | undefined): boolean => ch !== undefined && ch !== '' && sets.some((t) => t(ch));
+  if (ws(header.charAt(0)) || ws(header.charAt(header.length - 1))) return true;
+  const sp = header.indexOf(' ');
+  if (sp < 0) return false;
+  for (const item of header.substring(sp + 1).split(',')) {
+    const eq = item.indexOf('=');
+    if (ws(item.charAt(0)) || ws(item.charAt(item.length - 1)) || (eq > 0 && ws(item.charAt(eq - 1))) || (eq >= 0 && ws(item.charAt(eq + 1)))) return true;
+  }
+  return false;
+}
