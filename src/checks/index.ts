@@ -1,6 +1,7 @@
 /**
  * Runs a vector case against a subject: the check of the case's kind runs each of
- * its operations the subject offers; the case's outcome is the worst of theirs.
+ * its operations the subject offers; the case passes only when every step ran and
+ * passed (a step of an operation not offered makes it partial; see {@link worstStatus}).
  * @module
  */
 import type { Operation } from '../subjects/operations.js';
@@ -47,7 +48,8 @@ export function caseOperations(c: VectorCase): readonly Operation[] {
  * @param loaded - the case and its file
  * @param subject - the implementation under test
  * @param context - what some checks need beyond the subject (the gateway, for client cases)
- * @returns the outcome: pass, fail, skip or error, with each operation's outcome
+ * @returns the outcome: pass, fail, error, partial (some steps did not run) or skip (none
+ *   ran), with each operation's outcome
  * @throws {RangeError} for a case whose result is not valid, invalid or acceptable (the schema prevents it)
  * @example const outcome = await runCase(set.cases[0], createReferenceSubject());
  */
@@ -64,8 +66,9 @@ export async function runCase(loaded: LoadedCase, subject: Subject, context: Che
     ops.push(await check.run(c as never, op, subject, context));
   }
   const status = worstStatus(ops);
-  const deciding = ops.find((o) => o.status === status) ?? ops[0];
+  const deciding = ops.find((o) => o.status === status) ?? ops.find((o) => o.status === 'skip') ?? ops[0];
   const choice = ops.find((o) => o.choice)?.choice;
+  const message = status === 'partial' ? partialMessage(ops, subject.operations) : deciding ? `${deciding.op}: ${deciding.message}` : 'no operations';
   return {
     id: c.id,
     kind: c.kind,
@@ -74,6 +77,16 @@ export async function runCase(loaded: LoadedCase, subject: Subject, context: Che
     status,
     ops,
     ...(choice ? { choice } : {}),
-    message: deciding ? `${deciding.op}: ${deciding.message}` : 'no operations',
+    message,
   };
+}
+
+// --- internal ---
+
+/** `not run: signature.content, signature.sign (not offered); passed: request.verify` */
+function partialMessage(ops: readonly OpOutcome[], offered: readonly Operation[]): string {
+  const skipped = ops.filter((o) => o.status === 'skip');
+  const notOffered = skipped.filter((o) => !offered.includes(o.op)).map((o) => o.op);
+  const why = [...(notOffered.length > 0 ? [`${notOffered.join(', ')} (not offered)`] : []), ...skipped.filter((o) => offered.includes(o.op)).map((o) => `${o.op} (${o.message})`)];
+  return `not run: ${why.join(', ')}; passed: ${ops.filter((o) => o.status === 'pass').map((o) => o.op).join(', ')}`;
 }

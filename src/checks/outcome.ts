@@ -6,8 +6,17 @@ import type { Operation } from '../subjects/operations.js';
 import type { Json } from '../subjects/subject.js';
 import type { ExpectedResult, VectorKind } from '../vectors/types.js';
 
-/** pass; fail (nonconformance); skip (the subject does not offer the operation); error (the subject broke). */
-export type Status = 'pass' | 'fail' | 'skip' | 'error';
+/**
+ * An operation's status: pass; fail (nonconformance); skip (the step did not run: the
+ * subject does not offer the operation, or answered `unsupported`); error (the subject broke).
+ */
+export type OpStatus = 'pass' | 'fail' | 'skip' | 'error';
+
+/**
+ * A case's status: an operation's, or partial: some steps passed and others did not
+ * run (an operation the subject does not offer). A partial case is never counted as passed.
+ */
+export type Status = OpStatus | 'partial';
 
 /** For acceptable cases: which behaviour the subject chose. */
 export type Choice = 'accepted' | 'refused';
@@ -15,7 +24,7 @@ export type Choice = 'accepted' | 'refused';
 /** The outcome of one operation of a case. */
 export interface OpOutcome {
   readonly op: Operation;
-  readonly status: Status;
+  readonly status: OpStatus;
   /** What the case expects, in the protocol's terms. */
   readonly expected: Json;
   /** What the subject answered (its answer, or the runner's record of a failure). */
@@ -25,7 +34,7 @@ export interface OpOutcome {
   readonly choice?: Choice;
 }
 
-/** The outcome of one case: the worst of its operations' outcomes. */
+/** The outcome of one case: its operations' outcomes combined ({@link worstStatus}). */
 export interface CaseOutcome {
   readonly id: string;
   readonly kind: VectorKind;
@@ -42,21 +51,35 @@ export interface CaseOutcome {
 export const STATUS_INFO: Record<Status, { readonly title: string; readonly description: string }> = {
   pass: { title: 'passed', description: 'The subject behaved as the case expects (for acceptable cases: either way).' },
   fail: { title: 'failed', description: 'The subject is not conformant on this case.' },
-  skip: { title: 'skipped', description: 'The subject does not offer the operation the case needs.' },
+  skip: { title: 'skipped', description: 'No step of the case ran: the subject does not offer its operations.' },
+  partial: { title: 'partial', description: 'Some steps passed, others did not run (an operation the subject does not offer): not a pass.' },
   error: { title: 'error', description: 'The subject crashed, hung, or answered outside the protocol.' },
 };
 
 /**
- * Combines the outcomes of a case's operations: error over fail over pass; skip only
- * when every operation was skipped.
+ * Combines the outcomes of a case's operations. A case passes only when every step
+ * ran and passed: error over fail; then skip when no step ran (every operation
+ * skipped, or none at all); partial when some steps passed and others did not run;
+ * pass only when every step passed.
  * @param outcomes - the operations' outcomes
  * @returns the case's status
  * @example worstStatus([{ status: 'pass' }, { status: 'fail' }] as OpOutcome[]) // 'fail'
+ * @example worstStatus([{ status: 'skip' }, { status: 'pass' }] as OpOutcome[]) // 'partial'
  */
 export function worstStatus(outcomes: readonly Pick<OpOutcome, 'status'>[]): Status {
-  const has = (s: Status): boolean => outcomes.some((o) => o.status === s);
+  const has = (s: OpStatus): boolean => outcomes.some((o) => o.status === s);
   if (has('error')) return 'error';
   if (has('fail')) return 'fail';
-  if (has('pass')) return 'pass';
-  return 'skip';
+  if (!has('pass')) return 'skip';
+  return has('skip') ? 'partial' : 'pass';
+}
+
+/**
+ * The steps of a case that did not run (skipped operations), and why.
+ * @param outcomes - the operations' outcomes
+ * @returns each skipped step's operation and reason
+ * @example notRunSteps([{ op: 'signature.sign', status: 'skip', message: 'the subject does not offer signature.sign' }]) // [{ op: 'signature.sign', … }]
+ */
+export function notRunSteps(outcomes: readonly Pick<OpOutcome, 'op' | 'status' | 'message'>[]): Array<{ readonly op: Operation; readonly reason: string }> {
+  return outcomes.filter((o) => o.status === 'skip').map((o) => ({ op: o.op, reason: o.message }));
 }

@@ -1,8 +1,10 @@
 /**
  * What a run prints while it goes and when it ends. On a terminal: one progress line
  * drawn in place (cases done of total, failures so far). Elsewhere (CI): plain lines,
- * one per case that did not pass. Always: a summary per area, then the closing lines
- * — skipped and expected failures, and last `N passed, M failed`.
+ * one per case that did not pass. Always: a summary per area and per operation
+ * (offered or not, steps run, passed, failed), the operations that did not run, then
+ * the closing lines — partial, skipped and expected failures, and last
+ * `N passed, M failed` (N counts only the cases whose every step ran and passed).
  * @module
  */
 import { VECTOR_KINDS } from '../vectors/types.js';
@@ -74,12 +76,19 @@ export function caseLine(r: CaseResult): string {
 export function summary(run: RunResult): string {
   const lines: string[] = [];
   lines.push('', `${run.implementation.name} ${run.implementation.version} (${run.target.description}) against vectors ${run.vectorSetHash.slice(0, 12)}`);
-  lines.push(`  ${'area'.padEnd(14)}${['passed', 'failed', 'error', 'skipped', 'xfail', 'xpass'].map((h) => h.padStart(8)).join('')}`);
-  const columns: Verdict[] = ['passed', 'failed', 'error', 'skipped', 'expected-failure', 'unexpected-pass'];
+  const columns: Verdict[] = ['passed', 'failed', 'error', 'partial', 'skipped', 'expected-failure', 'unexpected-pass'];
+  lines.push(`  ${'area'.padEnd(27)}${['passed', 'failed', 'error', 'partial', 'skipped', 'xfail', 'xpass'].map((h) => h.padStart(8)).join('')}`);
   for (const kind of VECTOR_KINDS) {
     const of = run.cases.filter((c) => c.kind === kind);
     if (of.length === 0) continue;
-    lines.push(`  ${kind.padEnd(14)}${columns.map((v) => String(of.filter((c) => c.verdict === v).length).padStart(8)).join('')}`);
+    lines.push(`  ${kind.padEnd(27)}${columns.map((v) => String(of.filter((c) => c.verdict === v).length).padStart(8)).join('')}`);
+  }
+  const operations = run.operations ?? [];
+  if (operations.length > 0) {
+    lines.push(`  ${'operation'.padEnd(27)}${['offered', 'cases', 'ran', 'passed', 'failed', 'error', 'not run'].map((h) => h.padStart(8)).join('')}`);
+    for (const o of operations) {
+      lines.push(`  ${o.op.padEnd(27)}${[o.offered ? 'yes' : 'NO', o.cases, o.ran, o.passed, o.failed, o.error, o.notRun].map((n) => String(n).padStart(8)).join('')}`);
+    }
   }
   const chosen = run.cases.filter((c) => c.choice);
   if (chosen.length) {
@@ -87,9 +96,26 @@ export function summary(run: RunResult): string {
     lines.push(`acceptable cases: ${accepted} accepted, ${chosen.length - accepted} refused (either passes; see the report)`);
   }
   for (const id of run.staleListEntries) lines.push(`expected-failure list names ${id}, which is not a case: remove it (--update-expect-failures)`);
+  const notRun = notRunLine(run);
+  if (notRun) lines.push(notRun);
+  if (run.noTestRan) lines.push(run.noTestRan);
   const t = run.totals;
   const failed = t.failed + t.error + t['unexpected-pass'];
-  lines.push(`skipped: ${t.skipped}, expected failures: ${t['expected-failure']}${t['unexpected-pass'] ? `, unexpected passes: ${t['unexpected-pass']}` : ''}${t.error ? `, errors: ${t.error}` : ''}`);
+  lines.push(`${t.partial ? `partial: ${t.partial} (not counted as passed), ` : ''}skipped: ${t.skipped}, expected failures: ${t['expected-failure']}${t['unexpected-pass'] ? `, unexpected passes: ${t['unexpected-pass']}` : ''}${t.error ? `, errors: ${t.error}` : ''}`);
   lines.push(`${t.passed} passed, ${failed} failed`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The operations the selected cases need that did not run, with how many steps each
+ * left out: `not run: signature.content (not offered, 76 steps), signature.sign (not offered, 76 steps)`.
+ * @param run - the run
+ * @returns the line, or undefined when every step ran
+ * @example notRunLine(run) // 'not run: signature.sign (not offered, 76 steps)'
+ */
+export function notRunLine(run: Pick<RunResult, 'operations'>): string | undefined {
+  const missing = (run.operations ?? []).filter((o) => o.notRun > 0);
+  if (missing.length === 0) return undefined;
+  const steps = (n: number): string => `${n} step${n === 1 ? '' : 's'}`;
+  return `not run: ${missing.map((o) => `${o.op} (${o.offered ? `answered unsupported, ${steps(o.notRun)}` : `not offered, ${steps(o.notRun)}`})`).join(', ')}`;
 }

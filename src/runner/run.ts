@@ -14,7 +14,9 @@ import { liveCases } from '../vectors/load.js';
 import type { LoadedCase, VectorSet } from '../vectors/types.js';
 import type { ExpectedFailure } from './expect-failures.js';
 import { VERDICT_INFO, type CaseResult, type OpResult, type RunResult, type RunTarget, type Totals, type Verdict } from './result.js';
+import { noTestRan, operationCoverage } from './coverage.js';
 import { selectCases, type Selection } from './select.js';
+import { unknownOperation } from './unknown-operations.js';
 
 /** What to run, against what. */
 export interface RunOptions {
@@ -63,6 +65,9 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 32, cases.length)) }, worker));
   const finished = now();
   const known = new Set(options.set.cases.map((c) => c.case.id));
+  const offered = [...options.subject.operations];
+  const nothing = noTestRan({ selection, cases: results, offered });
+  const who = options.target.kind === 'testee' ? 'the testee' : 'the implementation';
   return {
     runName: options.runName ?? defaultRunName(options.subject.implementation.name, started),
     kit: { name: KIT_NAME, version: kitVersion() },
@@ -77,6 +82,10 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     totals: countVerdicts(results),
     log: options.log ?? [],
     staleListEntries: [...listed.keys()].filter((id) => !known.has(id)),
+    offered,
+    operations: operationCoverage(results, offered),
+    unknownOperations: (options.subject.unknownOperations ?? []).map((name) => unknownOperation(name, who)),
+    ...(nothing ? { noTestRan: nothing } : {}),
   };
 }
 
@@ -170,7 +179,7 @@ async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFail
 }
 
 function verdictOf(status: CaseResult['status'], listed: ExpectedFailure | undefined): Verdict {
-  const plain: Verdict = status === 'pass' ? 'passed' : status === 'fail' ? 'failed' : status === 'error' ? 'error' : 'skipped';
+  const plain: Verdict = status === 'pass' ? 'passed' : status === 'fail' ? 'failed' : status === 'error' ? 'error' : status === 'partial' ? 'partial' : 'skipped';
   if (!listed) return plain;
   if (plain === 'failed' || plain === 'error') return 'expected-failure';
   return plain === 'passed' ? 'unexpected-pass' : plain;

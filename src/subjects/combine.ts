@@ -15,9 +15,11 @@ import type { Subject } from './subject.js';
  */
 export function combineSubjects(primary: Subject, ...others: Subject[]): Subject {
   const all = [primary, ...others];
+  const unknown = [...new Set(all.flatMap((s) => s.unknownOperations ?? []))];
   return {
     implementation: primary.implementation,
     operations: [...new Set(all.flatMap((s) => s.operations))],
+    ...(unknown.length > 0 ? { unknownOperations: unknown } : {}),
     call(op, input, caseId) {
       const owner = all.find((s) => s.operations.includes(op)) ?? primary;
       return owner.call(op, input, caseId);

@@ -35,6 +35,11 @@ export interface Subject {
   /** The operations it offers; cases of other operations are skipped. */
   readonly operations: readonly Operation[];
   /**
+   * Operation names it advertised that protocol v1 does not know (a typo such as
+   * `signature.sgn`, or a kit-internal name): never run, reported on every run.
+   */
+  readonly unknownOperations?: readonly string[];
+  /**
    * Runs one operation.
    * @param op - the operation
    * @param input - its input, protocol v1 shape

@@ -30,6 +30,8 @@ export async function createTesteeSubject(options: TesteeOptions): Promise<Teste
       return session.hello.implementation;
     },
     operations,
+    // names protocol v1 does not know, and kit-internal ones (never sent to a testee): reported by the run
+    unknownOperations: [...session.hello.unknownOperations, ...session.hello.operations.filter((op) => !(operations as readonly string[]).includes(op))],
     call: (op, input, caseId) => session.call(caseId, op, input),
     close: () => session.close(),
   };

@@ -61,6 +61,29 @@ describe('runCase', () => {
     expect((await runCase(loaded(sigCase), fixed(() => ({ failed: { reason: 'timeout' } })))).status).toBe('error');
   });
 
+  it('a case passes only when every step ran: a verifier-only subject makes a signature case partial, never pass', async () => {
+    const verifierOnly: Subject = { ...reference, operations: ['request.verify'] };
+    const o = await runCase(loaded(sigCase), verifierOnly);
+    expect(o.ops.map((x) => [x.op, x.status])).toEqual([
+      ['signature.content', 'skip'],
+      ['signature.sign', 'skip'],
+      ['request.verify', 'pass'],
+    ]);
+    expect(o.status).toBe('partial');
+    expect(o.message).toBe('not run: signature.content, signature.sign (not offered); passed: request.verify');
+    const signerOnly = await runCase(loaded(sigCase), { ...reference, operations: ['signature.content', 'signature.sign'] });
+    expect(signerOnly).toMatchObject({ status: 'partial', message: 'not run: request.verify (not offered); passed: signature.content, signature.sign' });
+    // offered, but answered unsupported: the step did not run either
+    const declines = fixed((op, input) => (op === 'signature.sign' ? { unsupported: { reason: 'no HMAC here' } } : reference.call(op, input, 'signature.t')));
+    expect(await runCase(loaded(sigCase), declines)).toMatchObject({ status: 'partial', message: 'not run: signature.sign (unsupported: no HMAC here); passed: signature.content, request.verify' });
+  });
+
+  it('a failing step dominates the steps that did not run', async () => {
+    const o = await runCase(loaded(sigCase), fixed(() => ({ result: { valid: true } }), ['request.verify']));
+    expect(o.status).toBe('fail');
+    expect(o.message).toBe('request.verify: accepted, but the case is invalid');
+  });
+
   it('reports where content differs, and a refusal to sign', async () => {
     const other = Buffer.from(content.replace('POST', 'post')).toString('base64');
     const o = await runCase(loaded(sigCase), fixed(() => ({ result: { contentB64: other } }), ['signature.content']));
