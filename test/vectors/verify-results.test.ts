@@ -71,4 +71,3 @@ describe('verify vectors agree with R7–R9 over every allowed parse of their he
     ]);
   });
 });
-});
