@@ -15,11 +15,22 @@ if (!existsSync(entry)) {
   process.stderr.write('pgv2kit: the compiled CLI (dist/) is missing: run npm install (or npm run build) first\n');
   process.exitCode = 3;
 } else {
+  // The last safety net behind "every wait settles": if the command's promise is still
+  // pending when the event loop empties, Node would end with 13 (unsettled top-level
+  // await) and no word. Say so and exit 3, the tool's failure, instead.
+  let settled = false;
+  process.once('exit', () => {
+    if (settled) return;
+    process.stderr.write('pgv2kit: internal error: the command stopped before it finished (a wait was left pending); please report it\n');
+    process.exitCode = 3;
+  });
   try {
     const { main, processIo } = await import(entry.href);
     process.exitCode = await main(process.argv.slice(2), processIo());
   } catch (e) {
     process.stderr.write(`pgv2kit: cannot start: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = 3;
+  } finally {
+    settled = true;
   }
 }

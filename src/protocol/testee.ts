@@ -11,6 +11,8 @@
  * @module
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
 import { isOperation, type Operation } from '../subjects/operations.js';
 import type { Answer, Implementation, Json, OperationInput } from '../subjects/subject.js';
 import { Fifo } from './_fifo.js';
@@ -44,10 +46,74 @@ export interface Hello {
   readonly unknownOperations: readonly string[];
 }
 
+/** How a testee failed to start: the process could not be spawned, exited, did not answer in time, said it is not ready, or answered outside the protocol. */
+export type TesteeStartKind = 'spawn' | 'exit' | 'timeout' | 'not-ready' | 'protocol';
+
+/** What is known of a testee that did not start, for the message and the reports. */
+export interface TesteeStartFailure {
+  readonly kind: TesteeStartKind;
+  /** One line, e.g. `the testee exited with code 2 before it was ready`. */
+  readonly reason: string;
+  /** The command line, as given. */
+  readonly command: string;
+  /** The exit code, or null when it was ended by a signal or never ran. */
+  readonly exitCode: number | null;
+  /** The signal that ended it (`SIGKILL` when the kit stopped it), or null. */
+  readonly signal: string | null;
+  /** True when the process was still running and the kit killed it. */
+  readonly killedByKit: boolean;
+  /** The last lines it wrote to stderr (at most {@link STDERR_TAIL_LINES}), unmasked. */
+  readonly stderrTail: readonly string[];
+}
+
+/** How many of a testee's last stderr lines a start failure keeps. */
+export const STDERR_TAIL_LINES = 10;
+
 /** The testee could not be started or never became ready (exit code 3). */
 export class TesteeStartError extends Error {
   readonly code = 'PGV2_TESTEE_START';
   override readonly name = 'TesteeStartError';
+  /** What is known of the failed start (absent only when constructed by hand). */
+  readonly failure: TesteeStartFailure | undefined;
+
+  /**
+   * @param message - the reason, with the stderr tail on the same line
+   * @param failure - the facts behind it
+   */
+  constructor(message: string, failure?: TesteeStartFailure) {
+    super(message);
+    this.failure = failure;
+  }
+}
+
+/**
+ * A start failure as the CLI prints it: the reason, the command, how the process
+ * ended and the last lines of its stderr, one fact a line. Not masked: print it
+ * through an io that masks secrets.
+ * @param f - the failure
+ * @returns lines ending in LF, the first `the testee could not start: <reason>`
+ * @example io.stderr(`pgv2kit run: ${formatStartFailure(e.failure)}`)
+ */
+export function formatStartFailure(f: TesteeStartFailure): string {
+  const lines = [`the testee could not start: ${f.reason}`, `  command: ${f.command}`, `  ended:   ${describeEnd(f)}`];
+  if (f.stderrTail.length === 0) lines.push('  stderr:  (nothing)');
+  else lines.push(`  stderr (last ${f.stderrTail.length} line${f.stderrTail.length === 1 ? '' : 's'}):`, ...f.stderrTail.map((l) => `    | ${l}`));
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * How a testee that did not start ended, in words.
+ * @param f - the failure
+ * @returns e.g. `exited with code 127 (the shell found no such command)` or `killed by pgv2kit (SIGKILL): it was still running`
+ * @example describeEnd({ exitCode: 2, signal: null, killedByKit: false, … }) // 'exited with code 2'
+ */
+export function describeEnd(f: Pick<TesteeStartFailure, 'exitCode' | 'signal' | 'killedByKit' | 'kind'>): string {
+  if (f.kind === 'spawn' && f.exitCode === null && f.signal === null) return 'never ran';
+  if (f.killedByKit) return `killed by pgv2kit${f.signal ? ` (${f.signal})` : ''}: it was still running`;
+  if (f.signal) return `killed by ${f.signal}`;
+  if (f.exitCode === null) return 'unknown';
+  const hint = f.exitCode === 127 ? ' (the shell found no such command)' : f.exitCode === 126 ? ' (the shell could not execute it)' : '';
+  return `exited with code ${f.exitCode}${hint}`;
 }
 
 /** A request waiting for its answer. */
@@ -110,37 +176,51 @@ export class TesteeSession {
     });
   }
 
-  /** Sends `stop`, waits briefly for the testee to exit, then kills it. */
+  /** Sends `stop`, waits briefly for the testee to exit, then kills it. Settles in at most a few seconds, whatever the testee does. */
   async close(): Promise<void> {
     this.closing = true;
     this.clearTimer();
     for (const p of this.queue.drain()) p.resolve({ failed: { reason: 'the session was closed' } });
     const proc = this.proc;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-    try {
-      proc.stdin.end(`${JSON.stringify({ cmd: 'stop' })}\n`);
-    } catch {
-      /* already gone */
+    if (!proc) return;
+    if (!hasEnded(proc)) {
+      try {
+        proc.stdin.end(`${JSON.stringify({ cmd: 'stop' })}\n`);
+      } catch {
+        /* already gone */
+      }
+      if (!(await settleWithin(proc, ['exit', 'error'], () => hasEnded(proc), 2000))) {
+        killGroup(proc);
+        await settleWithin(proc, ['exit', 'error'], () => hasEnded(proc), 2000);
+      }
     }
-    const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 2000).unref());
-    if ((await Promise.race([exited, timeout])) === 'timeout') {
-      killGroup(proc);
-      await exited;
-    }
+    // its last stderr lines still go to the log, unless something it left holds the pipe
+    await settleWithin(proc.stderr, ['close'], () => proc.stderr.closed || proc.stderr.destroyed, 500);
+    releaseStdio(proc);
   }
 
   // --- internal ---
 
-  /** @internal Spawns the process and answers the handshake; used at start and restart. */
+  /**
+   * @internal Spawns the process and answers the handshake; used at start and restart.
+   * Every wait here settles on the child's answer, its exit, a spawn error or a timer
+   * that keeps the event loop alive until it fires: none can be left pending.
+   */
   async spawnAndGreet(): Promise<Hello> {
     const { command, cwd, env, startTimeoutMs = 10_000 } = this.options;
-    const proc = spawn(command, { shell: true, cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    this.proc = proc;
     const stderrTail: string[] = [];
+    let spawnError: Error | undefined;
+    let proc: ChildProcessWithoutNullStreams;
+    try {
+      proc = spawn(command, { shell: true, cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    } catch (e) {
+      const reason = `the testee could not be started: ${(e as Error).message}`;
+      throw new TesteeStartError(reason, { kind: 'spawn', reason, command, exitCode: null, signal: null, killedByKit: false, stderrTail });
+    }
+    this.proc = proc;
     splitLines(proc.stderr, (line) => {
-      stderrTail.push(line);
-      if (stderrTail.length > 5) stderrTail.shift();
+      stderrTail.push(line.length > 300 ? `${line.slice(0, 300)}…` : line);
+      if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
       this.log(`testee stderr: ${line}`);
     });
     splitLines(proc.stdout, (line) => {
@@ -150,7 +230,11 @@ export class TesteeSession {
       /* EPIPE when the testee died: the exit handler reports it */
     });
     const exitReason = new Promise<string>((resolve) => {
-      proc.once('error', (e) => resolve(`the testee could not be started: ${e.message}`));
+      // `on`, not `once`: a later error (a failed kill) must not go unhandled
+      proc.on('error', (e) => {
+        spawnError ??= e;
+        resolve(`the testee could not be started: ${e.message}`);
+      });
       proc.once('exit', (code, signal) => resolve(signal ? `the testee was killed by ${signal}` : `the testee exited with code ${code}`));
     });
     let greeted = false;
@@ -169,18 +253,31 @@ export class TesteeSession {
     });
     const first = await Promise.race([firstLine, exitReason.then((why) => ({ exit: why })), timeout]);
     clearTimeout(timer);
-    const fail = async (why: string): Promise<never> => {
+    const fail = async (kind: TesteeStartKind, why: string): Promise<never> => {
       if (this.proc === proc) this.proc = undefined;
-      killGroup(proc);
+      const killedByKit = !hasEnded(proc) && spawnError === undefined;
+      // the whole group: a shell's children too, and anything left holding the pipes
+      killGroup(proc, true);
+      await settleWithin(proc, ['exit', 'error'], () => hasEnded(proc) || spawnError !== undefined, 1000);
       // the exit can be seen before the last stderr lines are read: give them a moment
-      await Promise.race([new Promise((r) => proc.stderr.once('close', r)), new Promise((r) => setTimeout(r, 500).unref())]);
+      await settleWithin(proc.stderr, ['close'], () => proc.stderr.closed || proc.stderr.destroyed, 500);
+      releaseStdio(proc);
       const tail = stderrTail.length ? `; its stderr ended with: ${stderrTail.join(' | ')}` : '';
-      throw new TesteeStartError(`${why}${tail}`);
+      throw new TesteeStartError(`${why}${tail}`, {
+        kind: spawnError ? 'spawn' : kind,
+        reason: why,
+        command,
+        // after a spawn error Node sets exitCode to the negative errno: the process never ran
+        exitCode: spawnError ? null : proc.exitCode,
+        signal: spawnError ? null : proc.signalCode,
+        killedByKit,
+        stderrTail: [...stderrTail],
+      });
     };
-    if (first === 'timeout') return fail(`the testee did not answer start within ${startTimeoutMs} ms`);
-    if (typeof first === 'object') return fail(`${first.exit} before it was ready`);
+    if (first === 'timeout') return fail('timeout', `the testee did not answer start within ${startTimeoutMs} ms`);
+    if (typeof first === 'object') return fail('exit', spawnError ? spawnReason(spawnError, cwd) : `${first.exit} before it was ready`);
     const hello = readHello(first, this.options.validate);
-    if (typeof hello === 'string') return fail(hello);
+    if (typeof hello === 'string') return fail(hello.startsWith('the testee is not ready') ? 'not-ready' : 'protocol', hello);
     this.onLine = (line) => this.answer(line);
     this.onExit = (why) => this.broken(`${why} before answering`);
     greeted = true;
@@ -344,13 +441,58 @@ function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => voi
   });
 }
 
-function killGroup(proc: ChildProcessWithoutNullStreams): void {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
+/**
+ * Kills the testee's process group (it is spawned detached, so its shell and that
+ * shell's children share one). With `evenIfEnded`, also when the leader has exited:
+ * a child it left behind may still hold the pipes open.
+ */
+function killGroup(proc: ChildProcessWithoutNullStreams, evenIfEnded = false): void {
+  if (!evenIfEnded && hasEnded(proc)) return;
+  if (!proc.pid) return;
   try {
-    if (proc.pid) process.kill(-proc.pid, 'SIGKILL');
+    process.kill(-proc.pid, 'SIGKILL');
   } catch {
-    proc.kill('SIGKILL');
+    if (!hasEnded(proc)) proc.kill('SIGKILL');
   }
+}
+
+/** Why spawning failed, naming a working folder that does not exist (Node says only `spawn /bin/sh ENOENT`). */
+function spawnReason(e: Error, cwd: string | undefined): string {
+  if ((e as NodeJS.ErrnoException).code === 'ENOENT' && cwd !== undefined && !existsSync(cwd)) return `the testee could not be started: its working folder ${cwd} does not exist`;
+  return `the testee could not be started: ${e.message}`;
+}
+
+function hasEnded(proc: ChildProcessWithoutNullStreams): boolean {
+  return proc.exitCode !== null || proc.signalCode !== null;
+}
+
+/** Closes our ends of the pipes, so nothing of the child keeps the event loop alive. */
+function releaseStdio(proc: ChildProcessWithoutNullStreams): void {
+  proc.stdin.destroy();
+  proc.stdout.destroy();
+  proc.stderr.destroy();
+}
+
+/**
+ * Waits for one of `events` on `emitter`, or for `ms` to pass, whichever comes
+ * first; at once when `done()` already holds (the event has been and gone). The
+ * timer is a normal (ref'd) one, cleared when the event comes: the wait keeps the
+ * event loop alive until it settles, so an `await` on it can never be left pending
+ * (which would end the CLI with Node's exit code 13, unsettled top-level await).
+ * @returns true when the event came (or had come), false on the timeout
+ */
+function settleWithin(emitter: EventEmitter, events: readonly string[], done: () => boolean, ms: number): Promise<boolean> {
+  if (done()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const finish = (came: boolean): void => {
+      clearTimeout(timer);
+      for (const e of events) emitter.off(e, onEvent);
+      resolve(came);
+    };
+    const onEvent = (): void => finish(true);
+    const timer = setTimeout(() => finish(false), ms);
+    for (const e of events) emitter.once(e, onEvent);
+  });
 }
 
 function clip(text: string): string {

@@ -115,7 +115,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
       diagnosis,
     };
   });
-  const conformant = runPassed(run.totals);
+  const conformant = runPassed(run.totals) && run.aborted === undefined;
   return {
     runName: t(run.runName),
     kit: { name: t(run.kit.name), version: t(run.kit.version) },
@@ -128,12 +128,13 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     selection: { only: ts(run.selection.only), skip: ts(run.selection.skip) },
     totals: run.totals,
     conformant,
-    summary: summaryLine(run.totals, run.durationMs),
+    summary: run.aborted ? `TESTEE COULD NOT START: ${t(run.aborted.message)} (no case ran, ${seconds(run.durationMs)} s)` : summaryLine(run.totals, run.durationMs),
     cases,
     byArea: group(cases, (c) => [c.kind], [...VECTOR_KINDS]),
     bySection: group(cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
     log: ts(run.log),
     staleListEntries: ts(run.staleListEntries),
+    ...(run.aborted ? { aborted: { ...run.aborted, message: t(run.aborted.message), command: t(run.aborted.command), ended: t(run.aborted.ended), stderrTail: ts(run.aborted.stderrTail) } } : {}),
   };
 }
 

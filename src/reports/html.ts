@@ -58,6 +58,7 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     '<header>',
     `<h1>${h(title)}</h1>`,
     `<p class="summary ${m.conformant ? 'ok' : 'bad'}">${h(m.summary)}</p>`,
+    m.aborted ? abortedBox(m.aborted) : '',
     meta(m),
     '</header>',
     '<nav>',
@@ -116,6 +117,7 @@ body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0
 h1{font-size:1.5rem;margin:.2rem 0}h2{border-bottom:1px solid var(--line);padding-bottom:.2rem;margin-top:2rem}
 code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#f9fafb;border:1px solid var(--line);padding:.5rem;overflow:auto;white-space:pre-wrap;word-break:break-all;margin:.2rem 0}
+.aborted{border:2px solid var(--bad);background:var(--bad-bg);border-radius:6px;padding:.5rem 1rem;margin:.8rem 0}.aborted h2{color:var(--bad);border:0;margin:.2rem 0}
 .summary{font-weight:600;padding:.4rem .7rem;border-radius:6px;display:inline-block}
 .summary.ok{color:var(--ok);background:var(--ok-bg)}.summary.bad{color:var(--bad);background:var(--bad-bg)}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:.8rem 0}dl.meta dt{color:var(--muted)}dl.meta dd{margin:0}
@@ -140,6 +142,12 @@ mark.first{background:var(--mark);outline:2px solid var(--bad);outline-offset:0}
 .diagnosis h4{margin:.2rem 0}.ref{color:var(--muted)}
 footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
 `.trim();
+
+/** A testee that could not start: a red box at the top, with the command, how it ended and its stderr's last lines. */
+function abortedBox(a: NonNullable<ReportModel['aborted']>): string {
+  const stderr = a.stderrTail.length === 0 ? '<p>stderr: nothing</p>' : `<p>stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:</p><pre>${a.stderrTail.map(h).join('\n')}</pre>`;
+  return `<section class="aborted" id="aborted"><h2>The testee could not start</h2><p>${h(a.message)}. No case ran.</p><dl class="meta"><dt>command</dt><dd><code>${h(a.command)}</code></dd><dt>ended</dt><dd>${h(a.ended)}</dd></dl>${stderr}</section>`;
+}
 
 function meta(m: ReportModel): string {
   const sel = [m.selection.only.length > 0 ? `only ${m.selection.only.join(', ')}` : '', m.selection.skip.length > 0 ? `skip ${m.selection.skip.join(', ')}` : '']

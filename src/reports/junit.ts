@@ -46,15 +46,16 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
   out.push(
     `<testsuites${attrs({
       name: `${model.kit.name} ${model.runName}`,
-      tests: model.cases.length,
+      tests: model.cases.length + (model.aborted ? 1 : 0),
       failures: t.failed + t['unexpected-pass'],
-      errors: t.error,
+      errors: t.error + (model.aborted ? 1 : 0),
       skipped: t.skipped + t['expected-failure'],
       time: seconds(model.durationMs),
       timestamp: model.startedAt,
     })}>`,
     ...props.map((l) => `  ${l}`),
   );
+  if (model.aborted) out.push(...abortedSuite(model, props));
   for (const area of model.byArea) {
     const cases = model.cases.filter((c) => c.kind === area.name);
     const n = area.counts;
@@ -78,6 +79,21 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
 }
 
 // --- internal ---
+
+/** A testee that could not start: one suite, one testcase `testee.start` with an `<error>`, so no CI shows the run green. */
+function abortedSuite(model: ReportModel, props: readonly string[]): string[] {
+  const a = model.aborted;
+  if (!a) return [];
+  const body = [`the testee could not start: ${a.message}`, `command: ${a.command}`, `ended: ${a.ended}`, a.stderrTail.length > 0 ? 'stderr (last lines):' : 'stderr: (nothing)', ...a.stderrTail.map((l) => `  ${l}`)].join('\n');
+  return [
+    `  <testsuite${attrs({ name: 'testee', tests: 1, failures: 0, errors: 1, skipped: 0, time: seconds(model.durationMs), timestamp: model.startedAt })}>`,
+    ...props.map((l) => `    ${l}`),
+    `    <testcase${attrs({ name: 'testee.start', classname: 'pgv2kit.testee', time: seconds(model.durationMs) })}>`,
+    `      <error${attrs({ message: `the testee could not start: ${a.message}`, type: 'testee-start' })}>${escapeXml(body)}</error>`,
+    '    </testcase>',
+    '  </testsuite>',
+  ];
+}
 
 function attrs(values: Record<string, string | number>): string {
   return Object.entries(values)

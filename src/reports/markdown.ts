@@ -55,6 +55,7 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   const out: string[] = [];
   out.push(`# ${md(m.kit.name)} conformance report: ${md(m.implementation.name)} ${md(m.implementation.version)}`, '');
   out.push(`**${md(m.summary)}**`, '');
+  if (m.aborted) out.push(...abortedBox(m.aborted));
   out.push('| | |', '|---|---|');
   out.push(`| Implementation | ${cell(`${m.implementation.name} ${m.implementation.version} (${m.implementation.language})`)} |`);
   out.push(`| Kit | ${cell(`${m.kit.name} ${m.kit.version}`)} |`);
@@ -114,6 +115,14 @@ export function md(text: string): string {
 }
 
 // --- internal ---
+
+/** A testee that could not start: a quoted box at the top, with the command, how it ended and its stderr's last lines. */
+function abortedBox(a: NonNullable<ReportModel['aborted']>): string[] {
+  const lines = [`**The testee could not start**: ${md(a.message)}. No case ran.`, '', `- command: ${code(a.command)}`, `- ended: ${md(a.ended)}`];
+  if (a.stderrTail.length === 0) lines.push('- stderr: nothing');
+  else lines.push(`- stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:`, '', ...fenced(a.stderrTail, 'text'));
+  return [...lines.map((l) => (l === '' ? '>' : `> ${l}`)), ''];
+}
 
 function cell(text: string): string {
   return md(text);

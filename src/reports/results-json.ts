@@ -4,7 +4,7 @@
  * @module
  */
 import type { Choice, Status } from '../checks/outcome.js';
-import type { Diagnosis, RunTarget, RunResult, Totals, Verdict } from '../runner/result.js';
+import type { Diagnosis, RunAborted, RunTarget, RunResult, Totals, Verdict } from '../runner/result.js';
 import type { Implementation, Json } from '../subjects/subject.js';
 import type { ExpectedResult, VectorKind } from '../vectors/types.js';
 import { buildModel, finish, type CaseView, type OpView, type ReportModel } from './_model.js';
@@ -63,6 +63,8 @@ export interface ResultsJson {
   readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
   readonly conformant: boolean;
   readonly summary: string;
+  /** Set when the run ended before any case ran because the testee could not start (exit 3): why, the command, how it ended, its stderr's last lines (masked); else null. */
+  readonly aborted: RunAborted | null;
   readonly totals: Totals & { readonly total: number };
   readonly cases: readonly ResultsJsonCase[];
   readonly staleListEntries: readonly string[];
@@ -104,6 +106,7 @@ export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[])
     selection: { only: [...m.selection.only], skip: [...m.selection.skip] },
     conformant: m.conformant,
     summary: m.summary,
+    aborted: m.aborted ? { kind: m.aborted.kind, message: m.aborted.message, command: m.aborted.command, exitCode: m.aborted.exitCode, signal: m.aborted.signal, ended: m.aborted.ended, stderrTail: [...m.aborted.stderrTail] } : null,
     totals: {
       passed: t.passed,
       failed: t.failed,

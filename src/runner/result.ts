@@ -62,6 +62,23 @@ export interface RunTarget {
   readonly description: string;
 }
 
+/** Why a run ended before any case ran, and what is known of it (texts unmasked: reports mask them). */
+export interface RunAborted {
+  readonly kind: 'testee-start';
+  /** One line, e.g. `the testee exited with code 2 before it was ready`. */
+  readonly message: string;
+  /** The testee command, as given. */
+  readonly command: string;
+  /** Its exit code, or null (ended by a signal, or never ran). */
+  readonly exitCode: number | null;
+  /** The signal that ended it, or null. */
+  readonly signal: string | null;
+  /** How it ended, in words, e.g. `exited with code 127 (the shell found no such command)`. */
+  readonly ended: string;
+  /** The last lines it wrote to stderr. */
+  readonly stderrTail: readonly string[];
+}
+
 /** Counts per verdict. */
 export type Totals = Record<Verdict, number>;
 
@@ -80,6 +97,8 @@ export interface RunResult {
   readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
   readonly cases: readonly CaseResult[];
   readonly totals: Totals;
+  /** Set when the run ended before any case ran: the testee could not start (exit 3). No case counts as passed. */
+  readonly aborted?: RunAborted;
   /** The run's log: testee restarts, stderr lines (secrets masked), protocol problems. */
   readonly log: readonly string[];
   /** Expected-failure entries whose case was not in the run (for the update). */

@@ -72,7 +72,7 @@ describe('pgv2kit run', () => {
   it('exits 3 when the testee never becomes ready', async () => {
     const r = await run(['run', '--testee', `"${process.execPath}" "${misbehaving}"`, '--no-reports'], { cwd: tmp(), env: { ...process.env, START: 'notready' } });
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe('pgv2kit run: the testee is not ready: this testee needs protocol 7\n');
+    expect(r.stderr).toMatch(/^pgv2kit run: the testee could not start: the testee is not ready: this testee needs protocol 7\n {2}command: .*misbehaving-testee\.mjs"\n {2}ended: {3}killed by pgv2kit \(SIGKILL\): it was still running\n {2}stderr: {2}\(nothing\)\n$/);
   });
 
   it('a defective module fails with exit 1, naming the case and the diagnosis', async () => {

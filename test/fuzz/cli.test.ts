@@ -59,6 +59,15 @@ describe('pgv2kit fuzz', () => {
   it('a testee that does not start exits 3', async () => {
     const r = await run(['fuzz', '--testee', 'node -e "process.exit(1)"', '--runs', '10'], { env, cwd: ROOT });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^pgv2kit fuzz: /);
+    expect(r.stderr).toMatch(/^pgv2kit fuzz: the testee could not start: the testee exited with code 1 before it was ready\n/);
+    expect(r.stderr).toContain('\n  command: node -e "process.exit(1)"\n  ended:   exited with code 1\n  stderr:  (nothing)\n');
+    expect(r.stdout).toBe('');
+  });
+
+  it('a testee that never answers start fails within --timeout (exit 3)', async () => {
+    const r = await run(['fuzz', '--testee', 'node -e "setInterval(() => {}, 1000)"', '--runs', '10', '--timeout', '0.5'], { env, cwd: ROOT });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^pgv2kit fuzz: the testee could not start: the testee did not answer start within 500 ms\n/);
+    expect(r.stderr).toContain('  ended:   killed by pgv2kit (SIGKILL): it was still running\n');
   });
 });

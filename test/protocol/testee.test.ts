@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { startTestee, TesteeStartError, type TesteeOptions } from '../../src/protocol/testee.js';
+import { formatStartFailure, startTestee, TesteeStartError, type TesteeOptions, type TesteeStartFailure } from '../../src/protocol/testee.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/misbehaving-testee.mjs', import.meta.url));
 const options = (env: Record<string, string>, extra: Partial<TesteeOptions> = {}): TesteeOptions & { logged: string[] } => {
@@ -79,8 +79,80 @@ describe('testee session', () => {
     ['exit', 'the testee exited with code 9 before it was ready'],
     ['garbage', 'the answer to start is not JSON: "hello?"'],
   ])('start %s: refused with a TesteeStartError', async (start, message) => {
-    await expect(startTestee(options({ START: start }, start === 'silent' ? { startTimeoutMs: 1500 } : {}))).rejects.toThrow(new TesteeStartError(message));
+    const e = await startTestee(options({ START: start }, start === 'silent' ? { startTimeoutMs: 1500 } : {})).then(() => undefined, (x: unknown) => x);
+    expect(e).toBeInstanceOf(TesteeStartError);
+    expect((e as TesteeStartError).message).toBe(message);
   }, 10_000);
+
+  it.each([
+    ['exit', { kind: 'exit', exitCode: 9, signal: null, killedByKit: false }],
+    ['notready', { kind: 'not-ready', exitCode: null, signal: 'SIGKILL', killedByKit: true }],
+    ['silent', { kind: 'timeout', exitCode: null, signal: 'SIGKILL', killedByKit: true }],
+    ['garbage', { kind: 'protocol', exitCode: null, signal: 'SIGKILL', killedByKit: true }],
+  ])('start %s: the error carries the facts (kind, how the process ended, the command)', async (start, facts) => {
+    const opts = options({ START: start }, start === 'silent' ? { startTimeoutMs: 1000 } : {});
+    const e = await startTestee(opts).then(() => undefined, (x: unknown) => x);
+    expect(e).toBeInstanceOf(TesteeStartError);
+    expect((e as TesteeStartError).failure).toMatchObject({ ...facts, command: opts.command, stderrTail: [] });
+  }, 10_000);
+
+  it('keeps the last lines of stderr and the exit code of a command that is not found', async () => {
+    const e = (await startTestee({ command: 'echo first >&2; echo second >&2; pgv2kit-no-such-command-xyz', timeoutMs: 1000, startTimeoutMs: 3000 }).catch((x: unknown) => x)) as TesteeStartError;
+    expect(e.failure).toMatchObject({ kind: 'exit', exitCode: 127, signal: null, killedByKit: false });
+    expect(e.failure?.stderrTail.slice(0, 2)).toEqual(['first', 'second']);
+    expect(e.failure?.stderrTail[2]).toMatch(/pgv2kit-no-such-command-xyz.*not found/);
+  });
+
+  it('keeps at most the last 10 stderr lines', async () => {
+    const e = (await startTestee({ command: 'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo line $i >&2; done; exit 4', timeoutMs: 1000, startTimeoutMs: 3000 }).catch((x: unknown) => x)) as TesteeStartError;
+    expect(e.failure?.stderrTail).toEqual(['line 3', 'line 4', 'line 5', 'line 6', 'line 7', 'line 8', 'line 9', 'line 10', 'line 11', 'line 12']);
+    expect(e.failure?.exitCode).toBe(4);
+  });
+
+  it('a working folder that does not exist is a spawn error that names it', async () => {
+    const e = (await startTestee({ command: 'true', cwd: '/nonexistent-pgv2kit-dir', timeoutMs: 1000, startTimeoutMs: 3000 }).catch((x: unknown) => x)) as TesteeStartError;
+    expect(e).toBeInstanceOf(TesteeStartError);
+    expect(e.failure).toMatchObject({ kind: 'spawn', reason: 'the testee could not be started: its working folder /nonexistent-pgv2kit-dir does not exist', exitCode: null, signal: null });
+  });
+
+  it('a command Node refuses to spawn is a start error, not a crash', async () => {
+    await expect(startTestee({ command: 'a\u0000b', timeoutMs: 1000 })).rejects.toThrow(TesteeStartError);
+  });
+
+  it('a testee that exits and leaves a child holding its pipes: the start fails at once and the child is killed', async () => {
+    const e = (await startTestee({ command: 'sleep 60 & echo "child $!" >&2; exit 2', timeoutMs: 1000, startTimeoutMs: 3000 }).catch((x: unknown) => x)) as TesteeStartError;
+    expect(e.failure).toMatchObject({ kind: 'exit', exitCode: 2 });
+    const child = Number(/^child (\d+)$/.exec(e.failure?.stderrTail[0] ?? '')?.[1]);
+    expect(child).toBeGreaterThan(0);
+    // signal 0 only checks the process exists; it may linger a moment as a zombie of init
+    let alive = true;
+    for (let i = 0; i < 50 && alive; i++) {
+      try {
+        process.kill(child, 0);
+        await new Promise((r) => setTimeout(r, 50));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+  });
+
+  it('formats a start failure with the command, how it ended and the stderr tail', () => {
+    const f: TesteeStartFailure = { kind: 'exit', reason: 'the testee exited with code 127 before it was ready', command: 'python9 a.py', exitCode: 127, signal: null, killedByKit: false, stderrTail: ['/bin/sh: 1: python9: not found'] };
+    expect(formatStartFailure(f)).toBe(
+      [
+        'the testee could not start: the testee exited with code 127 before it was ready',
+        '  command: python9 a.py',
+        '  ended:   exited with code 127 (the shell found no such command)',
+        '  stderr (last 1 line):',
+        '    | /bin/sh: 1: python9: not found',
+        '',
+      ].join('\n'),
+    );
+    expect(formatStartFailure({ ...f, kind: 'timeout', exitCode: null, signal: 'SIGKILL', killedByKit: true, stderrTail: [] })).toContain('  ended:   killed by pgv2kit (SIGKILL): it was still running\n  stderr:  (nothing)\n');
+    expect(formatStartFailure({ ...f, exitCode: null, signal: 'SIGSEGV' })).toContain('  ended:   killed by SIGSEGV\n');
+    expect(formatStartFailure({ ...f, kind: 'spawn', exitCode: null })).toContain('  ended:   never ran\n');
+  });
 
   it('a command that does not exist is a start error naming its stderr', async () => {
     await expect(startTestee({ command: 'pgv2kit-no-such-command-xyz', timeoutMs: 1000, startTimeoutMs: 3000 })).rejects.toThrow(/exited with code 127 before it was ready; its stderr ended with: .*not found/);

@@ -14,6 +14,7 @@ import { createReferenceSubject } from '../../subjects/reference.js';
 import type { Subject } from '../../subjects/subject.js';
 import { createTesteeSubject, type TesteeSubject } from '../../subjects/testee-subject.js';
 import { resolvePath } from '../_files.js';
+import { printStartFailure, startFailure } from '../_start-failure.js';
 import { UsageError, defineCommand } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -45,7 +46,7 @@ export const fuzzCommand = defineCommand({
     time: { type: 'string', valueName: '<seconds>', description: 'Stop after this many seconds' },
     replay: { type: 'string', valueName: '<seed:path>', description: 'Replay one finding from its seed and path' },
     save: { type: 'string', valueName: '<file>', description: 'Write the finding as a vector to this file (created or appended to)' },
-    timeout: { type: 'string', valueName: '<seconds>', description: 'Per-header timeout for a testee (default 5)' },
+    timeout: { type: 'string', valueName: '<seconds>', description: 'Per-header timeout for a testee, and for its answer to start (default 5)' },
   },
   exitCodes: {
     0: 'no finding: every header was handled as R8 requires',
@@ -84,14 +85,14 @@ export const fuzzCommand = defineCommand({
     let testee: TesteeSubject | undefined;
     try {
       if (values.testee !== undefined) {
-        testee = await createTesteeSubject({ command: values.testee, cwd: io.cwd, env: io.env, timeoutMs, log: () => undefined });
+        testee = await createTesteeSubject({ command: values.testee, cwd: io.cwd, env: io.env, timeoutMs, startTimeoutMs: timeoutMs, log: () => undefined });
         subject = testee;
       } else {
         subject = createReferenceSubject();
       }
     } catch (e) {
       if (e instanceof TesteeStartError) {
-        io.stderr(`pgv2kit fuzz: ${e.message}\n`);
+        printStartFailure(io, 'fuzz', startFailure(e, values.testee ?? ''));
         return EXIT.failure;
       }
       throw e;

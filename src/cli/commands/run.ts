@@ -24,6 +24,7 @@ import { createGatewaySubject, type GatewayTarget } from '../../subjects/gateway
 import { DEMO_MERCHANT, startGateway } from '../../gateway/index.js';
 import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '../../vectors/load.js';
 import { resolvePath } from '../_files.js';
+import { reportStartFailure, startFailure } from '../_start-failure.js';
 import { UsageError, defineCommand } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -121,6 +122,7 @@ export const runCommand = defineCommand({
     }
 
     const log: string[] = [];
+    const startedAt = new Date();
     let closeGateway: (() => Promise<void>) | undefined;
     let subject: Subject;
     let target: RunTarget;
@@ -133,6 +135,7 @@ export const runCommand = defineCommand({
           cwd: io.cwd,
           env: io.env,
           timeoutMs,
+          startTimeoutMs: timeoutMs,
           log: (line) => log.push(`${new Date().toISOString()} ${line}`),
           ...(values['validate-protocol'] ? { validate: (m, context) => { const v = validateTesteeLine(m, context); return v.ok ? [] : v.problems; } } : {}),
         });
@@ -158,8 +161,10 @@ export const runCommand = defineCommand({
       }
     } catch (e) {
       if (e instanceof TesteeStartError) {
-        io.stderr(`pgv2kit run: ${e.message}\n`);
-        return EXIT.failure;
+        // the run ends here, loudly: the message, and reports that say no case ran (exit 3)
+        const facts = { failure: startFailure(e, values.testee ?? ''), vectorSetHash: set.hash, target: { kind: 'testee' as const, description: values.testee ?? '' }, selection, startedAt, finishedAt: new Date(), log, ...(values['run-name'] ? { runName: values['run-name'] } : {}) };
+        const secrets = [...caseSecrets(selected), values.secret ?? '', io.env['PGV2_APP_SECRET'] ?? ''].filter((s) => s !== '');
+        return reportStartFailure(io, facts, values['no-reports'] || values.list ? undefined : { ...(values['report-dir'] ? { dir: resolvePath(io.cwd, values['report-dir']) } : {}), secrets });
       }
       if (e instanceof ModuleSubjectError) throw new UsageError(e.message);
       throw e;
