@@ -4,9 +4,10 @@
  * handled in one place.
  * @module
  */
-import type { Choice, Status } from '../checks/outcome.js';
+import type { Choice, OpStatus } from '../checks/outcome.js';
 import type { CaseResult, Diagnosis, RunResult, Totals, Verdict } from '../runner/result.js';
-import { runPassed } from '../runner/result.js';
+import { runConformant, runPassed } from '../runner/result.js';
+import type { OperationCoverage } from '../runner/coverage.js';
 import { redact } from '../scheme/mask.js';
 import type { Json } from '../subjects/subject.js';
 import { VECTOR_KINDS } from '../vectors/types.js';
@@ -16,7 +17,7 @@ import { decodeBase64, Redactor } from './_redact.js';
 /** An operation's outcome, clean. */
 export interface OpView {
   readonly op: string;
-  readonly status: Status;
+  readonly status: OpStatus;
   readonly message: string;
   readonly choice?: Choice;
   readonly durationMs: number;
@@ -33,6 +34,10 @@ export interface CaseView extends Omit<CaseResult, 'ops'> {
   readonly ops: readonly OpView[];
   /** Every op's diagnoses, each mistake once. */
   readonly diagnosis: readonly Diagnosis[];
+  /** The operations whose step ran (passed, failed or errored). */
+  readonly ran: readonly string[];
+  /** The operations whose step did not run (not offered, or answered unsupported). */
+  readonly notRun: readonly string[];
 }
 
 /** Counts of one row of a summary table (an area, a spec section). */
@@ -43,7 +48,10 @@ export interface GroupRow {
 }
 
 /** A run, clean and grouped: the run's fields, its cases cleaned, and the summary tables. */
-export interface ReportModel extends Omit<RunResult, 'cases'> {
+export interface ReportModel extends Omit<RunResult, 'cases' | 'offered' | 'operations' | 'unknownOperations'> {
+  readonly offered: NonNullable<RunResult['offered']>;
+  readonly operations: NonNullable<RunResult['operations']>;
+  readonly unknownOperations: NonNullable<RunResult['unknownOperations']>;
   readonly conformant: boolean;
   readonly summary: string;
   readonly cases: readonly CaseView[];
@@ -52,7 +60,10 @@ export interface ReportModel extends Omit<RunResult, 'cases'> {
 }
 
 /** Verdicts in the order reports list them; the failing ones first. */
-export const VERDICT_ORDER: readonly Verdict[] = ['failed', 'error', 'unexpected-pass', 'expected-failure', 'skipped', 'passed'];
+export const VERDICT_ORDER: readonly Verdict[] = ['failed', 'error', 'unexpected-pass', 'expected-failure', 'partial', 'skipped', 'passed'];
+
+/** The columns of the summary tables, in order. */
+export const COLUMNS: readonly Verdict[] = ['passed', 'failed', 'error', 'partial', 'skipped', 'expected-failure', 'unexpected-pass'];
 
 /** Verdicts that fail the run, listed first in every report. */
 export const FAILING: readonly Verdict[] = ['failed', 'error', 'unexpected-pass'];
@@ -62,6 +73,7 @@ export const COLUMN: Record<Verdict, string> = {
   passed: 'passed',
   failed: 'failed',
   error: 'error',
+  partial: 'partial',
   skipped: 'skipped',
   'expected-failure': 'xfail',
   'unexpected-pass': 'xpass',
@@ -98,6 +110,8 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     const diagnosis = ops.flatMap((o) => o.diagnosis).filter((d) => !seen.has(d.mistake) && seen.add(d.mistake));
     return {
       id: t(c.id),
+      ran: ops.filter((o) => o.status !== 'skip').map((o) => o.op),
+      notRun: ops.filter((o) => o.status === 'skip').map((o) => o.op),
       kind: c.kind,
       file: t(c.file),
       comment: t(c.comment),
@@ -115,7 +129,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
       diagnosis,
     };
   });
-  const conformant = runPassed(run.totals) && run.aborted === undefined;
+  const conformant = runConformant(run) && run.aborted === undefined;
   return {
     runName: t(run.runName),
     kit: { name: t(run.kit.name), version: t(run.kit.version) },
@@ -128,30 +142,37 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     selection: { only: ts(run.selection.only), skip: ts(run.selection.skip) },
     totals: run.totals,
     conformant,
-    summary: run.aborted ? `TESTEE COULD NOT START: ${t(run.aborted.message)} (no case ran, ${seconds(run.durationMs)} s)` : summaryLine(run.totals, run.durationMs),
+    summary: run.aborted ? `TESTEE COULD NOT START: ${t(run.aborted.message)} (no case ran, ${seconds(run.durationMs)} s)` : summaryLine(run.totals, run.durationMs, run.noTestRan),
     cases,
     byArea: group(cases, (c) => [c.kind], [...VECTOR_KINDS]),
     bySection: group(cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
     log: ts(run.log),
     staleListEntries: ts(run.staleListEntries),
+    offered: [...(run.offered ?? [])],
+    operations: (run.operations ?? []).map((o) => ({ ...o })),
+    unknownOperations: (run.unknownOperations ?? []).map((u) => ({ name: t(u.name), ...(u.suggestion ? { suggestion: u.suggestion } : {}), message: t(u.message) })),
+    ...(run.noTestRan !== undefined ? { noTestRan: t(run.noTestRan) } : {}),
     ...(run.aborted ? { aborted: { ...run.aborted, message: t(run.aborted.message), command: t(run.aborted.command), ended: t(run.aborted.ended), stderrTail: ts(run.aborted.stderrTail) } } : {}),
   };
 }
 
 
 /**
- * The one-line summary of a run.
+ * The one-line summary of a run. `CONFORMANT (PARTIAL)` when nothing failed but some
+ * cases are partial (a step did not run); `NO TEST RAN` when no step ran at all.
  * @param totals - counts per verdict
  * @param durationMs - the run's duration
+ * @param noTestRan - why no step ran, when none did
  * @returns e.g. `NOT CONFORMANT: 5 passed, 1 failed, 1 skipped (7 cases, 0.42 s)`
- * @example summaryLine({ passed: 2, failed: 0, error: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 }, 10) // 'CONFORMANT: 2 passed (2 cases, 0.01 s)'
+ * @example summaryLine({ passed: 2, failed: 0, error: 0, partial: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 }, 10) // 'CONFORMANT: 2 passed (2 cases, 0.010 s)'
  */
-export function summaryLine(totals: Totals, durationMs: number): string {
+export function summaryLine(totals: Totals, durationMs: number, noTestRan?: string): string {
   const total = Object.values(totals).reduce((a, b) => a + b, 0);
-  const parts = (['passed', 'failed', 'error', 'unexpected-pass', 'expected-failure', 'skipped'] as const)
+  const parts = (['passed', 'failed', 'error', 'unexpected-pass', 'expected-failure', 'partial', 'skipped'] as const)
     .filter((v) => v === 'passed' || totals[v] > 0)
     .map((v) => `${totals[v]} ${v === 'expected-failure' ? 'expected failure' : v === 'unexpected-pass' ? 'unexpected pass' : v}`);
-  return `${runPassed(totals) ? 'CONFORMANT' : 'NOT CONFORMANT'}: ${parts.join(', ')} (${total} case${total === 1 ? '' : 's'}, ${seconds(durationMs)} s)`;
+  const head = !runPassed(totals) ? 'NOT CONFORMANT' : noTestRan !== undefined ? 'NO TEST RAN' : totals.partial > 0 ? 'CONFORMANT (PARTIAL)' : 'CONFORMANT';
+  return `${head}: ${parts.join(', ')} (${total} case${total === 1 ? '' : 's'}, ${seconds(durationMs)} s)`;
 }
 
 /**
@@ -180,6 +201,26 @@ export function failingCases(model: ReportModel): CaseView[] {
  */
 export function acceptableCases(model: ReportModel): CaseView[] {
   return model.cases.filter((c) => c.result === 'acceptable' && c.verdict !== 'skipped');
+}
+
+/**
+ * Partial cases grouped by the operations that did not run.
+ * @param model - the model
+ * @returns the groups (`notRun`: the operations left out), largest first
+ */
+export function partialGroups(model: ReportModel): Array<{ readonly notRun: readonly string[]; readonly cases: CaseView[] }> {
+  const groups = new Map<string, CaseView[]>();
+  for (const c of model.cases.filter((c) => c.verdict === 'partial')) groups.set(c.notRun.join(', '), [...(groups.get(c.notRun.join(', ')) ?? []), c]);
+  return [...groups].map(([key, cases]) => ({ notRun: key.split(', '), cases })).sort((a, b) => b.cases.length - a.cases.length);
+}
+
+/**
+ * The operations the selected cases need whose steps did not all run.
+ * @param model - the model
+ * @returns their coverage rows
+ */
+export function notRunOperations(model: ReportModel): OperationCoverage[] {
+  return model.operations.filter((o) => o.notRun > 0);
 }
 
 /**
@@ -262,7 +303,7 @@ function group(cases: readonly CaseView[], keys: (c: CaseView) => readonly strin
 }
 
 function zero(): Totals {
-  return { passed: 0, failed: 0, error: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 };
+  return { passed: 0, failed: 0, error: 0, partial: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 };
 }
 
 function compareSections(a: string, b: string): number {

@@ -12,8 +12,11 @@ import {
   buildModel,
   choiceText,
   COLUMN,
+  COLUMNS,
   failingCases,
   finish,
+  notRunOperations,
+  partialGroups,
   seconds,
   skippedGroups,
   type CaseView,
@@ -24,12 +27,16 @@ import {
 import { jsonText } from './_text.js';
 
 /**
- * Renders a run as one HTML page: the summary; tables per area and per spec section;
+ * Renders a run as one HTML page: the summary, why no test ran (when none did), the
+ * operations that did not run and the unknown operation names advertised; tables per
+ * area, per spec section and per operation (offered, cases, ran, passed, failed, error,
+ * not run);
  * the failures first (failed, error, unexpected pass), each with its facts, every
  * operation's expected against got side by side and the diagnosis — for signature
  * content, the two contents line by line (LF shown as `⏎`, CR as `\r`, other controls
  * escaped), differing lines highlighted and the first differing byte marked; then
- * acceptable cases and the choice made, expected failures, skipped cases by reason,
+ * acceptable cases and the choice made, expected failures, partial cases by the steps
+ * that did not run, skipped cases by reason,
  * every case, and the run's log.
  *
  * Everything is HTML-escaped; secrets are masked as in {@link toResultsJson}.
@@ -54,21 +61,29 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
   const xfail = m.cases.filter((c) => c.verdict === 'expected-failure');
   const skipped = skippedGroups(m);
   const title = `${m.kit.name} report: ${m.implementation.name} ${m.implementation.version}`;
+  const partial = partialGroups(m);
+  const notRun = notRunOperations(m);
   const body = [
     '<header>',
     `<h1>${h(title)}</h1>`,
-    `<p class="summary ${m.conformant ? 'ok' : 'bad'}">${h(m.summary)}</p>`,
+    `<p class="summary ${m.conformant ? (m.totals.partial > 0 ? 'partial' : 'ok') : 'bad'}">${h(m.summary)}</p>`,
     m.aborted ? abortedBox(m.aborted) : '',
     meta(m),
+    m.noTestRan !== undefined ? `<p class="notice bad"><strong>${h(m.noTestRan)}</strong>: this run checked nothing.</p>` : '',
+    notRun.length > 0
+      ? `<p class="notice warn"><strong>Not run</strong>: ${notRun.map((o) => `<code>${h(o.op)}</code> (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.</p>`
+      : '',
+    ...m.unknownOperations.map((u) => `<p class="notice warn"><strong>Warning</strong>: ${h(u.message)}</p>`),
     '</header>',
     '<nav>',
-    [['areas', 'By area'], ['sections', 'By spec section'], ['failures', `Failures (${failing.length})`], ['acceptable', `Acceptable (${acceptable.length})`], ['xfail', `Expected failures (${xfail.length})`], ['skipped', `Skipped (${m.totals.skipped})`], ['all', 'All cases'], ['log', 'Log']]
+    [['areas', 'By area'], ['sections', 'By spec section'], ['operations', 'By operation'], ['failures', `Failures (${failing.length})`], ['acceptable', `Acceptable (${acceptable.length})`], ['xfail', `Expected failures (${xfail.length})`], ['partial', `Partial (${m.totals.partial})`], ['skipped', `Skipped (${m.totals.skipped})`], ['all', 'All cases'], ['log', 'Log']]
       .map(([id, text]) => `<a href="#${id}">${h(text ?? '')}</a>`)
       .join(' · '),
     '</nav>',
     `<section id="areas"><h2>By area</h2>${table('area', m.byArea)}</section>`,
     `<section id="sections"><h2>By spec section</h2>${table('section', m.bySection)}</section>`,
     `<section id="failures"><h2>Failures (${failing.length})</h2>`,
+    `<section id="operations"><h2>By operation</h2>${operationTable(m)}</section>`,
     failing.length === 0 ? '<p>None.</p>' : failing.map(article).join('\n'),
     '</section>',
     `<section id="acceptable"><h2>Acceptable cases: what the implementation chose (${acceptable.length})</h2>`,
@@ -78,6 +93,9 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     rows(['case', 'listed reason', 'message'], xfail.map((c) => [caseLink(c), h(c.listedReason ?? ''), h(c.message)])),
     '</section>',
     `<section id="skipped"><h2>Skipped (${m.totals.skipped})</h2>`,
+    `<section id="partial"><h2>Partial (${m.totals.partial})</h2>`,
+    partial.length === 0 ? '<p>None.</p>' : partial.map((g) => `<h3>Not run: ${g.notRun.map((op) => `<code>${h(op)}</code>`).join(', ')} (${g.cases.length})</h3><p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`).join('\n'),
+    '</section>',
     skipped.length === 0 ? '<p>None.</p>' : skipped.map((g) => `<h3>${h(g.reason)} (${g.cases.length})</h3><p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`).join('\n'),
     '</section>',
     m.staleListEntries.length > 0
@@ -119,14 +137,15 @@ code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#f9fafb;border:1px solid var(--line);padding:.5rem;overflow:auto;white-space:pre-wrap;word-break:break-all;margin:.2rem 0}
 .aborted{border:2px solid var(--bad);background:var(--bad-bg);border-radius:6px;padding:.5rem 1rem;margin:.8rem 0}.aborted h2{color:var(--bad);border:0;margin:.2rem 0}
 .summary{font-weight:600;padding:.4rem .7rem;border-radius:6px;display:inline-block}
-.summary.ok{color:var(--ok);background:var(--ok-bg)}.summary.bad{color:var(--bad);background:var(--bad-bg)}
+.summary.ok{color:var(--ok);background:var(--ok-bg)}.summary.bad{color:var(--bad);background:var(--bad-bg)}.summary.partial{color:var(--warn);background:#fffaeb}
+.notice{padding:.3rem .7rem;border-radius:6px;margin:.4rem 0}.notice.bad{color:var(--bad);background:var(--bad-bg)}.notice.warn{color:var(--warn);background:#fffaeb}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:.8rem 0}dl.meta dt{color:var(--muted)}dl.meta dd{margin:0}
 nav{margin:1rem 0;color:var(--muted)}
 table{border-collapse:collapse;margin:.4rem 0}th,td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top}
 th{background:#f9fafb}td.num{text-align:right;font-variant-numeric:tabular-nums}td.zero{color:#d0d5dd}
 .verdict{font-weight:600;font-size:.8rem;padding:0 .35rem;border-radius:4px;white-space:nowrap}
 .v-failed,.v-error,.v-unexpected-pass{color:var(--bad);background:var(--bad-bg)}.v-passed{color:var(--ok);background:var(--ok-bg)}
-.v-skipped,.v-expected-failure{color:var(--warn);background:#fffaeb}
+.v-skipped,.v-partial,.v-expected-failure{color:var(--warn);background:#fffaeb}
 article.case{border:1px solid var(--line);border-left:4px solid var(--bad);border-radius:6px;padding:.4rem 1rem;margin:1rem 0}
 article.case h3{margin:.3rem 0}.facts,.where{color:var(--muted);margin:.2rem 0}
 .op{border-top:1px dashed var(--line);margin-top:.6rem;padding-top:.4rem}.op h4{margin:.2rem 0;font-weight:500}
@@ -139,7 +158,7 @@ table.content tr.differs td.line{background:var(--bad-bg)}table.content tr.diffe
 mark.first{background:var(--mark);outline:2px solid var(--bad);outline-offset:0}mark.end{font-size:.8em}
 .missing{color:var(--muted);font-style:italic}
 .diagnosis{background:#f5f8ff;border:1px solid #d1e0ff;border-radius:6px;padding:.3rem .8rem;margin:.6rem 0}
-.diagnosis h4{margin:.2rem 0}.ref{color:var(--muted)}
+.diagnosis h4{margin:.2rem 0}.ref{color:var(--muted)}a.doc{color:inherit;text-decoration:underline dotted}
 footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
 `.trim();
 
@@ -166,7 +185,18 @@ function meta(m: ReportModel): string {
 }
 
 function table(first: string, groups: readonly GroupRow[]): string {
-  const verdicts: Verdict[] = ['passed', 'failed', 'error', 'skipped', 'expected-failure', 'unexpected-pass'];
+function operationTable(m: ReportModel): string {
+  if (m.operations.length === 0) return '<p>No operations.</p>';
+  const num = (n: number, bad = false): string => `<td class="${n === 0 ? 'num zero' : bad ? 'num v-failed' : 'num'}">${n}</td>`;
+  const head = `<tr>${['operation', 'offered', 'cases', 'ran', 'passed', 'failed', 'error', 'not run'].map((c) => `<th>${h(c)}</th>`).join('')}</tr>`;
+  const body = m.operations.map(
+    (o) =>
+      `<tr><td><code>${h(o.op)}</code></td><td${o.offered ? '' : ' class="v-partial"'}>${o.offered ? 'yes' : 'no'}</td>${num(o.cases)}${num(o.ran)}${num(o.passed)}${num(o.failed, true)}${num(o.error, true)}<td class="${o.notRun === 0 ? 'num zero' : 'num v-partial'}">${o.notRun}</td></tr>`,
+  );
+  return `<table class="counts"><thead>${head}</thead><tbody>${body.join('')}</tbody></table>`;
+}
+
+  const verdicts = COLUMNS;
   if (groups.length === 0) return '<p>No cases.</p>';
   const head = `<tr><th>${h(first)}</th><th>cases</th>${verdicts.map((v) => `<th title="${h(VERDICT_INFO[v].description)}">${h(COLUMN[v])}</th>`).join('')}</tr>`;
   const body = groups.map((g) => {

@@ -12,11 +12,16 @@ import { caseText } from './_text.js';
  * Renders a run as JUnit XML.
  *
  * - `<testsuites>` carries the totals and `<properties>`: kit name and version, vector
- *   set hash, implementation name, version and language, target, run name (repeated
- *   on each `<testsuite>` for tools that only read those).
+ *   set hash, implementation name, version and language, target, run name, whether
+ *   conformant, why no test ran (when none did), each operation's coverage
+ *   (`pgv2kit.operation.<op>`: offered or not, ran, passed, failed, error, not run) and
+ *   each unknown operation name advertised (`pgv2kit.warning`), repeated on each
+ *   `<testsuite>` for tools that only read those.
  * - `<testcase name="<case id>" classname="pgv2kit.<kind>" file="<vector file>" time="<s>">`.
  * - failed → `<failure type="nonconformance">`, unexpected pass → `<failure type="unexpected-pass">`,
- *   error → `<error type="error">`, skipped and expected failure → `<skipped>`; the body
+ *   error → `<error type="error">`, skipped and expected failure → `<skipped>`, partial →
+ *   `<skipped message="partial: not run: … (not offered); passed: …">` naming the steps
+ *   that did not run (never a pass); the body
  *   holds the case's facts, each operation's expected and got (contents as a diff) and
  *   the diagnosis.
  *
@@ -49,7 +54,7 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
       tests: model.cases.length + (model.aborted ? 1 : 0),
       failures: t.failed + t['unexpected-pass'],
       errors: t.error + (model.aborted ? 1 : 0),
-      skipped: t.skipped + t['expected-failure'],
+      skipped: t.skipped + t.partial + t['expected-failure'],
       time: seconds(model.durationMs),
       timestamp: model.startedAt,
     })}>`,
@@ -65,7 +70,7 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
         tests: area.total,
         failures: n.failed + n['unexpected-pass'],
         errors: n.error,
-        skipped: n.skipped + n['expected-failure'],
+        skipped: n.skipped + n.partial + n['expected-failure'],
         time: seconds(cases.reduce((ms, c) => ms + c.durationMs, 0)),
         timestamp: model.startedAt,
       })}>`,
@@ -112,6 +117,9 @@ function properties(m: ReportModel): string[] {
     ['pgv2kit.target', `${m.target.kind}: ${m.target.description}`],
     ['pgv2kit.runName', m.runName],
     ['pgv2kit.conformant', String(m.conformant)],
+    ...(m.noTestRan !== undefined ? [['pgv2kit.noTestRan', m.noTestRan] as [string, string]] : []),
+    ...m.operations.map((o): [string, string] => [`pgv2kit.operation.${o.op}`, `${o.offered ? 'offered' : 'not offered'}; cases ${o.cases}, ran ${o.ran}, passed ${o.passed}, failed ${o.failed}, error ${o.error}, not run ${o.notRun}`]),
+    ...m.unknownOperations.map((u): [string, string] => ['pgv2kit.warning', u.message]),
   ];
   return ['<properties>', ...props.map(([name, value]) => `  <property${attrs({ name, value })}/>`), '</properties>'];
 }
@@ -135,6 +143,8 @@ function testcase(c: CaseView): string[] {
       return [`${open}>`, `      <error${attrs({ message: firstLine(c.message), type: 'error' })}>${body()}</error>`, '    </testcase>'];
     case 'skipped':
       return [`${open}>`, `      <skipped${attrs({ message: firstLine(c.message) })}/>`, '    </testcase>'];
+    case 'partial':
+      return [`${open}>`, `      <skipped${attrs({ message: `partial: ${firstLine(c.message)}` })}>${body()}</skipped>`, '    </testcase>'];
     case 'expected-failure':
       return [`${open}>`, `      <skipped${attrs({ message: `expected failure: ${c.listedReason ?? 'listed'} (${firstLine(c.message)})` })}/>`, '    </testcase>'];
   }

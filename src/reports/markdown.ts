@@ -2,7 +2,7 @@
  * The Markdown report (report.md): what an SDK team reads first, failures first.
  * @module
  */
-import type { RunResult, Verdict } from '../runner/result.js';
+import type { RunResult } from '../runner/result.js';
 import { VERDICT_INFO } from '../runner/result.js';
 import { describeDifference } from './_content.js';
 import {
@@ -10,8 +10,11 @@ import {
   buildModel,
   choiceText,
   COLUMN,
+  COLUMNS,
   failingCases,
   finish,
+  notRunOperations,
+  partialGroups,
   seconds,
   skippedGroups,
   type CaseView,
@@ -24,15 +27,18 @@ import { visibleForbidden } from './_escape.js';
 
 /**
  * Renders a run as Markdown (GitHub-flavoured):
- * 1. a header (implementation, kit version, vector set hash, target, date, selection)
- *    and the summary line;
- * 2. a table per area and one per spec section (passed, failed, error, skipped,
- *    xfail, xpass);
+ * 1. a header (implementation, kit version, vector set hash, target, date, selection),
+ *    the summary line, why no test ran (when none did), the operations that did not
+ *    run, and each operation name advertised that protocol v1 does not know;
+ * 2. a table per area and one per spec section (passed, failed, error, partial,
+ *    skipped, xfail, xpass), and one per operation (offered, cases, ran, passed,
+ *    failed, error, not run);
  * 3. the failures (failed, then error, then unexpected pass): id, comment, file,
  *    spec, readings, flags; per operation its message, the contents as a diff (first
  *    differing byte marked) or expected against got, and the diagnosis;
  * 4. acceptable cases and what the implementation chose; expected failures with the
- *    listed reason; skipped cases grouped by reason; stale expected-failure entries.
+ *    listed reason; partial cases grouped by the steps that did not run; skipped
+ *    cases grouped by reason; stale expected-failure entries.
  *
  * Secrets are masked as in {@link toResultsJson}; free text is Markdown-escaped and
  * code in fences long enough for what they hold.
@@ -57,6 +63,10 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`**${md(m.summary)}**`, '');
   if (m.aborted) out.push(...abortedBox(m.aborted));
   out.push('| | |', '|---|---|');
+  if (m.noTestRan !== undefined) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.`, '');
+  const notRun = notRunOperations(m);
+  if (notRun.length > 0) out.push(`> **Not run**: ${notRun.map((o) => `${code(o.op)} (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.`, '');
+  for (const u of m.unknownOperations) out.push(`> **Warning**: ${md(u.message)}`, '');
   out.push(`| Implementation | ${cell(`${m.implementation.name} ${m.implementation.version} (${m.implementation.language})`)} |`);
   out.push(`| Kit | ${cell(`${m.kit.name} ${m.kit.version}`)} |`);
   out.push(`| Vector set | ${code(m.vectorSetHash)} |`);
@@ -68,6 +78,7 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push('## By spec section', '', ...table('section', m.bySection), '');
 
   const failing = failingCases(m);
+  out.push('## By operation', '', ...operationTable(m), '');
   out.push(`## Failures (${failing.length})`, '');
   if (failing.length === 0) out.push('None.', '');
   for (const c of failing) out.push(...failure(c));
@@ -90,6 +101,11 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
 
   const skipped = skippedGroups(m);
   out.push(`## Skipped (${m.totals.skipped})`, '');
+  const partial = partialGroups(m);
+  out.push(`## Partial (${m.totals.partial})`, '');
+  if (partial.length === 0) out.push('None.', '');
+  for (const g of partial) out.push(`### Not run: ${g.notRun.map(code).join(', ')} (${g.cases.length})`, '', g.cases.map((c) => code(c.id)).join(', '), '');
+
   if (skipped.length === 0) out.push('None.', '');
   for (const g of skipped) out.push(`### ${md(g.reason)} (${g.cases.length})`, '', g.cases.map((c) => code(c.id)).join(', '), '');
 
@@ -150,7 +166,17 @@ function selection(m: ReportModel): string {
 }
 
 function table(first: string, rows: readonly GroupRow[]): string[] {
-  const verdicts: Verdict[] = ['passed', 'failed', 'error', 'skipped', 'expected-failure', 'unexpected-pass'];
+  const verdicts = COLUMNS;
+function operationTable(m: ReportModel): string[] {
+  if (m.operations.length === 0) return ['No operations.'];
+  const n = (x: number): string => (x > 0 ? String(x) : '·');
+  return [
+    '| operation | offered | cases | ran | passed | failed | error | not run |',
+    '|---|---|--:|--:|--:|--:|--:|--:|',
+    ...m.operations.map((o) => `| ${code(o.op)} | ${o.offered ? 'yes' : '**no**'} | ${o.cases} | ${n(o.ran)} | ${n(o.passed)} | ${n(o.failed)} | ${n(o.error)} | ${o.notRun > 0 ? `**${o.notRun}**` : '·'} |`),
+  ];
+}
+
   const head = `| ${first} | cases | ${verdicts.map((v) => COLUMN[v]).join(' | ')} |`;
   const sep = `|---|--:|${verdicts.map(() => '--:').join('|')}|`;
   if (rows.length === 0) return ['No cases.'];

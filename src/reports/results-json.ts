@@ -3,20 +3,26 @@
  * contents decoded, keys in a fixed order.
  * @module
  */
-import type { Choice, Status } from '../checks/outcome.js';
+import type { Choice, OpStatus, Status } from '../checks/outcome.js';
+import type { OperationCoverage } from '../runner/coverage.js';
 import type { Diagnosis, RunAborted, RunTarget, RunResult, Totals, Verdict } from '../runner/result.js';
 import type { Implementation, Json } from '../subjects/subject.js';
 import type { ExpectedResult, VectorKind } from '../vectors/types.js';
 import { buildModel, finish, type CaseView, type OpView, type ReportModel } from './_model.js';
 import { describeDifference } from './_content.js';
 
-/** The version of the results.json layout; raised on any incompatible change. */
-export const RESULTS_SCHEMA_VERSION = 1;
+/**
+ * The version of the results.json layout; raised on any incompatible change.
+ * 2: status and verdict `partial`, a case's `ran` and `notRun`, `operations`,
+ * `unknownOperations`, `noTestRan`, `totals.partial`.
+ */
+export const RESULTS_SCHEMA_VERSION = 2;
 
 /** An operation in results.json. */
 export interface ResultsJsonOp {
   readonly op: string;
-  readonly status: Status;
+  /** `skip`: the step did not run (the operation is not offered, or was answered unsupported). */
+  readonly status: OpStatus;
   /** Clean JSON: secrets masked, `contentB64` replaced by `contentText` (masked, LF as a real LF). */
   readonly expected: Json;
   readonly got: Json;
@@ -39,8 +45,13 @@ export interface ResultsJsonCase {
   readonly flags: readonly string[];
   /** The case's expected result. */
   readonly result: ExpectedResult;
+  /** `partial`: some steps passed, others did not run (never counted as passed). */
   readonly status: Status;
   readonly verdict: Verdict;
+  /** The operations whose step ran. */
+  readonly ran: readonly string[];
+  /** The operations whose step did not run. */
+  readonly notRun: readonly string[];
   readonly choice: Choice | null;
   readonly listedReason: string | null;
   readonly message: string;
@@ -63,9 +74,15 @@ export interface ResultsJson {
   readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
   readonly conformant: boolean;
   readonly summary: string;
+  /** Why no step ran (`no test ran: …`), or null. Such a run is not conformant. */
+  readonly noTestRan: string | null;
   /** Set when the run ended before any case ran because the testee could not start (exit 3): why, the command, how it ended, its stderr's last lines (masked); else null. */
   readonly aborted: RunAborted | null;
   readonly totals: Totals & { readonly total: number };
+  /** Per operation: offered or not, the selected cases with a step of it, steps ran, passed, failed, error, not run. */
+  readonly operations: readonly OperationCoverage[];
+  /** Operation names the implementation advertised that protocol v1 does not know, with the closest known name. */
+  readonly unknownOperations: ReadonlyArray<{ readonly name: string; readonly suggestion: string | null; readonly message: string }>;
   readonly cases: readonly ResultsJsonCase[];
   readonly staleListEntries: readonly string[];
 }
@@ -106,16 +123,20 @@ export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[])
     selection: { only: [...m.selection.only], skip: [...m.selection.skip] },
     conformant: m.conformant,
     summary: m.summary,
+    noTestRan: m.noTestRan ?? null,
     aborted: m.aborted ? { kind: m.aborted.kind, message: m.aborted.message, command: m.aborted.command, exitCode: m.aborted.exitCode, signal: m.aborted.signal, ended: m.aborted.ended, stderrTail: [...m.aborted.stderrTail] } : null,
     totals: {
       passed: t.passed,
       failed: t.failed,
       error: t.error,
+      partial: t.partial,
       skipped: t.skipped,
       'expected-failure': t['expected-failure'],
       'unexpected-pass': t['unexpected-pass'],
       total: m.cases.length,
     },
+    operations: m.operations.map((o) => ({ op: o.op, offered: o.offered, cases: o.cases, ran: o.ran, passed: o.passed, failed: o.failed, error: o.error, notRun: o.notRun })),
+    unknownOperations: m.unknownOperations.map((u) => ({ name: u.name, suggestion: u.suggestion ?? null, message: u.message })),
     cases: m.cases.map(caseJson),
     staleListEntries: [...m.staleListEntries],
   };
@@ -136,6 +157,8 @@ function caseJson(c: CaseView): ResultsJsonCase {
     result: c.result,
     status: c.status,
     verdict: c.verdict,
+    ran: [...c.ran],
+    notRun: [...c.notRun],
     choice: c.choice ?? null,
     listedReason: c.listedReason ?? null,
     message: c.message,

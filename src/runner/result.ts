@@ -3,22 +3,27 @@
  * @module
  */
 import type { CaseOutcome, OpOutcome } from '../checks/outcome.js';
+import type { Operation } from '../subjects/operations.js';
 import type { Implementation } from '../subjects/subject.js';
+import type { OperationCoverage } from './coverage.js';
+import type { UnknownOperation } from './unknown-operations.js';
 import type { ExpectedResult, VectorKind } from '../vectors/types.js';
 
 /**
  * A case's verdict in the run, after the expected-failure list is applied:
  * a listed failure is `expected-failure` (does not fail the run); a listed case that
- * passes is `unexpected-pass` (fails the run until the list is updated).
+ * passes is `unexpected-pass` (fails the run until the list is updated). A `partial`
+ * case (some steps did not run) is never counted as passed, and does not fail the run.
  */
-export type Verdict = 'passed' | 'failed' | 'error' | 'skipped' | 'expected-failure' | 'unexpected-pass';
+export type Verdict = 'passed' | 'failed' | 'error' | 'partial' | 'skipped' | 'expected-failure' | 'unexpected-pass';
 
 /** Titles and meanings of each verdict, for output and reports. */
 export const VERDICT_INFO: Record<Verdict, { readonly title: string; readonly failsRun: boolean; readonly description: string }> = {
   passed: { title: 'passed', failsRun: false, description: 'Behaved as the case expects (acceptable cases: either way, the choice recorded).' },
   failed: { title: 'FAILED', failsRun: true, description: 'Not conformant on this case.' },
   error: { title: 'ERROR', failsRun: true, description: 'The implementation crashed, hung, or answered outside the protocol.' },
-  skipped: { title: 'skipped', failsRun: false, description: 'The implementation does not offer an operation the case needs.' },
+  partial: { title: 'partial', failsRun: false, description: 'Some steps passed, others did not run (an operation the implementation does not offer): not counted as passed.' },
+  skipped: { title: 'skipped', failsRun: false, description: 'No step ran: the implementation does not offer the operations the case needs.' },
   'expected-failure': { title: 'expected failure', failsRun: false, description: 'Failed, and listed in the expected-failure file.' },
   'unexpected-pass': { title: 'UNEXPECTED PASS', failsRun: true, description: 'Listed as an expected failure but passed: update the list (--update-expect-failures).' },
 };
@@ -103,14 +108,35 @@ export interface RunResult {
   readonly log: readonly string[];
   /** Expected-failure entries whose case was not in the run (for the update). */
   readonly staleListEntries: readonly string[];
+  /** The operations the implementation offers (absent when no implementation answered, e.g. an aborted run). */
+  readonly offered?: readonly Operation[];
+  /** Per operation: offered or not, steps run, passed, failed, not run (absent: none). */
+  readonly operations?: readonly OperationCoverage[];
+  /** Operation names the implementation advertised that protocol v1 does not know (absent: none). */
+  readonly unknownOperations?: readonly UnknownOperation[];
+  /** Set when no step ran (`no test ran: …`): the run proves nothing and fails (exit 1). */
+  readonly noTestRan?: string;
 }
 
+
 /**
- * Whether a run is conformant: no verdict that fails the run.
+ * Whether a run's verdicts pass: none fails the run. (A run in which no step ran
+ * passes no verdict check but proves nothing: see {@link runConformant}.)
  * @param totals - the run's totals
  * @returns true when nothing failed, errored or passed unexpectedly
- * @example runPassed({ passed: 3, failed: 0, error: 0, skipped: 1, 'expected-failure': 1, 'unexpected-pass': 0 }) // true
+ * @example runPassed({ passed: 3, failed: 0, error: 0, partial: 0, skipped: 1, 'expected-failure': 1, 'unexpected-pass': 0 }) // true
  */
 export function runPassed(totals: Totals): boolean {
   return (Object.keys(totals) as Verdict[]).every((v) => !VERDICT_INFO[v].failsRun || totals[v] === 0);
+}
+
+/**
+ * Whether a run is conformant: some step ran, and no verdict fails the run. Partial
+ * and skipped cases do not fail it (a verifier-only SDK is not failed for not signing).
+ * @param run - the run
+ * @returns true for exit 0
+ * @example runConformant({ totals, noTestRan: 'no test ran: the implementation offers no operations' }) // false
+ */
+export function runConformant(run: Pick<RunResult, 'totals' | 'noTestRan'>): boolean {
+  return run.noTestRan === undefined && runPassed(run.totals);
 }

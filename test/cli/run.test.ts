@@ -38,6 +38,8 @@ describe('pgv2kit run', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`\n${live.length} passed, 0 failed\nreports: .*\n$`));
     expect(r.stdout).toContain('skipped: 0, expected failures: 0\n');
+    // the reference (and its gateway) offers every operation: every step ran, no case is partial
+    expect(r.stdout).not.toMatch(/\nnot run: |\npartial: /);
     expect(readdirSync(join(cwd, 'reports', 'ref')).sort()).toEqual(['junit.xml', 'report.html', 'report.md', 'results.json', 'run.log']);
     const results = JSON.parse(readFileSync(join(cwd, 'reports', 'ref', 'results.json'), 'utf8')) as { cases: unknown[]; implementation: { name: string } };
     expect(results.cases).toHaveLength(live.length);

@@ -1,11 +1,15 @@
 /**
  * A realistic run, built by hand, for the report tests: passed cases, a failed
  * signature case (content without its final LF, diagnosed `no-final-lf`), an error
- * (the testee crashed), a skipped case, an acceptable case with a choice, an
- * expected failure and an unexpected pass. Secrets appear in contents, answers,
- * messages and log lines.
+ * (the testee crashed), a skipped case, a partial case (signing answered unsupported,
+ * verification passed), an acceptable case with a choice, an expected failure and an
+ * unexpected pass; a handshake name protocol v1 does not know. Secrets appear in
+ * contents, answers, messages and log lines.
  */
+import { operationCoverage } from '../../src/runner/coverage.js';
 import type { CaseResult, OpResult, RunResult, Totals, Verdict } from '../../src/runner/result.js';
+import { unknownOperation } from '../../src/runner/unknown-operations.js';
+import type { Operation } from '../../src/subjects/operations.js';
 
 /** The secrets of the run's vectors. */
 export const SECRET = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc';
@@ -165,6 +169,18 @@ export function fixtureCases(): CaseResult[] {
       message: 'accepted as expected',
       ops: [op({ op: 'webhook.verify', status: 'pass', expected: 'accept', got: { result: { valid: true } }, message: 'accepted as expected' })],
     }),
+    kase({
+      id: 'signature.verify-only',
+      kind: 'signature',
+      verdict: 'partial',
+      status: 'partial',
+      message: 'not run: signature.content (unsupported: signing is not implemented), signature.sign (unsupported: signing is not implemented); passed: request.verify',
+      ops: [
+        op({ op: 'signature.content', status: 'skip', expected: b64(OK_CONTENT), got: { unsupported: { reason: 'signing is not implemented' } }, message: 'unsupported: signing is not implemented' }),
+        op({ op: 'signature.sign', status: 'skip', expected: 'cd'.repeat(32), got: { unsupported: { reason: 'signing is not implemented' } }, message: 'unsupported: signing is not implemented' }),
+        op({ op: 'request.verify', status: 'pass', expected: 'accept', got: { result: { valid: true } }, message: 'accepted as expected' }),
+      ],
+    }),
   ];
 }
 
@@ -175,8 +191,9 @@ export function fixtureCases(): CaseResult[] {
  */
 export function fixtureRun(over: Partial<RunResult> = {}): RunResult {
   const cases = over.cases ?? fixtureCases();
-  const totals: Totals = { passed: 0, failed: 0, error: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 };
+  const totals: Totals = { passed: 0, failed: 0, error: 0, partial: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 };
   for (const c of cases) totals[c.verdict as Verdict]++;
+  const offered = [...new Set(cases.flatMap((c) => c.ops.map((o) => o.op)))] as Operation[];
   return {
     runName: 'nightly',
     kit: { name: 'pgv2kit', version: '0.1.0' },
@@ -197,6 +214,9 @@ export function fixtureRun(over: Partial<RunResult> = {}): RunResult {
       'testee restarted after a crash in request.verify.crash',
     ],
     staleListEntries: ['signature.removed-case'],
+    offered,
+    operations: operationCoverage(cases, offered),
+    unknownOperations: [unknownOperation('signature.sgn', 'the testee')],
     ...over,
   };
 }

@@ -30,7 +30,8 @@ describe('toJUnitXml', () => {
   it('is one <testsuites> with one <testsuite> per area present, in area order', () => {
     expect(root.name).toBe('testsuites');
     expect(root.children.filter((c) => c.name === 'testsuite').map((s) => s.attrs['name'])).toEqual(['signature', 'authorization', 'request', 'response', 'webhook', 'redirect', 'upload']);
-    expect(root.attrs).toMatchObject({ tests: '9', failures: '2', errors: '1', skipped: '3', time: '1.234' });
+    // 10 cases; skipped: 2 skipped + 1 expected failure + 1 partial (a partial case is never a pass)
+    expect(root.attrs).toMatchObject({ tests: '10', failures: '2', errors: '1', skipped: '4', time: '1.234' });
   });
 
   it('has one <testcase> per case: name = id, classname = pgv2kit.<kind>, file, time in seconds', () => {
@@ -43,9 +44,29 @@ describe('toJUnitXml', () => {
   it('counts failures, errors and skips as the verdicts say', () => {
     expect(findAll(root, 'failure')).toHaveLength(2);
     expect(findAll(root, 'error')).toHaveLength(1);
-    expect(findAll(root, 'skipped')).toHaveLength(3);
+    expect(findAll(root, 'skipped')).toHaveLength(4);
     const suite = root.children.find((s) => s.attrs['name'] === 'upload');
     expect(suite?.attrs).toMatchObject({ tests: '2', skipped: '2', failures: '0', errors: '0' });
+    // signature: one passed, one failed, one partial
+    expect(root.children.find((s) => s.attrs['name'] === 'signature')?.attrs).toMatchObject({ tests: '3', skipped: '1', failures: '1', errors: '0' });
+  });
+
+  it('partial → <skipped message="partial: …"> naming the steps that did not run, never a pass', () => {
+    const partial = byName('signature.verify-only').children;
+    expect(partial).toHaveLength(1);
+    expect(partial[0]?.name).toBe('skipped');
+    expect(partial[0]?.attrs['message']).toBe('partial: not run: signature.content (unsupported: signing is not implemented), signature.sign (unsupported: signing is not implemented); passed: request.verify');
+    expect(partial[0]?.text).toContain('[request.verify] pass: accepted as expected');
+    expect(partial[0]?.text).toContain('[signature.sign] skip: unsupported: signing is not implemented');
+  });
+
+  it('carries each operation\'s coverage and the unknown operation names as properties', () => {
+    const props = root.children.find((c) => c.name === 'properties')?.children.map((p) => [p.attrs['name'], p.attrs['value']]) ?? [];
+    // signature.content: 3 signature cases have a step of it; one passed, one failed, one answered unsupported
+    expect(props).toContainEqual(['pgv2kit.operation.signature.content', 'offered; cases 3, ran 2, passed 1, failed 1, error 0, not run 1']);
+    expect(props).toContainEqual(['pgv2kit.operation.request.verify', 'offered; cases 3, ran 3, passed 2, failed 0, error 1, not run 0']);
+    expect(props).toContainEqual(['pgv2kit.warning', 'the testee offers "signature.sgn", which protocol v1 does not know (did you mean "signature.sign"?)']);
+    expect(props.map(([n]) => n)).not.toContain('pgv2kit.noTestRan');
   });
 
   it('failed → <failure type="nonconformance"> with expected, got and the diagnosis in the body', () => {

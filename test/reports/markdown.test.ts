@@ -16,7 +16,7 @@ const at = (needle: string): number => {
 describe('toMarkdown', () => {
   it('opens with the implementation, kit version, vector set, target, date and the summary line', () => {
     expect(text.split('\n')[0]).toBe('# pgv2kit conformance report: acme-pg-sdk 1.4.2');
-    expect(text).toContain('**NOT CONFORMANT: 3 passed, 1 failed, 1 error, 1 unexpected pass, 1 expected failure, 2 skipped (9 cases, 1.234 s)**');
+    expect(text).toContain('**NOT CONFORMANT: 3 passed, 1 failed, 1 error, 1 unexpected pass, 1 expected failure, 1 partial, 2 skipped (10 cases, 1.234 s)**');
     expect(text).toContain('| Implementation | acme-pg-sdk 1.4.2 (java) |');
     expect(text).toContain('| Kit | pgv2kit 0.1.0 |');
     expect(text).toContain(`| Vector set | \`${fixtureRun().vectorSetHash}\` |`);
@@ -25,7 +25,7 @@ describe('toMarkdown', () => {
   });
 
   it('puts the sections in order: tables, failures first, choices, expected failures, skipped', () => {
-    const order = ['## By area', '## By spec section', '## Failures (3)', '## Acceptable cases', '## Expected failures (1)', '## Skipped (2)', '## Stale expected-failure entries (1)'].map(at);
+    const order = ['## By area', '## By spec section', '## By operation', '## Failures (3)', '## Acceptable cases', '## Expected failures (1)', '## Partial (1)', '## Skipped (2)', '## Stale expected-failure entries (1)'].map(at);
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
@@ -36,12 +36,32 @@ describe('toMarkdown', () => {
   });
 
   it('counts per area and per spec section', () => {
-    expect(text).toContain('| area | cases | passed | failed | error | skipped | xfail | xpass |');
-    expect(text).toContain('| signature | 2 | 1 | 1 | · | · | · | · |');
-    expect(text).toContain('| upload | 2 | · | · | · | 2 | · | · |');
-    expect(text).toContain('| 5.1 | 3 | 1 | 1 | 1 | · | · | · |');
+    expect(text).toContain('| area | cases | passed | failed | error | partial | skipped | xfail | xpass |');
+    expect(text).toContain('| signature | 3 | 1 | 1 | · | 1 | · | · | · |');
+    expect(text).toContain('| upload | 2 | · | · | · | · | 2 | · | · |');
+    expect(text).toContain('| 5.1 | 4 | 1 | 1 | 1 | 1 | · | · | · |');
     expect(at('| 2.1 |')).toBeLessThan(at('| 4.2 |'));
     expect(at('| 4.2 |')).toBeLessThan(at('| 5.1 |'));
+  });
+
+  it('counts per operation, and names what did not run and the unknown operation names at the top', () => {
+    expect(text).toContain('| operation | offered | cases | ran | passed | failed | error | not run |');
+    expect(text).toContain('| `signature.content` | yes | 3 | 2 | 1 | 1 | · | **1** |');
+    expect(text).toContain('| `request.verify` | yes | 3 | 3 | 2 | · | 1 | · |');
+    expect(text).toContain('| `upload.form` | yes | 1 | · | · | · | · | **1** |');
+    const top = text.slice(0, at('## By area'));
+    expect(top).toContain('> **Not run**: `signature.content` (answered unsupported, 1 step), `signature.sign` (answered unsupported, 1 step), `upload.validate` (answered unsupported, 1 step), `upload.form` (answered unsupported, 1 step).');
+    expect(top).toContain('> **Warning**: the testee offers "signature.sgn", which protocol v1 does not know (did you mean "signature.sign"?)');
+    expect(top).not.toContain('no test ran');
+  });
+
+  it('lists partial cases by the steps that did not run', () => {
+    expect(text).toContain('## Partial (1)\n\n### Not run: `signature.content`, `signature.sign` (1)\n\n`signature.verify-only`');
+  });
+
+  it('says at the top when no test ran', () => {
+    const none = toMarkdown(fixtureRun({ cases: [], operations: [], noTestRan: 'no test ran: the implementation offers no operations' }), SECRETS);
+    expect(none).toContain('**NO TEST RAN: 0 passed (0 cases, 1.234 s)**\n\n> **no test ran: the implementation offers no operations**: this run checked nothing.');
   });
 
   it('shows a failure with its facts, the content diff and the diagnosis', () => {

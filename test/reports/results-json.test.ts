@@ -11,14 +11,15 @@ const json = toResultsJson(fixtureRun(), SECRETS);
 const byId = (id: string) => json.cases.find((c) => c.id === id) ?? expect.unreachable(`no case ${id}`);
 
 describe('toResultsJson', () => {
-  it('has schemaVersion 1 first and its keys in a fixed order', () => {
+  it('has schemaVersion 2 first and its keys in a fixed order', () => {
     expect(Object.keys(json)).toEqual([
       'schemaVersion', 'kit', 'vectorSetHash', 'implementation', 'target', 'runName', 'startedAt', 'finishedAt', 'durationMs',
-      'selection', 'conformant', 'summary', 'totals', 'cases', 'staleListEntries',
+      'selection', 'conformant', 'summary', 'noTestRan', 'aborted', 'totals', 'operations', 'unknownOperations', 'cases', 'staleListEntries',
     ]);
-    expect(json.schemaVersion).toBe(1);
+    // 2: the status and verdict "partial" are new values (and the coverage fields new keys)
+    expect(json.schemaVersion).toBe(2);
     expect(Object.keys(json.cases[0]!)).toEqual([
-      'id', 'kind', 'file', 'comment', 'spec', 'readings', 'flags', 'result', 'status', 'verdict', 'choice', 'listedReason', 'message', 'durationMs', 'diagnosis', 'ops',
+      'id', 'kind', 'file', 'comment', 'spec', 'readings', 'flags', 'result', 'status', 'verdict', 'ran', 'notRun', 'choice', 'listedReason', 'message', 'durationMs', 'diagnosis', 'ops',
     ]);
     expect(Object.keys(json.cases[0]!.ops[0]!)).toEqual(['op', 'status', 'expected', 'got', 'message', 'choice', 'contentDifference', 'diagnosis', 'durationMs']);
   });
@@ -33,10 +34,31 @@ describe('toResultsJson', () => {
       durationMs: 1234,
       selection: { only: ['signature.*', 'request.*'], skip: [] },
       conformant: false,
-      totals: { passed: 3, failed: 1, error: 1, skipped: 2, 'expected-failure': 1, 'unexpected-pass': 1, total: 9 },
+      noTestRan: null,
+      totals: { passed: 3, failed: 1, error: 1, partial: 1, skipped: 2, 'expected-failure': 1, 'unexpected-pass': 1, total: 10 },
       staleListEntries: ['signature.removed-case'],
     });
-    expect(json.summary).toBe('NOT CONFORMANT: 3 passed, 1 failed, 1 error, 1 unexpected pass, 1 expected failure, 2 skipped (9 cases, 1.234 s)');
+    expect(json.summary).toBe('NOT CONFORMANT: 3 passed, 1 failed, 1 error, 1 unexpected pass, 1 expected failure, 1 partial, 2 skipped (10 cases, 1.234 s)');
+  });
+
+  it('gives a partial case its status and the steps that ran and did not', () => {
+    expect(byId('signature.verify-only')).toMatchObject({ status: 'partial', verdict: 'partial', ran: ['request.verify'], notRun: ['signature.content', 'signature.sign'] });
+    expect(byId('signature.final-lf-missing')).toMatchObject({ ran: ['signature.content', 'signature.sign', 'request.verify'], notRun: [] });
+    expect(byId('upload.form.basic')).toMatchObject({ status: 'skip', ran: [], notRun: ['upload.form'] });
+  });
+
+  it('gives per operation: offered, cases, ran, passed, failed, error, not run; and the unknown names', () => {
+    // counted by hand from the fixture's cases
+    expect(json.operations.find((o) => o.op === 'signature.content')).toEqual({ op: 'signature.content', offered: true, cases: 3, ran: 2, passed: 1, failed: 1, error: 0, notRun: 1 });
+    expect(json.operations.find((o) => o.op === 'request.verify')).toEqual({ op: 'request.verify', offered: true, cases: 3, ran: 3, passed: 2, failed: 0, error: 1, notRun: 0 });
+    expect(json.operations.find((o) => o.op === 'upload.form')).toEqual({ op: 'upload.form', offered: true, cases: 1, ran: 0, passed: 0, failed: 0, error: 0, notRun: 1 });
+    expect(json.unknownOperations).toEqual([{ name: 'signature.sgn', suggestion: 'signature.sign', message: 'the testee offers "signature.sgn", which protocol v1 does not know (did you mean "signature.sign"?)' }]);
+  });
+
+  it('says when no test ran, and such a run is not conformant', () => {
+    const none = toResultsJson(fixtureRun({ cases: [], noTestRan: 'no test ran: the selection (--only signature --skip signature) leaves no case' }), SECRETS);
+    expect(none).toMatchObject({ conformant: false, noTestRan: 'no test ran: the selection (--only signature --skip signature) leaves no case' });
+    expect(none.summary).toMatch(/^NO TEST RAN: 0 passed \(0 cases/);
   });
 
   it('stores signature content decoded and masked as contentText, for expected and got', () => {

@@ -20,7 +20,7 @@ describe('writeReports', () => {
     expect(files).toEqual([...REPORT_FILES]);
     expect(readdirSync(dir).sort()).toEqual([...REPORT_FILES].sort());
     expect(readdirSync(base)).toEqual(['out']);
-    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, runName: 'nightly' });
+    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'))).toMatchObject({ schemaVersion: 2, runName: 'nightly' });
     expect(readFileSync(join(dir, 'run.log'), 'utf8').split('\n')).toHaveLength(fixtureRun().log.length + 1);
   });
 

@@ -41,7 +41,7 @@ describe('progress', () => {
     const p = createProgress({ stdout: (s) => void (out += s), stderr: () => undefined, isTTY: false });
     cases.forEach((c, i) => p.onCase(c, i + 1, cases.length));
     p.finish(run);
-    expect(out).toContain('FAILED signature.b: signature.b message — your sign equals …\n');
+    expect(out).toContain('FAILED signature.b: signature.b message — your sign equals … (see docs/mistakes/no-final-lf.md)\n');
     expect(out).toContain('expected failure signature.c: listed: known\n');
     expect(out).toContain('UNEXPECTED PASS signature.d: signature.d message\n');
     expect(out).toContain('ERROR signature.e: signature.e message\n');
@@ -57,6 +57,38 @@ describe('progress', () => {
     cases.forEach((c, i) => p.onCase(c, i + 1, cases.length));
     expect(err).toContain('\r\x1b[KFAILED signature.b');
     expect(err).toContain(`[${cases.length}/${cases.length}] 3 failed\n`);
+  });
+
+  it('counts partial cases apart from passed ones, and shows per operation what ran and what did not', () => {
+    const verifierOnly = [
+      caseOf('signature.p', 'partial', { status: 'partial', ops: [
+        { op: 'signature.content', status: 'skip', expected: null, got: null, message: 'the subject does not offer signature.content', durationMs: 0 },
+        { op: 'signature.sign', status: 'skip', expected: null, got: null, message: 'the subject does not offer signature.sign', durationMs: 0 },
+        { op: 'request.verify', status: 'pass', expected: 'accept', got: null, message: 'accepted as expected', durationMs: 1 },
+      ] }),
+      caseOf('request.q', 'passed', { kind: 'request', ops: [{ op: 'request.verify', status: 'fail', expected: 'refuse', got: null, message: 'm', durationMs: 1 }] }),
+    ];
+    const text = summary({
+      ...run,
+      cases: verifierOnly,
+      totals: countVerdicts(verifierOnly),
+      staleListEntries: [],
+      offered: ['request.verify'],
+      operations: [
+        { op: 'signature.content', offered: false, cases: 1, ran: 0, passed: 0, failed: 0, error: 0, notRun: 1 },
+        { op: 'signature.sign', offered: false, cases: 1, ran: 0, passed: 0, failed: 0, error: 0, notRun: 1 },
+        { op: 'request.verify', offered: true, cases: 2, ran: 2, passed: 1, failed: 1, error: 0, notRun: 0 },
+      ],
+    });
+    expect(text).toContain('\n  area                         passed  failed   error partial skipped   xfail   xpass\n  signature                         0       0       0       1       0       0       0\n');
+    expect(text).toContain('\n  operation                   offered   cases     ran  passed  failed   error not run\n  signature.content                NO       1       0       0       0       0       1\n');
+    expect(text).toContain('\n  request.verify                  yes       2       2       1       1       0       0\n');
+    expect(text.endsWith('not run: signature.content (not offered, 1 step), signature.sign (not offered, 1 step)\npartial: 1 (not counted as passed), skipped: 0, expected failures: 0\n1 passed, 0 failed\n')).toBe(true);
+  });
+
+  it('says when no test ran, on the line before the closing lines', () => {
+    const text = summary({ ...run, cases: [], totals: countVerdicts([]), staleListEntries: [], noTestRan: 'no test ran: the implementation offers no operations' });
+    expect(text.endsWith('no test ran: the implementation offers no operations\nskipped: 0, expected failures: 0\n0 passed, 0 failed\n')).toBe(true);
   });
 
   it('summarises areas that have cases only', () => {

@@ -10,10 +10,11 @@ import { validateTesteeLine } from '../../protocol/validate.js';
 import { writeReports } from '../../reports/write.js';
 import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
-import { runPassed, type RunResult, type RunTarget } from '../../runner/result.js';
+import { runConformant, type RunResult, type RunTarget } from '../../runner/result.js';
 import { caseSecrets, countVerdicts, runConformance } from '../../runner/run.js';
 import { SelectionError, selectCases } from '../../runner/select.js';
 import { startClientGateway } from '../../runner/client-gateway.js';
+import { unknownOperation } from '../../runner/unknown-operations.js';
 import { caseOperations } from '../../checks/index.js';
 import { ModuleSubjectError, loadModuleSubject } from '../../subjects/module-subject.js';
 import { createReferenceSubject } from '../../subjects/reference.js';
@@ -37,6 +38,11 @@ export const runCommand = defineCommand({
     'protocol v1 (src/protocol/PROTOCOL.md); with --module, a JS/TS module is loaded in',
     'process; with neither, the built-in reference runs. Every vector whose operations the',
     'implementation offers is run; cases of other operations are skipped with the reason.',
+    'A case passes only when every step it defines ran and passed: a case with a step of an',
+    'operation not offered is partial (never counted as passed). The summary shows, per',
+    'operation, whether it is offered and how many steps ran, passed and failed. A run in',
+    'which no step ran exits 1 ("no test ran"). An operation name in the handshake that',
+    'protocol v1 does not know is reported on every run, with the closest known name.',
     'A testee that crashes, hangs, writes a line that is not JSON or answers with the wrong',
     "id fails that case with an error and is restarted; its stderr goes to the run's log.",
     '',
@@ -72,8 +78,8 @@ export const runCommand = defineCommand({
     'no-reports': { type: 'boolean', description: 'Write no reports' },
   },
   exitCodes: {
-    0: 'every case passed (or failed as the expected-failure list says)',
-    1: 'nonconformance: a case failed or errored, or a listed case passed',
+    0: 'some step ran and none failed (partial and skipped cases do not fail the run; failures as listed)',
+    1: 'nonconformance: a case failed or errored, or a listed case passed; or no test ran',
     2: 'usage or configuration error: options, vectors folder, module, expected-failure file',
     3: 'the testee could not be started, never became ready, or could not be restarted',
   },
@@ -170,12 +176,15 @@ export const runCommand = defineCommand({
       throw e;
     }
 
+    const who = target.kind === 'testee' ? 'the testee' : 'the implementation';
+    for (const name of subject.unknownOperations ?? []) io.stderr(`pgv2kit run: warning: ${unknownOperation(name, who).message}\n`);
     try {
       if (values.list) {
         for (const { case: c } of selected) {
           const ops = caseOperations(c);
           const missing = ops.filter((op) => !subject.operations.includes(op));
-          io.stdout(`${c.id}  ${c.result}  ${ops.join(',')}${missing.length === ops.length ? '  (skipped: not offered)' : ''}\n`);
+          const mark = missing.length === ops.length ? '  (skipped: not offered)' : missing.length > 0 ? `  (partial: ${missing.join(',')} not offered)` : '';
+          io.stdout(`${c.id}  ${c.result}  ${ops.join(',')}${mark}\n`);
         }
         io.stdout(`${selected.length} cases selected for ${subject.implementation.name}\n`);
         return EXIT.ok;
@@ -202,7 +211,11 @@ export const runCommand = defineCommand({
         io.stderr(`pgv2kit run: ${dead}\n`);
         return EXIT.failure;
       }
-      return runPassed(run.totals) ? EXIT.ok : EXIT.nonconformance;
+      if (run.noTestRan) {
+        io.stderr(`pgv2kit run: ${run.noTestRan}\n`);
+        return EXIT.nonconformance;
+      }
+      return runConformant(run) ? EXIT.ok : EXIT.nonconformance;
     } finally {
       await subject.close?.();
       await closeGateway?.();
