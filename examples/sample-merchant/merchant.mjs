@@ -14,21 +14,23 @@ const ITEMS = ['appId', 'sign', 'timestamp', 'nonce'];
 /**
  * Parses `V2_SHA256 appId=…,sign=…,timestamp=…,nonce=…` (5.3, R8): items in any order,
  * each split at its first "=", each of the four exactly once, no empty value. White space
- * around items is tolerated; unknown extra items are ignored.
+ * (what String#trim removes) around the header, after the scheme, around items and on
+ * either side of "=" is trimmed, as RFC 9110 allows around "=" in auth-params; unknown extra
+ * items are ignored. Each of these is one of R8's defensible variants.
  * @returns {{ ok: true, items: Record<'appId'|'sign'|'timestamp'|'nonce', string> } | { ok: false, reason: string }}
  */
 export function parseAuthorization(header) {
   if (typeof header !== 'string') return { ok: false, reason: 'no Authorization' };
-  const m = /^V2_SHA256 +(.*)$/s.exec(header.trim());
+  const m = /^V2_SHA256\s+(.*)$/s.exec(header.trim());
   if (!m) return { ok: false, reason: 'scheme is not V2_SHA256' };
   const items = {};
   for (const raw of m[1].split(',')) {
     const item = raw.trim();
     const eq = item.indexOf('=');
     if (eq <= 0) return { ok: false, reason: 'malformed item' };
-    // R8: item = name "=" value, split at the first "="; no white space around the "="
-    const name = item.slice(0, eq);
-    const value = item.slice(eq + 1);
+    // R8: item = name "=" value, split at the first "="; white space on either side trimmed
+    const name = item.slice(0, eq).trim();
+    const value = item.slice(eq + 1).trim();
     if (!ITEMS.includes(name)) continue;
     if (Object.hasOwn(items, name)) return { ok: false, reason: `duplicate ${name}` };
     if (value === '') return { ok: false, reason: `empty ${name}` };

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { formatAuthorization, ITEM_NAMES, type ItemName } from '../scheme/authorization.js';
 import { sign } from '../scheme/sign.js';
+import { checkExpectations } from './expectation.js';
 import { compactJson, createRng, makePayment, NON_ASCII_TEXTS, nonCanonicalJson, QUERY_HOSTILE_TEXTS, webhookPayload, type Rng } from './payloads.js';
 
 /**
@@ -85,7 +86,7 @@ export const OLD_TIMESTAMP_MS = 7 * 24 * 3600 * 1000;
 export function buildPlan(options: PlanOptions, now: number): Plan {
   const rng = createRng(options.seed);
   const b = new Builder(options, rng, now);
-  return { seed: options.seed, requirements: [...webhookRequirements(b), ...redirectRequirements(b)] };
+  return checkExpectations({ seed: options.seed, requirements: [...webhookRequirements(b), ...redirectRequirements(b)] }, options);
 }
 
 /**
