@@ -60,20 +60,20 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
   const acceptable = acceptableCases(m);
   const xfail = m.cases.filter((c) => c.verdict === 'expected-failure');
   const skipped = skippedGroups(m);
-  const title = `${m.kit.name} report: ${m.implementation.name} ${m.implementation.version}`;
   const partial = partialGroups(m);
   const notRun = notRunOperations(m);
+  const title = `${m.kit.name} report: ${m.implementation.name} ${m.implementation.version}`;
   const body = [
     '<header>',
     `<h1>${h(title)}</h1>`,
     `<p class="summary ${m.conformant ? (m.totals.partial > 0 ? 'partial' : 'ok') : 'bad'}">${h(m.summary)}</p>`,
     m.aborted ? abortedBox(m.aborted) : '',
-    meta(m),
     m.noTestRan !== undefined ? `<p class="notice bad"><strong>${h(m.noTestRan)}</strong>: this run checked nothing.</p>` : '',
     notRun.length > 0
       ? `<p class="notice warn"><strong>Not run</strong>: ${notRun.map((o) => `<code>${h(o.op)}</code> (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.</p>`
       : '',
     ...m.unknownOperations.map((u) => `<p class="notice warn"><strong>Warning</strong>: ${h(u.message)}</p>`),
+    meta(m),
     '</header>',
     '<nav>',
     [['areas', 'By area'], ['sections', 'By spec section'], ['operations', 'By operation'], ['failures', `Failures (${failing.length})`], ['acceptable', `Acceptable (${acceptable.length})`], ['xfail', `Expected failures (${xfail.length})`], ['partial', `Partial (${m.totals.partial})`], ['skipped', `Skipped (${m.totals.skipped})`], ['all', 'All cases'], ['log', 'Log']]
@@ -82,8 +82,8 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     '</nav>',
     `<section id="areas"><h2>By area</h2>${table('area', m.byArea)}</section>`,
     `<section id="sections"><h2>By spec section</h2>${table('section', m.bySection)}</section>`,
-    `<section id="failures"><h2>Failures (${failing.length})</h2>`,
     `<section id="operations"><h2>By operation</h2>${operationTable(m)}</section>`,
+    `<section id="failures"><h2>Failures (${failing.length})</h2>`,
     failing.length === 0 ? '<p>None.</p>' : failing.map(article).join('\n'),
     '</section>',
     `<section id="acceptable"><h2>Acceptable cases: what the implementation chose (${acceptable.length})</h2>`,
@@ -92,10 +92,10 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     `<section id="xfail"><h2>Expected failures (${xfail.length})</h2>`,
     rows(['case', 'listed reason', 'message'], xfail.map((c) => [caseLink(c), h(c.listedReason ?? ''), h(c.message)])),
     '</section>',
-    `<section id="skipped"><h2>Skipped (${m.totals.skipped})</h2>`,
     `<section id="partial"><h2>Partial (${m.totals.partial})</h2>`,
     partial.length === 0 ? '<p>None.</p>' : partial.map((g) => `<h3>Not run: ${g.notRun.map((op) => `<code>${h(op)}</code>`).join(', ')} (${g.cases.length})</h3><p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`).join('\n'),
     '</section>',
+    `<section id="skipped"><h2>Skipped (${m.totals.skipped})</h2>`,
     skipped.length === 0 ? '<p>None.</p>' : skipped.map((g) => `<h3>${h(g.reason)} (${g.cases.length})</h3><p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`).join('\n'),
     '</section>',
     m.staleListEntries.length > 0
@@ -184,7 +184,6 @@ function meta(m: ReportModel): string {
   return `<dl class="meta">${items.map(([k, v]) => `<dt>${h(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }
 
-function table(first: string, groups: readonly GroupRow[]): string {
 function operationTable(m: ReportModel): string {
   if (m.operations.length === 0) return '<p>No operations.</p>';
   const num = (n: number, bad = false): string => `<td class="${n === 0 ? 'num zero' : bad ? 'num v-failed' : 'num'}">${n}</td>`;
@@ -196,6 +195,7 @@ function operationTable(m: ReportModel): string {
   return `<table class="counts"><thead>${head}</thead><tbody>${body.join('')}</tbody></table>`;
 }
 
+function table(first: string, groups: readonly GroupRow[]): string {
   const verdicts = COLUMNS;
   if (groups.length === 0) return '<p>No cases.</p>';
   const head = `<tr><th>${h(first)}</th><th>cases</th>${verdicts.map((v) => `<th title="${h(VERDICT_INFO[v].description)}">${h(COLUMN[v])}</th>`).join('')}</tr>`;

@@ -62,11 +62,11 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`# ${md(m.kit.name)} conformance report: ${md(m.implementation.name)} ${md(m.implementation.version)}`, '');
   out.push(`**${md(m.summary)}**`, '');
   if (m.aborted) out.push(...abortedBox(m.aborted));
-  out.push('| | |', '|---|---|');
   if (m.noTestRan !== undefined) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.`, '');
   const notRun = notRunOperations(m);
   if (notRun.length > 0) out.push(`> **Not run**: ${notRun.map((o) => `${code(o.op)} (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.`, '');
   for (const u of m.unknownOperations) out.push(`> **Warning**: ${md(u.message)}`, '');
+  out.push('| | |', '|---|---|');
   out.push(`| Implementation | ${cell(`${m.implementation.name} ${m.implementation.version} (${m.implementation.language})`)} |`);
   out.push(`| Kit | ${cell(`${m.kit.name} ${m.kit.version}`)} |`);
   out.push(`| Vector set | ${code(m.vectorSetHash)} |`);
@@ -76,9 +76,9 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`| Selection | ${selection(m)} |`, '');
   out.push('## By area', '', ...table('area', m.byArea), '');
   out.push('## By spec section', '', ...table('section', m.bySection), '');
+  out.push('## By operation', '', ...operationTable(m), '');
 
   const failing = failingCases(m);
-  out.push('## By operation', '', ...operationTable(m), '');
   out.push(`## Failures (${failing.length})`, '');
   if (failing.length === 0) out.push('None.', '');
   for (const c of failing) out.push(...failure(c));
@@ -99,13 +99,13 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   } else out.push('None.');
   out.push('');
 
-  const skipped = skippedGroups(m);
-  out.push(`## Skipped (${m.totals.skipped})`, '');
   const partial = partialGroups(m);
   out.push(`## Partial (${m.totals.partial})`, '');
   if (partial.length === 0) out.push('None.', '');
   for (const g of partial) out.push(`### Not run: ${g.notRun.map(code).join(', ')} (${g.cases.length})`, '', g.cases.map((c) => code(c.id)).join(', '), '');
 
+  const skipped = skippedGroups(m);
+  out.push(`## Skipped (${m.totals.skipped})`, '');
   if (skipped.length === 0) out.push('None.', '');
   for (const g of skipped) out.push(`### ${md(g.reason)} (${g.cases.length})`, '', g.cases.map((c) => code(c.id)).join(', '), '');
 
@@ -165,8 +165,6 @@ function selection(m: ReportModel): string {
   return [only, skip].filter(Boolean).join('; ') || 'all cases';
 }
 
-function table(first: string, rows: readonly GroupRow[]): string[] {
-  const verdicts = COLUMNS;
 function operationTable(m: ReportModel): string[] {
   if (m.operations.length === 0) return ['No operations.'];
   const n = (x: number): string => (x > 0 ? String(x) : '·');
@@ -177,6 +175,8 @@ function operationTable(m: ReportModel): string[] {
   ];
 }
 
+function table(first: string, rows: readonly GroupRow[]): string[] {
+  const verdicts = COLUMNS;
   const head = `| ${first} | cases | ${verdicts.map((v) => COLUMN[v]).join(' | ')} |`;
   const sep = `|---|--:|${verdicts.map(() => '--:').join('|')}|`;
   if (rows.length === 0) return ['No cases.'];
