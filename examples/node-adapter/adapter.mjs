@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * A testee for pgv2kit's testee protocol 1 (src/protocol/PROTOCOL.md) that answers
+ * A testee for pgv2kit's testee protocol 1 (docs/PROTOCOL.md) that answers
  * with the kit's own reference implementation. Plain JavaScript, no build step:
  *
  *     pgv2kit run --testee "node examples/node-adapter/adapter.mjs"

@@ -91,10 +91,11 @@ export function failureRef(kind: string): DocRef | undefined {
  * Every reading and spec section cited in a reference text, in order, each once.
  * Understands `§5.1, R1`, `5.3, R8`, `R7-R12` (a range), `(4.2, R14)`.
  * @param text - a `ref` of a diagnosis, a case's sections and readings, a message
+ * @param bareSections - also read `5.3` without `§` (default: true; false for free text, where a number may be anything)
  * @returns the references
  * @example refsIn('§5.1, R1').map((r) => r.label) // ['§5.1', 'R1']
  */
-export function refsIn(text: string): DocRef[] {
+export function refsIn(text: string, bareSections = true): DocRef[] {
   const out: DocRef[] = [];
   const seen = new Set<string>();
   const add = (r: DocRef | undefined): void => {
@@ -108,7 +109,7 @@ export function refsIn(text: string): DocRef[] {
       const from = Number(m[1]);
       const to = m[2] !== undefined ? Number(m[2]) : from;
       for (let n = from; n <= to && n - from < 32; n++) add(readingRef(`R${n}`));
-    } else add(sectionRef(m[3] ?? m[4] ?? ''));
+    } else if (m[3] !== undefined || bareSections) add(sectionRef(m[3] ?? m[4] ?? ''));
   }
   return out;
 }
@@ -156,18 +157,53 @@ export function docDisplayPath(ref: DocRef, cwd: string = process.cwd()): string
  * readings grouped on one file, each section with its anchor.
  * @param text - e.g. `§5.1, R1`
  * @param cwd - the working folder (default: the process's)
+ * @param bareSections - also read `5.3` without `§` (false for free text)
  * @returns e.g. `see docs/gateway-spec.md#51-signature-content, docs/readings.md (R1)`; '' when nothing is cited
  * @example seeDocs('R8') // 'see docs/readings.md (R8)'
  */
-export function seeDocs(text: string, cwd?: string): string {
-  const refs = refsIn(text);
-  if (refs.length === 0) return '';
-  const sections = refs.filter((r) => r.kind === 'section').map((r) => docDisplayPath(r, cwd));
-  const readings = refs.filter((r) => r.kind === 'reading');
-  const first = readings[0];
-  const parts = [...new Set(sections)];
-  if (first) parts.push(`${docDisplayPath(first, cwd)} (${readings.map((r) => r.label).join(', ')})`);
-  return `see ${parts.join(', ')}`;
+export function seeDocs(text: string, cwd?: string, bareSections = true): string {
+  const shown = named(refsIn(text, bareSections), (r) => docDisplayPath(r, cwd));
+  return shown === '' ? '' : `see ${shown}`;
+}
+
+/**
+ * The documents a reference text cites, named by their path in the package, for
+ * report.md: readings grouped on one file, each section with its anchor.
+ * @param text - e.g. `§5.1, R1`, or a case's sections and readings joined
+ * @returns e.g. `docs/gateway-spec.md#51-signature-content, docs/readings.md (R1)`; '' when nothing is cited
+ * @example docsNamed('5.3, R8') // 'docs/gateway-spec.md#53-authorization-header, docs/readings.md (R8)'
+ */
+export function docsNamed(text: string): string {
+  return named(refsIn(text), docPath);
+}
+
+/**
+ * Links every R-number and `§` section in HTML text (already escaped) to its file in the
+ * installed package (a file: URL, see {@link docUrl}); bare section numbers (`5.1`) too
+ * when `bareSections` is set (for lists of sections).
+ * @param escaped - HTML-escaped text, no markup
+ * @param bareSections - link `5.1` as well as `§5.1`
+ * @returns the HTML with `<a class="doc" href="file:…">R8</a>` around each reference
+ * @example linkRefsHtml('reading R8') // 'reading <a class="doc" href="file:///…/docs/readings.md">R8</a>'
+ */
+export function linkRefsHtml(escaped: string, bareSections = false): string {
+  const pattern = bareSections ? /\bR\d+\b|§\s*\d+(?:\.\d+)*|(?<![\w.§#&;])\d+(?:\.\d+)*(?![\w.]|;)/g : /\bR\d+\b|§\s*\d+(?:\.\d+)*/g;
+  return escaped.replace(pattern, (m) => {
+    const ref = m.startsWith('R') ? readingRef(m) : sectionRef(m);
+    return ref ? `<a class="doc" href="${attr(docUrl(ref))}">${m}</a>` : m;
+  });
+}
+
+/**
+ * An HTML link to a shipped page (a known mistake, a failure kind), or the text alone
+ * when the package has no such page.
+ * @param ref - the page, from {@link mistakeRef} or {@link failureRef}
+ * @param html - the link's content (HTML)
+ * @returns `<a class="doc" href="file:…">html</a>`, or `html`
+ * @example pageLinkHtml(mistakeRef('no-final-lf'), '<code>no-final-lf</code>')
+ */
+export function pageLinkHtml(ref: DocRef | undefined, html: string): string {
+  return ref ? `<a class="doc" href="${attr(docUrl(ref))}">${html}</a>` : html;
 }
 
 /**
@@ -185,6 +221,20 @@ export function headingSlug(heading: string): string {
 }
 
 // --- internal ---
+
+/** Sections each with its path, then the readings on one path with their labels. */
+function named(refs: readonly DocRef[], path: (r: DocRef) => string): string {
+  const parts = [...new Set(refs.filter((r) => r.kind !== 'reading').map(path))];
+  const readings = refs.filter((r) => r.kind === 'reading').sort((a, b) => Number(a.label.slice(1)) - Number(b.label.slice(1)));
+  const first = readings[0];
+  if (first) parts.push(`${path(first)} (${readings.map((r) => r.label).join(', ')})`);
+  return parts.join(', ');
+}
+
+/** Escapes a value for a double-quoted HTML attribute. */
+function attr(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
 
 let anchors: Map<string, string> | undefined;
 

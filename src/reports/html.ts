@@ -25,6 +25,7 @@ import {
   type ReportModel,
 } from './_model.js';
 import { jsonText } from './_text.js';
+import { DOCS, failureRef, linkRefsHtml, mistakeRef, pageLinkHtml } from '../docs/refs.js';
 
 /**
  * Renders a run as one HTML page: the summary, why no test ran (when none did), the
@@ -107,7 +108,7 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     `<section id="log"><h2>Log (${m.log.length} line${m.log.length === 1 ? '' : 's'})</h2>`,
     m.log.length === 0 ? '<p>Empty.</p>' : `<details><summary>Show the log</summary><pre class="log">${m.log.map(h).join('\n')}</pre></details>`,
     '</section>',
-    `<footer>${h(`${m.kit.name} ${m.kit.version} · vector set ${m.vectorSetHash}`)}</footer>`,
+    `<footer>${h(`${m.kit.name} ${m.kit.version} · vector set ${m.vectorSetHash}`)} · ${pageLinkHtml({ kind: 'failure', label: 'docs', file: DOCS.index }, 'the docs: spec, readings, every known mistake and failure kind')}</footer>`,
   ];
   const page = [
     '<!DOCTYPE html>',
@@ -165,7 +166,7 @@ footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
 /** A testee that could not start: a red box at the top, with the command, how it ended and its stderr's last lines. */
 function abortedBox(a: NonNullable<ReportModel['aborted']>): string {
   const stderr = a.stderrTail.length === 0 ? '<p>stderr: nothing</p>' : `<p>stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:</p><pre>${a.stderrTail.map(h).join('\n')}</pre>`;
-  return `<section class="aborted" id="aborted"><h2>The testee could not start</h2><p>${h(a.message)}. No case ran.</p><dl class="meta"><dt>command</dt><dd><code>${h(a.command)}</code></dd><dt>ended</dt><dd>${h(a.ended)}</dd></dl>${stderr}</section>`;
+  return `<section class="aborted" id="aborted"><h2>The testee could not start</h2><p>${h(a.message)}. No case ran. ${pageLinkHtml(failureRef('testee-start'), 'What it means and how to fix it')}</p><dl class="meta"><dt>command</dt><dd><code>${h(a.command)}</code></dd><dt>ended</dt><dd>${h(a.ended)}</dd></dl>${stderr}</section>`;
 }
 
 function meta(m: ReportModel): string {
@@ -205,7 +206,7 @@ function table(first: string, groups: readonly GroupRow[]): string {
       const cls = n === 0 ? 'num zero' : VERDICT_INFO[v].failsRun ? 'num v-failed' : 'num';
       return `<td class="${cls}">${n}</td>`;
     });
-    return `<tr><td>${h(g.name)}</td><td class="num">${g.total}</td>${cells.join('')}</tr>`;
+    return `<tr><td>${first === 'section' ? linkRefsHtml(h(g.name), true) : h(g.name)}</td><td class="num">${g.total}</td>${cells.join('')}</tr>`;
   });
   return `<table class="counts"><thead>${head}</thead><tbody>${body.join('')}</tbody></table>`;
 }
@@ -230,17 +231,21 @@ function caseLink(c: CaseView): string {
 
 function article(c: CaseView): string {
   const list = (a: readonly string[]): string => (a.length > 0 ? a.map((x) => `<code>${h(x)}</code>`).join(', ') : '—');
+  const refs = (a: readonly string[]): string => (a.length > 0 ? a.map((x) => `<code>${linkRefsHtml(h(x), true)}</code>`).join(', ') : '—');
   const out = [
     `<article class="case" id="${h(anchor(c))}">`,
-    `<h3>${verdict(c.verdict)} <code>${h(c.id)}</code></h3>`,
+    `<h3>${pageLinkHtml(failureRef(c.verdict), verdict(c.verdict))} <code>${h(c.id)}</code></h3>`,
     `<p class="comment">${h(c.comment)}</p>`,
-    `<p class="facts">file <code>${h(c.file)}</code> · result <strong>${h(c.result)}</strong> · spec ${list(c.spec)} · readings ${list(c.readings)} · flags ${list(c.flags)}</p>`,
-    `<p class="message">${h(c.message)}</p>`,
+    `<p class="facts">file <code>${h(c.file)}</code> · result <strong>${h(c.result)}</strong> · spec ${refs(c.spec)} · readings ${refs(c.readings)} · flags ${list(c.flags)}</p>`,
+    `<p class="message">${linkRefsHtml(h(c.message))}</p>`,
   ];
   if (c.verdict === 'unexpected-pass') out.push(`<p>Listed as an expected failure${c.listedReason ? ` (${h(c.listedReason)})` : ''} but passed: update the list (<code>--update-expect-failures</code>).</p>`);
   if (c.diagnosis.length > 0) {
     out.push('<div class="diagnosis"><h4>Diagnosis</h4><ul>');
-    for (const d of c.diagnosis) out.push(`<li><code>${h(d.mistake)}</code>: ${h(d.message)} <span class="ref">(${h(d.ref)})</span></li>`);
+    for (const d of c.diagnosis) {
+      const page = mistakeRef(d.mistake);
+      out.push(`<li><code>${h(d.mistake)}</code>: ${linkRefsHtml(h(d.message))} <span class="ref">(${linkRefsHtml(h(d.ref), true)})</span>${page ? ` ${pageLinkHtml(page, 'about this mistake')}` : ''}</li>`);
+    }
     out.push('</ul></div>');
   }
   for (const o of c.ops) out.push(op(o));
@@ -249,7 +254,7 @@ function article(c: CaseView): string {
 }
 
 function op(o: OpView): string {
-  const out = [`<div class="op"><h4><code>${h(o.op)}</code> <span class="s-${o.status}">${h(o.status)}</span>: ${h(o.message)} <span class="ref">(${o.durationMs} ms)</span></h4>`];
+  const out = [`<div class="op"><h4><code>${h(o.op)}</code> <span class="s-${o.status}">${h(o.status)}</span>: ${linkRefsHtml(h(o.message))} <span class="ref">(${o.durationMs} ms)</span></h4>`];
   const sbs = `<div class="sbs"><div><h5>expected</h5><pre>${h(jsonText(o.expected))}</pre></div><div><h5>got</h5><pre>${h(jsonText(o.got))}</pre></div></div>`;
   if (o.content?.diff) {
     out.push(diffTable(o.content.diff), `<details><summary>expected and got as JSON</summary>${sbs}</details>`);

@@ -24,6 +24,7 @@ import {
 } from './_model.js';
 import { contentLines, diffLines, jsonText } from './_text.js';
 import { visibleForbidden } from './_escape.js';
+import { DOCS, docsNamed, failureRef, mistakeRef } from '../docs/refs.js';
 
 /**
  * Renders a run as Markdown (GitHub-flavoured):
@@ -73,7 +74,8 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`| Target | ${cell(m.target.kind)}: ${code(m.target.description)} |`);
   out.push(`| Run | ${cell(m.runName)} |`);
   out.push(`| Date | ${cell(`${m.startedAt} → ${m.finishedAt} (${seconds(m.durationMs)} s)`)} |`);
-  out.push(`| Selection | ${selection(m)} |`, '');
+  out.push(`| Selection | ${selection(m)} |`);
+  out.push(`| Docs | ${cell(`${DOCS.index} in the kit's folder (node_modules/pgv2kit when installed): spec sections are in ${DOCS.spec}, R-numbers in ${DOCS.readings}, known mistakes in ${DOCS.mistakes}/<id>.md, statuses and problems in ${DOCS.failures}/<kind>.md`)} |`, '');
   out.push('## By area', '', ...table('area', m.byArea), '');
   out.push('## By spec section', '', ...table('section', m.bySection), '');
   out.push('## By operation', '', ...operationTable(m), '');
@@ -188,13 +190,19 @@ function failure(c: CaseView): string[] {
   const out = [`### ${VERDICT_INFO[c.verdict].title}: ${code(c.id)}`, ''];
   out.push(md(c.comment), '');
   out.push(`- file: ${code(c.file)} · result: **${c.result}** · spec: ${list(c.spec)} · readings: ${list(c.readings)} · flags: ${list(c.flags)}`);
+  const cited = docsNamed([...c.spec.map((s) => `§${s}`), ...c.readings].join(', '));
+  const status = failureRef(c.verdict);
+  if (cited || status) out.push(`- docs: ${[cited, status?.file].filter(Boolean).map((d) => code(d ?? '')).join(', ')}`);
   out.push(`- ${md(c.message)}`);
   if (c.verdict === 'unexpected-pass') out.push(`- listed as an expected failure${c.listedReason ? ` (${md(c.listedReason)})` : ''} but passed: update the list (\`--update-expect-failures\`)`);
   out.push('');
   for (const o of c.ops) out.push(...op(o));
   if (c.diagnosis.length > 0) {
     out.push('**Diagnosis**', '');
-    for (const d of c.diagnosis) out.push(`- ${code(d.mistake)}: ${md(d.message)} (${md(d.ref)})`);
+    for (const d of c.diagnosis) {
+      const page = mistakeRef(d.mistake);
+      out.push(`- ${code(d.mistake)}: ${md(d.message)} (${md(d.ref)})${page ? ` — see ${code(page.file)}` : ''}`);
+    }
     out.push('');
   }
   return out;

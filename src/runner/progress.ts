@@ -9,6 +9,7 @@
  */
 import { VECTOR_KINDS } from '../vectors/types.js';
 import { VERDICT_INFO, type CaseResult, type RunResult, type Verdict } from './result.js';
+import { docDisplayPath, mistakeRef } from '../docs/refs.js';
 
 /** Where progress goes. */
 export interface ProgressOutput {
@@ -64,7 +65,8 @@ export function createProgress(out: ProgressOutput): Progress {
 export function caseLine(r: CaseResult): string {
   const diagnosis = r.ops.flatMap((o) => o.diagnosis ?? [])[0];
   const why = r.verdict === 'expected-failure' ? `listed: ${r.listedReason ?? ''}` : r.message;
-  return `${VERDICT_INFO[r.verdict].title} ${r.id}: ${why}${diagnosis ? ` — ${diagnosis.message}` : ''}`;
+  const page = diagnosis ? mistakeRef(diagnosis.mistake) : undefined;
+  return `${VERDICT_INFO[r.verdict].title} ${r.id}: ${why}${diagnosis ? ` — ${diagnosis.message}` : ''}${page ? ` (see ${docDisplayPath(page)})` : ''}`;
 }
 
 /**

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { docDisplayPath, docPath, docUrl, failureRef, headingSlug, mistakeRef, PACKAGE_ROOT, readingRef, refsIn, sectionRef, seeDocs } from '../../src/docs/refs.js';
+import { docDisplayPath, docPath, docsNamed, docUrl, failureRef, headingSlug, linkRefsHtml, mistakeRef, PACKAGE_ROOT, pageLinkHtml, readingRef, refsIn, sectionRef, seeDocs } from '../../src/docs/refs.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -102,5 +102,28 @@ describe('references', () => {
     ['Errors, restarts and timeouts', 'errors-restarts-and-timeouts'],
   ])('headingSlug(%j)', (heading, slug) => {
     expect(headingSlug(heading)).toBe(slug);
+  });
+});
+
+describe('for reports', () => {
+  const url = (file: string): string => pathToFileURL(join(REPO, ...file.split('/'))).href;
+
+  it('docsNamed names the files by their path in the package', () => {
+    expect(docsNamed('§5.1, R1')).toBe('docs/gateway-spec.md#51-signature-content, docs/readings.md (R1)');
+    expect(docsNamed('4.2, R13, R14')).toBe('docs/gateway-spec.md#42-execute-upload, docs/readings.md (R13, R14)');
+    expect(docsNamed('none')).toBe('');
+  });
+
+  it('linkRefsHtml links R-numbers and § sections in escaped text, bare numbers only when asked', () => {
+    expect(linkRefsHtml('refused (R8) per §5.3 &amp; 4.2')).toBe(
+      `refused (<a class="doc" href="${url('docs/readings.md')}">R8</a>) per <a class="doc" href="${url('docs/gateway-spec.md')}#53-authorization-header">§5.3</a> &amp; 4.2`,
+    );
+    expect(linkRefsHtml('5.1', true)).toBe(`<a class="doc" href="${url('docs/gateway-spec.md')}#51-signature-content">5.1</a>`);
+    expect(linkRefsHtml('&#39;R&#39; 2.0x')).toBe('&#39;R&#39; 2.0x');
+  });
+
+  it('pageLinkHtml links a page that exists, and leaves the text alone otherwise', () => {
+    expect(pageLinkHtml(mistakeRef('no-final-lf'), '<code>no-final-lf</code>')).toBe(`<a class="doc" href="${url('docs/mistakes/no-final-lf.md')}"><code>no-final-lf</code></a>`);
+    expect(pageLinkHtml(mistakeRef('no-such'), 'x')).toBe('x');
   });
 });

@@ -28,7 +28,7 @@ import {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADAPTER = join(ROOT, 'examples', 'node-adapter', 'adapter.mjs');
-const PROTOCOL_MD = readFileSync(join(ROOT, 'src', 'protocol', 'PROTOCOL.md'), 'utf8');
+const PROTOCOL_MD = readFileSync(join(ROOT, 'docs', 'PROTOCOL.md'), 'utf8');
 const { version: KIT_VERSION } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 
 /** The operations the reference offers over protocol 1: all of them (upload.formCheck is kit-internal). */

@@ -35,7 +35,7 @@ export const runCommand = defineCommand({
   usage: 'pgv2kit run [--testee "<command>" | --module <path> | --gateway [<base_url>]] [options]',
   description: [
     'With --testee, the command is started as a child process and spoken to over testee',
-    'protocol v1 (src/protocol/PROTOCOL.md); with --module, a JS/TS module is loaded in',
+    'protocol v1 (docs/PROTOCOL.md); with --module, a JS/TS module is loaded in',
     'process; with neither, the built-in reference runs. Every vector whose operations the',
     'implementation offers is run; cases of other operations are skipped with the reason.',
     'A case passes only when every step it defines ran and passed: a case with a step of an',
@@ -45,6 +45,9 @@ export const runCommand = defineCommand({
     'protocol v1 does not know is reported on every run, with the closest known name.',
     'A testee that crashes, hangs, writes a line that is not JSON or answers with the wrong',
     "id fails that case with an error and is restarted; its stderr goes to the run's log.",
+    'Example adapters: examples/node-adapter/adapter.mjs, examples/python-adapter/pgv2kit_adapter.py',
+    "(in the kit's folder: node_modules/pgv2kit when installed). What each status and known",
+    'mistake means: docs/README.md.',
     '',
     'Selection: --only and --skip take comma-separated patterns: an area (signature), a flag',
     '(FinalLfMissing) or an id glob (signature.url-*); prefixes area:, flag:, id: force the',

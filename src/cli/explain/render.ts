@@ -5,6 +5,7 @@
  */
 import { showBytes } from '../visible-bytes.js';
 import type { Explanation, Note, PartView } from './model.js';
+import { docDisplayPath, mistakeRef, seeDocs } from '../../docs/refs.js';
 
 const GUTTER = '│';
 
@@ -55,17 +56,20 @@ export function renderExplanation(x: Explanation): string {
     '',
   );
   if (x.verdict === 'match') {
-    out.push("MATCH: the header's sign is the SHA-256 of the content above.");
+    out.push(...docsLine(out), "MATCH: the header's sign is the SHA-256 of the content above.");
     return lines(out);
   }
   const why = [
     ...(c.appIdMatches ? [] : ["the header's appId is not --app-id"]),
     ...(!c.sameDigest ? ["the header's sign is not the SHA-256 of the content above"] : c.signForm === 'upper-hex' ? ['the sign is the right digest, but in upper-case hex (R7)'] : []),
   ];
-  out.push(`MISMATCH: ${why.join('; ')}.`);
+  out.push(...docsLine(out), `MISMATCH: ${why.join('; ')}.`);
   if (!c.sameDigest && x.mistakes.length > 0) {
     out.push(`The header's sign is what a signer gets with ${x.mistakes.length === 1 ? 'this mistake' : 'any of these mistakes (they give the same content)'}:`);
-    out.push(...x.mistakes.map((m) => `  - ${m.description} (${m.ref}; ${m.id})`));
+    out.push(...x.mistakes.map((m) => {
+      const page = mistakeRef(m.id);
+      return `  - ${m.description} (${m.ref}; ${m.id})${page ? `\n      see ${docDisplayPath(page)}` : ''}`;
+    }));
   } else if (!c.sameDigest) {
     out.push("No known mistake reproduces the header's sign: compare each part above, byte by byte, with what the signer used (the secret too: its length is shown).");
   }
@@ -121,6 +125,12 @@ function authorizationHead(header: string): string[] {
 
 function lines(out: readonly string[]): string {
   return `${out.join('\n')}\n`;
+}
+
+/** The spec sections and readings cited so far, as the shipped files that hold them (one line, then a blank one). */
+function docsLine(out: readonly string[]): string[] {
+  const see = seeDocs(out.join('\n'), undefined, false);
+  return see ? [`Spec and readings: ${see.replace(/^see /, '')}`, ''] : [];
 }
 
 function oneLine(text: string): string {

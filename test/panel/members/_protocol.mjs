@@ -1,4 +1,4 @@
-// The stdio loop of testee protocol v1 (src/protocol/PROTOCOL.md), shared by the Node panel
+// The stdio loop of testee protocol v1 (docs/PROTOCOL.md), shared by the Node panel
 // members: one JSON request per LF-terminated line on stdin, exactly one answer line per `run`,
 // in order; `stop` (or end of input) ends the process with code 0. Nothing of the signing scheme
 // lives here: every member implements the operations itself, independently of the others.
