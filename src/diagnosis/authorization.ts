@@ -7,7 +7,8 @@
  * @module
  */
 import type { OpOutcome } from '../checks/outcome.js';
-import { ITEM_NAMES, type AuthorizationItems, type ItemName } from '../scheme/authorization.js';
+import { caseAnswers } from '../checks/authorization.js';
+import { ITEM_NAMES, parseAuthorization, type AuthorizationItems, type ItemName } from '../scheme/authorization.js';
 import type { Diagnosis } from '../runner/result.js';
 import type { AuthorizationCase } from '../vectors/types.js';
 import { refusalExpected, resultOf } from './_common.js';
@@ -43,12 +44,20 @@ export function diagnoseAuthorization(c: AuthorizationCase, outcome: OpOutcome):
   const result = resultOf(outcome.got);
   if (c.op !== 'authorization.parse' || !result) return [];
   if (c.result === 'invalid') return [refusalExpected(c.expected.problem?.kind ?? 'refuse', '§5.3, R8')];
-  const expected = c.expected.items;
-  if (!expected) return [];
-  return PARSER_MISTAKES.filter(({ read }) => {
+  const allowed = caseAnswers(c).accepted;
+  const found = PARSER_MISTAKES.filter(({ read }) => {
     const theirs = read(c.inputs.header);
-    return theirs !== undefined && ITEM_NAMES.every((n) => result[n] === theirs[n]) && ITEM_NAMES.some((n) => theirs[n] !== expected[n]);
-  }).map((m) => ({ mistake: m.id, message: `your items equal the items of a parser in which ${m.description}`, ref: m.ref }));
+    return theirs !== undefined && ITEM_NAMES.every((n) => result[n] === theirs[n]) && allowed.every((a) => ITEM_NAMES.some((n) => theirs[n] !== a[n]));
+  }).map((m): Diagnosis => ({ mistake: m.id, message: `your items equal the items of a parser in which ${m.description}`, ref: m.ref }));
+  if (found.length > 0) return found;
+  // accepted values no reading gives: the header read with its white space kept, or trimmed
+  // everywhere, has a problem that parser had to refuse it for (a missing or duplicate item …)
+  const kinds = new Set<string>();
+  for (const text of [c.inputs.header, trimEverywhere(c.inputs.header)]) {
+    const read = parseAuthorization(text, { strict: true });
+    if (!read.ok && read.problem.kind !== 'not-strict') kinds.add(read.problem.kind);
+  }
+  return [...kinds].map((kind) => refusalExpected(kind, 'R8 (a)'));
 }
 
 /**
@@ -88,4 +97,16 @@ function items(header: string): Array<[string, string, string]> {
     const eq = item.indexOf('=');
     return eq < 0 ? [item, '', item] : [item.slice(0, eq), item.slice(eq + 1), item];
   });
+}
+
+/** The header with white space (String#trim's) removed at every place R8 names: how a trimming parser reads it. */
+function trimEverywhere(header: string): string {
+  const m = /^\s*(\S+)\s+([\s\S]*)$/.exec(header);
+  if (!m) return header.trim();
+  const rest = (m[2] ?? '').split(',').map((raw) => {
+    const item = raw.trim();
+    const eq = item.indexOf('=');
+    return eq < 0 ? item : `${item.slice(0, eq).trim()}=${item.slice(eq + 1).trim()}`;
+  });
+  return `${m[1] ?? ''} ${rest.join(',')}`;
 }
