@@ -6,6 +6,7 @@
  * written atomically: into a temporary sibling, then renamed into place.
  * @module
  */
+import { docsNamed, linkRefsHtml } from '../docs/refs.js';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -99,7 +100,8 @@ export function certificationMarkdown(r: CertificationResult): string {
   lines.push('');
   if (r.notes.length) lines.push('## Notes (acceptable, advisory and not-applicable checks)', '', ...r.notes.map((n) => `- ${n}`), '');
   for (const q of r.requirements) {
-    lines.push(`## ${q.id} — ${q.title}`, '', `Spec ${q.sections.join(', ')}${q.readings.length ? `; readings ${q.readings.join(', ')}` : ''}. Result: **${q.result.toUpperCase()}**.`, '');
+    const docs = docsNamed([...q.sections, ...q.readings].join(', '));
+    lines.push(`## ${q.id} — ${q.title}`, '', `Spec ${q.sections.join(', ')}${q.readings.length ? `; readings ${q.readings.join(', ')}` : ''}. Result: **${q.result.toUpperCase()}**.${docs ? ` Docs: ${docs}.` : ''}`, '');
     lines.push('| Check | Sent | Expected | Result | What happened | ms |', '|---|---|---|---|---|---|');
     for (const c of q.checks) lines.push(`| ${c.id} | ${cell(c.title)} | ${c.expect} | ${c.judgement.result.toUpperCase()} | ${cell(c.judgement.reason)} | ${c.outcome?.ms ?? ''} |`);
     lines.push('');
@@ -120,7 +122,7 @@ export function certificationHtml(r: CertificationResult): string {
       const checks = q.checks
         .map((c) => `<tr class="${c.judgement.result}"><td><code>${e(c.id)}</code></td><td>${e(c.title)}</td><td>${e(c.expect)}</td><td>${e(c.judgement.result.toUpperCase())}</td><td>${e(c.judgement.reason)}</td><td>${c.outcome?.ms ?? ''}</td></tr>`)
         .join('\n');
-      return `<h3 id="${e(q.id)}" class="${q.result}">${e(q.id)} — ${e(q.title)}: ${e(q.result.toUpperCase())}</h3>\n<p>Spec ${e(q.sections.join(', '))}${q.readings.length ? `; readings ${e(q.readings.join(', '))}` : ''}</p>\n<table><tr><th>Check</th><th>Sent</th><th>Expected</th><th>Result</th><th>What happened</th><th>ms</th></tr>\n${checks}\n</table>`;
+      return `<h3 id="${e(q.id)}" class="${q.result}">${e(q.id)} — ${e(q.title)}: ${e(q.result.toUpperCase())}</h3>\n<p>Spec ${linkRefsHtml(e(q.sections.join(', ')), true)}${q.readings.length ? `; readings ${linkRefsHtml(e(q.readings.join(', ')))}` : ''}</p>\n<table><tr><th>Check</th><th>Sent</th><th>Expected</th><th>Result</th><th>What happened</th><th>ms</th></tr>\n${checks}\n</table>`;
     })
     .join('\n');
   return `<!doctype html>

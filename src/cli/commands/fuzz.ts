@@ -6,9 +6,11 @@
  * @module
  */
 import { randomInt } from 'node:crypto';
+import { seeDocs } from '../../docs/refs.js';
 import { fuzzHttp } from '../../fuzz/http.js';
 import { fuzzParser, parseReplay, showEscaped, type FuzzResult } from '../../fuzz/run.js';
 import { saveFinding } from '../../fuzz/save.js';
+import type { HeaderAnswers } from '../../scheme/header-answers.js';
 import { TesteeStartError } from '../../protocol/testee.js';
 import { createReferenceSubject } from '../../subjects/reference.js';
 import type { Subject } from '../../subjects/subject.js';
@@ -135,7 +137,7 @@ function report(result: FuzzResult, values: { target?: string; save?: string }, 
       `FINDING after ${result.runs} headers (${f.shrinks} shrinks):`,
       `  header:  ${showEscaped(f.header)}`,
       `  reason:  ${f.reason}`,
-      `  R8:      ${f.oracle.verdict}`,
+      `  R8:      ${f.oracle.verdict} (${describeAnswers(f.oracle.answers)}; ${seeDocs('R8', io.cwd)})`,
       `  replay:  pgv2kit fuzz${target} --replay ${f.replay}`,
       '',
     ].join('\n'),
@@ -161,4 +163,9 @@ function positive(value: string, name: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, not ${JSON.stringify(value)}`);
   return n;
+}
+
+function describeAnswers(a: HeaderAnswers): string {
+  const accepted = a.accepted.length === 0 ? 'no reading accepts it' : `${a.accepted.length} accepted answer${a.accepted.length === 1 ? '' : 's'} allowed`;
+  return `${accepted}${a.refusable ? ', refusing allowed' : ', refusing not allowed'}`;
 }

@@ -118,6 +118,8 @@ export const runCommand = defineCommand({
       throw e;
     }
     for (const s of caseSecrets(selected)) addSecret(s);
+    // every secret the run knows: the vectors', and the merchant's (a testee may print it)
+    const secrets = [...caseSecrets(selected), values.secret ?? '', io.env['PGV2_APP_SECRET'] ?? ''].filter((x) => x !== '');
 
     const listPath = values['expect-failures'] ? resolvePath(io.cwd, values['expect-failures']) : undefined;
     let listed = new Map<string, ExpectedFailure>();
@@ -172,7 +174,6 @@ export const runCommand = defineCommand({
       if (e instanceof TesteeStartError) {
         // the run ends here, loudly: the message, and reports that say no case ran (exit 3)
         const facts = { failure: startFailure(e, values.testee ?? ''), vectorSetHash: set.hash, target: { kind: 'testee' as const, description: values.testee ?? '' }, selection, startedAt, finishedAt: new Date(), log, ...(values['run-name'] ? { runName: values['run-name'] } : {}) };
-        const secrets = [...caseSecrets(selected), values.secret ?? '', io.env['PGV2_APP_SECRET'] ?? ''].filter((s) => s !== '');
         return reportStartFailure(io, facts, values['no-reports'] || values.list ? undefined : { ...(values['report-dir'] ? { dir: resolvePath(io.cwd, values['report-dir']) } : {}), secrets });
       }
       if (e instanceof ModuleSubjectError) throw new UsageError(e.message);
@@ -206,7 +207,7 @@ export const runCommand = defineCommand({
       progress.finish(run);
       if (!values['no-reports']) {
         const dir = values['report-dir'] ? resolvePath(io.cwd, values['report-dir']) : join(io.cwd, 'reports', run.runName);
-        const written = await writeReports(run, { dir, secrets: caseSecrets(selected) });
+        const written = await writeReports(run, { dir, secrets });
         io.stdout(`reports: ${written.dir}\n`);
       }
       const dead = 'session' in subject ? (subject as { session: { failure?: string } }).session.failure : undefined;
