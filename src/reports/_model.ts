@@ -54,6 +54,8 @@ export interface ReportModel extends Omit<RunResult, 'cases' | 'offered' | 'oper
   readonly unknownOperations: NonNullable<RunResult['unknownOperations']>;
   readonly conformant: boolean;
   readonly summary: string;
+  /** What the report is about, for its title: the implementation, or the testee that never started. */
+  readonly subject: string;
   readonly cases: readonly CaseView[];
   readonly byArea: readonly GroupRow[];
   readonly bySection: readonly GroupRow[];
@@ -142,6 +144,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     selection: { only: ts(run.selection.only), skip: ts(run.selection.skip) },
     totals: run.totals,
     conformant,
+    subject: run.aborted ? `${t(run.aborted.command)} (the testee could not start)` : `${t(run.implementation.name)} ${t(run.implementation.version)}`,
     summary: run.aborted ? `TESTEE COULD NOT START: ${t(run.aborted.message)} (no case ran, ${seconds(run.durationMs)} s)` : summaryLine(run.totals, run.durationMs, run.noTestRan),
     cases,
     byArea: group(cases, (c) => [c.kind], [...VECTOR_KINDS]),

@@ -63,7 +63,7 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
   const skipped = skippedGroups(m);
   const partial = partialGroups(m);
   const notRun = notRunOperations(m);
-  const title = `${m.kit.name} report: ${m.implementation.name} ${m.implementation.version}`;
+  const title = `${m.kit.name} report: ${m.subject}`;
   const body = [
     '<header>',
     `<h1>${h(title)}</h1>`,

@@ -60,7 +60,7 @@ export function toMarkdown(run: RunResult, secrets: readonly string[]): string {
  */
 export function markdownFromModel(m: ReportModel, secrets: readonly string[]): string {
   const out: string[] = [];
-  out.push(`# ${md(m.kit.name)} conformance report: ${md(m.implementation.name)} ${md(m.implementation.version)}`, '');
+  out.push(`# ${md(m.kit.name)} conformance report: ${md(m.subject)}`, '');
   out.push(`**${md(m.summary)}**`, '');
   if (m.aborted) out.push(...abortedBox(m.aborted));
   if (m.noTestRan !== undefined) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.`, '');
