@@ -7,7 +7,7 @@
 import type { Choice, OpStatus } from '../checks/outcome.js';
 import type { CaseResult, Diagnosis, RunResult, Totals, Verdict } from '../runner/result.js';
 import { runConformant, runPassed } from '../runner/result.js';
-import type { OperationCoverage } from '../runner/coverage.js';
+import { otherTargetsLine, type OperationCoverage } from '../runner/coverage.js';
 import { redact } from '../scheme/mask.js';
 import type { Json } from '../subjects/subject.js';
 import { VECTOR_KINDS } from '../vectors/types.js';
@@ -48,7 +48,9 @@ export interface GroupRow {
 }
 
 /** A run, clean and grouped: the run's fields, its cases cleaned, and the summary tables. */
-export interface ReportModel extends Omit<RunResult, 'cases' | 'offered' | 'operations' | 'unknownOperations'> {
+export interface ReportModel extends Omit<RunResult, 'cases' | 'offered' | 'operations' | 'unknownOperations' | 'otherTargets'> {
+  /** Selected cases left to other targets (kit-internal operations only), with the sentence that says so. */
+  readonly otherTargets?: { readonly cases: number; readonly operations: readonly string[]; readonly message: string };
   readonly offered: NonNullable<RunResult['offered']>;
   readonly operations: NonNullable<RunResult['operations']>;
   readonly unknownOperations: NonNullable<RunResult['unknownOperations']>;
@@ -155,6 +157,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     operations: (run.operations ?? []).map((o) => ({ ...o })),
     unknownOperations: (run.unknownOperations ?? []).map((u) => ({ name: t(u.name), ...(u.suggestion ? { suggestion: u.suggestion } : {}), message: t(u.message) })),
     ...(run.noTestRan !== undefined ? { noTestRan: t(run.noTestRan) } : {}),
+    ...(run.otherTargets ? { otherTargets: { ...run.otherTargets, message: otherTargetsLine(run.otherTargets) } } : {}),
     ...(run.aborted ? { aborted: { ...run.aborted, message: t(run.aborted.message), command: t(run.aborted.command), ended: t(run.aborted.ended), stderrTail: ts(run.aborted.stderrTail) } } : {}),
   };
 }

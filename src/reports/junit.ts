@@ -51,8 +51,8 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
   out.push(
     `<testsuites${attrs({
       name: `${model.kit.name} ${model.runName}`,
-      tests: model.cases.length + (model.aborted ? 1 : 0),
-      failures: t.failed + t['unexpected-pass'],
+      tests: model.cases.length + (model.aborted || model.noTestRan !== undefined ? 1 : 0),
+      failures: t.failed + t['unexpected-pass'] + (!model.aborted && model.noTestRan !== undefined ? 1 : 0),
       errors: t.error + (model.aborted ? 1 : 0),
       skipped: t.skipped + t.partial + t['expected-failure'],
       time: seconds(model.durationMs),
@@ -60,7 +60,7 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
     })}>`,
     ...props.map((l) => `  ${l}`),
   );
-  if (model.aborted) out.push(...abortedSuite(model, props));
+  out.push(...runProblemSuite(model, props));
   for (const area of model.byArea) {
     const cases = model.cases.filter((c) => c.kind === area.name);
     const n = area.counts;
@@ -85,19 +85,27 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
 
 // --- internal ---
 
-/** A testee that could not start: one suite, one testcase `testee.start` with an `<error>`, so no CI shows the run green. */
-function abortedSuite(model: ReportModel, props: readonly string[]): string[] {
+/**
+ * A run that proved nothing, as one suite with one testcase, so no CI shows it green: a testee
+ * that could not start (`testee.start`, an `<error>`), or a run in which no test ran
+ * (`run.no-test-ran`, a `<failure>`, as pytest's "no tests ran" fails a job).
+ */
+function runProblemSuite(model: ReportModel, props: readonly string[]): string[] {
   const a = model.aborted;
-  if (!a) return [];
-  const body = [`the testee could not start: ${a.message}`, `command: ${a.command}`, `ended: ${a.ended}`, a.stderrTail.length > 0 ? 'stderr (last lines):' : 'stderr: (nothing)', ...a.stderrTail.map((l) => `  ${l}`)].join('\n');
-  return [
-    `  <testsuite${attrs({ name: 'testee', tests: 1, failures: 0, errors: 1, skipped: 0, time: seconds(model.durationMs), timestamp: model.startedAt })}>`,
+  const suite = (name: string, failures: number, errors: number, testcase: string, element: string): string[] => [
+    `  <testsuite${attrs({ name, tests: 1, failures, errors, skipped: 0, time: seconds(model.durationMs), timestamp: model.startedAt })}>`,
     ...props.map((l) => `    ${l}`),
-    `    <testcase${attrs({ name: 'testee.start', classname: 'pgv2kit.testee', time: seconds(model.durationMs) })}>`,
-    `      <error${attrs({ message: `the testee could not start: ${a.message}`, type: 'testee-start' })}>${escapeXml(body)}</error>`,
+    `    <testcase${attrs({ name: testcase, classname: `pgv2kit.${name}`, time: seconds(model.durationMs) })}>`,
+    `      ${element}`,
     '    </testcase>',
     '  </testsuite>',
   ];
+  if (a) {
+    const body = [`the testee could not start: ${a.message}`, `command: ${a.command}`, `ended: ${a.ended}`, a.stderrTail.length > 0 ? 'stderr (last lines):' : 'stderr: (nothing)', ...a.stderrTail.map((l) => `  ${l}`)].join('\n');
+    return suite('testee', 0, 1, 'testee.start', `<error${attrs({ message: `the testee could not start: ${a.message}`, type: 'testee-start' })}>${escapeXml(body)}</error>`);
+  }
+  if (model.noTestRan === undefined) return [];
+  return suite('run', 1, 0, 'run.no-test-ran', `<failure${attrs({ message: model.noTestRan, type: 'no-test-ran' })}>${escapeXml(`${model.noTestRan}: this run checked nothing`)}</failure>`);
 }
 
 function attrs(values: Record<string, string | number>): string {

@@ -56,7 +56,12 @@ export function noTestRan(run: {
   readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
   readonly cases: ReadonlyArray<{ readonly ops: readonly Pick<OpOutcome, 'op' | 'status'>[] }>;
   readonly offered: readonly Operation[];
+  /** Selected cases left out as other targets' (kit-internal operations only). */
+  readonly otherTargets?: number;
 }): string | undefined {
+  if (run.cases.length === 0 && (run.otherTargets ?? 0) > 0) {
+    return `no test ran: the ${run.otherTargets} selected cases need only kit-internal operations (upload.formCheck, gateway.*), which only the reference (in process) and the gateway role (--gateway) run, never a testee`;
+  }
   if (run.cases.length === 0) {
     const options = [...run.selection.only.map((p) => `--only ${p}`), ...run.selection.skip.map((p) => `--skip ${p}`)].join(' ');
     return `no test ran: ${options ? `the selection (${options})` : 'the vector set'} leaves no case`;
@@ -67,4 +72,15 @@ export function noTestRan(run: {
   const needed = [...new Set(steps.map((o) => o.op))];
   if (!needed.some((op) => run.offered.includes(op))) return `no test ran: the implementation offers none of the operations the selected cases need (${needed.join(', ')})`;
   return 'no test ran: the implementation answered unsupported to every step of the operations it offers';
+}
+
+/**
+ * The sentence that says which selected cases were left to other targets (kit-internal
+ * operations only), for the closing lines and the reports.
+ * @param other - the run's `otherTargets`
+ * @returns e.g. `for other targets: 48 cases need only kit-internal operations (upload.formCheck, …) …`
+ * @example otherTargetsLine({ cases: 2, operations: ['upload.formCheck'] })
+ */
+export function otherTargetsLine(other: { readonly cases: number; readonly operations: readonly Operation[] }): string {
+  return `for other targets: ${other.cases} case${other.cases === 1 ? '' : 's'} need only kit-internal operations (${other.operations.join(', ')}), which the reference and the gateway role run, never a testee: not run, not counted`;
 }

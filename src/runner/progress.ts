@@ -7,6 +7,7 @@
  * `N passed, M failed` (N counts only the cases whose every step ran and passed).
  * @module
  */
+import { otherTargetsLine } from './coverage.js';
 import { VECTOR_KINDS } from '../vectors/types.js';
 import { VERDICT_INFO, type CaseResult, type RunResult, type Verdict } from './result.js';
 import { docDisplayPath, mistakeRef } from '../docs/refs.js';
@@ -100,6 +101,9 @@ export function summary(run: RunResult): string {
   for (const id of run.staleListEntries) lines.push(`expected-failure list names ${id}, which is not a case: remove it (--update-expect-failures)`);
   const notRun = notRunLine(run);
   if (notRun) lines.push(notRun);
+  if (run.otherTargets) lines.push(otherTargetsLine(run.otherTargets));
+  // an operation name the protocol does not know, said again where the eye lands
+  for (const u of run.unknownOperations ?? []) lines.push(`warning: ${u.message}`);
   if (run.noTestRan) lines.push(run.noTestRan);
   const t = run.totals;
   const failed = t.failed + t.error + t['unexpected-pass'];

@@ -116,6 +116,12 @@ export interface RunResult {
   readonly unknownOperations?: readonly UnknownOperation[];
   /** Set when no step ran (`no test ran: …`): the run proves nothing and fails (exit 1). */
   readonly noTestRan?: string;
+  /**
+   * Selected cases left out because every operation they need is kit-internal and the target
+   * does not offer it (upload.formCheck, gateway.*: the reference's and the gateway role's,
+   * never a testee's). They are not the target's to pass or fail (absent: none).
+   */
+  readonly otherTargets?: { readonly cases: number; readonly operations: readonly Operation[] };
 }
 
 

@@ -7,7 +7,7 @@
 import type { CheckContext } from '../checks/context.js';
 import { caseOperations, runCase } from '../checks/index.js';
 import { diagnose } from '../diagnosis/diagnose.js';
-import type { Operation } from '../subjects/operations.js';
+import { isKitOperation, type Operation } from '../subjects/operations.js';
 import type { Subject } from '../subjects/subject.js';
 import { KIT_NAME, kitVersion } from '../version.js';
 import { liveCases } from '../vectors/load.js';
@@ -48,7 +48,11 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const now = options.now ?? (() => new Date());
   const started = now();
   const selection = options.selection ?? { only: [], skip: [] };
-  const cases = selectCases(liveCases(options.set), selection);
+  const selected = selectCases(liveCases(options.set), selection);
+  // cases that need only kit-internal operations the target does not offer belong to other targets
+  const mine = (l: LoadedCase): boolean => caseOperations(l.case).some((op) => !isKitOperation(op) || options.subject.operations.includes(op));
+  const cases = selected.filter(mine);
+  const others = selected.filter((l) => !mine(l));
   const listed = options.expectFailures ?? new Map<string, ExpectedFailure>();
   const results: CaseResult[] = new Array<CaseResult>(cases.length);
   let next = 0;
@@ -66,7 +70,8 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const finished = now();
   const known = new Set(options.set.cases.map((c) => c.case.id));
   const offered = [...options.subject.operations];
-  const nothing = noTestRan({ selection, cases: results, offered });
+  const otherOps = [...new Set(others.flatMap((l) => caseOperations(l.case)))];
+  const nothing = noTestRan({ selection, cases: results, offered, otherTargets: others.length });
   const who = options.target.kind === 'testee' ? 'the testee' : 'the implementation';
   return {
     runName: options.runName ?? defaultRunName(options.subject.implementation.name, started),
@@ -86,6 +91,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     operations: operationCoverage(results, offered),
     unknownOperations: (options.subject.unknownOperations ?? []).map((name) => unknownOperation(name, who)),
     ...(nothing ? { noTestRan: nothing } : {}),
+    ...(others.length > 0 ? { otherTargets: { cases: others.length, operations: otherOps } } : {}),
   };
 }
 

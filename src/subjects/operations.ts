@@ -42,3 +42,14 @@ export type Operation = ProtocolOperation | (typeof KIT_OPERATIONS)[number];
 export function isOperation(name: string): name is Operation {
   return (PROTOCOL_OPERATIONS as readonly string[]).includes(name) || (KIT_OPERATIONS as readonly string[]).includes(name);
 }
+
+/**
+ * Whether an operation is kit-internal: never sent to a testee (the upload address's form
+ * check; the gateway role's requests).
+ * @param op - an operation
+ * @returns true for upload.formCheck and gateway.*
+ * @example isKitOperation('upload.formCheck') // true
+ */
+export function isKitOperation(op: Operation): boolean {
+  return (KIT_OPERATIONS as readonly string[]).includes(op);
+}

@@ -50,6 +50,11 @@ describe('pgv2kit run: coverage you can read', () => {
     expect(json.operations.every((o) => !o.offered && o.ran === 0)).toBe(true);
     expect(readFileSync(join(cwd, 'reports', 'none', 'report.md'), 'utf8')).toContain('**NO TEST RAN: 0 passed');
     expect(readFileSync(join(cwd, 'reports', 'none', 'junit.xml'), 'utf8')).toContain('<property name="pgv2kit.noTestRan" value="no test ran: the implementation offers no operations"/>');
+    // and a CI that reads only JUnit does not show it green: one failing testcase says so
+    const junit = readFileSync(join(cwd, 'reports', 'none', 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites [^>]*failures="1"/);
+    expect(junit).toContain('<testcase name="run.no-test-ran" classname="pgv2kit.run"');
+    expect(junit).toContain('<failure message="no test ran: the implementation offers no operations" type="no-test-ran">');
   });
 
   it('a verifier-only testee: signing shown as not run, no signature case counted as passed (partial), exit 0', async () => {
@@ -65,7 +70,10 @@ describe('pgv2kit run: coverage you can read', () => {
     expect(r.stdout).toMatch(new RegExp(`\\n  request\\.verify +yes +${verifies} +${verifies} +${verifies} +0 +0 +0\\n`));
     expect(r.stdout).toContain(`\nnot run: signature.content (not offered, ${signature} steps), signature.sign (not offered, ${signature} steps), `);
     // only the request cases passed fully; the signature cases are partial; the rest skipped
-    const skipped = live.length - signature - count('request');
+    // the cases of kit-internal operations (the gateway role, the upload address's form check) are no testee's
+    const others = live.filter((l) => l.case.kind === 'gateway' || (l.case.kind === 'upload' && l.case.op === 'upload.formCheck')).length;
+    expect(r.stdout).toContain(`\nfor other targets: ${others} cases need only kit-internal operations (`);
+    const skipped = live.length - signature - count('request') - others;
     expect(r.stdout).toContain(`\npartial: ${signature} (not counted as passed), skipped: ${skipped}, expected failures: 0\n${count('request')} passed, 0 failed\n`);
     const json = results(join(cwd, 'reports', 'verifier'));
     const sig = json.cases.filter((c) => c.kind === 'signature');
@@ -80,6 +88,15 @@ describe('pgv2kit run: coverage you can read', () => {
     expect(md).toContain(`**CONFORMANT (PARTIAL): ${count('request')} passed, ${signature} partial, ${skipped} skipped`);
     expect(md).toContain('| `signature.sign` | **no** |');
   }, 60_000);
+
+  it('a testee given only cases of kit-internal operations: exit 1, "no test ran", naming why', async () => {
+    const cwd = tmp();
+    const r = await run(['run', '--testee', testee, '--only', 'area:gateway', '--run-name', 'kit-only'], { cwd, env: env('request.verify') });
+    expect(r.code).toBe(1);
+    const gateway = count('gateway');
+    expect(r.stderr).toBe(`pgv2kit run: no test ran: the ${gateway} selected cases need only kit-internal operations (upload.formCheck, gateway.*), which only the reference (in process) and the gateway role (--gateway) run, never a testee\n`);
+    expect(results(join(cwd, 'reports', 'kit-only'))).toMatchObject({ conformant: false, cases: [], otherTargets: { cases: gateway } });
+  });
 
   it('--only signature --skip signature selects nothing: exit 1, "no test ran"', async () => {
     const cwd = tmp();

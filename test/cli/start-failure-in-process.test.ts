@@ -39,3 +39,11 @@ describe('a testee that cannot start, in process', () => {
     expect(r.stderr).toMatch(/^pgv2kit fuzz: the testee could not start: the testee exited with code 2 before it was ready\n {2}command: python3 \/nonexistent\/pgv2kit-adapter\.py\n/);
   });
 });
+
+describe('a timeout a timer cannot hold', () => {
+  it.each([['run', '--testee', 'node x.mjs'], ['fuzz', '--testee', 'node x.mjs'], ['certify', '--notify-url', 'http://127.0.0.1:9/n', '--return-url', 'http://127.0.0.1:9/r']])('%s --timeout 99999999: usage error naming the limit, nothing started', async (...argv) => {
+    const r = await run([...argv, '--timeout', '99999999'], { cwd: tmp, env: { PGV2_APP_ID: 'a', PGV2_APP_SECRET: 'sk_test_timeout_1' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--timeout must be at most 2147483 seconds \(about 24 days\), not "99999999"/);
+  });
+});

@@ -15,25 +15,14 @@ import { validateTesteeLine } from '../../src/protocol/validate.js';
 import { startClientGateway } from '../../src/runner/client-gateway.js';
 import type { RunResult } from '../../src/runner/result.js';
 import { runConformance } from '../../src/runner/run.js';
-import type { Operation } from '../../src/subjects/operations.js';
+import { PROTOCOL_OPERATIONS, type Operation } from '../../src/subjects/operations.js';
 import { createTesteeSubject } from '../../src/subjects/testee-subject.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 import { NODE_MEMBERS } from './node-members.js';
 import { PYTHON_MEMBERS } from './python-members.js';
 
-/** The operations every panel member implements (the panel's contract; client.* are not part of it). */
-const PANEL_OPERATIONS: readonly Operation[] = [
-  'signature.content',
-  'signature.sign',
-  'authorization.format',
-  'authorization.parse',
-  'request.verify',
-  'response.verify',
-  'webhook.verify',
-  'redirect.verify',
-  'upload.validate',
-  'upload.form',
-];
+/** The operations every panel member implements (the panel's contract: protocol v1 but client.*). */
+const PANEL_OPERATIONS: readonly Operation[] = PROTOCOL_OPERATIONS.filter((op) => !op.startsWith('client.'));
 const FUZZ_SEEDS = [1, 2, 3, 4, 5] as const;
 const FUZZ_RUNS = 300;
 /** Members examined at once: the work is mostly waiting on child processes. */

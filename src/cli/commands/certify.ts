@@ -9,6 +9,7 @@ import { runCertification } from '../../certify/certify.js';
 import { CertificationReportError, verdictLine, writeCertificationReports } from '../../certify/report.js';
 import { startSampleMerchant, type StartedSample } from '../../certify/sample.js';
 import { resolvePath } from '../_files.js';
+import { secondsOption } from '../_numbers.js';
 import { UsageError, defineCommand } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -68,7 +69,7 @@ export const certifyCommand = defineCommand({
       if (v.includes('#')) throw new UsageError(`--${k} must not have a fragment (a fragment is never sent)`);
     }
     const seed = values.seed === undefined ? randomInt(0, 2 ** 32 - 1) : parseSeed(values.seed);
-    const timeoutMs = Math.round(positiveNumber(values.timeout, 'timeout', 5) * 1000);
+    const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
 
     let sample: StartedSample | undefined;
     let target: { appId: string; appSecret: string; notifyUrl: string; returnUrl: string; deliverTo?: string; returnDeliverTo?: string };
@@ -126,9 +127,3 @@ function parseSeed(value: string): number {
   return Number(value);
 }
 
-function positiveNumber(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, not ${JSON.stringify(value)}`);
-  return n;
-}

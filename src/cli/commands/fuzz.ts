@@ -17,6 +17,7 @@ import type { Subject } from '../../subjects/subject.js';
 import { createTesteeSubject, type TesteeSubject } from '../../subjects/testee-subject.js';
 import { resolvePath } from '../_files.js';
 import { printStartFailure, startFailure } from '../_start-failure.js';
+import { secondsOption } from '../_numbers.js';
 import { UsageError, defineCommand } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -67,9 +68,9 @@ export const fuzzCommand = defineCommand({
     if (values.replay !== undefined && !replay) throw new UsageError('--replay takes <seed>:<path>, as a finding prints it (e.g. 42:3:0:1)');
     if (replay && values.seed !== undefined) throw new UsageError('give --seed or --replay, not both (the replay carries its seed)');
     const seed = replay?.seed ?? (values.seed !== undefined ? integer(values.seed, 'seed', false) : randomInt(2 ** 31 - 1));
-    const timeMs = values.time !== undefined ? positive(values.time, 'time') * 1000 : undefined;
+    const timeMs = values.time !== undefined ? secondsOption(values.time, 'time', 1) : undefined;
     const runs = values.runs !== undefined ? integer(values.runs, 'runs', true) : timeMs !== undefined ? 1_000_000_000 : 1000;
-    const timeoutMs = values.timeout !== undefined ? positive(values.timeout, 'timeout') * 1000 : 5000;
+    const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
     if (values.testee !== undefined && values.testee.trim() === '') throw new UsageError('--testee needs a command');
     const http = values.gateway !== undefined ? { kind: 'gateway' as const, url: values.gateway } : values['merchant-notify'] !== undefined ? { kind: 'merchant' as const, url: values['merchant-notify'] } : undefined;
     if ([values.testee, values.gateway, values['merchant-notify']].filter((v) => v !== undefined).length > 1) throw new UsageError('give one of --testee, --gateway and --merchant-notify');
@@ -160,11 +161,6 @@ function integer(value: string, name: string, positiveOnly: boolean): number {
   return n;
 }
 
-function positive(value: string, name: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, not ${JSON.stringify(value)}`);
-  return n;
-}
 
 function describeAnswers(a: HeaderAnswers): string {
   const accepted = a.accepted.length === 0 ? 'no reading accepts it' : `${a.accepted.length} accepted answer${a.accepted.length === 1 ? '' : 's'} allowed`;

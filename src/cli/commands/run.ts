@@ -26,6 +26,7 @@ import { DEMO_MERCHANT, startGateway } from '../../gateway/index.js';
 import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '../../vectors/load.js';
 import { resolvePath } from '../_files.js';
 import { reportStartFailure, startFailure } from '../_start-failure.js';
+import { positiveNumber, secondsOption } from '../_numbers.js';
 import { UsageError, defineCommand } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -99,7 +100,7 @@ export const runCommand = defineCommand({
     if (positionals.length > 1) throw new UsageError('--gateway takes one base URL');
     if (values['update-expect-failures'] && !values['expect-failures']) throw new UsageError('--update-expect-failures needs --expect-failures <file>');
     if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
-    const timeoutMs = positiveNumber(values.timeout, 'timeout', 5) * 1000;
+    const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
     const concurrency = Math.floor(positiveNumber(values.concurrency, 'concurrency', 32));
     const selection = { only: values.only ? [values.only] : values.gateway ? ['area:gateway'] : [], skip: values.skip ? [values.skip] : [] };
 
@@ -240,12 +241,6 @@ async function gatewayTarget(url: string | undefined, appId: string | undefined,
   return { target: { baseUrl: gateway.baseUrl, ...DEMO_MERCHANT }, description: `reference gateway at ${gateway.baseUrl}`, close: () => gateway.close() };
 }
 
-function positiveNumber(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, not ${JSON.stringify(value)}`);
-  return n;
-}
 
 /** Rewrites the list to the cases that fail now and re-applies it to the run. */
 function updateList(run: RunResult, path: string, before: ReadonlyMap<string, ExpectedFailure>, say: (s: string) => void): RunResult {

@@ -1,0 +1,40 @@
+/**
+ * Numeric options of the commands: positive numbers, and durations in seconds that a
+ * timer can hold (Node's timers overflow past 2^31 - 1 ms and fire at once).
+ * @module
+ */
+import { UsageError } from './command.js';
+
+/** The longest duration a Node timer holds, in seconds (2^31 - 1 ms). */
+export const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/**
+ * A positive number option.
+ * @param value - the option's text, or undefined when it was not given
+ * @param name - the option's name, for the message
+ * @param fallback - the value when not given
+ * @returns the number
+ * @throws {UsageError} when the text is not a positive number
+ * @example positiveNumber('2.5', 'timeout', 5) // 2.5
+ */
+export function positiveNumber(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+/**
+ * A duration option in seconds, as milliseconds.
+ * @param value - the option's text, or undefined when it was not given
+ * @param name - the option's name, for the message
+ * @param fallback - the seconds when not given
+ * @returns milliseconds
+ * @throws {UsageError} when the text is not a positive number of seconds a timer can hold
+ * @example secondsOption('5', 'timeout', 5) // 5000
+ */
+export function secondsOption(value: string | undefined, name: string, fallback: number): number {
+  const s = positiveNumber(value, name, fallback);
+  if (s > MAX_SECONDS) throw new UsageError(`--${name} must be at most ${MAX_SECONDS} seconds (about 24 days), not ${JSON.stringify(value)}`);
+  return Math.max(1, Math.round(s * 1000));
+}
