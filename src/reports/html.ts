@@ -69,8 +69,8 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     `<h1>${h(title)}</h1>`,
     `<p class="summary ${m.conformant ? (m.totals.partial > 0 ? 'partial' : 'ok') : 'bad'}">${h(m.summary)}</p>`,
     m.aborted ? abortedBox(m.aborted) : '',
-    m.noTestRan !== undefined ? `<p class="notice bad"><strong>${h(m.noTestRan)}</strong>: this run checked nothing.</p>` : '',
-    m.otherTargets ? `<p class="notice">${h(m.otherTargets.message)}.</p>` : '',
+    m.noTestRan !== undefined ? `<p class="notice bad"><strong>${h(m.noTestRan)}</strong>: this run checked nothing. ${pageLinkHtml(failureRef('no-test-ran'), 'What it means')}</p>` : '',
+    m.otherTargets ? `<p class="notice">${h(m.otherTargets.message)}. ${pageLinkHtml(failureRef('other-targets'), 'What it means')}</p>` : '',
     notRun.length > 0
       ? `<p class="notice warn"><strong>Not run</strong>: ${notRun.map((o) => `<code>${h(o.op)}</code> (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.</p>`
       : '',

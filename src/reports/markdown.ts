@@ -63,8 +63,8 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`# ${md(m.kit.name)} conformance report: ${md(m.subject)}`, '');
   out.push(`**${md(m.summary)}**`, '');
   if (m.aborted) out.push(...abortedBox(m.aborted));
-  if (m.noTestRan !== undefined) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.`, '');
-  if (m.otherTargets) out.push(`> ${md(m.otherTargets.message)}.`, '');
+  if (m.noTestRan !== undefined) out.push(`> **${md(m.noTestRan)}**: this run checked nothing (docs/failures/no-test-ran.md).`, '');
+  if (m.otherTargets) out.push(`> ${md(m.otherTargets.message)} (docs/failures/other-targets.md).`, '');
   const notRun = notRunOperations(m);
   if (notRun.length > 0) out.push(`> **Not run**: ${notRun.map((o) => `${code(o.op)} (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.`, '');
   for (const u of m.unknownOperations) out.push(`> **Warning**: ${md(u.message)}`, '');

@@ -87,12 +87,16 @@ const VERDICT_PAGES: Record<Verdict, boolean> = Object.fromEntries(Object.keys(V
  */
 export const TESTEE_FAILURES = ['testee-start', 'testee-crashed', 'testee-timeout', 'testee-not-json', 'testee-wrong-id', 'testee-protocol-error'] as const;
 
+/** What a whole run can end in besides its cases' verdicts (src/runner/coverage.ts). */
+export const RUN_OUTCOMES = ['no-test-ran', 'other-targets'] as const;
+
 /** Every failure kind with a page, with where it comes from. */
 export function failureKinds(): Map<string, string> {
   const ids = new Map<string, string>();
   const add = (id: string, from: string): void => void (ids.has(id) || ids.set(id, from));
   for (const [v, page] of Object.entries(VERDICT_PAGES)) if (page) add(v, 'Verdict (src/runner/result.ts)');
   for (const id of TESTEE_FAILURES) add(id, 'testee failures (test/docs/_catalogue.ts)');
+  for (const id of RUN_OUTCOMES) add(id, 'run outcomes (test/docs/_catalogue.ts)');
   for (const id of Object.keys(HEADER_KINDS)) add(id, 'HeaderProblem (src/scheme/authorization.ts)');
   for (const id of Object.keys(VERIFY_KINDS)) add(id, 'VerifyProblem (src/scheme/verify.ts)');
   for (const id of Object.keys(UPLOAD_RULES)) add(id, 'UPLOAD_RULES (src/gateway/upload-problems.ts)');

@@ -61,7 +61,7 @@ describe('toMarkdown', () => {
 
   it('says at the top when no test ran', () => {
     const none = toMarkdown(fixtureRun({ cases: [], operations: [], noTestRan: 'no test ran: the implementation offers no operations' }), SECRETS);
-    expect(none).toContain('**NO TEST RAN: 0 passed (0 cases, 1.234 s)**\n\n> **no test ran: the implementation offers no operations**: this run checked nothing.');
+    expect(none).toContain('**NO TEST RAN: 0 passed (0 cases, 1.234 s)**\n\n> **no test ran: the implementation offers no operations**: this run checked nothing (docs/failures/no-test-ran.md).');
   });
 
   it('shows a failure with its facts, the content diff and the diagnosis', () => {
