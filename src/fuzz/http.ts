@@ -53,7 +53,8 @@ export async function fuzzHttp(options: FuzzHttpOptions): Promise<FuzzResult> {
       const { header, reason } = await checkHttp(options, h);
       return { header, judged: onTheWire(header), reason };
     },
-    options,
+    // a live endpoint (perhaps a shared sandbox) gets a few requests at a time, never a flood
+    { window: 8, ...options },
     100,
   );
 }

@@ -4,9 +4,9 @@
  * shrunk to a minimal counterexample that can be replayed from its seed and path.
  * @module
  */
-import fc from 'fast-check';
 import { headerAnswers, judgeParserAnswer } from '../scheme/header-answers.js';
 import type { Subject } from '../subjects/subject.js';
+import { checkPipelined } from '../properties/engine.js';
 import { fuzzHeaderArb, fuzzHeaderText, type FuzzHeader } from './arbitraries.js';
 import { oracle, type OracleVerdict } from './oracle.js';
 
@@ -22,6 +22,8 @@ export interface FuzzOptions {
   readonly path?: string;
   /** Called after each header tried, with the number tried so far. */
   readonly onRun?: (runs: number) => void;
+  /** Headers in flight at once (default 64; shrinking goes one at a time). */
+  readonly window?: number;
 }
 
 /** A header the implementation handles against R8. */
@@ -101,28 +103,20 @@ export async function fuzzWith(
   options: FuzzOptions,
   defaultRuns: number,
 ): Promise<FuzzResult> {
-  let tried = 0;
-  const property = fc.asyncProperty(fuzzHeaderArb, async (h) => {
-    const { reason } = await check(h);
-    if (reason === undefined) {
-      tried += 1;
-      options.onRun?.(tried);
-    }
-    return reason === undefined;
-  });
-  const result = await fc.check(property, {
+  // the pipelined engine: many headers in flight (written ahead over protocol v1), one at a time only while shrinking
+  const result = await checkPipelined(fuzzHeaderArb, async (h) => (await check(h)).reason, {
+    runs: options.runs ?? defaultRuns,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.path !== undefined ? { path: options.path } : {}),
-    numRuns: options.runs ?? defaultRuns,
-    ...(options.timeMs !== undefined ? { interruptAfterTimeLimit: options.timeMs } : {}),
+    ...(options.timeMs !== undefined ? { timeMs: options.timeMs } : {}),
+    ...(options.onRun ? { onProgress: options.onRun } : {}),
+    ...(options.window !== undefined ? { window: options.window } : {}),
   });
-  const base = { seed: result.seed, runs: result.numRuns, interrupted: result.interrupted };
-  if (!result.failed || result.counterexample === null) return base;
-  const [h] = result.counterexample;
-  const again = await check(h);
-  const reason = again.reason ?? (result.errorInstance instanceof Error ? `the check threw: ${result.errorInstance.message}` : 'failed during the run, passes when run again (flaky)');
-  const path = result.counterexamplePath ?? '';
-  return { ...base, finding: { header: again.header, reason, oracle: oracle(again.judged), seed: result.seed, path, replay: `${result.seed}:${path}`, shrinks: result.numShrinks } };
+  const base = { seed: result.seed, runs: result.runs, interrupted: result.interrupted };
+  const f = result.failure;
+  if (!f) return base;
+  const again = await check(f.input);
+  return { ...base, finding: { header: again.header, reason: again.reason ?? f.reason, oracle: oracle(again.judged), seed: result.seed, path: f.path, replay: f.replay, shrinks: f.shrinks } };
 }
 
 /**

@@ -4,13 +4,13 @@
  * handled in one place.
  * @module
  */
+import { RUN_AREAS } from '../runner/result.js';
 import type { Choice, OpStatus } from '../checks/outcome.js';
 import type { CaseResult, Diagnosis, RunResult, Totals, Verdict } from '../runner/result.js';
 import { runConformant, runPassed } from '../runner/result.js';
 import { otherTargetsLine, type OperationCoverage } from '../runner/coverage.js';
 import { redact } from '../scheme/mask.js';
 import type { Json } from '../subjects/subject.js';
-import { VECTOR_KINDS } from '../vectors/types.js';
 import { diffContents, viewContent, type ContentDiff, type ContentView } from './_content.js';
 import { decodeBase64, Redactor } from './_redact.js';
 
@@ -127,6 +127,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
       verdict: c.verdict,
       ...(c.choice ? { choice: c.choice } : {}),
       ...(c.listedReason !== undefined ? { listedReason: t(c.listedReason) } : {}),
+      ...(c.property ? { property: { ...c.property, ...(c.property.replay !== undefined ? { replay: t(c.property.replay) } : {}), ...(c.property.counterexample !== undefined ? { counterexample: r.json(c.property.counterexample) } : {}) } } : {}),
       message: t(c.message),
       durationMs: c.durationMs,
       ops,
@@ -149,7 +150,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     subject: run.aborted ? `${t(run.aborted.command)} (the testee could not start)` : `${t(run.implementation.name)} ${t(run.implementation.version)}`,
     summary: run.aborted ? `TESTEE COULD NOT START: ${t(run.aborted.message)} (no case ran, ${seconds(run.durationMs)} s)` : summaryLine(run.totals, run.durationMs, run.noTestRan),
     cases,
-    byArea: group(cases, (c) => [c.kind], [...VECTOR_KINDS]),
+    byArea: group(cases, (c) => [c.kind], [...RUN_AREAS]),
     bySection: group(cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
     log: ts(run.log),
     staleListEntries: ts(run.staleListEntries),

@@ -240,6 +240,10 @@ function article(c: CaseView): string {
     `<p class="facts">file <code>${h(c.file)}</code> · result <strong>${h(c.result)}</strong> · spec ${refs(c.spec)} · readings ${refs(c.readings)} · flags ${list(c.flags)}</p>`,
     `<p class="message">${linkRefsHtml(h(c.message))}</p>`,
   ];
+  if (c.property?.replay !== undefined) {
+    out.push(`<p class="facts">property: seed ${c.property.seed}, ${c.property.runs} inputs, ${c.property.shrinks ?? 0} shrinks; replay <code>--replay ${h(c.id)}=${h(c.property.replay)}</code></p>`);
+    out.push(`<details open><summary>Counterexample (shrunk)</summary><pre>${h(JSON.stringify(c.property.counterexample ?? null, null, 2).slice(0, 4000))}</pre></details>`);
+  }
   if (c.verdict === 'unexpected-pass') out.push(`<p>Listed as an expected failure${c.listedReason ? ` (${h(c.listedReason)})` : ''} but passed: update the list (<code>--update-expect-failures</code>).</p>`);
   if (c.diagnosis.length > 0) {
     out.push('<div class="diagnosis"><h4>Diagnosis</h4><ul>');

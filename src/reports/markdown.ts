@@ -195,6 +195,10 @@ function failure(c: CaseView): string[] {
   const status = failureRef(c.verdict);
   if (cited || status) out.push(`- docs: ${[cited, status?.file].filter(Boolean).map((d) => code(d ?? '')).join(', ')}`);
   out.push(`- ${md(c.message)}`);
+  if (c.property?.replay !== undefined) {
+    out.push(`- property: seed ${c.property.seed}, ${c.property.runs} inputs, ${c.property.shrinks ?? 0} shrinks; replay: \`pgv2kit run … --replay ${md(c.id)}=${md(c.property.replay)}\``);
+    out.push('', '  counterexample (shrunk):', '', '  ```json', ...JSON.stringify(c.property.counterexample ?? null, null, 2).slice(0, 4000).split('\n').map((l) => `  ${l}`), '  ```');
+  }
   if (c.verdict === 'unexpected-pass') out.push(`- listed as an expected failure${c.listedReason ? ` (${md(c.listedReason)})` : ''} but passed: update the list (\`--update-expect-failures\`)`);
   out.push('');
   for (const o of c.ops) out.push(...op(o));

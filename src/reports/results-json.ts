@@ -7,7 +7,8 @@ import type { Choice, OpStatus, Status } from '../checks/outcome.js';
 import type { OperationCoverage } from '../runner/coverage.js';
 import type { Diagnosis, RunAborted, RunTarget, RunResult, Totals, Verdict } from '../runner/result.js';
 import type { Implementation, Json } from '../subjects/subject.js';
-import type { ExpectedResult, VectorKind } from '../vectors/types.js';
+import type { ExpectedResult } from '../vectors/types.js';
+import type { CaseArea } from '../runner/result.js';
 import { buildModel, finish, type CaseView, type OpView, type ReportModel } from './_model.js';
 import { describeDifference } from './_content.js';
 
@@ -37,7 +38,7 @@ export interface ResultsJsonOp {
 /** A case in results.json. */
 export interface ResultsJsonCase {
   readonly id: string;
-  readonly kind: VectorKind;
+  readonly kind: CaseArea;
   readonly file: string;
   readonly comment: string;
   readonly spec: readonly string[];
@@ -57,6 +58,8 @@ export interface ResultsJsonCase {
   readonly message: string;
   readonly durationMs: number;
   readonly diagnosis: readonly Diagnosis[];
+  /** A property case: its seed, inputs judged and, on failure, replay, shrinks and the shrunk counterexample; else null. */
+  readonly property: { readonly seed: number; readonly runs: number; readonly replay: string | null; readonly shrinks: number | null; readonly counterexample: Json | null } | null;
   readonly ops: readonly ResultsJsonOp[];
 }
 
@@ -167,6 +170,7 @@ function caseJson(c: CaseView): ResultsJsonCase {
     message: c.message,
     durationMs: c.durationMs,
     diagnosis: c.diagnosis.map(diagnosisJson),
+    property: c.property ? { seed: c.property.seed, runs: c.property.runs, replay: c.property.replay ?? null, shrinks: c.property.shrinks ?? null, counterexample: c.property.counterexample ?? null } : null,
     ops: c.ops.map(opJson),
   };
 }

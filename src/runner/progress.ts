@@ -7,8 +7,8 @@
  * `N passed, M failed` (N counts only the cases whose every step ran and passed).
  * @module
  */
+import { RUN_AREAS } from './result.js';
 import { otherTargetsLine } from './coverage.js';
-import { VECTOR_KINDS } from '../vectors/types.js';
 import { VERDICT_INFO, type CaseResult, type RunResult, type Verdict } from './result.js';
 import { docDisplayPath, mistakeRef } from '../docs/refs.js';
 
@@ -81,7 +81,7 @@ export function summary(run: RunResult): string {
   lines.push('', `${run.implementation.name} ${run.implementation.version} (${run.target.description}) against vectors ${run.vectorSetHash.slice(0, 12)}`);
   const columns: Verdict[] = ['passed', 'failed', 'error', 'partial', 'skipped', 'expected-failure', 'unexpected-pass'];
   lines.push(`  ${'area'.padEnd(27)}${['passed', 'failed', 'error', 'partial', 'skipped', 'xfail', 'xpass'].map((h) => h.padStart(8)).join('')}`);
-  for (const kind of VECTOR_KINDS) {
+  for (const kind of RUN_AREAS) {
     const of = run.cases.filter((c) => c.kind === kind);
     if (of.length === 0) continue;
     lines.push(`  ${kind.padEnd(27)}${columns.map((v) => String(of.filter((c) => c.verdict === v).length).padStart(8)).join('')}`);

@@ -4,10 +4,10 @@
  */
 import type { CaseOutcome, OpOutcome } from '../checks/outcome.js';
 import type { Operation } from '../subjects/operations.js';
-import type { Implementation } from '../subjects/subject.js';
+import type { Implementation, Json } from '../subjects/subject.js';
 import type { OperationCoverage } from './coverage.js';
 import type { UnknownOperation } from './unknown-operations.js';
-import type { ExpectedResult, VectorKind } from '../vectors/types.js';
+import { VECTOR_KINDS, type ExpectedResult, type VectorKind } from '../vectors/types.js';
 
 /**
  * A case's verdict in the run, after the expected-failure list is applied:
@@ -45,9 +45,29 @@ export interface OpResult extends OpOutcome {
   readonly durationMs: number;
 }
 
+/** The areas of a run: the vector kinds, and the properties. */
+export type CaseArea = VectorKind | 'property';
+
+/** Every area, in report order. */
+export const RUN_AREAS: readonly CaseArea[] = [...VECTOR_KINDS, 'property'];
+
+/** What a property case records beyond a vector case's fields. */
+export interface PropertyRecord {
+  readonly seed: number;
+  /** Inputs judged (up to the failure). */
+  readonly runs: number;
+  /** On failure: `<seed>:<path>`, for `--replay <id>=<seed>:<path>`. */
+  readonly replay?: string;
+  readonly shrinks?: number;
+  /** On failure: the shrunk input, as data. */
+  readonly counterexample?: Json;
+}
+
 /** One case in the run. */
-export interface CaseResult extends Omit<CaseOutcome, 'ops'> {
-  readonly kind: VectorKind;
+export interface CaseResult extends Omit<CaseOutcome, 'ops' | 'kind'> {
+  readonly kind: CaseArea;
+  /** Set for a property case: its seed, runs and, on failure, the shrunk counterexample. */
+  readonly property?: PropertyRecord;
   readonly comment: string;
   readonly spec: readonly string[];
   readonly readings: readonly string[];

@@ -15,7 +15,9 @@ import type { LoadedCase, VectorSet } from '../vectors/types.js';
 import type { ExpectedFailure } from './expect-failures.js';
 import { VERDICT_INFO, type CaseResult, type OpResult, type RunResult, type RunTarget, type Totals, type Verdict } from './result.js';
 import { noTestRan, operationCoverage } from './coverage.js';
-import { selectCases, type Selection } from './select.js';
+import { selectCases, selects, type Selectable, type Selection } from './select.js';
+import { PROPERTIES } from '../properties/catalogue.js';
+import { runProperties, type PropertyOptions } from '../properties/run.js';
 import { unknownOperation } from './unknown-operations.js';
 
 /** What to run, against what. */
@@ -35,6 +37,8 @@ export interface RunOptions {
   /** What checks need beyond the subject: the reference gateway for client cases ({@link startClientGateway}). */
   readonly context?: CheckContext;
   readonly now?: () => Date;
+  /** The properties: run after the vectors unless false (default: not run). */
+  readonly properties?: PropertyOptions | false;
 }
 
 /**
@@ -48,7 +52,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const now = options.now ?? (() => new Date());
   const started = now();
   const selection = options.selection ?? { only: [], skip: [] };
-  const selected = selectCases(liveCases(options.set), selection);
+  const selected = selectCases(liveCases(options.set), selection, PROPERTY_SELECTABLES);
   // cases that need only kit-internal operations the target does not offer belong to other targets
   const mine = (l: LoadedCase): boolean => caseOperations(l.case).some((op) => !isKitOperation(op) || options.subject.operations.includes(op));
   const cases = selected.filter(mine);
@@ -67,6 +71,16 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 32, cases.length)) }, worker));
+  if (options.properties) {
+    const chosen = new Set(PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).map((p) => p.case.id));
+    const found = await runProperties(options.subject, { ...options.properties, only: (id) => chosen.has(id) && (options.properties ? (options.properties.only?.(id) ?? true) : false) });
+    for (const r of found) {
+      const listedAs = listed.get(r.id);
+      const withList: CaseResult = { ...r, verdict: verdictOf(r.status, listedAs), ...(listedAs ? { listedReason: listedAs.reason } : {}) };
+      results.push(withList);
+      options.onCase?.(withList, ++done, cases.length + found.length);
+    }
+  }
   const finished = now();
   const known = new Set(options.set.cases.map((c) => c.case.id));
   const offered = [...options.subject.operations];
@@ -133,6 +147,9 @@ export function defaultRunName(implementation: string, at: Date): string {
   const stamp = at.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `${implementation.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'run'}-${stamp}`;
 }
+
+/** The properties as a selection sees them: area `property`, flag `Property`, their ids. */
+export const PROPERTY_SELECTABLES: readonly Selectable[] = PROPERTIES.map((p) => ({ case: { id: p.id, kind: 'property', flags: ['Property'] } }));
 
 // --- internal ---
 

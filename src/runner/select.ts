@@ -5,7 +5,7 @@
  * `area:`, `flag:`, `id:`.
  * @module
  */
-import type { LoadedCase, VectorKind } from '../vectors/types.js';
+
 import { VECTOR_KINDS } from '../vectors/types.js';
 
 /** A pattern that matches no case at all (a usage error: probably a typo). */
@@ -20,21 +20,40 @@ export interface Selection {
   readonly skip: readonly string[];
 }
 
+/** Anything a selection can name: a vector case, or a property (area `property`, flag `Property`). */
+export interface Selectable {
+  readonly case: { readonly id: string; readonly kind: string; readonly flags: readonly string[] };
+}
+
 /**
  * The cases a selection keeps, in order.
  * @param cases - the live cases
  * @param selection - --only and --skip patterns (each may hold several, comma-separated)
+ * @param others - what else the run can select (the properties), for the check that every pattern names something
  * @returns the selected cases
- * @throws {SelectionError} when a pattern matches no case
+ * @throws {SelectionError} when a pattern matches no case and nothing else
  * @example selectCases(cases, { only: ['signature'], skip: ['flag:UppercaseHex'] })
  */
-export function selectCases(cases: readonly LoadedCase[], selection: Selection): LoadedCase[] {
+export function selectCases<C extends Selectable>(cases: readonly C[], selection: Selection, others: readonly Selectable[] = []): C[] {
   const only = expand(selection.only);
   const skip = expand(selection.skip);
   for (const p of [...only, ...skip]) {
-    if (!cases.some((c) => matches(c, p))) throw new SelectionError(`the pattern ${JSON.stringify(p)} matches no case (an area, a flag or an id glob)`);
+    if (!cases.some((c) => matches(c, p)) && !others.some((c) => matches(c, p))) throw new SelectionError(`the pattern ${JSON.stringify(p)} matches no case (an area, a flag or an id glob)`);
   }
-  return cases.filter((c) => (only.length === 0 || only.some((p) => matches(c, p))) && !skip.some((p) => matches(c, p)));
+  return cases.filter((c) => selects(c, selection));
+}
+
+/**
+ * Whether a selection keeps one case or property.
+ * @param item - the case or property
+ * @param selection - --only and --skip patterns
+ * @returns true when an --only pattern (or none) matches it and no --skip pattern does
+ * @example selects({ case: { id: 'property.lf.sign', kind: 'property', flags: ['Property'] } }, { only: ['property'], skip: [] }) // true
+ */
+export function selects(item: Selectable, selection: Selection): boolean {
+  const only = expand(selection.only);
+  const skip = expand(selection.skip);
+  return (only.length === 0 || only.some((p) => matches(item, p))) && !skip.some((p) => matches(item, p));
 }
 
 /**
@@ -44,13 +63,13 @@ export function selectCases(cases: readonly LoadedCase[], selection: Selection):
  * @returns true when it matches
  * @example matches(c, 'flag:FinalLfMissing')
  */
-export function matches(loaded: LoadedCase, pattern: string): boolean {
+export function matches(loaded: Selectable, pattern: string): boolean {
   const c = loaded.case;
   const [prefix, rest] = splitPrefix(pattern);
   if (prefix === 'area') return c.kind === rest;
   if (prefix === 'flag') return c.flags.includes(rest);
   if (prefix === 'id') return glob(rest).test(c.id);
-  if ((VECTOR_KINDS as readonly string[]).includes(pattern)) return c.kind === (pattern as VectorKind);
+  if ((VECTOR_KINDS as readonly string[]).includes(pattern) || pattern === 'property') return c.kind === pattern;
   return c.flags.includes(pattern) || glob(pattern).test(c.id);
 }
 

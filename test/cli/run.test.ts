@@ -2,6 +2,7 @@
  * `pgv2kit run` end to end, in process: targets, selection, expected-failure lists,
  * exit codes, reports on disk, and secrets kept out of every output.
  */
+import { PROPERTIES } from '../../src/properties/catalogue.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,15 +35,18 @@ function allText(dir: string): string {
 describe('pgv2kit run', () => {
   it('with no target runs every vector against the reference and writes the reports', async () => {
     const cwd = tmp();
-    const r = await run(['run', '--run-name', 'ref'], { cwd });
+    const r = await run(['run', '--run-name', 'ref', '--seed', '1'], { cwd });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`\n${live.length} passed, 0 failed\nreports: .*\n$`));
+    // every live vector, and every property (issue 10), each held by the reference
+    expect(r.stdout).toMatch(new RegExp(`\n${live.length + PROPERTIES.length} passed, 0 failed\nreports: .*\n$`));
+    expect(r.stdout).toMatch(/\n {2}property +7 +0 +0 +0 +0 +0 +0\n/);
     expect(r.stdout).toContain('skipped: 0, expected failures: 0\n');
     // the reference (and its gateway) offers every operation: every step ran, no case is partial
     expect(r.stdout).not.toMatch(/\nnot run: |\npartial: /);
     expect(readdirSync(join(cwd, 'reports', 'ref')).sort()).toEqual(['junit.xml', 'report.html', 'report.md', 'results.json', 'run.log']);
-    const results = JSON.parse(readFileSync(join(cwd, 'reports', 'ref', 'results.json'), 'utf8')) as { cases: unknown[]; implementation: { name: string } };
-    expect(results.cases).toHaveLength(live.length);
+    const results = JSON.parse(readFileSync(join(cwd, 'reports', 'ref', 'results.json'), 'utf8')) as { cases: Array<{ id: string; kind: string }>; implementation: { name: string } };
+    expect(results.cases).toHaveLength(live.length + PROPERTIES.length);
+    expect(results.cases.filter((c) => c.kind === 'property').map((c) => c.id)).toEqual(PROPERTIES.map((p) => p.id));
     expect(results.implementation.name).toBe('pgv2kit-reference');
     const written = allText(join(cwd, 'reports')) + r.stdout + r.stderr;
     for (const s of secrets) expect(written.includes(s), 'a secret in the reports').toBe(false);

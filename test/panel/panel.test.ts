@@ -13,8 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzParser, showEscaped, type FuzzResult } from '../../src/fuzz/run.js';
 import { validateTesteeLine } from '../../src/protocol/validate.js';
 import { startClientGateway } from '../../src/runner/client-gateway.js';
-import type { RunResult } from '../../src/runner/result.js';
+import type { CaseResult, RunResult } from '../../src/runner/result.js';
 import { runConformance } from '../../src/runner/run.js';
+import { PROPERTIES } from '../../src/properties/catalogue.js';
+import { runProperties } from '../../src/properties/run.js';
 import { PROTOCOL_OPERATIONS, type Operation } from '../../src/subjects/operations.js';
 import { createTesteeSubject } from '../../src/subjects/testee-subject.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
@@ -25,6 +27,8 @@ import { PYTHON_MEMBERS } from './python-members.js';
 const PANEL_OPERATIONS: readonly Operation[] = PROTOCOL_OPERATIONS.filter((op) => !op.startsWith('client.'));
 const FUZZ_SEEDS = [1, 2, 3, 4, 5] as const;
 const FUZZ_RUNS = 300;
+/** Inputs per property per seed: bodies reach 64 KiB, so fewer than the fuzzer's headers. */
+const PROPERTY_RUNS = 40;
 /** Members examined at once: the work is mostly waiting on child processes. */
 const PARALLEL = 3;
 
@@ -32,11 +36,12 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const set = loadVectorSet();
 const MEMBERS = [...NODE_MEMBERS, ...PYTHON_MEMBERS];
 
-/** What one member did: its run, its fuzz runs, and what its session logged. */
 interface Examination {
   readonly offered: readonly Operation[];
   readonly run: RunResult;
   readonly fuzz: ReadonlyMap<number, FuzzResult>;
+  /** The properties at each seed. */
+  readonly properties: ReadonlyMap<number, readonly CaseResult[]>;
   readonly restarts: number;
   /** Session events other than the member's own stderr (restarts, protocol problems). */
   readonly events: readonly string[];
@@ -100,6 +105,13 @@ describe.each(MEMBERS.map((m) => [m.name, m] as const))('panel member %s', (name
     expect(e.events).toEqual([]);
   }, 60_000);
 
+  it.each(FUZZ_SEEDS)(`holds every property, seed %i (${PROPERTY_RUNS} inputs each)`, async (seed) => {
+    const e = await examination();
+    const cases = e.properties.get(seed) ?? [];
+    expect(cases.map((c) => c.id)).toEqual(PROPERTIES.map((p) => p.id));
+    expect(cases.filter((c) => c.verdict !== 'passed').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+  }, 60_000);
+
   it.each(FUZZ_SEEDS)(`fuzzes authorization.parse, seed %i (${FUZZ_RUNS} headers): no finding`, async (seed) => {
     const e = await examination();
     const r = e.fuzz.get(seed);
@@ -135,10 +147,13 @@ async function examine(command: string): Promise<Examination> {
     }
     const fuzz = new Map<number, FuzzResult>();
     for (const seed of FUZZ_SEEDS) fuzz.set(seed, await fuzzParser(subject, { seed, runs: FUZZ_RUNS }));
+    const properties = new Map<number, CaseResult[]>();
+    for (const seed of FUZZ_SEEDS) properties.set(seed, await runProperties(subject, { seed, runs: PROPERTY_RUNS }));
     return {
       offered: subject.operations,
       run,
       fuzz,
+      properties,
       restarts: subject.session.restarts,
       events: log.filter((line) => !line.startsWith('testee stderr:')),
     };

@@ -51,6 +51,8 @@ import * as secretOmitted from './members/secret-omitted.js';
 import * as uploadFileFirst from './members/upload-file-first.js';
 import * as uploadKnownFieldsOnly from './members/upload-known-fields-only.js';
 import * as uploadUtf16Length from './members/upload-utf16-length.js';
+import * as largeBodyLfDropped from './members/large-body-lf-dropped.js';
+import * as largeBodyUnverified from './members/large-body-unverified.js';
 import * as uppercaseHex from './members/uppercase-hex.js';
 import * as urlPathOnly from './members/url-path-only.js';
 import * as urlQueryDropped from './members/url-query-dropped.js';
@@ -416,6 +418,25 @@ export const ZOO: readonly ZooMember[] = [
     mustFail: ['response.pretty-printed-final-lf', 'response.unicode-escapes-kept', 'response.html-safe-escapes-kept', 'response.crlf-pretty-printed', 'response.signed-over-reserialized-body', 'response.body-not-utf8'],
     expectedFailures: 6,
     diagnosis: [{ mistake: 'body-reserialized', ops: ['response.verify'] }],
+  },
+  // beyond every vector: bodies over 8 KiB (the longest vector body is 4 KB); the properties catch them
+  {
+    name: 'large-body-lf-dropped',
+    bug: 'the signer drops the LF after the body when the body is over 8 KiB (§5.1, R1)',
+    area: 'signing',
+    module: largeBodyLfDropped,
+    mustFail: [],
+    expectedFailures: 0,
+    note: 'passes every vector; property.lf.content, property.lf.sign and property.verify.exact catch it (test/properties/properties.test.ts)',
+  },
+  {
+    name: 'large-body-unverified',
+    bug: 'the verifier skips the sign comparison for bodies over 8 KiB (§5.1–§5.4)',
+    area: 'verification',
+    module: largeBodyUnverified,
+    mustFail: [],
+    expectedFailures: 0,
+    note: 'passes every vector; property.verify.exact catches it, over protocol v1 too (test/properties/properties.test.ts)',
   },
   {
     name: 'received-body-text-converted',

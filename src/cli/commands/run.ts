@@ -11,8 +11,10 @@ import { writeReports } from '../../reports/write.js';
 import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
 import { runConformant, type RunResult, type RunTarget } from '../../runner/result.js';
-import { caseSecrets, countVerdicts, runConformance } from '../../runner/run.js';
-import { SelectionError, selectCases } from '../../runner/select.js';
+import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, runConformance } from '../../runner/run.js';
+import { SelectionError, selectCases, selects } from '../../runner/select.js';
+import { PROPERTIES } from '../../properties/catalogue.js';
+import { DEFAULT_PROPERTY_RUNS, type PropertyOptions } from '../../properties/run.js';
 import { startClientGateway } from '../../runner/client-gateway.js';
 import { unknownOperation } from '../../runner/unknown-operations.js';
 import { caseOperations } from '../../checks/index.js';
@@ -55,6 +57,13 @@ export const runCommand = defineCommand({
     'reading. Reports go to reports/<run name>/ (or --report-dir): junit.xml, results.json,',
     'report.md, report.html, run.log — secrets masked.',
     '',
+    'Properties: after the vectors, seven fast-check properties run against the same target',
+    '(property.<family>.<name>: LF handling, the sign, lower-case hex, header item order,',
+    'format/parse round trip, exact verification, verifying what it signed) over inputs no',
+    'vector holds — bodies to 64 KiB around buffer boundaries, bytes that are not UTF-8 —',
+    'judged by the reference and the readings. --properties <runs> (default 100), --seed,',
+    '--no-properties; a failure prints its shrunk counterexample and --replay <id>=<seed>:<path>.',
+    '',
     'Gateway role: --gateway <base_url> checks a gateway server, the kit playing the merchant',
     '(the gateway vectors: signed requests correct and changed after signing, uploads with one',
     'rule of 4.2 broken), with the merchant credentials of --app-id and --secret (or',
@@ -80,6 +89,10 @@ export const runCommand = defineCommand({
     'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the reports here (default: reports/<run name>)' },
     'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run (default: <implementation>-<date>-<time>)' },
     'no-reports': { type: 'boolean', description: 'Write no reports' },
+    properties: { type: 'string', valueName: '<runs>', description: `Inputs per property (default ${DEFAULT_PROPERTY_RUNS}); the properties run after the vectors` },
+    'no-properties': { type: 'boolean', description: 'Run the vectors only' },
+    seed: { type: 'string', valueName: '<n>', description: 'The properties\' seed (default: random, printed and reported)' },
+    replay: { type: 'string', valueName: '<id>=<seed>:<path>', description: 'Replay one property counterexample, as a failure prints it' },
   },
   exitCodes: {
     0: 'some step ran and none failed (partial and skipped cases do not fail the run; failures as listed)',
@@ -92,6 +105,8 @@ export const runCommand = defineCommand({
     'pgv2kit run --testee "python3 examples/python-adapter/pgv2kit_adapter.py"',
     'pgv2kit run --testee "node my-adapter.mjs" --only signature,authorization --expect-failures sdk-failures.yaml',
     'pgv2kit run --module ./my-subject.mjs --skip flag:UppercaseHex --list',
+    'pgv2kit run --testee "node my-adapter.mjs" --properties 1000 --seed 42',
+    'pgv2kit run --testee "node my-adapter.mjs" --replay property.lf.sign=42:3:0:1',
   ],
   async run({ values, positionals, io, addSecret }) {
     const targets = [values.testee !== undefined, values.module !== undefined, values.gateway === true].filter(Boolean).length;
@@ -103,6 +118,7 @@ export const runCommand = defineCommand({
     const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
     const concurrency = Math.floor(positiveNumber(values.concurrency, 'concurrency', 32));
     const selection = { only: values.only ? [values.only] : values.gateway ? ['area:gateway'] : [], skip: values.skip ? [values.skip] : [] };
+    const properties = propertyOptions(values);
 
     let set;
     try {
@@ -113,7 +129,7 @@ export const runCommand = defineCommand({
     }
     let selected;
     try {
-      selected = selectCases(liveCases(set), selection);
+      selected = selectCases(liveCases(set), selection, PROPERTY_SELECTABLES);
     } catch (e) {
       if (e instanceof SelectionError) throw new UsageError(e.message);
       throw e;
@@ -191,7 +207,12 @@ export const runCommand = defineCommand({
           const mark = missing.length === ops.length ? '  (skipped: not offered)' : missing.length > 0 ? `  (partial: ${missing.join(',')} not offered)` : '';
           io.stdout(`${c.id}  ${c.result}  ${ops.join(',')}${mark}\n`);
         }
-        io.stdout(`${selected.length} cases selected for ${subject.implementation.name}\n`);
+        const props = properties ? PROPERTIES.filter((p) => selects({ case: { id: p.id, kind: 'property', flags: ['Property'] } }, selection)) : [];
+        for (const p of props) {
+          const missing = p.operations.filter((op) => !subject.operations.includes(op));
+          io.stdout(`${p.id}  property  ${p.operations.join(',')}${missing.length > 0 ? '  (skipped: not offered)' : ''}\n`);
+        }
+        io.stdout(`${selected.length} cases${props.length > 0 ? ` and ${props.length} properties` : ''} selected for ${subject.implementation.name}\n`);
         return EXIT.ok;
       }
       const clientGateway = await startClientGateway(selected, subject);
@@ -203,7 +224,7 @@ export const runCommand = defineCommand({
         };
       }
       const progress = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY === true && io.env['CI'] !== 'true' });
-      let run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, ...(clientGateway ? { context: clientGateway.context } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
+      let run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, properties, ...(clientGateway ? { context: clientGateway.context } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
       if (listPath && values['update-expect-failures']) run = updateList(run, listPath, listed, io.stdout);
       progress.finish(run);
       if (!values['no-reports']) {
@@ -229,6 +250,28 @@ export const runCommand = defineCommand({
 });
 
 // --- internal ---
+
+/** The properties' options from --properties, --no-properties, --seed and --replay (false: vectors only). */
+function propertyOptions(values: { properties?: string; 'no-properties'?: boolean; seed?: string; replay?: string; gateway?: boolean }): PropertyOptions | false {
+  if (values['no-properties'] || values.gateway) {
+    if (values.properties !== undefined || values.replay !== undefined) throw new UsageError('--properties and --replay need the properties: leave out --no-properties (and --gateway, which has none)');
+    return false;
+  }
+  const runs = values.properties !== undefined ? Math.floor(positiveNumber(values.properties, 'properties', DEFAULT_PROPERTY_RUNS)) : DEFAULT_PROPERTY_RUNS;
+  let seed: number | undefined;
+  if (values.seed !== undefined) {
+    seed = Number(values.seed);
+    if (!/^-?\d+$/.test(values.seed.trim()) || !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, not ${JSON.stringify(values.seed)}`);
+  }
+  let replay: { id: string; path: string } | undefined;
+  if (values.replay !== undefined) {
+    const m = /^(property\.[a-z0-9.-]+)=(-?\d+):(\d+(?::\d+)*)$/.exec(values.replay.trim());
+    if (!m || !PROPERTIES.some((p) => p.id === m[1])) throw new UsageError(`--replay takes <property id>=<seed>:<path> as a failure prints it (e.g. property.lf.sign=42:3:0), not ${JSON.stringify(values.replay)}`);
+    seed = Number(m[2]);
+    replay = { id: m[1] ?? '', path: m[3] ?? '' };
+  }
+  return { runs, ...(seed !== undefined ? { seed } : {}), ...(replay ? { replay } : {}) };
+}
 
 /** The gateway under test: the URL given, or the reference gateway started in process with its demo merchant. */
 async function gatewayTarget(url: string | undefined, appId: string | undefined, appSecret: string | undefined): Promise<{ target: GatewayTarget; description: string; close?: () => Promise<void> }> {
