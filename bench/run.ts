@@ -7,12 +7,14 @@
  *     npm run bench                 # build, then every benchmark
  *     npx tsx bench/run.ts sign     # only those whose name contains "sign" (dist/ must be built)
  *     npx tsx bench/run.ts gateway  # only gateway-load: 200 concurrent 2 MiB uploads, 1,000 malformed requests
- *     npx tsx bench/run.ts fuzz     # only fuzz-speed: fuzzParser headers/s in process and over protocol v1
+ *     npx tsx bench/run.ts fuzz     # only fuzz-speed: fuzzParser headers/s in process and over protocol v1, beside echo
+ *     npx tsx bench/run.ts properties   # only properties-overhead: a run with and without the properties
  * @module
  */
 import { loadVectorSet } from '../dist/index.js';
 import { recordCalls } from './_inputs.js';
 import { benchFuzzSpeed } from './fuzz-speed.js';
+import { benchPropertiesOverhead } from './properties-overhead.js';
 import { benchGatewayLoad } from './gateway-load.js';
 import { formatNumber, machine, summarize, table, type BenchResult, type Ratio } from './_measure.js';
 import { benchProtocolCalls } from './protocol-calls.js';
@@ -42,6 +44,8 @@ if (wanted('sign')) results.push(report(await benchSign()));
 if (wanted('gateway-load')) process.stdout.write(await benchGatewayLoad());
 // One run per subject, ~3 s each: its table and its two lines (in process, over protocol v1).
 if (wanted('fuzz-speed')) process.stdout.write(await benchFuzzSpeed());
+// Rounds of a whole run with and without the properties: its table and its ratio line.
+if (wanted('properties-overhead')) process.stdout.write(await benchPropertiesOverhead());
 
 const ratios = results.flatMap((r) => r.ratios);
 if (ratios.length > 0) {
