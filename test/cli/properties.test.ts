@@ -1,0 +1,53 @@
+/**
+ * `pgv2kit run` and its properties: on by default, --properties, --seed, --no-properties,
+ * --replay, selection by area and id, --list; wrong values are usage errors.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run } from './_run.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'pgv2kit-props-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const zoo = (name: string): string => join(new URL('../../', import.meta.url).pathname, 'test/zoo/members', `${name}.ts`);
+
+describe('pgv2kit run: the properties', () => {
+  it('--only property runs the seven against the reference, seed and runs reported', async () => {
+    const r = await run(['run', '--only', 'property', '--properties', '30', '--seed', '12', '--report-dir', join(tmp, 'p')], { cwd: tmp });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\n7 passed, 0 failed\n/);
+    const json = JSON.parse(readFileSync(join(tmp, 'p', 'results.json'), 'utf8')) as { cases: Array<{ id: string; kind: string; property: { seed: number; runs: number } }> };
+    expect(json.cases.map((c) => [c.kind, c.property.seed, c.property.runs])).toEqual(Array.from({ length: 7 }, () => ['property', 12, 30]));
+  });
+
+  it('a failure prints the replay, and --replay gives the same counterexample at once', async () => {
+    const first = await run(['run', '--module', zoo('large-body-lf-dropped'), '--only', 'property.lf.sign', '--seed', '3', '--no-reports'], { cwd: tmp });
+    expect(first.code).toBe(1);
+    const replay = /--replay (property\.lf\.sign=\d+:[\d:]+)/.exec(first.stdout)?.[1];
+    expect(replay).toBeDefined();
+    const again = await run(['run', '--module', zoo('large-body-lf-dropped'), '--only', 'property.lf.sign', '--replay', replay ?? '', '--no-reports'], { cwd: tmp });
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/FAILED property\.lf\.sign: signature\.sign: sign differs .* 0 shrinks/);
+    expect(again.stdout).toContain('your sign is the sign of the content in which the LF after part 7 (the body) was left out');
+  });
+
+  it('--no-properties runs the vectors only; --list names the properties', async () => {
+    const none = await run(['run', '--only', 'signature.final-lf-missing,property', '--no-properties', '--no-reports'], { cwd: tmp });
+    expect(none.stdout).toMatch(/\n1 passed, 0 failed\n/);
+    const list = await run(['run', '--only', 'property', '--list'], { cwd: tmp });
+    expect(list.stdout).toContain('property.verify.exact  property  request.verify\n');
+    expect(list.stdout).toMatch(/0 cases and 7 properties selected for pgv2kit-reference\n$/);
+  });
+
+  it.each([
+    [['--properties', 'x'], '--properties must be a positive number, not "x"'],
+    [['--seed', '1.5'], '--seed must be an integer, not "1.5"'],
+    [['--replay', 'property.nope=1:0'], '--replay takes <property id>=<seed>:<path>'],
+    [['--no-properties', '--properties', '5'], '--properties and --replay need the properties'],
+  ])('%j is a usage error', async (args, message) => {
+    const r = await run(['run', ...args, '--no-reports'], { cwd: tmp });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+});
