@@ -25,7 +25,8 @@ export interface PropertyFailure {
   readonly reason: string;
   readonly expected: Json;
   readonly got: Json;
-  readonly diagnosis?: readonly Diagnosis[];
+  /** The known mistakes that explain the answer: worked out only for the final counterexample (it can be costly). */
+  readonly diagnose?: () => readonly Diagnosis[];
 }
 
 /** A property: an id, what it stands for, the operations it calls, its inputs and its judgement. */
@@ -82,8 +83,8 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
         return { op: 'signature.content', reason: 'contentB64 is not base64', expected: toBase64(expected), got };
       }
       if (bytesEqual(bytes, expected)) return undefined;
-      const mistakes = mistakenContents(parts).filter(({ content }) => bytesEqual(content, bytes)).map(({ mistake }) => asDiagnosis(mistake, 'content'));
-      return { op: 'signature.content', reason: `content differs from the expected (expected ${expected.byteLength} bytes, got ${bytes.byteLength}; body of ${parts.body.byteLength} bytes)`, expected: toBase64(expected), got, ...(mistakes.length ? { diagnosis: mistakes } : {}) };
+      const diagnose = (): Diagnosis[] => mistakenContents(parts).filter(({ content }) => bytesEqual(content, bytes)).map(({ mistake }) => asDiagnosis(mistake, 'content'));
+      return { op: 'signature.content', reason: `content differs from the expected (expected ${expected.byteLength} bytes, got ${bytes.byteLength}; body of ${parts.body.byteLength} bytes)`, expected: toBase64(expected), got, diagnose };
     },
     show: showParts,
   }),
@@ -100,8 +101,8 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       const got = field(answer, 'sign');
       if (typeof got !== 'string') return notAnswered('signature.sign', answer, expected);
       if (got.toLowerCase() === expected) return undefined;
-      const mistakes = findMistakes(parts, got).map((m) => asDiagnosis(m, 'sign'));
-      return { op: 'signature.sign', reason: `sign differs from the SHA-256 of the content (body of ${parts.body.byteLength} bytes)`, expected, got, ...(mistakes.length ? { diagnosis: mistakes } : {}) };
+      const diagnose = (): Diagnosis[] => findMistakes(parts, got).map((m) => asDiagnosis(m, 'sign'));
+      return { op: 'signature.sign', reason: `sign differs from the SHA-256 of the content (body of ${parts.body.byteLength} bytes)`, expected, got, diagnose };
     },
     show: showParts,
   }),
@@ -118,7 +119,7 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       if (typeof got !== 'string') return notAnswered('signature.sign', answer, '64 lower-case hex digits');
       if (/^[0-9a-f]{64}$/.test(got)) return undefined;
       const upper = /^[0-9a-fA-F]{64}$/.test(got);
-      return { op: 'signature.sign', reason: upper ? 'the sign has upper-case hex digits (R7: signers emit lower case)' : `the sign is not 64 hex digits (${got.length} characters)`, expected: '64 lower-case hex digits', got, ...(upper ? { diagnosis: [{ mistake: 'uppercase-hex', message: 'your sign is the right digest in upper-case hex', ref: '§5.2, R7' }] } : {}) };
+      return { op: 'signature.sign', reason: upper ? 'the sign has upper-case hex digits (R7: signers emit lower case)' : `the sign is not 64 hex digits (${got.length} characters)`, expected: '64 lower-case hex digits', got, ...(upper ? { diagnose: () => [{ mistake: 'uppercase-hex', message: 'your sign is the right digest in upper-case hex', ref: '§5.2, R7' }] } : {}) };
     },
     show: showParts,
   }),

@@ -70,7 +70,8 @@ async function runOne(p: PropertyDef<unknown>, subject: Subject, seed: number, o
   const ops: OpResult[] = p.operations.map((op): OpResult => {
     if (op !== detail.op) return { op, status: 'pass', expected: null, got: null, message: 'ran', durationMs: 0 };
     const outcome: OpOutcome = { op, status, expected: detail.expected, got: detail.got, message: detail.reason };
-    return { ...outcome, durationMs: 0, ...(detail.diagnosis?.length ? { diagnosis: detail.diagnosis as Diagnosis[] } : {}) };
+    const diagnosis = detail.diagnose?.() ?? [];
+    return { ...outcome, durationMs: 0, ...(diagnosis.length ? { diagnosis: diagnosis as Diagnosis[] } : {}) };
   });
   const counterexample = p.show(f.input);
   const replay = `${p.id}=${f.replay}`;

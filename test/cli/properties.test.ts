@@ -14,19 +14,19 @@ const zoo = (name: string): string => join(new URL('../../', import.meta.url).pa
 
 describe('pgv2kit run: the properties', () => {
   it('--only property runs the seven against the reference, seed and runs reported', async () => {
-    const r = await run(['run', '--only', 'property', '--properties', '30', '--seed', '12', '--report-dir', join(tmp, 'p')], { cwd: tmp });
+    const r = await run(['run', '--only', 'property', '--properties', '15', '--seed', '12', '--report-dir', join(tmp, 'p')], { cwd: tmp });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\n7 passed, 0 failed\n/);
     const json = JSON.parse(readFileSync(join(tmp, 'p', 'results.json'), 'utf8')) as { cases: Array<{ id: string; kind: string; property: { seed: number; runs: number } }> };
-    expect(json.cases.map((c) => [c.kind, c.property.seed, c.property.runs])).toEqual(Array.from({ length: 7 }, () => ['property', 12, 30]));
+    expect(json.cases.map((c) => [c.kind, c.property.seed, c.property.runs])).toEqual(Array.from({ length: 7 }, () => ['property', 12, 15]));
   });
 
   it('a failure prints the replay, and --replay gives the same counterexample at once', async () => {
-    const first = await run(['run', '--module', zoo('large-body-lf-dropped'), '--only', 'property.lf.sign', '--seed', '3', '--no-reports'], { cwd: tmp });
+    const first = await run(['run', '--module', zoo('large-body-lf-dropped'), '--only', 'property.lf.sign', '--seed', '3', '--properties', '25', '--no-reports'], { cwd: tmp });
     expect(first.code).toBe(1);
     const replay = /--replay (property\.lf\.sign=\d+:[\d:]+)/.exec(first.stdout)?.[1];
     expect(replay).toBeDefined();
-    const again = await run(['run', '--module', zoo('large-body-lf-dropped'), '--only', 'property.lf.sign', '--replay', replay ?? '', '--no-reports'], { cwd: tmp });
+    const again = await run(['run', '--module', zoo('large-body-lf-dropped'), '--only', 'property.lf.sign', '--replay', replay ?? '', '--properties', '25', '--no-reports'], { cwd: tmp });
     expect(again.code).toBe(1);
     expect(again.stdout).toMatch(/FAILED property\.lf\.sign: signature\.sign: sign differs .* 0 shrinks/);
     expect(again.stdout).toContain('your sign is the sign of the content in which the LF after part 7 (the body) was left out');
@@ -34,6 +34,7 @@ describe('pgv2kit run: the properties', () => {
 
   it('--no-properties runs the vectors only; --list names the properties', async () => {
     const none = await run(['run', '--only', 'signature.final-lf-missing,property', '--no-properties', '--no-reports'], { cwd: tmp });
+    // (the properties are off: only the one vector case ran)
     expect(none.stdout).toMatch(/\n1 passed, 0 failed\n/);
     const list = await run(['run', '--only', 'property', '--list'], { cwd: tmp });
     expect(list.stdout).toContain('property.verify.exact  property  request.verify\n');
