@@ -205,8 +205,11 @@ function partsInput(p: PropertyParts): Record<string, Json> {
   return { appId: p.appId, appSecret: p.appSecret, method: p.method, url: p.url, timestamp: p.timestamp, nonce: p.nonce, bodyB64: toBase64(p.body) };
 }
 
+/** The parts as data for a report: a long body by its length, first and last bytes (the replay gives it whole). */
 function showParts(p: PropertyParts): Json {
-  return { appId: p.appId, method: p.method, url: p.url, timestamp: p.timestamp, nonce: p.nonce, bodyLength: p.body.byteLength, bodyB64: toBase64(p.body) };
+  const n = p.body.byteLength;
+  const body: Record<string, Json> = n <= 96 ? { bodyB64: toBase64(p.body) } : { bodyFirst48B64: toBase64(p.body.subarray(0, 48)), bodyLast48B64: toBase64(p.body.subarray(n - 48)) };
+  return { appId: p.appId, method: p.method, url: p.url, timestamp: p.timestamp, nonce: p.nonce, bodyLength: n, ...body };
 }
 
 function field(answer: Answer, name: string): unknown {
