@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { findMistakes, mistakenContents } from '../diagnosis/mistakes.js';
-import type { Diagnosis } from '../runner/result.js';
+import type { CounterexampleVector, Diagnosis } from '../runner/result.js';
 import { ITEM_NAMES, formatAuthorization, parseAuthorization, type AuthorizationItems, type ItemName } from '../scheme/authorization.js';
 import { bytesEqual, fromBase64, toBase64 } from '../scheme/bytes.js';
 import { signatureContent } from '../scheme/content.js';
@@ -43,6 +43,8 @@ export interface PropertyDef<T> {
   judge(input: T, subject: Subject, id: string): Promise<PropertyFailure | undefined>;
   /** The input as data, for reports (bodies as base64). */
   show(input: T): Json;
+  /** The counterexample as a vector case's data, when one can hold it (`--save`). */
+  asVector?(input: T, failure: PropertyFailure): CounterexampleVector | undefined;
 }
 
 /**
@@ -87,6 +89,7 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       return { op: 'signature.content', reason: `content differs from the expected (expected ${expected.byteLength} bytes, got ${bytes.byteLength}; body of ${parts.body.byteLength} bytes)`, expected: toBase64(expected), got, diagnose };
     },
     show: showParts,
+    asVector: (parts) => signatureVector(parts),
   }),
   defineProperty<PropertyParts>({
     id: 'property.lf.sign',
@@ -105,6 +108,7 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       return { op: 'signature.sign', reason: `sign differs from the SHA-256 of the content (body of ${parts.body.byteLength} bytes)`, expected, got, diagnose };
     },
     show: showParts,
+    asVector: (parts) => signatureVector(parts),
   }),
   defineProperty<PropertyParts>({
     id: 'property.hex.lowercase',
@@ -122,6 +126,7 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       return { op: 'signature.sign', reason: upper ? 'the sign has upper-case hex digits (R7: signers emit lower case)' : `the sign is not 64 hex digits (${got.length} characters)`, expected: '64 lower-case hex digits', got, ...(upper ? { diagnose: () => [{ mistake: 'uppercase-hex', message: 'your sign is the right digest in upper-case hex', ref: '§5.2, R7' }] } : {}) };
     },
     show: showParts,
+    asVector: (parts) => signatureVector(parts),
   }),
   defineProperty<{ readonly items: AuthorizationItems; readonly order: readonly ItemName[] }>({
     id: 'property.header.order',
@@ -135,6 +140,7 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       return judgeParse(subject, header, id, { ...items });
     },
     show: ({ items, order }) => ({ header: formatAuthorization(items, order) }),
+    asVector: ({ items, order }) => ({ area: 'authorization', header: formatAuthorization(items, order), items: { ...items } }),
   }),
   defineProperty<AuthorizationItems>({
     id: 'property.header.roundtrip',
@@ -171,6 +177,8 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       return verifyOne(subject, t.parts, received, header, `${id}.changed`, tamper(t).what);
     },
     show: (t) => ({ parts: showParts(t.parts), change: { ...t.change }, header: tamper(t).header }),
+    // the genuine message refused is a signature case; a changed one accepted needs a request case (not written yet)
+    asVector: (t, failure) => (failure.expected === 'accept' ? signatureVector(t.parts) : undefined),
   }),
   defineProperty<PropertyParts>({
     id: 'property.verify.self',
@@ -196,6 +204,7 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       return { op: 'request.verify', reason: `refused a message it signed itself (body of ${parts.body.byteLength} bytes)`, expected: 'accept', got: answer as unknown as Json };
     },
     show: showParts,
+    asVector: (parts) => signatureVector(parts),
   }),
 ];
 
@@ -206,6 +215,10 @@ function partsInput(p: PropertyParts): Record<string, Json> {
 }
 
 /** The parts as data for a report: a long body by its length, first and last bytes (the replay gives it whole). */
+function signatureVector(p: PropertyParts): CounterexampleVector {
+  return { area: 'signature', parts: { appId: p.appId, appSecret: p.appSecret, method: p.method, url: p.url, timestamp: p.timestamp, nonce: p.nonce, bodyB64: toBase64(p.body) } };
+}
+
 function showParts(p: PropertyParts): Json {
   const n = p.body.byteLength;
   const body: Record<string, Json> = n <= 96 ? { bodyB64: toBase64(p.body) } : { bodyFirst48B64: toBase64(p.body.subarray(0, 48)), bodyLast48B64: toBase64(p.body.subarray(n - 48)) };

@@ -74,6 +74,7 @@ async function runOne(p: PropertyDef<unknown>, subject: Subject, seed: number, o
     return { ...outcome, durationMs: 0, ...(diagnosis.length ? { diagnosis: diagnosis as Diagnosis[] } : {}) };
   });
   const counterexample = p.show(f.input);
+  const asVector = p.asVector?.(f.input, detail);
   const replay = `${p.id}=${f.replay}`;
   return {
     ...base,
@@ -82,6 +83,6 @@ async function runOne(p: PropertyDef<unknown>, subject: Subject, seed: number, o
     message: `${detail.op}: ${detail.reason} — counterexample after ${result.runs} inputs, ${f.shrinks} shrinks; replay with --replay ${replay}`,
     verdict: status === 'error' ? 'error' : 'failed',
     durationMs,
-    property: { ...record, replay: f.replay, shrinks: f.shrinks, counterexample },
+    property: { ...record, replay: f.replay, shrinks: f.shrinks, counterexample, ...(asVector ? { asVector } : {}) },
   };
 }

@@ -61,7 +61,14 @@ export interface PropertyRecord {
   readonly shrinks?: number;
   /** On failure: the shrunk input, as data. */
   readonly counterexample?: Json;
+  /** On failure, when the counterexample can be written as a vector case (`pgv2kit run --save`): what the case needs. */
+  readonly asVector?: CounterexampleVector;
 }
+
+/** A counterexample as the data of a vector case: signed parts (a signature case), or a header and its items (a parse case). */
+export type CounterexampleVector =
+  | { readonly area: 'signature'; readonly parts: { readonly appId: string; readonly appSecret: string; readonly method: string; readonly url: string; readonly timestamp: string; readonly nonce: string; readonly bodyB64: string } }
+  | { readonly area: 'authorization'; readonly header: string; readonly items: Readonly<Record<'appId' | 'sign' | 'timestamp' | 'nonce', string>> };
 
 /** One case in the run. */
 export interface CaseResult extends Omit<CaseOutcome, 'ops' | 'kind'> {

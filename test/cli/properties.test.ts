@@ -2,11 +2,12 @@
  * `pgv2kit run` and its properties: on by default, --properties, --seed, --no-properties,
  * --replay, selection by area and id, --list; wrong values are usage errors.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from './_run.js';
+import { DEFAULT_VECTORS_DIR, loadVectorSet } from '../../src/vectors/load.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'pgv2kit-props-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -30,6 +31,24 @@ describe('pgv2kit run: the properties', () => {
     expect(again.code).toBe(1);
     expect(again.stdout).toMatch(/FAILED property\.lf\.sign: signature\.sign: sign differs .* 0 shrinks/);
     expect(again.stdout).toContain('your sign is the sign of the content in which the LF after part 7 (the body) was left out');
+  });
+
+  it('--save writes a counterexample as a vector case that catches the member and passes the reference', async () => {
+    const vectors = join(tmp, 'vectors');
+    cpSync(DEFAULT_VECTORS_DIR, vectors, { recursive: true });
+    const file = join(vectors, 'signature', 'counterexamples.yaml');
+    const r = await run(['run', '--module', zoo('large-body-lf-dropped'), '--only', 'property.lf.sign,property.header.order', '--seed', '3', '--properties', '25', '--no-reports', '--save', file], { cwd: tmp });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`saved 1 counterexample as signature.gen-property-1 in ${file}\n`);
+    const set = loadVectorSet(vectors);
+    const saved = set.cases.find((c) => c.case.id === 'signature.gen-property-1');
+    expect(saved?.case).toMatchObject({ kind: 'signature', result: 'valid', provenance: { generator: 'pgv2kit run (property counterexample)' } });
+    const member = await run(['run', '--module', zoo('large-body-lf-dropped'), '--vectors', vectors, '--only', 'signature.gen-property-1', '--no-properties', '--no-reports'], { cwd: tmp });
+    expect([member.code, member.stdout.includes('\n0 passed, 1 failed\n')]).toEqual([1, true]);
+    const reference = await run(['run', '--vectors', vectors, '--only', 'signature.gen-property-1', '--no-properties', '--no-reports'], { cwd: tmp });
+    expect([reference.code, reference.stdout.includes('\n1 passed, 0 failed\n')]).toEqual([0, true]);
+    const bad = await run(['run', '--save', join(tmp, 'x.yaml'), '--no-reports'], { cwd: tmp });
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--save takes a .yaml file in the signature/ or authorization/ folder of a vectors folder')]);
   });
 
   it('--no-properties runs the vectors only; --list names the properties', async () => {

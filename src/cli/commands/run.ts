@@ -4,7 +4,10 @@
  * reference — and writes JUnit XML, results.json, report.md and report.html.
  * @module
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { GENERATED_FLAG, IdAllocator, signatureCase, type GeneratedCase } from '../../generate/generate.js';
+import { vectorsRootOf, writeCases } from '../../generate/write.js';
 import { TesteeStartError } from '../../protocol/testee.js';
 import { validateTesteeLine } from '../../protocol/validate.js';
 import { writeReports } from '../../reports/write.js';
@@ -93,6 +96,7 @@ export const runCommand = defineCommand({
     'no-properties': { type: 'boolean', description: 'Run the vectors only' },
     seed: { type: 'string', valueName: '<n>', description: 'The properties\' seed (default: random, printed and reported)' },
     replay: { type: 'string', valueName: '<id>=<seed>:<path>', description: 'Replay one property counterexample, as a failure prints it' },
+    save: { type: 'string', valueName: '<file>', description: 'Write the properties\' counterexamples as vector cases to this file (in the signature/ or authorization/ folder of a vectors folder; appended when it exists)' },
   },
   exitCodes: {
     0: 'some step ran and none failed (partial and skipped cases do not fail the run; failures as listed)',
@@ -119,6 +123,7 @@ export const runCommand = defineCommand({
     const concurrency = Math.floor(positiveNumber(values.concurrency, 'concurrency', 32));
     const selection = { only: values.only ? [values.only] : values.gateway ? ['area:gateway'] : [], skip: values.skip ? [values.skip] : [] };
     const properties = propertyOptions(values);
+    const saveTo = values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties) : undefined;
 
     let set;
     try {
@@ -226,6 +231,7 @@ export const runCommand = defineCommand({
       const progress = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY === true && io.env['CI'] !== 'true' });
       let run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, properties, ...(clientGateway ? { context: clientGateway.context } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
       if (listPath && values['update-expect-failures']) run = updateList(run, listPath, listed, io.stdout);
+      if (saveTo) saveCounterexamples(run, saveTo, io);
       progress.finish(run);
       if (!values['no-reports']) {
         const dir = values['report-dir'] ? resolvePath(io.cwd, values['report-dir']) : join(io.cwd, 'reports', run.runName);
@@ -250,6 +256,49 @@ export const runCommand = defineCommand({
 });
 
 // --- internal ---
+
+/** Where --save writes: a .yaml file in the signature/ or authorization/ folder of a vectors folder. */
+function saveTarget(file: string, properties: PropertyOptions | false): { file: string; root: string; area: 'signature' | 'authorization' } {
+  if (!properties) throw new UsageError('--save writes the properties\' counterexamples: leave out --no-properties');
+  for (const area of ['signature', 'authorization'] as const) {
+    const root = vectorsRootOf(file, area);
+    if (root !== undefined && file.endsWith('.yaml')) return { file, root, area };
+  }
+  throw new UsageError(`--save takes a .yaml file in the signature/ or authorization/ folder of a vectors folder, not ${JSON.stringify(file)}`);
+}
+
+/** Writes the failed properties' counterexamples of the target's area as vector cases (checked independently, the set validated). */
+function saveCounterexamples(run: RunResult, to: { file: string; root: string; area: 'signature' | 'authorization' }, io: { stdout: (s: string) => void; stderr: (s: string) => void }): void {
+  const failed = run.cases.filter((c) => c.kind === 'property' && (c.verdict === 'failed' || c.verdict === 'expected-failure') && c.property?.asVector);
+  if (failed.length === 0) return;
+  let taken: string[];
+  try {
+    taken = loadVectorSet(to.root).cases.map((c) => c.case.id);
+  } catch (e) {
+    io.stderr(`pgv2kit run: --save: the vector set in ${to.root} does not load: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+    return;
+  }
+  const ids = new IdAllocator(to.area, 'property', taken);
+  const provenance = { generator: 'pgv2kit run (property counterexample)', kitVersion: run.kit.version, date: run.startedAt.slice(0, 10) };
+  const cases: GeneratedCase[] = [];
+  try {
+    for (const c of failed) {
+      const v = c.property?.asVector;
+      if (!v || v.area !== to.area) {
+        io.stdout(`--save: the counterexample of ${c.id} is not saved: it is ${v ? `a ${v.area} case, not a ${to.area} one (give a file in ${v.area}/)` : 'not a vector case yet'}\n`);
+        continue;
+      }
+      const comment = `Counterexample of ${c.id} (${c.property?.replay ?? ''}): ${c.message.split(' — ')[0]}`.slice(0, 300);
+      if (v.area === 'signature') cases.push(signatureCase({ ...v.parts, body: Buffer.from(v.parts.bodyB64, 'base64') }, ids.next(), provenance, comment));
+      else cases.push({ id: ids.next(), comment, op: 'authorization.parse', spec: ['5.3'], readings: ['R8'], flags: [GENERATED_FLAG, 'HeaderOrder'], result: 'valid', inputs: { header: v.header }, expected: { items: { ...v.items } }, provenance } as GeneratedCase);
+    }
+    if (cases.length === 0) return;
+    const written = writeCases({ root: to.root, file: to.file, area: to.area, title: 'Counterexamples of pgv2kit run properties', cases, append: existsSync(to.file) });
+    io.stdout(`saved ${written.ids.length} counterexample${written.ids.length === 1 ? '' : 's'} as ${written.ids.join(', ')} in ${to.file}\n`);
+  } catch (e) {
+    io.stderr(`pgv2kit run: --save: the counterexamples could not be written: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+  }
+}
 
 /** The properties' options from --properties, --no-properties, --seed and --replay (false: vectors only). */
 function propertyOptions(values: { properties?: string; 'no-properties'?: boolean; seed?: string; replay?: string; gateway?: boolean }): PropertyOptions | false {
