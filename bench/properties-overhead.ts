@@ -36,7 +36,7 @@ export async function benchPropertiesOverhead(): Promise<string> {
   const ratio = med(withProps) / med(without);
   const rows = [
     ['pgv2kit run --no-properties', med(without).toFixed(3), Math.min(...without).toFixed(3), Math.max(...without).toFixed(3)],
-    ['pgv2kit run (7 properties × 100 inputs)', med(withProps).toFixed(3), Math.min(...withProps).toFixed(3), Math.max(...withProps).toFixed(3)],
+    ['pgv2kit run (9 properties × 100 inputs)', med(withProps).toFixed(3), Math.min(...withProps).toFixed(3), Math.max(...withProps).toFixed(3)],
   ];
   return [
     `properties overhead (pgv2kit run --testee "${ADAPTER_COMMAND}", wall time of the whole command, ${ROUNDS} rounds, median s)`,

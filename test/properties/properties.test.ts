@@ -20,7 +20,17 @@ afterAll(async () => {
 
 describe('the properties', () => {
   it('have stable ids property.<family>.<name>, spec sections and readings', () => {
-    expect(PROPERTIES.map((p) => p.id)).toEqual(['property.lf.content', 'property.lf.sign', 'property.hex.lowercase', 'property.header.order', 'property.header.roundtrip', 'property.verify.exact', 'property.verify.self']);
+    expect(PROPERTIES.map((p) => p.id)).toEqual([
+      'property.lf.content',
+      'property.lf.sign',
+      'property.hex.lowercase',
+      'property.header.order',
+      'property.header.roundtrip',
+      'property.verify.exact',
+      'property.verify.response-exact',
+      'property.verify.webhook-exact',
+      'property.verify.self',
+    ]);
     for (const p of PROPERTIES) expect([p.id, p.spec.length > 0, p.readings.length > 0]).toEqual([p.id, true, true]);
   });
 
@@ -49,14 +59,19 @@ describe('the properties', () => {
     const [seed, ...path] = replay.split(':');
     const again = await runProperties(subject, { seed: Number(seed), runs: 100, replay: { id: 'property.lf.sign', path: path.join(':') } });
     expect(again.map((c) => [c.id, c.verdict, (c.property?.counterexample as { bodyLength: number }).bodyLength])).toEqual([['property.lf.sign', 'failed', body]]);
-    expect(cases.filter((c) => c.verdict === 'failed').map((c) => c.id)).toEqual(['property.lf.content', 'property.lf.sign', 'property.verify.exact']);
+    // its verifiers share the signer's content: every genuine message over 8 KiB is refused
+    expect(cases.filter((c) => c.verdict === 'failed').map((c) => c.id)).toEqual(['property.lf.content', 'property.lf.sign', 'property.verify.exact', 'property.verify.response-exact', 'property.verify.webhook-exact']);
   });
 
   it('catch, over protocol v1, a verifier that skips the check for bodies over 8 KiB', async () => {
     const subject = await createTesteeSubject({ command: 'node --import tsx test/zoo/protocol-adapter.ts large-body-unverified', cwd: ROOT, timeoutMs: 10_000 });
     testees.push(subject);
     const cases = await runProperties(subject, { seed: 7, runs: 100 });
-    expect(cases.filter((c) => c.verdict !== 'passed').map((c) => [c.id, c.verdict])).toEqual([['property.verify.exact', 'failed']]);
+    expect(cases.filter((c) => c.verdict !== 'passed').map((c) => [c.id, c.verdict])).toEqual([
+      ['property.verify.exact', 'failed'],
+      ['property.verify.response-exact', 'failed'],
+      ['property.verify.webhook-exact', 'failed'],
+    ]);
     const exact = cases.find((c) => c.id === 'property.verify.exact');
     expect(exact?.message).toMatch(/^request\.verify: accepted a message whose (body \(byte \d+\)|URL|method|timestamp|nonce|appId) changed after signing \(body of \d+ bytes\)/);
     expect((exact?.property?.counterexample as { parts: { bodyLength: number } }).parts.bodyLength).toBeGreaterThan(8192);
