@@ -3,7 +3,7 @@
  * realistic header-safe item values in every order, and mutated headers (items dropped,
  * duplicated, emptied; commas and "=" injected; white space, control characters,
  * non-ASCII; very long values; other schemes; case changes) for `pgv2kit fuzz`.
- * The property suites re-export the header-safe part (suites/_support/arbitraries.ts).
+ * The properties (src/properties) draw their header-safe values from here.
  * @module
  */
 import fc from 'fast-check';

@@ -17,7 +17,7 @@ import { verifyAnswers } from '../scheme/verify-answers.js';
 import { itemsArb, itemOrderArb } from '../fuzz/arbitraries.js';
 import type { Operation } from '../subjects/operations.js';
 import type { Answer, Json, Subject } from '../subjects/subject.js';
-import { changeArb, propertyPartsArb, type Change, type PropertyParts } from './inputs.js';
+import { anyPartsArb, changeArb, propertyPartsArb, type Change, type PropertyParts } from './inputs.js';
 
 /** Why one input breaks a property: the operation, what was expected and got, a known mistake. */
 export interface PropertyFailure {
@@ -72,7 +72,7 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
     spec: ['5.1'],
     readings: ['R1', 'R2', 'R3'],
     operations: ['signature.content'],
-    arbitrary: propertyPartsArb,
+    arbitrary: anyPartsArb,
     async judge(parts, subject, id) {
       const expected = signatureContent(parts);
       const answer = await subject.call('signature.content', { ...partsInput(parts) }, id);
@@ -97,7 +97,7 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
     spec: ['5.1', '5.2'],
     readings: ['R1', 'R2', 'R3'],
     operations: ['signature.sign'],
-    arbitrary: propertyPartsArb,
+    arbitrary: anyPartsArb,
     async judge(parts, subject, id) {
       const expected = sign(parts);
       const answer = await subject.call('signature.sign', { ...partsInput(parts) }, id);
@@ -141,6 +141,30 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
     },
     show: ({ items, order }) => ({ header: formatAuthorization(items, order) }),
     asVector: ({ items, order }) => ({ area: 'authorization', header: formatAuthorization(items, order), items: { ...items } }),
+  }),
+  defineProperty<{ readonly items: AuthorizationItems; readonly order: readonly ItemName[]; readonly name: ItemName; readonly other: AuthorizationItems | undefined; readonly at: number }>({
+    id: 'property.header.duplicate',
+    comment: 'A parser refuses a header that carries one of the four items twice (any item, any position, the same or another value).',
+    spec: ['5.3'],
+    readings: ['R8'],
+    operations: ['authorization.parse'],
+    arbitrary: fc.record({ items: itemsArb, order: itemOrderArb, name: fc.constantFrom(...ITEM_NAMES), other: fc.option(itemsArb, { nil: undefined }), at: fc.nat() }),
+    async judge(d, subject, id) {
+      return judgeParse(subject, duplicated(d), id, 'refuse');
+    },
+    show: (d) => ({ header: duplicated(d) }),
+  }),
+  defineProperty<{ readonly items: AuthorizationItems; readonly order: readonly ItemName[]; readonly missing: ItemName }>({
+    id: 'property.header.missing',
+    comment: 'A parser refuses a header that lacks one of the four items.',
+    spec: ['5.3'],
+    readings: ['R8'],
+    operations: ['authorization.parse'],
+    arbitrary: fc.record({ items: itemsArb, order: itemOrderArb, missing: fc.constantFrom(...ITEM_NAMES) }),
+    async judge(m, subject, id) {
+      return judgeParse(subject, withoutItem(m), id, 'refuse');
+    },
+    show: (m) => ({ header: withoutItem(m) }),
   }),
   defineProperty<AuthorizationItems>({
     id: 'property.header.roundtrip',
@@ -255,6 +279,18 @@ async function judgeParse(subject: Subject, header: string, id: string, expected
   if (!('rejected' in answer) && !('result' in answer)) return notAnswered('authorization.parse', answer, expected);
   const judged = judgeParserAnswer(headerAnswers(header), 'rejected' in answer ? { refused: true, reason: answer.rejected.reason } : { items: answer.result });
   return judged.ok ? undefined : { op: 'authorization.parse', reason: `${judged.reason} (header ${JSON.stringify(header).slice(0, 120)})`, expected, got: answer as unknown as Json };
+}
+
+/** A strict header with one item written twice (R8: refused by every reading). */
+function duplicated(d: { readonly items: AuthorizationItems; readonly order: readonly ItemName[]; readonly name: ItemName; readonly other: AuthorizationItems | undefined; readonly at: number }): string {
+  const pairs = d.order.map((n) => `${n}=${d.items[n]}`);
+  pairs.splice(d.at % (pairs.length + 1), 0, `${d.name}=${(d.other ?? d.items)[d.name]}`);
+  return `V2_SHA256 ${pairs.join(',')}`;
+}
+
+/** A strict header without one item. */
+function withoutItem(m: { readonly items: AuthorizationItems; readonly order: readonly ItemName[]; readonly missing: ItemName }): string {
+  return `V2_SHA256 ${m.order.filter((n) => n !== m.missing).map((n) => `${n}=${m.items[n]}`).join(',')}`;
 }
 
 /** The items of a genuine signature over the parts. */

@@ -101,6 +101,15 @@ export const propertyPartsArb: fc.Arbitrary<PropertyParts> = fc.record({
   body: propertyBodyArb,
 });
 
+/** Any text in a part — LFs and CRs inside, any Unicode, empty — for what holds of the content and sign whatever the parts. */
+const wildTextArb: fc.Arbitrary<string> = fc.oneof(fc.string({ unit: 'binary', maxLength: 24 }), fc.string({ unit: fc.constantFrom('\n', '\r', 'x', 'é', '=', ' '), maxLength: 6 }));
+
+/** Parts of every kind: realistic three times in four, else any text in every part (R3: no part is ever normalised). */
+export const anyPartsArb: fc.Arbitrary<PropertyParts> = fc.oneof(
+  { weight: 3, arbitrary: propertyPartsArb },
+  { weight: 1, arbitrary: fc.record({ appId: wildTextArb, appSecret: wildTextArb, method: wildTextArb, url: wildTextArb, timestamp: wildTextArb, nonce: wildTextArb, body: propertyBodyArb }) },
+);
+
 /** One part changed after signing by one byte or character (body, url, method, timestamp, nonce, appId). */
 export interface Change {
   readonly part: 'body' | 'url' | 'method' | 'timestamp' | 'nonce' | 'appId';

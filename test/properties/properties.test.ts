@@ -25,6 +25,8 @@ describe('the properties', () => {
       'property.lf.sign',
       'property.hex.lowercase',
       'property.header.order',
+      'property.header.duplicate',
+      'property.header.missing',
       'property.header.roundtrip',
       'property.verify.exact',
       'property.verify.response-exact',
