@@ -52,6 +52,20 @@ describe('pgv2kit run: the properties', () => {
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--save takes a .yaml file in the signature/ or authorization/ folder of a vectors folder')]);
   });
 
+  it('--save puts a parse counterexample in authorization/, and says what it cannot save there', async () => {
+    const vectors = join(tmp, 'vectors-auth');
+    cpSync(DEFAULT_VECTORS_DIR, vectors, { recursive: true });
+    const file = join(vectors, 'authorization', 'found.yaml');
+    const r = await run(['run', '--module', zoo('header-by-position'), '--only', 'property.header.order', '--seed', '2', '--properties', '25', '--no-reports', '--save', file], { cwd: tmp });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`saved 1 counterexample as authorization.gen-property-1 in ${file}\n`);
+    expect(loadVectorSet(vectors).cases.find((c) => c.case.id === 'authorization.gen-property-1')?.case).toMatchObject({ op: 'authorization.parse', result: 'valid' });
+    const other = await run(['run', '--module', zoo('large-body-lf-dropped'), '--only', 'property.lf.sign', '--seed', '3', '--properties', '25', '--no-reports', '--save', file], { cwd: tmp });
+    expect(other.stdout).toContain('--save: the counterexample of property.lf.sign is not saved: it is a signature case, not a authorization one (give a file in signature/)');
+    const off = await run(['run', '--no-properties', '--save', file, '--no-reports'], { cwd: tmp });
+    expect([off.code, off.stderr]).toEqual([2, expect.stringContaining("--save writes the properties' counterexamples")]);
+  });
+
   it('--no-properties runs the vectors only; --list names the properties', async () => {
     const none = await run(['run', '--only', 'signature.final-lf-missing,property', '--no-properties', '--no-reports'], { cwd: tmp });
     // (the properties are off: only the one vector case ran)

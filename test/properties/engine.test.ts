@@ -44,4 +44,14 @@ describe('checkPipelined', () => {
     expect(r.runs).toBeLessThan(500);
     expect(calls).toBeLessThan(100);
   });
+
+  it('stops trying new inputs when the time is up, and says so', async () => {
+    const r = await checkPipelined(fc.nat(), async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return undefined;
+    }, { seed: 2, runs: 10_000, window: 4, timeMs: 60 });
+    expect(r.interrupted).toBe(true);
+    expect(r.runs).toBeLessThan(10_000);
+    expect(r.failure).toBeUndefined();
+  });
 });

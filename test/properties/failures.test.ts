@@ -36,6 +36,8 @@ describe('property failures', () => {
     ['property.hex.lowercase', { 'signature.sign': () => ({ result: { sign: 'abc' } }) }, /not 64 hex digits \(3 characters\)/],
     ['property.header.order', { 'authorization.parse': () => ({ rejected: { reason: 'nope' } }) }, /must be accepted \(R8/],
     ['property.header.order', { 'authorization.parse': () => ({ result: { appId: 'x', sign: 'y', timestamp: '1', nonce: 'n' } }) }, /R8 allows no such values/],
+    ['property.header.duplicate', { 'authorization.parse': () => ({ result: { appId: 'a', sign: 's', timestamp: '1', nonce: 'n' } }) }, /must be refused \(R8: item \w+ appears more than once\), but was accepted/],
+    ['property.header.missing', { 'authorization.parse': () => ({ result: { appId: 'a', sign: 's', timestamp: '1', nonce: '' } }) }, /must be refused \(R8: item \w+ is missing\), but was accepted/],
     ['property.header.roundtrip', { 'authorization.format': () => ({ result: { header: 'Bearer x' } }) }, /does not follow 5\.3 strictly/],
     ['property.header.roundtrip', { 'authorization.format': (i: Record<string, unknown>) => ({ result: { header: `V2_SHA256 appId=${String(i['appId'])}x,sign=${String(i['sign'])},timestamp=${String(i['timestamp'])},nonce=${String(i['nonce'])}` } }) }, /the header carries appId=/],
     ['property.verify.exact', { 'request.verify': () => ({ result: { valid: true } }) }, /accepted a message whose .* changed after signing/],
@@ -47,6 +49,11 @@ describe('property failures', () => {
     expect(c?.verdict).toBe('failed');
     expect(c?.message).toMatch(reason);
     expect(c?.property?.replay).toMatch(/^4:/);
+  });
+
+  it('shows the header of a header counterexample', async () => {
+    const c = await run(answering({ 'authorization.parse': () => ({ result: { appId: 'a', sign: 's', timestamp: '1', nonce: 'n' } }) }), 'property.header.duplicate');
+    expect((c?.property?.counterexample as { header: string }).header).toMatch(/^V2_SHA256 (\w+=[^,]+,){4}\w+=[^,]+$/);
   });
 
   it('a subject that breaks is an error, not a failure', async () => {

@@ -290,15 +290,17 @@ function saveCounterexamples(run: RunResult, to: { file: string; root: string; a
         io.stdout(`--save: the counterexample of ${c.id} is not saved: it is ${v ? `a ${v.area} case, not a ${to.area} one (give a file in ${v.area}/)` : 'not a vector case yet'}\n`);
         continue;
       }
-      const comment = `Counterexample of ${c.id} (${c.property?.replay ?? ''}): ${c.message.split(' — ')[0]}`.slice(0, 300);
-      if (v.area === 'signature') cases.push(signatureCase({ ...v.parts, body: Buffer.from(v.parts.bodyB64, 'base64') }, ids.next(), provenance, comment));
-      else cases.push({ id: ids.next(), comment, op: 'authorization.parse', spec: ['5.3'], readings: ['R8'], flags: [GENERATED_FLAG, 'HeaderOrder'], result: 'valid', inputs: { header: v.header }, expected: { items: { ...v.items } }, provenance } as GeneratedCase);
+      const comment = `Counterexample of ${c.id} (seed ${c.property?.seed ?? ''}): ${c.message.split(' — ')[0]}`.slice(0, 239);
+      // the provenance names the replay: <property id>=<seed>:<path>
+      const from = { ...provenance, ...(c.property?.replay ? { seed: `${c.id}=${c.property.replay}` } : {}) };
+      if (v.area === 'signature') cases.push(signatureCase({ ...v.parts, body: Buffer.from(v.parts.bodyB64, 'base64') }, ids.next(), from, comment));
+      else cases.push({ id: ids.next(), comment, op: 'authorization.parse', spec: ['5.3'], readings: ['R8'], flags: [GENERATED_FLAG, 'HeaderOrder'], result: 'valid', inputs: { header: v.header }, expected: { items: { ...v.items } }, provenance: from } as GeneratedCase);
     }
     if (cases.length === 0) return;
     const written = writeCases({ root: to.root, file: to.file, area: to.area, title: 'Counterexamples of pgv2kit run properties', cases, append: existsSync(to.file) });
     io.stdout(`saved ${written.ids.length} counterexample${written.ids.length === 1 ? '' : 's'} as ${written.ids.join(', ')} in ${to.file}\n`);
   } catch (e) {
-    io.stderr(`pgv2kit run: --save: the counterexamples could not be written: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+    io.stderr(`pgv2kit run: --save: the counterexamples could not be written (nothing was): ${e instanceof Error ? e.message.split('\n').filter((l) => l.trim() !== '').slice(0, 4).join(' ') : String(e)}\n`);
   }
 }
 
