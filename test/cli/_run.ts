@@ -31,7 +31,8 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
   const io: CliIo = {
     stdout: (s) => void (stdout += s),
     stderr: (s) => void (stderr += s),
-    env: options.env ?? {},
+    // the kit's own tests hold each property to 20 inputs (PGV2KIT_PROPERTIES), unless a test says otherwise
+    env: { PGV2KIT_PROPERTIES: '20', ...(options.env ?? {}) },
     cwd: options.cwd ?? process.cwd(),
     ...(options.stdin ? { readStdin: async () => options.stdin ?? new Uint8Array() } : {}),
   };

@@ -28,7 +28,7 @@ const PANEL_OPERATIONS: readonly Operation[] = PROTOCOL_OPERATIONS.filter((op) =
 const FUZZ_SEEDS = [1, 2, 3, 4, 5] as const;
 const FUZZ_RUNS = 300;
 /** Inputs per property per seed: bodies reach 64 KiB, so fewer than the fuzzer's headers. */
-const PROPERTY_RUNS = 25;
+const PROPERTY_RUNS = 15;
 /** Members examined at once: the work is mostly waiting on child processes. */
 const PARALLEL = 3;
 

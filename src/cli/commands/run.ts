@@ -94,7 +94,7 @@ export const runCommand = defineCommand({
     'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the reports here (default: reports/<run name>)' },
     'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run (default: <implementation>-<date>-<time>)' },
     'no-reports': { type: 'boolean', description: 'Write no reports' },
-    properties: { type: 'string', valueName: '<runs>', description: `Inputs per property (default ${DEFAULT_PROPERTY_RUNS}); the properties run after the vectors` },
+    properties: { type: 'string', valueName: '<runs>', description: `Inputs per property (default ${DEFAULT_PROPERTY_RUNS}); the properties run after the vectors`, env: 'PGV2KIT_PROPERTIES' },
     'no-properties': { type: 'boolean', description: 'Run the vectors only' },
     seed: { type: 'string', valueName: '<n>', description: 'The properties\' seed (default: random, printed and reported)' },
     replay: { type: 'string', valueName: '<id>=<seed>:<path>', description: 'Replay one property counterexample, as a failure prints it' },
