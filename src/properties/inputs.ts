@@ -8,18 +8,11 @@
  * @module
  */
 import fc from 'fast-check';
+import type { ByteParts } from '../diagnosis/mistakes.js';
 import { ALNUM, DIGITS, LOWER, appIdArb, nonceArb, over, timestampArb } from '../fuzz/arbitraries.js';
 
 /** The seven parts of §5.1, the body as bytes (R3). */
-export interface PropertyParts {
-  readonly appId: string;
-  readonly appSecret: string;
-  readonly method: string;
-  readonly url: string;
-  readonly timestamp: string;
-  readonly nonce: string;
-  readonly body: Uint8Array;
-}
+export type PropertyParts = ByteParts;
 
 /** Body sizes at and around the buffer boundaries real readers and hashers use. */
 export const BOUNDARY_SIZES: readonly number[] = [1, 4, 8, 16, 64].flatMap((k) => [k * 1024 - 1, k * 1024, k * 1024 + 1]);
