@@ -9,12 +9,14 @@
  *     npx tsx bench/run.ts gateway  # only gateway-load: 200 concurrent 2 MiB uploads, 1,000 malformed requests
  *     npx tsx bench/run.ts fuzz     # only fuzz-speed: fuzzParser headers/s in process and over protocol v1, beside echo
  *     npx tsx bench/run.ts properties   # only properties-overhead: a run with and without the properties
+ *     npx tsx bench/run.ts startup      # only start-up: pgv2kit --help against node -e 0
  * @module
  */
 import { loadVectorSet } from '../dist/index.js';
 import { recordCalls } from './_inputs.js';
 import { benchFuzzSpeed } from './fuzz-speed.js';
 import { benchPropertiesOverhead } from './properties-overhead.js';
+import { benchStartup } from './startup.js';
 import { benchGatewayLoad } from './gateway-load.js';
 import { formatNumber, machine, summarize, table, type BenchResult, type Ratio } from './_measure.js';
 import { benchProtocolCalls } from './protocol-calls.js';
@@ -46,6 +48,8 @@ if (wanted('gateway-load')) process.stdout.write(await benchGatewayLoad());
 if (wanted('fuzz-speed')) process.stdout.write(await benchFuzzSpeed());
 // Rounds of a whole run with and without the properties: its table and its ratio line.
 if (wanted('properties-overhead')) process.stdout.write(await benchPropertiesOverhead());
+// Rounds of the bare CLI start against a bare node: its table and its ratio line.
+if (wanted('startup')) process.stdout.write(benchStartup());
 
 const ratios = results.flatMap((r) => r.ratios);
 if (ratios.length > 0) {
