@@ -46,50 +46,54 @@ export interface EngineResult<T> {
 export async function checkPipelined<T>(arbitrary: fc.Arbitrary<T>, judge: (input: T) => Promise<string | undefined>, options: EngineOptions): Promise<EngineResult<T>> {
   const seed = options.seed ?? Math.floor(Math.random() * 0x7fffffff);
   const deadline = options.timeMs !== undefined ? Date.now() + options.timeMs : Infinity;
-  // A replay (a path) goes straight to fast-check: it tries the one input the path names.
-  const known: Array<string | undefined> = [];
-  const sampled: string[] = [];
+  const window = Math.max(1, options.window ?? 64);
+  let passed = 0; // inputs judged before the first failure (all passed)
+  let failing: { readonly fingerprint: string; readonly reason: string } | undefined;
   let interrupted = false;
+  // A replay (a path) goes straight to fast-check: it tries the one input the path names.
   if (options.path === undefined) {
-    // the inputs fast-check's own run would try, in its order (fc.sample biases them otherwise)
-    const inputs: T[] = [];
-    fc.check(
-      fc.property(arbitrary, (v) => {
-        inputs.push(v);
-        return true;
-      }),
-      { seed, numRuns: options.runs },
-    );
-    const window = Math.max(1, options.window ?? 64);
-    for (let i = 0; i < inputs.length; i += window) {
-      if (Date.now() > deadline) {
-        interrupted = true;
-        break;
+    // inputs are drawn in blocks (a fast-check path starts a block at its run; skipping to it costs
+    // a little per run skipped, so blocks grow) and judged `window` at a time
+    let block = Math.max(window, 1024);
+    while (passed < options.runs && failing === undefined && !interrupted) {
+      const inputs = record(arbitrary, seed, passed, Math.min(block, options.runs - passed), deadline);
+      block = Math.min(block * 4, 65_536);
+      for (let i = 0; i < inputs.length && failing === undefined; i += window) {
+        if (Date.now() > deadline) {
+          interrupted = true;
+          break;
+        }
+        const batch = inputs.slice(i, i + window);
+        const verdicts = await Promise.all(batch.map((v) => judge(v)));
+        const at = verdicts.findIndex((v) => v !== undefined);
+        if (at < 0) passed += batch.length;
+        else {
+          passed += at;
+          failing = { fingerprint: fingerprint(batch[at]), reason: verdicts[at] ?? '' };
+        }
+        options.onProgress?.(passed);
       }
-      const batch = inputs.slice(i, i + window);
-      const verdicts = await Promise.all(batch.map((v) => judge(v)));
-      sampled.push(...batch.map(fingerprint));
-      known.push(...verdicts);
-      options.onProgress?.(known.length);
-      if (verdicts.some((v) => v !== undefined)) break;
+      if (inputs.length === 0 || Date.now() > deadline) interrupted = interrupted || passed < options.runs;
     }
-    const first = known.findIndex((v) => v !== undefined);
-    if (first < 0) return { seed, runs: known.length, interrupted };
+    if (failing === undefined) return { seed, runs: passed, interrupted };
   }
-  // Replay with fast-check: the inputs judged already answer from `known`; shrinking judges live.
+  // Replay with fast-check: the inputs judged already answer as they did; shrinking judges live.
   let call = 0;
   let lastReason: string | undefined;
+  const known = failing;
   const replay = fc.asyncProperty(arbitrary, async (v) => {
     const i = call++;
-    // the same input fast-check drew up front (a value it reuses, else judged again)
-    const reason = i < known.length && sampled[i] === fingerprint(v) ? known[i] : await judge(v);
+    let reason: string | undefined;
+    if (options.path === undefined && i < passed) reason = undefined;
+    else if (options.path === undefined && i === passed && known && known.fingerprint === fingerprint(v)) reason = known.reason;
+    else reason = await judge(v);
     if (reason !== undefined) lastReason = reason;
     return reason === undefined;
   });
   const remaining = deadline === Infinity ? undefined : Math.max(1, deadline - Date.now());
   const result = await fc.check(replay, {
     seed,
-    numRuns: options.path === undefined ? known.length : options.runs,
+    numRuns: options.path === undefined ? passed + 1 : options.runs,
     ...(options.path !== undefined ? { path: options.path } : {}),
     ...(remaining !== undefined ? { interruptAfterTimeLimit: remaining } : {}),
   });
@@ -102,6 +106,21 @@ export async function checkPipelined<T>(arbitrary: fc.Arbitrary<T>, judge: (inpu
 }
 
 // --- internal ---
+
+/** The `count` inputs fast-check's run with this seed tries from run `from` on (its own generation, bias included), fewer when the deadline comes. */
+function record<T>(arbitrary: fc.Arbitrary<T>, seed: number, from: number, count: number, deadline: number): T[] {
+  const inputs: T[] = [];
+  const left = deadline - Date.now();
+  if (left <= 0) return inputs;
+  fc.check(
+    fc.property(arbitrary, (v) => {
+      inputs.push(v);
+      return true;
+    }),
+    { seed, numRuns: count, ...(from > 0 ? { path: String(from) } : {}), ...(Number.isFinite(left) ? { interruptAfterTimeLimit: Math.max(1, Math.floor(left)) } : {}) },
+  );
+  return inputs;
+}
 
 /** A value as text, byte arrays included, to recognise the inputs drawn up front. */
 function fingerprint(value: unknown): string {
