@@ -54,4 +54,11 @@ describe('checkPipelined', () => {
     expect(r.runs).toBeLessThan(10_000);
     expect(r.failure).toBeUndefined();
   });
+
+  it('a million inputs within a time limit: judges as many as the time allows, never all drawn first', async () => {
+    const r = await checkPipelined(fc.record({ s: fc.string(), n: fc.nat() }), async () => undefined, { seed: 5, runs: 1_000_000, timeMs: 300 });
+    expect(r.interrupted).toBe(true);
+    expect(r.runs).toBeGreaterThan(500);
+    expect(r.runs).toBeLessThan(1_000_000);
+  });
 });
