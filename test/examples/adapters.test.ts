@@ -5,6 +5,7 @@
  * must pass everything they offer (no false failures), and skip only the cases of
  * kit-internal operations (upload.formCheck, the gateway role's gateway.*).
  */
+import { PROPERTIES } from '../../src/properties/catalogue.js';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateTesteeLine } from '../../src/protocol/validate.js';
@@ -36,7 +37,10 @@ describe.each([
     const gateway = await startClientGateway(liveCases(set), subject);
     try {
       expect(gateway).toBeDefined();
-      const run = await runConformance({ set, subject, target: { kind: 'testee', description: command }, ...(gateway ? { context: gateway.context } : {}) });
+      const run = await runConformance({ set, subject, target: { kind: 'testee', description: command }, properties: { seed: 1, runs: 20 }, ...(gateway ? { context: gateway.context } : {}) });
+      // the properties too: every one held (the README says the examples pass every case they can run)
+      const props = run.cases.filter((c) => c.kind === 'property');
+      expect(props.map((c) => [c.id, c.verdict])).toEqual(PROPERTIES.map((p) => [p.id, 'passed']));
       expect(run.implementation.name).toBe(name);
       const bad = run.cases.filter((c) => c.verdict !== 'passed' && c.verdict !== 'skipped').map((c) => `${c.id}: ${c.message}`);
       expect(bad).toEqual([]);
@@ -47,7 +51,7 @@ describe.each([
       const kitOnly = liveCases(set).filter((l) => l.case.kind === 'gateway' || (l.case.kind === 'upload' && l.case.op === 'upload.formCheck')).length;
       expect(run.otherTargets?.cases).toBe(kitOnly);
       expect(run.totals.skipped).toBe(0);
-      expect(run.totals.passed + kitOnly).toBe(liveCases(set).length);
+      expect(run.totals.passed + kitOnly).toBe(liveCases(set).length + PROPERTIES.length);
       expect(subject.session.restarts).toBe(0);
       expect(log.filter((l) => !l.startsWith('testee stderr:'))).toEqual([]);
     } finally {
