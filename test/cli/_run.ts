@@ -31,8 +31,8 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
   const io: CliIo = {
     stdout: (s) => void (stdout += s),
     stderr: (s) => void (stderr += s),
-    // the kit's own tests hold each property to 20 inputs (PGV2KIT_PROPERTIES), unless a test says otherwise
-    env: { PGV2KIT_PROPERTIES: '20', ...(options.env ?? {}) },
+    // the kit's own tests hold each property to 20 inputs from seed 1 (PGV2KIT_PROPERTIES, PGV2KIT_SEED), unless a test says otherwise
+    env: { PGV2KIT_PROPERTIES: '20', PGV2KIT_SEED: '1', ...(options.env ?? {}) },
     cwd: options.cwd ?? process.cwd(),
     ...(options.stdin ? { readStdin: async () => options.stdin ?? new Uint8Array() } : {}),
   };

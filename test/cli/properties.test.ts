@@ -34,6 +34,22 @@ describe('pgv2kit run: the properties', () => {
     expect(again.stdout).toContain('your sign is the sign of the content in which the LF after part 7 (the body) was left out');
   });
 
+  it('every report shows a failed property: seed, inputs, shrinks, the shrunk counterexample, how to replay', async () => {
+    const dir = join(tmp, 'failed-report');
+    const r = await run(['run', '--module', zoo('large-body-lf-dropped'), '--only', 'property.lf.sign', '--seed', '3', '--properties', '25', '--report-dir', dir], { cwd: tmp });
+    expect(r.code).toBe(1);
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(md).toMatch(/- property: seed 3, \d+ inputs, \d+ shrinks; replay: `pgv2kit run … --replay property\.lf\.sign=3:[\d:]+`/);
+    expect(md).toMatch(/counterexample \(shrunk\):\n\n {2}```json\n {2}\{\n {4}"appId"/);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).toMatch(/<p class="facts">property: seed 3, \d+ inputs, \d+ shrinks; replay <code>--replay property\.lf\.sign=3:[\d:]+<\/code><\/p>/);
+    expect(html).toContain('<summary>Counterexample (shrunk)</summary>');
+    const json = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { cases: Array<{ id: string; property: { replay: string; counterexample: { bodyLength: number } } }> };
+    const c = json.cases.find((x) => x.id === 'property.lf.sign');
+    expect(c?.property.replay).toMatch(/^3:/);
+    expect(c?.property.counterexample.bodyLength).toBeGreaterThan(8192);
+  });
+
   it('--save writes a counterexample as a vector case that catches the member and passes the reference', async () => {
     const vectors = join(tmp, 'vectors');
     cpSync(DEFAULT_VECTORS_DIR, vectors, { recursive: true });

@@ -96,7 +96,7 @@ export const runCommand = defineCommand({
     'no-reports': { type: 'boolean', description: 'Write no reports' },
     properties: { type: 'string', valueName: '<runs>', description: `Inputs per property (default ${DEFAULT_PROPERTY_RUNS}); the properties run after the vectors`, env: 'PGV2KIT_PROPERTIES' },
     'no-properties': { type: 'boolean', description: 'Run the vectors only' },
-    seed: { type: 'string', valueName: '<n>', description: 'The properties\' seed (default: random, printed and reported)' },
+    seed: { type: 'string', valueName: '<n>', description: 'The properties\' seed (default: random, printed and reported)', env: 'PGV2KIT_SEED' },
     replay: { type: 'string', valueName: '<id>=<seed>:<path>', description: 'Replay one property counterexample, as a failure prints it' },
     save: { type: 'string', valueName: '<file>', description: 'Write the properties\' counterexamples as vector cases to this file (in the signature/ or authorization/ folder of a vectors folder; appended when it exists)' },
   },
