@@ -5,7 +5,7 @@
  * {@link checkExpectations} makes sure each one agrees with the readings.
  * @module
  */
-import { decodeQueryComponent, queryParameters } from '../scheme/redirect.js';
+import { redirectValues } from '../scheme/redirect.js';
 import { verifyAnswers, type VerifyAnswers } from '../scheme/verify-answers.js';
 import type { Expectation, HttpCall, Plan, PlanOptions } from './plan.js';
 
@@ -23,14 +23,8 @@ export function readingsExpectation(call: HttpCall, options: Pick<PlanOptions, '
     const header = call.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1];
     answers = verifyAnswers({ appId, appSecret, method: 'POST', url: options.notifyUrl, body: call.body ?? '' }, header);
   } else {
-    const params = queryParameters(call.url);
-    const one = (name: string): string | undefined => {
-      const found = params.filter(([n]) => n === name);
-      return found.length === 1 ? decodeQueryComponent(found[0]?.[1] ?? '') : undefined;
-    };
-    const payment = one('payment');
-    const header = one('authorization');
-    answers = payment === undefined ? { mayAccept: false, mayRefuse: true } : verifyAnswers({ appId, appSecret, method: 'GET', url: options.returnUrl, body: `payment=${payment}` }, header);
+    const values = redirectValues(call.url);
+    answers = 'problem' in values ? { mayAccept: false, mayRefuse: true } : verifyAnswers({ appId, appSecret, method: 'GET', url: options.returnUrl, body: `payment=${values.payment}` }, values.authorization);
   }
   if (!answers.mayAccept) return 'refuse';
   return answers.mayRefuse ? 'acceptable' : 'accept';

@@ -38,3 +38,18 @@ export function secondsOption(value: string | undefined, name: string, fallback:
   if (s > MAX_SECONDS) throw new UsageError(`--${name} must be at most ${MAX_SECONDS} seconds (about 24 days), not ${JSON.stringify(value)}`);
   return Math.max(1, Math.round(s * 1000));
 }
+
+/**
+ * An integer option.
+ * @param value - the option's text
+ * @param name - the option's name, for the message
+ * @param positiveOnly - refuse zero and negative numbers
+ * @returns the number
+ * @throws {UsageError} when the text is not a (positive) safe integer
+ * @example integerOption('42', 'seed', false) // 42
+ */
+export function integerOption(value: string, name: string, positiveOnly: boolean): number {
+  const n = Number(value);
+  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || (positiveOnly && n <= 0)) throw new UsageError(`--${name} must be a${positiveOnly ? ' positive' : 'n'} integer, not ${JSON.stringify(value)}`);
+  return n;
+}

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { parseAuthorization } from '../scheme/authorization.js';
-import { TRIM_SETS } from '../scheme/header-answers.js';
+import { hasWhiteSpaceAtPlaces } from '../scheme/header-answers.js';
 import { DEFAULT_VECTORS_DIR } from '../vectors/load.js';
 import { stringifyVectorFile } from '../vectors/write.js';
 import { kitVersion } from '../version.js';
@@ -106,26 +106,11 @@ function usedFuzzNumbers(dirs: readonly string[], cases: readonly unknown[]): Se
 /** The R8 flags of what a header deviates in: white space, unknown items, scheme case. */
 function deviationFlags(header: string): string[] {
   const flags = new Set<string>();
-  if (whiteSpaceAtPlaces(header)) flags.add('HeaderWhitespace');
+  if (hasWhiteSpaceAtPlaces(header)) flags.add('HeaderWhitespace');
   const lenient = parseAuthorization(header);
   if (lenient.ok && lenient.tolerated.includes('extra-item')) flags.add('HeaderExtraItem');
   if (!header.trimStart().startsWith('V2_SHA256')) flags.add('SchemeCase');
   return [...flags];
-}
-
-/** White space (of any trim set R8 names) at one of R8's places: the header's ends, after the scheme word's one SP, an item's ends, beside "=". */
-function whiteSpaceAtPlaces(header: string): boolean {
-  const ws = (ch: string | undefined): boolean => ch !== undefined && Object.values(TRIM_SETS).some((t) => t.has(ch));
-  if (ws(header[0]) || ws(header[header.length - 1])) return true;
-  const sp = header.indexOf(' ');
-  if (sp < 0) return [...header].some(ws); // another white space where the one SP should be
-  return header
-    .slice(sp + 1)
-    .split(',')
-    .some((item) => {
-      const eq = item.indexOf('=');
-      return ws(item[0]) || ws(item[item.length - 1]) || (eq >= 0 && (ws(item[eq - 1]) || ws(item[eq + 1])));
-    });
 }
 
 function oneLine(text: string): string {

@@ -115,6 +115,28 @@ export function showItems(items: Readonly<Record<string, unknown>> | undefined):
   return ITEM_NAMES.map((n) => `${n}=${showValue(items?.[n])}`).join(', ');
 }
 
+/**
+ * Whether white space (of any trim set R8 names) stands at one of R8's places: an end of the
+ * header, in place of (or beside) the one SP after the scheme word, an end of an item, either
+ * side of its first "=". White space inside a value is at no place.
+ * @param header - the header value
+ * @returns true when some parser may trim or refuse white space in it
+ * @example hasWhiteSpaceAtPlaces('V2_SHA256 appId= a,sign=00,timestamp=1,nonce=n') // true
+ */
+export function hasWhiteSpaceAtPlaces(header: string): boolean {
+  const ws = (ch: string | undefined): boolean => ch !== undefined && isAnyWhiteSpace(ch);
+  if (ws(header[0]) || ws(header[header.length - 1])) return true;
+  const sp = header.indexOf(' ');
+  if (sp < 0) return [...header].some(ws); // another white space where the one SP should be
+  return header
+    .slice(sp + 1)
+    .split(',')
+    .some((item) => {
+      const eq = item.indexOf('=');
+      return ws(item[0]) || ws(item[item.length - 1]) || (eq >= 0 && (ws(item[eq - 1]) || ws(item[eq + 1])));
+    });
+}
+
 // --- internal ---
 
 const PYTHON_SPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
@@ -141,16 +163,6 @@ function effectiveSets(header: string): Has[] {
   return out;
 }
 
-/** For a header the strict parser accepts: is there white space at a place R8 names? */
-function hasWhiteSpaceAtPlaces(header: string): boolean {
-  const rest = header.slice(AUTH_SCHEME.length + 1);
-  for (const item of rest.split(',')) {
-    const eq = item.indexOf('=');
-    const edges = [item[0], item[item.length - 1], item[eq - 1], item[eq + 1]];
-    if (edges.some((ch) => ch !== undefined && isAnyWhiteSpace(ch))) return true;
-  }
-  return false;
-}
 
 /** The first index of a character of a trim set (white space is always one UTF-16 unit). */
 function firstIndex(text: string, has: Has): number {

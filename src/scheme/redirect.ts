@@ -2,7 +2,7 @@
  * Verification of the return-URL redirect (spec §5.6, reading R11).
  * @module
  */
-import { refuse, verifySigned, type Credentials, type VerifyOptions, type VerifyOutcome } from './verify.js';
+import { refuse, verifySigned, type Credentials, type VerifyOptions, type VerifyOutcome, type VerifyProblem } from './verify.js';
 
 /** The parameters the gateway adds to the returnUrl at redirect (§5.6, §6). */
 export const REDIRECT_PARAMETERS = ['paymentNo', 'merchantTradeNo', 'payment', 'authorization'] as const;
@@ -29,22 +29,35 @@ export type RedirectOutcome = VerifyOutcome & { readonly payment?: string };
  * @example verifyRedirect({ appId, appSecret, returnUrl, redirectUrl }).payment
  */
 export function verifyRedirect(redirect: ReturnRedirect, options: VerifyOptions = {}): RedirectOutcome {
-  const params = queryParameters(redirect.redirectUrl);
-  const values: Partial<Record<'payment' | 'authorization', string>> = {};
-  for (const name of ['payment', 'authorization'] as const) {
-    const found = params.filter(([n]) => n === name);
-    if (found.length !== 1) return refuse({ kind: 'redirect-parameter', parameter: name, count: found.length });
-    const decoded = decodeQueryComponent(found[0]?.[1] ?? '');
-    if (decoded === undefined) return refuse({ kind: 'redirect-encoding', parameter: name });
-    values[name] = decoded;
-  }
-  const payment = values.payment ?? '';
+  const values = redirectValues(redirect.redirectUrl);
+  if ('problem' in values) return refuse(values.problem);
+  const { payment, authorization } = values;
   const outcome = verifySigned(
     { appId: redirect.appId, appSecret: redirect.appSecret, method: 'GET', url: redirect.returnUrl, body: `payment=${payment}` },
-    values.authorization,
+    authorization,
     options,
   );
   return outcome.valid ? { ...outcome, payment } : outcome;
+}
+
+/**
+ * The payment and authorization values of a redirect (R11): exactly one parameter of each,
+ * query-decoded; else the problem.
+ * @param redirectUrl - the whole URL the payer landed on
+ * @returns the decoded values, or why there are none
+ * @example redirectValues('https://m/r?payment=%7B%7D&authorization=V2_SHA256+a%3D1') // { payment: '{}', authorization: 'V2_SHA256 a=1' }
+ */
+export function redirectValues(redirectUrl: string): { readonly payment: string; readonly authorization: string } | { readonly problem: VerifyProblem } {
+  const params = queryParameters(redirectUrl);
+  const values: Partial<Record<'payment' | 'authorization', string>> = {};
+  for (const name of ['payment', 'authorization'] as const) {
+    const found = params.filter(([n]) => n === name);
+    if (found.length !== 1) return { problem: { kind: 'redirect-parameter', parameter: name, count: found.length } };
+    const decoded = decodeQueryComponent(found[0]?.[1] ?? '');
+    if (decoded === undefined) return { problem: { kind: 'redirect-encoding', parameter: name } };
+    values[name] = decoded;
+  }
+  return { payment: values.payment ?? '', authorization: values.authorization ?? '' };
 }
 
 /**

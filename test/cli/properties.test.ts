@@ -12,6 +12,12 @@ import { DEFAULT_VECTORS_DIR, loadVectorSet } from '../../src/vectors/load.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'pgv2kit-props-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+/** A copy of the kit's vectors under the test's folder, to write into. */
+function vectorsCopy(name: string): string {
+  const dir = join(tmp, name);
+  cpSync(DEFAULT_VECTORS_DIR, dir, { recursive: true });
+  return dir;
+}
 const zoo = (name: string): string => join(new URL('../../', import.meta.url).pathname, 'test/zoo/members', `${name}.ts`);
 
 describe('pgv2kit run: the properties', () => {
@@ -51,8 +57,7 @@ describe('pgv2kit run: the properties', () => {
   });
 
   it('--save writes a counterexample as a vector case that catches the member and passes the reference', async () => {
-    const vectors = join(tmp, 'vectors');
-    cpSync(DEFAULT_VECTORS_DIR, vectors, { recursive: true });
+    const vectors = vectorsCopy('vectors');
     const file = join(vectors, 'signature', 'counterexamples.yaml');
     const r = await run(['run', '--module', zoo('large-body-lf-dropped'), '--only', 'property.lf.sign,property.header.order', '--seed', '3', '--properties', '25', '--no-reports', '--save', file], { cwd: tmp });
     expect(r.code).toBe(1);
@@ -69,8 +74,7 @@ describe('pgv2kit run: the properties', () => {
   });
 
   it('--save puts a parse counterexample in authorization/, and says what it cannot save there', async () => {
-    const vectors = join(tmp, 'vectors-auth');
-    cpSync(DEFAULT_VECTORS_DIR, vectors, { recursive: true });
+    const vectors = vectorsCopy('vectors-auth');
     const file = join(vectors, 'authorization', 'found.yaml');
     const r = await run(['run', '--module', zoo('header-by-position'), '--only', 'property.header.order', '--seed', '2', '--properties', '25', '--no-reports', '--save', file], { cwd: tmp });
     expect(r.code).toBe(1);

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatAuthorization } from '../../src/scheme/authorization.js';
-import { decodeQueryComponent, queryParameters } from '../../src/scheme/redirect.js';
+import { redirectValues } from '../../src/scheme/redirect.js';
 import { verifyAnswers, verifyResult, type VerifyResult } from '../../src/scheme/verify-answers.js';
 import { bodyBytes } from '../../src/vectors/fields.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
@@ -30,16 +30,10 @@ function engineResult(c: VectorCase): VerifyResult | undefined {
     case 'webhook':
       return verifyResult(verifyAnswers({ ...c.inputs, url: c.inputs.notifyUrl, body: bodyBytes(c.inputs) }, c.inputs.authorization));
     case 'redirect': {
-      const params = queryParameters(c.inputs.redirectUrl);
-      const one = (name: string): string | undefined => {
-        const found = params.filter(([n]) => n === name);
-        return found.length === 1 ? decodeQueryComponent(found[0]?.[1] ?? '') : undefined;
-      };
-      const payment = one('payment');
-      const authorization = one('authorization');
-      if (payment === undefined || authorization === undefined) return 'invalid';
+      const values = redirectValues(c.inputs.redirectUrl);
+      if ('problem' in values) return 'invalid';
       const { appId, appSecret, returnUrl } = c.inputs;
-      return verifyResult(verifyAnswers({ appId, appSecret, method: 'GET', url: returnUrl, body: `payment=${payment}` }, authorization));
+      return verifyResult(verifyAnswers({ appId, appSecret, method: 'GET', url: returnUrl, body: `payment=${values.payment}` }, values.authorization));
     }
     default:
       return undefined;

@@ -17,7 +17,7 @@ import type { Subject } from '../../subjects/subject.js';
 import { createTesteeSubject, type TesteeSubject } from '../../subjects/testee-subject.js';
 import { resolvePath } from '../_files.js';
 import { printStartFailure, startFailure } from '../_start-failure.js';
-import { secondsOption } from '../_numbers.js';
+import { integerOption, secondsOption } from '../_numbers.js';
 import { UsageError, defineCommand } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -67,9 +67,9 @@ export const fuzzCommand = defineCommand({
     const replay = values.replay !== undefined ? parseReplay(values.replay) : undefined;
     if (values.replay !== undefined && !replay) throw new UsageError('--replay takes <seed>:<path>, as a finding prints it (e.g. 42:3:0:1)');
     if (replay && values.seed !== undefined) throw new UsageError('give --seed or --replay, not both (the replay carries its seed)');
-    const seed = replay?.seed ?? (values.seed !== undefined ? integer(values.seed, 'seed', false) : randomInt(2 ** 31 - 1));
+    const seed = replay?.seed ?? (values.seed !== undefined ? integerOption(values.seed, 'seed', false) : randomInt(2 ** 31 - 1));
     const timeMs = values.time !== undefined ? secondsOption(values.time, 'time', 1) : undefined;
-    const runs = values.runs !== undefined ? integer(values.runs, 'runs', true) : timeMs !== undefined ? 1_000_000_000 : 1000;
+    const runs = values.runs !== undefined ? integerOption(values.runs, 'runs', true) : timeMs !== undefined ? 1_000_000_000 : 1000;
     const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
     if (values.testee !== undefined && values.testee.trim() === '') throw new UsageError('--testee needs a command');
     const http = values.gateway !== undefined ? { kind: 'gateway' as const, url: values.gateway } : values['merchant-notify'] !== undefined ? { kind: 'merchant' as const, url: values['merchant-notify'] } : undefined;
@@ -155,11 +155,6 @@ function report(result: FuzzResult, values: { target?: string; save?: string }, 
   return EXIT.nonconformance;
 }
 
-function integer(value: string, name: string, positiveOnly: boolean): number {
-  const n = Number(value);
-  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || (positiveOnly && n <= 0)) throw new UsageError(`--${name} must be a${positiveOnly ? ' positive' : 'n'} integer, not ${JSON.stringify(value)}`);
-  return n;
-}
 
 
 function describeAnswers(a: HeaderAnswers): string {

@@ -31,7 +31,7 @@ import { DEMO_MERCHANT, startGateway } from '../../gateway/index.js';
 import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '../../vectors/load.js';
 import { resolvePath } from '../_files.js';
 import { reportStartFailure, startFailure } from '../_start-failure.js';
-import { positiveNumber, secondsOption } from '../_numbers.js';
+import { integerOption, positiveNumber, secondsOption } from '../_numbers.js';
 import { UsageError, defineCommand } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -311,11 +311,7 @@ function propertyOptions(values: { properties?: string; 'no-properties'?: boolea
     return false;
   }
   const runs = values.properties !== undefined ? Math.floor(positiveNumber(values.properties, 'properties', DEFAULT_PROPERTY_RUNS)) : DEFAULT_PROPERTY_RUNS;
-  let seed: number | undefined;
-  if (values.seed !== undefined) {
-    seed = Number(values.seed);
-    if (!/^-?\d+$/.test(values.seed.trim()) || !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, not ${JSON.stringify(values.seed)}`);
-  }
+  let seed = values.seed !== undefined ? integerOption(values.seed, 'seed', false) : undefined;
   let replay: { id: string; path: string } | undefined;
   if (values.replay !== undefined) {
     const m = /^(property\.[a-z0-9.-]+)=(-?\d+):(\d+(?::\d+)*)$/.exec(values.replay.trim());
