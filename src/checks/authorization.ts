@@ -5,7 +5,7 @@
  * @module
  */
 import { ITEM_NAMES, parseAuthorization } from '../scheme/authorization.js';
-import { judgeParserAnswer, type HeaderAnswers } from '../scheme/header-answers.js';
+import { judgeParserAnswer, parserAnswer, type HeaderAnswers } from '../scheme/header-answers.js';
 import type { Json } from '../subjects/subject.js';
 import type { AuthorizationCase } from '../vectors/types.js';
 import { callOp, defineCheck, nonResult } from './check.js';
@@ -39,7 +39,7 @@ export const authorizationCheck = defineCheck({
     if (other) return other;
     const got = answer as unknown as Json;
     if (!('rejected' in answer) && !('result' in answer)) return { op, status: 'error', expected, got, message: 'answer is none of result, rejected, unsupported' };
-    const judged = judgeParserAnswer(allowed, 'rejected' in answer ? { refused: true, reason: answer.rejected.reason } : { items: answer.result });
+    const judged = judgeParserAnswer(allowed, parserAnswer(answer));
     if (!judged.ok) return { op, status: 'fail', expected, got, message: judged.reason };
     const did = judged.choice === 'refused' ? `refused${'rejected' in answer ? ` (${answer.rejected.reason})` : ''}` : 'accepted with values R8 allows';
     if (c.result === 'acceptable') return { op, status: 'pass', expected, got, choice: judged.choice, message: `acceptable case: the subject ${did}` };

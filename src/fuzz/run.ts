@@ -4,7 +4,7 @@
  * shrunk to a minimal counterexample that can be replayed from its seed and path.
  * @module
  */
-import { headerAnswers, judgeParserAnswer } from '../scheme/header-answers.js';
+import { judgeHeader, parserAnswer } from '../scheme/header-answers.js';
 import type { Subject } from '../subjects/subject.js';
 import { checkPipelined } from '../properties/engine.js';
 import { fuzzHeaderArb, fuzzHeaderText, type FuzzHeader } from './arbitraries.js';
@@ -22,9 +22,16 @@ export interface FuzzOptions {
   readonly path?: string;
   /** Called after each header tried, with the number tried so far. */
   readonly onRun?: (runs: number) => void;
-  /** Headers in flight at once (default 64; shrinking goes one at a time). */
+  /** Headers in flight at once (default twice {@link FUZZ_WINDOW}, so that a full session window always has more waiting behind it; shrinking goes one at a time). */
   readonly window?: number;
 }
+
+/**
+ * Headers `fuzz` keeps in flight, and the testee session's write-ahead window it asks for:
+ * with 64, the kit and a fast testee take turns (each waits while the other works through a
+ * batch); with 256 both work at once.
+ */
+export const FUZZ_WINDOW = 128;
 
 /** A header the implementation handles against R8. */
 export interface FuzzFinding {
@@ -59,13 +66,15 @@ export interface FuzzResult {
  * @param id - the protocol case id
  * @returns why the answer breaks R8, or undefined when it is fine
  */
-export async function checkHeader(subject: Subject, header: string, id: string): Promise<string | undefined> {
-  const answer = await subject.call('authorization.parse', { header }, id);
-  if ('failed' in answer) return `the implementation failed (crash, hang or protocol error): ${answer.failed.reason}`;
-  if ('unsupported' in answer) return `authorization.parse answered unsupported: ${answer.unsupported.reason}`;
-  if (!('rejected' in answer) && !('result' in answer)) return 'the answer is none of result, rejected, unsupported';
-  const judged = judgeParserAnswer(headerAnswers(header), 'rejected' in answer ? { refused: true, reason: answer.rejected.reason } : { items: answer.result });
-  return judged.ok ? undefined : judged.reason;
+export function checkHeader(subject: Subject, header: string, id: string): Promise<string | undefined> {
+  // no async wrapper: a fuzz run judges tens of thousands of headers a second, each a few promise hops
+  return subject.call('authorization.parse', { header }, id).then((answer) => {
+    if ('failed' in answer) return `the implementation failed (crash, hang or protocol error): ${answer.failed.reason}`;
+    if ('unsupported' in answer) return `authorization.parse answered unsupported: ${answer.unsupported.reason}`;
+    if (!('rejected' in answer) && !('result' in answer)) return 'the answer is none of result, rejected, unsupported';
+    const judged = judgeHeader(header, parserAnswer(answer));
+    return judged.ok ? undefined : judged.reason;
+  });
 }
 
 /**
@@ -77,14 +86,15 @@ export async function checkHeader(subject: Subject, header: string, id: string):
  */
 export async function fuzzParser(subject: Subject, options: FuzzOptions = {}): Promise<FuzzResult> {
   let n = 0;
+  const judge = (h: FuzzHeader): Promise<string | undefined> => checkHeader(subject, fuzzHeaderText(h), `fuzz-${++n}`);
   return fuzzWith(
     async (h) => {
       const header = fuzzHeaderText(h);
-      n += 1;
-      return { header, judged: header, reason: await checkHeader(subject, header, `fuzz-${n}`) };
+      return { header, judged: header, reason: await judge(h) };
     },
     options,
     1000,
+    judge,
   );
 }
 
@@ -95,6 +105,8 @@ export async function fuzzParser(subject: Subject, options: FuzzOptions = {}): P
  *   `judged` is the header as the oracle judges it
  * @param options - seed, path (replay), runs, time, progress
  * @param defaultRuns - runs when none are given
+ * @param judge - the reason alone (default: check's), what the run asks of every header; check
+ *   gives the finding's detail
  * @returns the run, with the finding when a header breaks R8
  * @example fuzzWith(async (h) => ({ header: fuzzHeaderText(h), judged: fuzzHeaderText(h), reason: undefined }), {}, 10)
  */
@@ -102,15 +114,16 @@ export async function fuzzWith(
   check: (h: FuzzHeader) => Promise<{ readonly header: string; readonly judged: string; readonly reason: string | undefined }>,
   options: FuzzOptions,
   defaultRuns: number,
+  judge: (h: FuzzHeader) => Promise<string | undefined> = async (h) => (await check(h)).reason,
 ): Promise<FuzzResult> {
   // the pipelined engine: many headers in flight (written ahead over protocol v1), one at a time only while shrinking
-  const result = await checkPipelined(fuzzHeaderArb, async (h) => (await check(h)).reason, {
+  const result = await checkPipelined(fuzzHeaderArb, judge, {
     runs: options.runs ?? defaultRuns,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.path !== undefined ? { path: options.path } : {}),
     ...(options.timeMs !== undefined ? { timeMs: options.timeMs } : {}),
     ...(options.onRun ? { onProgress: options.onRun } : {}),
-    ...(options.window !== undefined ? { window: options.window } : {}),
+    window: options.window ?? 2 * FUZZ_WINDOW,
   });
   const base = { seed: result.seed, runs: result.runs, interrupted: result.interrupted };
   const f = result.failure;

@@ -11,7 +11,7 @@ import type { CounterexampleVector, Diagnosis } from '../runner/result.js';
 import { ITEM_NAMES, formatAuthorization, parseAuthorization, type AuthorizationItems, type ItemName } from '../scheme/authorization.js';
 import { bytesEqual, fromBase64, toBase64 } from '../scheme/bytes.js';
 import { signatureContent } from '../scheme/content.js';
-import { headerAnswers, judgeParserAnswer } from '../scheme/header-answers.js';
+import { judgeHeader, parserAnswer } from '../scheme/header-answers.js';
 import { sign } from '../scheme/sign.js';
 import { verifyAnswers } from '../scheme/verify-answers.js';
 import { itemsArb, itemOrderArb } from '../fuzz/arbitraries.js';
@@ -277,7 +277,7 @@ function asDiagnosis(m: { readonly id: string; readonly description: string; rea
 async function judgeParse(subject: Subject, header: string, id: string, expected: Json): Promise<PropertyFailure | undefined> {
   const answer = await subject.call('authorization.parse', { header }, id);
   if (!('rejected' in answer) && !('result' in answer)) return notAnswered('authorization.parse', answer, expected);
-  const judged = judgeParserAnswer(headerAnswers(header), 'rejected' in answer ? { refused: true, reason: answer.rejected.reason } : { items: answer.result });
+  const judged = judgeHeader(header, parserAnswer(answer));
   return judged.ok ? undefined : { op: 'authorization.parse', reason: `${judged.reason} (header ${JSON.stringify(header).slice(0, 120)})`, expected, got: answer as unknown as Json };
 }
 

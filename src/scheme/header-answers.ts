@@ -16,7 +16,7 @@
  * authorization vectors, verification, `fuzz`, certification) goes through it.
  * @module
  */
-import { AUTH_SCHEME, isItemName, ITEM_NAMES, parseAuthorization, type AuthorizationItems, type ParseOutcome } from './authorization.js';
+import { AUTH_SCHEME, isItemName, ITEM_NAMES, parseAuthorization, strictItems, type AuthorizationItems, type ParseOutcome } from './authorization.js';
 
 /** A set of characters one common trim removes (R8 (a)). */
 export type TrimSet = 'ows' | 'ascii' | 'js' | 'python' | 'unicode' | 'java';
@@ -54,11 +54,12 @@ export function headerAnswers(header: string): HeaderAnswers {
   const strict = parseAuthorization(header, { strict: true });
   if (strict.ok && !hasWhiteSpaceAtPlaces(header)) return { refusable: false, accepted: [strict.items], strict };
   const sets = effectiveSets(header);
-  const accepted = new Map<string, AuthorizationItems>();
+  const accepted: AuthorizationItems[] = [];
   for (const rest of itemLists(header, sets)) {
-    for (const items of acceptedItems(rest, sets)) accepted.set(JSON.stringify(ITEM_NAMES.map((n) => items[n])), items);
+    // a handful of distinct answers at most: compared value by value, not keyed by long text
+    for (const items of acceptedItems(rest, sets)) if (!accepted.some((a) => ITEM_NAMES.every((n) => a[n] === items[n]))) accepted.push(items);
   }
-  return { refusable: true, accepted: [...accepted.values()], strict };
+  return { refusable: true, accepted, strict };
 }
 
 /**
@@ -74,6 +75,16 @@ export function headerVerdict(answers: HeaderAnswers): HeaderVerdict {
 
 /** A parser's answer to a header, as protocol v1 carries it. */
 export type ParserAnswer = { readonly refused: true; readonly reason?: string } | { readonly items: Readonly<Record<string, unknown>> };
+
+/**
+ * A parser's answer from protocol v1's answer shape (`rejected` or `result`).
+ * @param answer - the answer
+ * @returns the refusal with its reason, or the values
+ * @example parserAnswer({ rejected: { reason: 'no' } }) // { refused: true, reason: 'no' }
+ */
+export function parserAnswer(answer: { readonly rejected: { readonly reason: string } } | { readonly result: Readonly<Record<string, unknown>> }): ParserAnswer {
+  return 'rejected' in answer ? { refused: true, reason: answer.rejected.reason } : { items: answer.result };
+}
 
 /** The judgement of one parser answer against R8. */
 export type AnswerJudgement =
@@ -103,6 +114,24 @@ export function judgeParserAnswer(answers: HeaderAnswers, answer: ParserAnswer):
   const more = answers.accepted.length > 3 ? ` (or ${answers.accepted.length - 3} more)` : '';
   const how = answers.refusable ? 'may be refused, or accepted with' : 'must be accepted with';
   return { ok: false, reason: `accepted with ${showItems(answer.items)}, but R8 allows no such values: it ${how} ${allowed}${more}` };
+}
+
+/**
+ * Judges a parser's answer to a header, as {@link judgeParserAnswer} does, computing every
+ * answer R8 allows only when the strict parser alone does not settle it: a refusal of a
+ * header the strict parser refuses (or that holds white space at R8's places) is allowed, and
+ * the strict parser's own values are always allowed. Fuzzing judges most headers this way.
+ * @param header - the header value
+ * @param answer - what the parser did
+ * @returns ok with the choice, or why the answer breaks R8
+ * @example judgeHeader('Bearer x', { refused: true }) // { ok: true, choice: 'refused' }
+ */
+export function judgeHeader(header: string, answer: ParserAnswer): AnswerJudgement {
+  const strict = strictItems(header);
+  if ('refused' in answer) {
+    if (strict === undefined || hasWhiteSpaceAtPlaces(header)) return { ok: true, choice: 'refused' };
+  } else if (strict !== undefined && ITEM_NAMES.every((n) => answer.items[n] === strict[n])) return { ok: true, choice: 'accepted' };
+  return judgeParserAnswer(headerAnswers(header), answer);
 }
 
 /**
@@ -145,12 +174,23 @@ const SET_NAMES = Object.keys(TRIM_SETS) as TrimSet[];
 type Has = (ch: string) => boolean;
 
 function isAnyWhiteSpace(ch: string): boolean {
-  return SET_NAMES.some((s) => TRIM_SETS[s].has(ch));
+  return ANY_WHITE_SPACE.test(ch);
 }
+
+/**
+ * Every character some trim set removes, as one class (a test holds it equal to the union
+ * of {@link TRIM_SETS} over every UTF-16 unit): one native scan finds the white space a long
+ * header holds.
+ */
+const ANY_WHITE_SPACE_CLASS = '[\\x00-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
+const ANY_WHITE_SPACE = new RegExp(`^${ANY_WHITE_SPACE_CLASS}$`);
+const ANY_WHITE_SPACE_ALL = new RegExp(ANY_WHITE_SPACE_CLASS, 'g');
 
 /** The trim sets that differ on the white space this header holds (one of each kind). */
 function effectiveSets(header: string): Has[] {
-  const present = [...new Set(header)].filter(isAnyWhiteSpace);
+  const found = header.match(ANY_WHITE_SPACE_ALL);
+  if (found === null) return [];
+  const present = [...new Set(found)];
   const seen = new Set<string>();
   const out: Has[] = [];
   for (const name of SET_NAMES) {
@@ -163,10 +203,10 @@ function effectiveSets(header: string): Has[] {
   return out;
 }
 
-
-/** The first index of a character of a trim set (white space is always one UTF-16 unit). */
+/** The first index of a character of a trim set (white space is always one UTF-16 unit): a native scan for any white space, then the set's test on what it finds. */
 function firstIndex(text: string, has: Has): number {
-  for (let i = 0; i < text.length; i++) if (has(text[i] ?? '')) return i;
+  const any = new RegExp(ANY_WHITE_SPACE_CLASS, 'g');
+  for (let m = any.exec(text); m !== null; m = any.exec(text)) if (has(m[0])) return m.index;
   return -1;
 }
 
@@ -240,11 +280,11 @@ function acceptedItems(rest: string, sets: readonly Has[]): AuthorizationItems[]
 /** The distinct ways of treating one place: kept, or removed with each trim set that changes something. */
 function choices(texts: readonly string[], sets: readonly Has[], trim: (t: string, has: Has) => string): Array<(t: string) => string> {
   const out: Array<(t: string) => string> = [(t) => t];
-  const seen = new Set([JSON.stringify(texts)]);
+  const seen: Array<readonly string[]> = [texts];
   for (const has of sets) {
-    const key = JSON.stringify(texts.map((t) => trim(t, has)));
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const trimmed = texts.map((t) => trim(t, has));
+    if (seen.some((other) => other.every((t, i) => t === trimmed[i]))) continue;
+    seen.push(trimmed);
     out.push((t) => trim(t, has));
   }
   return out;

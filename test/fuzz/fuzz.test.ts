@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCase } from '../../src/checks/index.js';
-import { fuzzHeaderArb, fuzzHeaderText } from '../../src/fuzz/arbitraries.js';
+import { applyMutation, fuzzHeaderArb, fuzzHeaderText, renderHeader, validModel, type FuzzHeader } from '../../src/fuzz/arbitraries.js';
 import { oracle } from '../../src/fuzz/oracle.js';
 import { fuzzParser, parseReplay, showEscaped } from '../../src/fuzz/run.js';
 import { saveFinding } from '../../src/fuzz/save.js';
@@ -37,6 +37,34 @@ describe('the header arbitrary and the oracle', () => {
     expect(headers.some((h) => /nonce=[^,]*=/.test(h) && oracle(h).verdict === 'must-accept')).toBe(true);
     const problems = new Set(headers.map((h) => oracle(h)).flatMap((o) => (o.verdict === 'must-refuse' && !o.answers.strict.ok ? [o.answers.strict.problem.kind] : [])));
     expect([...problems].sort()).toEqual(['duplicate-item', 'empty-header', 'empty-value', 'malformed-item', 'missing-item', 'no-items', 'wrong-scheme']);
+  });
+
+  it('draws item values of every shape from fixed pools: the same values in every run, led by plain ones', () => {
+    const a = fc.sample(fuzzHeaderArb, { seed: 12, numRuns: 3000 });
+    expect(fc.sample(fuzzHeaderArb, { seed: 12, numRuns: 3000 })).toEqual(a);
+    const appIds = new Set(a.map((h) => h.items.appId));
+    const nonces = new Set(a.map((h) => h.items.nonce));
+    expect(appIds.size).toBeGreaterThan(300);
+    expect(nonces.size).toBeGreaterThan(300);
+    const all = [...appIds, ...nonces];
+    expect(all.some((v) => /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(v))).toBe(true); // uuids
+    expect(all.some((v) => /[+/]|=$/.test(v))).toBe(true); // base64
+    expect(all.some((v) => /[^\x00-\x7f]/.test(v))).toBe(true); // non-ASCII
+    expect([...nonces].some((v) => /^[^=]+=[^=]/.test(v))).toBe(true); // "=" inside
+    // shrinking goes to the plain values that lead the pools
+    const r = fc.check(fc.property(fuzzHeaderArb, (h) => h.mutations.length === 0 || h.mutations[0]?.kind !== 'scheme'), { seed: 1 });
+    expect(r.counterexample?.[0]).toMatchObject({ items: { appId: 'app_7f3a9c', sign: '0'.repeat(64), timestamp: '1700000000000', nonce: 'n0nce' } });
+  });
+
+  it('writes a header as its model renders it (the quick path for unmutated headers, code points kept whole)', () => {
+    const slow = (h: FuzzHeader): string => renderHeader(h.mutations.reduce(applyMutation, validModel(h.items, h.order)));
+    for (const h of fc.sample(fuzzHeaderArb, { seed: 13, numRuns: 2000 })) {
+      expect(fuzzHeaderText(h)).toBe(slow(h));
+      expect(fuzzHeaderText({ ...h, mutations: [] })).toBe(slow({ ...h, mutations: [] }));
+    }
+    const h: FuzzHeader = { items: { appId: '😀é😀', sign: '00', timestamp: '1', nonce: 'n' }, order: ['appId', 'sign', 'timestamp', 'nonce'], mutations: [] };
+    const at = (pos: number): string => fuzzHeaderText({ ...h, mutations: [{ kind: 'inject', at: 0, pos, text: ',' }] });
+    expect([0, 1, 2, 3, 4].map(at).map((t) => t.slice(10, t.indexOf(',sign')))).toEqual(['appId=,😀é😀', 'appId=😀,é😀', 'appId=😀é,😀', 'appId=😀é😀,', 'appId=,😀é😀']);
   });
 
   it('decides with R8', () => {

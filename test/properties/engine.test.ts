@@ -61,4 +61,62 @@ describe('checkPipelined', () => {
     expect(r.runs).toBeGreaterThan(500);
     expect(r.runs).toBeLessThan(1_000_000);
   });
+
+  it('keeps the window full: a slow input holds one slot, the others go on', async () => {
+    let inFlight = 0;
+    let most = 0;
+    let startedWhileSlow = 0;
+    let slowPending = false;
+    const r = await checkPipelined(fc.nat(), async () => {
+      const slow = !slowPending && inFlight === 0; // the very first input is slow
+      if (slowPending) startedWhileSlow++;
+      most = Math.max(most, ++inFlight);
+      if (slow) slowPending = true;
+      await new Promise((resolve) => setTimeout(resolve, slow ? 80 : 1));
+      if (slow) slowPending = false;
+      inFlight--;
+      return undefined;
+    }, { seed: 4, runs: 400, window: 8 });
+    expect(r).toEqual({ seed: 4, runs: 400, interrupted: false });
+    expect(most).toBe(8);
+    // batches would wait for the slow one: at most 7 others could start while it lasted
+    expect(startedWhileSlow).toBeGreaterThan(20);
+  });
+
+  it('the first failure is the earliest input that fails, whatever order the verdicts come back in', async () => {
+    const arb = fc.integer({ min: 0, max: 99 });
+    const values: number[] = [];
+    fc.check(fc.property(arb, (v) => (values.push(v), true)), { seed: 6, numRuns: 300 });
+    const failsAt = (v: number): boolean => v % 10 === 3;
+    const first = values.findIndex(failsAt);
+    const second = values.findIndex((v, i) => i > first && failsAt(v));
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(second).toBeGreaterThan(first);
+    let i = 0;
+    const r = await checkPipelined(arb, async (v) => {
+      const index = i++;
+      // the earlier failure answers last: later inputs' verdicts arrive first
+      await new Promise((resolve) => setTimeout(resolve, index === first ? 30 : 1));
+      return failsAt(v) ? `${v} ends in 3` : undefined;
+    }, { seed: 6, runs: 300, window: 64 });
+    expect(r.runs).toBe(first + 1);
+    expect(r.failure?.input).toBe(3); // shrunk from the first failure
+  });
+
+  it('goes to the failing run by its path: the inputs before it are not judged again', async () => {
+    const arb = fc.nat(1_000_000);
+    const values: number[] = [];
+    fc.check(fc.property(arb, (v) => (values.push(v), true)), { seed: 8, numRuns: 600 });
+    const target = values[500] ?? -1;
+    expect(values.indexOf(target)).toBe(500);
+    let calls = 0;
+    const r = await checkPipelined(arb, async (n) => (++calls, n === target ? 'the one' : undefined), { seed: 8, runs: 600, window: 16 });
+    expect(r.failure).toMatchObject({ input: target, reason: 'the one' });
+    expect(r.runs).toBe(501);
+    // 501 judged while drawing, up to 15 more in flight, then the shrink candidates (none fails) —
+    // not the 500 before it once more
+    expect(calls).toBeGreaterThan(500);
+    expect(calls).toBeLessThan(501 + 15 + 200);
+  });
 });
+

@@ -5,7 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headerAnswers, headerVerdict, judgeParserAnswer, TRIM_SETS } from '../../src/scheme/header-answers.js';
+import { hasWhiteSpaceAtPlaces, headerAnswers, headerVerdict, judgeHeader, judgeParserAnswer, parserAnswer, TRIM_SETS, type ParserAnswer } from '../../src/scheme/header-answers.js';
+import { parseAuthorization, strictItems } from '../../src/scheme/authorization.js';
+import { fuzzHeaderArb, fuzzHeaderText } from '../../src/fuzz/arbitraries.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 import { caseAnswers } from '../../src/checks/authorization.js';
 import { FAMILY_SETS, familyAnswers } from './_r8-family.js';
@@ -72,6 +74,9 @@ describe('headerAnswers: R8 written out by hand', () => {
     for (let c = 0; c < 0x10000; c++) {
       const ch = String.fromCharCode(c);
       for (const [k, v] of Object.entries(TRIM_SETS)) if (v.has(ch) !== FAMILY_SETS[k]?.(ch)) throw new Error(`${k} differs on U+${c.toString(16)}`);
+      // the one class the engine scans long headers with is their union
+      const some = Object.values(TRIM_SETS).some((v) => v.has(ch));
+      if (hasWhiteSpaceAtPlaces(`V2_SHA256 appId=a,sign=0,timestamp=1,nonce=n${ch}`) !== some) throw new Error(`the white space class differs on U+${c.toString(16)}`);
     }
   });
 });
@@ -110,5 +115,42 @@ describe('headerAnswers agrees with an independent model of the family', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('the fast judgement fuzzing uses agrees with the full one', () => {
+  // fuzz headers, the authorization vectors' headers, and headers built to sit at the strict parser's edges
+  const edges = ['V2_SHA256 appId=a,sign=0,timestamp=1,nonce=n', 'V2_SHA256  appId=a,sign=0,timestamp=1,nonce=n', 'V2_SHA256 appId=a,sign=0,timestamp=1,nonce=n\t', 'V2_SHA256\tappId=a,sign=0,timestamp=1,nonce=n', 'V2_SHA256 appId=a,sign=0,timestamp=1,nonce=', 'V2_SHA256 appId=a,sign=0,timestamp=1,=n', 'V2_SHA256 appId=a,,sign=0,timestamp=1,nonce=n', 'V2_SHA256 appId=a,sign=0,timestamp=1,nonce=n,', 'V2_SHA256 appId=a,sign=0,timestamp=1,nonce', 'V2_SHA256 appId=a,sign=0,timestamp=1,nonce=n=,x=y', 'V2_SHA256 appId=a,sign=0,timestamp=1,appId=b', 'v2_sha256 appId=a,sign=0,timestamp=1,nonce=n', 'V2_SHA256 appId=a,sign=0,timestamp=1,nonce=n\u00a0', 'V2_SHA256 ', 'V2_SHA256', '', ' V2_SHA256 appId=a,sign=0,timestamp=1,nonce=n'];
+  const vectorHeaders = liveCases(loadVectorSet()).flatMap((l) => (l.case.kind === 'authorization' && l.case.op === 'authorization.parse' ? [l.case.inputs.header] : []));
+  const headers = [...edges, ...vectorHeaders, ...fc.sample(fuzzHeaderArb, { seed: 3, numRuns: 3000 }).map(fuzzHeaderText)];
+
+  it('strictItems accepts exactly what the strict parser accepts, with its values', () => {
+    let accepted = 0;
+    for (const h of headers) {
+      const strict = parseAuthorization(h, { strict: true });
+      expect(strictItems(h), h).toEqual(strict.ok ? strict.items : undefined);
+      if (strict.ok) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  it('judgeHeader gives judgeParserAnswer\'s verdict and message on every header, for every kind of answer', () => {
+    const odd: ParserAnswer = { items: { appId: 'z', sign: 'z', timestamp: 'z', nonce: 'z' } };
+    let full = 0;
+    for (const h of headers) {
+      const all = headerAnswers(h);
+      const lenient = parseAuthorization(h);
+      const answers: ParserAnswer[] = [{ refused: true, reason: 'no' }, odd, ...all.accepted.map((items) => ({ items })), ...(lenient.ok ? [{ items: lenient.items }] : [])];
+      for (const a of answers) {
+        expect(judgeHeader(h, a), h).toEqual(judgeParserAnswer(all, a));
+        if (!hasWhiteSpaceAtPlaces(h) && strictItems(h) === undefined && 'items' in a) full++;
+      }
+    }
+    expect(full).toBeGreaterThan(100); // the full computation was reached, not only the fast paths
+  });
+
+  it('reads protocol v1\'s answer shapes', () => {
+    expect(parserAnswer({ rejected: { reason: 'r' } })).toEqual({ refused: true, reason: 'r' });
+    expect(parserAnswer({ result: { appId: 'a' } })).toEqual({ items: { appId: 'a' } });
   });
 });

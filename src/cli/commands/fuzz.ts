@@ -8,7 +8,7 @@
 import { randomInt } from 'node:crypto';
 import { seeDocs } from '../../docs/refs.js';
 import { fuzzHttp } from '../../fuzz/http.js';
-import { fuzzParser, parseReplay, showEscaped, type FuzzResult } from '../../fuzz/run.js';
+import { FUZZ_WINDOW, fuzzParser, parseReplay, showEscaped, type FuzzResult } from '../../fuzz/run.js';
 import { saveFinding } from '../../fuzz/save.js';
 import type { HeaderAnswers } from '../../scheme/header-answers.js';
 import { TesteeStartError } from '../../protocol/testee.js';
@@ -89,7 +89,7 @@ export const fuzzCommand = defineCommand({
     let testee: TesteeSubject | undefined;
     try {
       if (values.testee !== undefined) {
-        testee = await createTesteeSubject({ command: values.testee, cwd: io.cwd, env: io.env, timeoutMs, startTimeoutMs: timeoutMs, log: () => undefined });
+        testee = await createTesteeSubject({ command: values.testee, cwd: io.cwd, env: io.env, timeoutMs, startTimeoutMs: timeoutMs, window: FUZZ_WINDOW, log: () => undefined });
         subject = testee;
       } else {
         subject = createReferenceSubject();
@@ -109,13 +109,16 @@ export const fuzzCommand = defineCommand({
       const name = `${subject.implementation.name} ${subject.implementation.version}`;
       io.stdout(replay ? `replaying ${replay.seed}:${replay.path} against ${name}\n` : `fuzzing authorization.parse of ${name}: seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} runs`}${timeMs !== undefined ? `, ${timeMs / 1000} s` : ''}\n`);
       const every = Math.max(100, Math.min(Math.floor(runs / 10), 10_000));
+      let next = every;
       const result = await fuzzParser(subject, {
         seed,
         runs,
         ...(timeMs !== undefined ? { timeMs } : {}),
         ...(replay ? { path: replay.path } : {}),
         onRun: (n) => {
-          if (n % every === 0) io.stdout(`  ${n} headers handled as R8 requires\n`);
+          if (n < next) return;
+          io.stdout(`  ${n} headers handled as R8 requires\n`);
+          next = (Math.floor(n / every) + 1) * every;
         },
       });
       return report(result, { ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}), ...(values.save !== undefined ? { save: values.save } : {}) }, io);
