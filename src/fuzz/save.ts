@@ -7,8 +7,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
-import { parseAuthorization } from '../scheme/authorization.js';
-import { hasWhiteSpaceAtPlaces } from '../scheme/header-answers.js';
+import { headerParseCase } from '../generate/counterexample.js';
 import { DEFAULT_VECTORS_DIR } from '../vectors/load.js';
 import { stringifyVectorFile } from '../vectors/write.js';
 import { kitVersion } from '../version.js';
@@ -33,28 +32,8 @@ export interface SavedCase {
  * @returns the case object, schema-valid
  */
 export function findingCase(finding: FuzzFinding, id: string, date: Date = new Date()): Record<string, unknown> {
-  const { verdict, answers } = finding.oracle;
-  const result = verdict === 'must-accept' ? 'valid' : verdict === 'must-refuse' ? 'invalid' : 'acceptable';
-  const flags = [FUZZ_FLAG, ...(verdict === 'either' ? deviationFlags(finding.header) : [])];
-  const refusal = answers.strict.ok ? undefined : answers.strict.problem;
-  const expected =
-    verdict === 'must-refuse' && refusal && refusal.kind !== 'not-strict'
-      ? { problem: { ...refusal } }
-      : verdict === 'must-accept'
-        ? { items: { ...answers.accepted[0] } }
-        : { answers: answers.accepted.map((a) => ({ ...a })) };
-  return {
-    id,
-    comment: `Found by pgv2kit fuzz: ${oneLine(finding.reason)}`,
-    op: 'authorization.parse',
-    spec: ['5.3'],
-    readings: ['R8'],
-    flags,
-    result,
-    inputs: { header: finding.header },
-    expected,
-    provenance: { generator: 'pgv2kit fuzz', seed: finding.replay, kitVersion: kitVersion(), date: date.toISOString().slice(0, 10) },
-  };
+  const provenance = { generator: 'pgv2kit fuzz', seed: finding.replay, kitVersion: kitVersion(), date: date.toISOString().slice(0, 10) };
+  return { ...headerParseCase(finding.header, { id, comment: `Found by pgv2kit fuzz: ${oneLine(finding.reason)}`, provenance, flags: [FUZZ_FLAG] }, finding.oracle.answers) };
 }
 
 /**
@@ -101,16 +80,6 @@ function usedFuzzNumbers(dirs: readonly string[], cases: readonly unknown[]): Se
     for (const name of names) note(readFileSync(join(dir, name), 'utf8'));
   }
   return used;
-}
-
-/** The R8 flags of what a header deviates in: white space, unknown items, scheme case. */
-function deviationFlags(header: string): string[] {
-  const flags = new Set<string>();
-  if (hasWhiteSpaceAtPlaces(header)) flags.add('HeaderWhitespace');
-  const lenient = parseAuthorization(header);
-  if (lenient.ok && lenient.tolerated.includes('extra-item')) flags.add('HeaderExtraItem');
-  if (!header.trimStart().startsWith('V2_SHA256')) flags.add('SchemeCase');
-  return [...flags];
 }
 
 function oneLine(text: string): string {

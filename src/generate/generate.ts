@@ -238,7 +238,14 @@ export function generateRandom(o: RandomOptions): GeneratedCase[] {
 
 // --- internal: signature ---
 
-function checkedSign(p: GivenParts): { content: Buffer; sign: string } {
+/**
+ * The content and sign of the parts, computed by the reference and by the independent
+ * computation ({@link independentSign}), which must agree.
+ * @param p - the parts
+ * @returns the content bytes and the sign
+ * @throws {GenerateCheckError} when they disagree (nothing may be written)
+ */
+export function checkedSign(p: GivenParts): { content: Buffer; sign: string } {
   const mine = independentSign(p);
   const refContent = signatureContent(p);
   const refSign = sign(p);
@@ -297,7 +304,12 @@ function randomBody(rnd: () => number): string {
   return body;
 }
 
-function bodyTraits(p: GivenParts): { flags: string[]; readings: string[] } {
+/**
+ * The flags and readings a body brings to a case: empty (R2), ending in LF (R1), raw bytes (R3), non-ASCII.
+ * @param p - the parts
+ * @returns flags and readings
+ */
+export function bodyTraits(p: GivenParts): { flags: string[]; readings: string[] } {
   const flags: string[] = [];
   const readings = new Set<string>();
   const text = Buffer.from(p.body).toString('utf8');
@@ -322,8 +334,14 @@ function describeBody(body: Uint8Array): string {
   return `with a ${body.byteLength}-byte body`;
 }
 
-/** Text when the bytes are UTF-8 that round-trips, else base64. */
-function bytesField<T extends string, B extends string>(bytes: Uint8Array, text: T, b64: B): { [K in T]: string } | { [K in B]: string } {
+/**
+ * Bytes as a case field: text when they are UTF-8 that round-trips, else base64.
+ * @param bytes - the bytes
+ * @param text - the text field's name
+ * @param b64 - the base64 field's name
+ * @returns `{ [text]: … }` or `{ [b64]: … }`
+ */
+export function bytesField<T extends string, B extends string>(bytes: Uint8Array, text: T, b64: B): { [K in T]: string } | { [K in B]: string } {
   const buf = Buffer.from(bytes);
   const s = buf.toString('utf8');
   if (Buffer.from(s, 'utf8').equals(buf)) return { [text]: s } as { [K in T]: string };

@@ -140,7 +140,7 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       return judgeParse(subject, header, id, { ...items });
     },
     show: ({ items, order }) => ({ header: formatAuthorization(items, order) }),
-    asVector: ({ items, order }) => ({ area: 'authorization', header: formatAuthorization(items, order), items: { ...items } }),
+    asVector: ({ items, order }) => ({ area: 'authorization', header: formatAuthorization(items, order), flags: ['HeaderOrder'] }),
   }),
   defineProperty<{ readonly items: AuthorizationItems; readonly order: readonly ItemName[]; readonly name: ItemName; readonly other: AuthorizationItems | undefined; readonly at: number }>({
     id: 'property.header.duplicate',
@@ -153,6 +153,7 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       return judgeParse(subject, duplicated(d), id, 'refuse');
     },
     show: (d) => ({ header: duplicated(d) }),
+    asVector: (d) => ({ area: 'authorization', header: duplicated(d) }),
   }),
   defineProperty<{ readonly items: AuthorizationItems; readonly order: readonly ItemName[]; readonly missing: ItemName }>({
     id: 'property.header.missing',
@@ -165,6 +166,7 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       return judgeParse(subject, withoutItem(m), id, 'refuse');
     },
     show: (m) => ({ header: withoutItem(m) }),
+    asVector: (m) => ({ area: 'authorization', header: withoutItem(m) }),
   }),
   defineProperty<AuthorizationItems>({
     id: 'property.header.roundtrip',
@@ -185,6 +187,8 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       return judgeParse(subject, header, `${id}.parse`, { ...items });
     },
     show: (items) => ({ ...items }),
+    // the formatter's failure is a format case; its parser's failure on its own header has no case of its own
+    asVector: (items, failure) => (failure.op === 'authorization.format' ? { area: 'authorization', items: { ...items } } : undefined),
   }),
   exactness('request.verify', 'property.verify.exact', 'A verifier accepts the message as signed and refuses it when one byte of the body, the URL, the method, the timestamp, the nonce or the appId changed after signing (bodies up to 64 KiB).', ['5.1', '5.2', '5.3'], ['R3', 'R4', 'R5', 'R6', 'R8', 'R9']),
   exactness('response.verify', 'property.verify.response-exact', 'A client accepts a 200 response as signed over its raw bytes and refuses it when one byte of the body, the request URL or method, the timestamp, the nonce or the appId changed (bodies up to 64 KiB).', ['5.4'], ['R3', 'R6', 'R8', 'R9']),
@@ -238,8 +242,14 @@ function exactness(op: VerifyOp, id: string, comment: string, spec: readonly str
       return verifyOne(op, subject, t.parts, received, header, `${caseId}.changed`, what);
     },
     show: (t) => ({ parts: showParts(t.parts), change: { ...t.change }, header: tamper(t).header }),
-    // a genuine request refused is a signature case (its request.verify step); the rest need cases of their own kind (not written yet)
-    asVector: (t, failure) => (op === 'request.verify' && failure.expected === 'accept' ? signatureVector(t.parts) : undefined),
+    // a case of the operation's own kind: the genuine message refused (must be accepted), or the changed one accepted (must be refused)
+    asVector: (t, failure) => {
+      const area = op === 'request.verify' ? 'request' : op === 'response.verify' ? 'response' : 'webhook';
+      const genuine = failure.expected === 'accept';
+      const { received, header } = genuine ? { received: t.parts, header: formatAuthorization(signedItems(t.parts), t.order) } : tamper(t);
+      const message = { appId: t.parts.appId, appSecret: t.parts.appSecret, method: received.method, url: received.url, authorization: header, bodyB64: toBase64(received.body) };
+      return genuine ? { area, result: 'valid', message } : { area, result: 'invalid', changed: t.change.part, message };
+    },
   });
 }
 

@@ -25,8 +25,8 @@ const utf8 = new TextEncoder();
 /** Bytes of a given length, filled from a short pattern (the bytes that matter are at the end). */
 function filled(length: number, pattern: Uint8Array): Uint8Array {
   const out = new Uint8Array(length);
-  const p = pattern.byteLength > 0 ? pattern : utf8.encode('a');
-  for (let i = 0; i < length; i++) out[i] = p[i % p.byteLength] ?? 0x61;
+  // Buffer#fill repeats the pattern natively (a byte loop costs a millisecond per 64 KiB body)
+  Buffer.from(out.buffer, out.byteOffset, out.byteLength).fill(pattern.byteLength > 0 ? pattern : utf8.encode('a'));
   return out;
 }
 

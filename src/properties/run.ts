@@ -34,11 +34,10 @@ export const DEFAULT_PROPERTY_RUNS = 100;
  */
 export async function runProperties(subject: Subject, options: PropertyOptions = {}): Promise<CaseResult[]> {
   const seed = options.seed ?? Math.floor(Math.random() * 0x7fffffff);
-  const out: CaseResult[] = [];
-  for (const p of PROPERTIES.filter((x) => (options.only ? options.only(x.id) : true) && (!options.replay || options.replay.id === x.id))) {
-    out.push(await runOne(p, subject, seed, options));
-  }
-  return out;
+  // all at once: each keeps its window of inputs in flight, so the testee always has work while
+  // one property draws, waits on a two-step judgement or shrinks (results in catalogue order)
+  const chosen = PROPERTIES.filter((x) => (options.only ? options.only(x.id) : true) && (!options.replay || options.replay.id === x.id));
+  return Promise.all(chosen.map((p) => runOne(p, subject, seed, options)));
 }
 
 // --- internal ---

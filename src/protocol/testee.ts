@@ -423,21 +423,24 @@ function toAnswer(m: Record<string, Json>): Answer {
 }
 
 function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
-  let buffered = '';
+  // the start of a line not ended yet, in pieces: each chunk is searched once (a line of 100 MB
+  // in 64 KiB chunks is not searched again from its start at every chunk)
+  let pending: string[] = [];
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => {
-    buffered += chunk;
-    let nl = buffered.indexOf('\n');
-    while (nl >= 0) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
+    let start = 0;
+    for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
+      const piece = chunk.slice(start, nl);
+      const line = pending.length > 0 ? pending.join('') + piece : piece;
+      pending = [];
+      start = nl + 1;
       onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
-      nl = buffered.indexOf('\n');
     }
+    if (start < chunk.length) pending.push(start === 0 ? chunk : chunk.slice(start));
   });
   stream.on('end', () => {
-    if (buffered) onLine(buffered);
-    buffered = '';
+    if (pending.length > 0) onLine(pending.join(''));
+    pending = [];
   });
 }
 

@@ -18,6 +18,21 @@ function vectorsCopy(name: string): string {
   cpSync(DEFAULT_VECTORS_DIR, dir, { recursive: true });
   return dir;
 }
+/** Runs a zoo member's failing properties with --save: the one case written, as loaded back. */
+async function saveFrom(member: string, only: string, seed: string, vectors: string, file: string, id: string): Promise<unknown> {
+  const r = await run(['run', '--module', zoo(member), '--only', only, '--seed', seed, '--properties', '25', '--no-reports', '--save', file], { cwd: tmp });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain(`saved 1 counterexample as ${id} in ${file}\n`);
+  return loadVectorSet(vectors).cases.find((c) => c.case.id === id)?.case;
+}
+
+/** A saved case fails the zoo member it came from and passes the reference. */
+async function expectCatches(member: string, vectors: string, id: string): Promise<void> {
+  const caught = await run(['run', '--module', zoo(member), '--vectors', vectors, '--only', id, '--no-properties', '--no-reports'], { cwd: tmp });
+  expect([caught.code, caught.stdout.includes('\n0 passed, 1 failed\n')]).toEqual([1, true]);
+  const reference = await run(['run', '--vectors', vectors, '--only', id, '--no-properties', '--no-reports'], { cwd: tmp });
+  expect([reference.code, reference.stdout.includes('\n1 passed, 0 failed\n')]).toEqual([0, true]);
+}
 const zoo = (name: string): string => join(new URL('../../', import.meta.url).pathname, 'test/zoo/members', `${name}.ts`);
 
 describe('pgv2kit run: the properties', () => {
@@ -59,31 +74,33 @@ describe('pgv2kit run: the properties', () => {
   it('--save writes a counterexample as a vector case that catches the member and passes the reference', async () => {
     const vectors = vectorsCopy('vectors');
     const file = join(vectors, 'signature', 'counterexamples.yaml');
-    const r = await run(['run', '--module', zoo('large-body-lf-dropped'), '--only', 'property.lf.sign,property.header.order', '--seed', '3', '--properties', '25', '--no-reports', '--save', file], { cwd: tmp });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`saved 1 counterexample as signature.gen-property-1 in ${file}\n`);
-    const set = loadVectorSet(vectors);
-    const saved = set.cases.find((c) => c.case.id === 'signature.gen-property-1');
-    expect(saved?.case).toMatchObject({ kind: 'signature', result: 'valid', provenance: { generator: 'pgv2kit run (property counterexample)' } });
-    const member = await run(['run', '--module', zoo('large-body-lf-dropped'), '--vectors', vectors, '--only', 'signature.gen-property-1', '--no-properties', '--no-reports'], { cwd: tmp });
-    expect([member.code, member.stdout.includes('\n0 passed, 1 failed\n')]).toEqual([1, true]);
-    const reference = await run(['run', '--vectors', vectors, '--only', 'signature.gen-property-1', '--no-properties', '--no-reports'], { cwd: tmp });
-    expect([reference.code, reference.stdout.includes('\n1 passed, 0 failed\n')]).toEqual([0, true]);
+    const saved = await saveFrom('large-body-lf-dropped', 'property.lf.sign,property.header.order', '3', vectors, file, 'signature.gen-property-1');
+    expect(saved).toMatchObject({ kind: 'signature', result: 'valid', provenance: { generator: 'pgv2kit run (property counterexample)' } });
+    await expectCatches('large-body-lf-dropped', vectors, 'signature.gen-property-1');
     const bad = await run(['run', '--save', join(tmp, 'x.yaml'), '--no-reports'], { cwd: tmp });
-    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--save takes a .yaml file in the signature/ or authorization/ folder of a vectors folder')]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--save takes a .yaml file in the signature/, authorization/, request/, response/, webhook/ folder of a vectors folder')]);
   });
 
   it('--save puts a parse counterexample in authorization/, and says what it cannot save there', async () => {
     const vectors = vectorsCopy('vectors-auth');
     const file = join(vectors, 'authorization', 'found.yaml');
-    const r = await run(['run', '--module', zoo('header-by-position'), '--only', 'property.header.order', '--seed', '2', '--properties', '25', '--no-reports', '--save', file], { cwd: tmp });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`saved 1 counterexample as authorization.gen-property-1 in ${file}\n`);
-    expect(loadVectorSet(vectors).cases.find((c) => c.case.id === 'authorization.gen-property-1')?.case).toMatchObject({ op: 'authorization.parse', result: 'valid' });
+    expect(await saveFrom('header-by-position', 'property.header.order', '2', vectors, file, 'authorization.gen-property-1')).toMatchObject({ op: 'authorization.parse', result: 'valid' });
     const other = await run(['run', '--module', zoo('large-body-lf-dropped'), '--only', 'property.lf.sign', '--seed', '3', '--properties', '25', '--no-reports', '--save', file], { cwd: tmp });
     expect(other.stdout).toContain('--save: the counterexample of property.lf.sign is not saved: it is a signature case, not a authorization one (give a file in signature/)');
     const off = await run(['run', '--no-properties', '--save', file, '--no-reports'], { cwd: tmp });
     expect([off.code, off.stderr]).toEqual([2, expect.stringContaining("--save writes the properties' counterexamples")]);
+  });
+
+  it('--save writes a verifier\'s counterexample as a case of its own kind, and a refused header as a parse case', async () => {
+    const vectors = vectorsCopy('vectors-verify');
+    const file = join(vectors, 'request', 'found.yaml');
+    const saved = await saveFrom('large-body-unverified', 'property.verify.exact', '3', vectors, file, 'request.gen-property-1');
+    expect(saved).toMatchObject({ kind: 'request', result: 'invalid', flags: expect.arrayContaining(['Generated', 'Tampered']), expected: { problem: { kind: 'sign-mismatch' } } });
+    await expectCatches('large-body-unverified', vectors, 'request.gen-property-1');
+
+    const auth = join(vectors, 'authorization', 'found.yaml');
+    expect(await saveFrom('header-duplicate-last-wins', 'property.header.duplicate', '3', vectors, auth, 'authorization.gen-property-1')).toMatchObject({ op: 'authorization.parse', result: 'invalid', flags: ['Generated', 'DuplicateItem'], expected: { problem: { kind: 'duplicate-item' } } });
+    await expectCatches('header-duplicate-last-wins', vectors, 'authorization.gen-property-1');
   });
 
   it('--no-properties runs the vectors only; --list names the properties', async () => {

@@ -21,7 +21,7 @@ const finding = (header: string): FuzzFinding => ({ header, reason: 'r', oracle:
 describe('a finding saved as a vector', () => {
   it.each([
     ['must-accept', `V2_SHA256 appId=app_1,sign=${S},timestamp=1,nonce=n`, 'valid', ['FuzzFinding'], { items: { appId: 'app_1', sign: S, timestamp: '1', nonce: 'n' } }],
-    ['must-refuse', `V2_SHA256 appId=app_1,sign=${S},timestamp=1`, 'invalid', ['FuzzFinding'], { problem: { kind: 'missing-item', item: 'nonce' } }],
+    ['must-refuse', `V2_SHA256 appId=app_1,sign=${S},timestamp=1`, 'invalid', ['FuzzFinding', 'MissingItem'], { problem: { kind: 'missing-item', item: 'nonce' } }],
     ['either, white space', `V2_SHA256 appId= app_1,sign=${S},timestamp=1,nonce=n`, 'acceptable', ['FuzzFinding', 'HeaderWhitespace'], { answers: [{ appId: ' app_1', sign: S, timestamp: '1', nonce: 'n' }, { appId: 'app_1', sign: S, timestamp: '1', nonce: 'n' }] }],
     ['either, unknown item and scheme case', `v2_sha256 appId=app_1,sign=${S},timestamp=1,nonce=n,v=2`, 'acceptable', ['FuzzFinding', 'HeaderExtraItem', 'SchemeCase'], { answers: [{ appId: 'app_1', sign: S, timestamp: '1', nonce: 'n' }] }],
   ])('%s', (_name, header, result, flags, expected) => {

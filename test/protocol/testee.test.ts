@@ -51,6 +51,13 @@ describe('testee session', () => {
     expect(restarts).toBe(0);
   });
 
+  it('an answer line of 3 MB, read in many chunks and ended by CRLF, is one answer', async () => {
+    const { answers, restarts } = await runAll({ MODE: 'long' });
+    expect(answers[1]).toEqual({ result: { sign: 'x'.repeat(3_000_000) } });
+    for (const i of [0, 2, 3]) expect(answers[i]).toEqual({ result: { sign: `signature.sign:${ids[i]}` } });
+    expect(restarts).toBe(0);
+  });
+
   it('a line too many is a protocol problem: logged, and the testee restarted', async () => {
     const { answers, logged } = await runAll({ MODE: 'twolines' });
     expect(answers[1]).toEqual({ result: { sign: 'signature.sign:c-2-bad' } });

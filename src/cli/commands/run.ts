@@ -6,14 +6,15 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { GENERATED_FLAG, IdAllocator, signatureCase, type GeneratedCase } from '../../generate/generate.js';
+import { IdAllocator, type GeneratedCase } from '../../generate/generate.js';
+import { counterexampleCase } from '../../generate/counterexample.js';
 import { vectorsRootOf, writeCases } from '../../generate/write.js';
 import { TesteeStartError } from '../../protocol/testee.js';
 import { validateTesteeLine } from '../../protocol/validate.js';
 import { writeReports } from '../../reports/write.js';
 import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
-import { runConformant, type RunResult, type RunTarget } from '../../runner/result.js';
+import { COUNTEREXAMPLE_AREAS, runConformant, type CounterexampleArea, type RunResult, type RunTarget } from '../../runner/result.js';
 import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, runConformance } from '../../runner/run.js';
 import { SelectionError, selectCases, selects } from '../../runner/select.js';
 import { PROPERTIES } from '../../properties/catalogue.js';
@@ -98,7 +99,7 @@ export const runCommand = defineCommand({
     'no-properties': { type: 'boolean', description: 'Run the vectors only' },
     seed: { type: 'string', valueName: '<n>', description: 'The properties\' seed (default: random, printed and reported)', env: 'PGV2KIT_SEED' },
     replay: { type: 'string', valueName: '<id>=<seed>:<path>', description: 'Replay one property counterexample, as a failure prints it' },
-    save: { type: 'string', valueName: '<file>', description: 'Write the properties\' counterexamples as vector cases to this file (in the signature/ or authorization/ folder of a vectors folder; appended when it exists)' },
+    save: { type: 'string', valueName: '<file>', description: 'Write the properties\' counterexamples as vector cases to this file (in the signature/, authorization/, request/, response/ or webhook/ folder of a vectors folder; appended when it exists)' },
   },
   exitCodes: {
     0: 'some step ran and none failed (partial and skipped cases do not fail the run; failures as listed)',
@@ -259,18 +260,25 @@ export const runCommand = defineCommand({
 
 // --- internal ---
 
-/** Where --save writes: a .yaml file in the signature/ or authorization/ folder of a vectors folder. */
-function saveTarget(file: string, properties: PropertyOptions | false): { file: string; root: string; area: 'signature' | 'authorization' } {
+/** A --save file, its vectors folder and its area. */
+interface SaveTarget {
+  readonly file: string;
+  readonly root: string;
+  readonly area: CounterexampleArea;
+}
+
+/** Where --save writes: a .yaml file in an area folder of a vectors folder that counterexamples are saved in. */
+function saveTarget(file: string, properties: PropertyOptions | false): SaveTarget {
   if (!properties) throw new UsageError('--save writes the properties\' counterexamples: leave out --no-properties');
-  for (const area of ['signature', 'authorization'] as const) {
+  for (const area of COUNTEREXAMPLE_AREAS) {
     const root = vectorsRootOf(file, area);
     if (root !== undefined && file.endsWith('.yaml')) return { file, root, area };
   }
-  throw new UsageError(`--save takes a .yaml file in the signature/ or authorization/ folder of a vectors folder, not ${JSON.stringify(file)}`);
+  throw new UsageError(`--save takes a .yaml file in the ${COUNTEREXAMPLE_AREAS.map((a) => `${a}/`).join(', ')} folder of a vectors folder, not ${JSON.stringify(file)}`);
 }
 
 /** Writes the failed properties' counterexamples of the target's area as vector cases (checked independently, the set validated). */
-function saveCounterexamples(run: RunResult, to: { file: string; root: string; area: 'signature' | 'authorization' }, io: { stdout: (s: string) => void; stderr: (s: string) => void }): void {
+function saveCounterexamples(run: RunResult, to: SaveTarget, io: { stdout: (s: string) => void; stderr: (s: string) => void }): void {
   const failed = run.cases.filter((c) => c.kind === 'property' && (c.verdict === 'failed' || c.verdict === 'expected-failure') && c.property?.asVector);
   if (failed.length === 0) return;
   let taken: string[];
@@ -293,8 +301,7 @@ function saveCounterexamples(run: RunResult, to: { file: string; root: string; a
       const comment = `Counterexample of ${c.id} (seed ${c.property?.seed ?? ''}): ${c.message.split(' — ')[0]}`.slice(0, 239);
       // the provenance names the replay: <property id>=<seed>:<path>
       const from = { ...provenance, ...(c.property?.replay ? { seed: `${c.id}=${c.property.replay}` } : {}) };
-      if (v.area === 'signature') cases.push(signatureCase({ ...v.parts, body: Buffer.from(v.parts.bodyB64, 'base64') }, ids.next(), from, comment));
-      else cases.push({ id: ids.next(), comment, op: 'authorization.parse', spec: ['5.3'], readings: ['R8'], flags: [GENERATED_FLAG, 'HeaderOrder'], result: 'valid', inputs: { header: v.header }, expected: { items: { ...v.items } }, provenance: from } as GeneratedCase);
+      cases.push(counterexampleCase(v, { id: ids.next(), comment, provenance: from }));
     }
     if (cases.length === 0) return;
     const written = writeCases({ root: to.root, file: to.file, area: to.area, title: 'Counterexamples of pgv2kit run properties', cases, append: existsSync(to.file) });
