@@ -2,9 +2,11 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import ClosingLineReporter from './suites/_support/closing-line-reporter.js';
 
+/** Test files that replace modules (vi.mock): each needs a fresh module cache. */
+const ISOLATED = ['test/reports/write-failure.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['suites/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: ['suites/_support/fast-check-setup.ts'],
     globalSetup: ['suites/_support/build-dist.ts'],
     // vitest keeps one core free by default: on the 2-core CI machine that means one worker
@@ -15,6 +17,13 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters: ['default', new ClosingLineReporter()],
+    // Test files share their workers' module cache (not isolated): the kit's modules are loaded
+    // once per worker, not once per file — import time was 40 of the suite's 100 s. A file that
+    // replaces a module (vi.mock) runs isolated, in its own project.
+    projects: [
+      { extends: true, test: { name: 'shared', isolate: false, include: ['suites/**/*.test.ts', 'test/**/*.test.ts'], exclude: [...ISOLATED, '**/node_modules/**'] } },
+      { extends: true, test: { name: 'isolated', isolate: true, include: [...ISOLATED] } },
+    ],
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],

@@ -7,11 +7,13 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parseDocument } from 'yaml';
+import { listYamlFiles, toPosix } from './files.js';
+import { contentKey, readSnapshot } from './snapshot.js';
 import { VECTOR_KINDS, type FlagNote, type LoadedCase, type VectorCase, type VectorKind, type VectorSet } from './types.js';
 
 /** The vectors folder shipped with the kit. */
@@ -62,6 +64,21 @@ export function formatProblem(p: VectorProblem): string {
  * @example const set = loadVectorSet(); set.cases.length
  */
 export function loadVectorSet(root: string = DEFAULT_VECTORS_DIR): VectorSet {
+  // a folder whose files are byte for byte those of the kit's own, checked when the kit was built, loads from that check
+  const snapshot = readSnapshot();
+  if (snapshot !== undefined && contentKey(root) === snapshot.key) return { root, ...snapshot.set() };
+  return loadVectorSetInFull(root);
+}
+
+/**
+ * Loads and checks a vector set from its files, every time ({@link loadVectorSet} takes the
+ * build's snapshot for a folder whose content is the kit's own).
+ * @param root - the vectors folder
+ * @returns the vector set
+ * @throws {VectorSetError} listing every problem, when any file (or a schema) is bad
+ * @example loadVectorSetInFull(DEFAULT_VECTORS_DIR).cases.length
+ */
+export function loadVectorSetInFull(root: string): VectorSet {
   const validators = compileSchemas(root);
   const problems: VectorProblem[] = [];
   const hash = createHash('sha256');
@@ -254,24 +271,7 @@ function checkSet(cases: readonly LoadedCase[], notes: Record<string, FlagNote>,
     .map((flag) => `notes.yaml: flag ${flag} is explained but no case uses it`);
 }
 
-function listYamlFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) {
-        if (name !== 'schema' || dir !== root) walk(path);
-      } else if (name.endsWith('.yaml') || name.endsWith('.yml')) out.push(path);
-    }
-  };
-  walk(root);
-  return out;
-}
-
 function isKind(name: string): name is VectorKind {
   return (VECTOR_KINDS as readonly string[]).includes(name);
 }
 
-function toPosix(path: string): string {
-  return path.split(sep).join('/');
-}

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCase } from '../../src/checks/index.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
-import { DEFAULT_VECTORS_DIR, formatProblem, liveCases, loadVectorSet, VectorSetError } from '../../src/vectors/load.js';
+import { DEFAULT_VECTORS_DIR, formatProblem, liveCases, loadVectorSet, loadVectorSetInFull, VectorSetError } from '../../src/vectors/load.js';
+import { contentKey, readSnapshot } from '../../src/vectors/snapshot.js';
 import { stringifyVectorFile } from '../../src/vectors/write.js';
 import { expectationProblems, sha256Hex } from '../../suites/_support/expectations.js';
 
@@ -176,5 +177,40 @@ describe('a broken vector file makes the run fail', () => {
     const text = readFileSync(join(dir, 'signature', 'tiny.yaml'), 'utf8');
     expect(text).toContain('content: "app_1\\n\\\n        sk_test_x\\n\\\n');
     expect((parse(text) as { cases: Array<{ expected: { content: string } }> }).cases[0]!.expected.content).toBe(content);
+  });
+});
+
+describe('the build\'s snapshot of the kit\'s vectors', () => {
+  it('gives exactly what loading the files in full gives, for the kit\'s folder and for any copy of it', () => {
+    const snap = readSnapshot();
+    expect(snap, 'dist/vectors/set-snapshot.json: npm run build writes it').toBeDefined();
+    expect(contentKey(DEFAULT_VECTORS_DIR)).toBe(snap?.key);
+    const full = loadVectorSetInFull(DEFAULT_VECTORS_DIR);
+    expect(loadVectorSet()).toEqual(full);
+    const copy = mkdtempSync(join(tmpdir(), 'pgv2kit-snap-'));
+    try {
+      cpSync(DEFAULT_VECTORS_DIR, copy, { recursive: true });
+      expect(contentKey(copy)).toBe(snap?.key);
+      expect(loadVectorSet(copy)).toEqual({ ...full, root: copy });
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it('is not used for a folder that differs by one byte, in a case or in a schema', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'pgv2kit-snap-'));
+    try {
+      cpSync(DEFAULT_VECTORS_DIR, copy, { recursive: true });
+      const file = join(copy, 'signature', 'basics.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/comment: (\w)/, 'comment: Changed $1'));
+      expect(contentKey(copy)).not.toBe(readSnapshot()?.key);
+      expect(loadVectorSet(copy).cases.some((c) => c.case.comment.startsWith('Changed '))).toBe(true);
+      const before = contentKey(copy);
+      const schema = join(copy, 'schema', 'common.schema.json');
+      writeFileSync(schema, `${readFileSync(schema, 'utf8')}\n`);
+      expect(contentKey(copy)).not.toBe(before);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });

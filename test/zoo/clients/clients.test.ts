@@ -134,18 +134,19 @@ describe.each(CLIENT_ZOO)('client zoo member $name: $bug', (m) => {
       // (3) and (4) the words
       const byId = new Map(failed.map((c) => [c.id, c]));
       const wrong: string[] = [];
-      for (const g of m.caught as readonly CaughtBy[]) {
-        for (const id of g.cases) {
-          const message = byId.get(id)?.message ?? '';
-          if (!message.includes(g.message)) wrong.push(`${id}: the message lacks ${JSON.stringify(g.message)}: ${message}`);
-          const seen = await settledProblems(() => record(id), g.recorded);
-          if (g.recorded === undefined) {
-            if (seen.length > 0) wrong.push(`${id}: the gateway recorded ${JSON.stringify(seen)}, pinned as nothing (update the registry)`);
-            continue;
-          }
-          if (!seen.some((p) => p.includes(g.recorded as string))) wrong.push(`${id}: the gateway's record lacks ${JSON.stringify(g.recorded)}: ${JSON.stringify(seen)}`);
-          if (!gatewayPart(message)?.includes(g.recorded)) wrong.push(`${id}: the check's message does not quote the gateway's ${JSON.stringify(g.recorded)}: ${message}`);
+      const pairs = (m.caught as readonly CaughtBy[]).flatMap((g) => g.cases.map((id) => ({ g, id })));
+      // the records are read side by side: each may wait for its problem to settle
+      const records = await Promise.all(pairs.map(({ g, id }) => settledProblems(() => record(id), g.recorded)));
+      for (const [i, { g, id }] of pairs.entries()) {
+        const message = byId.get(id)?.message ?? '';
+        if (!message.includes(g.message)) wrong.push(`${id}: the message lacks ${JSON.stringify(g.message)}: ${message}`);
+        const seen = records[i] ?? [];
+        if (g.recorded === undefined) {
+          if (seen.length > 0) wrong.push(`${id}: the gateway recorded ${JSON.stringify(seen)}, pinned as nothing (update the registry)`);
+          continue;
         }
+        if (!seen.some((p) => p.includes(g.recorded as string))) wrong.push(`${id}: the gateway's record lacks ${JSON.stringify(g.recorded)}: ${JSON.stringify(seen)}`);
+        if (!gatewayPart(message)?.includes(g.recorded)) wrong.push(`${id}: the check's message does not quote the gateway's ${JSON.stringify(g.recorded)}: ${message}`);
       }
       expect(wrong).toEqual([]);
       summary.push(`${m.name} | ${failed.length} | ${[...new Set(m.caught.map((g) => g.recorded ?? g.message))].join(' / ')}`);
