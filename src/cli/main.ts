@@ -4,7 +4,7 @@
  * A user's mistake never shows a stack trace; output never shows a secret.
  * @module
  */
-import { VectorSetError, formatProblem } from '../vectors/load.js';
+import { VectorSetError, formatProblem } from '../vectors/errors.js';
 import { HELP_OPTION, findSecrets, parseCommandArgs } from './_args.js';
 import { kitVersion } from '../version.js';
 import { UsageError, type Command } from './command.js';

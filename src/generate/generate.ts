@@ -17,11 +17,8 @@ import { verifyRedirect } from '../scheme/redirect.js';
 import { verifyResponse, verifyWebhook, type VerifyOutcome } from '../scheme/verify.js';
 import type { AuthorizationCase, Provenance, RedirectCase, ResponseCase, SignatureCase, WebhookCase } from '../vectors/types.js';
 
-/** The areas `generate --seed` can draw cases for. */
-export const GENERATE_AREAS = ['signature', 'authorization', 'response', 'webhook', 'redirect'] as const;
-
-/** One of {@link GENERATE_AREAS}. */
-export type GenerateArea = (typeof GENERATE_AREAS)[number];
+export { GENERATE_AREAS, type GenerateArea } from './areas.js';
+import type { GenerateArea } from './areas.js';
 
 /** The flag every generated case carries (explained in notes.yaml). */
 export const GENERATED_FLAG = 'Generated';

@@ -8,6 +8,7 @@ import type { OpOutcome, Status } from '../checks/outcome.js';
 import type { CaseResult, Diagnosis, OpResult, PropertyRecord } from '../runner/result.js';
 import type { Subject } from '../subjects/subject.js';
 import { checkPipelined } from './engine.js';
+import { DEFAULT_PROPERTY_RUNS } from './defaults.js';
 import { PROPERTIES, type PropertyDef, type PropertyFailure } from './catalogue.js';
 
 /** Options of {@link runProperties}. */
@@ -22,8 +23,7 @@ export interface PropertyOptions {
   readonly only?: (id: string) => boolean;
 }
 
-/** The default number of inputs per property. */
-export const DEFAULT_PROPERTY_RUNS = 100;
+export { DEFAULT_PROPERTY_RUNS } from './defaults.js';
 
 /**
  * Runs every property against a subject.

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { serve } from '../../src/cli/commands/serve.js';
+import { serve } from '../../src/cli/commands/serve.run.js';
 import type { CliIo } from '../../src/cli/io.js';
 import type { Gateway } from '../../src/gateway/index.js';
 import { verifyResponse } from '../../src/scheme/verify.js';

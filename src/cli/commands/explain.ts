@@ -5,14 +5,24 @@
  * header's sign matches, and if not, which known mistake reproduces it.
  * @module
  */
-import { readBytes, resolvePath } from '../_files.js';
-import { UsageError, defineCommand } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { explainSignature, type ExplainInput } from '../explain/model.js';
-import { explanationJson, renderExplanation } from '../explain/render.js';
+import { defineCommand, type OptionSpecs } from '../command.js';
 
 /** The environment variable holding the application secret. */
 export const SECRET_ENV = 'PGV2_APP_SECRET';
+
+/** The options of `pgv2kit explain`. */
+export const explainOptions = {
+  'app-id': { type: 'string', valueName: '<id>', description: 'Part 1: the application id' },
+  secret: { type: 'string', valueName: '<secret>', description: 'Part 2: the application secret', env: SECRET_ENV, secret: true },
+  method: { type: 'string', valueName: '<method>', description: 'Part 3: the HTTP method as sent (R5)' },
+  url: { type: 'string', valueName: '<url>', description: 'Part 4: the full URL as sent (R4)' },
+  timestamp: { type: 'string', valueName: '<ms>', description: 'Part 5: the timestamp, as carried in the header' },
+  nonce: { type: 'string', valueName: '<nonce>', description: 'Part 6: the nonce, as carried in the header' },
+  body: { type: 'string', valueName: '<text>', description: 'Part 7: the body, as UTF-8 text (default: empty, R2)' },
+  'body-file': { type: 'string', valueName: '<path>', description: 'Part 7: the body, the file\'s exact bytes ("-" reads standard input)' },
+  authorization: { type: 'string', valueName: '<header>', description: 'The Authorization header value to check; gives timestamp and nonce (R6)' },
+  json: { type: 'boolean', description: 'Print one JSON object instead of text' },
+} as const satisfies OptionSpecs;
 
 export const explainCommand = defineCommand({
   name: 'explain',
@@ -32,18 +42,7 @@ export const explainCommand = defineCommand({
     `The secret comes from ${SECRET_ENV} (preferred: it stays out of the shell history and`,
     'the process list) or --secret. For exact bytes, give the body as a file: --body-file.',
   ].join('\n'),
-  options: {
-    'app-id': { type: 'string', valueName: '<id>', description: 'Part 1: the application id' },
-    secret: { type: 'string', valueName: '<secret>', description: 'Part 2: the application secret', env: SECRET_ENV, secret: true },
-    method: { type: 'string', valueName: '<method>', description: 'Part 3: the HTTP method as sent (R5)' },
-    url: { type: 'string', valueName: '<url>', description: 'Part 4: the full URL as sent (R4)' },
-    timestamp: { type: 'string', valueName: '<ms>', description: 'Part 5: the timestamp, as carried in the header' },
-    nonce: { type: 'string', valueName: '<nonce>', description: 'Part 6: the nonce, as carried in the header' },
-    body: { type: 'string', valueName: '<text>', description: 'Part 7: the body, as UTF-8 text (default: empty, R2)' },
-    'body-file': { type: 'string', valueName: '<path>', description: 'Part 7: the body, the file\'s exact bytes ("-" reads standard input)' },
-    authorization: { type: 'string', valueName: '<header>', description: 'The Authorization header value to check; gives timestamp and nonce (R6)' },
-    json: { type: 'boolean', description: 'Print one JSON object instead of text' },
-  },
+  options: explainOptions,
   exitCodes: {
     0: 'the header matches (or no --authorization was given)',
     1: 'the header does not match, or it cannot be parsed',
@@ -55,44 +54,5 @@ export const explainCommand = defineCommand({
     '  --body-file body.json --authorization "V2_SHA256 appId=app_9f2c,sign=…,timestamp=1717171717000,nonce=n-1"',
     'pgv2kit explain --app-id app_9f2c --method GET --url https://pg.example.com/pg/v2/x --timestamp 1717171717000 --nonce n-1',
   ],
-  async run({ values, io }) {
-    const required = (name: 'app-id' | 'method' | 'url'): string => {
-      const v = values[name];
-      if (v === undefined) throw new UsageError(`missing --${name}`);
-      return v;
-    };
-    const appId = required('app-id');
-    const method = required('method');
-    const url = required('url');
-    const appSecret = values.secret || io.env[SECRET_ENV];
-    if (!appSecret) throw new UsageError(`no secret: set ${SECRET_ENV} (or pass --secret)`);
-
-    if (values.body !== undefined && values['body-file'] !== undefined) throw new UsageError('give --body or --body-file, not both');
-    let body: Uint8Array;
-    let bodySource: ExplainInput['bodySource'];
-    if (values['body-file'] === '-') {
-      if (!io.readStdin) throw new UsageError('--body-file -: standard input cannot be read here');
-      body = await io.readStdin();
-      bodySource = 'stdin';
-    } else if (values['body-file'] !== undefined) {
-      body = readBytes(resolvePath(io.cwd, values['body-file']), `--body-file ${values['body-file']}`);
-      bodySource = 'file';
-    } else {
-      body = new TextEncoder().encode(values.body ?? '');
-      bodySource = values.body === undefined ? 'none' : 'option';
-    }
-
-    const { timestamp, nonce, authorization } = values;
-    if (authorization !== undefined && (timestamp !== undefined || nonce !== undefined)) {
-      throw new UsageError('give --authorization or --timestamp and --nonce, not both (the header carries timestamp and nonce, R6)');
-    }
-    if (authorization === undefined && (timestamp === undefined || nonce === undefined)) {
-      throw new UsageError(timestamp === undefined && nonce === undefined ? 'give --authorization, or --timestamp and --nonce' : `missing --${timestamp === undefined ? 'timestamp' : 'nonce'}`);
-    }
-
-    const input: ExplainInput = { appId, appSecret, method, url, body, bodySource, ...(authorization !== undefined ? { authorization } : { timestamp, nonce }) };
-    const x = explainSignature(input);
-    io.stdout(values.json ? `${JSON.stringify(explanationJson(x), null, 2)}\n` : renderExplanation(x));
-    return x.verdict === 'match' || x.verdict === 'no-header' ? EXIT.ok : EXIT.nonconformance;
-  },
+  run: async (context) => (await import('./explain.run.js')).runExplain(context),
 });

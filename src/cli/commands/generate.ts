@@ -5,17 +5,30 @@
  * set is loaded (validated) before success is declared. Never overwrites a file or a case.
  * @module
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { GENERATE_AREAS, GENERATOR, GenerateCheckError, IdAllocator, generateRandom, mistakeCases, signatureCase, type GenerateArea, type GeneratedCase, type GivenParts } from '../../generate/generate.js';
-import { TargetExistsError, vectorsRootOf, writeCases } from '../../generate/write.js';
-import { DEFAULT_VECTORS_DIR, VectorSetError, loadVectorSet } from '../../vectors/load.js';
-import { kitVersion } from '../../version.js';
-import { readBytes, requireFolder, resolvePath } from '../_files.js';
-import { UsageError, defineCommand } from '../command.js';
-import { EXIT } from '../exit-codes.js';
+import { GENERATE_AREAS } from '../../generate/areas.js';
+import { defineCommand, type OptionSpecs } from '../command.js';
 
-const SECRET_ENV = 'PGV2_APP_SECRET';
+/** The environment variable holding part 2, the secret. */
+export const SECRET_ENV = 'PGV2_APP_SECRET';
+
+/** The options of `pgv2kit generate`. */
+export const generateOptions = {
+  'app-id': { type: 'string', valueName: '<id>', description: 'Part 1: the application id' },
+  secret: { type: 'string', valueName: '<secret>', env: SECRET_ENV, secret: true, description: `Part 2: the secret (or ${SECRET_ENV}); written into the vector file` },
+  method: { type: 'string', valueName: '<method>', description: 'Part 3: the HTTP method as sent' },
+  url: { type: 'string', valueName: '<url>', description: 'Part 4: the full URL as sent' },
+  timestamp: { type: 'string', valueName: '<ms>', description: 'Part 5 (default: now, in milliseconds)' },
+  nonce: { type: 'string', valueName: '<nonce>', description: 'Part 6 (default: 32 random hex digits)' },
+  'body-file': { type: 'string', valueName: '<path>', description: "Part 7: the body, the file's exact bytes" },
+  body: { type: 'string', valueName: '<text>', description: 'Part 7 as UTF-8 text' },
+  'with-mistakes': { type: 'boolean', description: 'Also write one invalid case per known signer mistake' },
+  seed: { type: 'string', valueName: '<n>', description: 'Random mode: the seed, an integer 0 … 4294967295' },
+  count: { type: 'string', valueName: '<k>', description: 'Random mode: how many cases (1 … 10000)' },
+  area: { type: 'string', valueName: '<area>', description: `Random mode: ${GENERATE_AREAS.join(' | ')}` },
+  out: { type: 'string', valueName: '<file>', description: 'The file to write, in an area folder of a vectors folder' },
+  append: { type: 'boolean', description: 'Add the cases after those of an existing --out file' },
+  dir: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
+} as const satisfies OptionSpecs;
 
 export const generateCommand = defineCommand({
   name: 'generate',
@@ -44,23 +57,7 @@ export const generateCommand = defineCommand({
     'flag Generated is added to notes.yaml when missing. The whole set is then loaded and',
     'validated; on failure what was written is removed.',
   ].join('\n'),
-  options: {
-    'app-id': { type: 'string', valueName: '<id>', description: 'Part 1: the application id' },
-    secret: { type: 'string', valueName: '<secret>', env: SECRET_ENV, secret: true, description: `Part 2: the secret (or ${SECRET_ENV}); written into the vector file` },
-    method: { type: 'string', valueName: '<method>', description: 'Part 3: the HTTP method as sent' },
-    url: { type: 'string', valueName: '<url>', description: 'Part 4: the full URL as sent' },
-    timestamp: { type: 'string', valueName: '<ms>', description: 'Part 5 (default: now, in milliseconds)' },
-    nonce: { type: 'string', valueName: '<nonce>', description: 'Part 6 (default: 32 random hex digits)' },
-    'body-file': { type: 'string', valueName: '<path>', description: "Part 7: the body, the file's exact bytes" },
-    body: { type: 'string', valueName: '<text>', description: 'Part 7 as UTF-8 text' },
-    'with-mistakes': { type: 'boolean', description: 'Also write one invalid case per known signer mistake' },
-    seed: { type: 'string', valueName: '<n>', description: 'Random mode: the seed, an integer 0 … 4294967295' },
-    count: { type: 'string', valueName: '<k>', description: 'Random mode: how many cases (1 … 10000)' },
-    area: { type: 'string', valueName: '<area>', description: `Random mode: ${GENERATE_AREAS.join(' | ')}` },
-    out: { type: 'string', valueName: '<file>', description: 'The file to write, in an area folder of a vectors folder' },
-    append: { type: 'boolean', description: 'Add the cases after those of an existing --out file' },
-    dir: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
-  },
+  options: generateOptions,
   exitCodes: {
     0: 'the cases were written and the whole set validates',
     2: 'usage error: missing or conflicting options, the file exists (no --append), a bad vectors folder',
@@ -71,105 +68,5 @@ export const generateCommand = defineCommand({
     'pgv2kit generate --seed 42 --count 20 --area signature',
     'pgv2kit generate --seed 7 --count 20 --area authorization --dir ./my-vectors',
   ],
-  run({ values, io }) {
-    const random = values.seed !== undefined || values.count !== undefined || values.area !== undefined;
-    const partsGiven = ['app-id', 'secret', 'method', 'url', 'timestamp', 'nonce', 'body-file', 'body', 'with-mistakes'].some((k) => values[k as keyof typeof values] !== undefined);
-    if (random && partsGiven) throw new UsageError('give either the parts (--app-id …) or --seed/--count/--area, not both');
-    if (!random && !partsGiven) throw new UsageError('give the parts (--app-id, --method, --url, --body-file …) or --seed, --count and --area');
-    if (values.out !== undefined && values.dir !== undefined) throw new UsageError('give --out or --dir, not both');
-    if (values.append && values.out === undefined) throw new UsageError('--append needs --out');
-
-    const version = kitVersion();
-    const date = new Date().toISOString().slice(0, 10);
-    let area: GenerateArea;
-    let tag: string;
-    let build: (taken: Iterable<string>) => GeneratedCase[];
-    if (random) {
-      if (values.seed === undefined || values.count === undefined || values.area === undefined) throw new UsageError('random mode needs --seed, --count and --area');
-      const seed = integer(values.seed, '--seed', 0, 0xffffffff);
-      const count = integer(values.count, '--count', 1, 10000);
-      if (!(GENERATE_AREAS as readonly string[]).includes(values.area)) throw new UsageError(`--area must be one of ${GENERATE_AREAS.join(', ')}`);
-      area = values.area as GenerateArea;
-      tag = String(seed);
-      build = (taken) => generateRandom({ area, seed, count, takenIds: taken, kitVersion: version, date });
-    } else {
-      const secret = values.secret ?? io.env[SECRET_ENV];
-      for (const k of ['app-id', 'method', 'url'] as const) if (values[k] === undefined) throw new UsageError(`--${k} is required`);
-      if (secret === undefined || secret === '') throw new UsageError(`no secret: give --secret or set ${SECRET_ENV}`);
-      if (values.body !== undefined && values['body-file'] !== undefined) throw new UsageError('give --body or --body-file, not both');
-      const body = values['body-file'] !== undefined ? readBytes(resolvePath(io.cwd, values['body-file']), `--body-file ${values['body-file']}`) : Buffer.from(values.body ?? '', 'utf8');
-      const parts: GivenParts = {
-        appId: values['app-id']!,
-        appSecret: secret,
-        method: values.method!,
-        url: values.url!,
-        timestamp: values.timestamp ?? String(Date.now()),
-        nonce: values.nonce ?? randomBytes(16).toString('hex'),
-        body,
-      };
-      area = 'signature';
-      // The tag names the parts without the secret.
-      tag = createHash('sha256').update(JSON.stringify([parts.appId, parts.method, parts.url, parts.timestamp, parts.nonce])).update(body).digest('hex').slice(0, 10);
-      const withMistakes = values['with-mistakes'] === true;
-      build = (taken) => {
-        const ids = new IdAllocator('signature', tag, taken);
-        const provenance = { generator: GENERATOR, kitVersion: version, date };
-        const first = signatureCase(parts, ids.next(), provenance, 'Generated from parts given to pgv2kit generate, signed correctly (5.1, 5.2).');
-        return [first, ...(withMistakes ? mistakeCases(parts, () => ids.next(), provenance) : [])];
-      };
-    }
-
-    let root: string;
-    let file: string;
-    if (values.out !== undefined) {
-      file = resolvePath(io.cwd, values.out);
-      const r = vectorsRootOf(file, area);
-      if (r === undefined) throw new UsageError(`--out must be a file in the ${area}/ folder of a vectors folder`);
-      if (!file.endsWith('.yaml')) throw new UsageError('--out must end in .yaml');
-      root = r;
-    } else {
-      root = resolvePath(io.cwd, values.dir ?? DEFAULT_VECTORS_DIR);
-      file = join(root, area, `generated-${tag}.yaml`);
-    }
-    requireFolder(root, `the vectors folder ${root}`);
-    requireFolder(join(root, area), `the ${area} folder of ${root}`);
-    let taken: string[];
-    try {
-      taken = loadVectorSet(root).cases.map((c) => c.case.id);
-    } catch (e) {
-      throw new UsageError(`cannot load the vector set in ${root}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
-    }
-    let cases: GeneratedCase[];
-    try {
-      cases = build(taken);
-    } catch (e) {
-      if (e instanceof GenerateCheckError) {
-        io.stderr(`pgv2kit generate: ${e.message}\n`);
-        return EXIT.failure;
-      }
-      throw e;
-    }
-    try {
-      const result = writeCases({ root, file, area, title: `Cases generated by pgv2kit generate (${random ? `seed ${tag}` : 'given parts'})`, cases, append: values.append === true });
-      io.stdout(`${result.appended ? 'appended' : 'wrote'} ${result.ids.length} ${area} case${result.ids.length === 1 ? '' : 's'} to ${file}\n`);
-      for (const id of result.ids) io.stdout(`  ${id}\n`);
-      if (result.notesUpdated) io.stdout(`added the flag Generated to ${join(root, 'notes.yaml')}\n`);
-      io.stdout(`OK: the vector set in ${root} validates (${result.set.cases.length} cases)\n`);
-      return EXIT.ok;
-    } catch (e) {
-      if (e instanceof TargetExistsError) throw new UsageError(e.message);
-      if (e instanceof VectorSetError) {
-        io.stderr(`pgv2kit generate: the written cases did not validate; nothing was kept\n${e.message}\n`);
-        return EXIT.failure;
-      }
-      throw e;
-    }
-  },
+  run: async (context) => (await import('./generate.run.js')).runGenerate(context),
 });
-
-function integer(text: string, name: string, min: number, max: number): number {
-  if (!/^\d+$/.test(text)) throw new UsageError(`${name} must be a whole number`);
-  const n = Number(text);
-  if (n < min || n > max) throw new UsageError(`${name} must be between ${min} and ${max}`);
-  return n;
-}

@@ -4,37 +4,34 @@
  * reference — and writes JUnit XML, results.json, report.md and report.html.
  * @module
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { IdAllocator, type GeneratedCase } from '../../generate/generate.js';
-import { counterexampleCase } from '../../generate/counterexample.js';
-import { vectorsRootOf, writeCases } from '../../generate/write.js';
-import { TesteeStartError } from '../../protocol/testee.js';
-import { validateTesteeLine } from '../../protocol/validate.js';
-import { writeReports } from '../../reports/write.js';
-import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
-import { createProgress } from '../../runner/progress.js';
-import { COUNTEREXAMPLE_AREAS, runConformant, type CounterexampleArea, type RunResult, type RunTarget } from '../../runner/result.js';
-import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, runConformance } from '../../runner/run.js';
-import { SelectionError, selectCases, selects } from '../../runner/select.js';
-import { PROPERTIES } from '../../properties/catalogue.js';
-import { DEFAULT_PROPERTY_RUNS, type PropertyOptions } from '../../properties/run.js';
-import { startClientGateway } from '../../runner/client-gateway.js';
-import { unknownOperation } from '../../runner/unknown-operations.js';
-import { caseOperations } from '../../checks/index.js';
-import { ModuleSubjectError, loadModuleSubject } from '../../subjects/module-subject.js';
-import { createReferenceSubject } from '../../subjects/reference.js';
-import type { Subject } from '../../subjects/subject.js';
-import { createTesteeSubject } from '../../subjects/testee-subject.js';
-import { combineSubjects } from '../../subjects/combine.js';
-import { createGatewaySubject, type GatewayTarget } from '../../subjects/gateway-subject.js';
-import { DEMO_MERCHANT, startGateway } from '../../gateway/index.js';
-import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '../../vectors/load.js';
-import { resolvePath } from '../_files.js';
-import { reportStartFailure, startFailure } from '../_start-failure.js';
-import { integerOption, positiveNumber, secondsOption } from '../_numbers.js';
-import { UsageError, defineCommand } from '../command.js';
-import { EXIT } from '../exit-codes.js';
+import { DEFAULT_PROPERTY_RUNS } from '../../properties/defaults.js';
+import { defineCommand, type OptionSpecs } from '../command.js';
+
+/** The options of `pgv2kit run`. */
+export const runOptions = {
+  testee: { type: 'string', valueName: '<command>', description: 'Start this command and run it over protocol v1' },
+  module: { type: 'string', valueName: '<path>', description: 'Load this module in process (exports subject, createSubject() or operations)' },
+  gateway: { type: 'boolean', description: 'Gateway role: check the gateway at [base_url] (default: the reference gateway, in process)' },
+  'app-id': { type: 'string', valueName: '<id>', description: 'Gateway role: the merchant appId', env: 'PGV2_APP_ID' },
+  secret: { type: 'string', valueName: '<secret>', description: 'Gateway role: the merchant secret', env: 'PGV2_APP_SECRET', secret: true },
+  vectors: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
+  only: { type: 'string', valueName: '<patterns>', description: 'Run only cases matching these patterns (area, flag or id glob; comma-separated)' },
+  skip: { type: 'string', valueName: '<patterns>', description: 'Skip cases matching these patterns' },
+  list: { type: 'boolean', description: 'Print the cases that would run, and exit' },
+  timeout: { type: 'string', valueName: '<seconds>', description: 'Per-case timeout for a testee (default 5)' },
+  concurrency: { type: 'string', valueName: '<n>', description: 'Cases in flight at once (default 32)' },
+  'expect-failures': { type: 'string', valueName: '<file>', description: 'YAML list of {id, reason}: listed failures do not fail the run; listed passes do' },
+  'update-expect-failures': { type: 'boolean', description: 'Rewrite the --expect-failures file to list exactly the cases that fail now' },
+  'validate-protocol': { type: 'boolean', description: 'Check every line the testee writes against the protocol v1 schema' },
+  'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the reports here (default: reports/<run name>)' },
+  'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run (default: <implementation>-<date>-<time>)' },
+  'no-reports': { type: 'boolean', description: 'Write no reports' },
+  properties: { type: 'string', valueName: '<runs>', description: `Inputs per property (default ${DEFAULT_PROPERTY_RUNS}); the properties run after the vectors`, env: 'PGV2KIT_PROPERTIES' },
+  'no-properties': { type: 'boolean', description: 'Run the vectors only' },
+  seed: { type: 'string', valueName: '<n>', description: 'The properties\' seed (default: random, printed and reported)', env: 'PGV2KIT_SEED' },
+  replay: { type: 'string', valueName: '<id>=<seed>:<path>', description: 'Replay one property counterexample, as a failure prints it' },
+  save: { type: 'string', valueName: '<file>', description: 'Write the properties\' counterexamples as vector cases to this file (in the signature/, authorization/, request/, response/ or webhook/ folder of a vectors folder; appended when it exists)' },
+} as const satisfies OptionSpecs;
 
 export const runCommand = defineCommand({
   name: 'run',
@@ -77,30 +74,7 @@ export const runCommand = defineCommand({
     'started in process.',
   ].join('\n'),
   arguments: [{ name: '[base_url]', description: 'with --gateway: the base URL of the gateway under test' }],
-  options: {
-    testee: { type: 'string', valueName: '<command>', description: 'Start this command and run it over protocol v1' },
-    module: { type: 'string', valueName: '<path>', description: 'Load this module in process (exports subject, createSubject() or operations)' },
-    gateway: { type: 'boolean', description: 'Gateway role: check the gateway at [base_url] (default: the reference gateway, in process)' },
-    'app-id': { type: 'string', valueName: '<id>', description: 'Gateway role: the merchant appId', env: 'PGV2_APP_ID' },
-    secret: { type: 'string', valueName: '<secret>', description: 'Gateway role: the merchant secret', env: 'PGV2_APP_SECRET', secret: true },
-    vectors: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
-    only: { type: 'string', valueName: '<patterns>', description: 'Run only cases matching these patterns (area, flag or id glob; comma-separated)' },
-    skip: { type: 'string', valueName: '<patterns>', description: 'Skip cases matching these patterns' },
-    list: { type: 'boolean', description: 'Print the cases that would run, and exit' },
-    timeout: { type: 'string', valueName: '<seconds>', description: 'Per-case timeout for a testee (default 5)' },
-    concurrency: { type: 'string', valueName: '<n>', description: 'Cases in flight at once (default 32)' },
-    'expect-failures': { type: 'string', valueName: '<file>', description: 'YAML list of {id, reason}: listed failures do not fail the run; listed passes do' },
-    'update-expect-failures': { type: 'boolean', description: 'Rewrite the --expect-failures file to list exactly the cases that fail now' },
-    'validate-protocol': { type: 'boolean', description: 'Check every line the testee writes against the protocol v1 schema' },
-    'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the reports here (default: reports/<run name>)' },
-    'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run (default: <implementation>-<date>-<time>)' },
-    'no-reports': { type: 'boolean', description: 'Write no reports' },
-    properties: { type: 'string', valueName: '<runs>', description: `Inputs per property (default ${DEFAULT_PROPERTY_RUNS}); the properties run after the vectors`, env: 'PGV2KIT_PROPERTIES' },
-    'no-properties': { type: 'boolean', description: 'Run the vectors only' },
-    seed: { type: 'string', valueName: '<n>', description: 'The properties\' seed (default: random, printed and reported)', env: 'PGV2KIT_SEED' },
-    replay: { type: 'string', valueName: '<id>=<seed>:<path>', description: 'Replay one property counterexample, as a failure prints it' },
-    save: { type: 'string', valueName: '<file>', description: 'Write the properties\' counterexamples as vector cases to this file (in the signature/, authorization/, request/, response/ or webhook/ folder of a vectors folder; appended when it exists)' },
-  },
+  options: runOptions,
   exitCodes: {
     0: 'some step ran and none failed (partial and skipped cases do not fail the run; failures as listed)',
     1: 'nonconformance: a case failed or errored, or a listed case passed; or no test ran',
@@ -115,250 +89,5 @@ export const runCommand = defineCommand({
     'pgv2kit run --testee "node my-adapter.mjs" --properties 1000 --seed 42',
     'pgv2kit run --testee "node my-adapter.mjs" --replay property.lf.sign=42:3:0:1',
   ],
-  async run({ values, positionals, io, addSecret }) {
-    const targets = [values.testee !== undefined, values.module !== undefined, values.gateway === true].filter(Boolean).length;
-    if (targets > 1) throw new UsageError('give one of --testee, --module and --gateway');
-    if (positionals.length > 0 && !values.gateway) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (a base URL goes with --gateway)`);
-    if (positionals.length > 1) throw new UsageError('--gateway takes one base URL');
-    if (values['update-expect-failures'] && !values['expect-failures']) throw new UsageError('--update-expect-failures needs --expect-failures <file>');
-    if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
-    const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
-    const concurrency = Math.floor(positiveNumber(values.concurrency, 'concurrency', 32));
-    const selection = { only: values.only ? [values.only] : values.gateway ? ['area:gateway'] : [], skip: values.skip ? [values.skip] : [] };
-    const properties = propertyOptions(values);
-    const saveTo = values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties) : undefined;
-
-    let set;
-    try {
-      set = loadVectorSet(values.vectors ? resolvePath(io.cwd, values.vectors) : DEFAULT_VECTORS_DIR);
-    } catch (e) {
-      if (e instanceof VectorSetError) throw new UsageError(`the vector set cannot be loaded:\n${e.message}`);
-      throw e;
-    }
-    let selected;
-    try {
-      selected = selectCases(liveCases(set), selection, PROPERTY_SELECTABLES);
-    } catch (e) {
-      if (e instanceof SelectionError) throw new UsageError(e.message);
-      throw e;
-    }
-    for (const s of caseSecrets(selected)) addSecret(s);
-    // every secret the run knows: the vectors', and the merchant's (a testee may print it)
-    const secrets = [...caseSecrets(selected), values.secret ?? '', io.env['PGV2_APP_SECRET'] ?? ''].filter((x) => x !== '');
-
-    const listPath = values['expect-failures'] ? resolvePath(io.cwd, values['expect-failures']) : undefined;
-    let listed = new Map<string, ExpectedFailure>();
-    if (listPath) {
-      try {
-        listed = readExpectFailures(listPath, { missingOk: values['update-expect-failures'] === true });
-      } catch (e) {
-        if (e instanceof ExpectFailuresError) throw new UsageError(e.message);
-        throw e;
-      }
-    }
-
-    const log: string[] = [];
-    const startedAt = new Date();
-    let closeGateway: (() => Promise<void>) | undefined;
-    let subject: Subject;
-    let target: RunTarget;
-    try {
-      if (values.testee !== undefined) {
-        if (values.testee.trim() === '') throw new UsageError('--testee needs a command');
-        target = { kind: 'testee', description: values.testee };
-        subject = await createTesteeSubject({
-          command: values.testee,
-          cwd: io.cwd,
-          env: io.env,
-          timeoutMs,
-          startTimeoutMs: timeoutMs,
-          log: (line) => log.push(`${new Date().toISOString()} ${line}`),
-          ...(values['validate-protocol'] ? { validate: (m, context) => { const v = validateTesteeLine(m, context); return v.ok ? [] : v.problems; } } : {}),
-        });
-      } else if (values.gateway) {
-        const started = await gatewayTarget(positionals[0], values['app-id'] ?? io.env['PGV2_APP_ID'], values.secret ?? io.env['PGV2_APP_SECRET']);
-        addSecret(started.target.appSecret);
-        closeGateway = started.close;
-        target = { kind: 'gateway', description: started.description };
-        subject = createGatewaySubject(started.target);
-      } else if (values.module !== undefined) {
-        target = { kind: 'module', description: values.module };
-        subject = await loadModuleSubject(values.module, io.cwd);
-      } else {
-        target = { kind: 'reference', description: 'built-in reference' };
-        subject = createReferenceSubject();
-        if (selected.some((c) => c.case.kind === 'gateway')) {
-          // the gateway role too: the reference gateway, in process, checked as any gateway is
-          const started = await gatewayTarget(undefined, undefined, undefined);
-          closeGateway = started.close;
-          target = { kind: 'reference', description: `built-in reference; gateway role: ${started.description}` };
-          subject = combineSubjects(subject, createGatewaySubject(started.target));
-        }
-      }
-    } catch (e) {
-      if (e instanceof TesteeStartError) {
-        // the run ends here, loudly: the message, and reports that say no case ran (exit 3)
-        const facts = { failure: startFailure(e, values.testee ?? ''), vectorSetHash: set.hash, target: { kind: 'testee' as const, description: values.testee ?? '' }, selection, startedAt, finishedAt: new Date(), log, ...(values['run-name'] ? { runName: values['run-name'] } : {}) };
-        return reportStartFailure(io, facts, values['no-reports'] || values.list ? undefined : { ...(values['report-dir'] ? { dir: resolvePath(io.cwd, values['report-dir']) } : {}), secrets });
-      }
-      if (e instanceof ModuleSubjectError) throw new UsageError(e.message);
-      throw e;
-    }
-
-    const who = target.kind === 'testee' ? 'the testee' : 'the implementation';
-    for (const name of subject.unknownOperations ?? []) io.stderr(`pgv2kit run: warning: ${unknownOperation(name, who).message}\n`);
-    try {
-      if (values.list) {
-        for (const { case: c } of selected) {
-          const ops = caseOperations(c);
-          const missing = ops.filter((op) => !subject.operations.includes(op));
-          const mark = missing.length === ops.length ? '  (skipped: not offered)' : missing.length > 0 ? `  (partial: ${missing.join(',')} not offered)` : '';
-          io.stdout(`${c.id}  ${c.result}  ${ops.join(',')}${mark}\n`);
-        }
-        const props = properties ? PROPERTIES.filter((p) => selects({ case: { id: p.id, kind: 'property', flags: ['Property'] } }, selection)) : [];
-        for (const p of props) {
-          const missing = p.operations.filter((op) => !subject.operations.includes(op));
-          io.stdout(`${p.id}  property  ${p.operations.join(',')}${missing.length > 0 ? '  (skipped: not offered)' : ''}\n`);
-        }
-        io.stdout(`${selected.length} cases${props.length > 0 ? ` and ${props.length} properties` : ''} selected for ${subject.implementation.name}\n`);
-        return EXIT.ok;
-      }
-      const clientGateway = await startClientGateway(selected, subject);
-      if (clientGateway) {
-        const stop = closeGateway;
-        closeGateway = async () => {
-          await clientGateway.close();
-          await stop?.();
-        };
-      }
-      const progress = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY === true && io.env['CI'] !== 'true' });
-      let run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, properties, ...(clientGateway ? { context: clientGateway.context } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
-      if (listPath && values['update-expect-failures']) run = updateList(run, listPath, listed, io.stdout);
-      if (saveTo) saveCounterexamples(run, saveTo, io);
-      progress.finish(run);
-      if (!values['no-reports']) {
-        const dir = values['report-dir'] ? resolvePath(io.cwd, values['report-dir']) : join(io.cwd, 'reports', run.runName);
-        const written = await writeReports(run, { dir, secrets });
-        io.stdout(`reports: ${written.dir}\n`);
-      }
-      const dead = 'session' in subject ? (subject as { session: { failure?: string } }).session.failure : undefined;
-      if (dead) {
-        io.stderr(`pgv2kit run: ${dead}\n`);
-        return EXIT.failure;
-      }
-      if (run.noTestRan) {
-        io.stderr(`pgv2kit run: ${run.noTestRan}\n`);
-        return EXIT.nonconformance;
-      }
-      return runConformant(run) ? EXIT.ok : EXIT.nonconformance;
-    } finally {
-      await subject.close?.();
-      await closeGateway?.();
-    }
-  },
+  run: async (context) => (await import('./run.run.js')).runRun(context),
 });
-
-// --- internal ---
-
-/** A --save file, its vectors folder and its area. */
-interface SaveTarget {
-  readonly file: string;
-  readonly root: string;
-  readonly area: CounterexampleArea;
-}
-
-/** Where --save writes: a .yaml file in an area folder of a vectors folder that counterexamples are saved in. */
-function saveTarget(file: string, properties: PropertyOptions | false): SaveTarget {
-  if (!properties) throw new UsageError('--save writes the properties\' counterexamples: leave out --no-properties');
-  for (const area of COUNTEREXAMPLE_AREAS) {
-    const root = vectorsRootOf(file, area);
-    if (root !== undefined && file.endsWith('.yaml')) return { file, root, area };
-  }
-  throw new UsageError(`--save takes a .yaml file in the ${COUNTEREXAMPLE_AREAS.map((a) => `${a}/`).join(', ')} folder of a vectors folder, not ${JSON.stringify(file)}`);
-}
-
-/** Writes the failed properties' counterexamples of the target's area as vector cases (checked independently, the set validated). */
-function saveCounterexamples(run: RunResult, to: SaveTarget, io: { stdout: (s: string) => void; stderr: (s: string) => void }): void {
-  const failed = run.cases.filter((c) => c.kind === 'property' && (c.verdict === 'failed' || c.verdict === 'expected-failure') && c.property?.asVector);
-  if (failed.length === 0) return;
-  let taken: string[];
-  try {
-    taken = loadVectorSet(to.root).cases.map((c) => c.case.id);
-  } catch (e) {
-    io.stderr(`pgv2kit run: --save: the vector set in ${to.root} does not load: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
-    return;
-  }
-  const ids = new IdAllocator(to.area, 'property', taken);
-  const provenance = { generator: 'pgv2kit run (property counterexample)', kitVersion: run.kit.version, date: run.startedAt.slice(0, 10) };
-  const cases: GeneratedCase[] = [];
-  try {
-    for (const c of failed) {
-      const v = c.property?.asVector;
-      if (!v || v.area !== to.area) {
-        io.stdout(`--save: the counterexample of ${c.id} is not saved: it is ${v ? `a ${v.area} case, not a ${to.area} one (give a file in ${v.area}/)` : 'not a vector case yet'}\n`);
-        continue;
-      }
-      const comment = `Counterexample of ${c.id} (seed ${c.property?.seed ?? ''}): ${c.message.split(' — ')[0]}`.slice(0, 239);
-      // the provenance names the replay: <property id>=<seed>:<path>
-      const from = { ...provenance, ...(c.property?.replay ? { seed: `${c.id}=${c.property.replay}` } : {}) };
-      cases.push(counterexampleCase(v, { id: ids.next(), comment, provenance: from }));
-    }
-    if (cases.length === 0) return;
-    const written = writeCases({ root: to.root, file: to.file, area: to.area, title: 'Counterexamples of pgv2kit run properties', cases, append: existsSync(to.file) });
-    io.stdout(`saved ${written.ids.length} counterexample${written.ids.length === 1 ? '' : 's'} as ${written.ids.join(', ')} in ${to.file}\n`);
-  } catch (e) {
-    io.stderr(`pgv2kit run: --save: the counterexamples could not be written (nothing was): ${e instanceof Error ? e.message.split('\n').filter((l) => l.trim() !== '').slice(0, 4).join(' ') : String(e)}\n`);
-  }
-}
-
-/** The properties' options from --properties, --no-properties, --seed and --replay (false: vectors only). */
-function propertyOptions(values: { properties?: string; 'no-properties'?: boolean; seed?: string; replay?: string; gateway?: boolean }): PropertyOptions | false {
-  if (values['no-properties'] || values.gateway) {
-    if (values.properties !== undefined || values.replay !== undefined) throw new UsageError('--properties and --replay need the properties: leave out --no-properties (and --gateway, which has none)');
-    return false;
-  }
-  const runs = values.properties !== undefined ? Math.floor(positiveNumber(values.properties, 'properties', DEFAULT_PROPERTY_RUNS)) : DEFAULT_PROPERTY_RUNS;
-  let seed = values.seed !== undefined ? integerOption(values.seed, 'seed', false) : undefined;
-  let replay: { id: string; path: string } | undefined;
-  if (values.replay !== undefined) {
-    const m = /^(property\.[a-z0-9.-]+)=(-?\d+):(\d+(?::\d+)*)$/.exec(values.replay.trim());
-    if (!m || !PROPERTIES.some((p) => p.id === m[1])) throw new UsageError(`--replay takes <property id>=<seed>:<path> as a failure prints it (e.g. property.lf.sign=42:3:0), not ${JSON.stringify(values.replay)}`);
-    seed = Number(m[2]);
-    replay = { id: m[1] ?? '', path: m[3] ?? '' };
-  }
-  return { runs, ...(seed !== undefined ? { seed } : {}), ...(replay ? { replay } : {}) };
-}
-
-/** The gateway under test: the URL given, or the reference gateway started in process with its demo merchant. */
-async function gatewayTarget(url: string | undefined, appId: string | undefined, appSecret: string | undefined): Promise<{ target: GatewayTarget; description: string; close?: () => Promise<void> }> {
-  if (url !== undefined) {
-    if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`the gateway base URL must be http(s)://…, not ${JSON.stringify(url)}`);
-    if (!appId || !appSecret) throw new UsageError('the gateway role needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)');
-    return { target: { baseUrl: url, appId, appSecret }, description: url };
-  }
-  const gateway = await startGateway({ merchants: [DEMO_MERCHANT] });
-  return { target: { baseUrl: gateway.baseUrl, ...DEMO_MERCHANT }, description: `reference gateway at ${gateway.baseUrl}`, close: () => gateway.close() };
-}
-
-
-/** Rewrites the list to the cases that fail now and re-applies it to the run. */
-function updateList(run: RunResult, path: string, before: ReadonlyMap<string, ExpectedFailure>, say: (s: string) => void): RunResult {
-  const failing = run.cases.filter((c) => c.verdict === 'failed' || c.verdict === 'error' || c.verdict === 'expected-failure');
-  const date = run.startedAt.slice(0, 10);
-  const entries = failing.map((c) => before.get(c.id) ?? { id: c.id, reason: `failing since ${date}: ${c.message}` });
-  writeExpectFailures(path, entries);
-  const now = new Set(entries.map((e) => e.id));
-  const added = entries.filter((e) => !before.has(e.id)).length;
-  const removed = [...before.keys()].filter((id) => !now.has(id)).length;
-  say(`expected-failure list ${path}: ${entries.length} entries (${added} added, ${removed} removed)\n`);
-  const cases = run.cases.map((c) => {
-    const entry = entries.find((e) => e.id === c.id);
-    if (c.verdict === 'failed' || c.verdict === 'error') return { ...c, verdict: 'expected-failure' as const, ...(entry ? { listedReason: entry.reason } : {}) };
-    if (c.verdict === 'unexpected-pass') {
-      const { listedReason: _drop, ...rest } = c;
-      return { ...rest, verdict: 'passed' as const };
-    }
-    return c;
-  });
-  return { ...run, cases, totals: countVerdicts(cases), staleListEntries: [] };
-}

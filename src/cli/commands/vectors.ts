@@ -3,12 +3,9 @@
  * per area and expected result.
  * @module
  */
-import { DEFAULT_VECTORS_DIR, VectorSchemaError, VectorSetError, formatProblem, liveCases, loadVectorSet, type VectorProblem } from '../../vectors/load.js';
-import { VECTOR_KINDS, type ExpectedResult, type VectorKind, type VectorSet } from '../../vectors/types.js';
-import { fileErrorReason, requireFolder, resolvePath } from '../_files.js';
-import { formatTable } from '../_table.js';
-import { UsageError, defineCommand } from '../command.js';
-import { EXIT } from '../exit-codes.js';
+import type { VectorProblem } from '../../vectors/load.js';
+import type { VectorKind, VectorSet } from '../../vectors/types.js';
+import { defineCommand, type OptionSpecs } from '../command.js';
 
 /** Counts of one area (or of the whole set). */
 export interface AreaCounts {
@@ -41,6 +38,12 @@ export interface VectorsProblemReport {
   readonly problems: readonly VectorProblem[];
 }
 
+/** The options of `pgv2kit vectors`. */
+export const vectorsOptions = {
+  dir: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
+  json: { type: 'boolean', description: 'Print one JSON object instead of text' },
+} as const satisfies OptionSpecs;
+
 export const vectorsCommand = defineCommand({
   name: 'vectors',
   summary: 'Validate every vector file and count the cases per area and result',
@@ -53,94 +56,8 @@ export const vectorsCommand = defineCommand({
     'superseded cases apart, the vector-set hash and the warnings. A bad set prints',
     'every problem with its file, case id and JSON pointer.',
   ].join('\n'),
-  options: {
-    dir: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
-    json: { type: 'boolean', description: 'Print one JSON object instead of text' },
-  },
+  options: vectorsOptions,
   exitCodes: { 0: 'every vector file is valid (warnings do not fail)', 1: 'a vector file is bad: every problem is printed' },
   examples: ['pgv2kit vectors', 'pgv2kit vectors --dir ./my-vectors --json'],
-  run({ values, io }) {
-    const dir = resolvePath(io.cwd, values.dir ?? DEFAULT_VECTORS_DIR);
-    requireFolder(dir, `the vectors folder ${dir}`);
-    let set: VectorSet;
-    try {
-      set = loadVectorSet(dir);
-    } catch (e) {
-      if (e instanceof VectorSetError && !(e instanceof VectorSchemaError)) {
-        if (values.json) io.stdout(`${JSON.stringify({ ok: false, dir, problems: e.problems } satisfies VectorsProblemReport, null, 2)}\n`);
-        else io.stdout(formatProblems(dir, e.problems));
-        return EXIT.nonconformance;
-      }
-      // A folder the user named that cannot be loaded (a schema missing or broken) is a
-      // configuration error; the kit's own folder failing is the tool failing (exit 3).
-      if (values.dir === undefined) throw e;
-      const reason = e instanceof VectorSchemaError ? e.problems.map(formatProblem).join('; ') : (fileErrorReason(e) ?? (e instanceof Error ? e.message : String(e)));
-      throw new UsageError(`cannot load the vector set in ${dir}: ${reason}`);
-    }
-    const report = summarise(set);
-    io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
-    return EXIT.ok;
-  },
+  run: async (context) => (await import('./vectors.run.js')).runVectors(context),
 });
-
-/**
- * Counts a loaded set per area and result.
- * @param set - the loaded set
- * @returns the report `--json` prints
- * @example summarise(loadVectorSet()).total.cases
- */
-export function summarise(set: VectorSet): VectorsReport {
-  const zero = (): Record<keyof AreaCounts, number> => ({ files: 0, cases: 0, valid: 0, invalid: 0, acceptable: 0, superseded: 0 });
-  const areas = Object.fromEntries(VECTOR_KINDS.map((k) => [k, zero()])) as Record<VectorKind, Record<keyof AreaCounts, number>>;
-  const total = zero();
-  for (const f of set.files) {
-    areas[f.kind].files++;
-    total.files++;
-  }
-  const live = new Set(liveCases(set));
-  for (const lc of set.cases) {
-    const area = areas[lc.case.kind];
-    if (!live.has(lc)) {
-      area.superseded++;
-      total.superseded++;
-      continue;
-    }
-    const result: ExpectedResult = lc.case.result;
-    area[result]++;
-    area.cases++;
-    total[result]++;
-    total.cases++;
-  }
-  return { ok: true, dir: set.root, hash: set.hash, areas, total, files: set.files, flags: Object.keys(set.notes).length, warnings: set.warnings };
-}
-
-// --- internal ---
-
-function formatReport(r: VectorsReport): string {
-  const row = (name: string, c: AreaCounts): Array<string | number> => [name, c.files, c.cases, c.valid, c.invalid, c.acceptable, c.superseded];
-  const table = formatTable(
-    ['area', 'files', 'cases', 'valid', 'invalid', 'acceptable', 'superseded'],
-    [...VECTOR_KINDS.map((k) => row(k, r.areas[k])), row('total', r.total)],
-    '  ',
-  );
-  const warnings = r.warnings.length === 0 ? 'warnings: none\n' : `warnings (${r.warnings.length}):\n${r.warnings.map((w) => `  ${w}\n`).join('')}`;
-  return [
-    `vector set ${r.dir}\n`,
-    `hash (SHA-256 of the files) ${r.hash}\n`,
-    '\n',
-    table,
-    '\n',
-    `cases counts the cases that run (valid + invalid + acceptable); superseded cases are kept in their files and never run\n`,
-    `flags explained in notes.yaml: ${r.flags}\n`,
-    warnings,
-    `OK: ${r.total.files} vector file${r.total.files === 1 ? '' : 's'} and notes.yaml are valid\n`,
-  ].join('');
-}
-
-function formatProblems(dir: string, problems: readonly VectorProblem[]): string {
-  return [
-    `vector set ${dir}\n`,
-    `INVALID: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the vector files (file: case <id> at <JSON pointer>: message)\n`,
-    ...problems.map((p) => `  ${formatProblem(p)}\n`),
-  ].join('');
-}

@@ -1,0 +1,125 @@
+/**
+ * What `pgv2kit fuzz` does, loaded only when the command runs (fuzz.ts declares it:
+ * its options and help load without this file's imports).
+ * @module
+ */
+import { randomInt } from 'node:crypto';
+import { seeDocs } from '../../docs/refs.js';
+import { fuzzHttp } from '../../fuzz/http.js';
+import { FUZZ_WINDOW, fuzzParser, parseReplay, showEscaped, type FuzzResult } from '../../fuzz/run.js';
+import { saveFinding } from '../../fuzz/save.js';
+import type { HeaderAnswers } from '../../scheme/header-answers.js';
+import { TesteeStartError } from '../../protocol/testee.js';
+import { createReferenceSubject } from '../../subjects/reference.js';
+import type { Subject } from '../../subjects/subject.js';
+import { createTesteeSubject, type TesteeSubject } from '../../subjects/testee-subject.js';
+import { resolvePath } from '../_files.js';
+import { printStartFailure, startFailure } from '../_start-failure.js';
+import { integerOption, secondsOption } from '../_numbers.js';
+import { UsageError, type CommandContext } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import type { fuzzOptions } from './fuzz.js';
+
+/**
+ * Runs `pgv2kit fuzz`.
+ * @param context - the parsed options and the io
+ * @returns the exit code
+ */
+export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>): Promise<number> {
+  const replay = values.replay !== undefined ? parseReplay(values.replay) : undefined;
+  if (values.replay !== undefined && !replay) throw new UsageError('--replay takes <seed>:<path>, as a finding prints it (e.g. 42:3:0:1)');
+  if (replay && values.seed !== undefined) throw new UsageError('give --seed or --replay, not both (the replay carries its seed)');
+  const seed = replay?.seed ?? (values.seed !== undefined ? integerOption(values.seed, 'seed', false) : randomInt(2 ** 31 - 1));
+  const timeMs = values.time !== undefined ? secondsOption(values.time, 'time', 1) : undefined;
+  const runs = values.runs !== undefined ? integerOption(values.runs, 'runs', true) : timeMs !== undefined ? 1_000_000_000 : 1000;
+  const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
+  if (values.testee !== undefined && values.testee.trim() === '') throw new UsageError('--testee needs a command');
+  const http = values.gateway !== undefined ? { kind: 'gateway' as const, url: values.gateway } : values['merchant-notify'] !== undefined ? { kind: 'merchant' as const, url: values['merchant-notify'] } : undefined;
+  if ([values.testee, values.gateway, values['merchant-notify']].filter((v) => v !== undefined).length > 1) throw new UsageError('give one of --testee, --gateway and --merchant-notify');
+  if (http) {
+    if (!/^https?:\/\/[^/]/.test(http.url)) throw new UsageError(`the URL must be http(s)://…, not ${JSON.stringify(http.url)}`);
+    const appId = values['app-id'] ?? io.env['PGV2_APP_ID'];
+    const appSecret = values.secret ?? io.env['PGV2_APP_SECRET'];
+    if (!appId || !appSecret) throw new UsageError('fuzzing over HTTP needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)');
+    if (values.save !== undefined) throw new UsageError('--save writes authorization.parse vectors: use it with --testee or the reference');
+    io.stdout(`fuzzing the Authorization parsing of ${http.url} (${http.kind}): seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`);
+    const result = await fuzzHttp({ ...http, appId, appSecret, seed, runs, timeoutMs, ...(timeMs !== undefined ? { timeMs } : {}), ...(replay ? { path: replay.path } : {}) });
+    return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${http.url}` }, io);
+  }
+
+  let subject: Subject;
+  let testee: TesteeSubject | undefined;
+  try {
+    if (values.testee !== undefined) {
+      testee = await createTesteeSubject({ command: values.testee, cwd: io.cwd, env: io.env, timeoutMs, startTimeoutMs: timeoutMs, window: FUZZ_WINDOW, log: () => undefined });
+      subject = testee;
+    } else {
+      subject = createReferenceSubject();
+    }
+  } catch (e) {
+    if (e instanceof TesteeStartError) {
+      printStartFailure(io, 'fuzz', startFailure(e, values.testee ?? ''));
+      return EXIT.failure;
+    }
+    throw e;
+  }
+  try {
+    if (!subject.operations.includes('authorization.parse')) {
+      io.stderr(`pgv2kit fuzz: ${subject.implementation.name} does not offer authorization.parse: nothing to fuzz\n`);
+      return EXIT.usage;
+    }
+    const name = `${subject.implementation.name} ${subject.implementation.version}`;
+    io.stdout(replay ? `replaying ${replay.seed}:${replay.path} against ${name}\n` : `fuzzing authorization.parse of ${name}: seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} runs`}${timeMs !== undefined ? `, ${timeMs / 1000} s` : ''}\n`);
+    const every = Math.max(100, Math.min(Math.floor(runs / 10), 10_000));
+    let next = every;
+    const result = await fuzzParser(subject, {
+      seed,
+      runs,
+      ...(timeMs !== undefined ? { timeMs } : {}),
+      ...(replay ? { path: replay.path } : {}),
+      onRun: (n) => {
+        if (n < next) return;
+        io.stdout(`  ${n} headers handled as R8 requires\n`);
+        next = (Math.floor(n / every) + 1) * every;
+      },
+    });
+    return report(result, { ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}), ...(values.save !== undefined ? { save: values.save } : {}) }, io);
+  } finally {
+    await testee?.close();
+  }
+}
+
+// --- internal ---
+
+function report(result: FuzzResult, values: { target?: string; save?: string }, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }): number {
+  const f = result.finding;
+  if (!f) {
+    io.stdout(`no finding: ${result.runs} headers tried${result.interrupted ? ' (stopped by --time)' : ''}, seed ${result.seed}\n`);
+    return EXIT.ok;
+  }
+  const target = values.target ?? '';
+  io.stdout(
+    [
+      `FINDING after ${result.runs} headers (${f.shrinks} shrinks):`,
+      `  header:  ${showEscaped(f.header)}`,
+      `  reason:  ${f.reason}`,
+      `  R8:      ${f.oracle.verdict} (${describeAnswers(f.oracle.answers)}; ${seeDocs('R8', io.cwd)})`,
+      `  replay:  pgv2kit fuzz${target} --replay ${f.replay}`,
+      '',
+    ].join('\n'),
+  );
+  if (values.save !== undefined) {
+    try {
+      const saved = saveFinding(f, resolvePath(io.cwd, values.save));
+      io.stdout(`saved as ${saved.id} in ${saved.file}${saved.created ? ' (new file)' : ''}\n`);
+    } catch (e) {
+      io.stderr(`pgv2kit fuzz: the finding could not be saved: ${(e as Error).message}\n`);
+    }
+  }
+  return EXIT.nonconformance;
+}
+
+function describeAnswers(a: HeaderAnswers): string {
+  const accepted = a.accepted.length === 0 ? 'no reading accepts it' : `${a.accepted.length} accepted answer${a.accepted.length === 1 ? '' : 's'} allowed`;
+  return `${accepted}${a.refusable ? ', refusing allowed' : ', refusing not allowed'}`;
+}

@@ -1,0 +1,122 @@
+/**
+ * What `pgv2kit generate` does, loaded only when the command runs (generate.ts declares it:
+ * its options and help load without this file's imports).
+ * @module
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { GENERATE_AREAS, GENERATOR, GenerateCheckError, IdAllocator, generateRandom, mistakeCases, signatureCase, type GenerateArea, type GeneratedCase, type GivenParts } from '../../generate/generate.js';
+import { TargetExistsError, vectorsRootOf, writeCases } from '../../generate/write.js';
+import { DEFAULT_VECTORS_DIR, VectorSetError, loadVectorSet } from '../../vectors/load.js';
+import { kitVersion } from '../../version.js';
+import { readBytes, requireFolder, resolvePath } from '../_files.js';
+import { UsageError, type CommandContext } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { SECRET_ENV, type generateOptions } from './generate.js';
+
+/**
+ * Runs `pgv2kit generate`.
+ * @param context - the parsed options and the io
+ * @returns the exit code
+ */
+export async function runGenerate({ values, io }: CommandContext<typeof generateOptions>): Promise<number> {
+  const random = values.seed !== undefined || values.count !== undefined || values.area !== undefined;
+  const partsGiven = ['app-id', 'secret', 'method', 'url', 'timestamp', 'nonce', 'body-file', 'body', 'with-mistakes'].some((k) => values[k as keyof typeof values] !== undefined);
+  if (random && partsGiven) throw new UsageError('give either the parts (--app-id …) or --seed/--count/--area, not both');
+  if (!random && !partsGiven) throw new UsageError('give the parts (--app-id, --method, --url, --body-file …) or --seed, --count and --area');
+  if (values.out !== undefined && values.dir !== undefined) throw new UsageError('give --out or --dir, not both');
+  if (values.append && values.out === undefined) throw new UsageError('--append needs --out');
+
+  const version = kitVersion();
+  const date = new Date().toISOString().slice(0, 10);
+  let area: GenerateArea;
+  let tag: string;
+  let build: (taken: Iterable<string>) => GeneratedCase[];
+  if (random) {
+    if (values.seed === undefined || values.count === undefined || values.area === undefined) throw new UsageError('random mode needs --seed, --count and --area');
+    const seed = integer(values.seed, '--seed', 0, 0xffffffff);
+    const count = integer(values.count, '--count', 1, 10000);
+    if (!(GENERATE_AREAS as readonly string[]).includes(values.area)) throw new UsageError(`--area must be one of ${GENERATE_AREAS.join(', ')}`);
+    area = values.area as GenerateArea;
+    tag = String(seed);
+    build = (taken) => generateRandom({ area, seed, count, takenIds: taken, kitVersion: version, date });
+  } else {
+    const secret = values.secret ?? io.env[SECRET_ENV];
+    for (const k of ['app-id', 'method', 'url'] as const) if (values[k] === undefined) throw new UsageError(`--${k} is required`);
+    if (secret === undefined || secret === '') throw new UsageError(`no secret: give --secret or set ${SECRET_ENV}`);
+    if (values.body !== undefined && values['body-file'] !== undefined) throw new UsageError('give --body or --body-file, not both');
+    const body = values['body-file'] !== undefined ? readBytes(resolvePath(io.cwd, values['body-file']), `--body-file ${values['body-file']}`) : Buffer.from(values.body ?? '', 'utf8');
+    const parts: GivenParts = {
+      appId: values['app-id']!,
+      appSecret: secret,
+      method: values.method!,
+      url: values.url!,
+      timestamp: values.timestamp ?? String(Date.now()),
+      nonce: values.nonce ?? randomBytes(16).toString('hex'),
+      body,
+    };
+    area = 'signature';
+    // The tag names the parts without the secret.
+    tag = createHash('sha256').update(JSON.stringify([parts.appId, parts.method, parts.url, parts.timestamp, parts.nonce])).update(body).digest('hex').slice(0, 10);
+    const withMistakes = values['with-mistakes'] === true;
+    build = (taken) => {
+      const ids = new IdAllocator('signature', tag, taken);
+      const provenance = { generator: GENERATOR, kitVersion: version, date };
+      const first = signatureCase(parts, ids.next(), provenance, 'Generated from parts given to pgv2kit generate, signed correctly (5.1, 5.2).');
+      return [first, ...(withMistakes ? mistakeCases(parts, () => ids.next(), provenance) : [])];
+    };
+  }
+
+  let root: string;
+  let file: string;
+  if (values.out !== undefined) {
+    file = resolvePath(io.cwd, values.out);
+    const r = vectorsRootOf(file, area);
+    if (r === undefined) throw new UsageError(`--out must be a file in the ${area}/ folder of a vectors folder`);
+    if (!file.endsWith('.yaml')) throw new UsageError('--out must end in .yaml');
+    root = r;
+  } else {
+    root = resolvePath(io.cwd, values.dir ?? DEFAULT_VECTORS_DIR);
+    file = join(root, area, `generated-${tag}.yaml`);
+  }
+  requireFolder(root, `the vectors folder ${root}`);
+  requireFolder(join(root, area), `the ${area} folder of ${root}`);
+  let taken: string[];
+  try {
+    taken = loadVectorSet(root).cases.map((c) => c.case.id);
+  } catch (e) {
+    throw new UsageError(`cannot load the vector set in ${root}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  }
+  let cases: GeneratedCase[];
+  try {
+    cases = build(taken);
+  } catch (e) {
+    if (e instanceof GenerateCheckError) {
+      io.stderr(`pgv2kit generate: ${e.message}\n`);
+      return EXIT.failure;
+    }
+    throw e;
+  }
+  try {
+    const result = writeCases({ root, file, area, title: `Cases generated by pgv2kit generate (${random ? `seed ${tag}` : 'given parts'})`, cases, append: values.append === true });
+    io.stdout(`${result.appended ? 'appended' : 'wrote'} ${result.ids.length} ${area} case${result.ids.length === 1 ? '' : 's'} to ${file}\n`);
+    for (const id of result.ids) io.stdout(`  ${id}\n`);
+    if (result.notesUpdated) io.stdout(`added the flag Generated to ${join(root, 'notes.yaml')}\n`);
+    io.stdout(`OK: the vector set in ${root} validates (${result.set.cases.length} cases)\n`);
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof TargetExistsError) throw new UsageError(e.message);
+    if (e instanceof VectorSetError) {
+      io.stderr(`pgv2kit generate: the written cases did not validate; nothing was kept\n${e.message}\n`);
+      return EXIT.failure;
+    }
+    throw e;
+  }
+}
+
+function integer(text: string, name: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text)) throw new UsageError(`${name} must be a whole number`);
+  const n = Number(text);
+  if (n < min || n > max) throw new UsageError(`${name} must be between ${min} and ${max}`);
+  return n;
+}

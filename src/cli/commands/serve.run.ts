@@ -1,0 +1,125 @@
+/**
+ * What `pgv2kit serve` does, loaded only when the command runs (serve.ts declares it:
+ * its options and help load without this file's imports).
+ * @module
+ */
+import { maskSecret } from '../../scheme/mask.js';
+import { DEMO_MERCHANT, startGateway, type Gateway, type Merchant } from '../../gateway/index.js';
+import { resolvePath } from '../_files.js';
+import { UsageError, type OptionValues, type CommandContext } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { APP_ID_ENV, APP_SECRET_ENV, type serveOptions } from './serve.js';
+
+/**
+ * Runs `pgv2kit serve`.
+ * @param context - the parsed options and the io
+ * @returns the exit code
+ */
+export async function runServe({ values, io, addSecret }: CommandContext<typeof serveOptions>): Promise<number> {
+  return serve(values, io, addSecret, untilSignal());
+}
+
+/**
+ * Runs the gateway until `stop` settles (the command passes SIGINT/SIGTERM; tests pass their own).
+ * @param values - the command's option values
+ * @param io - the io
+ * @param addSecret - declares the secret in use, masked in every output
+ * @param stop - settles when the gateway should stop, with the reason
+ * @param started - called with the gateway once it listens (tests)
+ * @returns the exit code
+ * @throws {UsageError} for a bad port, an appId without a secret (or a secret without an appId), a bad appId
+ * @example await serve({ port: '0' }, io, () => {}, stopPromise)
+ */
+export async function serve(
+  values: OptionValues<typeof serveOptions>,
+  io: CliIo,
+  addSecret: (secret: string) => void,
+  stop: Promise<string>,
+  started?: (gateway: Gateway) => void,
+): Promise<number> {
+  const port = portOf(values.port, 'port');
+  const uploadPort = portOf(values['upload-port'], 'upload-port');
+  const { merchant, source } = merchantOf(values, io.env);
+  addSecret(merchant.appSecret);
+  const host = values.host ?? '127.0.0.1';
+  if (host.trim() === '') throw new UsageError('--host needs an address');
+  if (!/^(?:127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) io.stderr(`pgv2kit serve: warning: listening on ${host}: reachable from other machines, not loopback only\n`);
+
+  let gateway: Gateway;
+  try {
+    gateway = await startGateway({
+      merchants: [merchant],
+      recordLimit: 1000,
+      host,
+      port,
+      uploadPort,
+      ...(values['storage-dir'] !== undefined ? { storageDir: resolvePath(io.cwd, values['storage-dir']) } : {}),
+      ...(values.quiet ? {} : { log: (line: string) => io.stderr(`${new Date().toISOString()} ${line}\n`) }),
+    });
+  } catch (e) {
+    if (e instanceof RangeError || e instanceof TypeError) throw new UsageError(e.message);
+    io.stderr(`pgv2kit serve: the gateway could not start: ${e instanceof Error ? e.message : String(e)}\n`);
+    return EXIT.failure;
+  }
+  const masked = maskSecret(merchant.appSecret);
+  if (values.json) {
+    io.stdout(`${JSON.stringify({ baseUrl: gateway.baseUrl, uploadUrl: gateway.uploadUrl, appId: merchant.appId, secret: masked, storageDir: gateway.storage.dir })}\n`);
+  } else {
+    io.stdout(
+      [
+        'pgv2kit reference gateway',
+        `base URL    ${gateway.baseUrl}`,
+        `upload URL  ${gateway.uploadUrl}`,
+        `appId       ${merchant.appId}`,
+        `secret      ${masked} (${source})`,
+        `storage     ${gateway.storage.dir}`,
+        '',
+        `Point an SDK at it: base_url ${gateway.baseUrl}, appId ${merchant.appId} and the secret above.`,
+        `  POST ${gateway.baseUrl}/pg/v2/file/generateUploadUrl`,
+        `  POST ${gateway.baseUrl}/pg/v2/payment/create`,
+        `Per-case base URL: ${gateway.baseUrl}/s/<scenario id> (the same gateway, recorded apart).`,
+        'Stop with Ctrl-C (SIGINT) or SIGTERM.',
+        '',
+      ].join('\n'),
+    );
+  }
+  started?.(gateway);
+  const reason = await stop;
+  await gateway.close();
+  if (!values.json) io.stdout(`stopped (${reason})\n`);
+  return EXIT.ok;
+}
+
+// --- internal ---
+
+function portOf(value: string | undefined, name: string): number {
+  if (value === undefined) return 0;
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`--${name} must be a port number from 0 to 65535, not ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function merchantOf(values: OptionValues<typeof serveOptions>, env: Record<string, string | undefined>): { merchant: Merchant; source: string } {
+  const appId = values['app-id'] || env[APP_ID_ENV];
+  const secret = values.secret || env[APP_SECRET_ENV];
+  if (appId === undefined || appId === '') {
+    if (values.secret) throw new UsageError(`--secret needs an appId: give --app-id or set ${APP_ID_ENV}`);
+    return { merchant: DEMO_MERCHANT, source: `the demo merchant's; see pgv2kit serve --help` };
+  }
+  if (secret === undefined || secret === '') throw new UsageError(`appId ${JSON.stringify(appId)} needs a secret: set ${APP_SECRET_ENV} (or pass --secret)`);
+  if (/[,\s]/.test(appId)) throw new UsageError(`appId ${JSON.stringify(appId)} holds a comma or white space, which the Authorization header cannot carry (R8)`);
+  return { merchant: { appId, appSecret: secret }, source: values.secret ? 'from --secret' : `from ${APP_SECRET_ENV}` };
+}
+
+/** Settles on the first SIGINT or SIGTERM, with the signal's name. */
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * What goes wrong loading a vector set, as data and as errors (a module of its own: the CLI
+ * reports these without loading the loader, its YAML parser or its schema compiler).
+ * @module
+ */
+
+/** One thing wrong with a vector file. */
+export interface VectorProblem {
+  /** The file, relative to the vectors folder. */
+  readonly file: string;
+  /** The id of the case the problem is in, when it is in a case. */
+  readonly caseId?: string;
+  /** JSON pointer of the problem inside the file's data, e.g. `/cases/3/expected/sign`. */
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/** The vector set could not be loaded: every problem found, each naming file, case and pointer. */
+export class VectorSetError extends Error {
+  /** Stable code for programs. */
+  readonly code: string = 'PGV2_VECTORS_INVALID';
+  override readonly name: string = 'VectorSetError';
+  constructor(readonly problems: readonly VectorProblem[]) {
+    super(`${problems.length} problem${problems.length === 1 ? '' : 's'} in the vector files:\n${problems.map(formatProblem).join('\n')}`);
+  }
+}
+
+/** The schemas of a vectors folder are missing or broken: a configuration error, not a bad vector. */
+export class VectorSchemaError extends VectorSetError {
+  override readonly code: string = 'PGV2_VECTOR_SCHEMA';
+  override readonly name: string = 'VectorSchemaError';
+}
+
+/**
+ * One line naming a problem: `file: case <id> at <pointer>: <message>`.
+ * @param p - the problem
+ * @returns the line
+ * @example formatProblem({ file: 'a.yaml', pointer: '/cases/0/id', message: 'bad' }) // 'a.yaml: at /cases/0/id: bad'
+ */
+export function formatProblem(p: VectorProblem): string {
+  return `${p.file}: ${p.caseId ? `case ${p.caseId} ` : ''}at ${p.pointer || '/'}: ${p.message}`;
+}
