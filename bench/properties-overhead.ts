@@ -7,12 +7,12 @@
  * It measures, it does not gate.
  * @module
  */
-import { runProperties } from '../dist/properties/run.js';
+import { runProperties } from '../dist/runner/properties.js';
 import { PROPERTIES } from '../dist/properties/catalogue.js';
 import { spawnSync } from 'node:child_process';
 import { createTesteeSubject } from '../dist/subjects/testee-subject.js';
 import type { Subject } from '../dist/subjects/subject.js';
-import type { Operation } from '../dist/subjects/operations.js';
+import type { Operation } from '../dist/protocol/operations.js';
 import type { OperationInput } from '../dist/subjects/subject.js';
 import { formatNumber, summarize, table, type Summary } from './_measure.js';
 import { ADAPTER_COMMAND, ROOT, echoCommand, testeeOptions } from './_testees.js';

@@ -133,8 +133,8 @@ export { INVISIBLE, hasInvisible, visibleScalar } from './vectors/visible-text.j
 export { stringifyVectorFile } from './vectors/write.js';
 
 // --- subjects: implementations under test ---
-export { KIT_OPERATIONS, PROTOCOL_OPERATIONS, isOperation } from './subjects/operations.js';
-export type { Operation, ProtocolOperation } from './subjects/operations.js';
+export { KIT_OPERATIONS, PROTOCOL_OPERATIONS, isOperation } from './protocol/operations.js';
+export type { Operation, ProtocolOperation } from './protocol/operations.js';
 export { createReferenceSubject } from './subjects/reference.js';
 export type { ReferenceOptions } from './subjects/reference.js';
 export type { Answer, Implementation, Json, OperationInput, Subject } from './subjects/subject.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCase } from '../src/checks/index.js';
-import { startClientGateway } from '../src/runner/client-gateway.js';
+import { startClientGateway } from '../src/gateway/client-role.js';
 import { liveCases, loadVectorSet } from '../src/vectors/load.js';
 import { VECTOR_KINDS } from '../src/vectors/types.js';
 import { loadSubject, VECTORS_DIR } from './_support/subject.js';

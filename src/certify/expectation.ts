@@ -7,7 +7,7 @@
  */
 import { redirectValues } from '../scheme/redirect.js';
 import { verifyAnswers, type VerifyAnswers } from '../scheme/verify-answers.js';
-import type { Expectation, HttpCall, Plan, PlanOptions } from './plan.js';
+import type { Expectation, HttpCall, Plan, PlanOptions } from './plan-types.js';
 
 /**
  * The expectation the readings give a webhook or return-redirect call.

@@ -10,65 +10,9 @@ import { formatAuthorization, ITEM_NAMES, type ItemName } from '../scheme/author
 import { sign } from '../scheme/sign.js';
 import { checkExpectations } from './expectation.js';
 import { compactJson, createRng, makePayment, NON_ASCII_TEXTS, nonCanonicalJson, QUERY_HOSTILE_TEXTS, webhookPayload, type Rng } from './payloads.js';
+import type { HttpCall, Plan, PlanOptions, PlannedCheck, Requirement } from './plan-types.js';
 
-/**
- * What the merchant must do with a call: `accept` it, `refuse` it, either
- * (`acceptable`, reported), or anything (`advisory`, reported, never failed).
- */
-export type Expectation = 'accept' | 'refuse' | 'acceptable' | 'advisory';
-
-/** One exact HTTP call: sent as written, headers in order, body bytes = UTF-8 of `body`. */
-export interface HttpCall {
-  readonly method: 'GET' | 'POST';
-  readonly url: string;
-  readonly headers: ReadonlyArray<readonly [string, string]>;
-  readonly body?: string;
-}
-
-/** One check: a call and the expected handling. */
-export interface PlannedCheck {
-  /** Stable id, e.g. `webhook.scheme.bearer`. */
-  readonly id: string;
-  /** What is sent, in words. */
-  readonly title: string;
-  readonly expect: Expectation;
-  readonly call: HttpCall;
-  /** Set when the check cannot be made with these URLs; it is then not sent. */
-  readonly notApplicable?: string;
-}
-
-/** One requirement: spec sections → checks. */
-export interface Requirement {
-  /** Stable id, e.g. `webhook.body-changed`. */
-  readonly id: string;
-  readonly title: string;
-  /** Spec sections, e.g. `§5.5`. */
-  readonly sections: readonly string[];
-  /** Readings of readings.md, e.g. `R10`. */
-  readonly readings: readonly string[];
-  readonly checks: readonly PlannedCheck[];
-}
-
-/** Inputs of {@link buildPlan}. */
-export interface PlanOptions {
-  readonly appId: string;
-  readonly appSecret: string;
-  /** notifyUrl as the merchant registered it (signed as part 4, R10). */
-  readonly notifyUrl: string;
-  /** returnUrl as the merchant registered it (signed as part 4, R11). */
-  readonly returnUrl: string;
-  /** Where webhooks are actually sent (default: notifyUrl). */
-  readonly deliverTo?: string;
-  /** Where redirects are actually sent, before the added parameters (default: returnUrl). */
-  readonly returnDeliverTo?: string;
-  readonly seed: number;
-}
-
-/** The plan of a run. */
-export interface Plan {
-  readonly seed: number;
-  readonly requirements: readonly Requirement[];
-}
+export type { Expectation, HttpCall, Plan, PlanOptions, PlannedCheck, Requirement } from './plan-types.js';
 
 /** The clock the plan hash is computed at: the hash does not depend on the time of the run. */
 export const REFERENCE_TIME = 1_767_225_600_000;

@@ -10,8 +10,8 @@ import { docsNamed, linkRefsHtml } from '../docs/refs.js';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { escapeHtml, escapeXml } from '../reports/_escape.js';
-import { Redactor } from '../reports/_redact.js';
+import { escapeHtml, escapeXml } from '../reports/escape.js';
+import { Redactor } from '../reports/redact.js';
 import type { CertificationResult, CheckOutcome } from './certify.js';
 
 /** The files of a certification report folder. */

@@ -3,7 +3,7 @@
  * an operation, and judging a yes/no answer against a case's expected result.
  * @module
  */
-import type { Operation } from '../subjects/operations.js';
+import type { Operation } from '../protocol/operations.js';
 import type { Answer, Json, OperationInput, Subject } from '../subjects/subject.js';
 import type { ExpectedResult, VectorCase, VectorKind } from '../vectors/types.js';
 import type { CheckContext } from './context.js';

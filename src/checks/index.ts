@@ -4,7 +4,7 @@
  * passed (a step of an operation not offered makes it partial; see {@link worstStatus}).
  * @module
  */
-import type { Operation } from '../subjects/operations.js';
+import type { Operation } from '../protocol/operations.js';
 import type { Subject } from '../subjects/subject.js';
 import type { LoadedCase, VectorCase, VectorKind } from '../vectors/types.js';
 import { authorizationCheck } from './authorization.js';

@@ -2,7 +2,7 @@
  * Conformance outcomes as data: what running one case against a subject gave.
  * @module
  */
-import type { Operation } from '../subjects/operations.js';
+import type { Operation } from '../protocol/operations.js';
 import type { Json } from '../subjects/subject.js';
 import type { ExpectedResult, VectorKind } from '../vectors/types.js';
 

@@ -8,7 +8,7 @@ import { AUTH_SCHEME, ITEM_NAMES, formatAuthorization, type AuthorizationItems }
 import { utf8 } from '../scheme/bytes.js';
 import { sign } from '../scheme/sign.js';
 import { exchange, wireUrl, type WireRequest, type WireResponse } from './_http.js';
-import { maskError } from './_response.js';
+import { maskError } from './_mask.js';
 import { nonceOf, timestampOf, type ClientOptions } from './options.js';
 
 /**

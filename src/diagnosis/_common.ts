@@ -5,7 +5,7 @@
  */
 import { decodeQueryComponent } from '../scheme/redirect.js';
 import type { Json } from '../subjects/subject.js';
-import type { Diagnosis } from '../runner/result.js';
+import type { Diagnosis } from './diagnosis.js';
 import type { VectorCase } from '../vectors/types.js';
 import type { Mistake } from './mistakes.js';
 import { REFUSALS } from './refusals.js';

@@ -9,7 +9,7 @@
 import type { OpOutcome } from '../checks/outcome.js';
 import { caseAnswers } from '../checks/authorization.js';
 import { ITEM_NAMES, parseAuthorization, type AuthorizationItems, type ItemName } from '../scheme/authorization.js';
-import type { Diagnosis } from '../runner/result.js';
+import type { Diagnosis } from './diagnosis.js';
 import type { AuthorizationCase } from '../vectors/types.js';
 import { refusalExpected, resultOf } from './_common.js';
 

@@ -18,7 +18,7 @@
  * @module
  */
 import type { OpOutcome } from '../checks/outcome.js';
-import type { Diagnosis } from '../runner/result.js';
+import type { Diagnosis } from './diagnosis.js';
 import type { VectorCase } from '../vectors/types.js';
 import { diagnoseAuthorization } from './authorization.js';
 import { diagnoseMessage } from './message.js';

@@ -9,7 +9,7 @@
 import type { OpOutcome } from '../checks/outcome.js';
 import { parseAuthorization } from '../scheme/authorization.js';
 import { sign } from '../scheme/sign.js';
-import type { Diagnosis } from '../runner/result.js';
+import type { Diagnosis } from './diagnosis.js';
 import { bodyBytes } from '../vectors/fields.js';
 import type { RequestCase, ResponseCase, WebhookCase } from '../vectors/types.js';
 import { accepted, ofMistake, refOf, refusalExpected, resultOf } from './_common.js';

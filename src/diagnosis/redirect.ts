@@ -12,7 +12,7 @@ import { parseAuthorization } from '../scheme/authorization.js';
 import type { SignatureParts } from '../scheme/parts.js';
 import { queryParameters } from '../scheme/redirect.js';
 import { sign } from '../scheme/sign.js';
-import type { Diagnosis } from '../runner/result.js';
+import type { Diagnosis } from './diagnosis.js';
 import type { RedirectCase } from '../vectors/types.js';
 import { decode, decodeUriOnly, refOf, refusalExpected, resultOf, type ResultObject } from './_common.js';
 import { REFUSALS } from './refusals.js';

@@ -6,7 +6,7 @@
  */
 import type { OpOutcome } from '../checks/outcome.js';
 import { bytesEqual, fromBase64 } from '../scheme/bytes.js';
-import type { Diagnosis } from '../runner/result.js';
+import type { Diagnosis } from './diagnosis.js';
 import { bodyBytes } from '../vectors/fields.js';
 import type { SignatureCase } from '../vectors/types.js';
 import { accepted, ofMistake, resultOf } from './_common.js';

@@ -8,7 +8,7 @@
  */
 import type { OpOutcome } from '../checks/outcome.js';
 import { fromBase64 } from '../scheme/bytes.js';
-import type { Diagnosis } from '../runner/result.js';
+import type { Diagnosis } from './diagnosis.js';
 import { CREDENTIALS_LIMITS, FORM_PROBLEMS, checkUploadBody, codePointLength, type FormProblemKind } from '../upload/index.js';
 import { fileBytes } from '../vectors/fields.js';
 import type { UploadCase } from '../vectors/types.js';

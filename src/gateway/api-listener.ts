@@ -14,19 +14,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseContentType } from '../upload/_content-type.js';
+import { parseContentType } from '../upload/content-type.js';
 import { drainRest, fullUrl, rawHeaderPairs, readBody, targetPath, type ReadBody } from './_http.js';
 import { quoteText } from './_ajv.js';
 import { checkCredentialsBody } from './credentials-schema.js';
 import { envelopeBytes, responseAuthorization, type JsonOut } from './envelope.js';
 import { API_FAILURES, failure, type ApiFailure } from './failures.js';
-import type { Clock } from './gateway.js';
+import type { Clock } from './clock.js';
 import type { Merchant, MerchantBook } from './merchants.js';
 import { checkPaymentBody, createdPayment } from './payment.js';
 import type { StorageSigner } from './policy.js';
 import type { RecordedRequest, Recorder, RequestVerification } from './recorder.js';
 import { authenticateRequest, type AuthOutcome } from './request-auth.js';
-import type { Scenario } from './scenario.js';
+import type { Scenario } from '../vectors/scenario.js';
 import { lookupScenario, splitScenarioPath, type ScenarioSource } from './scenario-routing.js';
 import { credentialsData, issueUpload, type IssuedUpload, type IssuedUploads } from './upload-credentials.js';
 

@@ -13,7 +13,7 @@
 import { formatAuthorization } from '../scheme/authorization.js';
 import { sign } from '../scheme/sign.js';
 import type { Merchant } from './merchants.js';
-import type { ResponseBytes, ResponseSignature } from './scenario.js';
+import type { ResponseBytes, ResponseSignature } from '../vectors/scenario.js';
 
 /**
  * Name/value pairs written as a JSON object in exactly this order, whatever the names

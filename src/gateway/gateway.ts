@@ -25,11 +25,9 @@ import { checkExtraFields, checkVendor, scenarioPrefix, type ScenarioSource } fr
 import { GatewayStorage } from './storage.js';
 import { IssuedUploads } from './upload-credentials.js';
 import { handleUpload, type UploadContext } from './upload-listener.js';
+import type { Clock } from './clock.js';
 
-/** The gateway's clock: milliseconds since the epoch. Injected by tests to move time (expiry). */
-export interface Clock {
-  now(): number;
-}
+export type { Clock } from './clock.js';
 
 /** Options of {@link startGateway}. */
 export interface GatewayOptions {

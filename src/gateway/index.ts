@@ -14,7 +14,7 @@ export { startGateway } from './gateway.js';
 export type { Clock, Gateway, GatewayOptions } from './gateway.js';
 export { DEMO_MERCHANT, MerchantBook } from './merchants.js';
 export type { Merchant } from './merchants.js';
-export type { ResponseBytes, ResponseSignature, Scenario } from './scenario.js';
+export type { ResponseBytes, ResponseSignature, Scenario } from '../vectors/scenario.js';
 export { checkScenario, lookupScenario, scenarioPrefix, splitScenarioPath } from './scenario-routing.js';
 export type { ScenarioPath, ScenarioSource } from './scenario-routing.js';
 export { Recorder } from './recorder.js';

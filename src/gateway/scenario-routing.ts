@@ -7,7 +7,7 @@
  * the plain gateway, recorded under the plain record.
  * @module
  */
-import type { Scenario } from './scenario.js';
+import type { Scenario } from '../vectors/scenario.js';
 
 /** Where scenarios come from: a function, a Map or a plain object, id → scenario. */
 export type ScenarioSource = ((id: string) => Scenario | undefined) | ReadonlyMap<string, Scenario> | Readonly<Record<string, Scenario>>;

@@ -13,7 +13,7 @@ import type { SceneName } from '../upload/scenes.js';
 import { SCENES, fileExtension } from '../upload/scenes.js';
 import { OrderedPairs, type JsonOut } from './envelope.js';
 import { POLICY_VALIDITY_MS, amzDate, presignPost, type StorageSigner } from './policy.js';
-import type { Scenario } from './scenario.js';
+import type { Scenario } from '../vectors/scenario.js';
 import { scenarioPrefix } from './scenario-routing.js';
 
 /** One set of issued upload credentials. */

@@ -17,12 +17,12 @@
 import busboy from 'busboy';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { reportedMediaType } from '../upload/_content-type.js';
-import { carriesParam } from '../upload/_form-param.js';
+import { reportedMediaType } from '../upload/content-type.js';
+import { carriesParam } from '../upload/form-param.js';
 import { SCENES, fileExtension } from '../upload/scenes.js';
 import { drainRest, fullUrl, rawHeaderPairs, targetPath } from './_http.js';
 import { s3ErrorXml } from './_xml.js';
-import type { Clock } from './gateway.js';
+import type { Clock } from './clock.js';
 import { checkPostPolicy, decodePolicy, type StorageSigner } from './policy.js';
 import type { RecordedPart, RecordedUpload, Recorder } from './recorder.js';
 import { splitScenarioPath } from './scenario-routing.js';

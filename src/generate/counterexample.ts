@@ -8,7 +8,7 @@
 import { ITEM_NAMES, formatAuthorization, parseAuthorization, strictItems, type AuthorizationItems } from '../scheme/authorization.js';
 import { hasWhiteSpaceAtPlaces, headerAnswers, headerVerdict, type HeaderAnswers } from '../scheme/header-answers.js';
 import { verifyRequest, verifyResponse, verifyWebhook, type VerifyOutcome } from '../scheme/verify.js';
-import type { CounterexampleVector } from '../runner/result.js';
+import type { CounterexampleVector } from '../vectors/counterexample.js';
 import type { AuthorizationCase, Provenance } from '../vectors/types.js';
 import { GENERATED_FLAG, GenerateCheckError, bodyTraits, bytesField, checkedSign, signatureCase, type GeneratedCase, type GivenParts } from './generate.js';
 

@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { findMistakes, mistakenContents } from '../diagnosis/mistakes.js';
-import type { CounterexampleVector, Diagnosis } from '../runner/result.js';
+import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { CounterexampleVector } from '../vectors/counterexample.js';
 import { ITEM_NAMES, formatAuthorization, parseAuthorization, type AuthorizationItems, type ItemName } from '../scheme/authorization.js';
 import { bytesEqual, fromBase64, toBase64 } from '../scheme/bytes.js';
 import { signatureContent } from '../scheme/content.js';
@@ -15,7 +16,7 @@ import { judgeHeader, parserAnswer } from '../scheme/header-answers.js';
 import { sign } from '../scheme/sign.js';
 import { verifyAnswers } from '../scheme/verify-answers.js';
 import { itemsArb, itemOrderArb } from '../fuzz/arbitraries.js';
-import type { Operation } from '../subjects/operations.js';
+import type { Operation } from '../protocol/operations.js';
 import type { Answer, Json, Subject } from '../subjects/subject.js';
 import { anyPartsArb, changeArb, propertyPartsArb, type Change, type PropertyParts } from './inputs.js';
 

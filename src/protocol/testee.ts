@@ -13,8 +13,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
-import { isOperation, type Operation } from '../subjects/operations.js';
-import type { Answer, Implementation, Json, OperationInput } from '../subjects/subject.js';
+import { isOperation, type Operation } from './operations.js';
+import type { Answer, Implementation, Json, OperationInput } from './messages.js';
 import { Fifo } from './_fifo.js';
 
 /** How to start and talk to a testee. */

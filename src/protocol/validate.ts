@@ -7,7 +7,7 @@
  * @module
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { PROTOCOL_OPERATIONS, type Operation, type ProtocolOperation } from '../subjects/operations.js';
+import { PROTOCOL_OPERATIONS, type Operation, type ProtocolOperation } from './operations.js';
 import schema from './protocol-v1.schema.json' with { type: 'json' };
 
 /** The protocol version these lines follow. */

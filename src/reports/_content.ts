@@ -6,7 +6,7 @@
  */
 import { utf8SequenceLength } from '../scheme/utf8.js';
 import { INVISIBLE } from '../vectors/visible-text.js';
-import type { Redactor } from './_redact.js';
+import type { Redactor } from './redact.js';
 
 /** The mark shown for each LF. */
 export const LF_MARK = '⏎';

@@ -4,7 +4,7 @@
  * @module
  */
 import { describeDifference, partName, type ContentDiff, type ContentLine, type ContentView, type Token } from './_content.js';
-import { escapeHtml } from './_escape.js';
+import { escapeHtml } from './escape.js';
 
 /**
  * Two contents side by side: line number, part, expected, got; differing rows have

@@ -12,7 +12,7 @@ import { otherTargetsLine, type OperationCoverage } from '../runner/coverage.js'
 import { redact } from '../scheme/mask.js';
 import type { Json } from '../subjects/subject.js';
 import { diffContents, viewContent, type ContentDiff, type ContentView } from './_content.js';
-import { decodeBase64, Redactor } from './_redact.js';
+import { decodeBase64, Redactor } from './redact.js';
 
 /** An operation's outcome, clean. */
 export interface OpView {

@@ -5,7 +5,7 @@
  */
 import type { RunResult, Verdict } from '../runner/result.js';
 import { VERDICT_INFO } from '../runner/result.js';
-import { escapeHtml as h } from './_escape.js';
+import { escapeHtml as h } from './escape.js';
 import { contentTable, diffTable } from './_html-content.js';
 import {
   acceptableCases,

@@ -5,7 +5,7 @@
  */
 import type { RunResult } from '../runner/result.js';
 import { buildModel, finish, seconds, type CaseView, type ReportModel } from './_model.js';
-import { escapeXml } from './_escape.js';
+import { escapeXml } from './escape.js';
 import { caseText } from './_text.js';
 
 /**

@@ -23,7 +23,7 @@ import {
   type ReportModel,
 } from './_model.js';
 import { contentLines, diffLines, jsonText } from './_text.js';
-import { visibleForbidden } from './_escape.js';
+import { visibleForbidden } from './escape.js';
 import { DOCS, docsNamed, failureRef, mistakeRef } from '../docs/refs.js';
 
 /**

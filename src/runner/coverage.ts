@@ -4,7 +4,7 @@
  * step ran at all (a run in which none did proves nothing, and says so: "no test ran").
  * @module
  */
-import { KIT_OPERATIONS, PROTOCOL_OPERATIONS, type Operation } from '../subjects/operations.js';
+import { KIT_OPERATIONS, PROTOCOL_OPERATIONS, type Operation } from '../protocol/operations.js';
 import type { OpOutcome } from '../checks/outcome.js';
 
 /** One operation's coverage in a run (operation outcomes, before any expected-failure list). */

@@ -3,11 +3,13 @@
  * @module
  */
 import type { CaseOutcome, OpOutcome } from '../checks/outcome.js';
-import type { Operation } from '../subjects/operations.js';
+import type { Operation } from '../protocol/operations.js';
 import type { Implementation, Json } from '../subjects/subject.js';
 import type { OperationCoverage } from './coverage.js';
 import type { UnknownOperation } from './unknown-operations.js';
 import { VECTOR_KINDS, type ExpectedResult, type VectorKind } from '../vectors/types.js';
+import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { CounterexampleVector } from '../vectors/counterexample.js';
 
 /**
  * A case's verdict in the run, after the expected-failure list is applied:
@@ -28,15 +30,8 @@ export const VERDICT_INFO: Record<Verdict, { readonly title: string; readonly fa
   'unexpected-pass': { title: 'UNEXPECTED PASS', failsRun: true, description: 'Listed as an expected failure but passed: update the list (--update-expect-failures).' },
 };
 
-/** A known mistake that reproduces what the implementation answered. */
-export interface Diagnosis {
-  /** Stable id of the mistake, e.g. `no-final-lf`. */
-  readonly mistake: string;
-  /** One line: "your sign equals the sign of the content without its final LF". */
-  readonly message: string;
-  /** The spec section or reading the correct behaviour follows. */
-  readonly ref: string;
-}
+export type { Diagnosis } from '../diagnosis/diagnosis.js';
+export { COUNTEREXAMPLE_AREAS, type CounterexampleArea, type CounterexampleVector } from '../vectors/counterexample.js';
 
 /** An operation's outcome with its diagnosis. */
 export interface OpResult extends OpOutcome {
@@ -64,30 +59,6 @@ export interface PropertyRecord {
   /** On failure, when the counterexample can be written as a vector case (`pgv2kit run --save`): what the case needs. */
   readonly asVector?: CounterexampleVector;
 }
-
-/**
- * A counterexample as the data of a vector case: signed parts (a signature case); a header (a
- * parse case: R8 says what a parser must do with it); four values (a format case); or a message
- * as a verifier receives it (a request, response or webhook case: accepted as signed, or
- * refused because `changed` changed after signing).
- */
-export type CounterexampleVector =
-  | { readonly area: 'signature'; readonly parts: { readonly appId: string; readonly appSecret: string; readonly method: string; readonly url: string; readonly timestamp: string; readonly nonce: string; readonly bodyB64: string } }
-  | { readonly area: 'authorization'; readonly header: string; /** Flags the header shows beyond R8's verdict (e.g. HeaderOrder). */ readonly flags?: readonly string[] }
-  | { readonly area: 'authorization'; readonly items: Readonly<Record<'appId' | 'sign' | 'timestamp' | 'nonce', string>> }
-  | {
-      readonly area: 'request' | 'response' | 'webhook';
-      readonly result: 'valid' | 'invalid';
-      /** What changed after signing (invalid cases): body, URL, method, timestamp, nonce or appId. */
-      readonly changed?: string;
-      readonly message: { readonly appId: string; readonly appSecret: string; readonly method: string; readonly url: string; readonly authorization: string; readonly bodyB64: string };
-    };
-
-/** The areas a counterexample can be saved in. */
-export type CounterexampleArea = CounterexampleVector['area'];
-
-/** {@link CounterexampleArea}, listed. */
-export const COUNTEREXAMPLE_AREAS: readonly CounterexampleArea[] = ['signature', 'authorization', 'request', 'response', 'webhook'];
 
 /** One case in the run. */
 export interface CaseResult extends Omit<CaseOutcome, 'ops' | 'kind'> {

@@ -7,7 +7,7 @@
 import type { CheckContext } from '../checks/context.js';
 import { caseOperations, runCase } from '../checks/index.js';
 import { diagnose } from '../diagnosis/diagnose.js';
-import { isKitOperation, type Operation } from '../subjects/operations.js';
+import { isKitOperation, type Operation } from '../protocol/operations.js';
 import type { Subject } from '../subjects/subject.js';
 import { KIT_NAME, kitVersion } from '../version.js';
 import { liveCases } from '../vectors/load.js';
@@ -17,7 +17,7 @@ import { VERDICT_INFO, type CaseResult, type OpResult, type RunResult, type RunT
 import { noTestRan, operationCoverage } from './coverage.js';
 import { selectCases, selects, type Selectable, type Selection } from './select.js';
 import { PROPERTIES } from '../properties/catalogue.js';
-import { runProperties, type PropertyOptions } from '../properties/run.js';
+import { runProperties, type PropertyOptions } from './properties.js';
 import { unknownOperation } from './unknown-operations.js';
 
 /** What to run, against what. */

@@ -4,7 +4,7 @@
  * name, lest a typo in a handshake silently leave an operation untested.
  * @module
  */
-import { KIT_OPERATIONS, PROTOCOL_OPERATIONS } from '../subjects/operations.js';
+import { KIT_OPERATIONS, PROTOCOL_OPERATIONS } from '../protocol/operations.js';
 
 /** An advertised operation name protocol v1 does not know. */
 export interface UnknownOperation {

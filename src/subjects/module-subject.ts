@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isOperation, type Operation } from './operations.js';
+import { isOperation, type Operation } from '../protocol/operations.js';
 import type { Implementation, Json, OperationInput, Subject } from './subject.js';
 
 /** The module could not be loaded or exports nothing usable (a usage error, exit 2). */

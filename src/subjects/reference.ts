@@ -16,7 +16,7 @@ import { sign } from '../scheme/sign.js';
 import { verifyRequest, verifyResponse, verifyWebhook, type VerifyOptions, type VerifyOutcome } from '../scheme/verify.js';
 import { buildUploadForm, checkUploadBody, validateCredentialsRequest } from '../upload/index.js';
 import { kitVersion } from '../version.js';
-import type { Operation } from './operations.js';
+import type { Operation } from '../protocol/operations.js';
 import type { Answer, Json, OperationInput, Subject } from './subject.js';
 
 /** Options of {@link createReferenceSubject}: the choices the readings leave open, and the client's. */

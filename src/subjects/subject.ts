@@ -4,30 +4,10 @@
  * so the same checks run in process (the reference, a module) and over stdio.
  * @module
  */
-import type { Operation } from './operations.js';
+import type { Operation } from '../protocol/operations.js';
 
-/** JSON values as the protocol carries them. */
-export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-
-/** An operation's input: a JSON object of the protocol's shape. */
-export type OperationInput = { [key: string]: Json };
-
-/**
- * A subject's answer to one operation, as protocol v1 defines it; `failed` is the
- * runner's own record of a testee that crashed, hung or answered out of protocol.
- */
-export type Answer =
-  | { readonly result: { readonly [key: string]: Json } }
-  | { readonly rejected: { readonly reason: string } }
-  | { readonly unsupported: { readonly reason: string } }
-  | { readonly failed: { readonly reason: string } };
-
-/** Who the subject is (protocol v1 handshake). */
-export interface Implementation {
-  readonly name: string;
-  readonly version: string;
-  readonly language: string;
-}
+export type { Answer, Implementation, Json, OperationInput } from '../protocol/messages.js';
+import type { Answer, Implementation, OperationInput } from '../protocol/messages.js';
 
 /** An implementation under test. */
 export interface Subject {

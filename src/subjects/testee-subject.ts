@@ -4,7 +4,7 @@
  * @module
  */
 import { startTestee, type TesteeOptions, type TesteeSession } from '../protocol/testee.js';
-import { PROTOCOL_OPERATIONS, type Operation } from './operations.js';
+import { PROTOCOL_OPERATIONS, type Operation } from '../protocol/operations.js';
 import type { Subject } from './subject.js';
 
 /** A subject backed by a testee session. */

@@ -6,8 +6,8 @@
  * @module
  */
 import { bytesEqual } from '../scheme/bytes.js';
-import { reportedMediaType } from './_content-type.js';
-import { carriesParam } from './_form-param.js';
+import { reportedMediaType } from './content-type.js';
+import { carriesParam } from './form-param.js';
 import type { UploadFormInput } from './form.js';
 import { MultipartError, parseMultipart, type MultipartPart } from './multipart.js';
 

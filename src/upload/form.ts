@@ -7,7 +7,7 @@
  * @module
  */
 import FormData from 'form-data';
-import { assertHeaderCarriable, assertParamCarriable, assertWellFormed, escapeFormParam } from './_form-param.js';
+import { assertHeaderCarriable, assertParamCarriable, assertWellFormed, escapeFormParam } from './form-param.js';
 
 /** formFields as [name, value] pairs, in the order the credentials response gave them (§2.4). */
 export type FormFields = ReadonlyArray<readonly [string, string]>;

@@ -13,5 +13,5 @@ export { MULTIPART_MALFORMED, MultipartError, parseMultipart } from './multipart
 export type { MultipartPart, MultipartPartKind } from './multipart.js';
 export { FORM_PROBLEMS, checkUploadBody, checkUploadForm } from './form-check.js';
 export type { FormCheckOutcome, FormProblem, FormProblemInfo, FormProblemKind } from './form-check.js';
-export { escapeFormParam } from './_form-param.js';
-export { reportedMediaType } from './_content-type.js';
+export { escapeFormParam } from './form-param.js';
+export { reportedMediaType } from './content-type.js';

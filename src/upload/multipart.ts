@@ -6,7 +6,7 @@
  */
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
-import { parseContentType } from './_content-type.js';
+import { parseContentType } from './content-type.js';
 
 /**
  * One part of a multipart/form-data body. A part is a file part when its

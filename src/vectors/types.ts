@@ -3,7 +3,7 @@
  * A loaded file has passed its schema, so these types describe what the loader returns.
  * @module
  */
-import type { Scenario } from '../gateway/scenario.js';
+import type { Scenario } from './scenario.js';
 
 /** The vector areas; each is a folder of vectors/ and a schema `vectors/schema/<kind>.schema.json`. */
 export const VECTOR_KINDS = ['signature', 'authorization', 'request', 'response', 'webhook', 'redirect', 'upload', 'client', 'gateway'] as const;

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PROPERTIES } from '../../src/properties/catalogue.js';
-import { runProperties } from '../../src/properties/run.js';
+import { runProperties } from '../../src/runner/properties.js';
 import { loadSubject } from '../_support/subject.js';
 
 const subject = await loadSubject();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOperation, KIT_OPERATIONS, PROTOCOL_OPERATIONS } from '../../src/subjects/operations.js';
+import { isOperation, KIT_OPERATIONS, PROTOCOL_OPERATIONS } from '../../src/protocol/operations.js';
 
 describe('operations', () => {
   it('knows the twelve operations of protocol v1 and the kit-internal ones', () => {

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { runCase } from '../../src/checks/index.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
-import type { Operation } from '../../src/subjects/operations.js';
+import type { Operation } from '../../src/protocol/operations.js';
 import type { Answer, OperationInput, Subject } from '../../src/subjects/subject.js';
 import type { LoadedCase, VectorCase } from '../../src/vectors/types.js';
 

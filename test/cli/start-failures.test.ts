@@ -150,7 +150,7 @@ describe.concurrent('a testee that fails at start', () => {
     for (const f of REPORT_FILES) {
       const text = readFileSync(join(reports, f), 'utf8');
       expect(text, f).not.toContain(SECRET);
-      // nor any 8 characters of it: the reports mask fragments too (src/reports/_redact.ts)
+      // nor any 8 characters of it: the reports mask fragments too (src/reports/redact.ts)
       for (let i = 0; i + 8 <= SECRET.length; i++) expect(text, `${f}: ${SECRET.slice(i, i + 8)}`).not.toContain(SECRET.slice(i, i + 8));
     }
     expect(readFileSync(join(reports, 'report.md'), 'utf8')).toContain('adapter: cannot reach the SDK (secret sk');

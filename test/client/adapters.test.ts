@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
 import { validateRunnerLine, validateTesteeLine } from '../../src/protocol/validate.js';
-import { PROTOCOL_OPERATIONS, type ProtocolOperation } from '../../src/subjects/operations.js';
+import { PROTOCOL_OPERATIONS, type ProtocolOperation } from '../../src/protocol/operations.js';
 import type { Json } from '../../src/subjects/subject.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

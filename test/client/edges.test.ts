@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpoint } from '../../src/client/_endpoint.js';
 import { singleHeader } from '../../src/client/_http.js';
-import { maskError } from '../../src/client/_response.js';
+import { maskError } from '../../src/client/_mask.js';
 import { ClientError, createPayment, requestUploadCredentials, signedRequest, upload, uploadFile, type UploadCredentials } from '../../src/client/index.js';
 import { nonceOf } from '../../src/client/options.js';
 import { serve, signedReply, type Received, type TestServer } from './_server.js';

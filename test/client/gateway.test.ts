@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientError, createPayment, requestUploadCredentials, upload, uploadFile } from '../../src/client/index.js';
 import { startGateway, type Gateway, type Scenario } from '../../src/gateway/index.js';
-import type { ResponseBytes, ResponseSignature } from '../../src/gateway/scenario.js';
+import type { ResponseBytes, ResponseSignature } from '../../src/vectors/scenario.js';
 
 const merchant = { appId: 'app_7f3a9c', appSecret: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc' };
 const pdf = { filename: 'evidence-0412.pdf', contentType: 'application/pdf', scene: 'DISPUTE_EVIDENCE' };

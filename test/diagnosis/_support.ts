@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { OpOutcome } from '../../src/checks/outcome.js';
-import type { Operation } from '../../src/subjects/operations.js';
+import type { Operation } from '../../src/protocol/operations.js';
 import type { Json } from '../../src/subjects/subject.js';
 
 /** The fields every case has. */

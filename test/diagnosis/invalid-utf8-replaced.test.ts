@@ -13,7 +13,7 @@ import { diagnose } from '../../src/diagnosis/diagnose.js';
 import { MISTAKES, mistakenContents } from '../../src/diagnosis/mistakes.js';
 import { MerchantBook } from '../../src/gateway/merchants.js';
 import { authenticateRequest } from '../../src/gateway/request-auth.js';
-import type { Operation } from '../../src/subjects/operations.js';
+import type { Operation } from '../../src/protocol/operations.js';
 import type { RequestCase, ResponseCase, SignatureCase, WebhookCase } from '../../src/vectors/types.js';
 import { ACCEPTED, BASE, REFUSED, failed, sha } from './_support.js';
 

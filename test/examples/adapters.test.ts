@@ -9,9 +9,9 @@ import { PROPERTIES } from '../../src/properties/catalogue.js';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateTesteeLine } from '../../src/protocol/validate.js';
-import { startClientGateway } from '../../src/runner/client-gateway.js';
+import { startClientGateway } from '../../src/gateway/client-role.js';
 import { runConformance } from '../../src/runner/run.js';
-import { KIT_OPERATIONS } from '../../src/subjects/operations.js';
+import { KIT_OPERATIONS } from '../../src/protocol/operations.js';
 import { createTesteeSubject } from '../../src/subjects/testee-subject.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 

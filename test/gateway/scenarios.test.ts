@@ -1,5 +1,5 @@
 /**
- * Scenarios (src/gateway/scenario.ts): response bytes that are valid but not canonical
+ * Scenarios (src/vectors/scenario.ts): response bytes that are valid but not canonical
  * (each still verifies over the raw bytes, none over re-serialized data), signatures
  * broken exactly as each scenario says, formFields with another vendor, extra entries
  * and special values, an uploadUrl already expired; scenario sources and prefixes.

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PROPERTIES } from '../../src/properties/catalogue.js';
-import { runProperties } from '../../src/properties/run.js';
+import { runProperties } from '../../src/runner/properties.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
 import type { Answer, Subject } from '../../src/subjects/subject.js';
 

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROPERTIES } from '../../src/properties/catalogue.js';
-import { runProperties } from '../../src/properties/run.js';
+import { runProperties } from '../../src/runner/properties.js';
 import { loadModuleSubject } from '../../src/subjects/module-subject.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
 import { createTesteeSubject, type TesteeSubject } from '../../src/subjects/testee-subject.js';

@@ -9,7 +9,7 @@
 import { operationCoverage } from '../../src/runner/coverage.js';
 import type { CaseResult, OpResult, RunResult, Totals, Verdict } from '../../src/runner/result.js';
 import { unknownOperation } from '../../src/runner/unknown-operations.js';
-import type { Operation } from '../../src/subjects/operations.js';
+import type { Operation } from '../../src/protocol/operations.js';
 
 /** The secrets of the run's vectors. */
 export const SECRET = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { maskSecret } from '../../src/scheme/mask.js';
 import { diffContents, describeDifference, lineText, viewContent } from '../../src/reports/_content.js';
-import { BASE64_MASK, Redactor } from '../../src/reports/_redact.js';
+import { BASE64_MASK, Redactor } from '../../src/reports/redact.js';
 import { diffLines } from '../../src/reports/_text.js';
 import { b64, EXPECTED_CONTENT, GOT_CONTENT, SECRET, SECRET2, SECRETS } from './_fixture.js';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toJUnitXml } from '../../src/reports/junit.js';
-import { escapeXml } from '../../src/reports/_escape.js';
+import { escapeXml } from '../../src/reports/escape.js';
 import { fixtureCases, fixtureRun, SECRETS } from './_fixture.js';
 import { findAll, parseXml, type XmlElement } from './_xml.js';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { worstStatus, type OpStatus, type Status } from '../../src/checks/outcome.js';
 import { noTestRan, operationCoverage } from '../../src/runner/coverage.js';
 import { closestOperation, editDistance, unknownOperation } from '../../src/runner/unknown-operations.js';
-import type { Operation } from '../../src/subjects/operations.js';
+import type { Operation } from '../../src/protocol/operations.js';
 
 const steps = (...s: OpStatus[]): Array<{ status: OpStatus }> => s.map((status) => ({ status }));
 

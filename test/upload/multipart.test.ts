@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseContentType, reportedMediaType } from '../../src/upload/_content-type.js';
+import { parseContentType, reportedMediaType } from '../../src/upload/content-type.js';
 import { MULTIPART_MALFORMED, MultipartError, parseMultipart, type MultipartPart } from '../../src/upload/multipart.js';
 
 const TYPE = 'multipart/form-data; boundary=b0';

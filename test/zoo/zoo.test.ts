@@ -22,7 +22,7 @@ import { runConformance } from '../../src/runner/run.js';
 import type { CaseResult, OpResult, RunResult } from '../../src/runner/result.js';
 import { selectCases, type Selection } from '../../src/runner/select.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
-import type { Operation } from '../../src/subjects/operations.js';
+import type { Operation } from '../../src/protocol/operations.js';
 import type { Json, Subject } from '../../src/subjects/subject.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 import type { VectorCase, VectorSet } from '../../src/vectors/types.js';

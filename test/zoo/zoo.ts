@@ -24,7 +24,7 @@
  * @module
  */
 import { decodeQueryComponent } from '../../src/scheme/redirect.js';
-import type { Operation } from '../../src/subjects/operations.js';
+import type { Operation } from '../../src/protocol/operations.js';
 import type { Subject } from '../../src/subjects/subject.js';
 import type { VectorCase } from '../../src/vectors/types.js';
 import { bodyPart, headerOf, isGenuineMessage, itemPairs, itemsOutOfSpecOrder, redirectParam, textParts, urlPart, utf8Text } from './cases.js';

@@ -17,8 +17,8 @@ import { COUNTEREXAMPLE_AREAS, runConformant, type CounterexampleArea, type RunR
 import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, runConformance } from '../../runner/run.js';
 import { SelectionError, selectCases, selects } from '../../runner/select.js';
 import { PROPERTIES } from '../../properties/catalogue.js';
-import { DEFAULT_PROPERTY_RUNS, type PropertyOptions } from '../../properties/run.js';
-import { startClientGateway } from '../../runner/client-gateway.js';
+import { DEFAULT_PROPERTY_RUNS, type PropertyOptions } from '../../runner/properties.js';
+import { startClientGateway } from '../../gateway/client-role.js';
 import { unknownOperation } from '../../runner/unknown-operations.js';
 import { caseOperations } from '../../checks/index.js';
 import { ModuleSubjectError, loadModuleSubject } from '../../subjects/module-subject.js';

@@ -22,7 +22,7 @@ import { formatAuthorization } from '../../../src/scheme/authorization.js';
 import { sign } from '../../../src/scheme/sign.js';
 import { verifyResponse } from '../../../src/scheme/verify.js';
 import { createReferenceSubject } from '../../../src/subjects/reference.js';
-import type { Operation } from '../../../src/subjects/operations.js';
+import type { Operation } from '../../../src/protocol/operations.js';
 import type { Answer, Json, OperationInput, Subject } from '../../../src/subjects/subject.js';
 import { buildUploadForm } from '../../../src/upload/index.js';
 

@@ -20,7 +20,7 @@ import { isUtf8 } from 'node:buffer';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { decodeQueryComponent, queryParameters } from '../../../src/scheme/redirect.js';
 import { createReferenceSubject } from '../../../src/subjects/reference.js';
-import type { Operation } from '../../../src/subjects/operations.js';
+import type { Operation } from '../../../src/protocol/operations.js';
 import type { Answer, Json, OperationInput, Subject } from '../../../src/subjects/subject.js';
 import { buildUploadForm, validateCredentialsRequest, CREDENTIALS_LIMITS } from '../../../src/upload/index.js';
 

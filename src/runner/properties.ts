@@ -5,11 +5,11 @@
  * @module
  */
 import type { OpOutcome, Status } from '../checks/outcome.js';
-import type { CaseResult, Diagnosis, OpResult, PropertyRecord } from '../runner/result.js';
+import type { CaseResult, Diagnosis, OpResult, PropertyRecord } from './result.js';
 import type { Subject } from '../subjects/subject.js';
-import { checkPipelined } from './engine.js';
-import { DEFAULT_PROPERTY_RUNS } from './defaults.js';
-import { PROPERTIES, type PropertyDef, type PropertyFailure } from './catalogue.js';
+import { checkPipelined } from '../properties/engine.js';
+import { DEFAULT_PROPERTY_RUNS } from '../properties/defaults.js';
+import { PROPERTIES, type PropertyDef, type PropertyFailure } from '../properties/catalogue.js';
 
 /** Options of {@link runProperties}. */
 export interface PropertyOptions {
@@ -23,7 +23,7 @@ export interface PropertyOptions {
   readonly only?: (id: string) => boolean;
 }
 
-export { DEFAULT_PROPERTY_RUNS } from './defaults.js';
+export { DEFAULT_PROPERTY_RUNS } from '../properties/defaults.js';
 
 /**
  * Runs every property against a subject.

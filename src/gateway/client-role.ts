@@ -6,8 +6,8 @@
  * @module
  */
 import type { CheckContext } from '../checks/context.js';
-import { startGateway } from '../gateway/index.js';
-import type { Scenario } from '../gateway/scenario.js';
+import { startGateway } from './gateway.js';
+import type { Scenario } from '../vectors/scenario.js';
 import type { Subject } from '../subjects/subject.js';
 import type { ClientCase, LoadedCase } from '../vectors/types.js';
 

@@ -1,0 +1,55 @@
+/**
+ * The layers of src/, read top to bottom (issue 11): each may import from the layers below it,
+ * never from one above, with no cycles and no reach into another folder's `_` files.
+ *
+ *   scheme, version → vectors, upload, docs → protocol → subjects, client → checks →
+ *   diagnosis → properties, fuzz, generate → runner → reports → gateway, certify → cli, index
+ *
+ * Type-only imports count: a type is a dependency too.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+const LAYERS = [
+  ['scheme', 'version.ts'],
+  ['vectors', 'upload', 'docs'],
+  ['protocol'],
+  ['subjects', 'client'],
+  ['checks'],
+  ['diagnosis'],
+  ['properties', 'fuzz', 'generate'],
+  ['runner'],
+  ['reports'],
+  ['gateway', 'certify'],
+  ['cli', 'index.ts'],
+];
+const path = (name) => `^src/${name.replace('.', '\\.')}${name.endsWith('.ts') ? '$' : '/'}`;
+const above = (i) => LAYERS.slice(i + 1).flat().map(path);
+
+module.exports = {
+  forbidden: [
+    // a lazily loaded module may look back at its loader (a command's work at its declaration): a
+    // dynamic import runs after both modules loaded, so only cycles without one are refused
+    { name: 'no-circular', severity: 'error', comment: 'a cycle between modules', from: { path: '^src/' }, to: { circular: true, viaOnly: { dependencyTypesNot: ['dynamic-import'] } } },
+    ...LAYERS.slice(0, -1).flatMap((layer, i) =>
+      layer.map((name) => ({
+        name: `layer-${name.replace('.ts', '')}`,
+        severity: 'error',
+        comment: `${name} imports a layer above it (${LAYERS.slice(i + 1).flat().join(', ')})`,
+        from: { path: path(name) },
+        to: { path: above(i) },
+      })),
+    ),
+    {
+      name: 'no-reach-into-private',
+      severity: 'error',
+      comment: "another folder's _ file: export what is shared from a file without _",
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '/_[^/]+[.]ts$', pathNot: '^src/$1/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    includeOnly: '^src/',
+  },
+};
