@@ -12,6 +12,7 @@
  */
 import type { Expectation } from './plan.js';
 import type { SendOutcome } from './send.js';
+import { clip } from '../scheme/text.js';
 
 /** What the merchant did with a call. */
 export type Handling = 'accepted' | 'refused' | 'server-error' | 'timeout' | 'reset' | 'refused-connection' | 'transport-error';
@@ -64,7 +65,7 @@ export function handlingOf(outcome: SendOutcome, acceptBody?: string): Handling 
  */
 export function judge(expect: Expectation, outcome: SendOutcome, acceptBody?: string): Judgement {
   const handling = handlingOf(outcome, acceptBody);
-  const what = outcome.kind === 'response' ? `${HANDLING_TITLES[handling]}: status ${outcome.status}${outcome.body ? `, body ${JSON.stringify(clip(outcome.body))}` : ''}` : `${HANDLING_TITLES[handling]}: ${outcome.message}`;
+  const what = outcome.kind === 'response' ? `${HANDLING_TITLES[handling]}: status ${outcome.status}${outcome.body ? `, body ${JSON.stringify(clip(outcome.body, 120))}` : ''}` : `${HANDLING_TITLES[handling]}: ${outcome.message}`;
   const ok = handling === 'accepted' || handling === 'refused';
   switch (expect) {
     case 'advisory':
@@ -82,6 +83,3 @@ export function judge(expect: Expectation, outcome: SendOutcome, acceptBody?: st
 
 // --- internal ---
 
-function clip(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}

@@ -11,6 +11,7 @@ import { bodyBytes, contentBytes } from '../vectors/fields.js';
 import type { SignatureCase } from '../vectors/types.js';
 import { callOp, defineCheck, judgeValid, nonResult } from './check.js';
 import type { OpOutcome } from './outcome.js';
+import { PART_NAMES } from '../scheme/parts.js';
 
 /** The check of signature cases. */
 export const signatureCheck = defineCheck({
@@ -61,7 +62,7 @@ export function firstDifference(expected: Uint8Array, actual: Uint8Array): strin
   while (i < expected.length && i < actual.length && expected[i] === actual[i]) i++;
   let part = 1;
   for (let j = 0; j < i && part < 7; j++) if (expected[j] === 0x0a) part++;
-  const names = ['appId', 'appSecret', 'method', 'url', 'timestamp', 'nonce', 'body'];
+  const names = PART_NAMES;
   const where = i >= expected.length ? 'after the end of the expected content' : `at byte ${i}`;
   return `${where} (part ${part}, ${names[part - 1] ?? 'body'}; expected ${expected.length} bytes, got ${actual.length})`;
 }

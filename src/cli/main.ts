@@ -12,6 +12,7 @@ import { EXIT } from './exit-codes.js';
 import { formatCommandHelp, formatMainHelp } from './help.js';
 import { redactingIo, type CliIo } from './io.js';
 import { COMMANDS } from './registry.js';
+import { clip } from '../scheme/text.js';
 
 export { processIo, type CliIo } from './io.js';
 
@@ -43,7 +44,7 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
   const unknownCommand = (out: CliIo, name: string): number => {
     const near = commands.filter((c) => distance(c.name, name) <= 2).map((c) => c.name);
     const hint = near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : '';
-    return usage(out, undefined, `unknown command ${JSON.stringify(clip(name))}${hint}; the commands are ${commands.map((c) => c.name).join(', ')}`);
+    return usage(out, undefined, `unknown command ${JSON.stringify(clip(name, 40))}${hint}; the commands are ${commands.map((c) => c.name).join(', ')}`);
   };
   const secrets = new Set<string>(commands.flatMap((c) => findSecrets([], c.options, io.env)));
   const out = redactingIo(io, secrets);
@@ -68,7 +69,7 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     out.stdout(`${kitVersion()}\n`);
     return EXIT.ok;
   }
-  if (first.startsWith('-')) return usage(out, undefined, `unknown option ${clip(first.split('=')[0] ?? first)} (options follow the command)`);
+  if (first.startsWith('-')) return usage(out, undefined, `unknown option ${clip(first.split('=')[0] ?? first, 40)} (options follow the command)`);
 
   const command = findCommand(first);
   if (!command) return unknownCommand(out, first);
@@ -101,10 +102,6 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
 function usage(io: CliIo, command: string | undefined, message: string): number {
   io.stderr(`pgv2kit${command ? ` ${command}` : ''}: ${message}\nsee pgv2kit${command ? ` ${command}` : ''} --help\n`);
   return EXIT.usage;
-}
-
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 /** Levenshtein distance, for "did you mean". */

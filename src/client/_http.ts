@@ -10,6 +10,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ClientError } from './errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type ClientOptions } from './options.js';
+import { clip } from '../scheme/text.js';
 
 /** A request exactly as it goes on the wire. */
 export interface WireRequest {
@@ -49,15 +50,15 @@ export function wireUrl(url: string): { origin: string; target: string; url: str
   try {
     parsed = new URL(url);
   } catch {
-    throw new RangeError(`url ${JSON.stringify(clip(url))} is not an absolute URL`);
+    throw new RangeError(`url ${JSON.stringify(clip(url, 80))} is not an absolute URL`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new RangeError(`url ${JSON.stringify(clip(url))} is not http or https`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new RangeError(`url ${JSON.stringify(clip(url, 80))} is not http or https`);
   const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(url);
-  if (!authority) throw new RangeError(`url ${JSON.stringify(clip(url))} has no "//" authority`);
+  if (!authority) throw new RangeError(`url ${JSON.stringify(clip(url, 80))} has no "//" authority`);
   const hash = url.indexOf('#', authority[0].length);
   let target = url.slice(authority[0].length, hash < 0 ? undefined : hash);
   if (!target.startsWith('/')) target = `/${target}`;
-  if (/[^\x21-\x7e]/.test(target)) throw new RangeError(`the path and query of ${JSON.stringify(clip(url))} must be printable ASCII without spaces: percent-encode them`);
+  if (/[^\x21-\x7e]/.test(target)) throw new RangeError(`the path and query of ${JSON.stringify(clip(url, 80))} must be printable ASCII without spaces: percent-encode them`);
   return { origin: parsed.origin, target, url: `${authority[0]}${target}` };
 }
 
@@ -152,6 +153,3 @@ function networkError(e: unknown, where: string, timeoutMs: number): Error {
   return new ClientError('PGV2_CLIENT_NETWORK', `${where}: ${detail || 'network failure'}`, { cause: e });
 }
 
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-}

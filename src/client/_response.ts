@@ -10,6 +10,7 @@ import { singleHeader } from './_http.js';
 import { isOrderedObject, parseOrderedJson, type OrderedJson } from './_json.js';
 import { ClientError } from './errors.js';
 import type { SignedExchange } from './signed-request.js';
+import { clip } from '../scheme/text.js';
 
 /** The envelope of 2.3, read from verified bytes. */
 export interface Envelope {
@@ -35,8 +36,8 @@ export function assertAuthentic(r: SignedExchange, merchant: { readonly appId: s
   const secrets = [merchant.appSecret];
   if (r.status !== 200) {
     const said = unverifiedEnvelope(r.body);
-    const quoted = said.errorMessage !== undefined ? `: errorMessage ${JSON.stringify(clip(said.errorMessage))}` : '';
-    const code = said.code !== undefined ? ` (code ${JSON.stringify(clip(said.code))})` : '';
+    const quoted = said.errorMessage !== undefined ? `: errorMessage ${JSON.stringify(clip(said.errorMessage, 200))}` : '';
+    const code = said.code !== undefined ? ` (code ${JSON.stringify(clip(said.code, 200))})` : '';
     throw fail('PGV2_CLIENT_HTTP_STATUS', `${what}: the gateway answered HTTP ${r.status}${quoted}${code}; not 200, so not used (R9, R16)`, secrets, {
       status: r.status,
       ...(said.code !== undefined ? { gatewayCode: said.code } : {}),
@@ -103,7 +104,6 @@ export function fail(code: ClientError['code'], message: string, secrets: readon
   return new ClientError(code, redact(message, secrets), details);
 }
 
-
 /**
  * A body's text for a message: UTF-8 (invalid sequences replaced), clipped.
  * @param body - bytes
@@ -111,7 +111,7 @@ export function fail(code: ClientError['code'], message: string, secrets: readon
  * @example bodyText(new TextEncoder().encode('denied')) // 'denied'
  */
 export function bodyText(body: Uint8Array): string {
-  return clip(new TextDecoder('utf-8').decode(body));
+  return clip(new TextDecoder('utf-8').decode(body), 200);
 }
 
 // --- internal ---
@@ -128,7 +128,3 @@ function unverifiedEnvelope(body: Uint8Array): { code?: string; errorMessage?: s
   }
 }
 
-function clip(text: string): string {
-  const chars = [...text];
-  return chars.length > 200 ? `${chars.slice(0, 200).join('')}…` : text;
-}

@@ -3,7 +3,8 @@
  * reported, strict schema checking), and what is said about a JSON value in messages.
  * @module
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from '../vectors/ajv.js';
 
 let ajv: Ajv2020 | undefined;
 
@@ -14,7 +15,7 @@ let ajv: Ajv2020 | undefined;
  * @example const validate = compileSchema(schema); validate(body)
  */
 export function compileSchema(schema: { readonly $id: string }): ValidateFunction {
-  ajv ??= new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, verbose: true });
+  ajv ??= createAjv({ verbose: true });
   return ajv.getSchema(schema.$id) ?? ajv.compile(schema);
 }
 

@@ -29,6 +29,7 @@ import { authenticateRequest, type AuthOutcome } from './request-auth.js';
 import type { Scenario } from '../vectors/scenario.js';
 import { lookupScenario, splitScenarioPath, type ScenarioSource } from './scenario-routing.js';
 import { credentialsData, issueUpload, type IssuedUpload, type IssuedUploads } from './upload-credentials.js';
+import { clip } from '../scheme/text.js';
 
 /** The operation paths of the API. */
 export const API_PATHS = Object.freeze({ generateUploadUrl: '/pg/v2/file/generateUploadUrl', createPayment: '/pg/v2/payment/create' });
@@ -87,7 +88,7 @@ export async function handleApiRequest(ctx: ApiContext, req: IncomingMessage, re
     send(res, status, bytes, authorization, body.stopped === 'timeout');
     if (body.stopped === 'too-large') drainRest(req);
     ctx.recorder.addRequest(route.id, { ...base, problem: outcome.message, response: { status, code: outcome.code, errorMessage: outcome.message, body: bytes, ...(authorization ? { authorization } : {}) } });
-    ctx.log(`api ${method} ${clip(target)} -> ${status} ${outcome.code}: ${outcome.message}`);
+    ctx.log(`api ${method} ${clip(target, 120)} -> ${status} ${outcome.code}: ${outcome.message}`);
     return;
   }
 
@@ -101,7 +102,7 @@ export async function handleApiRequest(ctx: ApiContext, req: IncomingMessage, re
     ...(outcome.issued ? { issued: issuedRecord(outcome.issued) } : {}),
     ...(outcome.paymentNo ? { paymentNo: outcome.paymentNo } : {}),
   });
-  ctx.log(`api ${method} ${clip(target)} -> 200 OK`);
+  ctx.log(`api ${method} ${clip(target, 120)} -> 200 OK`);
 }
 
 // --- internal ---
@@ -217,6 +218,3 @@ function parseJsonBody(bytes: Uint8Array): { ok: true; value: unknown } | { ok: 
   }
 }
 
-function clip(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}

@@ -19,6 +19,7 @@ import { signContent } from '../scheme/sign.js';
 import { describeVerifyProblem, verifyRequest, type VerifyProblem } from '../scheme/verify.js';
 import { findMistakes, type Mistake } from '../diagnosis/mistakes.js';
 import type { Merchant, MerchantBook } from './merchants.js';
+import { clip } from '../scheme/text.js';
 
 /** Why a request's signature was refused. */
 export type AuthProblem = VerifyProblem | { readonly kind: 'unknown-app-id'; readonly appId: string };
@@ -71,7 +72,7 @@ export function authenticateRequest(merchants: MerchantBook, request: ReceivedRe
   const parsed = parseAuthorization(header);
   if (!parsed.ok) return refused({ kind: 'malformed-authorization', header: parsed.problem }, `Authorization refused: ${parsed.message} (5.3, R8)`);
   const merchant = merchants.get(parsed.items.appId);
-  if (!merchant) return refused({ kind: 'unknown-app-id', appId: parsed.items.appId }, `unknown appId ${JSON.stringify(clip(parsed.items.appId))}: no merchant has it`);
+  if (!merchant) return refused({ kind: 'unknown-app-id', appId: parsed.items.appId }, `unknown appId ${JSON.stringify(clip(parsed.items.appId, 40))}: no merchant has it`);
   const outcome = verifyRequest({ ...merchant, method: request.method, url: request.url, authorization: header, body: request.body });
   if (outcome.valid) return { valid: true, merchant, items: outcome.items, tolerated: outcome.tolerated };
   if (outcome.problem.kind !== 'sign-mismatch') return refused(outcome.problem, `${describeVerifyProblem(outcome.problem)} (5.2, R7)`, [], merchant);
@@ -118,6 +119,3 @@ function summary(m: Mistake): string {
   return 'the signature content was not built as 5.1 says';
 }
 
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
-}

@@ -29,6 +29,7 @@ import { splitScenarioPath } from './scenario-routing.js';
 import type { GatewayStorage, IncomingObject } from './storage.js';
 import type { IssuedUpload, IssuedUploads } from './upload-credentials.js';
 import { S3_STATUS, UPLOAD_RULES, ruleMessage, type UploadRule } from './upload-problems.js';
+import { clip } from '../scheme/text.js';
 
 /** The largest file accepted, bytes: 2 MB read as 2,097,152 (R13), the largest of any scene. */
 export const MAX_FILE_SIZE = Math.max(...Object.values(SCENES).map((s) => s.maxFileSize));
@@ -175,7 +176,7 @@ class UploadExchange {
   #onField(name: string, value: string, info: busboy.FieldInfo): void {
     if (this.#done) return;
     if (info.nameTruncated || info.valueTruncated) {
-      this.#refuse({ rule: 'part-too-large', field: clip(name), detail: `Your POST request fields preceding the upload file were too large: a part over ${MAX_FIELD_SIZE} bytes.` });
+      this.#refuse({ rule: 'part-too-large', field: clip(name, 120), detail: `Your POST request fields preceding the upload file were too large: a part over ${MAX_FIELD_SIZE} bytes.` });
       return;
     }
     this.#text(name, value, Buffer.byteLength(value, 'utf8'));
@@ -237,7 +238,7 @@ class UploadExchange {
       new Promise<void>((resolve) => {
         stream.on('data', (chunk: Buffer) => {
           size += chunk.byteLength;
-          if (size > MAX_FIELD_SIZE) this.#refuse({ rule: 'part-too-large', field: clip(name), detail: `Your POST request fields preceding the upload file were too large: a part over ${MAX_FIELD_SIZE} bytes.` });
+          if (size > MAX_FIELD_SIZE) this.#refuse({ rule: 'part-too-large', field: clip(name, 120), detail: `Your POST request fields preceding the upload file were too large: a part over ${MAX_FIELD_SIZE} bytes.` });
           else chunks.push(chunk);
         });
         stream.on('end', () => {
@@ -317,7 +318,7 @@ class UploadExchange {
     this.#record({ outcome: { ok: true }, status: 204, stored: true, storageUri: stored.storageUri, key: stored.key, uploadNo: stored.uploadNo, advisories });
     this.res.writeHead(204);
     this.res.end();
-    this.ctx.log(`upload ${clip(this.req.url as string)} -> 204 stored ${stored.storageUri} (${stored.size} bytes)`);
+    this.ctx.log(`upload ${clip(this.req.url as string, 120)} -> 204 stored ${stored.storageUri} (${stored.size} bytes)`);
     this.resolve();
   }
 
@@ -355,7 +356,7 @@ class UploadExchange {
     });
     this.res.end(body);
     if (!closing) drainRest(this.req);
-    this.ctx.log(`upload ${clip(this.req.url as string)} -> ${status} ${s3Code}: ${message}`);
+    this.ctx.log(`upload ${clip(this.req.url as string, 120)} -> ${status} ${s3Code}: ${message}`);
     // The partial file (never indexed, so never stored) is deleted after the answer.
     void (this.#incoming?.discard() ?? Promise.resolve()).then(() => this.resolve());
   }
@@ -364,7 +365,7 @@ class UploadExchange {
   #crash(e: unknown): void {
     const first = !this.#done;
     this.#finish();
-    this.ctx.log(`upload ${clip(this.req.url as string)}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    this.ctx.log(`upload ${clip(this.req.url as string, 120)}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     if (!this.res.headersSent) {
       const body = Buffer.from(s3ErrorXml('InternalError', 'We encountered an internal error. Please try again.'), 'utf8');
       this.res.writeHead(500, { 'Content-Type': 'application/xml', 'Content-Length': String(body.byteLength), Connection: 'close' });
@@ -398,6 +399,3 @@ class UploadExchange {
   }
 }
 
-function clip(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}

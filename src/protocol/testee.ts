@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { isOperation, type Operation } from './operations.js';
 import type { Answer, Implementation, Json, OperationInput } from './messages.js';
 import { Fifo } from './_fifo.js';
+import { clipQuoted } from '../scheme/text.js';
 
 /** How to start and talk to a testee. */
 export interface TesteeOptions {
@@ -329,7 +330,7 @@ export class TesteeSession {
   private answer(line: string): void {
     const head = this.queue.at(0);
     if (!head) {
-      this.log(`protocol: a line when no request was waiting: ${clip(line)}`);
+      this.log(`protocol: a line when no request was waiting: ${clipQuoted(line, 120)}`);
       this.restart();
       return;
     }
@@ -337,7 +338,7 @@ export class TesteeSession {
     try {
       message = JSON.parse(line);
     } catch {
-      this.broken(`the answer is not JSON: ${clip(line)}`);
+      this.broken(`the answer is not JSON: ${clipQuoted(line, 120)}`);
       return;
     }
     const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
@@ -391,13 +392,13 @@ function readHello(line: string, validate: TesteeOptions['validate']): Hello | s
   try {
     m = JSON.parse(line);
   } catch {
-    return `the answer to start is not JSON: ${clip(line)}`;
+    return `the answer to start is not JSON: ${clipQuoted(line, 120)}`;
   }
   const problems = validate?.(m, { expecting: 'ready' }) ?? [];
   if (problems.length > 0) return `protocol: the answer to start: ${problems.join('; ')}`;
   const msg = m as { ready?: unknown; reason?: unknown; protocol?: unknown; implementation?: Record<string, unknown>; operations?: unknown };
   if (msg.ready === false) return `the testee is not ready: ${typeof msg.reason === 'string' ? msg.reason : 'no reason given'}`;
-  if (msg.ready !== true) return `the answer to start has no "ready": ${clip(line)}`;
+  if (msg.ready !== true) return `the answer to start has no "ready": ${clipQuoted(line, 120)}`;
   if (msg.protocol !== 1) return `the testee speaks protocol ${JSON.stringify(msg.protocol)}, not 1`;
   const impl = msg.implementation ?? {};
   const text = (k: string): string => (typeof impl[k] === 'string' ? (impl[k] as string) : 'unknown');
@@ -498,6 +499,3 @@ function settleWithin(emitter: EventEmitter, events: readonly string[], done: ()
   });
 }
 
-function clip(text: string): string {
-  return text.length > 120 ? `${JSON.stringify(text.slice(0, 120))}…` : JSON.stringify(text);
-}

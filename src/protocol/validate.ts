@@ -6,9 +6,10 @@
  * naming the JSON pointer and what is wrong, e.g. `/result/sign: must be string`.
  * @module
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { PROTOCOL_OPERATIONS, type Operation, type ProtocolOperation } from './operations.js';
 import schema from './protocol-v1.schema.json' with { type: 'json' };
+import { createAjv } from '../vectors/ajv.js';
 
 /** The protocol version these lines follow. */
 export const PROTOCOL_VERSION = 1;
@@ -75,7 +76,7 @@ function validator(def: string): ValidateFunction {
   let fn = validators.get(def);
   if (!fn) {
     if (!ajv) {
-      ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, verbose: true });
+      ajv = createAjv({ verbose: true });
       ajv.addSchema(schema);
     }
     fn = ajv.getSchema(`${SCHEMA_ID}#/$defs/${def}`);

@@ -7,6 +7,7 @@
 import { utf8SequenceLength } from '../scheme/utf8.js';
 import { INVISIBLE } from '../vectors/visible-text.js';
 import type { Redactor } from './redact.js';
+import { PART_NAMES } from '../scheme/parts.js';
 
 /** The mark shown for each LF. */
 export const LF_MARK = '⏎';
@@ -60,7 +61,6 @@ export interface ContentDiff {
 }
 
 /** The parts of a content, one per line (the body may take several). */
-export const PART_NAMES = ['appId', 'appSecret', 'method', 'url', 'timestamp', 'nonce', 'body'] as const;
 
 /**
  * Cuts a content into display lines, secrets masked.

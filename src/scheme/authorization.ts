@@ -11,6 +11,7 @@
  * says which it tolerated, or refuses them when asked to be strict.
  * @module
  */
+import { clip } from './text.js';
 
 /** The scheme name of spec §5.3. */
 export const AUTH_SCHEME = 'V2_SHA256';
@@ -190,13 +191,13 @@ export function describeHeaderProblem(problem: HeaderProblem): string {
     case 'empty-header':
       return 'the Authorization header is empty';
     case 'wrong-scheme':
-      return `scheme ${JSON.stringify(clip(problem.scheme))} is not ${AUTH_SCHEME}`;
+      return `scheme ${JSON.stringify(clip(problem.scheme, 40))} is not ${AUTH_SCHEME}`;
     case 'no-items':
       return `no items follow ${AUTH_SCHEME}`;
     case 'malformed-item':
-      return `item ${JSON.stringify(clip(problem.item))} is not name=value`;
+      return `item ${JSON.stringify(clip(problem.item, 40))} is not name=value`;
     case 'empty-value':
-      return `item ${clip(problem.item)} has an empty value`;
+      return `item ${clip(problem.item, 40)} has an empty value`;
     case 'duplicate-item':
       return `item ${problem.item} appears more than once`;
     case 'missing-item':
@@ -218,6 +219,3 @@ export function isItemName(name: string): name is ItemName {
 
 // --- internal ---
 
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
-}

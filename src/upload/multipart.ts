@@ -7,6 +7,7 @@
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import { parseContentType } from './content-type.js';
+import { clip } from '../scheme/text.js';
 
 /**
  * One part of a multipart/form-data body. A part is a file part when its
@@ -112,7 +113,7 @@ const CRLF = Buffer.from('\r\n');
 /** The boundary of a multipart/form-data Content-Type, as busboy reads it. */
 function requestBoundary(contentType: string): string {
   const parsed = parseContentType(contentType);
-  if (!parsed) throw new MultipartError(`Content-Type ${JSON.stringify(clip(contentType))} is malformed`);
+  if (!parsed) throw new MultipartError(`Content-Type ${JSON.stringify(clip(contentType, 80))} is malformed`);
   if (parsed.type !== 'multipart' || parsed.subtype !== 'form-data') {
     throw new MultipartError(`Content-Type ${parsed.type}/${parsed.subtype} is not multipart/form-data (4.2)`);
   }
@@ -215,6 +216,3 @@ function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-}

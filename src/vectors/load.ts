@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { parseDocument } from 'yaml';
 import { listYamlFiles, toPosix } from './files.js';
 import { contentKey, readSnapshot } from './snapshot.js';
@@ -21,6 +21,7 @@ export const DEFAULT_VECTORS_DIR = fileURLToPath(new URL('../../vectors', import
 
 export { VectorSchemaError, VectorSetError, formatProblem, type VectorProblem } from './errors.js';
 import { VectorSchemaError, VectorSetError, type VectorProblem } from './errors.js';
+import { createAjv } from './ajv.js';
 
 /**
  * Loads and validates every vector file under a folder.
@@ -108,7 +109,7 @@ function compileSchemas(root: string): Validators {
   const schemaDir = join(root, 'schema');
   const cached = compiled.get(schemaDir);
   if (cached) return cached;
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true });
+  const ajv = createAjv();
   const load = (name: string): object => {
     const file = `schema/${name}.schema.json`;
     let text: string;

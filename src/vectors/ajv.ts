@@ -1,0 +1,17 @@
+/**
+ * The one ajv setup every JSON Schema of the kit is compiled with (the vector schemas, protocol
+ * v1's, the gateway's request bodies): draft 2020-12, every error reported, strict schema
+ * checking without the rules that refuse valid 2020-12 idioms.
+ * @module
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+/**
+ * A new ajv instance with the kit's settings.
+ * @param options - `verbose`: errors carry the schema and the data (for messages that quote them)
+ * @returns the instance
+ * @example const ajv = createAjv({ verbose: true }); ajv.compile(schema)
+ */
+export function createAjv(options: { readonly verbose?: boolean } = {}): Ajv2020 {
+  return new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true, verbose: options.verbose ?? false });
+}
