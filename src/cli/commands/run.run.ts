@@ -3,17 +3,12 @@
  * its options and help load without this file's imports).
  * @module
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { IdAllocator, type GeneratedCase } from '../../generate/generate.js';
-import { counterexampleCase } from '../../generate/counterexample.js';
-import { vectorsRootOf, writeCases } from '../../generate/write.js';
 import { TesteeStartError } from '../../protocol/testee.js';
-import { validateTesteeLine } from '../../protocol/validate.js';
 import { writeReports } from '../../reports/write.js';
 import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
-import { COUNTEREXAMPLE_AREAS, runConformant, type CounterexampleArea, type RunResult, type RunTarget } from '../../runner/result.js';
+import { runConformant, type RunResult, type RunTarget } from '../../runner/result.js';
 import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, runConformance } from '../../runner/run.js';
 import { SelectionError, selectCases, selects } from '../../runner/select.js';
 import { PROPERTIES } from '../../properties/catalogue.js';
@@ -21,13 +16,8 @@ import { DEFAULT_PROPERTY_RUNS, type PropertyOptions } from '../../runner/proper
 import { startClientGateway } from '../../gateway/client-role.js';
 import { unknownOperation } from '../../runner/unknown-operations.js';
 import { caseOperations } from '../../checks/index.js';
-import { ModuleSubjectError, loadModuleSubject } from '../../subjects/module-subject.js';
-import { createReferenceSubject } from '../../subjects/reference.js';
+import { ModuleSubjectError } from '../../subjects/module-subject.js';
 import type { Subject } from '../../subjects/subject.js';
-import { createTesteeSubject } from '../../subjects/testee-subject.js';
-import { combineSubjects } from '../../subjects/combine.js';
-import { createGatewaySubject, type GatewayTarget } from '../../subjects/gateway-subject.js';
-import { DEMO_MERCHANT, startGateway } from '../../gateway/index.js';
 import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '../../vectors/load.js';
 import { resolvePath } from '../_files.js';
 import { reportStartFailure, startFailure } from '../_start-failure.js';
@@ -35,6 +25,8 @@ import { integerOption, positiveNumber, secondsOption } from '../_numbers.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { runOptions } from './run.js';
+import { startTarget } from '../run-target.js';
+import { saveCounterexamples, saveTarget } from '../run-save.js';
 
 /**
  * Runs `pgv2kit run`.
@@ -89,38 +81,7 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   let subject: Subject;
   let target: RunTarget;
   try {
-    if (values.testee !== undefined) {
-      if (values.testee.trim() === '') throw new UsageError('--testee needs a command');
-      target = { kind: 'testee', description: values.testee };
-      subject = await createTesteeSubject({
-        command: values.testee,
-        cwd: io.cwd,
-        env: io.env,
-        timeoutMs,
-        startTimeoutMs: timeoutMs,
-        log: (line) => log.push(`${new Date().toISOString()} ${line}`),
-        ...(values['validate-protocol'] ? { validate: (m, context) => { const v = validateTesteeLine(m, context); return v.ok ? [] : v.problems; } } : {}),
-      });
-    } else if (values.gateway) {
-      const started = await gatewayTarget(positionals[0], values['app-id'] ?? io.env['PGV2_APP_ID'], values.secret ?? io.env['PGV2_APP_SECRET']);
-      addSecret(started.target.appSecret);
-      closeGateway = started.close;
-      target = { kind: 'gateway', description: started.description };
-      subject = createGatewaySubject(started.target);
-    } else if (values.module !== undefined) {
-      target = { kind: 'module', description: values.module };
-      subject = await loadModuleSubject(values.module, io.cwd);
-    } else {
-      target = { kind: 'reference', description: 'built-in reference' };
-      subject = createReferenceSubject();
-      if (selected.some((c) => c.case.kind === 'gateway')) {
-        // the gateway role too: the reference gateway, in process, checked as any gateway is
-        const started = await gatewayTarget(undefined, undefined, undefined);
-        closeGateway = started.close;
-        target = { kind: 'reference', description: `built-in reference; gateway role: ${started.description}` };
-        subject = combineSubjects(subject, createGatewaySubject(started.target));
-      }
-    }
+    ({ subject, target, close: closeGateway } = await startTarget(values, positionals[0], io, { needsGateway: selected.some((c) => c.case.kind === 'gateway'), timeoutMs, log, addSecret }));
   } catch (e) {
     if (e instanceof TesteeStartError) {
       // the run ends here, loudly: the message, and reports that say no case ran (exit 3)
@@ -185,57 +146,6 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
 
 // --- internal ---
 
-/** A --save file, its vectors folder and its area. */
-interface SaveTarget {
-  readonly file: string;
-  readonly root: string;
-  readonly area: CounterexampleArea;
-}
-
-/** Where --save writes: a .yaml file in an area folder of a vectors folder that counterexamples are saved in. */
-function saveTarget(file: string, properties: PropertyOptions | false): SaveTarget {
-  if (!properties) throw new UsageError('--save writes the properties\' counterexamples: leave out --no-properties');
-  for (const area of COUNTEREXAMPLE_AREAS) {
-    const root = vectorsRootOf(file, area);
-    if (root !== undefined && file.endsWith('.yaml')) return { file, root, area };
-  }
-  throw new UsageError(`--save takes a .yaml file in the ${COUNTEREXAMPLE_AREAS.map((a) => `${a}/`).join(', ')} folder of a vectors folder, not ${JSON.stringify(file)}`);
-}
-
-/** Writes the failed properties' counterexamples of the target's area as vector cases (checked independently, the set validated). */
-function saveCounterexamples(run: RunResult, to: SaveTarget, io: { stdout: (s: string) => void; stderr: (s: string) => void }): void {
-  const failed = run.cases.filter((c) => c.kind === 'property' && (c.verdict === 'failed' || c.verdict === 'expected-failure') && c.property?.asVector);
-  if (failed.length === 0) return;
-  let taken: string[];
-  try {
-    taken = loadVectorSet(to.root).cases.map((c) => c.case.id);
-  } catch (e) {
-    io.stderr(`pgv2kit run: --save: the vector set in ${to.root} does not load: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
-    return;
-  }
-  const ids = new IdAllocator(to.area, 'property', taken);
-  const provenance = { generator: 'pgv2kit run (property counterexample)', kitVersion: run.kit.version, date: run.startedAt.slice(0, 10) };
-  const cases: GeneratedCase[] = [];
-  try {
-    for (const c of failed) {
-      const v = c.property?.asVector;
-      if (!v || v.area !== to.area) {
-        io.stdout(`--save: the counterexample of ${c.id} is not saved: it is ${v ? `a ${v.area} case, not a ${to.area} one (give a file in ${v.area}/)` : 'not a vector case yet'}\n`);
-        continue;
-      }
-      const comment = `Counterexample of ${c.id} (seed ${c.property?.seed ?? ''}): ${c.message.split(' — ')[0]}`.slice(0, 239);
-      // the provenance names the replay: <property id>=<seed>:<path>
-      const from = { ...provenance, ...(c.property?.replay ? { seed: `${c.id}=${c.property.replay}` } : {}) };
-      cases.push(counterexampleCase(v, { id: ids.next(), comment, provenance: from }));
-    }
-    if (cases.length === 0) return;
-    const written = writeCases({ root: to.root, file: to.file, area: to.area, title: 'Counterexamples of pgv2kit run properties', cases, append: existsSync(to.file) });
-    io.stdout(`saved ${written.ids.length} counterexample${written.ids.length === 1 ? '' : 's'} as ${written.ids.join(', ')} in ${to.file}\n`);
-  } catch (e) {
-    io.stderr(`pgv2kit run: --save: the counterexamples could not be written (nothing was): ${e instanceof Error ? e.message.split('\n').filter((l) => l.trim() !== '').slice(0, 4).join(' ') : String(e)}\n`);
-  }
-}
-
 /** The properties' options from --properties, --no-properties, --seed and --replay (false: vectors only). */
 function propertyOptions(values: { properties?: string; 'no-properties'?: boolean; seed?: string; replay?: string; gateway?: boolean }): PropertyOptions | false {
   if (values['no-properties'] || values.gateway) {
@@ -254,16 +164,6 @@ function propertyOptions(values: { properties?: string; 'no-properties'?: boolea
   return { runs, ...(seed !== undefined ? { seed } : {}), ...(replay ? { replay } : {}) };
 }
 
-/** The gateway under test: the URL given, or the reference gateway started in process with its demo merchant. */
-async function gatewayTarget(url: string | undefined, appId: string | undefined, appSecret: string | undefined): Promise<{ target: GatewayTarget; description: string; close?: () => Promise<void> }> {
-  if (url !== undefined) {
-    if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`the gateway base URL must be http(s)://…, not ${JSON.stringify(url)}`);
-    if (!appId || !appSecret) throw new UsageError('the gateway role needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)');
-    return { target: { baseUrl: url, appId, appSecret }, description: url };
-  }
-  const gateway = await startGateway({ merchants: [DEMO_MERCHANT] });
-  return { target: { baseUrl: gateway.baseUrl, ...DEMO_MERCHANT }, description: `reference gateway at ${gateway.baseUrl}`, close: () => gateway.close() };
-}
 
 /** Rewrites the list to the cases that fail now and re-applies it to the run. */
 function updateList(run: RunResult, path: string, before: ReadonlyMap<string, ExpectedFailure>, say: (s: string) => void): RunResult {

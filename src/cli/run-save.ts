@@ -1,0 +1,66 @@
+/**
+ * `pgv2kit run --save`: where the failed properties' counterexamples go (a .yaml file in an
+ * area folder of a vectors folder), and writing them as cases of their own kind — built and
+ * checked by src/generate/counterexample.ts, the set validated, nothing written on a problem.
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { counterexampleCase } from '../generate/counterexample.js';
+import { IdAllocator, type GeneratedCase } from '../generate/generate.js';
+import { vectorsRootOf, writeCases } from '../generate/write.js';
+import type { PropertyOptions } from '../runner/properties.js';
+import { COUNTEREXAMPLE_AREAS, type CounterexampleArea, type RunResult } from '../runner/result.js';
+import { loadVectorSet } from '../vectors/load.js';
+import { UsageError } from './command.js';
+
+/** A --save file, its vectors folder and its area. */
+export interface SaveTarget {
+  readonly file: string;
+  readonly root: string;
+  readonly area: CounterexampleArea;
+}
+
+/** Where --save writes: a .yaml file in an area folder of a vectors folder that counterexamples are saved in. */
+export function saveTarget(file: string, properties: PropertyOptions | false): SaveTarget {
+  if (!properties) throw new UsageError('--save writes the properties\' counterexamples: leave out --no-properties');
+  for (const area of COUNTEREXAMPLE_AREAS) {
+    const root = vectorsRootOf(file, area);
+    if (root !== undefined && file.endsWith('.yaml')) return { file, root, area };
+  }
+  throw new UsageError(`--save takes a .yaml file in the ${COUNTEREXAMPLE_AREAS.map((a) => `${a}/`).join(', ')} folder of a vectors folder, not ${JSON.stringify(file)}`);
+}
+
+/** Writes the failed properties' counterexamples of the target's area as vector cases (checked independently, the set validated). */
+export function saveCounterexamples(run: RunResult, to: SaveTarget, io: { stdout: (s: string) => void; stderr: (s: string) => void }): void {
+  const failed = run.cases.filter((c) => c.kind === 'property' && (c.verdict === 'failed' || c.verdict === 'expected-failure') && c.property?.asVector);
+  if (failed.length === 0) return;
+  let taken: string[];
+  try {
+    taken = loadVectorSet(to.root).cases.map((c) => c.case.id);
+  } catch (e) {
+    io.stderr(`pgv2kit run: --save: the vector set in ${to.root} does not load: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+    return;
+  }
+  const ids = new IdAllocator(to.area, 'property', taken);
+  const provenance = { generator: 'pgv2kit run (property counterexample)', kitVersion: run.kit.version, date: run.startedAt.slice(0, 10) };
+  const cases: GeneratedCase[] = [];
+  try {
+    for (const c of failed) {
+      const v = c.property?.asVector;
+      if (!v || v.area !== to.area) {
+        io.stdout(`--save: the counterexample of ${c.id} is not saved: it is ${v ? `a ${v.area} case, not a ${to.area} one (give a file in ${v.area}/)` : 'not a vector case yet'}\n`);
+        continue;
+      }
+      const comment = `Counterexample of ${c.id} (seed ${c.property?.seed ?? ''}): ${c.message.split(' — ')[0]}`.slice(0, 239);
+      // the provenance names the replay: <property id>=<seed>:<path>
+      const from = { ...provenance, ...(c.property?.replay ? { seed: `${c.id}=${c.property.replay}` } : {}) };
+      cases.push(counterexampleCase(v, { id: ids.next(), comment, provenance: from }));
+    }
+    if (cases.length === 0) return;
+    const written = writeCases({ root: to.root, file: to.file, area: to.area, title: 'Counterexamples of pgv2kit run properties', cases, append: existsSync(to.file) });
+    io.stdout(`saved ${written.ids.length} counterexample${written.ids.length === 1 ? '' : 's'} as ${written.ids.join(', ')} in ${to.file}\n`);
+  } catch (e) {
+    io.stderr(`pgv2kit run: --save: the counterexamples could not be written (nothing was): ${e instanceof Error ? e.message.split('\n').filter((l) => l.trim() !== '').slice(0, 4).join(' ') : String(e)}\n`);
+  }
+}
+
