@@ -22,7 +22,8 @@ async function runAll(env: Record<string, string>, extra: Partial<TesteeOptions>
   return { answers, restarts, logged: opts.logged, hello: session.hello };
 }
 
-describe('testee session', () => {
+// side by side: most of these wait on a testee's timeout, not on the CPU
+describe.concurrent('testee session', () => {
   it('handshakes, keeps only protocol operations, and matches answers in order with write-ahead', async () => {
     const { answers, restarts, hello } = await runAll({});
     expect(hello.implementation).toEqual({ name: 'misbehaving', version: '0.0.1', language: 'javascript' });
