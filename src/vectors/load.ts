@@ -99,18 +99,19 @@ export function liveCases(set: VectorSet): LoadedCase[] {
 
 type Validators = Record<VectorKind | 'notes', ValidateFunction>;
 
+/** Compiled validators by the content of the schemas they came from (copies of a folder share them; a changed schema does not). */
 const compiled = new Map<string, Validators>();
 
 /**
- * Compiles the schemas of a vectors folder once per folder.
+ * Compiles the schemas of a vectors folder, once per distinct content of its schema files.
  * @throws {VectorSetError} when a schema is missing, is not JSON or does not compile
  */
 function compileSchemas(root: string): Validators {
   const schemaDir = join(root, 'schema');
-  const cached = compiled.get(schemaDir);
-  if (cached) return cached;
-  const ajv = createAjv();
-  const load = (name: string): object => {
+  const names = ['common', ...VECTOR_KINDS, 'notes'] as const;
+  const texts = new Map<string, string>();
+  const key = createHash('sha256');
+  for (const name of names) {
     const file = `schema/${name}.schema.json`;
     let text: string;
     try {
@@ -119,10 +120,18 @@ function compileSchemas(root: string): Validators {
       const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
       throw new VectorSchemaError([{ file, pointer: '', message: missing ? 'is missing' : `cannot be read: ${(e as Error).message}` }]);
     }
+    texts.set(name, text);
+    key.update(`${name}\0${text}\0`);
+  }
+  const digest = key.digest('hex');
+  const cached = compiled.get(digest);
+  if (cached) return cached;
+  const ajv = createAjv();
+  const load = (name: string): object => {
     try {
-      return JSON.parse(text) as object;
+      return JSON.parse(texts.get(name) ?? '') as object;
     } catch (e) {
-      throw new VectorSchemaError([{ file, pointer: '', message: `is not JSON: ${(e as Error).message}` }]);
+      throw new VectorSchemaError([{ file: `schema/${name}.schema.json`, pointer: '', message: `is not JSON: ${(e as Error).message}` }]);
     }
   };
   const compile = (name: string): ValidateFunction => {
@@ -135,7 +144,7 @@ function compileSchemas(root: string): Validators {
   };
   ajv.addSchema(load('common'));
   const validators = Object.fromEntries([...VECTOR_KINDS, 'notes' as const].map((k) => [k, compile(k)] as const)) as Validators;
-  compiled.set(schemaDir, validators);
+  compiled.set(digest, validators);
   return validators;
 }
 

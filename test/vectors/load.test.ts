@@ -214,3 +214,19 @@ describe('the build\'s snapshot of the kit\'s vectors', () => {
     }
   });
 });
+
+describe('compiled schemas', () => {
+  it('are reused by content, so a schema changed in the same folder is compiled again', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'pgv2kit-schemas-'));
+    try {
+      cpSync(DEFAULT_VECTORS_DIR, copy, { recursive: true });
+      const file = join(copy, 'signature', 'basics.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/comment: (\w)/, 'comment: Edited $1'));
+      expect(loadVectorSetInFull(copy).cases.length).toBeGreaterThan(0);
+      writeFileSync(join(copy, 'schema', 'signature.schema.json'), '{ not json');
+      expect(() => loadVectorSetInFull(copy)).toThrow(/schema\/signature\.schema\.json: at \/: is not JSON/);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
