@@ -11,12 +11,12 @@
  * @module
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
 import { isOperation, type Operation } from './operations.js';
 import type { Answer, Implementation, Json, OperationInput } from './messages.js';
 import { Fifo } from './_fifo.js';
 import { clipQuoted } from '../scheme/text.js';
+import { hasEnded, killGroup, releaseStdio, settleWithin, spawnReason, splitLines } from './process.js';
+import { STDERR_TAIL_LINES, TesteeStartError, type TesteeStartKind } from './start-failure.js';
 
 /** How to start and talk to a testee. */
 export interface TesteeOptions {
@@ -47,75 +47,8 @@ export interface Hello {
   readonly unknownOperations: readonly string[];
 }
 
-/** How a testee failed to start: the process could not be spawned, exited, did not answer in time, said it is not ready, or answered outside the protocol. */
-export type TesteeStartKind = 'spawn' | 'exit' | 'timeout' | 'not-ready' | 'protocol';
 
-/** What is known of a testee that did not start, for the message and the reports. */
-export interface TesteeStartFailure {
-  readonly kind: TesteeStartKind;
-  /** One line, e.g. `the testee exited with code 2 before it was ready`. */
-  readonly reason: string;
-  /** The command line, as given. */
-  readonly command: string;
-  /** The exit code, or null when it was ended by a signal or never ran. */
-  readonly exitCode: number | null;
-  /** The signal that ended it (`SIGKILL` when the kit stopped it), or null. */
-  readonly signal: string | null;
-  /** True when the process was still running and the kit killed it. */
-  readonly killedByKit: boolean;
-  /** The last lines it wrote to stderr (at most {@link STDERR_TAIL_LINES}), unmasked. */
-  readonly stderrTail: readonly string[];
-}
-
-/** How many of a testee's last stderr lines a start failure keeps. */
-export const STDERR_TAIL_LINES = 10;
-
-/** The testee could not be started or never became ready (exit code 3). */
-export class TesteeStartError extends Error {
-  readonly code = 'PGV2_TESTEE_START';
-  override readonly name = 'TesteeStartError';
-  /** What is known of the failed start (absent only when constructed by hand). */
-  readonly failure: TesteeStartFailure | undefined;
-
-  /**
-   * @param message - the reason, with the stderr tail on the same line
-   * @param failure - the facts behind it
-   */
-  constructor(message: string, failure?: TesteeStartFailure) {
-    super(message);
-    this.failure = failure;
-  }
-}
-
-/**
- * A start failure as the CLI prints it: the reason, the command, how the process
- * ended and the last lines of its stderr, one fact a line. Not masked: print it
- * through an io that masks secrets.
- * @param f - the failure
- * @returns lines ending in LF, the first `the testee could not start: <reason>`
- * @example io.stderr(`pgv2kit run: ${formatStartFailure(e.failure)}`)
- */
-export function formatStartFailure(f: TesteeStartFailure): string {
-  const lines = [`the testee could not start: ${f.reason}`, `  command: ${f.command}`, `  ended:   ${describeEnd(f)}`];
-  if (f.stderrTail.length === 0) lines.push('  stderr:  (nothing)');
-  else lines.push(`  stderr (last ${f.stderrTail.length} line${f.stderrTail.length === 1 ? '' : 's'}):`, ...f.stderrTail.map((l) => `    | ${l}`));
-  return `${lines.join('\n')}\n`;
-}
-
-/**
- * How a testee that did not start ended, in words.
- * @param f - the failure
- * @returns e.g. `exited with code 127 (the shell found no such command)` or `killed by pgv2kit (SIGKILL): it was still running`
- * @example describeEnd({ exitCode: 2, signal: null, killedByKit: false, … }) // 'exited with code 2'
- */
-export function describeEnd(f: Pick<TesteeStartFailure, 'exitCode' | 'signal' | 'killedByKit' | 'kind'>): string {
-  if (f.kind === 'spawn' && f.exitCode === null && f.signal === null) return 'never ran';
-  if (f.killedByKit) return `killed by pgv2kit${f.signal ? ` (${f.signal})` : ''}: it was still running`;
-  if (f.signal) return `killed by ${f.signal}`;
-  if (f.exitCode === null) return 'unknown';
-  const hint = f.exitCode === 127 ? ' (the shell found no such command)' : f.exitCode === 126 ? ' (the shell could not execute it)' : '';
-  return `exited with code ${f.exitCode}${hint}`;
-}
+export { STDERR_TAIL_LINES, TesteeStartError, describeEnd, formatStartFailure, type TesteeStartFailure, type TesteeStartKind } from './start-failure.js';
 
 /** A request waiting for its answer. */
 interface Pending {
@@ -421,81 +354,5 @@ function toAnswer(m: Record<string, Json>): Answer {
   }
   const reason = typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value['reason'] === 'string' ? value['reason'] : 'no reason given';
   return kinds[0] === 'rejected' ? { rejected: { reason } } : { unsupported: { reason } };
-}
-
-function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
-  // the start of a line not ended yet, in pieces: each chunk is searched once (a line of 100 MB
-  // in 64 KiB chunks is not searched again from its start at every chunk)
-  let pending: string[] = [];
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    let start = 0;
-    for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
-      const piece = chunk.slice(start, nl);
-      const line = pending.length > 0 ? pending.join('') + piece : piece;
-      pending = [];
-      start = nl + 1;
-      onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
-    }
-    if (start < chunk.length) pending.push(start === 0 ? chunk : chunk.slice(start));
-  });
-  stream.on('end', () => {
-    if (pending.length > 0) onLine(pending.join(''));
-    pending = [];
-  });
-}
-
-/**
- * Kills the testee's process group (it is spawned detached, so its shell and that
- * shell's children share one). With `evenIfEnded`, also when the leader has exited:
- * a child it left behind may still hold the pipes open.
- */
-function killGroup(proc: ChildProcessWithoutNullStreams, evenIfEnded = false): void {
-  if (!evenIfEnded && hasEnded(proc)) return;
-  if (!proc.pid) return;
-  try {
-    process.kill(-proc.pid, 'SIGKILL');
-  } catch {
-    if (!hasEnded(proc)) proc.kill('SIGKILL');
-  }
-}
-
-/** Why spawning failed, naming a working folder that does not exist (Node says only `spawn /bin/sh ENOENT`). */
-function spawnReason(e: Error, cwd: string | undefined): string {
-  if ((e as NodeJS.ErrnoException).code === 'ENOENT' && cwd !== undefined && !existsSync(cwd)) return `the testee could not be started: its working folder ${cwd} does not exist`;
-  return `the testee could not be started: ${e.message}`;
-}
-
-function hasEnded(proc: ChildProcessWithoutNullStreams): boolean {
-  return proc.exitCode !== null || proc.signalCode !== null;
-}
-
-/** Closes our ends of the pipes, so nothing of the child keeps the event loop alive. */
-function releaseStdio(proc: ChildProcessWithoutNullStreams): void {
-  proc.stdin.destroy();
-  proc.stdout.destroy();
-  proc.stderr.destroy();
-}
-
-/**
- * Waits for one of `events` on `emitter`, or for `ms` to pass, whichever comes
- * first; at once when `done()` already holds (the event has been and gone). The
- * timer is a normal (ref'd) one, cleared when the event comes: the wait keeps the
- * event loop alive until it settles, so an `await` on it can never be left pending
- * (which would end the CLI with Node's exit code 13, unsettled top-level await).
- * @returns true when the event came (or had come), false on the timeout
- */
-function settleWithin(emitter: EventEmitter, events: readonly string[], done: () => boolean, ms: number): Promise<boolean> {
-  if (done()) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const finish = (came: boolean): void => {
-      clearTimeout(timer);
-      for (const e of events) emitter.off(e, onEvent);
-      resolve(came);
-    };
-    const onEvent = (): void => finish(true);
-    const timer = setTimeout(() => finish(false), ms);
-    for (const e of events) emitter.once(e, onEvent);
-  });
 }
 
