@@ -1,18 +1,17 @@
 /**
  * Merchant certification: the kit plays the gateway against a merchant's notify and
- * return endpoints (spec §5.5, §5.6, §6).
+ * return endpoints (spec §5.5, §5.6, §6). `pgv2kit/certify`.
+ * @example
+ * import { runCertification, writeCertificationReports } from 'pgv2kit/certify';
+ * const result = await runCertification({ notifyUrl: 'https://shop.test/hooks/pg', returnUrl: 'https://shop.test/thanks', appId: 'app_1', appSecret: process.env.PGV2_APP_SECRET ?? '', seed: 1 });
+ * await writeCertificationReports(result, { dir: 'reports/certification', secrets: [] });
+ * console.log(result.verdict); // 'CERTIFIED' or 'NOT CERTIFIED'
  * @module
  */
 export { runCertification } from './certify.js';
 export type { CertificationResult, CertifyOptions, CheckOutcome, RequirementResult, Verdict } from './certify.js';
-export { HANDLING_TITLES, handlingOf, judge } from './judge.js';
 export type { CheckResult, Handling, Judgement } from './judge.js';
-export { compactJson, createRng, makePayment, nonCanonicalJson, webhookPayload } from './payloads.js';
-export type { Payment, Rng } from './payloads.js';
-export { OLD_TIMESTAMP_MS, REFERENCE_TIME, addQuery, buildPlan, planHash } from './plan.js';
-export type { Expectation, HttpCall, Plan, PlanOptions, PlannedCheck, Requirement } from './plan.js';
-export { CERTIFICATION_FILES, CertificationReportError, certificationHtml, certificationJunit, certificationMarkdown, verdictLine, writeCertificationReports } from './report.js';
-export { SAMPLE_CREDENTIALS, SAMPLE_MODULE, SAMPLE_REGISTERED, localDelivery, startSampleMerchant } from './sample.js';
+export type { Expectation, HttpCall, PlanOptions, PlannedCheck, Requirement } from './plan-types.js';
+export { CERTIFICATION_FILES, CertificationReportError, verdictLine, writeCertificationReports } from './report.js';
+export { SAMPLE_CREDENTIALS, startSampleMerchant } from './sample.js';
 export type { StartedSample } from './sample.js';
-export { MAX_BODY_CHARS, createSender } from './send.js';
-export type { SendErrorKind, SendOutcome, Sender } from './send.js';

@@ -11,32 +11,14 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { s3ErrorXml, escapeXml } from '../../src/gateway/_xml.js';
-import {
-  API_FAILURES,
-  DEMO_MERCHANT,
-  GatewayStorage,
-  MerchantBook,
-  OrderedPairs,
-  UPLOAD_RULES,
-  algorithmOf,
-  amzDate,
-  checkCredentialsBody,
-  checkPostPolicy,
-  checkScenario,
-  decodePolicy,
-  envelopeBytes,
-  foreignMerchant,
-  lookupScenario,
-  policySignature,
-  presignPost,
-  ruleMessage,
-  scenarioPrefix,
-  signingKey,
-  splitScenarioPath,
-  startGateway,
-  type Scenario,
-  type UploadRule,
-} from '../../src/gateway/index.js';
+import { API_FAILURES, DEMO_MERCHANT, MerchantBook, UPLOAD_RULES, scenarioPrefix, splitScenarioPath, startGateway, type Scenario, type UploadRule } from '../../src/gateway/index.js';
+// the gateway's inner parts, from their own modules (the package entry exports only what a client's tests need)
+import { checkCredentialsBody } from '../../src/gateway/credentials-schema.js';
+import { OrderedPairs, envelopeBytes, foreignMerchant } from '../../src/gateway/envelope.js';
+import { algorithmOf, amzDate, checkPostPolicy, decodePolicy, policySignature, presignPost, signingKey } from '../../src/gateway/policy.js';
+import { checkScenario, lookupScenario } from '../../src/gateway/scenario-routing.js';
+import { GatewayStorage } from '../../src/gateway/storage.js';
+import { ruleMessage } from '../../src/gateway/upload-problems.js';
 import { validateCredentialsRequest } from '../../src/upload/credentials-request.js';
 
 // AWS SigV4 documentation: "Examples of how to derive a signing key for Signature Version 4".

@@ -1,0 +1,45 @@
+/**
+ * The public API by role (issue 11): `pgv2kit/run` does what `pgv2kit run` does, as a library;
+ * the role entries export what their users need and not the kit's inner parts. Run against the
+ * built package (dist/, what `exports` points to).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { exports: Record<string, { default?: string }> };
+const entry = async (name: string): Promise<Record<string, unknown>> => import(new URL(`../../${pkg.exports[name]?.default ?? ''}`, import.meta.url).href) as Promise<Record<string, unknown>>;
+
+describe('the package entries', () => {
+  it('offer pgv2kit, pgv2kit/run and one entry per role', () => {
+    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './certify', './client', './gateway', './package.json', './run']);
+  });
+
+  it('pgv2kit/run runs the vectors against a subject and writes the reports, as the README example does', async () => {
+    const run = await entry('./run');
+    const main = await entry('.');
+    for (const name of ['createReferenceSubject', 'createTesteeSubject', 'loadModuleSubject', 'runConformance', 'runConformant', 'writeReports', 'selectCases', 'TesteeStartError']) expect(typeof run[name], name).toBe('function');
+    const set = (main['loadVectorSet'] as () => { cases: unknown[] })();
+    const subject = (run['createReferenceSubject'] as () => { close?: () => Promise<void> })();
+    const result = (await (run['runConformance'] as (o: object) => Promise<{ totals: { passed: number } }>)({ set, subject, target: { kind: 'reference', description: 'api test' }, selection: { only: ['signature'], skip: [] } })) as { totals: { passed: number } };
+    expect(result.totals.passed).toBeGreaterThan(20);
+    expect((run['runConformant'] as (r: object) => boolean)(result)).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-api-'));
+    try {
+      await (run['writeReports'] as (r: object, o: object) => Promise<unknown>)(result, { dir: join(dir, 'r'), secrets: [] });
+      for (const f of run['REPORT_FILES'] as string[]) expect(existsSync(join(dir, 'r', f)), f).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the role entries leave the inner parts out', async () => {
+    const gateway = await entry('./gateway');
+    expect(typeof gateway['startGateway']).toBe('function');
+    for (const inner of ['signingKey', 'amzDate', 'envelopeBytes', 'authenticateRequest', 'issueUpload', 'presignPost']) expect(gateway[inner], inner).toBeUndefined();
+    const certify = await entry('./certify');
+    expect(typeof certify['runCertification']).toBe('function');
+    for (const inner of ['createRng', 'compactJson', 'buildPlan', 'createSender', 'judge']) expect(certify[inner], inner).toBeUndefined();
+  });
+});
