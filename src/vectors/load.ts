@@ -163,6 +163,11 @@ function readYaml(root: string, path: string, problems: VectorProblem[], hash: R
     problems.push({ file, pointer: '', message: 'is not valid UTF-8' });
     return undefined;
   }
+  // a file parsed before (byte for byte the same) is not parsed again: a copy of a vectors folder
+  // with one file changed parses that file only
+  const key = createHash('sha256').update(bytes).digest('hex');
+  const known = parsed.get(key);
+  if (known !== undefined) return structuredClone(known);
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
   const first = doc.errors[0];
   if (first) {
@@ -170,8 +175,15 @@ function readYaml(root: string, path: string, problems: VectorProblem[], hash: R
     problems.push({ file, pointer: '', message: `is not valid YAML${line ? ` (line ${line.line}, column ${line.col})` : ''}: ${first.message.split('\n')[0]}` });
     return undefined;
   }
-  return doc.toJS();
+  const data: unknown = doc.toJS();
+  if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value ?? '');
+  parsed.set(key, structuredClone(data));
+  return data;
 }
+
+/** Parsed YAML files by the SHA-256 of their bytes (the oldest dropped past {@link PARSED_LIMIT}). */
+const parsed = new Map<string, unknown>();
+const PARSED_LIMIT = 512;
 
 function validate(fn: ValidateFunction, data: unknown, file: string, problems: VectorProblem[]): boolean {
   if (fn(data)) return true;

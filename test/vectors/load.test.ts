@@ -230,3 +230,25 @@ describe('compiled schemas', () => {
     }
   });
 });
+
+describe('parsed files', () => {
+  it('are reused by their bytes, and what a caller changes in a loaded set never reaches the next load', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'pgv2kit-parsed-'));
+    try {
+      cpSync(DEFAULT_VECTORS_DIR, copy, { recursive: true });
+      const file = join(copy, 'signature', 'basics.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/comment: (\w)/, 'comment: Parsed $1'));
+      const first = loadVectorSetInFull(copy);
+      const again = loadVectorSetInFull(copy);
+      expect(again.cases).toEqual(first.cases);
+      // the second load came from the cache: change what it gave
+      const c = again.cases.find((x) => x.case.kind === 'signature')?.case as { inputs: { appId: string } };
+      const before = c.inputs.appId;
+      c.inputs.appId = 'changed-by-a-caller';
+      const third = loadVectorSetInFull(copy);
+      expect((third.cases.find((x) => x.case.kind === 'signature')?.case as { inputs: { appId: string } }).inputs.appId).toBe(before);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
