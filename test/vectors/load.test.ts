@@ -180,6 +180,21 @@ describe('a broken vector file makes the run fail', () => {
   });
 });
 
+/** Runs `body` on a fresh copy of the kit's vectors, its first case comment changed by `comment` (none: unchanged), and removes the copy. */
+function withCopy(comment: string | undefined, body: (copy: string) => void): void {
+  const copy = mkdtempSync(join(tmpdir(), 'pgv2kit-copy-'));
+  try {
+    cpSync(DEFAULT_VECTORS_DIR, copy, { recursive: true });
+    if (comment !== undefined) {
+      const file = join(copy, 'signature', 'basics.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/comment: (\w)/, `comment: ${comment} $1`));
+    }
+    body(copy);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
 describe('the build\'s snapshot of the kit\'s vectors', () => {
   it('gives exactly what loading the files in full gives, for the kit\'s folder and for any copy of it', () => {
     const snap = readSnapshot();
@@ -187,57 +202,37 @@ describe('the build\'s snapshot of the kit\'s vectors', () => {
     expect(contentKey(DEFAULT_VECTORS_DIR)).toBe(snap?.key);
     const full = loadVectorSetInFull(DEFAULT_VECTORS_DIR);
     expect(loadVectorSet()).toEqual(full);
-    const copy = mkdtempSync(join(tmpdir(), 'pgv2kit-snap-'));
-    try {
-      cpSync(DEFAULT_VECTORS_DIR, copy, { recursive: true });
+    withCopy(undefined, (copy) => {
       expect(contentKey(copy)).toBe(snap?.key);
       expect(loadVectorSet(copy)).toEqual({ ...full, root: copy });
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-    }
+    });
   });
 
   it('is not used for a folder that differs by one byte, in a case or in a schema', () => {
-    const copy = mkdtempSync(join(tmpdir(), 'pgv2kit-snap-'));
-    try {
-      cpSync(DEFAULT_VECTORS_DIR, copy, { recursive: true });
-      const file = join(copy, 'signature', 'basics.yaml');
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/comment: (\w)/, 'comment: Changed $1'));
+    withCopy('Changed', (copy) => {
       expect(contentKey(copy)).not.toBe(readSnapshot()?.key);
       expect(loadVectorSet(copy).cases.some((c) => c.case.comment.startsWith('Changed '))).toBe(true);
       const before = contentKey(copy);
       const schema = join(copy, 'schema', 'common.schema.json');
       writeFileSync(schema, `${readFileSync(schema, 'utf8')}\n`);
       expect(contentKey(copy)).not.toBe(before);
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('compiled schemas', () => {
   it('are reused by content, so a schema changed in the same folder is compiled again', () => {
-    const copy = mkdtempSync(join(tmpdir(), 'pgv2kit-schemas-'));
-    try {
-      cpSync(DEFAULT_VECTORS_DIR, copy, { recursive: true });
-      const file = join(copy, 'signature', 'basics.yaml');
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/comment: (\w)/, 'comment: Edited $1'));
+    withCopy('Edited', (copy) => {
       expect(loadVectorSetInFull(copy).cases.length).toBeGreaterThan(0);
       writeFileSync(join(copy, 'schema', 'signature.schema.json'), '{ not json');
       expect(() => loadVectorSetInFull(copy)).toThrow(/schema\/signature\.schema\.json: at \/: is not JSON/);
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('parsed files', () => {
   it('are reused by their bytes, and what a caller changes in a loaded set never reaches the next load', () => {
-    const copy = mkdtempSync(join(tmpdir(), 'pgv2kit-parsed-'));
-    try {
-      cpSync(DEFAULT_VECTORS_DIR, copy, { recursive: true });
-      const file = join(copy, 'signature', 'basics.yaml');
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/comment: (\w)/, 'comment: Parsed $1'));
+    withCopy('Parsed', (copy) => {
       const first = loadVectorSetInFull(copy);
       const again = loadVectorSetInFull(copy);
       expect(again.cases).toEqual(first.cases);
@@ -247,8 +242,6 @@ describe('parsed files', () => {
       c.inputs.appId = 'changed-by-a-caller';
       const third = loadVectorSetInFull(copy);
       expect((third.cases.find((x) => x.case.kind === 'signature')?.case as { inputs: { appId: string } }).inputs.appId).toBe(before);
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-    }
+    });
   });
 });
