@@ -172,9 +172,14 @@ export class TesteeSession {
       proc.once('exit', (code, signal) => resolve(signal ? `the testee was killed by ${signal}` : `the testee exited with code ${code}`));
     });
     let greeted = false;
-    void exitReason.then((why) => {
+    void exitReason.then(async (why) => {
       // before the handshake is through, an exit is the handshake's failure, not a case's
-      if (greeted && this.proc === proc) this.onExit?.(why);
+      if (!greeted || this.proc !== proc) return;
+      // the answers it wrote before it exited may still be in the pipe: read them first, so that
+      // only the request still waiting afterwards is failed (not the one whose answer was on its way);
+      // bounded: a child it left behind may hold the pipe open
+      await settleWithin(proc.stdout, ['end', 'close'], () => proc.stdout.readableEnded || proc.stdout.destroyed, 1000);
+      if (this.proc === proc) this.onExit?.(why);
     });
 
     const firstLine = new Promise<string>((resolve) => {
