@@ -17,5 +17,8 @@ export function kitVersion(): string {
   return pkg.version;
 }
 
-/** The kit's package name. */
+/**
+ * The kit's package name.
+ * @example KIT_NAME // 'pgv2kit'
+ */
 export const KIT_NAME = 'pgv2kit';

@@ -14,10 +14,16 @@ import { escapeHtml, escapeXml } from '../reports/escape.js';
 import { Redactor } from '../reports/redact.js';
 import type { CertificationResult, CheckOutcome } from './certify.js';
 
-/** The files of a certification report folder. */
+/**
+ * The files of a certification report folder.
+ * @example CERTIFICATION_FILES.map((f) => join(dir, f))
+ */
 export const CERTIFICATION_FILES = ['certification.json', 'certification.md', 'certification.html', 'junit.xml'] as const;
 
-/** The report folder could not be written; nothing was left half-written. */
+/**
+ * The report folder could not be written; nothing was left half-written.
+ * @example catch (e) { if (e instanceof CertificationReportError) console.error(e.message) }
+ */
 export class CertificationReportError extends Error {
   /** Stable code for scripts. */
   readonly code = 'PGV2_CERTIFY_REPORT';

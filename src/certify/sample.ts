@@ -4,7 +4,10 @@
  * @module
  */
 
-/** Demo credentials of the sample merchant (not a real merchant's). */
+/**
+ * Demo credentials of the sample merchant (not a real merchant's).
+ * @example runCertification({ …, ...SAMPLE_CREDENTIALS })
+ */
 export const SAMPLE_CREDENTIALS = { appId: 'demo_merchant_app', appSecret: 'demo_sample_secret_5f1c2a7e' } as const;
 
 /** The URLs the sample merchant registers: public-looking, so delivery differs (R10, R11). */

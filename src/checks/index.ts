@@ -20,7 +20,10 @@ import { signatureCheck } from './signature.js';
 import { uploadCheck } from './upload.js';
 import { webhookCheck } from './webhook.js';
 
-/** The check of each vector kind. */
+/**
+ * The check of each vector kind.
+ * @example CHECKS.signature.operations(signatureCase) // ['signature.content', 'signature.sign', 'request.verify']
+ */
 export const CHECKS: { readonly [K in VectorKind]: Check<K> } = {
   signature: signatureCheck,
   authorization: authorizationCheck,

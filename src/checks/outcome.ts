@@ -47,7 +47,10 @@ export interface CaseOutcome {
   readonly message: string;
 }
 
-/** Titles and descriptions of each status, for reports. */
+/**
+ * Titles and descriptions of each status, for reports.
+ * @example STATUS_INFO.fail.title
+ */
 export const STATUS_INFO: Record<Status, { readonly title: string; readonly description: string }> = {
   pass: { title: 'passed', description: 'The subject behaved as the case expects (for acceptable cases: either way).' },
   fail: { title: 'failed', description: 'The subject is not conformant on this case.' },

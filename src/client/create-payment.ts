@@ -8,7 +8,10 @@ import { assertAuthentic, fail, readEnvelope } from './_response.js';
 import type { ClientOptions } from './options.js';
 import { signedRequest } from './signed-request.js';
 
-/** The path of the payment-creation operation under the base URL (4.3). */
+/**
+ * The path of the payment-creation operation under the base URL (4.3).
+ * @example new URL(PAYMENT_CREATE_PATH, baseUrl)
+ */
 export const PAYMENT_CREATE_PATH = '/pg/v2/payment/create';
 
 /** The inputs of {@link createPayment}. */

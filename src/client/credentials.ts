@@ -13,7 +13,10 @@ import { assertAuthentic, fail, readEnvelope } from './_response.js';
 import type { ClientOptions } from './options.js';
 import { signedRequest } from './signed-request.js';
 
-/** The path of the credentials operation under the base URL (4.1). */
+/**
+ * The path of the credentials operation under the base URL (4.1).
+ * @example new URL(CREDENTIALS_PATH, baseUrl)
+ */
 export const CREDENTIALS_PATH = '/pg/v2/file/generateUploadUrl';
 
 /** The inputs of {@link requestUploadCredentials}. */

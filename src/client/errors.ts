@@ -7,7 +7,10 @@
  */
 import type { VerifyProblem } from '../scheme/verify.js';
 
-/** Every code a {@link ClientError} can carry. */
+/**
+ * Every code a {@link ClientError} can carry.
+ * @example CLIENT_ERROR_CODES.includes(e.code)
+ */
 export const CLIENT_ERROR_CODES = [
   'PGV2_CLIENT_NETWORK',
   'PGV2_CLIENT_TIMEOUT',

@@ -28,10 +28,16 @@ export interface ClientOptions {
   readonly verify?: VerifyOptions;
 }
 
-/** Default of {@link ClientOptions.timeoutMs}. */
+/**
+ * Default of {@link ClientOptions.timeoutMs}.
+ * @example signedRequest({ …, client: { timeoutMs: 3 * DEFAULT_TIMEOUT_MS } })
+ */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** Default of {@link ClientOptions.maxResponseBytes}. */
+/**
+ * Default of {@link ClientOptions.maxResponseBytes}.
+ * @example createPayment({ …, client: { maxResponseBytes: 2 * DEFAULT_MAX_RESPONSE_BYTES } })
+ */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 /**

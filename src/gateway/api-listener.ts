@@ -31,10 +31,16 @@ import { lookupScenario, splitScenarioPath, type ScenarioSource } from './scenar
 import { credentialsData, issueUpload, type IssuedUpload, type IssuedUploads } from './upload-credentials.js';
 import { clip } from '../scheme/text.js';
 
-/** The operation paths of the API. */
+/**
+ * The operation paths of the API.
+ * @example new URL(API_PATHS.generateUploadUrl, gateway.baseUrl)
+ */
 export const API_PATHS = Object.freeze({ generateUploadUrl: '/pg/v2/file/generateUploadUrl', createPayment: '/pg/v2/payment/create' });
 
-/** The largest API request body read, bytes. */
+/**
+ * The largest API request body read, bytes.
+ * @example body.byteLength > API_BODY_LIMIT // the gateway answers 413
+ */
 export const API_BODY_LIMIT = 64 * 1024;
 
 /** What the API needs of the gateway. */

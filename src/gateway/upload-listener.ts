@@ -31,16 +31,28 @@ import type { IssuedUpload, IssuedUploads } from './upload-credentials.js';
 import { S3_STATUS, UPLOAD_RULES, ruleMessage, type UploadRule } from './upload-problems.js';
 import { clip } from '../scheme/text.js';
 
-/** The largest file accepted, bytes: 2 MB read as 2,097,152 (R13), the largest of any scene. */
+/**
+ * The largest file accepted, bytes: 2 MB read as 2,097,152 (R13), the largest of any scene.
+ * @example file.byteLength > MAX_FILE_SIZE // refused with EntityTooLarge
+ */
 export const MAX_FILE_SIZE = Math.max(...Object.values(SCENES).map((s) => s.maxFileSize));
 
-/** The largest whole body read, bytes: the file plus 1 MiB for the fields and part headers. */
+/**
+ * The largest whole body read, bytes: the file plus 1 MiB for the fields and part headers.
+ * @example body.byteLength > MAX_UPLOAD_BODY // refused before it is read
+ */
 export const MAX_UPLOAD_BODY = MAX_FILE_SIZE + 1024 * 1024;
 
-/** The longest text part (name or value), bytes. */
+/**
+ * The longest text part (name or value), bytes.
+ * @example field.byteLength > MAX_FIELD_SIZE // refused with EntityTooLarge
+ */
 export const MAX_FIELD_SIZE = 16 * 1024;
 
-/** The most parts in one form. */
+/**
+ * The most parts in one form.
+ * @example parts.length > MAX_PARTS // refused
+ */
 export const MAX_PARTS = 100;
 
 /** What the upload address needs of the gateway. */

@@ -4,7 +4,10 @@
  * @module
  */
 
-/** Operations of testee protocol v1, in the protocol's order. */
+/**
+ * Operations of testee protocol v1, in the protocol's order.
+ * @example const offered = subject.operations.filter((op) => PROTOCOL_OPERATIONS.includes(op))
+ */
 export const PROTOCOL_OPERATIONS = [
   'signature.content',
   'signature.sign',
@@ -24,6 +27,7 @@ export const PROTOCOL_OPERATIONS = [
  * Kit-internal operations, never sent to testees: the gateway side of a rule
  * (the check of an upload body against issued formFields, 4.2, R14), and the
  * gateway role's requests to a gateway server under test (`pgv2kit run --gateway`).
+ * @example KIT_OPERATIONS.includes('upload.formCheck') // true: never sent to a testee
  */
 export const KIT_OPERATIONS = ['upload.formCheck', 'gateway.generateUploadUrl', 'gateway.createPayment', 'gateway.upload'] as const;
 

@@ -27,7 +27,10 @@ export interface TesteeStartFailure {
 /** How many of a testee's last stderr lines a start failure keeps. */
 export const STDERR_TAIL_LINES = 10;
 
-/** The testee could not be started or never became ready (exit code 3). */
+/**
+ * The testee could not be started or never became ready (exit code 3).
+ * @example catch (e) { if (e instanceof TesteeStartError) console.error(formatStartFailure(e.failure)) }
+ */
 export class TesteeStartError extends Error {
   readonly code = 'PGV2_TESTEE_START';
   override readonly name = 'TesteeStartError';

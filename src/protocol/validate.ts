@@ -11,10 +11,16 @@ import { PROTOCOL_OPERATIONS, type Operation, type ProtocolOperation } from './o
 import schema from './protocol-v1.schema.json' with { type: 'json' };
 import { createAjv } from '../vectors/ajv.js';
 
-/** The protocol version these lines follow. */
+/**
+ * The protocol version these lines follow.
+ * @example hello.protocol === PROTOCOL_VERSION
+ */
 export const PROTOCOL_VERSION = 1;
 
-/** The JSON Schema of protocol 1 (`$defs`: runnerLine, testeeLine, readyLine, answer-<op>, input-<op>, result-<op> …). */
+/**
+ * The JSON Schema of protocol 1 (`$defs`: runnerLine, testeeLine, readyLine, answer-<op>, input-<op>, result-<op> …).
+ * @example new Ajv2020().compile(PROTOCOL_SCHEMA)
+ */
 export const PROTOCOL_SCHEMA: object = schema;
 
 /** What the line a testee writes is expected to be: the answer to `start`, or to one `run` request. */

@@ -13,10 +13,16 @@ import { junitFromModel } from './junit.js';
 import { markdownFromModel } from './markdown.js';
 import { resultsJsonFromModel } from './results-json.js';
 
-/** The files of a report folder, in the order they are written. */
+/**
+ * The files of a report folder, in the order they are written.
+ * @example REPORT_FILES.map((f) => join(dir, f))
+ */
 export const REPORT_FILES = ['junit.xml', 'results.json', 'report.md', 'report.html', 'run.log'] as const;
 
-/** A report folder could not be written; nothing was left half-written. */
+/**
+ * A report folder could not be written; nothing was left half-written.
+ * @example catch (e) { if (e instanceof ReportWriteError) console.error(e.message) } // nothing half-written is left
+ */
 export class ReportWriteError extends Error {
   /** Stable code for scripts. */
   readonly code = 'PGV2_REPORT_WRITE';

@@ -19,7 +19,10 @@ import type { CounterexampleVector } from '../vectors/counterexample.js';
  */
 export type Verdict = 'passed' | 'failed' | 'error' | 'partial' | 'skipped' | 'expected-failure' | 'unexpected-pass';
 
-/** Titles and meanings of each verdict, for output and reports. */
+/**
+ * Titles and meanings of each verdict, for output and reports.
+ * @example VERDICT_INFO.failed.failsRun // true
+ */
 export const VERDICT_INFO: Record<Verdict, { readonly title: string; readonly failsRun: boolean; readonly description: string }> = {
   passed: { title: 'passed', failsRun: false, description: 'Behaved as the case expects (acceptable cases: either way, the choice recorded).' },
   failed: { title: 'FAILED', failsRun: true, description: 'Not conformant on this case.' },

@@ -8,7 +8,10 @@
 
 import { VECTOR_KINDS } from '../vectors/types.js';
 
-/** A pattern that matches no case at all (a usage error: probably a typo). */
+/**
+ * A pattern that matches no case at all (a usage error: probably a typo).
+ * @example catch (e) { if (e instanceof SelectionError) console.error(e.message) } // a pattern that matches no case
+ */
 export class SelectionError extends Error {
   readonly code = 'PGV2_SELECTION';
   override readonly name = 'SelectionError';

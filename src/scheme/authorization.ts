@@ -13,10 +13,16 @@
  */
 import { clip } from './text.js';
 
-/** The scheme name of spec §5.3. */
+/**
+ * The scheme name of spec §5.3.
+ * @example header.startsWith(`${AUTH_SCHEME} `)
+ */
 export const AUTH_SCHEME = 'V2_SHA256';
 
-/** The four items of spec §5.3, in the order the spec's example writes them. */
+/**
+ * The four items of spec §5.3, in the order the spec's example writes them.
+ * @example ITEM_NAMES.map((n) => `${n}=${items[n]}`).join(',')
+ */
 export const ITEM_NAMES = ['appId', 'sign', 'timestamp', 'nonce'] as const;
 
 /** One of {@link ITEM_NAMES}. */

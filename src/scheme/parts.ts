@@ -22,7 +22,10 @@ export interface SignatureParts {
   readonly body: Uint8Array | string;
 }
 
-/** The seven parts in spec §5.1 order, as names; used by diagnostics and reports. */
+/**
+ * The seven parts in spec §5.1 order, as names; used by diagnostics and reports.
+ * @example PART_NAMES[6] // 'body'
+ */
 export const PART_NAMES = ['appId', 'appSecret', 'method', 'url', 'timestamp', 'nonce', 'body'] as const;
 
 /** One of {@link PART_NAMES}. */

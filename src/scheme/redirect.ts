@@ -4,7 +4,10 @@
  */
 import { refuse, verifySigned, type Credentials, type VerifyOptions, type VerifyOutcome, type VerifyProblem } from './verify.js';
 
-/** The parameters the gateway adds to the returnUrl at redirect (§5.6, §6). */
+/**
+ * The parameters the gateway adds to the returnUrl at redirect (§5.6, §6).
+ * @example REDIRECT_PARAMETERS.includes('payment') // true
+ */
 export const REDIRECT_PARAMETERS = ['paymentNo', 'merchantTradeNo', 'payment', 'authorization'] as const;
 
 /** The inputs of {@link verifyRedirect}. */

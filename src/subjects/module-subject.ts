@@ -12,7 +12,10 @@ import { pathToFileURL } from 'node:url';
 import { isOperation, type Operation } from '../protocol/operations.js';
 import type { Implementation, Json, OperationInput, Subject } from './subject.js';
 
-/** The module could not be loaded or exports nothing usable (a usage error, exit 2). */
+/**
+ * The module could not be loaded or exports nothing usable (a usage error, exit 2).
+ * @example catch (e) { if (e instanceof ModuleSubjectError) console.error(e.message) }
+ */
 export class ModuleSubjectError extends Error {
   readonly code = 'PGV2_MODULE_SUBJECT';
   override readonly name = 'ModuleSubjectError';

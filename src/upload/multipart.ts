@@ -39,7 +39,10 @@ export type MultipartPart =
 /** Kinds of {@link MultipartPart}. */
 export type MultipartPartKind = MultipartPart['kind'];
 
-/** The stable code of {@link MultipartError}. */
+/**
+ * The stable code of {@link MultipartError}.
+ * @example e instanceof MultipartError && e.code === MULTIPART_MALFORMED
+ */
 export const MULTIPART_MALFORMED = 'PGV2_MULTIPART_MALFORMED';
 
 /**

@@ -33,7 +33,10 @@ export const SCENES = Object.freeze({
 /** A scene listed in {@link SCENES}. */
 export type SceneName = keyof typeof SCENES;
 
-/** The scene names in the order of spec §2.2. */
+/**
+ * The scene names in the order of spec §2.2.
+ * @example SCENE_NAMES.includes('DISPUTE_EVIDENCE') // true
+ */
 export const SCENE_NAMES: readonly SceneName[] = Object.freeze(Object.keys(SCENES) as SceneName[]);
 
 /**

@@ -15,7 +15,10 @@ export interface VectorProblem {
   readonly message: string;
 }
 
-/** The vector set could not be loaded: every problem found, each naming file, case and pointer. */
+/**
+ * The vector set could not be loaded: every problem found, each naming file, case and pointer.
+ * @example catch (e) { if (e instanceof VectorSetError) for (const p of e.problems) console.error(formatProblem(p)) }
+ */
 export class VectorSetError extends Error {
   /** Stable code for programs. */
   readonly code: string = 'PGV2_VECTORS_INVALID';
@@ -25,7 +28,10 @@ export class VectorSetError extends Error {
   }
 }
 
-/** The schemas of a vectors folder are missing or broken: a configuration error, not a bad vector. */
+/**
+ * The schemas of a vectors folder are missing or broken: a configuration error, not a bad vector.
+ * @example catch (e) { if (e instanceof VectorSchemaError) console.error('the schemas of the folder are broken') }
+ */
 export class VectorSchemaError extends VectorSetError {
   override readonly code: string = 'PGV2_VECTOR_SCHEMA';
   override readonly name: string = 'VectorSchemaError';

@@ -16,7 +16,10 @@ import { listYamlFiles, toPosix } from './files.js';
 import { contentKey, readSnapshot } from './snapshot.js';
 import { VECTOR_KINDS, type FlagNote, type LoadedCase, type VectorCase, type VectorKind, type VectorSet } from './types.js';
 
-/** The vectors folder shipped with the kit. */
+/**
+ * The vectors folder shipped with the kit.
+ * @example loadVectorSet(DEFAULT_VECTORS_DIR).cases.length
+ */
 export const DEFAULT_VECTORS_DIR = fileURLToPath(new URL('../../vectors', import.meta.url));
 
 export { VectorSchemaError, VectorSetError, formatProblem, type VectorProblem } from './errors.js';

@@ -5,7 +5,10 @@
  */
 import type { Scenario } from './scenario.js';
 
-/** The vector areas; each is a folder of vectors/ and a schema `vectors/schema/<kind>.schema.json`. */
+/**
+ * The vector areas; each is a folder of vectors/ and a schema `vectors/schema/<kind>.schema.json`.
+ * @example VECTOR_KINDS.includes('signature') // true
+ */
 export const VECTOR_KINDS = ['signature', 'authorization', 'request', 'response', 'webhook', 'redirect', 'upload', 'client', 'gateway'] as const;
 
 /** One of {@link VECTOR_KINDS}. */

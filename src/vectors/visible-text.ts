@@ -7,7 +7,10 @@
  * @module
  */
 
-/** Characters a reader could not see or tell apart: controls, format characters (BOM), marks, unusual spaces, unassigned and private-use code points. */
+/**
+ * Characters a reader could not see or tell apart: controls, format characters (BOM), marks, unusual spaces, unassigned and private-use code points.
+ * @example INVISIBLE.test('a\u200bb') // true
+ */
 export const INVISIBLE = /[\p{Cc}\p{Cf}\p{M}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufffd]/u;
 
 /**

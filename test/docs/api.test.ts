@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { exports: Record<string, { default?: string }> };
@@ -41,5 +42,30 @@ describe('the package entries', () => {
     const certify = await entry('./certify');
     expect(typeof certify['runCertification']).toBe('function');
     for (const inner of ['createRng', 'compactJson', 'buildPlan', 'createSender', 'judge']) expect(certify[inner], inner).toBeUndefined();
+  });
+});
+
+describe('TSDoc', () => {
+  it('every function, class and constant the public entries export has an @example', () => {
+    const entries = ['src/index.ts', 'src/run.ts', 'src/gateway/index.ts', 'src/client/index.ts', 'src/certify/index.ts'].map((e) => new URL(`../../${e}`, import.meta.url).pathname);
+    const program = ts.createProgram(entries, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, noEmit: true });
+    const checker = program.getTypeChecker();
+    const missing: string[] = [];
+    let values = 0;
+    for (const e of entries) {
+      const sf = program.getSourceFile(e);
+      const mod = sf && checker.getSymbolAtLocation(sf);
+      expect(mod, e).toBeDefined();
+      for (const exported of checker.getExportsOfModule(mod as ts.Symbol)) {
+        const sym = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+        const decl = sym.declarations?.[0];
+        if (!decl || (sym.flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Class | ts.SymbolFlags.Variable)) === 0) continue;
+        values += 1;
+        const node = ts.isVariableDeclaration(decl) ? decl.parent.parent : decl;
+        if (!ts.getJSDocTags(node).some((t) => t.tagName.text === 'example')) missing.push(`${sym.name} (${decl.getSourceFile().fileName.replace(/.*\/src\//, 'src/')})`);
+      }
+    }
+    expect(values).toBeGreaterThan(100);
+    expect(missing).toEqual([]);
   });
 });
