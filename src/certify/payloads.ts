@@ -4,6 +4,7 @@
  * or in a non-canonical way (the merchant must verify over the bytes, §5.5).
  * @module
  */
+import { seededRandom } from '../generate/seeded.js';
 
 /** A small deterministic PRNG (mulberry32): same seed, same sequence. */
 export interface Rng {
@@ -24,14 +25,7 @@ export interface Rng {
  * @example createRng(1).int(10) // always the same number
  */
 export function createRng(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number): number => Math.floor(next() * n);
   return {
     next,

@@ -205,8 +205,8 @@ function effectiveSets(header: string): Has[] {
 
 /** The first index of a character of a trim set (white space is always one UTF-16 unit): a native scan for any white space, then the set's test on what it finds. */
 function firstIndex(text: string, has: Has): number {
-  const any = new RegExp(ANY_WHITE_SPACE_CLASS, 'g');
-  for (let m = any.exec(text); m !== null; m = any.exec(text)) if (has(m[0])) return m.index;
+  ANY_WHITE_SPACE_ALL.lastIndex = 0;
+  for (let m = ANY_WHITE_SPACE_ALL.exec(text); m !== null; m = ANY_WHITE_SPACE_ALL.exec(text)) if (has(m[0])) return m.index;
   return -1;
 }
 

@@ -7,6 +7,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
+import { seededRandom as rng } from '../../src/generate/seeded.js';
 import { CREDENTIALS_PATH, MERCHANT, PDF_BODY, authHeader, correctForm, credentials, everyByte, multipart, postForm, type CredentialsData } from './_support.js';
 
 let gateway: Gateway;
@@ -20,17 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.close());
 
-/** A deterministic pseudo-random source (mulberry32), so that a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Listener = 'api' | 'upload';
 interface Malformed {
