@@ -2,17 +2,17 @@
  * The layers of src/, read top to bottom (issue 11): each may import from the layers below it,
  * never from one above, with no cycles and no reach into another folder's `_` files.
  *
- *   scheme, version → vectors, upload, docs → protocol → subjects, client → checks →
+ *   scheme, version, seeded → vectors, upload, docs → protocol → subjects, client, merchant → checks →
  *   diagnosis → properties, fuzz, generate → runner → reports → gateway, certify → cli, index, run
  *
  * Type-only imports count: a type is a dependency too.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 const LAYERS = [
-  ['scheme', 'version.ts'],
+  ['scheme', 'version.ts', 'seeded.ts'],
   ['vectors', 'upload', 'docs'],
   ['protocol'],
-  ['subjects', 'client'],
+  ['subjects', 'client', 'merchant'],
   ['checks'],
   ['diagnosis'],
   ['properties', 'fuzz', 'generate'],

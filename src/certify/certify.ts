@@ -1,33 +1,60 @@
 /**
- * `runCertification`: plays the gateway against a merchant's notify and return
- * endpoints, check by check in plan order, and judges each answer. Replay checks are
- * advisory only (R12). The result is data; {@link writeCertificationReports} writes it.
+ * `runCertification`: a merchant-role run ({@link runConformance} over the merchant vectors,
+ * vectors/merchant/, against {@link createMerchantSubject}) with the per-requirement results
+ * mapped to CERTIFIED or NOT CERTIFIED. Replay checks are advisory only (R12). The result is
+ * data; {@link writeCertificationReports} writes it beside the run's standard reports.
  * @module
  */
+import type { CaseResult, RunResult } from '../runner/result.js';
+import { runConformance } from '../runner/run.js';
+import type { HttpCall, MerchantTarget } from '../merchant/call.js';
+import { HANDLING_TITLES, type Handling } from '../merchant/handling.js';
+import { planHash } from '../merchant/plan.js';
+import type { SendOutcome } from '../merchant/send.js';
+import { createMerchantSubject, type MerchantAnswer } from '../subjects/merchant-subject.js';
 import { KIT_NAME, kitVersion } from '../version.js';
-import { judge, type CheckResult, type Handling, type Judgement } from './judge.js';
-import { buildPlan, planHash, type Expectation, type HttpCall, type PlanOptions } from './plan.js';
-import { createSender, type SendOutcome } from './send.js';
+import { liveCases, loadVectorSet } from '../vectors/load.js';
+import type { MerchantCase, VectorSet } from '../vectors/types.js';
 
 /** Options of {@link runCertification}. */
-export interface CertifyOptions extends PlanOptions {
+export interface CertifyOptions extends MerchantTarget {
+  /** Seeds the payloads and nonces (with each case id). */
+  readonly seed: number;
   /** Limit for one call (default 5000). */
   readonly timeoutMs?: number;
   /** With it, an accepting answer is a 2xx whose body equals this text. */
   readonly acceptBody?: string;
   /** The clock (default Date.now): a fixed clock gives byte-identical calls for a seed. */
   readonly now?: () => number;
+  /** The vector set whose merchant cases run (default: the kit's own). */
+  readonly set?: VectorSet;
   /** Called after each check, for progress. */
-  readonly onCheck?: (check: CheckOutcome) => void;
+  readonly onCase?: (result: CaseResult) => void;
 }
 
-/** One check as run. */
+/** What the merchant must do with a call: accept, refuse, either (`acceptable`), or anything (`advisory`). */
+export type Expectation = 'accept' | 'refuse' | 'acceptable' | 'advisory';
+
+/** The result of a check. */
+export type CheckResult = 'pass' | 'fail' | 'advisory' | 'not-applicable';
+
+/** The judgement of one check. */
+export interface Judgement {
+  readonly result: CheckResult;
+  readonly handling: Handling | 'not-sent';
+  /** One line: what happened and, for a failure, why it fails. */
+  readonly reason: string;
+}
+
+/** One check (a merchant case) as run. */
 export interface CheckOutcome {
+  /** The case id, e.g. `merchant.webhook.scheme.bearer`. */
   readonly id: string;
+  /** What is sent, in words (the case's comment). */
   readonly title: string;
   readonly expect: Expectation;
-  readonly call: HttpCall;
   /** Absent when the check was not applicable (not sent). */
+  readonly call?: HttpCall;
   readonly outcome?: SendOutcome;
   readonly judgement: Judgement;
 }
@@ -44,7 +71,7 @@ export interface RequirementResult {
 }
 
 /** CERTIFIED or NOT CERTIFIED. */
-export type Verdict = 'CERTIFIED' | 'NOT CERTIFIED';
+export type CertificationVerdict = 'CERTIFIED' | 'NOT CERTIFIED';
 
 /** The result of a certification run. */
 export interface CertificationResult {
@@ -54,6 +81,8 @@ export interface CertificationResult {
   readonly seed: number;
   /** SHA-256 of the plan at the reference time: the hash of the cases used. */
   readonly planHash: string;
+  /** SHA-256 of the vector files the cases came from. */
+  readonly vectorSetHash: string;
   readonly merchant: {
     readonly appId: string;
     readonly notifyUrl: string;
@@ -63,52 +92,68 @@ export interface CertificationResult {
   };
   readonly timeoutMs: number;
   readonly acceptBody?: string;
-  readonly verdict: Verdict;
+  readonly verdict: CertificationVerdict;
   /** Why the verdict is NOT CERTIFIED (empty when CERTIFIED). */
   readonly reasons: readonly string[];
   /** Whether any call got an HTTP answer. */
   readonly reachable: boolean;
   /** How many calls ended each way other than accepted/refused (5xx, timeouts, resets…). */
   readonly robustness: Readonly<Partial<Record<Handling, number>>>;
-  /** What advisory and acceptable checks found, one line each. */
+  /** What advisory, acceptable and not-applicable checks found, one line each. */
   readonly notes: readonly string[];
   readonly requirements: readonly RequirementResult[];
   readonly totals: Readonly<Record<CheckResult, number>>;
+  /** The merchant-role run the certification maps: what the standard reports are written from. */
+  readonly run: RunResult;
 }
 
 /**
- * Certifies a merchant's webhook and return-redirect handling (spec §5.5, §5.6, §6).
+ * Certifies a merchant's webhook and return-redirect handling (spec §5.5, §5.6, §6): runs every
+ * merchant case, one call at a time in case order, and maps the requirements' results.
  * @param options - credentials, registered and delivery URLs, seed, timeout, accept body
  * @returns the result, verdict and reasons included; never throws for merchant behaviour
  * @example const r = await runCertification({ appId, appSecret, notifyUrl, returnUrl, seed: 1 }); r.verdict
  */
 export async function runCertification(options: CertifyOptions): Promise<CertificationResult> {
-  const now = options.now ?? Date.now;
-  const startedAt = now();
+  const set = options.set ?? loadVectorSet();
+  const startedAt = (options.now ?? Date.now)();
   const timeoutMs = options.timeoutMs ?? 5000;
-  const plan = buildPlan(options, startedAt);
-  const sender = createSender(timeoutMs);
-  const requirements: RequirementResult[] = [];
+  const subject = createMerchantSubject({ ...options, timeoutMs, now: () => startedAt });
+  let run: RunResult;
   try {
-    for (const r of plan.requirements) {
-      const checks: CheckOutcome[] = [];
-      for (const c of r.checks) {
-        let done: CheckOutcome;
-        if (c.notApplicable !== undefined) {
-          done = { id: c.id, title: c.title, expect: c.expect, call: c.call, judgement: { result: 'not-applicable', handling: 'not-sent', reason: c.notApplicable } };
-        } else {
-          const outcome = await sender.send(c.call);
-          done = { id: c.id, title: c.title, expect: c.expect, call: c.call, outcome, judgement: judge(c.expect, outcome, options.acceptBody) };
-        }
-        checks.push(done);
-        options.onCheck?.(done);
-      }
-      requirements.push({ id: r.id, title: r.title, sections: r.sections, readings: r.readings, result: requirementResult(checks), checks });
-    }
+    run = await runConformance({
+      set,
+      subject,
+      target: { kind: 'merchant', description: `merchant at ${options.deliverTo ?? options.notifyUrl} and ${options.returnDeliverTo ?? options.returnUrl}` },
+      selection: { only: ['area:merchant'], skip: [] },
+      // in case order, one at a time: a replay follows the call it repeats
+      concurrency: 1,
+      now: () => new Date(startedAt),
+      ...(options.onCase ? { onCase: (r: CaseResult) => options.onCase?.(r) } : {}),
+    });
   } finally {
-    await sender.close();
+    await subject.close?.();
   }
+  return certificationOf(run, set, { ...options, timeoutMs });
+}
 
+/**
+ * Maps a merchant-role run to a certification: each requirement fails when one of its checks
+ * failed or errored, passes when every applicable check passed, is advisory when all its checks
+ * are; the verdict is CERTIFIED when no requirement failed and the merchant answered at all.
+ * @param run - a run of the merchant cases
+ * @param set - the vector set they came from (requirements, the cases' fields)
+ * @param options - the certification's options (for the plan hash and the summary)
+ * @returns the certification
+ * @example certificationOf(run, set, options).verdict
+ */
+export function certificationOf(run: RunResult, set: VectorSet, options: CertifyOptions & { readonly timeoutMs: number }): CertificationResult {
+  const cases = liveCases(set).map((l) => l.case).filter((c): c is MerchantCase => c.kind === 'merchant');
+  const results = new Map(run.cases.map((r) => [r.id, r]));
+  const requirements: RequirementResult[] = Object.entries(set.requirements).map(([id, q]) => {
+    const checks = cases.filter((c) => c.requirement === id && results.has(c.id)).map((c) => checkOutcome(c, results.get(c.id) as CaseResult));
+    return { id, title: q.title, sections: q.spec.map((s) => `§${s}`), readings: q.readings, result: requirementResult(checks), checks };
+  }).filter((q) => q.checks.length > 0);
   const all = requirements.flatMap((r) => r.checks);
   const reachable = all.some((c) => c.outcome?.kind === 'response');
   const robustness: Partial<Record<Handling, number>> = {};
@@ -127,9 +172,10 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
   for (const c of all) totals[c.judgement.result]++;
   return {
     kit: { name: KIT_NAME, version: kitVersion() },
-    date: new Date(startedAt).toISOString(),
+    date: run.startedAt,
     seed: options.seed,
-    planHash: planHash(options),
+    planHash: planHash(cases, options, options.seed),
+    vectorSetHash: set.hash,
     merchant: {
       appId: options.appId,
       notifyUrl: options.notifyUrl,
@@ -137,7 +183,7 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
       deliverTo: options.deliverTo ?? options.notifyUrl,
       returnDeliverTo: options.returnDeliverTo ?? options.returnUrl,
     },
-    timeoutMs,
+    timeoutMs: options.timeoutMs,
     ...(options.acceptBody !== undefined ? { acceptBody: options.acceptBody } : {}),
     verdict: reasons.length === 0 ? 'CERTIFIED' : 'NOT CERTIFIED',
     reasons,
@@ -146,10 +192,27 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
     notes,
     requirements,
     totals,
+    run,
   };
 }
 
 // --- internal ---
+
+function checkOutcome(c: MerchantCase, r: CaseResult): CheckOutcome {
+  const expect: Expectation = c.advisory ? 'advisory' : c.result === 'valid' ? 'accept' : c.result === 'invalid' ? 'refuse' : 'acceptable';
+  const op = r.ops[0];
+  const answer = op && typeof op.got === 'object' && op.got !== null && 'result' in op.got ? (op.got as unknown as { result: MerchantAnswer }).result : undefined;
+  const reason = op?.message ?? r.message;
+  const result: CheckResult = r.status === 'skip' ? 'not-applicable' : r.status === 'fail' || r.status === 'error' || r.status === 'partial' ? 'fail' : c.advisory ? 'advisory' : 'pass';
+  const handling: Handling | 'not-sent' = answer?.handling ?? 'not-sent';
+  return {
+    id: c.id,
+    title: c.comment,
+    expect,
+    ...(answer ? { call: answer.call, outcome: answer.outcome } : {}),
+    judgement: { result, handling, reason: result === 'not-applicable' ? reason.replace(/^unsupported: (not applicable: )?/, '') : answer || result !== 'fail' ? reason : `${HANDLING_TITLES['transport-error']}: ${reason}` },
+  };
+}
 
 function requirementResult(checks: readonly CheckOutcome[]): CheckResult {
   const results = checks.map((c) => c.judgement.result);

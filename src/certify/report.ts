@@ -1,77 +1,41 @@
 /**
- * The certification report: HTML, Markdown, JSON and JUnit XML, per requirement (spec
- * sections → checks → result), with the merchant's URLs, the kit version, the plan
- * hash, the seed, the date and the verdict with its reasons. Every file passes through
- * the report redactor (the secret, fragments of it, base64 of it), and the folder is
- * written atomically: into a temporary sibling, then renamed into place.
+ * The certification report: certification.html, certification.md and certification.json, per
+ * requirement (spec sections → checks → result), with the merchant's URLs, the kit version,
+ * the plan hash, the seed, the date and the verdict with its reasons — written with the run's
+ * standard reports (junit.xml, results.json, report.md, report.html, run.log) into one folder,
+ * atomically, every file masked by the report redactor ({@link writeReports}).
  * @module
  */
 import { docsNamed, linkRefsHtml } from '../docs/refs.js';
-import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-import { escapeHtml, escapeXml } from '../reports/escape.js';
-import { Redactor } from '../reports/redact.js';
-import type { CertificationResult, CheckOutcome } from './certify.js';
+import { escapeHtml } from '../reports/escape.js';
+import { REPORT_FILES, writeReports } from '../reports/write.js';
+import type { CertificationResult } from './certify.js';
 
 /**
- * The files of a certification report folder.
+ * The files of a certification report folder: the certification's pages, then the run's reports.
  * @example CERTIFICATION_FILES.map((f) => join(dir, f))
  */
-export const CERTIFICATION_FILES = ['certification.json', 'certification.md', 'certification.html', 'junit.xml'] as const;
+export const CERTIFICATION_FILES = ['certification.json', 'certification.md', 'certification.html', ...REPORT_FILES] as const;
 
 /**
- * The report folder could not be written; nothing was left half-written.
- * @example catch (e) { if (e instanceof CertificationReportError) console.error(e.message) }
- */
-export class CertificationReportError extends Error {
-  /** Stable code for scripts. */
-  readonly code = 'PGV2_CERTIFY_REPORT';
-  override readonly name = 'CertificationReportError';
-}
-
-/**
- * Writes the four report files into `dir`, replacing an earlier certification report there.
- * @param result - the run
+ * Writes the certification's pages and the run's standard reports into `dir`, replacing an
+ * earlier report folder there; nothing is left half-written.
+ * @param result - the certification
  * @param options - `dir`: the folder; `secrets`: texts to mask in every file
  * @returns the absolute folder and the file names
- * @throws {CertificationReportError} when `dir` exists and holds other files, or cannot be written
+ * @throws {ReportWriteError} when `dir` exists and holds other files, or cannot be written
  * @example await writeCertificationReports(result, { dir: 'reports/cert-1', secrets: [secret] })
  */
 export async function writeCertificationReports(result: CertificationResult, options: { readonly dir: string; readonly secrets: readonly string[] }): Promise<{ dir: string; files: string[] }> {
-  const target = resolve(options.dir);
-  const parent = dirname(target);
-  const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const temp = join(parent, `.${basename(target)}.tmp-${suffix}`);
-  const old = join(parent, `.${basename(target)}.old-${suffix}`);
-  const redactor = new Redactor(options.secrets);
-  const contents: Record<(typeof CERTIFICATION_FILES)[number], string> = {
-    'certification.json': `${JSON.stringify(result, null, 2)}\n`,
-    'certification.md': certificationMarkdown(result),
-    'certification.html': certificationHtml(result),
-    'junit.xml': certificationJunit(result),
-  };
-  let existing: string[] | undefined;
-  try {
-    existing = await fs.readdir(target);
-  } catch {
-    existing = undefined;
-  }
-  if (existing && existing.some((f) => !(CERTIFICATION_FILES as readonly string[]).includes(f))) {
-    throw new CertificationReportError(`cannot write the report folder ${target}: it exists and holds other files than ${CERTIFICATION_FILES.join(', ')}`);
-  }
-  try {
-    await fs.mkdir(parent, { recursive: true });
-    await fs.mkdir(temp);
-    for (const name of CERTIFICATION_FILES) await fs.writeFile(join(temp, name), redactor.text(contents[name]));
-    if (existing) await fs.rename(target, old);
-    await fs.rename(temp, target);
-    if (existing) await fs.rm(old, { recursive: true, force: true });
-  } catch (e) {
-    await fs.rm(temp, { recursive: true, force: true });
-    throw new CertificationReportError(`cannot write the report folder ${target}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  return { dir: target, files: [...CERTIFICATION_FILES] };
+  const { run, ...certification } = result;
+  return writeReports(run, {
+    ...options,
+    extra: [
+      { name: 'certification.json', content: `${JSON.stringify(certification, null, 2)}\n` },
+      { name: 'certification.md', content: certificationMarkdown(result) },
+      { name: 'certification.html', content: certificationHtml(result) },
+    ],
+  });
 }
 
 /**
@@ -146,36 +110,6 @@ ${rows}
 `;
 }
 
-/**
- * The JUnit XML report: a testsuite per requirement, a testcase per check; failures
- * as `<failure>`, not-applicable checks as `<skipped>`, advisory findings in `<system-out>`.
- * @param r - the run
- * @returns XML text
- * @example certificationJunit(result).startsWith('<?xml')
- */
-export function certificationJunit(r: CertificationResult): string {
-  const x = (s: string) => escapeXml(s, true);
-  const count = (checks: readonly CheckOutcome[], k: string) => checks.filter((c) => c.judgement.result === k).length;
-  const all = r.requirements.flatMap((q) => q.checks);
-  const seconds = (c: CheckOutcome) => ((c.outcome?.ms ?? 0) / 1000).toFixed(3);
-  const suites = r.requirements.map((q) => {
-    const cases = q.checks.map((c) => {
-      const inner =
-        c.judgement.result === 'fail' ? `<failure message="${x(c.judgement.reason)}" type="${x(c.judgement.handling)}"/>` :
-        c.judgement.result === 'not-applicable' ? `<skipped message="${x(c.judgement.reason)}"/>` :
-        c.judgement.result === 'advisory' ? `<system-out>${escapeXml(`advisory: ${c.judgement.reason}`)}</system-out>` : '';
-      return `    <testcase classname="${x(q.id)}" name="${x(`${c.id}: ${c.title}`)}" time="${seconds(c)}">${inner}</testcase>`;
-    });
-    return `  <testsuite name="${x(`${q.id} (${q.sections.join(', ')})`)}" tests="${q.checks.length}" failures="${count(q.checks, 'fail')}" skipped="${count(q.checks, 'not-applicable')}" errors="0">\n${cases.join('\n')}\n  </testsuite>`;
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="${x(`pgv2kit certify: ${r.verdict}`)}" tests="${all.length}" failures="${count(all, 'fail')}" skipped="${count(all, 'not-applicable')}" errors="0">
-  <properties><property name="verdict" value="${x(r.verdict)}"/>${summary(r).map(([k, v]) => `<property name="${x(k)}" value="${x(v)}"/>`).join('')}</properties>
-${suites.join('\n')}
-</testsuites>
-`;
-}
-
 // --- internal ---
 
 function summary(r: CertificationResult): Array<[string, string]> {
@@ -191,6 +125,7 @@ function summary(r: CertificationResult): Array<[string, string]> {
     ['date', r.date],
     ['seed', String(r.seed)],
     ['plan hash (SHA-256 of the cases)', r.planHash],
+    ['vector set hash', r.vectorSetHash],
     ['timeout per call', `${r.timeoutMs} ms`],
     ['accepted means', r.acceptBody !== undefined ? `2xx with body ${JSON.stringify(r.acceptBody)}` : 'any 2xx'],
     ['checks', `${r.totals.pass} passed, ${r.totals.fail} failed, ${r.totals.advisory} advisory, ${r.totals['not-applicable']} not applicable`],

@@ -11,6 +11,7 @@ import { authorizationCheck } from './authorization.js';
 import type { Check } from './check.js';
 import { clientCheck } from './client.js';
 import { gatewayCheck } from './gateway.js';
+import { merchantCheck } from './merchant.js';
 import type { CheckContext } from './context.js';
 import { worstStatus, type CaseOutcome, type OpOutcome } from './outcome.js';
 import { redirectCheck } from './redirect.js';
@@ -34,6 +35,7 @@ export const CHECKS: { readonly [K in VectorKind]: Check<K> } = {
   upload: uploadCheck,
   client: clientCheck,
   gateway: gatewayCheck,
+  merchant: merchantCheck,
 };
 
 /**

@@ -1,8 +1,9 @@
 /**
  * The target of `pgv2kit run`: a testee over protocol v1 (--testee), a module in process
  * (--module), a gateway server (--gateway [url]; without one the reference gateway, started in
- * process), or the built-in reference — with the reference gateway beside it when gateway
- * cases are selected. Each started target comes with what stops it.
+ * process), a merchant (--merchant; without URLs the sample merchant, started on loopback), or
+ * the built-in reference — with the reference gateway and the sample merchant beside it when
+ * gateway and merchant cases are selected. Each started target comes with what stops it.
  * @module
  */
 import { DEMO_MERCHANT, startGateway } from '../gateway/index.js';
@@ -10,18 +11,22 @@ import { validateTesteeLine } from '../protocol/validate.js';
 import type { RunTarget } from '../runner/result.js';
 import { combineSubjects } from '../subjects/combine.js';
 import { createGatewaySubject, type GatewayTarget } from '../subjects/gateway-subject.js';
+import { createMerchantSubject } from '../subjects/merchant-subject.js';
 import { loadModuleSubject } from '../subjects/module-subject.js';
 import { createReferenceSubject } from '../subjects/reference.js';
 import type { Subject } from '../subjects/subject.js';
 import { createTesteeSubject } from '../subjects/testee-subject.js';
 import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
+import { chooseMerchant, describeMerchant, type MerchantChoice } from './merchant-target.js';
 
 /** The options of `run` that choose the target. */
-export interface TargetChoice {
+export interface TargetChoice extends MerchantChoice {
   readonly testee?: string;
   readonly module?: string;
   readonly gateway?: boolean;
+  readonly merchant?: boolean;
+  readonly 'accept-body'?: string;
   readonly 'validate-protocol'?: boolean;
   readonly 'app-id'?: string;
   readonly secret?: string;
@@ -40,13 +45,14 @@ export interface StartedTarget {
  * @param choice - --testee, --module, --gateway and their options
  * @param gatewayUrl - the base URL given with --gateway, if any
  * @param io - the working folder and environment
- * @param run - whether gateway cases are selected, the timeout, the run log, and how to declare a secret
+ * @param run - whether gateway and merchant cases are selected, the timeout, the merchant role's seed, the run log, and how to declare a secret
  * @returns the subject, how the reports name it, and what stops it
  * @throws {TesteeStartError} when the testee cannot start (the run ends with reports that say so)
  * @throws {ModuleSubjectError} when the module offers no subject
- * @throws {UsageError} for an empty --testee or missing gateway credentials
+ * @throws {UsageError} for an empty --testee, missing gateway or merchant credentials, bad merchant URLs
+ * @throws {SampleMerchantError} when the sample merchant cannot be started
  */
-export async function startTarget(choice: TargetChoice, gatewayUrl: string | undefined, io: Pick<CliIo, 'cwd' | 'env'>, run: { readonly needsGateway: boolean; readonly timeoutMs: number; readonly log: string[]; readonly addSecret: (s: string) => void }): Promise<StartedTarget> {
+export async function startTarget(choice: TargetChoice, gatewayUrl: string | undefined, io: Pick<CliIo, 'cwd' | 'env'>, run: { readonly needsGateway: boolean; readonly needsMerchant: boolean; readonly timeoutMs: number; readonly seed: number; readonly log: string[]; readonly addSecret: (s: string) => void }): Promise<StartedTarget> {
   if (choice.testee !== undefined) {
     if (choice.testee.trim() === '') throw new UsageError('--testee needs a command');
     const subject = await createTesteeSubject({
@@ -65,14 +71,50 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
     run.addSecret(started.target.appSecret);
     return { subject: createGatewaySubject(started.target), target: { kind: 'gateway', description: started.description }, close: started.close };
   }
+  if (choice.merchant) {
+    const m = await merchantTarget(choice, io, run);
+    return { subject: m.subject, target: { kind: 'merchant', description: m.description }, close: m.close };
+  }
   if (choice.module !== undefined) return { subject: await loadModuleSubject(choice.module, io.cwd), target: { kind: 'module', description: choice.module }, close: undefined };
-  if (!run.needsGateway) return { subject: createReferenceSubject(), target: { kind: 'reference', description: 'built-in reference' }, close: undefined };
-  // the gateway role too: the reference gateway, in process, checked as any gateway is
-  const started = await gatewayTarget(undefined, undefined, undefined);
-  return { subject: combineSubjects(createReferenceSubject(), createGatewaySubject(started.target)), target: { kind: 'reference', description: `built-in reference; gateway role: ${started.description}` }, close: started.close };
+  // the roles too, when their cases are selected: the reference gateway, in process, and the
+  // sample merchant, each checked as any gateway or merchant is
+  const parts = [createReferenceSubject()];
+  const descriptions = ['built-in reference'];
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    if (run.needsGateway) {
+      const started = await gatewayTarget(undefined, undefined, undefined);
+      if (started.close) closers.push(started.close);
+      parts.push(createGatewaySubject(started.target));
+      descriptions.push(`gateway role: ${started.description}`);
+    }
+    if (run.needsMerchant) {
+      const m = await merchantTarget({}, io, run);
+      if (m.close) closers.push(m.close);
+      parts.push(m.subject);
+      descriptions.push(`merchant role: ${m.description}`);
+    }
+  } catch (e) {
+    for (const close of closers) await close();
+    throw e;
+  }
+  const [reference, ...roles] = parts as [Subject, ...Subject[]];
+  return {
+    subject: roles.length > 0 ? combineSubjects(reference, ...roles) : reference,
+    target: { kind: 'reference', description: descriptions.join('; ') },
+    close: closers.length > 0 ? async () => { for (const close of closers) await close(); } : undefined,
+  };
 }
 
 // --- internal ---
+
+/** The merchant under test (the sample merchant when no URL is given) and its subject. */
+async function merchantTarget(choice: TargetChoice, io: Pick<CliIo, 'env'>, run: { readonly timeoutMs: number; readonly seed: number; readonly addSecret: (s: string) => void }): Promise<{ subject: Subject; description: string; close: (() => Promise<void>) | undefined }> {
+  const m = await chooseMerchant(choice, io, 'the merchant role');
+  run.addSecret(m.target.appSecret);
+  const subject = createMerchantSubject({ ...m.target, ...(m.sample ? { name: 'sample-merchant' } : {}), seed: run.seed, timeoutMs: run.timeoutMs, ...(choice['accept-body'] !== undefined ? { acceptBody: choice['accept-body'] } : {}) });
+  return { subject, description: `${describeMerchant(m)}; seed ${run.seed}`, close: m.close };
+}
 
 /** The gateway under test: the URL given, or the reference gateway started in process with its demo merchant. */
 async function gatewayTarget(url: string | undefined, appId: string | undefined, appSecret: string | undefined): Promise<{ target: GatewayTarget; description: string; close?: () => Promise<void> }> {

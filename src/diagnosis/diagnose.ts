@@ -53,7 +53,8 @@ export async function diagnose(c: VectorCase, outcome: OpOutcome): Promise<Diagn
       return diagnoseUpload(c, outcome);
     case 'client':
     case 'gateway':
-      // the gateway's record (client role) or the server's answer (gateway role) is in the message
+    case 'merchant':
+      // the gateway's record (client role), the server's answer (gateway role) or the merchant's (merchant role) is in the message
       return [];
   }
 }

@@ -60,7 +60,7 @@ export class IdAllocator {
   }
 }
 
-export { seededRandom } from './seeded.js';
+export { seededRandom } from '../seeded.js';
 
 /**
  * The content and sign computed independently of src/scheme: the parts concatenated

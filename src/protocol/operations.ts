@@ -26,10 +26,11 @@ export const PROTOCOL_OPERATIONS = [
 /**
  * Kit-internal operations, never sent to testees: the gateway side of a rule
  * (the check of an upload body against issued formFields, 4.2, R14), and the
- * gateway role's requests to a gateway server under test (`pgv2kit run --gateway`).
+ * gateway role's requests to a gateway server under test (`pgv2kit run --gateway`), and the
+ * merchant role's calls to a merchant's endpoints (`pgv2kit run --merchant`).
  * @example KIT_OPERATIONS.includes('upload.formCheck') // true: never sent to a testee
  */
-export const KIT_OPERATIONS = ['upload.formCheck', 'gateway.generateUploadUrl', 'gateway.createPayment', 'gateway.upload'] as const;
+export const KIT_OPERATIONS = ['upload.formCheck', 'gateway.generateUploadUrl', 'gateway.createPayment', 'gateway.upload', 'merchant.webhook', 'merchant.redirect'] as const;
 
 /** An operation of protocol v1. */
 export type ProtocolOperation = (typeof PROTOCOL_OPERATIONS)[number];
@@ -49,9 +50,9 @@ export function isOperation(name: string): name is Operation {
 
 /**
  * Whether an operation is kit-internal: never sent to a testee (the upload address's form
- * check; the gateway role's requests).
+ * check; the gateway role's requests; the merchant role's calls).
  * @param op - an operation
- * @returns true for upload.formCheck and gateway.*
+ * @returns true for upload.formCheck, gateway.* and merchant.*
  * @example isKitOperation('upload.formCheck') // true
  */
 export function isKitOperation(op: Operation): boolean {

@@ -43,8 +43,23 @@ export class ReportWriteError extends Error {
   }
 }
 
+/** Options of {@link writeReports}. */
+export interface WriteOptions {
+  /** The report folder (its parent is created when missing). */
+  readonly dir: string;
+  /** Texts masked in every file: the app secrets the run knows. */
+  readonly secrets: readonly string[];
+  /**
+   * More files written with the reports, in the same folder and the same atomic step, masked
+   * the same way (a role's own page: `pgv2kit certify`'s certification.html). Their names are
+   * report files of this folder too.
+   */
+  readonly extra?: ReadonlyArray<{ readonly name: string; readonly content: string }>;
+}
+
 /**
- * Writes junit.xml, results.json, report.md, report.html and run.log into `dir`.
+ * Writes junit.xml, results.json, report.md, report.html and run.log into `dir`, and the
+ * `extra` files given.
  *
  * The files are rendered and written into a temporary folder beside `dir`
  * (`.<name>.tmp-<random>`), flushed, and the folder is then renamed to `dir`. An
@@ -56,25 +71,28 @@ export class ReportWriteError extends Error {
  * Secrets are masked in every file (see {@link toResultsJson}); run.log is the run's
  * log lines, masked.
  * @param run - the run
- * @param options - `dir`: the report folder (its parent is created when missing);
- *   `secrets`: the app secrets used in the run's vectors
+ * @param options - {@link WriteOptions}
  * @returns the folder (absolute) and the names of the files written
  * @throws {ReportWriteError} when the folder cannot be written (code `PGV2_REPORT_WRITE`)
  * @example const { dir, files } = await writeReports(run, { dir: 'reports/latest', secrets });
  */
-export async function writeReports(run: RunResult, options: { readonly dir: string; readonly secrets: readonly string[] }): Promise<{ dir: string; files: string[] }> {
+export async function writeReports(run: RunResult, options: WriteOptions): Promise<{ dir: string; files: string[] }> {
   const target = resolve(options.dir);
   const parent = dirname(target);
   const name = basename(target);
   if (name === '' || parent === target) throw new ReportWriteError(target, 'not a folder that can be replaced');
+  const extra = options.extra ?? [];
+  const names = [...REPORT_FILES, ...extra.map((f) => f.name)];
+  const badName = extra.find((f) => !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(f.name) || (REPORT_FILES as readonly string[]).includes(f.name));
+  if (badName) throw new ReportWriteError(target, `${JSON.stringify(badName.name)} cannot be an extra report file`);
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const temp = join(parent, `.${name}.tmp-${suffix}`);
   const old = join(parent, `.${name}.old-${suffix}`);
   let tempMade = false;
   let moved = false;
   try {
-    const existing = await folderState(target);
-    if (existing === 'other') throw new ReportWriteError(target, `it exists and is not a report folder (only ${REPORT_FILES.join(', ')} may be in it); remove it or choose another folder`);
+    const existing = await folderState(target, names);
+    if (existing === 'other') throw new ReportWriteError(target, `it exists and is not a report folder (only ${names.join(', ')} may be in it); remove it or choose another folder`);
     await fs.mkdir(parent, { recursive: true });
     await fs.mkdir(temp);
     tempMade = true;
@@ -88,6 +106,7 @@ export async function writeReports(run: RunResult, options: { readonly dir: stri
       'run.log': () => logText(model, secrets),
     };
     for (const file of REPORT_FILES) await writeFlushed(join(temp, file), contents[file]());
+    for (const file of extra) await writeFlushed(join(temp, file.name), finish(file.content, secrets));
     if (existing === 'report') {
       await fs.rename(target, old);
       moved = true;
@@ -95,7 +114,7 @@ export async function writeReports(run: RunResult, options: { readonly dir: stri
     await fs.rename(temp, target);
     tempMade = false;
     if (moved) await fs.rm(old, { recursive: true, force: true }).catch(() => undefined);
-    return { dir: target, files: [...REPORT_FILES] };
+    return { dir: target, files: names };
   } catch (e) {
     if (tempMade) await fs.rm(temp, { recursive: true, force: true }).catch(() => undefined);
     if (moved) await fs.rename(old, target).catch(() => undefined);
@@ -106,7 +125,7 @@ export async function writeReports(run: RunResult, options: { readonly dir: stri
 
 // --- internal ---
 
-async function folderState(path: string): Promise<'missing' | 'report' | 'other'> {
+async function folderState(path: string, names: readonly string[]): Promise<'missing' | 'report' | 'other'> {
   let stat;
   try {
     stat = await fs.lstat(path);
@@ -116,7 +135,7 @@ async function folderState(path: string): Promise<'missing' | 'report' | 'other'
   }
   if (!stat.isDirectory()) return 'other';
   const entries = await fs.readdir(path);
-  return entries.every((f) => (REPORT_FILES as readonly string[]).includes(f)) ? 'report' : 'other';
+  return entries.every((f) => names.includes(f)) ? 'report' : 'other';
 }
 
 async function writeFlushed(path: string, text: string): Promise<void> {

@@ -82,7 +82,7 @@ export interface CaseResult extends Omit<CaseOutcome, 'ops' | 'kind'> {
 
 /** What was run against what. */
 export interface RunTarget {
-  readonly kind: 'reference' | 'module' | 'testee' | 'gateway';
+  readonly kind: 'reference' | 'module' | 'testee' | 'gateway' | 'merchant';
   /** The module path or the testee command (as given), or "built-in reference". */
   readonly description: string;
 }

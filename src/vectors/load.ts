@@ -14,7 +14,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { parseDocument } from 'yaml';
 import { listYamlFiles, toPosix } from './files.js';
 import { contentKey, readSnapshot } from './snapshot.js';
-import { VECTOR_KINDS, type FlagNote, type LoadedCase, type VectorCase, type VectorKind, type VectorSet } from './types.js';
+import { VECTOR_KINDS, type FlagNote, type LoadedCase, type MerchantCase, type RequirementEntry, type VectorCase, type VectorKind, type VectorSet } from './types.js';
 
 /**
  * The vectors folder shipped with the kit.
@@ -55,6 +55,7 @@ export function loadVectorSetInFull(root: string): VectorSet {
   const files: Array<VectorSet['files'][number]> = [];
   const cases: LoadedCase[] = [];
   let notes: Record<string, FlagNote> = {};
+  const requirements: Record<string, RequirementEntry> = {};
 
   const notesPath = join(root, 'notes.yaml');
   const notesData = readYaml(root, notesPath, problems, hash);
@@ -78,14 +79,18 @@ export function loadVectorSetInFull(root: string): VectorSet {
       continue;
     }
     if (!validate(validators[folder], data, file, problems)) continue;
-    const doc = data as { title: string; cases: VectorCase[] };
+    const doc = data as { title: string; cases: VectorCase[]; requirements?: Record<string, RequirementEntry> };
+    for (const [id, entry] of Object.entries(doc.requirements ?? {})) {
+      if (id in requirements) problems.push({ file, pointer: `/requirements/${id}`, message: `requirement ${id} is already defined in another file` });
+      else requirements[id] = entry;
+    }
     files.push({ file, kind: folder, title: doc.title, cases: doc.cases.length });
     for (const c of doc.cases) cases.push({ case: { ...c, kind: folder } as VectorCase, file });
   }
 
-  const warnings = checkSet(cases, notes, problems);
+  const warnings = [...checkSet(cases, notes, problems), ...checkRoles(cases, requirements, problems)];
   if (problems.length > 0) throw new VectorSetError(problems);
-  return { root, files, cases, notes, warnings, hash: hash.digest('hex') };
+  return { root, files, cases, notes, requirements, warnings, hash: hash.digest('hex') };
 }
 
 /**
@@ -260,6 +265,30 @@ function checkSet(cases: readonly LoadedCase[], notes: Record<string, FlagNote>,
   return Object.keys(notes)
     .filter((flag) => !used.has(flag))
     .map((flag) => `notes.yaml: flag ${flag} is explained but no case uses it`);
+}
+
+/** Merchant cases: each serves a requirement of the table; a replay names an earlier case of the same operation. */
+function checkRoles(cases: readonly LoadedCase[], requirements: Record<string, RequirementEntry>, problems: VectorProblem[]): string[] {
+  const served = new Set<string>();
+  const seen = new Map<string, MerchantCase>();
+  for (const lc of cases) {
+    const c = lc.case;
+    if (c.kind !== 'merchant') continue;
+    const at = `/cases/${cases.filter((o) => o.file === lc.file).indexOf(lc)}`;
+    served.add(c.requirement);
+    if (!(c.requirement in requirements)) problems.push({ file: lc.file, caseId: c.id, pointer: `${at}/requirement`, message: `requirement ${c.requirement} is not in a requirements table` });
+    if (c.advisory && c.result !== 'acceptable') problems.push({ file: lc.file, caseId: c.id, pointer: `${at}/result`, message: 'an advisory case has the result acceptable' });
+    const replayed = c.inputs.replayOf;
+    if (replayed !== undefined) {
+      const earlier = seen.get(replayed);
+      if (!earlier || earlier.op !== c.op) problems.push({ file: lc.file, caseId: c.id, pointer: `${at}/inputs/replayOf`, message: `replayOf names ${replayed}, which is not an earlier ${c.op} case` });
+      else if (!c.advisory) problems.push({ file: lc.file, caseId: c.id, pointer: `${at}/advisory`, message: 'a replay is advisory (R12): set advisory: true' });
+    }
+    seen.set(c.id, c);
+  }
+  return Object.keys(requirements)
+    .filter((id) => !served.has(id))
+    .map((id) => `requirement ${id} is defined but no case serves it`);
 }
 
 function isKind(name: string): name is VectorKind {

@@ -3,13 +3,14 @@
  * A loaded file has passed its schema, so these types describe what the loader returns.
  * @module
  */
+import type { ItemName } from '../scheme/authorization.js';
 import type { Scenario } from './scenario.js';
 
 /**
  * The vector areas; each is a folder of vectors/ and a schema `vectors/schema/<kind>.schema.json`.
  * @example VECTOR_KINDS.includes('signature') // true
  */
-export const VECTOR_KINDS = ['signature', 'authorization', 'request', 'response', 'webhook', 'redirect', 'upload', 'client', 'gateway'] as const;
+export const VECTOR_KINDS = ['signature', 'authorization', 'request', 'response', 'webhook', 'redirect', 'upload', 'client', 'gateway', 'merchant'] as const;
 
 /** One of {@link VECTOR_KINDS}. */
 export type VectorKind = (typeof VECTOR_KINDS)[number];
@@ -230,8 +231,62 @@ export interface GatewayCase extends CaseBase {
   readonly expected: { readonly status?: number };
 }
 
+/** The operations of the merchant role: a webhook POSTed to the notify endpoint, a return redirect GET. */
+export type MerchantOperation = 'merchant.webhook' | 'merchant.redirect';
+
+/**
+ * How a merchant-role call is built: a correct call, changed in the ways stated
+ * (vectors/schema/merchant.schema.json says what each field means).
+ */
+export interface MerchantInputs {
+  readonly payment?: { readonly attach?: string; readonly unknownFields?: true };
+  readonly json?: 'compact' | 'non-canonical';
+  readonly encoding?: 'form' | 'percent';
+  readonly signed?: {
+    readonly appId?: 'other';
+    readonly secret?: 'other';
+    readonly url?: 'delivery' | 'with-added-params';
+    readonly body?: 'compact-re-serialization';
+    readonly payment?: 'still-encoded';
+    readonly timestamp?: 'week-old';
+  };
+  readonly sent?: { readonly body?: 'one-digit'; readonly payment?: 'one-digit' };
+  readonly authorization?: {
+    readonly order?: readonly ItemName[];
+    readonly appId?: 'other';
+    readonly sign?: 'one-digit' | 'zeros' | 'short' | 'upper-case';
+    readonly missing?: ItemName;
+    readonly duplicate?: 'sign' | 'nonce';
+    readonly scheme?: 'V1_SHA256';
+    readonly form?: 'bearer';
+    readonly absent?: true;
+  };
+  /** Send again, byte for byte, the call of this earlier case. */
+  readonly replayOf?: string;
+}
+
+/** A merchant-role case: one call to the merchant under test, the kit playing the gateway. */
+export interface MerchantCase extends CaseBase {
+  readonly kind: 'merchant';
+  readonly op: MerchantOperation;
+  /** The requirement (of the file's table) the case serves. */
+  readonly requirement: string;
+  /** Reported, never failed (R12); the result is then `acceptable`. */
+  readonly advisory?: true;
+  readonly inputs: MerchantInputs;
+  readonly expected: Record<string, never>;
+}
+
+/** A requirement a role's cases serve (merchant certification reports one result per requirement). */
+export interface RequirementEntry {
+  readonly title: string;
+  /** Sections of gateway-spec.md. */
+  readonly spec: readonly string[];
+  readonly readings: readonly string[];
+}
+
 /** Any case, discriminated on `kind` (the area it was loaded from). */
-export type VectorCase = SignatureCase | AuthorizationCase | RequestCase | ResponseCase | WebhookCase | RedirectCase | UploadCase | ClientCase | GatewayCase;
+export type VectorCase = SignatureCase | AuthorizationCase | RequestCase | ResponseCase | WebhookCase | RedirectCase | UploadCase | ClientCase | GatewayCase | MerchantCase;
 
 /** A flag's entry in the notes table. */
 export interface FlagNote {
@@ -255,6 +310,8 @@ export interface VectorSet {
   /** Every case, superseded ones included, in file order. */
   readonly cases: readonly LoadedCase[];
   readonly notes: Readonly<Record<string, FlagNote>>;
+  /** The requirements of role files (merchant), by id, in file order. */
+  readonly requirements: Readonly<Record<string, RequirementEntry>>;
   /** Things worth fixing that do not stop the set from loading (a flag no case uses). */
   readonly warnings: readonly string[];
   /** SHA-256 over the files' paths and bytes: names the exact vector set in reports. */

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCertification, type CertificationResult } from '../../src/certify/certify.js';
-import { buildPlan, planHash, REFERENCE_TIME } from '../../src/certify/plan.js';
+import { merchantPlan, planHash, REFERENCE_TIME } from '../../src/merchant/plan.js';
+import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
+import type { MerchantCase } from '../../src/vectors/types.js';
 import { CERTIFICATION_FILES, writeCertificationReports } from '../../src/certify/report.js';
 import { SAMPLE_CREDENTIALS, SAMPLE_REGISTERED, localDelivery } from '../../src/certify/sample.js';
 import { run } from '../cli/_run.js';
@@ -60,7 +62,7 @@ describe('pgv2kit certify with no URLs: the sample merchant', () => {
     expect(readdirSync(dir).sort()).toEqual([...CERTIFICATION_FILES].sort());
     for (const file of CERTIFICATION_FILES) {
       const text = readFileSync(join(dir, file), 'utf8');
-      expect(text, file).toContain('CERTIFIED');
+      if (file.startsWith('certification.')) expect(text, file).toContain('CERTIFIED');
       expect(text, file).not.toContain(SAMPLE_CREDENTIALS.appSecret);
       expect(text, file).not.toContain(SAMPLE_CREDENTIALS.appSecret.slice(0, 10));
     }
@@ -75,6 +77,11 @@ describe('pgv2kit certify with no URLs: the sample merchant', () => {
     expect(json.totals['not-applicable']).toBe(0);
     expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('**Verdict: CERTIFIED**');
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('failures="0"');
+    // the standard reports of the same run: every merchant case, passed
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { totals: { passed: number; failed: number }; cases: Array<{ id: string; kind: string }> };
+    expect(results.cases.length).toBe(json.requirements.reduce((n, q) => n + q.checks.length, 0));
+    expect(results.cases.every((c) => c.kind === 'merchant')).toBe(true);
+    expect(results.totals).toMatchObject({ passed: results.cases.length, failed: 0 });
   });
 
   it('prints the same plan hash for the same seed, another for another seed', async () => {
@@ -89,12 +96,15 @@ describe('pgv2kit certify with no URLs: the sample merchant', () => {
 describe('runCertification', () => {
   it('certifies a correct merchant, returnUrl with and without its own query', async () => {
     for (const returnQuery of [true, false]) {
-      const { result } = await certifyTestMerchant('correct', { returnQuery });
+      const { result, merchant } = await certifyTestMerchant('correct', { returnQuery });
       expect(result.reasons).toEqual([]);
       expect(result.verdict).toBe('CERTIFIED');
-      expect(result.requirements.find((q) => q.id === 'redirect.valid')?.title).toContain(returnQuery ? 'with its own query' : 'without its own query');
+      // redirects arrive on the returnUrl, its own query kept before the added parameters
+      const redirects = merchant.calls.filter((c) => c.method === 'GET').map((c) => c.url);
+      expect(redirects.length).toBe(16);
+      for (const url of redirects) expect(url).toMatch(returnQuery ? /^\/return\?shop=7&x=a\+b&paymentNo=/ : /^\/return\?paymentNo=/);
       // R7: the kit's verifier refuses upper-case hex by default: reported, not failed
-      expect(result.notes.some((n) => n.startsWith('webhook.hex-case.upper: refused'))).toBe(true);
+      expect(result.notes.some((n) => n.startsWith('merchant.webhook.hex-case.upper: refused'))).toBe(true);
     }
   });
 
@@ -122,9 +132,13 @@ describe('runCertification', () => {
     expect((await certifyTestMerchant('correct', { now: () => REFERENCE_TIME + 1e6 })).result.planHash).toBe(
       (await certifyTestMerchant('correct')).result.planHash,
     );
-    const plain = { appId: 'a', appSecret: 's', notifyUrl: 'https://m.test/n', returnUrl: 'https://m.test/r', seed: 9 };
-    expect(planHash({ ...plain, seed: 10 })).not.toBe(planHash(plain));
-    expect(JSON.stringify(buildPlan(plain, 1))).toBe(JSON.stringify(buildPlan({ ...plain }, 1)));
+    const cases = liveCases(loadVectorSet()).map((l) => l.case).filter((c): c is MerchantCase => c.kind === 'merchant');
+    const plain = { appId: 'a', appSecret: 's', notifyUrl: 'https://m.test/n', returnUrl: 'https://m.test/r' };
+    expect(planHash(cases, plain, 10)).not.toBe(planHash(cases, plain, 9));
+    expect(planHash(cases.slice(1), plain, 9)).not.toBe(planHash(cases, plain, 9));
+    expect(JSON.stringify(merchantPlan(cases, plain, 9, 1))).toBe(JSON.stringify(merchantPlan(cases, { ...plain }, 9, 1)));
+    // a case's call depends on the seed and its id, not on the cases before it
+    expect(merchantPlan(cases.slice(5), plain, 9, 1)[0]).toEqual(merchantPlan(cases, plain, 9, 1)[5]);
   });
 
   it('a merchant that accepts everything is NOT CERTIFIED, naming every refuse requirement', async () => {
@@ -220,3 +234,52 @@ describe('the defective merchants of test/certify/merchants', () => {
     expect(failed(result).filter((id) => shown.includes(id)), `failed: ${failed(result).join(', ')}`).not.toEqual([]);
   });
 });
+
+describe('pgv2kit run --merchant: the same cases through the runner, into the standard reports', () => {
+  const merchantCases = liveCases(loadVectorSet()).filter((l) => l.case.kind === 'merchant');
+
+  it('with no URLs checks the sample merchant: every merchant case passes, the reports name the seed', async () => {
+    const dir = join(tempDir(), 'r');
+    const r = await run(['run', '--merchant', '--seed', '7', '--report-dir', dir]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^merchant role: the sample merchant: notifyUrl https:\/\/shop\.example\.test\/pgv2\/notify \(delivered to http:\/\/127\.0\.0\.1:\d+\/pgv2\/notify\).*; seed 7$/m);
+    expect(r.stdout).toContain(`\n${merchantCases.length} passed, 0 failed\n`);
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { target: { kind: string; description: string }; cases: Array<{ id: string; verdict: string }> };
+    expect(results.target.kind).toBe('merchant');
+    expect(results.target.description).toContain('seed 7');
+    expect(results.cases.map((c) => c.id)).toEqual(merchantCases.map((l) => l.case.id));
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).not.toContain(SAMPLE_CREDENTIALS.appSecret);
+  });
+
+  it('a merchant that accepts everything fails exactly the cases it must refuse, exit 1, its secret never shown', async () => {
+    const notifyUrl = 'https://merchant.example.test/notify';
+    const returnUrl = 'https://merchant.example.test/return';
+    const m = await startTestMerchant('accept-all', () => ({ notifyUrl, returnUrl }));
+    started.push(m);
+    const dir = join(tempDir(), 'r');
+    const argv = ['run', '--merchant', '--notify-url', notifyUrl, '--return-url', returnUrl, '--deliver-to', localDelivery(m.url, notifyUrl), '--return-deliver-to', localDelivery(m.url, returnUrl), '--seed', '3', '--report-dir', dir];
+    const r = await run(argv, { env: { PGV2_APP_ID: APP_ID, PGV2_APP_SECRET: APP_SECRET } });
+    expect(r.code).toBe(1);
+    const mustRefuse = merchantCases.filter((l) => l.case.result === 'invalid').map((l) => l.case.id);
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { cases: Array<{ id: string; verdict: string }> };
+    expect(results.cases.filter((c) => c.verdict !== 'passed').map((c) => c.id).sort()).toEqual([...mustRefuse].sort());
+    expect(r.stdout + r.stderr + allFiles(dir)).not.toContain(APP_SECRET);
+  });
+
+  it.each([
+    [['run', '--notify-url', 'https://m.test/n'], '--notify-url goes with --merchant'],
+    [['run', '--merchant', '--notify-url', 'https://m.test/n'], 'give both --notify-url and --return-url'],
+    [['run', '--merchant', '--gateway'], 'give one of --testee, --module, --gateway and --merchant'],
+    [['run', '--merchant', '--notify-url', 'https://m.test/n', '--return-url', 'https://m.test/r'], 'the merchant role needs the merchant credentials'],
+    [['run', '--merchant', '--properties', '10'], '--properties and --replay need the properties'],
+  ])('%j → exit 2', async (argv, message) => {
+    const r = await run(argv, { env: { PGV2_APP_ID: '', PGV2_APP_SECRET: '' } });
+    expect(r.stderr).toContain(message);
+    expect(r.code).toBe(2);
+  });
+});
+
+function allFiles(dir: string): string {
+  return readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+}

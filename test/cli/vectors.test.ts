@@ -129,6 +129,7 @@ describe('pgv2kit vectors', () => {
         '  upload             0      0      0        0           0           0',
         '  client             0      0      0        0           0           0',
         '  gateway            0      0      0        0           0           0',
+        '  merchant           0      0      0        0           0           0',
         '  total              2      4      2        1           1           1',
         '',
         'cases counts the cases that run (valid + invalid + acceptable); superseded cases are kept in their files and never run',

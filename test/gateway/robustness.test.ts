@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
-import { seededRandom as rng } from '../../src/generate/seeded.js';
+import { seededRandom as rng } from '../../src/seeded.js';
 import { CREDENTIALS_PATH, MERCHANT, PDF_BODY, authHeader, correctForm, credentials, everyByte, multipart, postForm, type CredentialsData } from './_support.js';
 
 let gateway: Gateway;

@@ -3,6 +3,7 @@
  * its options and help load without this file's imports).
  * @module
  */
+import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { TesteeStartError } from '../../protocol/testee.js';
 import { writeReports } from '../../reports/write.js';
@@ -26,6 +27,7 @@ import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { runOptions } from './run.js';
 import { startTarget } from '../run-target.js';
+import { SampleMerchantError } from '../merchant-target.js';
 import { saveCounterexamples, saveTarget } from '../run-save.js';
 
 /**
@@ -34,15 +36,20 @@ import { saveCounterexamples, saveTarget } from '../run-save.js';
  * @returns the exit code
  */
 export async function runRun({ values, positionals, io, addSecret }: CommandContext<typeof runOptions>): Promise<number> {
-  const targets = [values.testee !== undefined, values.module !== undefined, values.gateway === true].filter(Boolean).length;
-  if (targets > 1) throw new UsageError('give one of --testee, --module and --gateway');
+  const targets = [values.testee !== undefined, values.module !== undefined, values.gateway === true, values.merchant === true].filter(Boolean).length;
+  if (targets > 1) throw new UsageError('give one of --testee, --module, --gateway and --merchant');
+  const merchantOnly = MERCHANT_OPTIONS.find((k) => values[k] !== undefined);
+  if (merchantOnly && !values.merchant) throw new UsageError(`--${merchantOnly} goes with --merchant (the merchant role)`);
   if (positionals.length > 0 && !values.gateway) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (a base URL goes with --gateway)`);
   if (positionals.length > 1) throw new UsageError('--gateway takes one base URL');
   if (values['update-expect-failures'] && !values['expect-failures']) throw new UsageError('--update-expect-failures needs --expect-failures <file>');
   if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
-  const concurrency = Math.floor(positiveNumber(values.concurrency, 'concurrency', 32));
-  const selection = { only: values.only ? [values.only] : values.gateway ? ['area:gateway'] : [], skip: values.skip ? [values.skip] : [] };
+  // the merchant role sends its calls one at a time, in case order (a replay follows its call)
+  const concurrency = Math.floor(positiveNumber(values.concurrency, 'concurrency', values.merchant ? 1 : 32));
+  const selection = { only: values.only ? [values.only] : values.gateway ? ['area:gateway'] : values.merchant ? ['area:merchant'] : [], skip: values.skip ? [values.skip] : [] };
+  // the merchant role's calls are seeded by --seed (the properties' seed too), else at random (the reports name it)
+  const merchantSeed = values.seed !== undefined ? integerOption(values.seed, 'seed', false) : randomInt(0, 2 ** 32 - 1);
   const properties = propertyOptions(values);
   const saveTo = values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties) : undefined;
 
@@ -81,7 +88,7 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   let subject: Subject;
   let target: RunTarget;
   try {
-    ({ subject, target, close: closeGateway } = await startTarget(values, positionals[0], io, { needsGateway: selected.some((c) => c.case.kind === 'gateway'), timeoutMs, log, addSecret }));
+    ({ subject, target, close: closeGateway } = await startTarget(values, positionals[0], io, { needsGateway: selected.some((c) => c.case.kind === 'gateway'), needsMerchant: selected.some((c) => c.case.kind === 'merchant'), timeoutMs, seed: merchantSeed, log, addSecret }));
   } catch (e) {
     if (e instanceof TesteeStartError) {
       // the run ends here, loudly: the message, and reports that say no case ran (exit 3)
@@ -89,9 +96,14 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
       return reportStartFailure(io, facts, values['no-reports'] || values.list ? undefined : { ...(values['report-dir'] ? { dir: resolvePath(io.cwd, values['report-dir']) } : {}), secrets });
     }
     if (e instanceof ModuleSubjectError) throw new UsageError(e.message);
+    if (e instanceof SampleMerchantError) {
+      io.stderr(`pgv2kit run: ${e.message}\n`);
+      return EXIT.failure;
+    }
     throw e;
   }
 
+  if (values.merchant && !values.list) io.stdout(`merchant role: ${target.description}\n`);
   const who = target.kind === 'testee' ? 'the testee' : 'the implementation';
   for (const name of subject.unknownOperations ?? []) io.stderr(`pgv2kit run: warning: ${unknownOperation(name, who).message}\n`);
   try {
@@ -146,10 +158,13 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
 
 // --- internal ---
 
+/** Options that mean something only in the merchant role. */
+const MERCHANT_OPTIONS = ['notify-url', 'return-url', 'deliver-to', 'return-deliver-to', 'accept-body'] as const;
+
 /** The properties' options from --properties, --no-properties, --seed and --replay (false: vectors only). */
-function propertyOptions(values: { properties?: string; 'no-properties'?: boolean; seed?: string; replay?: string; gateway?: boolean }): PropertyOptions | false {
-  if (values['no-properties'] || values.gateway) {
-    if (values.properties !== undefined || values.replay !== undefined) throw new UsageError('--properties and --replay need the properties: leave out --no-properties (and --gateway, which has none)');
+function propertyOptions(values: { properties?: string; 'no-properties'?: boolean; seed?: string; replay?: string; gateway?: boolean; merchant?: boolean }): PropertyOptions | false {
+  if (values['no-properties'] || values.gateway || values.merchant) {
+    if (values.properties !== undefined || values.replay !== undefined) throw new UsageError('--properties and --replay need the properties: leave out --no-properties (and --gateway and --merchant, which have none)');
     return false;
   }
   const runs = values.properties !== undefined ? Math.floor(positiveNumber(values.properties, 'properties', DEFAULT_PROPERTY_RUNS)) : DEFAULT_PROPERTY_RUNS;

@@ -5,7 +5,7 @@
  * @module
  */
 import { Agent, request } from 'undici';
-import type { HttpCall } from './plan.js';
+import type { HttpCall } from './target.js';
 
 /** How a call that got no HTTP answer ended. */
 export type SendErrorKind = 'timeout' | 'reset' | 'refused' | 'other';

@@ -1,0 +1,68 @@
+/**
+ * Merchant-role cases (5.5, 5.6, 6; R7–R12, R15, R16): the merchant under test handles a
+ * call the kit sent as the gateway. valid: it must accept the call; invalid: refuse it with a
+ * non-2xx answer below 500 (a 5xx is a crash, not a refusal: it fails); acceptable: either,
+ * cleanly, the choice recorded; advisory: anything, reported (R12). A call that got no answer
+ * (a timeout, a reset, nothing listening) is an error of the case, never a refusal. The case's
+ * expectation is held to what the readings allow for the call as built: where they disagree
+ * the case is an error naming the kit bug, never a verdict on the merchant.
+ * @module
+ */
+import { HANDLING_TITLES, type Handling } from '../merchant/handling.js';
+import type { MerchantAnswer } from '../subjects/merchant-subject.js';
+import type { Json } from '../subjects/subject.js';
+import { clip } from '../scheme/text.js';
+import type { MerchantCase } from '../vectors/types.js';
+import { callOp, defineCheck, nonResult } from './check.js';
+import type { OpOutcome } from './outcome.js';
+
+/** The check of merchant cases. */
+export const merchantCheck = defineCheck({
+  kind: 'merchant',
+  operations: (c) => [c.op],
+  async run(c, op, subject): Promise<OpOutcome> {
+    const expected = expectationOf(c);
+    const answer = await callOp(subject, op, c.inputs as { [key: string]: Json }, c.id);
+    const other = nonResult(op, expected, answer);
+    if (other) return other;
+    const got = answer as unknown as Json;
+    if (!('result' in answer)) return { op, status: 'error', expected, got, message: `the call could not be made: ${'rejected' in answer ? answer.rejected.reason : 'no result'}` };
+    const r = answer.result as unknown as MerchantAnswer;
+    const allowed = r.readings === 'acceptable' ? 'either' : r.readings;
+    if (expected !== 'anything' && allowed !== expected) {
+      return { op, status: 'error', expected, got, message: `a kit bug, please report it: the case expects ${expected}, but the readings (R7–R11) allow ${allowed} for the call as built` };
+    }
+    const what = r.outcome.kind === 'response' ? `${HANDLING_TITLES[r.handling]}: status ${r.outcome.status}${r.outcome.body ? `, body ${JSON.stringify(clip(r.outcome.body, 120))}` : ''}` : `${HANDLING_TITLES[r.handling]}: ${r.outcome.message}`;
+    const clean = r.handling === 'accepted' || r.handling === 'refused';
+    // the choice of an acceptable or advisory case: which of the allowed answers the merchant gave
+    const choice = clean && (expected === 'either' || expected === 'anything') ? { choice: r.handling as 'accepted' | 'refused' } : {};
+    const out = (status: OpOutcome['status'], message: string): OpOutcome => ({ op, status, expected, got, ...choice, message });
+    if (expected === 'anything') return out('pass', `advisory: ${what}`);
+    if (!clean) return out(answered(r.handling) ? 'fail' : 'error', `${what}; ${expected === 'accept' ? mustAccept(r.acceptBody) : expected === 'refuse' ? 'must be refused with a non-2xx answer below 500' : 'must be accepted or refused cleanly'}`);
+    if (expected === 'either') return out('pass', `${what} (either is acceptable; the merchant ${r.handling} it)`);
+    if (r.handling === (expected === 'accept' ? 'accepted' : 'refused')) return out('pass', what);
+    return out('fail', `${what}; ${expected === 'accept' ? mustAccept(r.acceptBody) : 'must be refused'}`);
+  },
+});
+
+/**
+ * What a merchant case expects the merchant to do.
+ * @param c - the case
+ * @returns accept, refuse, either (acceptable) or anything (advisory)
+ * @example expectationOf(merchantCase) // 'refuse'
+ */
+export function expectationOf(c: Pick<MerchantCase, 'result' | 'advisory'>): 'accept' | 'refuse' | 'either' | 'anything' {
+  if (c.advisory) return 'anything';
+  return c.result === 'valid' ? 'accept' : c.result === 'invalid' ? 'refuse' : 'either';
+}
+
+// --- internal ---
+
+/** Whether the merchant answered at all (a 5xx is an answer: a crash on the call). */
+function answered(h: Handling): boolean {
+  return h === 'server-error';
+}
+
+function mustAccept(acceptBody: string | undefined): string {
+  return `must be accepted${acceptBody !== undefined ? ` (2xx with body ${JSON.stringify(acceptBody)})` : ' (2xx)'}`;
+}

@@ -1,0 +1,88 @@
+/**
+ * The merchant of `pgv2kit run --merchant` and `pgv2kit certify`: the URLs as registered and
+ * where calls are delivered, with the merchant credentials — or, given no URL, the sample
+ * merchant (examples/sample-merchant) started on 127.0.0.1 with its demo credentials.
+ * @module
+ */
+import type { MerchantTarget } from '../merchant/call.js';
+import { startSampleMerchant } from '../certify/sample.js';
+import { UsageError } from './command.js';
+import type { CliIo } from './io.js';
+
+/** The options that name the merchant. */
+export interface MerchantChoice {
+  readonly 'notify-url'?: string;
+  readonly 'return-url'?: string;
+  readonly 'deliver-to'?: string;
+  readonly 'return-deliver-to'?: string;
+  readonly 'app-id'?: string;
+  readonly secret?: string;
+}
+
+/** A merchant to run against, and what stops it (the sample merchant) if anything. */
+export interface ChosenMerchant {
+  readonly target: MerchantTarget;
+  /** True for the sample merchant. */
+  readonly sample: boolean;
+  readonly close: (() => Promise<void>) | undefined;
+}
+
+/** Thrown when the sample merchant cannot be started (exit 3). */
+export class SampleMerchantError extends Error {
+  override readonly name = 'SampleMerchantError';
+}
+
+/**
+ * Checks the merchant options and starts the sample merchant when no URL is given.
+ * @param choice - the URL and credential options
+ * @param io - the environment (PGV2_APP_ID, PGV2_APP_SECRET)
+ * @param command - the command, for messages (`certify`, `run --merchant`)
+ * @returns the merchant
+ * @throws {UsageError} for one URL without the other, a URL that is not http(s) or has a fragment, missing credentials
+ * @throws {SampleMerchantError} when the sample merchant cannot be started
+ */
+export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'env'>, command: string): Promise<ChosenMerchant> {
+  const given = (['notify-url', 'return-url', 'deliver-to', 'return-deliver-to'] as const).filter((k) => choice[k] !== undefined);
+  if (given.length > 0 && (choice['notify-url'] === undefined || choice['return-url'] === undefined)) {
+    throw new UsageError('give both --notify-url and --return-url (as registered), or neither to use the sample merchant');
+  }
+  for (const k of given) {
+    const v = choice[k] ?? '';
+    if (!/^https?:\/\/[^/]/.test(v)) throw new UsageError(`--${k} must be an http(s):// URL, not ${JSON.stringify(v)}`);
+    if (v.includes('#')) throw new UsageError(`--${k} must not have a fragment (a fragment is never sent)`);
+  }
+  if (given.length === 0) {
+    try {
+      const s = await startSampleMerchant();
+      const { close, ...target } = s;
+      return { target, sample: true, close };
+    } catch (e) {
+      throw new SampleMerchantError(`the sample merchant could not be started: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  const appId = choice['app-id'] ?? io.env['PGV2_APP_ID'];
+  const appSecret = choice.secret ?? io.env['PGV2_APP_SECRET'];
+  if (!appId || !appSecret) throw new UsageError(`${command} needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)`);
+  return {
+    target: {
+      appId,
+      appSecret,
+      notifyUrl: choice['notify-url'] ?? '',
+      returnUrl: choice['return-url'] ?? '',
+      ...(choice['deliver-to'] !== undefined ? { deliverTo: choice['deliver-to'] } : {}),
+      ...(choice['return-deliver-to'] !== undefined ? { returnDeliverTo: choice['return-deliver-to'] } : {}),
+    },
+    sample: false,
+    close: undefined,
+  };
+}
+
+/**
+ * One line naming the merchant and its URLs.
+ * @param m - the merchant
+ * @returns e.g. `the merchant: notifyUrl https://… (delivered to http://127.0.0.1:…), returnUrl …`
+ */
+export function describeMerchant(m: ChosenMerchant): string {
+  const t = m.target;
+  return `${m.sample ? 'the sample merchant' : 'the merchant'}: notifyUrl ${t.notifyUrl}${t.deliverTo ? ` (delivered to ${t.deliverTo})` : ''}, returnUrl ${t.returnUrl}${t.returnDeliverTo ? ` (delivered to ${t.returnDeliverTo})` : ''}`;
+}

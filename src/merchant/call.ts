@@ -1,0 +1,169 @@
+/**
+ * Builds the HTTP call of one merchant-role case (vectors/merchant/): a webhook POST or a
+ * return-redirect GET, signed correctly with the merchant's credentials and registered URLs
+ * (R10, R11), then changed in the ways the case's inputs state. Payloads and nonces come from
+ * a PRNG seeded by the run's seed and the case id, so a case's call does not change when other
+ * cases are added; the clock is the builder's. Each call comes with what the readings allow a
+ * merchant to do with it ({@link readingsExpectation}), which the merchant check holds the
+ * case's expectation to.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { formatAuthorization, ITEM_NAMES, type ItemName } from '../scheme/authorization.js';
+import { sign } from '../scheme/sign.js';
+import type { MerchantInputs, MerchantOperation } from '../vectors/types.js';
+import { readingsExpectation, type ReadingsExpectation } from './expectation.js';
+import { compactJson, createRng, makePayment, nonCanonicalJson, webhookPayload, type Rng } from './payloads.js';
+import type { HttpCall, MerchantTarget } from './target.js';
+
+export type { HttpCall, MerchantTarget } from './target.js';
+
+/** A built call and what the readings allow, or why the case cannot be made with these URLs. */
+export type BuiltCall = { readonly call: HttpCall; readonly readings: ReadingsExpectation } | { readonly notApplicable: string };
+
+/** What a case gives the builder. */
+export interface CallSpec {
+  readonly id: string;
+  readonly op: MerchantOperation;
+  readonly inputs: MerchantInputs;
+}
+
+/** Builds the calls of a run; remembers them, so a replay sends an earlier call again. */
+export interface CallBuilder {
+  build(spec: CallSpec): BuiltCall;
+}
+
+/** Age of the "old timestamp" replay calls (R12): seven days. */
+export const OLD_TIMESTAMP_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Creates the builder of a run.
+ * @param target - the merchant
+ * @param seed - the run's seed
+ * @param now - the clock put in the timestamps (milliseconds)
+ * @returns the builder
+ * @example createCallBuilder(target, 1, Date.now()).build({ id: 'merchant.webhook.valid.1', op: 'merchant.webhook', inputs: {} })
+ */
+export function createCallBuilder(target: MerchantTarget, seed: number, now: number): CallBuilder {
+  const built = new Map<string, HttpCall>();
+  return {
+    build(spec) {
+      let result: BuiltCall;
+      if (spec.inputs.replayOf !== undefined) {
+        const earlier = built.get(spec.inputs.replayOf);
+        if (!earlier) return { notApplicable: `the call of ${spec.inputs.replayOf} was not sent in this run, so it cannot be sent again` };
+        result = { call: earlier, readings: readingsExpectation(earlier, target) };
+      } else {
+        const b = new Builder(target, createRng(caseSeed(seed, spec.id)), now);
+        const made = spec.op === 'merchant.webhook' ? b.webhook(spec.inputs) : b.redirect(spec.inputs);
+        if (typeof made === 'string') return { notApplicable: made };
+        result = { call: made, readings: readingsExpectation(made, target) };
+      }
+      built.set(spec.id, result.call);
+      return result;
+    },
+  };
+}
+
+/**
+ * The PRNG seed of one case: the run's seed and the case id, hashed.
+ * @param seed - the run's seed
+ * @param id - the case id
+ * @returns an unsigned 32-bit integer
+ * @example caseSeed(1, 'merchant.webhook.valid.1') === caseSeed(1, 'merchant.webhook.valid.1') // true
+ */
+export function caseSeed(seed: number, id: string): number {
+  return createHash('sha256').update(`${seed}:${id}`).digest().readUInt32BE(0);
+}
+
+/**
+ * Appends parameters to a URL as the gateway does (R11): `?` or `&`, then name=value pairs.
+ * @param base - the URL
+ * @param params - names and values, in order
+ * @param encoding - form (`+` for space) or percent (`%20`)
+ * @returns the URL with the parameters
+ * @example addQuery('https://m.test/r?a=1', [['b', 'x y']], 'form') // 'https://m.test/r?a=1&b=x+y'
+ */
+export function addQuery(base: string, params: ReadonlyArray<readonly [string, string]>, encoding: 'form' | 'percent'): string {
+  const enc = encoding === 'form' ? formEncode : encodeURIComponent;
+  const query = params.map(([n, v]) => `${enc(n)}=${enc(v)}`).join('&');
+  const sep = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
+  return `${base}${sep}${query}`;
+}
+
+// --- internal ---
+
+function formEncode(s: string): string {
+  return new URLSearchParams([['', s]]).toString().slice(1);
+}
+
+/** The last digit of a text changed (a space added when it has none). */
+function changeLastDigit(text: string): string {
+  const at = text.search(/[0-9](?=[^0-9]*$)/);
+  if (at < 0) return `${text} `;
+  return `${text.slice(0, at)}${(Number(text[at]) + 1) % 10}${text.slice(at + 1)}`;
+}
+
+const SIGN_CHANGES: Record<NonNullable<NonNullable<MerchantInputs['authorization']>['sign']>, (sign: string) => string> = {
+  'one-digit': (s) => `${s.slice(0, 10)}${s[10] === '0' ? '1' : '0'}${s.slice(11)}`,
+  zeros: () => '0'.repeat(64),
+  short: (s) => s.slice(1),
+  'upper-case': (s) => s.toUpperCase(),
+};
+
+/** The Authorization value the inputs ask for, from correct items; undefined for none. */
+function writeAuthorization(items: Record<ItemName, string>, a: MerchantInputs['authorization'], otherAppId: string): string | undefined {
+  if (a?.absent) return undefined;
+  const it = { ...items, ...(a?.appId ? { appId: otherAppId } : {}), ...(a?.sign ? { sign: SIGN_CHANGES[a.sign](items.sign) } : {}) };
+  if (a?.form === 'bearer') return `Bearer ${it.sign}`;
+  let text = a?.missing ? `V2_SHA256 ${ITEM_NAMES.filter((n) => n !== a.missing).map((n) => `${n}=${it[n]}`).join(',')}` : formatAuthorization(it, a?.order ?? ITEM_NAMES);
+  if (a?.duplicate === 'sign') text = `${formatAuthorization({ ...it, sign: '0'.repeat(64) }, a.order ?? ITEM_NAMES)},sign=${it.sign}`;
+  if (a?.duplicate === 'nonce') text = `${text},nonce=${it.nonce}`;
+  if (a?.scheme) text = text.replace(/^V2_SHA256/, a.scheme);
+  return text;
+}
+
+class Builder {
+  private readonly otherAppId: string;
+  constructor(
+    private readonly t: MerchantTarget,
+    private readonly rng: Rng,
+    private readonly now: number,
+  ) {
+    this.otherAppId = `${t.appId}X`;
+  }
+
+  /** The items of a signature over these parts, with the signed changes the inputs ask for. */
+  private items(signed: MerchantInputs['signed'], method: 'GET' | 'POST', url: string, body: string): Record<ItemName, string> {
+    const appId = signed?.appId ? this.otherAppId : this.t.appId;
+    const timestamp = String(signed?.timestamp ? this.now - OLD_TIMESTAMP_MS : this.now);
+    const nonce = this.rng.word(24);
+    const appSecret = signed?.secret ? `${this.t.appSecret}-wrong` : this.t.appSecret;
+    return { appId, sign: sign({ appId, appSecret, method, url, timestamp, nonce, body }), timestamp, nonce };
+  }
+
+  webhook(i: MerchantInputs): HttpCall | string {
+    const deliverTo = this.t.deliverTo ?? this.t.notifyUrl;
+    if (i.signed?.url === 'delivery' && deliverTo === this.t.notifyUrl) return 'the delivery URL is the notifyUrl (give --deliver-to to make this check)';
+    const payload = webhookPayload(this.rng, { ...(i.payment?.unknownFields ? { unknown: true } : {}), ...(i.payment?.attach !== undefined ? { attach: i.payment.attach } : {}) });
+    const text = i.json === 'non-canonical' ? nonCanonicalJson(payload) : compactJson(payload);
+    const signedBody = i.signed?.body === 'compact-re-serialization' ? compactJson(JSON.parse(text)) : text;
+    const items = this.items(i.signed, 'POST', i.signed?.url === 'delivery' ? deliverTo : this.t.notifyUrl, signedBody);
+    const authorization = writeAuthorization(items, i.authorization, this.otherAppId);
+    const headers: Array<[string, string]> = [['content-type', 'application/json; charset=utf-8']];
+    if (authorization !== undefined) headers.push(['authorization', authorization]);
+    return { method: 'POST', url: deliverTo, headers, body: i.sent?.body ? changeLastDigit(text) : text };
+  }
+
+  redirect(i: MerchantInputs): HttpCall {
+    const p = makePayment(this.rng, i.payment?.attach);
+    const payment = compactJson(p);
+    const added: Array<[string, string]> = [['paymentNo', p.paymentNo], ['merchantTradeNo', p.merchantTradeNo]];
+    const signedUrl = i.signed?.url === 'with-added-params' ? addQuery(this.t.returnUrl, [...added, ['payment', payment]], 'form') : this.t.returnUrl;
+    const items = this.items(i.signed, 'GET', signedUrl, `payment=${i.signed?.payment ? formEncode(payment) : payment}`);
+    const authorization = writeAuthorization(items, i.authorization, this.otherAppId);
+    const params: Array<[string, string]> = [...added, ['payment', i.sent?.payment ? changeLastDigit(payment) : payment]];
+    if (authorization !== undefined) params.push(['authorization', authorization]);
+    return { method: 'GET', url: addQuery(this.t.returnDeliverTo ?? this.t.returnUrl, params, i.encoding ?? 'form'), headers: [] };
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The merchant role's subject: a merchant's notify and return endpoints under test, the
+ * kit playing the gateway (`pgv2kit run --merchant`, `pgv2kit certify`). Each operation
+ * builds the call of its case (src/merchant/call.ts: signed correctly, then changed as the
+ * case states), sends it exactly as built — one call at a time per case, a timeout per call,
+ * redirects never followed — and answers with the call, what came back, what the merchant did
+ * with it, and what the readings allow, for the merchant check (src/checks/merchant.ts).
+ * @module
+ */
+import { createCallBuilder, type HttpCall, type MerchantTarget } from '../merchant/call.js';
+import { handlingOf } from '../merchant/handling.js';
+import { createSender, type SendOutcome } from '../merchant/send.js';
+import type { MerchantInputs } from '../vectors/types.js';
+import type { Answer, Json, Subject } from './subject.js';
+
+/** The merchant under test and how the run talks to it. */
+export interface MerchantSubjectOptions extends MerchantTarget {
+  /** Seeds the payloads and nonces of every call (with the case id). */
+  readonly seed: number;
+  /** Limit for one call, connection to last body byte (default 5000). */
+  readonly timeoutMs?: number;
+  /** With it, an accepting answer is a 2xx whose body equals this text. */
+  readonly acceptBody?: string;
+  /** The clock put in the timestamps, read once when the subject is created (default Date.now). */
+  readonly now?: () => number;
+  /** How reports name the merchant (default: `merchant <host of the notifyUrl>`). */
+  readonly name?: string;
+}
+
+/** The answer of a merchant operation (`result`). */
+export interface MerchantAnswer {
+  readonly call: HttpCall;
+  readonly outcome: SendOutcome;
+  readonly handling: ReturnType<typeof handlingOf>;
+  /** What the readings allow a merchant to do with the call. */
+  readonly readings: 'accept' | 'refuse' | 'acceptable';
+  readonly acceptBody?: string;
+}
+
+/**
+ * Creates the subject for a merchant.
+ * @param options - credentials, registered and delivery URLs, seed, timeout, accept body
+ * @returns a subject offering merchant.webhook and merchant.redirect; close() releases its connections
+ * @example const subject = createMerchantSubject({ appId, appSecret, notifyUrl, returnUrl, seed: 1 });
+ */
+export function createMerchantSubject(options: MerchantSubjectOptions): Subject {
+  const builder = createCallBuilder(options, options.seed, (options.now ?? Date.now)());
+  const sender = createSender(options.timeoutMs ?? 5000);
+  return {
+    implementation: { name: options.name ?? `merchant ${hostOf(options.notifyUrl)}`, version: 'unknown', language: 'http' },
+    operations: ['merchant.webhook', 'merchant.redirect'],
+    async call(op, input, caseId): Promise<Answer> {
+      if (op !== 'merchant.webhook' && op !== 'merchant.redirect') return { unsupported: { reason: `${op} is not a merchant operation` } };
+      const built = builder.build({ id: caseId, op, inputs: input as MerchantInputs });
+      if ('notApplicable' in built) return { unsupported: { reason: `not applicable: ${built.notApplicable}` } };
+      const outcome = await sender.send(built.call);
+      const answer: MerchantAnswer = { call: built.call, outcome, handling: handlingOf(outcome, options.acceptBody), readings: built.readings, ...(options.acceptBody !== undefined ? { acceptBody: options.acceptBody } : {}) };
+      return { result: answer as unknown as { [key: string]: Json } };
+    },
+    close: () => sender.close(),
+  };
+}
+
+// --- internal ---
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The merchant check's judgement: what the merchant did with a call (accepted, refused, a 5xx,
+ * no answer) against what the case expects (accept, refuse, either, anything). A crash or a
+ * silence is never a refusal; an advisory case never fails; the choice of an acceptable or
+ * advisory case is recorded. The subject here answers what a merchant subject would have; the
+ * subject itself is tested against real merchants (test/certify/).
+ */
+import { describe, expect, it } from 'vitest';
+import { merchantCheck } from '../../src/checks/merchant.js';
+import type { HttpCall } from '../../src/merchant/call.js';
+import { handlingOf } from '../../src/merchant/handling.js';
+import type { SendOutcome } from '../../src/merchant/send.js';
+import type { Answer, Json, Subject } from '../../src/subjects/subject.js';
+import type { MerchantCase } from '../../src/vectors/types.js';
+
+const call: HttpCall = { method: 'POST', url: 'http://127.0.0.1:9/n', headers: [['authorization', 'V2_SHA256 …']], body: '{}' };
+const ok: SendOutcome = { kind: 'response', status: 200, body: 'SUCCESS', ms: 1 };
+const no: SendOutcome = { kind: 'response', status: 401, body: 'FAIL', ms: 1 };
+const crash: SendOutcome = { kind: 'response', status: 500, body: 'boom', ms: 1 };
+const silent: SendOutcome = { kind: 'error', error: 'timeout', message: 'no complete answer within 40 ms', ms: 40 };
+const reset: SendOutcome = { kind: 'error', error: 'reset', message: 'other side closed', ms: 2 };
+
+function subjectAnswering(outcome: SendOutcome | Answer, readings: 'accept' | 'refuse' | 'acceptable', acceptBody?: string): Subject {
+  return {
+    implementation: { name: 'stub', version: '0', language: 'http' },
+    operations: ['merchant.webhook', 'merchant.redirect'],
+    call: async () =>
+      'kind' in outcome
+        ? { result: { call, outcome, handling: handlingOf(outcome, acceptBody), readings, ...(acceptBody !== undefined ? { acceptBody } : {}) } as unknown as { [key: string]: Json } }
+        : outcome,
+  };
+}
+
+const base = { id: 'merchant.webhook.t', kind: 'merchant', comment: 'c', spec: ['5.5'], readings: [], flags: ['MerchantRole'], requirement: 'webhook.valid', op: 'merchant.webhook', inputs: {}, expected: {} } as const;
+const caseOf = (result: MerchantCase['result'], advisory = false): MerchantCase => ({ ...base, result, ...(advisory ? { advisory: true as const } : {}) }) as MerchantCase;
+const readingsOf = (c: MerchantCase) => (c.result === 'valid' ? 'accept' : c.result === 'invalid' ? 'refuse' : 'acceptable');
+
+describe('the merchant check', () => {
+  it.each([
+    // case, what came back, status, words, choice
+    ['valid', ok, 'pass', /^accepted: status 200/, undefined],
+    ['valid', no, 'fail', /refused: status 401.*; must be accepted \(2xx\)$/, undefined],
+    ['valid', crash, 'fail', /answered 5xx \(server error\): status 500, body "boom"; must be accepted/, undefined],
+    ['valid', silent, 'error', /no answer within the timeout.*must be accepted/, undefined],
+    ['invalid', no, 'pass', /^refused: status 401/, undefined],
+    ['invalid', ok, 'fail', /accepted: status 200.*; must be refused$/, undefined],
+    ['invalid', crash, 'fail', /answered 5xx.*must be refused with a non-2xx answer below 500/, undefined],
+    ['invalid', reset, 'error', /connection reset.*must be refused with a non-2xx answer below 500/, undefined],
+    ['acceptable', ok, 'pass', /either is acceptable; the merchant accepted it/, 'accepted'],
+    ['acceptable', no, 'pass', /either is acceptable; the merchant refused it/, 'refused'],
+    ['acceptable', crash, 'fail', /must be accepted or refused cleanly/, undefined],
+  ] as const)('a %s case answered %j: %s', async (result, outcome, status, words, choice) => {
+    const c = caseOf(result);
+    const o = await merchantCheck.run(c, 'merchant.webhook', subjectAnswering(outcome, readingsOf(c)), {});
+    expect(o.status).toBe(status);
+    expect(o.message).toMatch(words);
+    expect(o.choice).toBe(choice);
+  });
+
+  it('an advisory case passes whatever happened, saying what did', async () => {
+    for (const [outcome, choice] of [[ok, 'accepted'], [no, 'refused'], [crash, undefined], [silent, undefined]] as const) {
+      const o = await merchantCheck.run(caseOf('acceptable', true), 'merchant.webhook', subjectAnswering(outcome, 'accept'), {});
+      expect([o.status, o.choice]).toEqual(['pass', choice]);
+      expect(o.message).toMatch(/^advisory: /);
+    }
+  });
+
+  it('with --accept-body, a 2xx with another body is a refusal, and the message says what accepting means', async () => {
+    const o = await merchantCheck.run(caseOf('valid'), 'merchant.webhook', subjectAnswering({ kind: 'response', status: 200, body: 'OK', ms: 1 }, 'accept', 'SUCCESS'), {});
+    expect(o.status).toBe('fail');
+    expect(o.message).toMatch(/refused: status 200, body "OK"; must be accepted \(2xx with body "SUCCESS"\)/);
+  });
+
+  it('a case the readings contradict is an error naming the kit bug; a call not applicable is skipped; a subject that throws is an error', async () => {
+    const contradicted = await merchantCheck.run(caseOf('valid'), 'merchant.webhook', subjectAnswering(ok, 'refuse'), {});
+    expect(contradicted.status).toBe('error');
+    expect(contradicted.message).toMatch(/a kit bug, please report it: the case expects accept, but the readings \(R7–R11\) allow refuse/);
+    const na = await merchantCheck.run(caseOf('invalid'), 'merchant.webhook', subjectAnswering({ unsupported: { reason: 'not applicable: the delivery URL is the notifyUrl' } }, 'refuse'), {});
+    expect([na.status, na.message]).toEqual(['skip', 'unsupported: not applicable: the delivery URL is the notifyUrl']);
+    const thrower: Subject = { ...subjectAnswering(ok, 'accept'), call: async () => { throw new Error('socket gone'); } };
+    const thrown = await merchantCheck.run(caseOf('valid'), 'merchant.webhook', thrower, {});
+    expect([thrown.status, thrown.message]).toEqual(['error', 'the subject threw: socket gone']);
+  });
+});
