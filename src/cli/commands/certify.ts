@@ -4,16 +4,17 @@
  * @module
  */
 import { defineCommand, type OptionSpecs } from '../command.js';
+import { merchantOptions } from '../merchant-options.js';
 
 /** The options of `pgv2kit certify`. */
 export const certifyOptions = {
-  'notify-url': { type: 'string', valueName: '<url>', description: 'The notifyUrl as the merchant registered it' },
-  'return-url': { type: 'string', valueName: '<url>', description: 'The returnUrl as the merchant registered it (its own query included)' },
-  'deliver-to': { type: 'string', valueName: '<url>', description: 'Send webhooks here instead of the notifyUrl' },
-  'return-deliver-to': { type: 'string', valueName: '<url>', description: 'Send redirects here instead of the returnUrl (parameters are added to it)' },
+  'notify-url': merchantOptions['notify-url'],
+  'return-url': merchantOptions['return-url'],
+  'deliver-to': merchantOptions['deliver-to'],
+  'return-deliver-to': merchantOptions['return-deliver-to'],
   'app-id': { type: 'string', valueName: '<id>', description: 'The merchant appId', env: 'PGV2_APP_ID' },
   secret: { type: 'string', valueName: '<secret>', description: 'The merchant secret', env: 'PGV2_APP_SECRET', secret: true },
-  'accept-body': { type: 'string', valueName: '<text>', description: 'An accepting answer is a 2xx with this body (e.g. SUCCESS)' },
+  'accept-body': merchantOptions['accept-body'],
   seed: { type: 'string', valueName: '<n>', description: 'Seed of the payloads and nonces, 0 to 4294967295 (default: random, printed)' },
   timeout: { type: 'string', valueName: '<seconds>', description: 'Limit for each call (default 5)' },
   'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the report here (default: reports/<run name>)' },

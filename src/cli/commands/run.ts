@@ -6,6 +6,7 @@
  */
 import { DEFAULT_PROPERTY_RUNS } from '../../properties/defaults.js';
 import { defineCommand, type OptionSpecs } from '../command.js';
+import { merchantOptions } from '../merchant-options.js';
 
 /** The options of `pgv2kit run`. */
 export const runOptions = {
@@ -13,11 +14,7 @@ export const runOptions = {
   module: { type: 'string', valueName: '<path>', description: 'Load this module in process (exports subject, createSubject() or operations)' },
   gateway: { type: 'boolean', description: 'Gateway role: check the gateway at [base_url] (default: the reference gateway, in process)' },
   merchant: { type: 'boolean', description: 'Merchant role: check the merchant at --notify-url and --return-url (default: the sample merchant, started on 127.0.0.1)' },
-  'notify-url': { type: 'string', valueName: '<url>', description: 'Merchant role: the notifyUrl as the merchant registered it' },
-  'return-url': { type: 'string', valueName: '<url>', description: 'Merchant role: the returnUrl as the merchant registered it (its own query included)' },
-  'deliver-to': { type: 'string', valueName: '<url>', description: 'Merchant role: send webhooks here instead of the notifyUrl' },
-  'return-deliver-to': { type: 'string', valueName: '<url>', description: 'Merchant role: send redirects here instead of the returnUrl' },
-  'accept-body': { type: 'string', valueName: '<text>', description: 'Merchant role: an accepting answer is a 2xx with this body (e.g. SUCCESS)' },
+  ...merchantOptions,
   'app-id': { type: 'string', valueName: '<id>', description: 'Gateway and merchant roles: the merchant appId', env: 'PGV2_APP_ID' },
   secret: { type: 'string', valueName: '<secret>', description: 'Gateway and merchant roles: the merchant secret', env: 'PGV2_APP_SECRET', secret: true },
   vectors: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
