@@ -1,7 +1,8 @@
 /**
- * Known signer mistakes, tried when a header's sign does not match: if the sign of
- * content built with one of these mistakes equals the header's, the mistake is
- * named. Descriptions are fixed text: they never contain a part's value.
+ * The one catalogue of known signer mistakes, keyed by the flags of vectors/notes.yaml
+ * ({@link KNOWN_MISTAKES}), tried when a header's sign does not match: if the sign of
+ * content built with one of these mistakes equals the header's, the mistake is named.
+ * Descriptions are fixed text: they never contain a part's value.
  * @module
  */
 import { bytesEqual, concatBytes, utf8 } from '../scheme/bytes.js';
@@ -16,8 +17,10 @@ export type ByteParts = SignatureParts & { readonly body: Uint8Array };
 
 /** A known mistake. */
 export interface Mistake {
-  /** Stable id, e.g. `no-final-lf`. */
+  /** Stable id, e.g. `no-final-lf`: its page is `docs/mistakes/<id>.md`. */
   readonly id: string;
+  /** The flag of vectors/notes.yaml it belongs to: its key in {@link KNOWN_MISTAKES}. */
+  readonly flag: MistakeFlag;
   /** What the signer did, in one line. */
   readonly description: string;
   /** The reading or spec section the correct behaviour follows. */
@@ -64,69 +67,156 @@ export function findMistakes(parts: ByteParts, headerSign: string): Mistake[] {
     .map(({ mistake }) => mistake);
 }
 
+/** How a known mistake builds its content (undefined when it does not apply; several contents when converters make it in several forms). */
+export type BuildMistake = (p: ByteParts, correct: Uint8Array) => Uint8Array | readonly Uint8Array[] | undefined;
+
+/** One form of a known mistake: its id, what the signer did, the rule it breaks, and how it builds the content. */
+export interface MistakeForm extends Omit<Mistake, 'flag'> {
+  readonly build: BuildMistake;
+}
+
+/** A known mistake, as a flag of vectors/notes.yaml names it: a summary and its forms. */
+export interface MistakeKind {
+  /** What kind of difference it is, in the words of the reference gateway's record. */
+  readonly summary: string;
+  /** Its forms, each with a page `docs/mistakes/<id>.md`, in the order they are tried. */
+  readonly forms: readonly MistakeForm[];
+}
+
+const SUMMARY = {
+  content: 'the signature content was not built as 5.1 says',
+  body: 'body signed differs from body sent',
+  url: 'the URL signed differs from the URL sent',
+  path: 'the path was signed instead of the full URL',
+  method: 'the method signed differs from the method sent',
+  encoding: 'the content was not encoded as UTF-8',
+} as const;
+
 /**
- * Every mistake tried, with how it builds its content (undefined when it does not apply;
- * several contents when converters make the mistake in several forms).
+ * The catalogue of known signer mistakes, keyed by the flag vectors/notes.yaml explains each
+ * with (bugType KNOWN_MISTAKE): diagnosis tries every form ({@link MISTAKES}), `pgv2kit
+ * generate` flags the cases it builds with a form by its key, the reference gateway's record
+ * says its summary. Forms are tried in key order, then form order.
+ * @example KNOWN_MISTAKES.PartsOrder.forms.map((f) => f.id) // ['app-id-secret-swapped', 'timestamp-nonce-swapped']
  */
-export const MISTAKES: ReadonlyArray<Mistake & { readonly build: (p: ByteParts, correct: Uint8Array) => Uint8Array | readonly Uint8Array[] | undefined }> = [
-  { id: 'no-final-lf', ref: '§5.1, R1', description: 'the LF after part 7 (the body) was left out', build: (_, c) => c.subarray(0, c.byteLength - 1) },
-  { id: 'extra-final-lf', ref: '§5.1, R1', description: 'one LF too many at the end of the content', build: (_, c) => concatBytes([c, utf8('\n')]) },
-  { id: 'body-part-left-out', ref: '§5.1, R2', description: 'part 7 was left out: the content ends after the nonce and its LF', build: (p) => head(p) },
-  { id: 'empty-body', ref: '§5.1', description: 'the content was built with an empty body instead of the body sent', build: (p) => (p.body.byteLength > 0 ? with_(p, { body: new Uint8Array() }) : undefined) },
-  { id: 'crlf-separators', ref: '§5.1', description: 'the parts were separated by CR LF instead of LF', build: (p) => concatBytes([utf8(fields(p).join('\r\n') + '\r\n'), p.body, utf8('\r\n')]) },
-  { id: 'secret-left-out', ref: '§5.1', description: 'part 2 (the secret) was left out', build: (p) => concatBytes([utf8([p.appId, p.method, p.url, p.timestamp, p.nonce].join('\n') + '\n'), p.body, utf8('\n')]) },
-  { id: 'app-id-secret-swapped', ref: '§5.1', description: 'parts 1 and 2 (appId and secret) were swapped', build: (p) => with_(p, { appId: p.appSecret, appSecret: p.appId }) },
-  { id: 'timestamp-nonce-swapped', ref: '§5.1', description: 'parts 5 and 6 (timestamp and nonce) were swapped', build: (p) => with_(p, { timestamp: p.nonce, nonce: p.timestamp }) },
-  { id: 'method-lower-case', ref: 'R5', description: 'the method was signed in lower case', build: (p) => with_(p, { method: p.method.toLowerCase() }) },
-  { id: 'method-upper-case', ref: 'R5', description: 'the method was signed in upper case while the request sent it otherwise', build: (p) => with_(p, { method: p.method.toUpperCase() }) },
-  { id: 'url-path-only', ref: 'R4', description: 'part 4 was the path and query only, without scheme://host', build: (p) => urlVariant(p, (u) => u.pathname + u.search) },
-  { id: 'url-without-query', ref: 'R4', description: 'part 4 was the URL without its query string', build: (p) => urlVariant(p, () => p.url.split('?')[0] ?? p.url) },
-  { id: 'url-path-only-without-query', ref: 'R4', description: 'part 4 was the path only, without scheme://host and query', build: (p) => urlVariant(p, (u) => u.pathname) },
-  { id: 'url-trailing-slash', ref: 'R4', description: 'part 4 had a trailing slash added or removed', build: (p) => urlVariant(p, () => toggleSlash(p.url)) },
-  { id: 'url-normalised', ref: 'R4', description: 'part 4 was the URL as a URL parser rewrites it (default port, percent-encoding, host case)', build: (p) => urlVariant(p, (u) => u.href) },
-  { id: 'body-trailing-lf-stripped', ref: 'R1', description: "the body's trailing LFs were stripped", build: (p) => bodyVariant(p, (t) => t.replace(/\n+$/, '')) },
-  { id: 'body-crlf-to-lf', ref: 'R3', description: "the body's CR LF line ends were converted to LF", build: (p) => bodyVariant(p, (t) => t.replace(/\r\n/g, '\n')) },
-  { id: 'body-lf-to-crlf', ref: 'R3', description: "the body's LF line ends were converted to CR LF", build: (p) => bodyVariant(p, (t) => t.replace(/\r?\n/g, '\r\n')) },
-  { id: 'body-bom-dropped', ref: 'R3', description: "the body's BOM was dropped", build: (p) => bodyVariant(p, (t) => t.replace(/^\ufeff/, '')) },
-  { id: 'body-trimmed', ref: 'R3', description: 'the body was trimmed of leading and trailing white space', build: (p) => bodyVariant(p, (t) => t.trim()) },
-  { id: 'body-nfc', ref: 'R3', description: 'the body was Unicode-normalised (NFC)', build: (p) => bodyVariant(p, (t) => t.normalize('NFC')) },
-  { id: 'body-nfd', ref: 'R3', description: 'the body was Unicode-normalised (NFD)', build: (p) => bodyVariant(p, (t) => t.normalize('NFD')) },
-  { id: 'body-reserialized', ref: '§5.1, §5.4', description: 'the body was parsed and serialized again (JSON.stringify) instead of signing the bytes sent', build: (p) => bodyVariant(p, reserialize) },
-  { id: 'body-reserialized-pretty', ref: '§5.1, §5.4', description: 'the body was serialized again with indentation instead of signing the bytes sent', build: (p) => bodyVariant(p, (t) => reserialize(t, 2)) },
-  {
-    id: 'body-invalid-utf8-replaced-fffd',
-    ref: '§5.1, R3',
-    description:
-      "the body went through a text conversion before signing (bytes that are not UTF-8 were replaced by U+FFFD, EF BF BD, as Buffer's toString, TextDecoder, Java's new String and Python's decode with errors='replace' do)",
-    build: (p) => replacedBody(p, FFFD),
+export const KNOWN_MISTAKES = {
+  FinalLfMissing: { summary: SUMMARY.content, forms: [{ id: 'no-final-lf', ref: '§5.1, R1', description: 'the LF after part 7 (the body) was left out', build: (_, c) => c.subarray(0, c.byteLength - 1) }] },
+  ExtraLf: { summary: SUMMARY.content, forms: [{ id: 'extra-final-lf', ref: '§5.1, R1', description: 'one LF too many at the end of the content', build: (_, c) => concatBytes([c, utf8('\n')]) }] },
+  EmptyBodyPartDropped: { summary: SUMMARY.body, forms: [{ id: 'body-part-left-out', ref: '§5.1, R2', description: 'part 7 was left out: the content ends after the nonce and its LF', build: (p) => head(p) }] },
+  BodyNotSigned: { summary: SUMMARY.body, forms: [{ id: 'empty-body', ref: '§5.1', description: 'the content was built with an empty body instead of the body sent', build: (p) => (p.body.byteLength > 0 ? with_(p, { body: new Uint8Array() }) : undefined) }] },
+  CrlfSeparators: { summary: SUMMARY.content, forms: [{ id: 'crlf-separators', ref: '§5.1', description: 'the parts were separated by CR LF instead of LF', build: (p) => concatBytes([utf8(fields(p).join('\r\n') + '\r\n'), p.body, utf8('\r\n')]) }] },
+  SecretOmitted: { summary: SUMMARY.content, forms: [{ id: 'secret-left-out', ref: '§5.1', description: 'part 2 (the secret) was left out', build: (p) => concatBytes([utf8([p.appId, p.method, p.url, p.timestamp, p.nonce].join('\n') + '\n'), p.body, utf8('\n')]) }] },
+  PartsOrder: {
+    summary: SUMMARY.content,
+    forms: [
+      { id: 'app-id-secret-swapped', ref: '§5.1', description: 'parts 1 and 2 (appId and secret) were swapped', build: (p) => with_(p, { appId: p.appSecret, appSecret: p.appId }) },
+      { id: 'timestamp-nonce-swapped', ref: '§5.1', description: 'parts 5 and 6 (timestamp and nonce) were swapped', build: (p) => with_(p, { timestamp: p.nonce, nonce: p.timestamp }) },
+    ],
   },
-  {
-    id: 'body-invalid-utf8-replaced-question-mark',
-    ref: '§5.1, R3',
-    description:
-      "the body went through a text conversion before signing (bytes that are not UTF-8 were replaced by '?', as PHP's mb_convert_encoding and mb_scrub do by default, or a decoder set to replace with '?')",
-    build: (p) => replacedBody(p, QUESTION_MARK),
+  MethodCase: {
+    summary: SUMMARY.method,
+    forms: [
+      { id: 'method-lower-case', ref: 'R5', description: 'the method was signed in lower case', build: (p) => with_(p, { method: p.method.toLowerCase() }) },
+      { id: 'method-upper-case', ref: 'R5', description: 'the method was signed in upper case while the request sent it otherwise', build: (p) => with_(p, { method: p.method.toUpperCase() }) },
+    ],
   },
-  {
-    id: 'body-reserialized-lossy',
-    ref: '§5.1, §5.4, R3',
-    description: 'the body, not valid UTF-8, was decoded with U+FFFD for its bad bytes, then parsed and serialized again (JSON.stringify)',
-    build: lossyReserialized,
+  PathInsteadOfUrl: {
+    summary: SUMMARY.path,
+    forms: [
+      { id: 'url-path-only', ref: 'R4', description: 'part 4 was the path and query only, without scheme://host', build: (p) => urlVariant(p, (u) => u.pathname + u.search) },
+      { id: 'url-path-only-without-query', ref: 'R4', description: 'part 4 was the path only, without scheme://host and query', build: (p) => urlVariant(p, (u) => u.pathname) },
+    ],
   },
-  { id: 'latin1', ref: '§5.2, R3', description: 'the content was encoded as Latin-1 instead of UTF-8', build: (p) => latin1(p, 'within') },
-  {
-    id: 'latin1-low-byte',
-    ref: '§5.2, R3',
-    description: "the content was encoded one byte per UTF-16 unit, its low byte (Node's Buffer 'latin1'), instead of UTF-8",
-    build: (p) => latin1(p, 'low-byte'),
+  QueryDropped: { summary: SUMMARY.url, forms: [{ id: 'url-without-query', ref: 'R4', description: 'part 4 was the URL without its query string', build: (p) => urlVariant(p, () => p.url.split('?')[0] ?? p.url) }] },
+  UrlNormalized: {
+    summary: SUMMARY.url,
+    forms: [
+      { id: 'url-trailing-slash', ref: 'R4', description: 'part 4 had a trailing slash added or removed', build: (p) => urlVariant(p, () => toggleSlash(p.url)) },
+      { id: 'url-normalised', ref: 'R4', description: 'part 4 was the URL as a URL parser rewrites it (default port, percent-encoding, host case)', build: (p) => urlVariant(p, (u) => u.href) },
+    ],
   },
-  {
-    id: 'latin1-question-mark',
-    ref: '§5.2, R3',
-    description: "the content was encoded as Latin-1 with '?' for each character Latin-1 lacks (Java's getBytes, Python's errors='replace'), instead of UTF-8",
-    build: (p) => latin1(p, 'question-mark'),
+  BodyLfDropped: { summary: SUMMARY.body, forms: [{ id: 'body-trailing-lf-stripped', ref: 'R1', description: "the body's trailing LFs were stripped", build: (p) => bodyVariant(p, (t) => t.replace(/\n+$/, '')) }] },
+  CrlfConverted: {
+    summary: SUMMARY.body,
+    forms: [
+      { id: 'body-crlf-to-lf', ref: 'R3', description: "the body's CR LF line ends were converted to LF", build: (p) => bodyVariant(p, (t) => t.replace(/\r\n/g, '\n')) },
+      { id: 'body-lf-to-crlf', ref: 'R3', description: "the body's LF line ends were converted to CR LF", build: (p) => bodyVariant(p, (t) => t.replace(/\r?\n/g, '\r\n')) },
+    ],
   },
-];
+  BomDropped: { summary: SUMMARY.body, forms: [{ id: 'body-bom-dropped', ref: 'R3', description: "the body's BOM was dropped", build: (p) => bodyVariant(p, (t) => t.replace(/^\ufeff/, '')) }] },
+  BodyTrimmed: { summary: SUMMARY.body, forms: [{ id: 'body-trimmed', ref: 'R3', description: 'the body was trimmed of leading and trailing white space', build: (p) => bodyVariant(p, (t) => t.trim()) }] },
+  UnicodeNormalized: {
+    summary: SUMMARY.body,
+    forms: [
+      { id: 'body-nfc', ref: 'R3', description: 'the body was Unicode-normalised (NFC)', build: (p) => bodyVariant(p, (t) => t.normalize('NFC')) },
+      { id: 'body-nfd', ref: 'R3', description: 'the body was Unicode-normalised (NFD)', build: (p) => bodyVariant(p, (t) => t.normalize('NFD')) },
+    ],
+  },
+  BodyReserialized: {
+    summary: SUMMARY.body,
+    forms: [
+      { id: 'body-reserialized', ref: '§5.1, §5.4', description: 'the body was parsed and serialized again (JSON.stringify) instead of signing the bytes sent', build: (p) => bodyVariant(p, reserialize) },
+      { id: 'body-reserialized-pretty', ref: '§5.1, §5.4', description: 'the body was serialized again with indentation instead of signing the bytes sent', build: (p) => bodyVariant(p, (t) => reserialize(t, 2)) },
+    ],
+  },
+  BodyTextConverted: {
+    summary: SUMMARY.body,
+    forms: [
+      {
+        id: 'body-invalid-utf8-replaced-fffd',
+        ref: '§5.1, R3',
+        description:
+          "the body went through a text conversion before signing (bytes that are not UTF-8 were replaced by U+FFFD, EF BF BD, as Buffer's toString, TextDecoder, Java's new String and Python's decode with errors='replace' do)",
+        build: (p) => replacedBody(p, FFFD),
+      },
+      {
+        id: 'body-invalid-utf8-replaced-question-mark',
+        ref: '§5.1, R3',
+        description:
+          "the body went through a text conversion before signing (bytes that are not UTF-8 were replaced by '?', as PHP's mb_convert_encoding and mb_scrub do by default, or a decoder set to replace with '?')",
+        build: (p) => replacedBody(p, QUESTION_MARK),
+      },
+      {
+        id: 'body-reserialized-lossy',
+        ref: '§5.1, §5.4, R3',
+        description: 'the body, not valid UTF-8, was decoded with U+FFFD for its bad bytes, then parsed and serialized again (JSON.stringify)',
+        build: lossyReserialized,
+      },
+    ],
+  },
+  Latin1Body: {
+    summary: SUMMARY.encoding,
+    forms: [
+      { id: 'latin1', ref: '§5.2, R3', description: 'the content was encoded as Latin-1 instead of UTF-8', build: (p) => latin1(p, 'within') },
+      { id: 'latin1-low-byte', ref: '§5.2, R3', description: "the content was encoded one byte per UTF-16 unit, its low byte (Node's Buffer 'latin1'), instead of UTF-8", build: (p) => latin1(p, 'low-byte') },
+      {
+        id: 'latin1-question-mark',
+        ref: '§5.2, R3',
+        description: "the content was encoded as Latin-1 with '?' for each character Latin-1 lacks (Java's getBytes, Python's errors='replace'), instead of UTF-8",
+        build: (p) => latin1(p, 'question-mark'),
+      },
+    ],
+  },
+} as const satisfies Record<string, MistakeKind>;
+
+/** A flag of vectors/notes.yaml that names a known signer mistake (a key of {@link KNOWN_MISTAKES}). */
+export type MistakeFlag = keyof typeof KNOWN_MISTAKES;
+
+/**
+ * Every form of every known mistake, with its flag, in the order they are tried.
+ * @example MISTAKES.find((m) => m.id === 'no-final-lf')?.flag // 'FinalLfMissing'
+ */
+export const MISTAKES: ReadonlyArray<Mistake & { readonly build: BuildMistake }> = (Object.entries(KNOWN_MISTAKES) as Array<[MistakeFlag, MistakeKind]>).flatMap(([flag, kind]) => kind.forms.map((form) => ({ ...form, flag })));
+
+/**
+ * The summary of a mistake's kind (what the reference gateway's record says).
+ * @param mistake - a mistake of {@link MISTAKES}
+ * @returns e.g. `body signed differs from body sent`
+ * @example mistakeSummary(MISTAKES[0]) // 'body signed differs from body sent'
+ */
+export function mistakeSummary(mistake: Pick<Mistake, 'flag'>): string {
+  return KNOWN_MISTAKES[mistake.flag].summary;
+}
 
 // --- internal ---
 

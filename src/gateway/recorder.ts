@@ -11,7 +11,7 @@
  * @module
  */
 import type { Tolerance } from '../scheme/authorization.js';
-import type { Mistake } from '../diagnosis/mistakes.js';
+import type { FoundMistake } from './request-auth.js';
 
 /** How the signature of a recorded API request fared. */
 export type RequestVerification =
@@ -25,7 +25,7 @@ export type RequestVerification =
       /** The appId the header named, when it could be read. */
       readonly appId?: string;
       /** The known mistakes that reproduce the sign (sign-mismatch only). */
-      readonly mistakes: readonly Mistake[];
+      readonly mistakes: readonly FoundMistake[];
     };
 
 /** One API request as the gateway received and answered it. */

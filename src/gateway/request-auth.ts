@@ -17,7 +17,7 @@ import { parseAuthorization, type AuthorizationItems, type Tolerance } from '../
 import { signatureContent } from '../scheme/content.js';
 import { signContent } from '../scheme/sign.js';
 import { describeVerifyProblem, verifyRequest, type VerifyProblem } from '../scheme/verify.js';
-import { findMistakes, type Mistake } from '../diagnosis/mistakes.js';
+import { findMistakes, mistakeSummary, type Mistake } from '../diagnosis/mistakes.js';
 import type { Merchant, MerchantBook } from './merchants.js';
 import { clip } from '../scheme/text.js';
 
@@ -33,7 +33,7 @@ export type AuthOutcome =
       /** Why, in words; for a sign mismatch, with the mistake that reproduces the sign. */
       readonly message: string;
       /** The known mistakes that reproduce the sign (sign mismatch only; may be empty). */
-      readonly mistakes: readonly Mistake[];
+      readonly mistakes: readonly FoundMistake[];
       /** The merchant, when the header named a known appId. */
       readonly merchant?: Merchant;
     };
@@ -60,7 +60,7 @@ export interface ReceivedRequest {
  * @example authenticateRequest(book, { method: 'POST', url, authorization, body }).valid
  */
 export function authenticateRequest(merchants: MerchantBook, request: ReceivedRequest): AuthOutcome {
-  const refused = (problem: AuthProblem, message: string, mistakes: readonly Mistake[] = [], merchant?: Merchant): AuthOutcome => ({
+  const refused = (problem: AuthProblem, message: string, mistakes: readonly FoundMistake[] = [], merchant?: Merchant): AuthOutcome => ({
     valid: false,
     problem,
     message,
@@ -90,32 +90,33 @@ export function authenticateRequest(merchants: MerchantBook, request: ReceivedRe
  * Mistakes only the gateway can try, because only it knows how the URL was reached.
  * @example GATEWAY_MISTAKES.map((m) => m.id) // ['url-without-scenario-prefix', 'url-https']
  */
-export const GATEWAY_MISTAKES: readonly Mistake[] = [
-  { id: 'url-without-scenario-prefix', ref: 'R4', description: 'part 4 was the URL without the /s/<scenario id> prefix the request was sent to' },
-  { id: 'url-https', ref: 'R4', description: 'part 4 was the URL with https:// while the request was sent over http://' },
+export const GATEWAY_MISTAKES: readonly GatewayMistake[] = [
+  { id: 'url-without-scenario-prefix', ref: 'R4', description: 'part 4 was the URL without the /s/<scenario id> prefix the request was sent to', summary: 'the URL signed differs from the URL sent' },
+  { id: 'url-https', ref: 'R4', description: 'part 4 was the URL with https:// while the request was sent over http://', summary: 'the URL signed differs from the URL sent' },
 ];
+
+/** A mistake only the gateway tries (no vector flags it): its summary is its own. */
+export type GatewayMistake = Omit<Mistake, 'flag'> & { readonly summary: string };
+
+/** A mistake that reproduced a sign: one of the catalogue's, or the gateway's own. */
+export type FoundMistake = Mistake | GatewayMistake;
 
 // --- internal ---
 
 type Parts = Parameters<typeof findMistakes>[0];
 
-function gatewayMistakes(parts: Parts, headerSign: string, prefix: string | undefined): Mistake[] {
+function gatewayMistakes(parts: Parts, headerSign: string, prefix: string | undefined): GatewayMistake[] {
   const wanted = headerSign.toLowerCase();
-  const urls: Array<[Mistake | undefined, string | undefined]> = [
+  const urls: Array<[GatewayMistake | undefined, string | undefined]> = [
     // The prefix is a path segment: its first occurrence in the URL is the one sent.
     [GATEWAY_MISTAKES[0], prefix ? parts.url.replace(prefix, '') : undefined],
     [GATEWAY_MISTAKES[1], parts.url.startsWith('http://') ? `https://${parts.url.slice('http://'.length)}` : undefined],
   ];
-  return urls.filter(([m, url]) => m && url !== undefined && signContent(signatureContent({ ...parts, url })) === wanted).map(([m]) => m as Mistake);
+  return urls.filter(([m, url]) => m && url !== undefined && signContent(signatureContent({ ...parts, url })) === wanted).map(([m]) => m as GatewayMistake);
 }
 
-/** What kind of difference a mistake is, in the words of the record. */
-function summary(m: Mistake): string {
-  if (m.id === 'url-path-only' || m.id === 'url-path-only-without-query') return 'the path was signed instead of the full URL';
-  if (m.id.startsWith('url-')) return 'the URL signed differs from the URL sent';
-  if (m.id.startsWith('body-') || m.id === 'empty-body') return 'body signed differs from body sent';
-  if (m.id.startsWith('method-')) return 'the method signed differs from the method sent';
-  if (m.id.startsWith('latin1')) return 'the content was not encoded as UTF-8';
-  return 'the signature content was not built as 5.1 says';
+/** What kind of difference a mistake is, in the words of the record: its kind's summary in the catalogue. */
+function summary(m: FoundMistake): string {
+  return 'flag' in m ? mistakeSummary(m) : m.summary;
 }
 

@@ -8,36 +8,6 @@ import { signContent } from '../scheme/sign.js';
 import type { Provenance, SignatureCase } from '../vectors/types.js';
 import { GENERATED_FLAG, GenerateCheckError, type GivenParts, IdAllocator, bodyTraits, bytesField, checkedSign, describeBody, randomParts } from './_common.js';
 
-/** Flags of the known mistakes (notes.yaml). */
-const MISTAKE_FLAGS: Readonly<Record<string, string>> = {
-  'no-final-lf': 'FinalLfMissing',
-  'extra-final-lf': 'ExtraLf',
-  'body-part-left-out': 'EmptyBodyPartDropped',
-  'crlf-separators': 'CrlfSeparators',
-  'secret-left-out': 'SecretOmitted',
-  'app-id-secret-swapped': 'PartsOrder',
-  'timestamp-nonce-swapped': 'PartsOrder',
-  'method-lower-case': 'MethodCase',
-  'method-upper-case': 'MethodCase',
-  'url-path-only': 'PathInsteadOfUrl',
-  'url-path-only-without-query': 'PathInsteadOfUrl',
-  'url-without-query': 'QueryDropped',
-  'url-trailing-slash': 'UrlNormalized',
-  'url-normalised': 'UrlNormalized',
-  'body-trailing-lf-stripped': 'BodyLfDropped',
-  'body-crlf-to-lf': 'CrlfConverted',
-  'body-lf-to-crlf': 'CrlfConverted',
-  'body-bom-dropped': 'BomDropped',
-  'body-trimmed': 'BodyTrimmed',
-  'body-nfc': 'UnicodeNormalized',
-  'body-nfd': 'UnicodeNormalized',
-  'body-reserialized': 'BodyReserialized',
-  'body-reserialized-pretty': 'BodyReserialized',
-  'latin1': 'Latin1Body',
-  'latin1-low-byte': 'Latin1Body',
-  'latin1-question-mark': 'Latin1Body',
-};
-
 /**
  * The valid signature case of the given parts, checked independently.
  * @param p - the parts
@@ -83,14 +53,13 @@ export function mistakeCases(p: GivenParts, nextId: () => string, provenance: Pr
     if (candidateSign !== signContent(content) || candidateSign === s || Buffer.from(content).equals(correct)) {
       throw new GenerateCheckError(`the candidate of mistake ${mistake.id} does not differ from the correct sign, or its sign does not check`);
     }
-    const flag = MISTAKE_FLAGS[mistake.id];
     const readings = [...new Set(mistake.ref.match(/R\d+/g) ?? [])];
     return {
       id: nextId(),
       comment: `Generated known mistake ${mistake.id}: ${mistake.description}; a verifier must refuse the candidate.`.slice(0, 240),
       spec: ['5.1', '5.2'],
       readings,
-      flags: [GENERATED_FLAG, ...(flag ? [flag] : [])],
+      flags: [GENERATED_FLAG, mistake.flag],
       result: 'invalid',
       inputs: { appId: p.appId, appSecret: p.appSecret, method: p.method, url: p.url, timestamp: p.timestamp, nonce: p.nonce, ...body },
       expected: { ...bytesField(correct, 'content', 'contentB64'), sign: s },

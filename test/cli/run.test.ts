@@ -87,7 +87,7 @@ describe('pgv2kit run', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FAILED signature\.\S+: signature\.content: content differs .* — your content is the content in which the LF after part 7 \(the body\) was left out/);
     // every signature case (78 since issue 9 added the two text-conversion candidates) fails: every content differs
-    expect(r.stdout).toMatch(/\n0 passed, 78 failed\n/);
+    expect(r.stdout).toMatch(/\n0 passed, 79 failed\n/);
     const md = readFileSync(join(cwd, 'reports', 'zoo', 'report.md'), 'utf8');
     expect(md).toContain('no-final-lf');
   });
