@@ -1,15 +1,15 @@
 /**
  * Saves a fuzz finding as an authorization.parse vector (schema
- * vectors/schema/authorization.schema.json): a new file, or appended to a given one,
- * never replacing a case that is there.
+ * vectors/schema/authorization.schema.json): a new file, or appended to a given one after its
+ * own text, byte for byte as it was (never a case replaced, never the file rewritten).
  * @module
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { headerParseCase } from '../generate/counterexample.js';
 import { DEFAULT_VECTORS_DIR } from '../vectors/load.js';
-import { stringifyVectorFile } from '../vectors/write.js';
+import { appendCases } from '../vectors/write.js';
 import { kitVersion } from '../version.js';
 import type { FuzzFinding } from './run.js';
 
@@ -46,10 +46,7 @@ export function findingCase(finding: FuzzFinding, id: string, date: Date = new D
  * @throws {Error} when the file exists but is not an authorization vector file
  */
 export function saveFinding(finding: FuzzFinding, file: string, date: Date = new Date()): SavedCase {
-  const created = !existsSync(file);
-  const data: { kind: string; title: string; description?: string; cases: unknown[] } = created
-    ? { kind: 'authorization', title: 'Authorization header parse: findings of pgv2kit fuzz', description: 'Headers on which an implementation broke R8, shrunk by pgv2kit fuzz; the result and expectation are every answer R8 allows.\n', cases: [] }
-    : (parse(readFileSync(file, 'utf8')) as typeof data);
+  const data = existsSync(file) ? (parse(readFileSync(file, 'utf8')) as { kind?: unknown; cases?: unknown } | null) : { kind: 'authorization', cases: [] };
   if (data === null || typeof data !== 'object' || data.kind !== 'authorization' || !Array.isArray(data.cases)) {
     throw new Error(`${file} is not an authorization vector file (kind: authorization, cases: […])`);
   }
@@ -57,12 +54,13 @@ export function saveFinding(finding: FuzzFinding, file: string, date: Date = new
   let n = 1;
   while (used.has(n)) n += 1;
   const id = `authorization.fuzz-${n}`;
-  data.cases.push(findingCase(finding, id, date));
-  writeFileSync(file, stringifyVectorFile(data));
+  const { created } = appendCases(file, FINDINGS_FILE, [findingCase(finding, id, date)]);
   return { id, file, created };
 }
 
 // --- internal ---
+
+const FINDINGS_FILE = { kind: 'authorization', title: 'Authorization header parse: findings of pgv2kit fuzz', description: 'Headers on which an implementation broke R8, shrunk by pgv2kit fuzz; the result and expectation are every answer R8 allows.\n' };
 
 function usedFuzzNumbers(dirs: readonly string[], cases: readonly unknown[]): Set<number> {
   const used = new Set<number>();

@@ -5,12 +5,12 @@
  * then loaded (and so validated); on failure everything written is undone.
  * @module
  */
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { loadVectorSet } from '../vectors/load.js';
 import type { VectorSet } from '../vectors/types.js';
-import { stringifyVectorFile } from '../vectors/write.js';
+import { appendCases, type Appended } from '../vectors/write.js';
 import { GENERATED_FLAG, GENERATED_NOTE, type GeneratedCase } from './generate.js';
 
 /** The target file exists and appending was not asked for (a usage error). */
@@ -65,23 +65,14 @@ export function writeCases(o: WriteOptions): WriteResult {
   const notesBefore = readFileSync(notesPath, 'utf8');
   const notes = (parse(notesBefore) as { flags?: Record<string, unknown> } | null)?.flags ?? {};
   const notesUpdated = !(GENERATED_FLAG in notes);
-  const before = exists ? readFileSync(o.file, 'utf8') : undefined;
-  const generated = stringifyVectorFile({ kind: o.area, title: o.title, cases: o.cases });
+  let written: Appended | undefined;
   try {
     if (notesUpdated) writeFileSync(notesPath, notesBefore + (notesBefore.endsWith('\n') ? '' : '\n') + noteText());
-    if (before === undefined) {
-      writeFileSync(o.file, generated, { flag: 'wx' });
-    } else {
-      const at = generated.indexOf('\ncases:\n');
-      const block = generated.slice(at + '\ncases:\n'.length);
-      writeFileSync(o.file, before + (before.endsWith('\n') ? '' : '\n') + block);
-    }
+    written = appendCases(o.file, { kind: o.area, title: o.title }, o.cases);
     const set = loadVectorSet(o.root);
-    return { file: o.file, appended: before !== undefined, ids: o.cases.map((c) => c.id), notesUpdated, set };
+    return { file: o.file, appended: !written.created, ids: o.cases.map((c) => c.id), notesUpdated, set };
   } catch (e) {
-    if (before === undefined) {
-      if (existsSync(o.file) && !(e instanceof Error && (e as NodeJS.ErrnoException).code === 'EEXIST')) unlinkSync(o.file);
-    } else writeFileSync(o.file, before);
+    written?.undo();
     if (notesUpdated) writeFileSync(notesPath, notesBefore);
     throw e;
   }

@@ -4,6 +4,7 @@
  * `pgv2kit generate`; the loader reads what it writes byte for byte.
  * @module
  */
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { Document, Scalar, visit } from 'yaml';
 import { hasInvisible, visibleScalar } from './visible-text.js';
 
@@ -38,4 +39,34 @@ export function stringifyVectorFile(file: object): string {
     out = out.slice(0, at) + visibleScalar(text, indent) + out.slice(at + token.length);
   }
   return out;
+}
+
+/** What {@link appendCases} did, and how to take it back. */
+export interface Appended {
+  /** True when the file was created, false when the cases were appended to it. */
+  readonly created: boolean;
+  /** Restores the file as it was (removes it when it was created). */
+  undo(): void;
+}
+
+/**
+ * Writes cases into a vector file without touching what is there: a new file (created
+ * exclusively, with `kind`, `title` and `description`), or the cases' YAML appended after an
+ * existing file's own text, byte for byte as it was.
+ * @param file - the vector file
+ * @param header - kind, title and description of a new file
+ * @param cases - the cases, schema-valid
+ * @returns whether the file was created, and how to undo the write
+ * @example const { undo } = appendCases('vectors/signature/mine.yaml', { kind: 'signature', title: 't' }, cases)
+ */
+export function appendCases(file: string, header: { readonly kind: string; readonly title: string; readonly description?: string }, cases: readonly object[]): Appended {
+  const generated = stringifyVectorFile({ ...header, cases });
+  if (!existsSync(file)) {
+    writeFileSync(file, generated, { flag: 'wx' });
+    return { created: true, undo: () => unlinkSync(file) };
+  }
+  const before = readFileSync(file, 'utf8');
+  const block = generated.slice(generated.indexOf('\ncases:\n') + '\ncases:\n'.length);
+  writeFileSync(file, before + (before.endsWith('\n') ? '' : '\n') + block);
+  return { created: false, undo: () => writeFileSync(file, before) };
 }

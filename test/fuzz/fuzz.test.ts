@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -142,9 +142,12 @@ describe('zoo header members: a minimal finding, saved as a vector that catches 
     expect((await runCase(loaded, subject)).status).toBe('fail');
     expect((await runCase(loaded, createReferenceSubject())).status).toBe('pass');
 
-    // a second save appends authorization.fuzz-2, keeping the first
+    // a second save appends authorization.fuzz-2 after the file's own text, byte for byte (a comment kept)
+    writeFileSync(file, `# triaged: JIRA-7\n${readFileSync(file, 'utf8')}`);
+    const before = readFileSync(file, 'utf8');
     const second = saveFinding(f, file);
     expect(second).toMatchObject({ id: 'authorization.fuzz-2', created: false });
+    expect(readFileSync(file, 'utf8').startsWith(before)).toBe(true);
     const ids = (parse(readFileSync(file, 'utf8')) as { cases: { id: string }[] }).cases.map((c) => c.id);
     expect(ids).toEqual(['authorization.fuzz-1', 'authorization.fuzz-2']);
     expect(loadVectorSet(dir).cases.filter((c) => c.case.id.startsWith('authorization.fuzz-'))).toHaveLength(2);
