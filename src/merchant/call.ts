@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { formatAuthorization, ITEM_NAMES, type ItemName } from '../scheme/authorization.js';
 import { sign } from '../scheme/sign.js';
+import { changeLastDigit } from '../scheme/tamper.js';
 import type { MerchantInputs, MerchantOperation } from '../vectors/types.js';
 import { readingsExpectation, type ReadingsExpectation } from './expectation.js';
 import { compactJson, createRng, makePayment, nonCanonicalJson, webhookPayload, type Rng } from './payloads.js';
@@ -95,13 +96,6 @@ export function addQuery(base: string, params: ReadonlyArray<readonly [string, s
 
 function formEncode(s: string): string {
   return new URLSearchParams([['', s]]).toString().slice(1);
-}
-
-/** The last digit of a text changed (a space added when it has none). */
-function changeLastDigit(text: string): string {
-  const at = text.search(/[0-9](?=[^0-9]*$)/);
-  if (at < 0) return `${text} `;
-  return `${text.slice(0, at)}${(Number(text[at]) + 1) % 10}${text.slice(at + 1)}`;
 }
 
 const SIGN_CHANGES: Record<NonNullable<NonNullable<MerchantInputs['authorization']>['sign']>, (sign: string) => string> = {

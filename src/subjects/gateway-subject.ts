@@ -10,6 +10,7 @@ import FormData from 'form-data';
 import { request } from 'undici';
 import { ClientError, requestUploadCredentials, signedRequest, uploadFile, type Mutation, type UploadCredentials } from '../client/index.js';
 import { ITEM_NAMES } from '../scheme/authorization.js';
+import { changeLastDigit } from '../scheme/tamper.js';
 import { verifyResponse } from '../scheme/verify.js';
 import type { GatewayMutation, UploadBreak } from '../vectors/types.js';
 import type { Answer, Json, OperationInput, Subject } from './subject.js';
@@ -95,7 +96,7 @@ async function apiCase(target: GatewayTarget, url: string, op: keyof typeof PATH
 function mutation(kind: GatewayMutation, at: { url: string; body: string; timestamp: string; nonce: string; appSecret: string }): Mutation {
   switch (kind) {
     case 'body':
-      return { kind: 'body', body: changeOneByte(at.body) };
+      return { kind: 'body', body: changeLastDigit(at.body) };
     case 'url':
       return { kind: 'url', url: `${at.url}${at.url.includes('?') ? '&' : '?'}pgv2kit=1` };
     case 'method':
@@ -119,15 +120,6 @@ function mutation(kind: GatewayMutation, at: { url: string; body: string; timest
     case 'accept':
       return { kind: 'accept', value: 'text/html' };
   }
-}
-
-/** One character of the body changed: the first letter of a string value, else a space added. */
-function changeOneByte(body: string): string {
-  const m = /":"([A-Za-z])/.exec(body);
-  if (!m || m.index === undefined) return `${body} `;
-  const at = m.index + 3;
-  const ch = body[at] ?? 'a';
-  return `${body.slice(0, at)}${ch === 'z' || ch === 'Z' ? 'y' : String.fromCharCode(ch.charCodeAt(0) + 1)}${body.slice(at + 1)}`;
 }
 
 function dataProblem(op: keyof typeof PATHS, data: unknown): string | undefined {
