@@ -203,7 +203,8 @@ function checkOutcome(c: MerchantCase, r: CaseResult): CheckOutcome {
   const op = r.ops[0];
   const answer = op && typeof op.got === 'object' && op.got !== null && 'result' in op.got ? (op.got as unknown as { result: MerchantAnswer }).result : undefined;
   const reason = op?.message ?? r.message;
-  const result: CheckResult = r.status === 'skip' ? 'not-applicable' : r.status === 'fail' || r.status === 'error' || r.status === 'partial' ? 'fail' : c.advisory ? 'advisory' : 'pass';
+  // an advisory check (R12) never fails the certification, answered or not: what happened is in the notes and the robustness counts
+  const result: CheckResult = r.status === 'skip' ? 'not-applicable' : c.advisory ? 'advisory' : r.status === 'fail' || r.status === 'error' || r.status === 'partial' ? 'fail' : 'pass';
   const handling: Handling | 'not-sent' = answer?.handling ?? 'not-sent';
   return {
     id: c.id,

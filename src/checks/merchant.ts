@@ -2,7 +2,7 @@
  * Merchant-role cases (5.5, 5.6, 6; R7–R12, R15, R16): the merchant under test handles a
  * call the kit sent as the gateway. valid: it must accept the call; invalid: refuse it with a
  * non-2xx answer below 500 (a 5xx is a crash, not a refusal: it fails); acceptable: either,
- * cleanly, the choice recorded; advisory: anything, reported (R12). A call that got no answer
+ * cleanly, the choice recorded; advisory: any answer, reported (R12). A call that got no answer
  * (a timeout, a reset, nothing listening) is an error of the case, never a refusal. The case's
  * expectation is held to what the readings allow for the call as built: where they disagree
  * the case is an error naming the kit bug, never a verdict on the merchant.
@@ -37,7 +37,8 @@ export const merchantCheck = defineCheck({
     // the choice of an acceptable or advisory case: which of the allowed answers the merchant gave
     const choice = clean && (expected === 'either' || expected === 'anything') ? { choice: r.handling as 'accepted' | 'refused' } : {};
     const out = (status: OpOutcome['status'], message: string): OpOutcome => ({ op, status, expected, got, ...choice, message });
-    if (expected === 'anything') return out('pass', `advisory: ${what}`);
+    // advisory: any answer is reported, never failed; no answer at all is not a pass (nothing was judged)
+    if (expected === 'anything') return clean || answered(r.handling) ? out('pass', `advisory: ${what}`) : out('error', `advisory, but no answer to report: ${what}`);
     if (!clean) return out(answered(r.handling) ? 'fail' : 'error', `${what}; ${expected === 'accept' ? mustAccept(r.acceptBody) : expected === 'refuse' ? 'must be refused with a non-2xx answer below 500' : 'must be accepted or refused cleanly'}`);
     if (expected === 'either') return out('pass', `${what} (either is acceptable; the merchant ${r.handling} it)`);
     if (r.handling === (expected === 'accept' ? 'accepted' : 'refused')) return out('pass', what);

@@ -168,6 +168,10 @@ describe('runCertification', () => {
     // a refuse check answered by a crash is not a refusal
     const refuse = result.requirements.find((q) => q.id === 'webhook.scheme');
     expect(refuse?.result).toBe('fail');
+    // replay stays advisory in the certification (R12); in the run, a replay nobody answered is an error, never a pass
+    expect(result.requirements.find((q) => q.id === 'webhook.replay')?.result).toBe('advisory');
+    const replays = result.run.cases.filter((c) => c.id.includes('.replay.'));
+    expect(replays.map((c) => c.verdict)).toEqual(replays.map(() => (behaviour === 'status-500' ? 'passed' : 'error')));
     const dir = join(tempDir(), 'r');
     await writeCertificationReports(result, { dir, secrets: [APP_SECRET] });
     expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('NOT CERTIFIED');

@@ -57,11 +57,16 @@ describe('the merchant check', () => {
     expect(o.choice).toBe(choice);
   });
 
-  it('an advisory case passes whatever happened, saying what did', async () => {
-    for (const [outcome, choice] of [[ok, 'accepted'], [no, 'refused'], [crash, undefined], [silent, undefined]] as const) {
+  it('an advisory case passes whatever the merchant answered, saying what; no answer at all is an error, not a pass', async () => {
+    for (const [outcome, choice] of [[ok, 'accepted'], [no, 'refused'], [crash, undefined]] as const) {
       const o = await merchantCheck.run(caseOf('acceptable', true), 'merchant.webhook', subjectAnswering(outcome, 'accept'), {});
       expect([o.status, o.choice]).toEqual(['pass', choice]);
       expect(o.message).toMatch(/^advisory: /);
+    }
+    for (const outcome of [silent, reset]) {
+      const o = await merchantCheck.run(caseOf('acceptable', true), 'merchant.webhook', subjectAnswering(outcome, 'accept'), {});
+      expect(o.status).toBe('error');
+      expect(o.message).toMatch(/^advisory, but no answer to report: /);
     }
   });
 
