@@ -128,7 +128,6 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
       selection: { only: ['area:merchant'], skip: [] },
       // in case order, one at a time: a replay follows the call it repeats
       concurrency: 1,
-      now: () => new Date(startedAt),
       ...(options.onCase ? { onCase: (r: CaseResult) => options.onCase?.(r) } : {}),
     });
   } finally {
