@@ -12,6 +12,7 @@
  */
 import { utf8SequenceLength } from '../scheme/utf8.js';
 import { INVISIBLE } from '../vectors/visible-text.js';
+import { hexDigits } from '../scheme/text.js';
 
 /** The mark shown for each LF. */
 export const LF_MARK = '⏎';
@@ -64,8 +65,8 @@ export function showBytes(bytes: Uint8Array): ShownBytes {
     const size = utf8SequenceLength(bytes, i);
     if (size === 0) {
       facts.invalidBytes++;
-      line += `\\x${hex(b, 2)}`;
-      text += `\\x${hex(b, 2)}`;
+      line += `\\x${hexDigits(b, 2)}`;
+      text += `\\x${hexDigits(b, 2)}`;
       i++;
       continue;
     }
@@ -89,7 +90,7 @@ export function showBytes(bytes: Uint8Array): ShownBytes {
         shown = '\\t';
       } else if (b < 0x20 || b === 0x7f) {
         facts.otherControls++;
-        shown = `\\x${hex(b, 2)}`;
+        shown = `\\x${hexDigits(b, 2)}`;
       } else shown = String.fromCharCode(b);
     } else {
       const ch = UTF8.decode(bytes.subarray(i, i + size));
@@ -98,7 +99,7 @@ export function showBytes(bytes: Uint8Array): ShownBytes {
       facts.nonAsciiBytes += size;
       if (INVISIBLE.test(ch) || ch === '\u23ce' || ch === '\u2502') {
         facts.escapedChars++;
-        shown = cp <= 0xffff ? `\\u${hex(cp, 4)}` : `\\U${hex(cp, 8)}`;
+        shown = cp <= 0xffff ? `\\u${hexDigits(cp, 4)}` : `\\U${hexDigits(cp, 8)}`;
       } else shown = ch;
     }
     line += shown;
@@ -116,6 +117,3 @@ const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 
 
-function hex(n: number, width: number): string {
-  return n.toString(16).toUpperCase().padStart(width, '0');
-}

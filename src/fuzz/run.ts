@@ -9,6 +9,7 @@ import type { Subject } from '../subjects/subject.js';
 import { checkPipelined } from '../properties/engine.js';
 import { fuzzHeaderArb, fuzzHeaderText, type FuzzHeader } from './arbitraries.js';
 import { oracle, type OracleVerdict } from './oracle.js';
+import { quotedAscii } from '../scheme/text.js';
 
 /** Options of {@link fuzzParser}. */
 export interface FuzzOptions {
@@ -152,5 +153,5 @@ export function parseReplay(text: string): { seed: number; path: string } | unde
  * @example showEscaped('a\tb') // '"a\\tb"'
  */
 export function showEscaped(text: string): string {
-  return JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return quotedAscii(text);
 }

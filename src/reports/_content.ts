@@ -8,6 +8,7 @@ import { utf8SequenceLength } from '../scheme/utf8.js';
 import { INVISIBLE } from '../vectors/visible-text.js';
 import type { Redactor } from './redact.js';
 import { PART_NAMES } from '../scheme/parts.js';
+import { hexDigits } from '../scheme/text.js';
 
 /** The mark shown for each LF. */
 export const LF_MARK = '⏎';
@@ -174,18 +175,18 @@ function charToken(bytes: Uint8Array, i: number): Token {
   const b = bytes[i] ?? 0;
   const size = utf8SequenceLength(bytes, i);
   const token = (text: string, kind: TokenKind, end = i + 1): Token => ({ text, kind, start: i, end });
-  if (size === 0) return token(`\\x${hex(b, 2)}`, 'escape');
+  if (size === 0) return token(`\\x${hexDigits(b, 2)}`, 'escape');
   if (size === 1) {
     if (b === 0x0a) return token(LF_MARK, 'lf');
     if (b === 0x0d) return token('\\r', 'escape');
     if (b === 0x09) return token('\\t', 'escape');
     if (b === 0x5c) return token('\\\\', 'escape');
-    if (b < 0x20 || b === 0x7f) return token(`\\x${hex(b, 2)}`, 'escape');
+    if (b < 0x20 || b === 0x7f) return token(`\\x${hexDigits(b, 2)}`, 'escape');
     return token(String.fromCharCode(b), 'text');
   }
   const ch = DECODER.decode(bytes.subarray(i, i + size));
   const cp = ch.codePointAt(0) ?? 0;
-  if (INVISIBLE.test(ch) || ch === LF_MARK) return token(cp <= 0xffff ? `\\u${hex(cp, 4)}` : `\\U${hex(cp, 8)}`, 'escape', i + size);
+  if (INVISIBLE.test(ch) || ch === LF_MARK) return token(cp <= 0xffff ? `\\u${hexDigits(cp, 4)}` : `\\U${hexDigits(cp, 8)}`, 'escape', i + size);
   return token(ch, 'text', i + size);
 }
 
@@ -204,6 +205,3 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.byteLength === b.byteLength && a.every((x, i) => x === b[i]);
 }
 
-function hex(n: number, width: number): string {
-  return n.toString(16).toUpperCase().padStart(width, '0');
-}

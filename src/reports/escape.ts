@@ -3,6 +3,7 @@
  * neither can carry.
  * @module
  */
+import { hexDigits } from '../scheme/text.js';
 
 /**
  * Replaces characters XML 1.0 and HTML cannot carry (controls other than tab, LF,
@@ -14,7 +15,7 @@
 export function visibleForbidden(text: string): string {
   return text.replace(FORBIDDEN, (ch) => {
     const cp = ch.charCodeAt(0);
-    return cp <= 0xff ? `\\x${hex(cp, 2)}` : `\\u${hex(cp, 4)}`;
+    return cp <= 0xff ? `\\x${hexDigits(cp, 2)}` : `\\u${hexDigits(cp, 4)}`;
   });
 }
 
@@ -49,6 +50,3 @@ const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-function hex(n: number, width: number): string {
-  return n.toString(16).toUpperCase().padStart(width, '0');
-}

@@ -17,6 +17,7 @@
  * @module
  */
 import { AUTH_SCHEME, isItemName, ITEM_NAMES, parseAuthorization, strictItems, type AuthorizationItems, type ParseOutcome } from './authorization.js';
+import { quotedAscii } from './text.js';
 
 /** A set of characters one common trim removes (R8 (a)). */
 export type TrimSet = 'ows' | 'ascii' | 'js' | 'python' | 'unicode' | 'java';
@@ -306,6 +307,5 @@ function collect(names: readonly string[], values: readonly string[]): Authoriza
 
 function showValue(value: unknown): string {
   if (typeof value !== 'string') return value === undefined ? '(missing)' : JSON.stringify(value) ?? String(value);
-  const clipped = value.length > 70 ? `${value.slice(0, 70)}…` : value;
-  return JSON.stringify(clipped).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return quotedAscii(value.length > 70 ? `${value.slice(0, 70)}…` : value);
 }

@@ -27,6 +27,28 @@ export function clipQuoted(text: string, max: number): string {
   return text.length > max ? `${JSON.stringify(head(text, max))}…` : JSON.stringify(text);
 }
 
+/**
+ * Text in JSON quotes with every character outside printable ASCII escaped (`\t`, `\u00e9`):
+ * what a header or value looked like, whatever the terminal shows.
+ * @param text - the text
+ * @returns the quoted, escaped text
+ * @example quotedAscii('a\tbé') // '"a\\tb\\u00e9"'
+ */
+export function quotedAscii(text: string): string {
+  return JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${hexDigits(c.charCodeAt(0), 4).toLowerCase()}`);
+}
+
+/**
+ * A number in upper-case hex, zero-padded (the escapes `\xNN`, `\uXXXX` of reports and displays).
+ * @param n - a non-negative integer
+ * @param width - the digits at least
+ * @returns e.g. `0A`
+ * @example hexDigits(10, 2) // '0A'
+ */
+export function hexDigits(n: number, width: number): string {
+  return n.toString(16).toUpperCase().padStart(width, '0');
+}
+
 // --- internal ---
 
 function head(text: string, max: number): string {

@@ -6,6 +6,7 @@
  * such as a BOM, unusual spaces) are written as escapes.
  * @module
  */
+import { hexDigits } from '../scheme/text.js';
 
 /**
  * Characters a reader could not see or tell apart: controls, format characters (BOM), marks, unusual spaces, unassigned and private-use code points.
@@ -49,13 +50,10 @@ function escapeLine(line: string, continuation: boolean): string {
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
     else if (ch === ' ' && start && continuation) out += '\\x20';
-    else if (INVISIBLE.test(ch)) out += cp <= 0xff ? `\\x${hex(cp, 2)}` : cp <= 0xffff ? `\\u${hex(cp, 4)}` : `\\U${hex(cp, 8)}`;
+    else if (INVISIBLE.test(ch)) out += cp <= 0xff ? `\\x${hexDigits(cp, 2)}` : cp <= 0xffff ? `\\u${hexDigits(cp, 4)}` : `\\U${hexDigits(cp, 8)}`;
     else out += ch;
     start = false;
   }
   return out;
 }
 
-function hex(n: number, width: number): string {
-  return n.toString(16).toUpperCase().padStart(width, '0');
-}
