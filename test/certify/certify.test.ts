@@ -31,8 +31,9 @@ async function certifyTestMerchant(behaviour: Behaviour, extra: { timeoutMs?: nu
   const notifyUrl = 'https://merchant.example.test/notify';
   const returnUrl = extra.returnQuery === false ? 'https://merchant.example.test/return' : 'https://merchant.example.test/return?shop=7&x=a+b';
   const merchant = await startTestMerchant(behaviour, () => ({ notifyUrl, returnUrl }));
-  started.push(merchant);
-  const result = await runCertification({
+  // closed here, not after the test: the tests that use this run concurrently (merchant.calls stays readable)
+  try {
+    return { merchant, result: await runCertification({
     appId: APP_ID,
     appSecret: APP_SECRET,
     notifyUrl,
@@ -43,8 +44,10 @@ async function certifyTestMerchant(behaviour: Behaviour, extra: { timeoutMs?: nu
     ...(extra.timeoutMs ? { timeoutMs: extra.timeoutMs } : {}),
     ...(extra.acceptBody ? { acceptBody: extra.acceptBody } : {}),
     ...(extra.now ? { now: extra.now } : {}),
-  });
-  return { merchant, result };
+    }) };
+  } finally {
+    await merchant.close();
+  }
 }
 
 function failed(result: CertificationResult): string[] {
@@ -93,7 +96,7 @@ describe('pgv2kit certify with no URLs: the sample merchant', () => {
   });
 });
 
-describe('runCertification', () => {
+describe.concurrent('runCertification', () => {
   it('certifies a correct merchant, returnUrl with and without its own query', async () => {
     for (const returnQuery of [true, false]) {
       const { result, merchant } = await certifyTestMerchant('correct', { returnQuery });
@@ -115,11 +118,11 @@ describe('runCertification', () => {
     expect(failed(result)).toContain('webhook.valid');
   });
 
-  it('same seed and clock → same plan hash and byte-identical calls', async () => {
+  it('same seed and clock → same plan hash and byte-identical calls', async ({ onTestFinished }) => {
     const notifyUrl = 'https://merchant.example.test/notify';
     const returnUrl = 'https://merchant.example.test/return?shop=7';
     const merchant = await startTestMerchant('correct', () => ({ notifyUrl, returnUrl }));
-    started.push(merchant);
+    onTestFinished(() => merchant.close());
     const options = { appId: APP_ID, appSecret: APP_SECRET, notifyUrl, returnUrl, deliverTo: localDelivery(merchant.url, notifyUrl), returnDeliverTo: localDelivery(merchant.url, returnUrl), seed: 99, now: () => REFERENCE_TIME + 5 };
     const a = await runCertification(options);
     const firstRun = merchant.calls.splice(0);
@@ -222,10 +225,10 @@ const SHOWN_BY: Record<Requirement, readonly string[]> = {
   'appId check (R9)': ['webhook.wrong-app-id'],
 };
 
-describe('the defective merchants of test/certify/merchants', () => {
-  it.each(DEFECTIVE_MERCHANTS.map((d) => [d.name, d] as const))('%s is NOT CERTIFIED for the requirement it names', async (_name, defective) => {
+describe.concurrent('the defective merchants of test/certify/merchants', () => {
+  it.for(DEFECTIVE_MERCHANTS.map((d) => [d.name, d] as const))('%s is NOT CERTIFIED for the requirement it names', async ([, defective], { onTestFinished }) => {
     const m = await defective.start({ ...SAMPLE_CREDENTIALS, ...SAMPLE_REGISTERED, host: '127.0.0.1', port: 0 });
-    started.push(m);
+    onTestFinished(() => m.close());
     const result = await runCertification({
       ...SAMPLE_CREDENTIALS,
       ...SAMPLE_REGISTERED,
