@@ -1,7 +1,8 @@
 /**
  * Every vector case against the subject, one test per case, named by its id. Client
  * cases run against the reference gateway, started here when the subject offers
- * client.* operations. (Gateway-role cases run in suites/gateway-role.test.ts.)
+ * client.* operations. (Gateway- and merchant-role cases run in suites/gateway-role.test.ts and
+ * suites/merchant-role.test.ts.)
  * One area:  npx vitest run suites/vectors -t '^signature'
  * One case:  npx vitest run suites/vectors -t 'signature.final-lf-missing'
  */
@@ -20,7 +21,7 @@ afterAll(async () => {
   await subject.close?.();
 });
 
-describe.each(VECTOR_KINDS.filter((k) => k !== 'gateway'))('%s', (kind) => {
+describe.each(VECTOR_KINDS.filter((k) => k !== 'gateway' && k !== 'merchant'))('%s', (kind) => {
   const cases = liveCases(set).filter((c) => c.case.kind === kind);
   it.for(cases.map((c) => [c.case.id, c] as const))('%s', async ([, loaded], ctx) => {
     const outcome = await runCase(loaded, subject, clientGateway?.context ?? {});
