@@ -88,7 +88,11 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   let subject: Subject;
   let target: RunTarget;
   try {
-    ({ subject, target, close: closeGateway } = await startTarget(values, positionals[0], io, { needsGateway: selected.some((c) => c.case.kind === 'gateway'), needsMerchant: selected.some((c) => c.case.kind === 'merchant'), timeoutMs, seed: merchantSeed, log, addSecret }));
+    ({ subject, target, close: closeGateway } = await startTarget(values, positionals[0], io, { needsGateway: selected.some((c) => c.case.kind === 'gateway'), needsMerchant: selected.some((c) => c.case.kind === 'merchant'), timeoutMs, seed: merchantSeed, log, addSecret: (s) => {
+      // a role's credentials (the reference gateway's or the sample merchant's demo secret): masked on the terminal and in every report
+      addSecret(s);
+      secrets.push(s);
+    } }));
   } catch (e) {
     if (e instanceof TesteeStartError) {
       // the run ends here, loudly: the message, and reports that say no case ran (exit 3)
