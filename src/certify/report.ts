@@ -12,10 +12,16 @@ import { REPORT_FILES, writeReports } from '../reports/write.js';
 import type { CertificationResult } from './certify.js';
 
 /**
+ * The certification's own pages, written beside the run's reports.
+ * @example checkReportDir(dir, CERTIFICATION_PAGES)
+ */
+export const CERTIFICATION_PAGES = ['certification.json', 'certification.md', 'certification.html'] as const;
+
+/**
  * The files of a certification report folder: the certification's pages, then the run's reports.
  * @example CERTIFICATION_FILES.map((f) => join(dir, f))
  */
-export const CERTIFICATION_FILES = ['certification.json', 'certification.md', 'certification.html', ...REPORT_FILES] as const;
+export const CERTIFICATION_FILES = [...CERTIFICATION_PAGES, ...REPORT_FILES] as const;
 
 /**
  * Writes the certification's pages and the run's standard reports into `dir`, replacing an

@@ -2,8 +2,8 @@
  * Reading files named on the command line, with failures as one-line usage errors.
  * @module
  */
-import { readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from './command.js';
 
 /**
@@ -15,6 +15,30 @@ import { UsageError } from './command.js';
  */
 export function resolvePath(cwd: string, path: string): string {
   return resolve(cwd, path);
+}
+
+/**
+ * Checks that a file can be written (replaced atomically: a file beside it, then a rename):
+ * it is not a folder, and its folder exists and may be written to.
+ * @param absolute - the absolute path
+ * @param label - what the file is, for the message, e.g. `--expect-failures`
+ * @throws {UsageError} naming the file and the problem
+ */
+export function checkWritableFile(absolute: string, label: string): void {
+  let isFolder = false;
+  try {
+    isFolder = statSync(absolute).isDirectory();
+  } catch {
+    // missing: written new
+  }
+  if (isFolder) throw new UsageError(`${label} ${absolute} is a folder, not a file`);
+  const folder = dirname(absolute);
+  try {
+    if (!statSync(folder).isDirectory()) throw new Error('not a folder');
+    accessSync(folder, constants.W_OK);
+  } catch (e) {
+    throw new UsageError(`${label} ${absolute} cannot be written: its folder ${folder} ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be written to'}`);
+  }
 }
 
 /**

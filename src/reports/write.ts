@@ -4,6 +4,7 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
+import { accessSync, constants, lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { RunResult } from '../runner/result.js';
@@ -123,7 +124,44 @@ export async function writeReports(run: RunResult, options: WriteOptions): Promi
   }
 }
 
+/**
+ * Checks, before a run, that a report folder can be written where `writeReports` will write it:
+ * missing (its nearest existing ancestor a folder this process may write in), or a report
+ * folder already (only report files in it). So a wrong `--report-dir` is found before any
+ * case runs, not after.
+ * @param dir - the report folder
+ * @param extra - names of the extra files the run will write beside the reports
+ * @throws {ReportWriteError} naming the folder and the problem
+ * @example checkReportDir('reports/latest')
+ */
+export function checkReportDir(dir: string, extra: readonly string[] = []): void {
+  const target = resolve(dir);
+  const names = [...REPORT_FILES, ...extra];
+  const stat = statOrUndefined(target, true);
+  if (stat) {
+    if (!stat.isDirectory()) throw new ReportWriteError(target, 'it exists and is not a folder; choose another --report-dir');
+    if (!readdirSync(target).every((f) => names.includes(f))) throw new ReportWriteError(target, `it exists and is not a report folder (only ${names.join(', ')} may be in it); remove it or choose another folder`);
+  }
+  let ancestor = dirname(target);
+  while (!statOrUndefined(ancestor) && dirname(ancestor) !== ancestor) ancestor = dirname(ancestor);
+  if (!statOrUndefined(ancestor)?.isDirectory()) throw new ReportWriteError(target, `${ancestor} is not a folder`);
+  try {
+    accessSync(ancestor, constants.W_OK);
+  } catch {
+    throw new ReportWriteError(target, `${ancestor} cannot be written to`);
+  }
+}
+
 // --- internal ---
+
+function statOrUndefined(path: string, link = false): Stats | undefined {
+  try {
+    return link ? lstatSync(path) : statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 
 async function folderState(path: string, names: readonly string[]): Promise<'missing' | 'report' | 'other'> {
   let stat;

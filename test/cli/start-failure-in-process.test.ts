@@ -25,12 +25,13 @@ describe('a testee that cannot start, in process', () => {
     expect(readFileSync(join(dir, 'report.md'), 'utf8').split('\n')[0]).toBe('# pgv2kit conformance report: python3 /nonexistent/pgv2kit-adapter.py (the testee could not start)');
   });
 
-  it('run: a report folder that is a file is said, and the exit code stays 3', async () => {
+  it('run: a report folder that is a file is a usage error found before the testee is started (exit 2)', async () => {
     const file = join(tmp, 'a-file');
     writeFileSync(file, 'x');
     const r = await run(['run', '--testee', missing, '--report-dir', file], { cwd: tmp, env: { ...process.env } });
-    expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/pgv2kit run: .*a-file/);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/pgv2kit run: cannot write the report folder .*a-file: it exists and is not a folder/);
+    expect(r.stderr).not.toContain('could not start');
   });
 
   it('fuzz: exit 3 and the same message', async () => {

@@ -6,8 +6,8 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { runCertification } from '../../certify/certify.js';
-import { verdictLine, writeCertificationReports } from '../../certify/report.js';
-import { ReportWriteError } from '../../reports/write.js';
+import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../../certify/report.js';
+import { checkReportDir, ReportWriteError } from '../../reports/write.js';
 import { resolvePath } from '../_files.js';
 import { chooseMerchant, describeMerchant, SampleMerchantError, type ChosenMerchant } from '../merchant-target.js';
 import { secondsOption } from '../_numbers.js';
@@ -23,6 +23,15 @@ import type { certifyOptions } from './certify.js';
 export async function runCertify({ values, io, addSecret }: CommandContext<typeof certifyOptions>): Promise<number> {
   const seed = values.seed === undefined ? randomInt(0, 2 ** 32 - 1) : parseSeed(values.seed);
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
+
+  const reportDir = values['report-dir'] ? resolvePath(io.cwd, values['report-dir']) : values['run-name'] ? join(io.cwd, 'reports', values['run-name']) : undefined;
+  try {
+    // checked before any call (a wrong --report-dir is exit 2 now, not after the run)
+    checkReportDir(reportDir ?? join(io.cwd, 'reports', '.pgv2kit-not-a-run'), CERTIFICATION_PAGES);
+  } catch (e) {
+    if (e instanceof ReportWriteError) throw new UsageError(e.message);
+    throw e;
+  }
 
   let merchant: ChosenMerchant;
   try {
@@ -42,7 +51,7 @@ export async function runCertify({ values, io, addSecret }: CommandContext<typeo
     for (const n of result.notes) io.stdout(`note: ${n}\n`);
     for (const reason of result.reasons) io.stdout(`reason: ${reason}\n`);
     const runName = values['run-name'] ?? `certify-${result.date.replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`;
-    const dir = values['report-dir'] ? resolvePath(io.cwd, values['report-dir']) : join(io.cwd, 'reports', runName);
+    const dir = reportDir ?? join(io.cwd, 'reports', runName);
     try {
       const written = await writeCertificationReports(result, { dir, secrets: [target.appSecret] });
       io.stdout(`reports: ${written.dir}\n`);

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { TesteeStartError } from '../../protocol/testee.js';
-import { writeReports } from '../../reports/write.js';
+import { checkReportDir, ReportWriteError, writeReports } from '../../reports/write.js';
 import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
 import { runConformant, type RunResult, type RunTarget } from '../../runner/result.js';
@@ -20,7 +20,7 @@ import { caseOperations } from '../../checks/index.js';
 import { ModuleSubjectError } from '../../subjects/module-subject.js';
 import type { Subject } from '../../subjects/subject.js';
 import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '../../vectors/load.js';
-import { resolvePath } from '../_files.js';
+import { checkWritableFile, resolvePath } from '../_files.js';
 import { reportStartFailure, startFailure } from '../_start-failure.js';
 import { integerOption, positiveNumber, secondsOption } from '../_numbers.js';
 import { UsageError, type CommandContext } from '../command.js';
@@ -82,6 +82,17 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
     }
   }
 
+  // where the reports go, checked before any case runs (a wrong --report-dir is exit 2 now, not after the run)
+  const reportDir = values['report-dir'] ? resolvePath(io.cwd, values['report-dir']) : values['run-name'] ? join(io.cwd, 'reports', values['run-name']) : undefined;
+  try {
+    // without a folder or a name, the name comes from the run: reports/ itself is checked
+    if (!values['no-reports'] && !values.list) checkReportDir(reportDir ?? join(io.cwd, 'reports', '.pgv2kit-not-a-run'));
+    if (listPath && values['update-expect-failures']) checkWritableFile(listPath, '--expect-failures');
+  } catch (e) {
+    if (e instanceof ReportWriteError) throw new UsageError(e.message);
+    throw e;
+  }
+
   const log: string[] = [];
   const startedAt = new Date();
   let closeGateway: (() => Promise<void>) | undefined;
@@ -140,9 +151,16 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
     if (saveTo) saveCounterexamples(run, saveTo, io);
     progress.finish(run);
     if (!values['no-reports']) {
-      const dir = values['report-dir'] ? resolvePath(io.cwd, values['report-dir']) : join(io.cwd, 'reports', run.runName);
-      const written = await writeReports(run, { dir, secrets });
-      io.stdout(`reports: ${written.dir}\n`);
+      const dir = reportDir ?? join(io.cwd, 'reports', run.runName);
+      try {
+        const written = await writeReports(run, { dir, secrets });
+        io.stdout(`reports: ${written.dir}\n`);
+      } catch (e) {
+        // checked before the run: what fails now is the disk or a race (exit 3), never an internal error
+        if (!(e instanceof ReportWriteError)) throw e;
+        io.stderr(`pgv2kit run: ${e.message}\n`);
+        return EXIT.failure;
+      }
     }
     const dead = 'session' in subject ? (subject as { session: { failure?: string } }).session.failure : undefined;
     if (dead) {
@@ -184,16 +202,23 @@ function propertyOptions(values: { properties?: string; 'no-properties'?: boolea
 }
 
 
-/** Rewrites the list to the cases that fail now and re-applies it to the run. */
+/**
+ * Rewrites the list to the cases that fail now and re-applies it to the run. Entries for cases
+ * this run did not select are kept as they are (their reason with them); entries naming no case
+ * of the vector set are dropped.
+ */
 function updateList(run: RunResult, path: string, before: ReadonlyMap<string, ExpectedFailure>, say: (s: string) => void): RunResult {
   const failing = run.cases.filter((c) => c.verdict === 'failed' || c.verdict === 'error' || c.verdict === 'expected-failure');
   const date = run.startedAt.slice(0, 10);
-  const entries = failing.map((c) => before.get(c.id) ?? { id: c.id, reason: `failing since ${date}: ${c.message}` });
+  const ran = new Set(run.cases.map((c) => c.id));
+  const stale = new Set(run.staleListEntries);
+  const outside = [...before.values()].filter((e) => !ran.has(e.id) && !stale.has(e.id));
+  const entries = [...failing.map((c) => before.get(c.id) ?? { id: c.id, reason: `failing since ${date}: ${c.message}` }), ...outside];
   writeExpectFailures(path, entries);
   const now = new Set(entries.map((e) => e.id));
   const added = entries.filter((e) => !before.has(e.id)).length;
   const removed = [...before.keys()].filter((id) => !now.has(id)).length;
-  say(`expected-failure list ${path}: ${entries.length} entries (${added} added, ${removed} removed)\n`);
+  say(`expected-failure list ${path}: ${entries.length} entries (${added} added, ${removed} removed${outside.length > 0 ? `, ${outside.length} kept for cases this run did not select` : ''})\n`);
   const cases = run.cases.map((c) => {
     const entry = entries.find((e) => e.id === c.id);
     if (c.verdict === 'failed' || c.verdict === 'error') return { ...c, verdict: 'expected-failure' as const, ...(entry ? { listedReason: entry.reason } : {}) };
