@@ -112,6 +112,11 @@ export function readBody(req: IncomingMessage, limit: number, idleMs: number): P
  */
 export function drainRest(req: IncomingMessage, maxBytes = 8 * 1024 * 1024, maxMs = 5000): void {
   if (req.complete) return;
+  // An answer that says Connection: close makes the server destroy the socket once it is sent; a
+  // lingering close instead: the answer ends our side (FIN), the rest of the body is still read
+  // and discarded, then the socket goes (so the client reads the answer, never a reset).
+  const socket = req.socket as typeof req.socket & { destroySoon?: () => void };
+  socket.destroySoon = () => void socket.end();
   let drained = 0;
   const cut = (): void => void req.socket.destroy();
   const timer = setTimeout(cut, maxMs);
@@ -120,7 +125,10 @@ export function drainRest(req: IncomingMessage, maxBytes = 8 * 1024 * 1024, maxM
     drained += chunk.byteLength;
     if (drained > maxBytes) cut();
   });
-  req.on('end', () => clearTimeout(timer));
+  req.on('end', () => {
+    clearTimeout(timer);
+    if (socket.writableEnded) socket.destroy();
+  });
   req.on('close', () => clearTimeout(timer));
   req.resume();
 }

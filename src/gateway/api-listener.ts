@@ -90,9 +90,11 @@ export async function handleApiRequest(ctx: ApiContext, req: IncomingMessage, re
     const merchant = auth.merchant;
     const { bytes, authorization } = answer(ctx, { code: outcome.code, errorMessage: outcome.message }, merchant, method, url);
     const status = API_FAILURES[outcome.code].status;
-    // A stalled body will not end: the connection closes after the answer. A body over the limit is drained.
-    send(res, status, bytes, authorization, body.stopped === 'timeout');
+    // A body not read to its end (stalled, or over the limit): the answer says the connection closes
+    // (Connection: close), and what still comes of a body over the limit is drained (bounded) so the
+    // client reads the answer before the socket closes.
     if (body.stopped === 'too-large') drainRest(req);
+    send(res, status, bytes, authorization, body.stopped === 'timeout' || body.stopped === 'too-large');
     ctx.recorder.addRequest(route.id, { ...base, problem: outcome.message, response: { status, code: outcome.code, errorMessage: outcome.message, body: bytes, ...(authorization ? { authorization } : {}) } });
     ctx.log(`api ${method} ${clip(target, 120)} -> ${status} ${outcome.code}: ${outcome.message}`);
     return;

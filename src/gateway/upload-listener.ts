@@ -357,8 +357,9 @@ class UploadExchange {
     const outcome = { ok: false as const, rule: refusal.rule, message, detail: refusal.detail, ...(refusal.field !== undefined ? { field: refusal.field } : {}) };
     // Recorded before the answer, so that a client that reads the answer finds the record.
     this.#record({ outcome, problem: message, status, stored: false, advisories: [] });
-    // A stalled body will not end: the connection closes after the answer. Any other unread rest is drained.
-    const closing = refusal.rule === 'timeout';
+    // A body not read to its end: the answer says the connection closes (Connection: close, issue 12);
+    // a stalled one is not waited for, any other unread rest is drained (bounded) so the client reads the answer.
+    const closing = !this.req.complete;
     const body = Buffer.from(xml, 'utf8');
     this.res.writeHead(status, {
       'Content-Type': 'application/xml',
@@ -366,8 +367,8 @@ class UploadExchange {
       ...(status === 405 ? { Allow: 'POST' } : {}),
       ...(closing ? { Connection: 'close' } : {}),
     });
+    if (refusal.rule !== 'timeout') drainRest(this.req);
     this.res.end(body);
-    if (!closing) drainRest(this.req);
     this.ctx.log(`upload ${clip(this.req.url as string, 120)} -> ${status} ${s3Code}: ${message}`);
     // The partial file (never indexed, so never stored) is deleted after the answer.
     void (this.#incoming?.discard() ?? Promise.resolve()).then(() => this.resolve());

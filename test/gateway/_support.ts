@@ -115,6 +115,8 @@ export interface Streamed {
   readonly total: number;
   /** The connection broke while still writing. */
   readonly cut: boolean;
+  /** The answer's Connection header, if any. */
+  readonly connection: string | undefined;
 }
 
 /**
@@ -132,13 +134,15 @@ export function streamRequest(target: string, headers: Record<string, string>, b
     let responseDone = false;
     let writingDone = false;
     let crossedAt: number | undefined;
+    let connection: string | undefined;
     const finish = (): void => {
-      if (responseDone && writingDone) resolve({ status, text, sentBeforeAnswer: answered, sent, total: body.length, cut });
+      if (responseDone && writingDone) resolve({ status, text, sentBeforeAnswer: answered, sent, total: body.length, cut, connection });
     };
     const req = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: 'POST', headers: headers['content-length'] ? headers : { ...headers, 'transfer-encoding': 'chunked' } });
     req.on('response', (res) => {
       answered = sent;
       status = res.statusCode ?? 0;
+      connection = res.headers.connection;
       res.setEncoding('utf8');
       res.on('data', (c: string) => void (text += c));
       res.on('end', () => {

@@ -130,16 +130,18 @@ describe('bodies over the API limit', () => {
     const r = await streamRequest(url, { 'content-type': 'application/json', accept: 'application/json' }, body, 512 * 1024);
     expect(r.status).toBe(413);
     expect(r.sentBeforeAnswer).toBeLessThan(r.total);
+    expect(r.connection).toBe('close');
   });
 
-  it('a client that keeps sending after the answer is cut off after 8 MiB more', async () => {
+  it('a client that keeps sending after the answer (and its FIN) is cut off after 8 MiB more', async () => {
     const u = new URL(gateway.baseUrl);
     const total = 32 * 1024 * 1024;
     const { text, written } = await new Promise<{ text: string; written: number }>((resolve) => {
       let got = '';
       let written = 0;
       let open = true;
-      const s = connect(Number(u.port), u.hostname, () => {
+      // allowHalfOpen: this client ignores the end of the answer's connection and sends on
+      const s = connect({ port: Number(u.port), host: u.hostname, allowHalfOpen: true }, () => {
         s.write(`POST ${CREDENTIALS_PATH} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nAccept: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
         const piece = Buffer.concat([Buffer.from('40000\r\n'), Buffer.alloc(0x40000, 0x20), Buffer.from('\r\n')]);
         const pump = (): void => {
@@ -159,6 +161,8 @@ describe('bodies over the API limit', () => {
       });
     });
     expect(text).toMatch(/^HTTP\/1.1 413 /);
+    // the answer says the connection closes: no client is told keep-alive and then cut (issue 12)
+    expect(text).toMatch(/\r\nconnection: close\r\n/i);
     expect(written).toBeLessThan(total);
     expect(written).toBeGreaterThan(8 * 1024 * 1024);
   });

@@ -199,6 +199,8 @@ describe('size: 2 MiB (R13), refused as soon as the limit is crossed', () => {
     expect(xmlElement(r.text, 'Rule')).toBe('file-too-large');
     expect(r.sentBeforeAnswer).toBeLessThan(r.total);
     expect(r.sentBeforeAnswer).toBeGreaterThan(2 * 1024 * 1024);
+    // answered before the body ended: the answer says so (issue 12), never keep-alive and then a cut
+    expect(r.connection).toBe('close');
     expect(gateway.storage.get(data.storageUri)).toBeUndefined();
     const [u] = gateway.recorder.for('up.stream').uploads;
     expect(u).toMatchObject({ stored: false, problem: 'file over the size limit' });
