@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseContentType } from '../upload/content-type.js';
+import { duplicateMember } from './_duplicate-members.js';
 import { drainRest, fullUrl, rawHeaderPairs, readBody, targetPath, type ReadBody } from './_http.js';
 import { quoteText } from './_ajv.js';
 import { checkCredentialsBody } from './credentials-schema.js';
@@ -219,10 +220,14 @@ function parseJsonBody(bytes: Uint8Array): { ok: true; value: unknown } | { ok: 
     return { ok: false, message: 'the body is not valid UTF-8 (5.1, R3)' };
   }
   if (text.startsWith('\ufeff')) return { ok: false, message: 'the body starts with a byte order mark, which JSON text must not (RFC 8259 §8.1)' };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (e) {
     return { ok: false, message: `the body is not JSON: ${(e as Error).message}` };
   }
+  const twice = duplicateMember(text);
+  if (twice) return { ok: false, message: `the member ${quoteText(twice.name)} appears twice in ${twice.pointer === '' ? 'the body' : `the object at ${quoteText(twice.pointer)}`}: which value counts is not defined (RFC 8259 §4), so the body is refused` };
+  return { ok: true, value };
 }
 

@@ -49,6 +49,15 @@ describe('payment/create', () => {
     expect(gateway.recorder.for('pay.ok').requests[0]?.paymentNo).toBe(env.data['paymentNo']);
   });
 
+  it('an amount twice: 400 naming the member, no payment (JSON.parse alone would create one for the last amount)', async () => {
+    const a = await signedPost(`${gateway.baseUrl}${PAYMENT_PATH}`, '{"merchantTradeNo":"M3","amount":"1.00","currency":"EUR","amount":"999999.00"}');
+    expect(a.status).toBe(400);
+    const env = JSON.parse(a.text) as { code: string; errorMessage: string; data?: unknown };
+    expect(env.code).toBe('INVALID_ARGUMENT');
+    expect(env.errorMessage).toMatch(/^the member "amount" appears twice in the body/);
+    expect(env.data).toBeUndefined();
+  });
+
   it('the smallest body: merchantTradeNo, amount, currency', async () => {
     const a = await signedPost(`${gateway.baseUrl}${PAYMENT_PATH}`, '{"merchantTradeNo":"M2","amount":"0","currency":"EUR"}');
     expect(a.status).toBe(200);
