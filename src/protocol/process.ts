@@ -7,24 +7,50 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 
-export function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+/**
+ * Reads a stream as lines (LF, a CR before it dropped), each handed over as it ends.
+ * @param stream - the testee's stdout or stderr
+ * @param onLine - called with each line
+ * @param maxLine - the most characters kept of one line: a longer one is cut there and marked "…"
+ */
+export function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void, maxLine = Number.POSITIVE_INFINITY): void {
   // the start of a line not ended yet, in pieces: each chunk is searched once (a line of 100 MB
-  // in 64 KiB chunks is not searched again from its start at every chunk)
+  // in 64 KiB chunks is not searched again from its start at every chunk); past maxLine, a line
+  // is cut there ("…") and the rest of it is dropped as it comes, never held
   let pending: string[] = [];
+  let held = 0;
+  let cut = false;
+  const keep = (piece: string): void => {
+    if (cut) return;
+    if (held + piece.length > maxLine) {
+      pending.push(piece.slice(0, maxLine - held));
+      onLine(`${pending.join('')}…`);
+      pending = [];
+      held = 0;
+      cut = true;
+      return;
+    }
+    pending.push(piece);
+    held += piece.length;
+  };
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => {
     let start = 0;
     for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
-      const piece = chunk.slice(start, nl);
-      const line = pending.length > 0 ? pending.join('') + piece : piece;
+      keep(chunk.slice(start, nl));
+      if (!cut) {
+        const line = pending.join('');
+        onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+      }
       pending = [];
+      held = 0;
+      cut = false;
       start = nl + 1;
-      onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
     }
-    if (start < chunk.length) pending.push(start === 0 ? chunk : chunk.slice(start));
+    if (start < chunk.length) keep(start === 0 ? chunk : chunk.slice(start));
   });
   stream.on('end', () => {
-    if (pending.length > 0) onLine(pending.join(''));
+    if (pending.length > 0 && !cut) onLine(pending.join(''));
     pending = [];
   });
 }

@@ -18,6 +18,30 @@ import { clipQuoted } from '../scheme/text.js';
 import { hasEnded, killGroup, releaseStdio, settleWithin, spawnReason, splitLines } from './process.js';
 import { STDERR_TAIL_LINES, TesteeStartError, type TesteeStartKind } from './start-failure.js';
 
+/** The most characters of the testee's stderr the run's log keeps (then a count and the last lines). */
+export const STDERR_LOG_BYTES = 1024 * 1024;
+
+/**
+ * The kit's own secrets, never passed to a testee: the merchant secret the gateway and merchant
+ * roles sign with. A testee gets its inputs (the vectors' secrets among them) in each request.
+ */
+export const KIT_SECRET_VARIABLES = ['PGV2_APP_SECRET'] as const;
+
+/**
+ * The environment a testee starts with: the user's, minus the kit's own secrets.
+ * @param env - the user's environment
+ * @returns a copy without {@link KIT_SECRET_VARIABLES}
+ * @example testeeEnvironment({ PATH: '/bin', PGV2_APP_SECRET: 's' }) // { PATH: '/bin' }
+ */
+export function testeeEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of KIT_SECRET_VARIABLES) delete copy[name];
+  return copy;
+}
+
+/** The most characters of one stderr line kept (a longer one is cut, marked "…"). */
+export const STDERR_LINE_CHARS = 4096;
+
 /** How to start and talk to a testee. */
 export interface TesteeOptions {
   /** The command line, run by the shell. */
@@ -88,6 +112,9 @@ export class TesteeSession {
     return this.dead;
   }
   private closing = false;
+  /** Characters of the testee's stderr put in the run's log so far (see logStderr). */
+  private stderrLogged = 0;
+  private readonly stderrDropped = { lines: 0, chars: 0, last: [] as string[] };
   private onLine: ((line: string) => void) | undefined;
   private onExit: ((why: string) => void) | undefined;
   private restarting: Promise<void> | undefined;
@@ -108,6 +135,21 @@ export class TesteeSession {
       this.queue.push({ id, op, line, resolve, sent: false });
       this.schedulePump();
     });
+  }
+
+  /**
+   * One stderr line into the run's log, while the testee's stderr in the log is under
+   * {@link STDERR_LOG_BYTES}; past it, lines are counted and only the last few kept, for
+   * {@link close} to log with what was dropped (a testee that writes 1 GiB to stderr costs the run
+   * a bounded log, never the whole of it).
+   */
+  private logStderr(line: string): void {
+    this.stderrLogged += line.length + 1;
+    if (this.stderrLogged <= STDERR_LOG_BYTES) return this.log(`testee stderr: ${line}`);
+    this.stderrDropped.lines += 1;
+    this.stderrDropped.chars += line.length + 1;
+    this.stderrDropped.last.push(line);
+    if (this.stderrDropped.last.length > STDERR_TAIL_LINES) this.stderrDropped.last.shift();
   }
 
   /** Sends `stop`, waits briefly for the testee to exit, then kills it. Settles in at most a few seconds, whatever the testee does. */
@@ -131,6 +173,11 @@ export class TesteeSession {
     // its last stderr lines still go to the log, unless something it left holds the pipe
     await settleWithin(proc.stderr, ['close'], () => proc.stderr.closed || proc.stderr.destroyed, 500);
     releaseStdio(proc);
+    const dropped = this.stderrDropped;
+    if (dropped.lines > 0) {
+      this.log(`testee stderr: ${dropped.lines} more lines (${dropped.chars} characters) not kept in this log: it keeps the first ${STDERR_LOG_BYTES} characters of the testee's stderr; the last ${dropped.last.length} lines follow`);
+      for (const line of dropped.last) this.log(`testee stderr: ${line}`);
+    }
   }
 
   // --- internal ---
@@ -146,17 +193,21 @@ export class TesteeSession {
     let spawnError: Error | undefined;
     let proc: ChildProcessWithoutNullStreams;
     try {
-      proc = spawn(command, { shell: true, cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      proc = spawn(command, { shell: true, cwd, env: testeeEnvironment(env ?? process.env), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     } catch (e) {
       const reason = `the testee could not be started: ${(e as Error).message}`;
       throw new TesteeStartError(reason, { kind: 'spawn', reason, command, exitCode: null, signal: null, killedByKit: false, stderrTail });
     }
     this.proc = proc;
-    splitLines(proc.stderr, (line) => {
-      stderrTail.push(line.length > 300 ? `${line.slice(0, 300)}…` : line);
-      if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
-      this.log(`testee stderr: ${line}`);
-    });
+    splitLines(
+      proc.stderr,
+      (line) => {
+        stderrTail.push(line.length > 300 ? `${line.slice(0, 300)}…` : line);
+        if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
+        this.logStderr(line);
+      },
+      STDERR_LINE_CHARS,
+    );
     splitLines(proc.stdout, (line) => {
       if (this.proc === proc) this.onLine?.(line);
     });

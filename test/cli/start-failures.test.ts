@@ -34,7 +34,7 @@ interface Outcome {
 /** Runs `node bin/pgv2kit.js <args>` in the kit's folder, killed after 30 s (it never should be). */
 function pgv2kit(args: readonly string[]): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, PGV2_APP_SECRET: SECRET, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, PGV2_APP_SECRET: SECRET, SDK_SECRET: SECRET, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => void (stdout += s));

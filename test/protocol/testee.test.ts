@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatStartFailure, startTestee, TesteeStartError, type TesteeOptions, type TesteeStartFailure } from '../../src/protocol/testee.js';
+import { formatStartFailure, startTestee, STDERR_LINE_CHARS, STDERR_LOG_BYTES, TesteeStartError, type TesteeOptions, type TesteeStartFailure } from '../../src/protocol/testee.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/misbehaving-testee.mjs', import.meta.url));
 const options = (env: Record<string, string>, extra: Partial<TesteeOptions> = {}): TesteeOptions & { logged: string[] } => {
@@ -79,6 +79,23 @@ describe.concurrent('testee session', () => {
   it("keeps the testee's stderr in the log", async () => {
     const { logged } = await runAll({ MODE: 'stderr' });
     expect(logged).toContain('testee stderr: oops with secret sk_test_supersecret');
+  });
+
+  it("keeps a bounded part of a flood of stderr (the first 1 MiB, then a count and the last lines), every case answered (issue 12)", async () => {
+    const { answers, logged } = await runAll({ MODE: 'stderrflood' });
+    expect(answers.every((a) => 'result' in a)).toBe(true);
+    const stderr = logged.filter((l) => l.startsWith('testee stderr: '));
+    const kept = stderr.reduce((n, l) => n + l.length - 'testee stderr: '.length, 0);
+    expect(kept).toBeLessThan(STDERR_LOG_BYTES + 64 * 1024);
+    expect(stderr.some((l) => /^testee stderr: \d+ more lines \(\d+ characters\) not kept in this log: it keeps the first 1048576 characters/.test(l))).toBe(true);
+    expect(stderr.at(-1)).toBe('testee stderr: last words');
+    // the 2 MB line: cut at 4096 characters, never held whole
+    expect(stderr).toContain(`testee stderr: ${'L'.repeat(STDERR_LINE_CHARS)}…`);
+  });
+
+  it("starts the testee without the kit's own secret (PGV2_APP_SECRET) in its environment", async () => {
+    const { logged } = await runAll({ MODE: 'env', PGV2_APP_SECRET: 'sk_kit_own_secret' });
+    expect(logged).toContain('testee stderr: PGV2_APP_SECRET is unset');
   });
 
   it('hands each line to the validator and fails the case on its problems', async () => {
