@@ -39,6 +39,9 @@ export function testeeEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return copy;
 }
 
+/** How many answered ids a session remembers, to know a second answer for one of them. */
+const ANSWERED_KEPT = 4096;
+
 /** The most characters of one stderr line kept (a longer one is cut, marked "…"). */
 export const STDERR_LINE_CHARS = 4096;
 
@@ -101,6 +104,13 @@ export class TesteeSession {
   hello!: Hello;
   /** Times the testee was started again after a failure. */
   restarts = 0;
+  /**
+   * Lines that broke the protocol without being any request's answer (a second answer for a
+   * request already answered): never charged to a case; the run reports them.
+   */
+  readonly protocolProblems: string[] = [];
+  /** Ids answered lately (the last {@link ANSWERED_KEPT}), to tell a second answer from a wrong one. */
+  private readonly answered = new Set<string>();
   private proc: ChildProcessWithoutNullStreams | undefined;
   private readonly queue = new Fifo<Pending>();
   private pumpQueued = false;
@@ -318,25 +328,37 @@ export class TesteeSession {
   /** Handles one answer line. */
   private answer(line: string): void {
     const head = this.queue.at(0);
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      message = undefined;
+    }
+    const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
+    if (typeof id === 'string' && id !== head?.id && this.answered.has(id)) {
+      // a second answer for a request already answered: the protocol broken, no case to blame
+      const problem = `a second answer for ${JSON.stringify(id)}, which was answered already: ${clipQuoted(line, 120)}`;
+      this.protocolProblems.push(problem);
+      this.log(`protocol: ${problem} (ignored; no case is charged with it)`);
+      return;
+    }
     if (!head) {
       this.log(`protocol: a line when no request was waiting: ${clipQuoted(line, 120)}`);
       this.restart();
       return;
     }
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
+    if (message === undefined) {
       this.broken(`the answer is not JSON: ${clipQuoted(line, 120)}`);
       return;
     }
-    const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
     if (id !== head.id) {
       this.broken(`the answer has id ${JSON.stringify(id)}, expected ${JSON.stringify(head.id)}`);
       return;
     }
     this.queue.shift();
     this.clearTimer();
+    this.answered.add(head.id);
+    if (this.answered.size > ANSWERED_KEPT) this.answered.delete(this.answered.values().next().value as string);
     const problems = this.options.validate?.(message, { expecting: 'answer', id: head.id, op: head.op }) ?? [];
     head.resolve(problems.length > 0 ? { failed: { reason: `protocol: ${problems.join('; ')}` } } : toAnswer(message as Record<string, Json>));
     this.schedulePump();

@@ -123,6 +123,21 @@ describe('pgv2kit run', () => {
     expect(r.stderr).toContain('bad.yaml: entry 1 (signature.x) has no reason');
   });
 
+  it('a testee that answers a case twice: the extra answer is a protocol warning of the run, never charged to the next case', async () => {
+    const cwd = tmp();
+    const r = await run(['run', '--testee', `"${process.execPath}" "${misbehaving}"`, '--only', 'signature.final-lf-missing,signature.body-not-signed', '--run-name', 't', '--no-properties'], {
+      cwd,
+      env: { ...process.env, MODE: 'twolines', BAD: 'final-lf-missing' },
+    });
+    expect(r.stderr).toMatch(/pgv2kit run: warning: the testee broke the protocol \d+ times? outside any case \(run\.log has each\): a second answer for "signature\.final-lf-missing"/);
+    const results = JSON.parse(readFileSync(join(cwd, 'reports', 't', 'results.json'), 'utf8')) as { cases: Array<{ id: string; verdict: string; ops: Array<{ message: string }> }> };
+    // the case after it judged on its own answer (this testee's are not of the operation's shape), never on the extra one
+    const after = results.cases.find((c) => c.id === 'signature.body-not-signed');
+    expect(after?.ops[0]?.message).toBe('result has no string "contentB64"');
+    expect(JSON.stringify(after)).not.toContain('final-lf-missing');
+    expect(readFileSync(join(cwd, 'reports', 't', 'run.log'), 'utf8')).toContain('protocol: a second answer for "signature.final-lf-missing"');
+  });
+
   it('a testee that crashes on a case: that case errors, the testee is restarted, the run goes on', async () => {
     const cwd = tmp();
     const r = await run(['run', '--testee', `"${process.execPath}" "${misbehaving}"`, '--only', 'signature.generate-upload-url,signature.final-lf-missing', '--run-name', 'm', '--concurrency', '1'], {

@@ -69,11 +69,15 @@ describe.concurrent('testee session', () => {
     expect(restarts).toBe(0);
   });
 
-  it('a line too many is a protocol problem: logged, and the testee restarted', async () => {
-    const { answers, logged } = await runAll({ MODE: 'twolines' });
-    expect(answers[1]).toEqual({ result: { sign: 'signature.sign:c-2-bad' } });
-    expect(answers.slice(2).every((a) => 'result' in a || 'failed' in a)).toBe(true);
-    expect(logged.some((l) => l.startsWith('protocol: a line when no request was waiting') || l.includes('expected "c-3"'))).toBe(true);
+  it('a second answer for a case is a protocol problem of its own: logged and counted, never charged to the next case (issue 12)', async () => {
+    const opts = options({ MODE: 'twolines' });
+    const session = await startTestee(opts);
+    const answers = await Promise.all(ids.map((id) => session.call(id, 'signature.sign', {})));
+    await session.close();
+    expect(answers).toEqual(ids.map((id) => ({ result: { sign: `signature.sign:${id}` } })));
+    expect(session.restarts).toBe(0);
+    expect(session.protocolProblems).toEqual([expect.stringMatching(/^a second answer for "c-2-bad", which was answered already: /)]);
+    expect(opts.logged.some((l) => l.startsWith('protocol: a second answer for "c-2-bad"') && l.endsWith('(ignored; no case is charged with it)'))).toBe(true);
   });
 
   it("keeps the testee's stderr in the log", async () => {

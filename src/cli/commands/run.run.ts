@@ -162,7 +162,11 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
         return EXIT.failure;
       }
     }
-    const dead = 'session' in subject ? (subject as { session: { failure?: string } }).session.failure : undefined;
+    const session = 'session' in subject ? (subject as { session: { failure?: string; protocolProblems?: readonly string[] } }).session : undefined;
+    const broken = session?.protocolProblems ?? [];
+    // lines that were no request's answer: no case is charged with them, and the run says so
+    if (broken.length > 0) io.stderr(`pgv2kit run: warning: the testee broke the protocol ${broken.length} time${broken.length === 1 ? '' : 's'} outside any case (run.log has each): ${broken[0]}\n`);
+    const dead = session?.failure;
     if (dead) {
       io.stderr(`pgv2kit run: ${dead}\n`);
       return EXIT.failure;
