@@ -182,6 +182,8 @@ export class TesteeSession {
     }
     // its last stderr lines still go to the log, unless something it left holds the pipe
     await settleWithin(proc.stderr, ['close'], () => proc.stderr.closed || proc.stderr.destroyed, 500);
+    // and whatever it left behind in its process group goes with it (a child still running, issue 12)
+    killGroup(proc, true);
     releaseStdio(proc);
     const dropped = this.stderrDropped;
     if (dropped.lines > 0) {

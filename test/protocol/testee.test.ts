@@ -2,6 +2,9 @@
  * The testee session against testees that misbehave: every failure fails only the
  * case it happened on, the testee is restarted, and the cases after it still run.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatStartFailure, startTestee, STDERR_LINE_CHARS, STDERR_LOG_BYTES, TesteeStartError, type TesteeOptions, type TesteeStartFailure } from '../../src/protocol/testee.js';
@@ -12,6 +15,14 @@ const options = (env: Record<string, string>, extra: Partial<TesteeOptions> = {}
   return { command: `"${process.execPath}" "${fixture}"`, env: { ...process.env, ...env }, timeoutMs: 1500, startTimeoutMs: 5000, log: (l) => logged.push(l), logged, ...extra };
 };
 const ids = ['c-1', 'c-2-bad', 'c-3', 'c-4'];
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 async function runAll(env: Record<string, string>, extra: Partial<TesteeOptions> = {}) {
   const opts = options(env, extra);
@@ -95,6 +106,19 @@ describe.concurrent('testee session', () => {
     expect(stderr.at(-1)).toBe('testee stderr: last words');
     // the 2 MB line: cut at 4096 characters, never held whole
     expect(stderr).toContain(`testee stderr: ${'L'.repeat(STDERR_LINE_CHARS)}…`);
+  });
+
+  it('ends the whole process group: a child the testee left running is gone after close (issue 12)', async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'pgv2kit-group-')), 'pid');
+    const opts = options({}, { command: `sleep 30 & echo $! > "${pidFile}"; exec "${process.execPath}" "${fixture}"` });
+    const session = await startTestee(opts);
+    expect(await session.call('c-1', 'signature.sign', {})).toEqual({ result: { sign: 'signature.sign:c-1' } });
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(alive(pid)).toBe(true);
+    await session.close();
+    const until = Date.now() + 2000;
+    while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(pid)).toBe(false);
   });
 
   it("starts the testee without the kit's own secret (PGV2_APP_SECRET) in its environment", async () => {
