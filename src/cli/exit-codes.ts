@@ -14,13 +14,20 @@ export const EXIT = {
   usage: 2,
   /** The tool itself or the implementation under test failed (crashed, unreachable, timed out). */
   failure: 3,
+  /** Interrupted by Ctrl-C (SIGINT: 128 + 2), the reports written so far marked so. */
+  interrupted: 130,
+  /** Terminated (SIGTERM: 128 + 15), the reports written so far marked so. */
+  terminated: 143,
 } as const;
 
 /** One of the values of {@link EXIT}. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** A title for each exit code, as `--help` prints them. */
-export const EXIT_CODE_TITLES: Readonly<Record<ExitCode, string>> = {
+/**
+ * A title for each exit code every command has, as `--help` prints them (130 and 143 are `run`'s
+ * own: its help names them).
+ */
+export const EXIT_CODE_TITLES: Readonly<Partial<Record<ExitCode, string>>> = {
   0: 'success',
   1: 'nonconformance: a check failed, a signature does not match, a vector file is bad',
   2: 'usage or configuration error: unknown command or option, missing value, unreadable file',

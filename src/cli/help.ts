@@ -64,7 +64,7 @@ export function formatCommandHelp(command: Command): string {
     '',
     ...(command.examples && command.examples.length > 0 ? ['Examples:', ...command.examples.map((e) => `  ${e}`), ''] : []),
     'Exit codes:',
-    ...Object.entries(EXIT_CODE_TITLES).map(([code, title]) => `  ${code}  ${command.exitCodes?.[Number(code) as ExitCode] ?? title}`),
+    ...Object.entries({ ...EXIT_CODE_TITLES, ...command.exitCodes }).map(([code, title]) => `  ${code}  ${command.exitCodes?.[Number(code) as ExitCode] ?? title}`),
     '',
   ].join('\n');
 }

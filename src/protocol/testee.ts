@@ -140,6 +140,8 @@ export class TesteeSession {
    */
   call(id: string, op: Operation, input: OperationInput): Promise<Answer> {
     if (this.dead) return Promise.resolve({ failed: { reason: this.dead } });
+    // a closed session takes no request: it would wait for ever
+    if (this.closing) return Promise.resolve({ failed: { reason: 'the session was closed' } });
     return new Promise((resolve) => {
       const line = `${JSON.stringify({ cmd: 'run', id, op, input })}\n`;
       this.queue.push({ id, op, line, resolve, sent: false });
@@ -160,6 +162,12 @@ export class TesteeSession {
     this.stderrDropped.chars += line.length + 1;
     this.stderrDropped.last.push(line);
     if (this.stderrDropped.last.length > STDERR_TAIL_LINES) this.stderrDropped.last.shift();
+  }
+
+  /** Kills the testee's whole process group at once, without a word to it (a second Ctrl-C). */
+  kill(): void {
+    this.closing = true;
+    if (this.proc) killGroup(this.proc, true);
   }
 
   /** Sends `stop`, waits briefly for the testee to exit, then kills it. Settles in at most a few seconds, whatever the testee does. */

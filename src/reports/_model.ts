@@ -134,7 +134,8 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
       diagnosis,
     };
   });
-  const conformant = runConformant(run) && run.aborted === undefined;
+  // a run interrupted before its cases ran proves nothing about those: never conformant
+  const conformant = runConformant(run) && run.aborted === undefined && run.stopped?.kind !== 'interrupted';
   return {
     runName: t(run.runName),
     kit: { name: t(run.kit.name), version: t(run.kit.version) },
@@ -148,7 +149,9 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     totals: run.totals,
     conformant,
     subject: run.aborted ? `${t(run.aborted.command)} (the testee could not start)` : `${t(run.implementation.name)} ${t(run.implementation.version)}`,
-    summary: run.aborted ? `TESTEE COULD NOT START: ${t(run.aborted.message)} (no case ran, ${seconds(run.durationMs)} s)` : summaryLine(run.totals, run.durationMs, run.noTestRan),
+    summary: run.aborted
+      ? `TESTEE COULD NOT START: ${t(run.aborted.message)} (no case ran, ${seconds(run.durationMs)} s)`
+      : `${run.stopped ? `${run.stopped.kind === 'interrupted' ? 'INTERRUPTED' : 'STOPPED'} (${t(run.stopped.reason)}; ${run.stopped.notRun} not run) — ` : ''}${summaryLine(run.totals, run.durationMs, run.noTestRan)}`,
     cases,
     byArea: group(cases, (c) => [c.kind], [...RUN_AREAS]),
     bySection: group(cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
@@ -158,6 +161,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     operations: (run.operations ?? []).map((o) => ({ ...o })),
     unknownOperations: (run.unknownOperations ?? []).map((u) => ({ name: t(u.name), ...(u.suggestion ? { suggestion: u.suggestion } : {}), message: t(u.message) })),
     ...(run.noTestRan !== undefined ? { noTestRan: t(run.noTestRan) } : {}),
+    ...(run.stopped ? { stopped: { ...run.stopped, reason: t(run.stopped.reason) } } : {}),
     ...(run.otherTargets ? { otherTargets: { ...run.otherTargets, message: otherTargetsLine(run.otherTargets) } } : {}),
     ...(run.aborted ? { aborted: { ...run.aborted, message: t(run.aborted.message), command: t(run.aborted.command), ended: t(run.aborted.ended), stderrTail: ts(run.aborted.stderrTail) } } : {}),
   };

@@ -51,10 +51,10 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
   out.push(
     `<testsuites${attrs({
       name: `${model.kit.name} ${model.runName}`,
-      tests: model.cases.length + (model.aborted || model.noTestRan !== undefined ? 1 : 0),
+      tests: model.cases.length + (model.aborted || model.noTestRan !== undefined || model.stopped ? 1 : 0),
       failures: t.failed + t['unexpected-pass'] + (!model.aborted && model.noTestRan !== undefined ? 1 : 0),
-      errors: t.error + (model.aborted ? 1 : 0),
-      skipped: t.skipped + t.partial + t['expected-failure'],
+      errors: t.error + (model.aborted || model.stopped?.kind === 'interrupted' ? 1 : 0),
+      skipped: t.skipped + t.partial + t['expected-failure'] + (model.stopped?.kind === 'max-failures' ? 1 : 0),
       time: seconds(model.durationMs),
       timestamp: model.startedAt,
     })}>`,
@@ -92,8 +92,8 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
  */
 function runProblemSuite(model: ReportModel, props: readonly string[]): string[] {
   const a = model.aborted;
-  const suite = (name: string, failures: number, errors: number, testcase: string, element: string): string[] => [
-    `  <testsuite${attrs({ name, tests: 1, failures, errors, skipped: 0, time: seconds(model.durationMs), timestamp: model.startedAt })}>`,
+  const suite = (name: string, failures: number, errors: number, testcase: string, element: string, skipped = 0): string[] => [
+    `  <testsuite${attrs({ name, tests: 1, failures, errors, skipped, time: seconds(model.durationMs), timestamp: model.startedAt })}>`,
     ...props.map((l) => `    ${l}`),
     `    <testcase${attrs({ name: testcase, classname: `pgv2kit.${name}`, time: seconds(model.durationMs) })}>`,
     `      ${element}`,
@@ -103,6 +103,13 @@ function runProblemSuite(model: ReportModel, props: readonly string[]): string[]
   if (a) {
     const body = [`the testee could not start: ${a.message}`, `command: ${a.command}`, `ended: ${a.ended}`, a.stderrTail.length > 0 ? 'stderr (last lines):' : 'stderr: (nothing)', ...a.stderrTail.map((l) => `  ${l}`)].join('\n');
     return suite('testee', 0, 1, 'testee.start', `<error${attrs({ message: `the testee could not start: ${a.message}`, type: 'testee-start' })}>${escapeXml(body)}</error>`);
+  }
+  const stopped = model.stopped;
+  if (stopped) {
+    // interrupted: an error (what did not run is unknown, no CI may show it green); --max-failures: the rest skipped
+    const text = `${stopped.reason}: ${stopped.notRun} selected case${stopped.notRun === 1 ? '' : 's'} did not run`;
+    if (stopped.kind === 'interrupted') return suite('run', 0, 1, 'run.interrupted', `<error${attrs({ message: text, type: 'interrupted' })}>${escapeXml(text)}</error>`);
+    return suite('run', 0, 0, 'run.stopped', `<skipped${attrs({ message: text })}/>`, 1);
   }
   if (model.noTestRan === undefined) return [];
   return suite('run', 1, 0, 'run.no-test-ran', `<failure${attrs({ message: model.noTestRan, type: 'no-test-ran' })}>${escapeXml(`${model.noTestRan}: this run checked nothing`)}</failure>`);

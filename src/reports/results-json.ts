@@ -79,6 +79,8 @@ export interface ResultsJson {
   readonly summary: string;
   /** Why no step ran (`no test ran: …`), or null. Such a run is not conformant. */
   readonly noTestRan: string | null;
+  /** Set when the run stopped before every selected case ran (interrupted, or --max-failures). */
+  readonly stopped: { readonly kind: 'interrupted' | 'max-failures'; readonly reason: string; readonly notRun: number } | null;
   /** Selected cases left to other targets (they need only kit-internal operations), or null. */
   readonly otherTargets: { readonly cases: number; readonly operations: readonly string[] } | null;
   /** Set when the run ended before any case ran because the testee could not start (exit 3): why, the command, how it ended, its stderr's last lines (masked); else null. */
@@ -129,6 +131,7 @@ export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[])
     conformant: m.conformant,
     summary: m.summary,
     noTestRan: m.noTestRan ?? null,
+    stopped: m.stopped ? { kind: m.stopped.kind, reason: m.stopped.reason, notRun: m.stopped.notRun } : null,
     otherTargets: m.otherTargets ? { cases: m.otherTargets.cases, operations: [...m.otherTargets.operations] } : null,
     aborted: m.aborted ? { kind: m.aborted.kind, message: m.aborted.message, command: m.aborted.command, exitCode: m.aborted.exitCode, signal: m.aborted.signal, ended: m.aborted.ended, stderrTail: [...m.aborted.stderrTail] } : null,
     totals: {

@@ -87,6 +87,16 @@ export interface RunTarget {
   readonly description: string;
 }
 
+/** Why a run stopped before every selected case ran; the cases not run are not in the run at all. */
+export interface RunStopped {
+  /** `interrupted`: a signal (exit 130 or 143); `max-failures`: --max-failures (or --bail) reached. */
+  readonly kind: 'interrupted' | 'max-failures';
+  /** In words, e.g. `interrupted by SIGINT` or `3 cases failed (--max-failures 3)`. */
+  readonly reason: string;
+  /** Selected cases (and properties) that did not run. */
+  readonly notRun: number;
+}
+
 /** Why a run ended before any case ran, and what is known of it (texts unmasked: reports mask them). */
 export interface RunAborted {
   readonly kind: 'testee-start';
@@ -136,6 +146,8 @@ export interface RunResult {
   readonly unknownOperations?: readonly UnknownOperation[];
   /** Set when no step ran (`no test ran: …`): the run proves nothing and fails (exit 1). */
   readonly noTestRan?: string;
+  /** Set when the run stopped before every case ran: interrupted (Ctrl-C, SIGTERM) or `--max-failures` reached. */
+  readonly stopped?: RunStopped;
   /**
    * Selected cases left out because every operation they need is kit-internal and the target
    * does not offer it (upload.formCheck, gateway.*: the reference's and the gateway role's,

@@ -39,6 +39,13 @@ export interface RunOptions {
   readonly now?: () => Date;
   /** The properties: run after the vectors unless false (default: not run). */
   readonly properties?: PropertyOptions | false;
+  /**
+   * Stops the run: no case starts once it is aborted (its reason, a string, is the report's);
+   * the cases in flight finish, and one that errors after it (its testee stopped) is not counted.
+   */
+  readonly signal?: AbortSignal;
+  /** Stop once this many cases failed or errored (the cases after it are not run). */
+  readonly maxFailures?: number;
 }
 
 /**
@@ -58,20 +65,32 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const cases = selected.filter(mine);
   const others = selected.filter((l) => !mine(l));
   const listed = options.expectFailures ?? new Map<string, ExpectedFailure>();
-  const results: CaseResult[] = new Array<CaseResult>(cases.length);
+  const slots: Array<CaseResult | undefined> = new Array<CaseResult | undefined>(cases.length);
   let next = 0;
   let done = 0;
+  let failures = 0;
+  let stopped: { kind: 'interrupted' | 'max-failures'; reason: string } | undefined;
+  const stop = (): boolean => {
+    if (!stopped && options.signal?.aborted) stopped = { kind: 'interrupted', reason: String(options.signal.reason ?? 'interrupted') };
+    return stopped !== undefined;
+  };
   const worker = async (): Promise<void> => {
-    while (next < cases.length) {
+    while (next < cases.length && !stop()) {
       const index = next++;
       const loaded = cases[index] as LoadedCase;
       const result = await runOne(loaded, options.subject, listed.get(loaded.case.id), options.context ?? {});
-      results[index] = result;
+      // an error after an interruption is the testee being stopped: the case did not run
+      if (options.signal?.aborted && result.status === 'error') continue;
+      slots[index] = result;
+      if (result.verdict === 'failed' || result.verdict === 'error') failures += 1;
+      if (options.maxFailures !== undefined && failures >= options.maxFailures && !stopped) stopped = { kind: 'max-failures', reason: `${failures} case${failures === 1 ? '' : 's'} failed (--max-failures ${options.maxFailures})` };
       options.onCase?.(result, ++done, cases.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 32, cases.length)) }, worker));
-  if (options.properties) {
+  const results = slots.filter((r): r is CaseResult => r !== undefined);
+  const propertiesSkipped = options.properties && stop() ? PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).length : 0;
+  if (options.properties && !stop()) {
     const chosen = new Set(PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).map((p) => p.case.id));
     const found = await runProperties(options.subject, { ...options.properties, only: (id) => chosen.has(id) && (options.properties ? (options.properties.only?.(id) ?? true) : false) });
     for (const r of found) {
@@ -104,7 +123,8 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     offered,
     operations: operationCoverage(results, offered),
     unknownOperations: (options.subject.unknownOperations ?? []).map((name) => unknownOperation(name, who)),
-    ...(nothing ? { noTestRan: nothing } : {}),
+    ...(nothing && !stopped ? { noTestRan: nothing } : {}),
+    ...(stopped ? { stopped: { ...stopped, notRun: cases.length - results.length + propertiesSkipped } } : {}),
     ...(others.length > 0 ? { otherTargets: { cases: others.length, operations: otherOps } } : {}),
   };
 }

@@ -121,6 +121,12 @@ describe.concurrent('testee session', () => {
     expect(alive(pid)).toBe(false);
   });
 
+  it('a request made after close fails at once (it would wait for ever)', async () => {
+    const session = await startTestee(options({}));
+    await session.close();
+    expect(await session.call('c-9', 'signature.sign', {})).toEqual({ failed: { reason: 'the session was closed' } });
+  });
+
   it("starts the testee without the kit's own secret (PGV2_APP_SECRET) in its environment", async () => {
     const { logged } = await runAll({ MODE: 'env', PGV2_APP_SECRET: 'sk_kit_own_secret' });
     expect(logged).toContain('testee stderr: PGV2_APP_SECRET is unset');

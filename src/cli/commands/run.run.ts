@@ -45,6 +45,8 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   if (values['update-expect-failures'] && !values['expect-failures']) throw new UsageError('--update-expect-failures needs --expect-failures <file>');
   if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
+  if (values.bail && values['max-failures'] !== undefined) throw new UsageError('give --bail or --max-failures, not both (--bail is --max-failures 1)');
+  const maxFailures = values.bail ? 1 : values['max-failures'] !== undefined ? integerOption(values['max-failures'], 'max-failures', true) : undefined;
   // the merchant role sends its calls one at a time, in case order (a replay follows its call)
   const concurrency = Math.floor(positiveNumber(values.concurrency, 'concurrency', values.merchant ? 1 : 32));
   const selection = { only: values.only ? [values.only] : values.gateway ? ['area:gateway'] : values.merchant ? ['area:merchant'] : [], skip: values.skip ? [values.skip] : [] };
@@ -146,8 +148,33 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
       };
     }
     const progress = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY === true && io.env['CI'] !== 'true' });
-    let run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, properties, ...(clientGateway ? { context: clientGateway.context } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
-    if (listPath && values['update-expect-failures']) run = updateList(run, listPath, listed, io.stdout);
+    // Ctrl-C / SIGTERM: no case starts after it, the testee is stopped a moment later (what it was
+    // doing ends as not run), the reports of what ran are written and say so; a second one stops at once
+    const interrupt = new AbortController();
+    let signalled: NodeJS.Signals | undefined;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (signalled) {
+        (subject as { session?: { kill?: () => void } }).session?.kill?.();
+        process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
+      }
+      signalled = signal;
+      io.stderr(`pgv2kit run: ${signal}: stopping (the cases in flight end, reports follow; again to stop at once)\n`);
+      interrupt.abort(`interrupted by ${signal}`);
+      setTimeout(() => void subject.close?.(), 1000);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    let run: RunResult;
+    try {
+      run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, properties, signal: interrupt.signal, ...(maxFailures !== undefined ? { maxFailures } : {}), ...(clientGateway ? { context: clientGateway.context } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    if (listPath && values['update-expect-failures']) {
+      if (run.stopped) io.stderr(`pgv2kit run: the expected-failure list ${listPath} was not updated: the run stopped before every case ran\n`);
+      else run = updateList(run, listPath, listed, io.stdout);
+    }
     if (saveTo) saveCounterexamples(run, saveTo, io);
     progress.finish(run);
     if (!values['no-reports']) {
@@ -166,6 +193,8 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
     const broken = session?.protocolProblems ?? [];
     // lines that were no request's answer: no case is charged with them, and the run says so
     if (broken.length > 0) io.stderr(`pgv2kit run: warning: the testee broke the protocol ${broken.length} time${broken.length === 1 ? '' : 's'} outside any case (run.log has each): ${broken[0]}\n`);
+    if (run.stopped) io.stderr(`pgv2kit run: stopped early: ${run.stopped.reason}; ${run.stopped.notRun} selected case${run.stopped.notRun === 1 ? '' : 's'} not run\n`);
+    if (signalled) return signalled === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
     const dead = session?.failure;
     if (dead) {
       io.stderr(`pgv2kit run: ${dead}\n`);

@@ -23,6 +23,8 @@ export const runOptions = {
   list: { type: 'boolean', description: 'Print the cases that would run, and exit' },
   timeout: { type: 'string', valueName: '<seconds>', description: 'Per-case timeout for a testee (default 5)' },
   concurrency: { type: 'string', valueName: '<n>', description: 'Cases in flight at once (default 32)' },
+  bail: { type: 'boolean', description: 'Stop at the first case that fails or errors (as --max-failures 1)' },
+  'max-failures': { type: 'string', valueName: '<n>', description: 'Stop once this many cases failed or errored; the cases after are not run (the reports say so)' },
   'expect-failures': { type: 'string', valueName: '<file>', description: 'YAML list of {id, reason}: listed failures do not fail the run; listed passes do' },
   'update-expect-failures': { type: 'boolean', description: 'Rewrite the --expect-failures file to list exactly the cases that fail now' },
   'validate-protocol': { type: 'boolean', description: 'Check every line the testee writes against the protocol v1 schema' },
@@ -94,6 +96,8 @@ export const runCommand = defineCommand({
     1: 'nonconformance: a case failed or errored, or a listed case passed; or no test ran',
     2: 'usage or configuration error: options, vectors folder, module, expected-failure file',
     3: 'the testee could not be started, never became ready, or could not be restarted; the sample merchant could not be started',
+    130: 'interrupted by Ctrl-C (SIGINT): the testee stopped, reports written of what ran, marked interrupted (a second Ctrl-C stops at once)',
+    143: 'terminated (SIGTERM): as 130',
   },
   examples: [
     'pgv2kit run',

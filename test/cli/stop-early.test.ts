@@ -1,0 +1,101 @@
+/**
+ * A run that stops before every case ran (issue 12): --max-failures / --bail stop scheduling once
+ * that many cases failed; Ctrl-C (SIGINT) and SIGTERM stop the run as a real process: the testee's
+ * whole process group goes, the reports of what ran are written and marked, exit 130 / 143. The
+ * cases that did not run are not in the run (never counted as passed), and the reports say how many.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run } from './_run.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin', 'pgv2kit.js');
+const FIXTURE = join(ROOT, 'test/protocol/fixtures/misbehaving-testee.mjs');
+const MEMBER = join(ROOT, 'test/zoo/members/uppercase-hex.ts');
+const root = mkdtempSync(join(tmpdir(), 'pgv2kit-stop-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const tmp = (): string => {
+  const d = join(root, String(n++));
+  mkdirSync(d);
+  return d;
+};
+type Results = { stopped: { kind: string; reason: string; notRun: number } | null; conformant: boolean; cases: Array<{ id: string; verdict: string }> };
+const results = (dir: string): Results => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe.concurrent('--max-failures and --bail', () => {
+  it.each([
+    [['--max-failures', '3'], 3],
+    [['--bail'], 1],
+  ])('%j: stops after that many failures, the rest not run and counted as such, exit 1', async (flags, limit) => {
+    const cwd = tmp();
+    const r = await run(['run', '--module', MEMBER, '--only', 'signature', '--concurrency', '1', '--no-properties', '--report-dir', 'r', ...flags], { cwd });
+    expect(r.code).toBe(1);
+    const json = results(join(cwd, 'r'));
+    const failed = json.cases.filter((c) => c.verdict === 'failed');
+    expect(failed.length).toBe(limit);
+    expect(json.stopped).toEqual({ kind: 'max-failures', reason: `${limit} case${limit === 1 ? '' : 's'} failed (--max-failures ${limit})`, notRun: expect.any(Number) });
+    const selected = Number(/(\d+) cases selected/.exec((await run(['run', '--module', MEMBER, '--only', 'signature', '--list', '--no-properties'], { cwd })).stdout)?.[1]);
+    expect(json.stopped?.notRun).toBe(selected - json.cases.length);
+    expect(r.stderr).toContain(`pgv2kit run: stopped early: ${json.stopped?.reason}; ${json.stopped?.notRun} selected cases not run`);
+    expect(readFileSync(join(cwd, 'r', 'report.md'), 'utf8')).toContain(`**Stopped early: ${json.stopped?.reason}.**`);
+    expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.stopped"');
+  });
+
+  it.each([
+    [['--bail', '--max-failures', '2'], 'give --bail or --max-failures, not both'],
+    [['--max-failures', '0'], '--max-failures must be a positive integer'],
+  ])('%j → exit 2', async (flags, message) => {
+    const r = await run(['run', '--no-reports', ...flags], { cwd: tmp() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+});
+
+describe.concurrent('a signal stops a run, as a real process', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s: the testee group goes, the reports of what ran are written and marked interrupted, exit %i', async (signal, code) => {
+    const cwd = tmp();
+    const pidFile = join(cwd, 'testee.pid');
+    // a testee that hangs on one case: without the signal the run would wait out a 60 s timeout
+    const testee = `echo $$ > "${pidFile}"; exec "${process.execPath}" "${FIXTURE}"`;
+    const child = spawn(process.execPath, [BIN, 'run', '--testee', testee, '--only', 'signature', '--timeout', '60', '--no-properties', '--report-dir', 'r'], {
+      cwd,
+      env: { ...process.env, MODE: 'hang', BAD: 'signature.final-lf-missing', CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
+    const until = Date.now() + 15_000;
+    while (!existsSync(pidFile) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 700));
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const started = Date.now();
+    child.kill(signal);
+    const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(exit).toBe(code);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(stderr).toContain(`pgv2kit run: ${signal}: stopping`);
+    expect(alive(pid)).toBe(false);
+    const json = results(join(cwd, 'r'));
+    expect(json.stopped).toMatchObject({ kind: 'interrupted', reason: `interrupted by ${signal}` });
+    expect(json.stopped?.notRun).toBeGreaterThan(0);
+    expect(json.conformant).toBe(false);
+    expect(json.cases.some((c) => c.id === 'signature.final-lf-missing')).toBe(false);
+    expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.interrupted"');
+  }, 30_000);
+});
