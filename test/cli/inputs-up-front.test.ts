@@ -4,20 +4,13 @@
  * naming the path, with nothing run; --update-expect-failures keeps the entries of cases the run
  * did not select.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolders } from '../_support.js';
 import { run } from './_run.js';
 
-const root = mkdtempSync(join(tmpdir(), 'pgv2kit-inputs-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-let n = 0;
-const tmp = (): string => {
-  const d = join(root, String(n++));
-  mkdirSync(d);
-  return d;
-};
+const tmp = tempFolders('pgv2kit-inputs-');
 
 describe.concurrent('a wrong --report-dir is found before any case runs', () => {
   it.each([

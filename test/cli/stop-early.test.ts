@@ -5,35 +5,20 @@
  * cases that did not run are not in the run (never counted as passed), and the reports say how many.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { alive, tempFolders } from '../_support.js';
 import { run } from './_run.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'pgv2kit.js');
 const FIXTURE = join(ROOT, 'test/protocol/fixtures/misbehaving-testee.mjs');
 const MEMBER = join(ROOT, 'test/zoo/members/uppercase-hex.ts');
-const root = mkdtempSync(join(tmpdir(), 'pgv2kit-stop-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-let n = 0;
-const tmp = (): string => {
-  const d = join(root, String(n++));
-  mkdirSync(d);
-  return d;
-};
+const tmp = tempFolders('pgv2kit-stop-');
 type Results = { stopped: { kind: string; reason: string; notRun: number } | null; conformant: boolean; cases: Array<{ id: string; verdict: string }> };
 const results = (dir: string): Results => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe.concurrent('--max-failures and --bail', () => {
   it.each([

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { alive } from '../_support.js';
 import { formatStartFailure, startTestee, STDERR_LINE_CHARS, STDERR_LOG_BYTES, TesteeStartError, type TesteeOptions, type TesteeStartFailure } from '../../src/protocol/testee.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/misbehaving-testee.mjs', import.meta.url));
@@ -15,14 +16,6 @@ const options = (env: Record<string, string>, extra: Partial<TesteeOptions> = {}
   return { command: `"${process.execPath}" "${fixture}"`, env: { ...process.env, ...env }, timeoutMs: 1500, startTimeoutMs: 5000, log: (l) => logged.push(l), logged, ...extra };
 };
 const ids = ['c-1', 'c-2-bad', 'c-3', 'c-4'];
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function runAll(env: Record<string, string>, extra: Partial<TesteeOptions> = {}) {
   const opts = options(env, extra);
