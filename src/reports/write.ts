@@ -142,7 +142,26 @@ export function checkReportDir(dir: string, extra: readonly string[] = []): void
     if (!stat.isDirectory()) throw new ReportWriteError(target, 'it exists and is not a folder; choose another --report-dir');
     if (!readdirSync(target).every((f) => names.includes(f))) throw new ReportWriteError(target, `it exists and is not a report folder (only ${names.join(', ')} may be in it); remove it or choose another folder`);
   }
-  let ancestor = dirname(target);
+  checkCanCreate(target, dirname(target));
+}
+
+/**
+ * Checks, before a run, the folder the run's report folder will be made in when its name comes
+ * from the run (`reports/` of the working folder): a folder, or missing with a writable ancestor.
+ * @param root - the folder, e.g. `<cwd>/reports`
+ * @throws {ReportWriteError} naming the folder and the problem
+ * @example checkReportsRoot(join(process.cwd(), 'reports'))
+ */
+export function checkReportsRoot(root: string): void {
+  const target = resolve(root);
+  checkCanCreate(target, target);
+}
+
+// --- internal ---
+
+/** The nearest existing folder at or above `from` is a folder this process may write in. */
+function checkCanCreate(target: string, from: string): void {
+  let ancestor = from;
   while (!statOrUndefined(ancestor) && dirname(ancestor) !== ancestor) ancestor = dirname(ancestor);
   if (!statOrUndefined(ancestor)?.isDirectory()) throw new ReportWriteError(target, `${ancestor} is not a folder`);
   try {
@@ -152,7 +171,6 @@ export function checkReportDir(dir: string, extra: readonly string[] = []): void
   }
 }
 
-// --- internal ---
 
 function statOrUndefined(path: string, link = false): Stats | undefined {
   try {

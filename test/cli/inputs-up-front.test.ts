@@ -26,6 +26,15 @@ describe.concurrent('a wrong --report-dir is found before any case runs', () => 
     expect(r.stdout).not.toMatch(/passed/);
   });
 
+  it('run with no --report-dir: a file named reports in the working folder → exit 2 before any case runs', async () => {
+    const cwd = tmp();
+    writeFileSync(join(cwd, 'reports'), 'x');
+    const r = await run(['run', '--no-properties'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot write the report folder .*\/reports: .*\/reports is not a folder/);
+    expect(r.stdout).not.toMatch(/passed/);
+  });
+
   it('certify: a --report-dir that is a file → exit 2 before any call', async () => {
     const cwd = tmp();
     writeFileSync(join(cwd, 'out'), 'x');

@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { runCertification } from '../../certify/certify.js';
 import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../../certify/report.js';
-import { checkReportDir, ReportWriteError } from '../../reports/write.js';
+import { checkReportDir, checkReportsRoot, ReportWriteError } from '../../reports/write.js';
 import { resolvePath } from '../_files.js';
 import { chooseMerchant, describeMerchant, SampleMerchantError, type ChosenMerchant } from '../merchant-target.js';
 import { secondsOption } from '../_numbers.js';
@@ -27,7 +27,8 @@ export async function runCertify({ values, io, addSecret }: CommandContext<typeo
   const reportDir = values['report-dir'] ? resolvePath(io.cwd, values['report-dir']) : values['run-name'] ? join(io.cwd, 'reports', values['run-name']) : undefined;
   try {
     // checked before any call (a wrong --report-dir is exit 2 now, not after the run)
-    checkReportDir(reportDir ?? join(io.cwd, 'reports', '.pgv2kit-not-a-run'), CERTIFICATION_PAGES);
+    if (reportDir) checkReportDir(reportDir, CERTIFICATION_PAGES);
+    else checkReportsRoot(join(io.cwd, 'reports'));
   } catch (e) {
     if (e instanceof ReportWriteError) throw new UsageError(e.message);
     throw e;

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { TesteeStartError } from '../../protocol/testee.js';
-import { checkReportDir, ReportWriteError, writeReports } from '../../reports/write.js';
+import { checkReportDir, checkReportsRoot, ReportWriteError, writeReports } from '../../reports/write.js';
 import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
 import { runConformant, type RunResult, type RunTarget } from '../../runner/result.js';
@@ -88,7 +88,10 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   const reportDir = values['report-dir'] ? resolvePath(io.cwd, values['report-dir']) : values['run-name'] ? join(io.cwd, 'reports', values['run-name']) : undefined;
   try {
     // without a folder or a name, the name comes from the run: reports/ itself is checked
-    if (!values['no-reports'] && !values.list) checkReportDir(reportDir ?? join(io.cwd, 'reports', '.pgv2kit-not-a-run'));
+    if (!values['no-reports'] && !values.list) {
+      if (reportDir) checkReportDir(reportDir);
+      else checkReportsRoot(join(io.cwd, 'reports'));
+    }
     if (listPath && values['update-expect-failures']) checkWritableFile(listPath, '--expect-failures');
   } catch (e) {
     if (e instanceof ReportWriteError) throw new UsageError(e.message);
