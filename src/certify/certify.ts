@@ -8,7 +8,7 @@
 import type { CaseResult, RunResult } from '../runner/result.js';
 import { runConformance } from '../runner/run.js';
 import type { HttpCall, MerchantTarget } from '../merchant/call.js';
-import { HANDLING_TITLES, type Handling } from '../merchant/handling.js';
+import type { Handling } from '../merchant/handling.js';
 import { planHash } from '../merchant/plan.js';
 import type { SendOutcome } from '../merchant/send.js';
 import { createMerchantSubject, type MerchantAnswer } from '../subjects/merchant-subject.js';
@@ -128,7 +128,7 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
       selection: { only: ['area:merchant'], skip: [] },
       // in case order, one at a time: a replay follows the call it repeats
       concurrency: 1,
-      ...(options.onCase ? { onCase: (r: CaseResult) => options.onCase?.(r) } : {}),
+      ...(options.onCase ? { onCase: options.onCase } : {}),
     });
   } finally {
     await subject.close?.();
@@ -210,7 +210,7 @@ function checkOutcome(c: MerchantCase, r: CaseResult): CheckOutcome {
     title: c.comment,
     expect,
     ...(answer ? { call: answer.call, outcome: answer.outcome } : {}),
-    judgement: { result, handling, reason: result === 'not-applicable' ? reason.replace(/^unsupported: (not applicable: )?/, '') : answer || result !== 'fail' ? reason : `${HANDLING_TITLES['transport-error']}: ${reason}` },
+    judgement: { result, handling, reason: result === 'not-applicable' ? reason.replace(/^unsupported: (not applicable: )?/, '') : reason },
   };
 }
 

@@ -8,7 +8,7 @@
  * the case is an error naming the kit bug, never a verdict on the merchant.
  * @module
  */
-import { HANDLING_TITLES, type Handling } from '../merchant/handling.js';
+import { HANDLING_TITLES } from '../merchant/handling.js';
 import type { MerchantAnswer } from '../subjects/merchant-subject.js';
 import type { Json } from '../subjects/subject.js';
 import { clip } from '../scheme/text.js';
@@ -38,8 +38,10 @@ export const merchantCheck = defineCheck({
     const choice = clean && (expected === 'either' || expected === 'anything') ? { choice: r.handling as 'accepted' | 'refused' } : {};
     const out = (status: OpOutcome['status'], message: string): OpOutcome => ({ op, status, expected, got, ...choice, message });
     // advisory: any answer is reported, never failed; no answer at all is not a pass (nothing was judged)
-    if (expected === 'anything') return clean || answered(r.handling) ? out('pass', `advisory: ${what}`) : out('error', `advisory, but no answer to report: ${what}`);
-    if (!clean) return out(answered(r.handling) ? 'fail' : 'error', `${what}; ${expected === 'accept' ? mustAccept(r.acceptBody) : expected === 'refuse' ? 'must be refused with a non-2xx answer below 500' : 'must be accepted or refused cleanly'}`);
+    // a 5xx is an answer (a crash on the call: it fails); a timeout, a reset, nothing listening is none (an error)
+    const crashed = r.handling === 'server-error';
+    if (expected === 'anything') return clean || crashed ? out('pass', `advisory: ${what}`) : out('error', `advisory, but no answer to report: ${what}`);
+    if (!clean) return out(crashed ? 'fail' : 'error', `${what}; ${expected === 'accept' ? mustAccept(r.acceptBody) : expected === 'refuse' ? 'must be refused with a non-2xx answer below 500' : 'must be accepted or refused cleanly'}`);
     if (expected === 'either') return out('pass', `${what} (either is acceptable; the merchant ${r.handling} it)`);
     if (r.handling === (expected === 'accept' ? 'accepted' : 'refused')) return out('pass', what);
     return out('fail', `${what}; ${expected === 'accept' ? mustAccept(r.acceptBody) : 'must be refused'}`);
@@ -58,11 +60,6 @@ export function expectationOf(c: Pick<MerchantCase, 'result' | 'advisory'>): 'ac
 }
 
 // --- internal ---
-
-/** Whether the merchant answered at all (a 5xx is an answer: a crash on the call). */
-function answered(h: Handling): boolean {
-  return h === 'server-error';
-}
 
 function mustAccept(acceptBody: string | undefined): string {
   return `must be accepted${acceptBody !== undefined ? ` (2xx with body ${JSON.stringify(acceptBody)})` : ' (2xx)'}`;

@@ -8,6 +8,7 @@ import type { MerchantTarget } from '../merchant/call.js';
 import { startSampleMerchant } from '../certify/sample.js';
 import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
+import { APP_ID_ENV, APP_SECRET_ENV } from '../env.js';
 
 /** The options that name the merchant. */
 export interface MerchantChoice {
@@ -60,8 +61,8 @@ export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'en
       throw new SampleMerchantError(`the sample merchant could not be started: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  const appId = choice['app-id'] ?? io.env['PGV2_APP_ID'];
-  const appSecret = choice.secret ?? io.env['PGV2_APP_SECRET'];
+  const appId = choice['app-id'] ?? io.env[APP_ID_ENV];
+  const appSecret = choice.secret ?? io.env[APP_SECRET_ENV];
   if (!appId || !appSecret) throw new UsageError(`${command} needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)`);
   return {
     target: {

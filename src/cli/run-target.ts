@@ -19,6 +19,7 @@ import { createTesteeSubject } from '../subjects/testee-subject.js';
 import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
 import { chooseMerchant, describeMerchant, type MerchantChoice } from './merchant-target.js';
+import { APP_ID_ENV, APP_SECRET_ENV } from '../env.js';
 
 /** The options of `run` that choose the target. */
 export interface TargetChoice extends MerchantChoice {
@@ -67,7 +68,7 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
     return { subject, target: { kind: 'testee', description: choice.testee }, close: undefined };
   }
   if (choice.gateway) {
-    const started = await gatewayTarget(gatewayUrl, choice['app-id'] ?? io.env['PGV2_APP_ID'], choice.secret ?? io.env['PGV2_APP_SECRET']);
+    const started = await gatewayTarget(gatewayUrl, choice['app-id'] ?? io.env[APP_ID_ENV], choice.secret ?? io.env[APP_SECRET_ENV]);
     run.addSecret(started.target.appSecret);
     return { subject: createGatewaySubject(started.target), target: { kind: 'gateway', description: started.description }, close: started.close };
   }

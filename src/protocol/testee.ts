@@ -17,6 +17,7 @@ import { Fifo } from './_fifo.js';
 import { clipQuoted } from '../scheme/text.js';
 import { hasEnded, killGroup, releaseStdio, settleWithin, spawnReason, splitLines } from './process.js';
 import { STDERR_TAIL_LINES, TesteeStartError, type TesteeStartKind } from './start-failure.js';
+import { APP_SECRET_ENV } from '../env.js';
 
 /** The most characters of the testee's stderr the run's log keeps (then a count and the last lines). */
 export const STDERR_LOG_BYTES = 1024 * 1024;
@@ -25,7 +26,7 @@ export const STDERR_LOG_BYTES = 1024 * 1024;
  * The kit's own secrets, never passed to a testee: the merchant secret the gateway and merchant
  * roles sign with. A testee gets its inputs (the vectors' secrets among them) in each request.
  */
-export const KIT_SECRET_VARIABLES = ['PGV2_APP_SECRET'] as const;
+export const KIT_SECRET_VARIABLES = [APP_SECRET_ENV] as const;
 
 /**
  * The environment a testee starts with: the user's, minus the kit's own secrets.

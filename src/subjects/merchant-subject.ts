@@ -8,7 +8,8 @@
  * @module
  */
 import { createCallBuilder, type HttpCall, type MerchantTarget } from '../merchant/call.js';
-import { handlingOf } from '../merchant/handling.js';
+import { handlingOf, type Handling } from '../merchant/handling.js';
+import type { ReadingsExpectation } from '../merchant/expectation.js';
 import { createSender, type SendOutcome } from '../merchant/send.js';
 import type { MerchantInputs } from '../vectors/types.js';
 import type { Answer, Json, Subject } from './subject.js';
@@ -31,9 +32,9 @@ export interface MerchantSubjectOptions extends MerchantTarget {
 export interface MerchantAnswer {
   readonly call: HttpCall;
   readonly outcome: SendOutcome;
-  readonly handling: ReturnType<typeof handlingOf>;
+  readonly handling: Handling;
   /** What the readings allow a merchant to do with the call. */
-  readonly readings: 'accept' | 'refuse' | 'acceptable';
+  readonly readings: ReadingsExpectation;
   readonly acceptBody?: string;
 }
 

@@ -7,8 +7,8 @@ import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { runCertification } from '../../certify/certify.js';
 import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../../certify/report.js';
-import { checkReportDir, checkReportsRoot, ReportWriteError } from '../../reports/write.js';
-import { resolvePath } from '../_files.js';
+import { ReportWriteError } from '../../reports/write.js';
+import { checkedReportFolder } from '../_report-folder.js';
 import { chooseMerchant, describeMerchant, SampleMerchantError, type ChosenMerchant } from '../merchant-target.js';
 import { secondsOption } from '../_numbers.js';
 import { UsageError, type CommandContext } from '../command.js';
@@ -24,15 +24,8 @@ export async function runCertify({ values, io, addSecret }: CommandContext<typeo
   const seed = values.seed === undefined ? randomInt(0, 2 ** 32 - 1) : parseSeed(values.seed);
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
 
-  const reportDir = values['report-dir'] ? resolvePath(io.cwd, values['report-dir']) : values['run-name'] ? join(io.cwd, 'reports', values['run-name']) : undefined;
-  try {
-    // checked before any call (a wrong --report-dir is exit 2 now, not after the run)
-    if (reportDir) checkReportDir(reportDir, CERTIFICATION_PAGES);
-    else checkReportsRoot(join(io.cwd, 'reports'));
-  } catch (e) {
-    if (e instanceof ReportWriteError) throw new UsageError(e.message);
-    throw e;
-  }
+  // checked before any call (a wrong --report-dir is exit 2 now, not after the run)
+  const reportDir = checkedReportFolder(values, io.cwd, CERTIFICATION_PAGES);
 
   let merchant: ChosenMerchant;
   try {

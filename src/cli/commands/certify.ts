@@ -5,6 +5,7 @@
  */
 import { defineCommand, type OptionSpecs } from '../command.js';
 import { merchantOptions } from '../merchant-options.js';
+import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 
 /** The options of `pgv2kit certify`. */
 export const certifyOptions = {
@@ -12,8 +13,8 @@ export const certifyOptions = {
   'return-url': merchantOptions['return-url'],
   'deliver-to': merchantOptions['deliver-to'],
   'return-deliver-to': merchantOptions['return-deliver-to'],
-  'app-id': { type: 'string', valueName: '<id>', description: 'The merchant appId', env: 'PGV2_APP_ID' },
-  secret: { type: 'string', valueName: '<secret>', description: 'The merchant secret', env: 'PGV2_APP_SECRET', secret: true },
+  'app-id': { type: 'string', valueName: '<id>', description: 'The merchant appId', env: APP_ID_ENV },
+  secret: { type: 'string', valueName: '<secret>', description: 'The merchant secret', env: APP_SECRET_ENV, secret: true },
   'accept-body': merchantOptions['accept-body'],
   seed: { type: 'string', valueName: '<n>', description: 'Seed of the payloads and nonces, 0 to 4294967295 (default: random, printed)' },
   timeout: { type: 'string', valueName: '<seconds>', description: 'Limit for each call (default 5)' },

@@ -8,7 +8,8 @@ import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { explainSignature, type ExplainInput } from '../explain/model.js';
 import { explanationJson, renderExplanation } from '../explain/render.js';
-import { SECRET_ENV, type explainOptions } from './explain.js';
+import { APP_SECRET_ENV } from '../../env.js';
+import type { explainOptions } from './explain.js';
 
 /**
  * Runs `pgv2kit explain`.
@@ -24,8 +25,8 @@ export async function runExplain({ values, io }: CommandContext<typeof explainOp
   const appId = required('app-id');
   const method = required('method');
   const url = required('url');
-  const appSecret = values.secret || io.env[SECRET_ENV];
-  if (!appSecret) throw new UsageError(`no secret: set ${SECRET_ENV} (or pass --secret)`);
+  const appSecret = values.secret || io.env[APP_SECRET_ENV];
+  if (!appSecret) throw new UsageError(`no secret: set ${APP_SECRET_ENV} (or pass --secret)`);
 
   if (values.body !== undefined && values['body-file'] !== undefined) throw new UsageError('give --body or --body-file, not both');
   let body: Uint8Array;

@@ -6,14 +6,12 @@
  * @module
  */
 import { defineCommand, type OptionSpecs } from '../command.js';
-
-/** The environment variable holding the application secret. */
-export const SECRET_ENV = 'PGV2_APP_SECRET';
+import { APP_SECRET_ENV } from '../../env.js';
 
 /** The options of `pgv2kit explain`. */
 export const explainOptions = {
   'app-id': { type: 'string', valueName: '<id>', description: 'Part 1: the application id' },
-  secret: { type: 'string', valueName: '<secret>', description: 'Part 2: the application secret', env: SECRET_ENV, secret: true },
+  secret: { type: 'string', valueName: '<secret>', description: 'Part 2: the application secret', env: APP_SECRET_ENV, secret: true },
   method: { type: 'string', valueName: '<method>', description: 'Part 3: the HTTP method as sent (R5)' },
   url: { type: 'string', valueName: '<url>', description: 'Part 4: the full URL as sent (R4)' },
   timestamp: { type: 'string', valueName: '<ms>', description: 'Part 5: the timestamp, as carried in the header' },
@@ -39,7 +37,7 @@ export const explainCommand = defineCommand({
     'header is parsed (R8) and its sign compared: MATCH, or MISMATCH with the known mistakes',
     '(a dropped LF, CR LF, a path-only URL, a re-serialized body …) that reproduce it.',
     '',
-    `The secret comes from ${SECRET_ENV} (preferred: it stays out of the shell history and`,
+    `The secret comes from ${APP_SECRET_ENV} (preferred: it stays out of the shell history and`,
     'the process list) or --secret. For exact bytes, give the body as a file: --body-file.',
   ].join('\n'),
   options: explainOptions,
@@ -49,7 +47,7 @@ export const explainCommand = defineCommand({
     2: 'usage error: a missing or conflicting option, an unreadable --body-file, no secret',
   },
   examples: [
-    `export ${SECRET_ENV}=…   # once, then:`,
+    `export ${APP_SECRET_ENV}=…   # once, then:`,
     'pgv2kit explain --app-id app_9f2c --method POST --url https://pg.example.com/pg/v2/file/generateUploadUrl \\',
     '  --body-file body.json --authorization "V2_SHA256 appId=app_9f2c,sign=…,timestamp=1717171717000,nonce=n-1"',
     'pgv2kit explain --app-id app_9f2c --method GET --url https://pg.example.com/pg/v2/x --timestamp 1717171717000 --nonce n-1',

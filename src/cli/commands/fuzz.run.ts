@@ -19,6 +19,7 @@ import { integerOption, secondsOption } from '../_numbers.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { fuzzOptions } from './fuzz.js';
+import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 
 /**
  * Runs `pgv2kit fuzz`.
@@ -38,8 +39,8 @@ export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>
   if ([values.testee, values.gateway, values['merchant-notify']].filter((v) => v !== undefined).length > 1) throw new UsageError('give one of --testee, --gateway and --merchant-notify');
   if (http) {
     if (!/^https?:\/\/[^/]/.test(http.url)) throw new UsageError(`the URL must be http(s)://…, not ${JSON.stringify(http.url)}`);
-    const appId = values['app-id'] ?? io.env['PGV2_APP_ID'];
-    const appSecret = values.secret ?? io.env['PGV2_APP_SECRET'];
+    const appId = values['app-id'] ?? io.env[APP_ID_ENV];
+    const appSecret = values.secret ?? io.env[APP_SECRET_ENV];
     if (!appId || !appSecret) throw new UsageError('fuzzing over HTTP needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)');
     if (values.save !== undefined) throw new UsageError('--save writes authorization.parse vectors: use it with --testee or the reference');
     io.stdout(`fuzzing the Authorization parsing of ${http.url} (${http.kind}): seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`);

@@ -6,14 +6,15 @@
  * @module
  */
 import { defineCommand, type OptionSpecs } from '../command.js';
+import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 
 /** The options of `pgv2kit fuzz`. */
 export const fuzzOptions = {
   testee: { type: 'string', valueName: '<command>', description: 'Start this command and fuzz it over protocol v1' },
   gateway: { type: 'string', valueName: '<url>', description: 'Fuzz a gateway: signed credentials requests to <url> with fuzzed Authorization headers' },
   'merchant-notify': { type: 'string', valueName: '<url>', description: "Fuzz a merchant's notify endpoint: signed webhooks to <url> with fuzzed Authorization headers" },
-  'app-id': { type: 'string', valueName: '<id>', description: 'With --gateway or --merchant-notify: the merchant appId', env: 'PGV2_APP_ID' },
-  secret: { type: 'string', valueName: '<secret>', description: 'With --gateway or --merchant-notify: the merchant secret', env: 'PGV2_APP_SECRET', secret: true },
+  'app-id': { type: 'string', valueName: '<id>', description: 'With --gateway or --merchant-notify: the merchant appId', env: APP_ID_ENV },
+  secret: { type: 'string', valueName: '<secret>', description: 'With --gateway or --merchant-notify: the merchant secret', env: APP_SECRET_ENV, secret: true },
   seed: { type: 'string', valueName: '<n>', description: 'The random seed (default: random, printed)' },
   runs: { type: 'string', valueName: '<n>', description: 'Headers to try (default 1000; with --time alone: until the time is up)' },
   time: { type: 'string', valueName: '<seconds>', description: 'Stop after this many seconds' },

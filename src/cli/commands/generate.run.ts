@@ -12,7 +12,8 @@ import { kitVersion } from '../../version.js';
 import { readBytes, requireFolder, resolvePath } from '../_files.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { SECRET_ENV, type generateOptions } from './generate.js';
+import { APP_SECRET_ENV } from '../../env.js';
+import type { generateOptions } from './generate.js';
 
 /**
  * Runs `pgv2kit generate`.
@@ -41,9 +42,9 @@ export async function runGenerate({ values, io }: CommandContext<typeof generate
     tag = String(seed);
     build = (taken) => generateRandom({ area, seed, count, takenIds: taken, kitVersion: version, date });
   } else {
-    const secret = values.secret ?? io.env[SECRET_ENV];
+    const secret = values.secret ?? io.env[APP_SECRET_ENV];
     for (const k of ['app-id', 'method', 'url'] as const) if (values[k] === undefined) throw new UsageError(`--${k} is required`);
-    if (secret === undefined || secret === '') throw new UsageError(`no secret: give --secret or set ${SECRET_ENV}`);
+    if (secret === undefined || secret === '') throw new UsageError(`no secret: give --secret or set ${APP_SECRET_ENV}`);
     if (values.body !== undefined && values['body-file'] !== undefined) throw new UsageError('give --body or --body-file, not both');
     const body = values['body-file'] !== undefined ? readBytes(resolvePath(io.cwd, values['body-file']), `--body-file ${values['body-file']}`) : Buffer.from(values.body ?? '', 'utf8');
     const parts: GivenParts = {

@@ -7,14 +7,12 @@
  */
 import { GENERATE_AREAS } from '../../generate/areas.js';
 import { defineCommand, type OptionSpecs } from '../command.js';
-
-/** The environment variable holding part 2, the secret. */
-export const SECRET_ENV = 'PGV2_APP_SECRET';
+import { APP_SECRET_ENV } from '../../env.js';
 
 /** The options of `pgv2kit generate`. */
 export const generateOptions = {
   'app-id': { type: 'string', valueName: '<id>', description: 'Part 1: the application id' },
-  secret: { type: 'string', valueName: '<secret>', env: SECRET_ENV, secret: true, description: `Part 2: the secret (or ${SECRET_ENV}); written into the vector file` },
+  secret: { type: 'string', valueName: '<secret>', env: APP_SECRET_ENV, secret: true, description: `Part 2: the secret (or ${APP_SECRET_ENV}); written into the vector file` },
   method: { type: 'string', valueName: '<method>', description: 'Part 3: the HTTP method as sent' },
   url: { type: 'string', valueName: '<url>', description: 'Part 4: the full URL as sent' },
   timestamp: { type: 'string', valueName: '<ms>', description: 'Part 5 (default: now, in milliseconds)' },
@@ -42,7 +40,7 @@ export const generateCommand = defineCommand({
     'From given parts: one valid signature case of the seven parts (timestamp and nonce',
     'default to now and a random nonce); --with-mistakes adds one invalid case per known',
     'signer mistake. The secret comes from --secret or the environment variable',
-    `${SECRET_ENV}; it is masked in everything printed, but the vector file itself`,
+    `${APP_SECRET_ENV}; it is masked in everything printed, but the vector file itself`,
     'contains it (appSecret of each case): a vector needs the secret it was signed with.',
     'Use a test secret.',
     '',
@@ -64,7 +62,7 @@ export const generateCommand = defineCommand({
     3: 'the reference and the independent check disagree, or the written set did not validate (undone)',
   },
   examples: [
-    `${SECRET_ENV}=sk_test_… pgv2kit generate --app-id app_9f2c --method POST --url https://pg.example.com/pg/v2/payment/create --body-file body.json --with-mistakes`,
+    `${APP_SECRET_ENV}=sk_test_… pgv2kit generate --app-id app_9f2c --method POST --url https://pg.example.com/pg/v2/payment/create --body-file body.json --with-mistakes`,
     'pgv2kit generate --seed 42 --count 20 --area signature',
     'pgv2kit generate --seed 7 --count 20 --area authorization --dir ./my-vectors',
   ],

@@ -6,7 +6,8 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { TesteeStartError } from '../../protocol/testee.js';
-import { checkReportDir, checkReportsRoot, ReportWriteError, writeReports } from '../../reports/write.js';
+import { ReportWriteError, writeReports } from '../../reports/write.js';
+import { checkedReportFolder } from '../_report-folder.js';
 import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
 import { runConformant, type RunResult, type RunTarget } from '../../runner/result.js';
@@ -29,6 +30,7 @@ import type { runOptions } from './run.js';
 import { startTarget } from '../run-target.js';
 import { SampleMerchantError } from '../merchant-target.js';
 import { saveCounterexamples, saveTarget } from '../run-save.js';
+import { APP_SECRET_ENV } from '../../env.js';
 
 /**
  * Runs `pgv2kit run`.
@@ -71,7 +73,7 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   }
   for (const s of caseSecrets(selected)) addSecret(s);
   // every secret the run knows: the vectors', and the merchant's (a testee may print it)
-  const secrets = [...caseSecrets(selected), values.secret ?? '', io.env['PGV2_APP_SECRET'] ?? ''].filter((x) => x !== '');
+  const secrets = [...caseSecrets(selected), values.secret ?? '', io.env[APP_SECRET_ENV] ?? ''].filter((x) => x !== '');
 
   const listPath = values['expect-failures'] ? resolvePath(io.cwd, values['expect-failures']) : undefined;
   let listed = new Map<string, ExpectedFailure>();
@@ -84,19 +86,9 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
     }
   }
 
-  // where the reports go, checked before any case runs (a wrong --report-dir is exit 2 now, not after the run)
-  const reportDir = values['report-dir'] ? resolvePath(io.cwd, values['report-dir']) : values['run-name'] ? join(io.cwd, 'reports', values['run-name']) : undefined;
-  try {
-    // without a folder or a name, the name comes from the run: reports/ itself is checked
-    if (!values['no-reports'] && !values.list) {
-      if (reportDir) checkReportDir(reportDir);
-      else checkReportsRoot(join(io.cwd, 'reports'));
-    }
-    if (listPath && values['update-expect-failures']) checkWritableFile(listPath, '--expect-failures');
-  } catch (e) {
-    if (e instanceof ReportWriteError) throw new UsageError(e.message);
-    throw e;
-  }
+  // where the reports go, and the list --update-expect-failures rewrites: checked before any case runs
+  const reportDir = values['no-reports'] || values.list ? undefined : checkedReportFolder(values, io.cwd);
+  if (listPath && values['update-expect-failures']) checkWritableFile(listPath, '--expect-failures');
 
   const log: string[] = [];
   const startedAt = new Date();

@@ -7,6 +7,7 @@
 import { DEFAULT_PROPERTY_RUNS } from '../../properties/defaults.js';
 import { defineCommand, type OptionSpecs } from '../command.js';
 import { merchantOptions } from '../merchant-options.js';
+import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 
 /** The options of `pgv2kit run`. */
 export const runOptions = {
@@ -15,8 +16,8 @@ export const runOptions = {
   gateway: { type: 'boolean', description: 'Gateway role: check the gateway at [base_url] (default: the reference gateway, in process)' },
   merchant: { type: 'boolean', description: 'Merchant role: check the merchant at --notify-url and --return-url (default: the sample merchant, started on 127.0.0.1)' },
   ...merchantOptions,
-  'app-id': { type: 'string', valueName: '<id>', description: 'Gateway and merchant roles: the merchant appId', env: 'PGV2_APP_ID' },
-  secret: { type: 'string', valueName: '<secret>', description: 'Gateway and merchant roles: the merchant secret', env: 'PGV2_APP_SECRET', secret: true },
+  'app-id': { type: 'string', valueName: '<id>', description: 'Gateway and merchant roles: the merchant appId', env: APP_ID_ENV },
+  secret: { type: 'string', valueName: '<secret>', description: 'Gateway and merchant roles: the merchant secret', env: APP_SECRET_ENV, secret: true },
   vectors: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
   only: { type: 'string', valueName: '<patterns>', description: 'Run only cases matching these patterns (area, flag or id glob; comma-separated)' },
   skip: { type: 'string', valueName: '<patterns>', description: 'Skip cases matching these patterns' },

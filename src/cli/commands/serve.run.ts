@@ -9,7 +9,8 @@ import { resolvePath } from '../_files.js';
 import { UsageError, type OptionValues, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { APP_ID_ENV, APP_SECRET_ENV, type serveOptions } from './serve.js';
+import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
+import type { serveOptions } from './serve.js';
 
 /**
  * Runs `pgv2kit serve`.

@@ -7,11 +7,8 @@
  */
 import { DEMO_MERCHANT } from '../../gateway/merchants.js';
 import { defineCommand } from '../command.js';
+import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 
-/** The environment variable holding the merchant appId. */
-export const APP_ID_ENV = 'PGV2_APP_ID';
-/** The environment variable holding the merchant secret. */
-export const APP_SECRET_ENV = 'PGV2_APP_SECRET';
 
 /** The options of `pgv2kit serve`. */
 export const serveOptions = {
