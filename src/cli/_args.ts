@@ -73,6 +73,34 @@ export function findSecrets(argv: readonly string[], options: OptionSpecs, env: 
   return found;
 }
 
+/**
+ * A string option's text as given, else the text of the environment variable that stands in for
+ * it (its spec's `env`, which `--help` names), with the name a message should use for it.
+ * @param value - the option's value as given
+ * @param name - the option's long name
+ * @param options - the command's options
+ * @param env - the environment
+ * @returns the text and the name (`seed`, or `PGV2KIT_SEED` when it came from there), or undefined
+ * @example standIn(undefined, 'seed', runOptions, { PGV2KIT_SEED: '7' }) // { text: '7', name: 'PGV2KIT_SEED' }
+ */
+export function standIn(value: string | undefined, name: string, options: OptionSpecs, env: Readonly<Record<string, string | undefined>>): { text: string; name: string } | undefined {
+  if (value !== undefined) return { text: value, name };
+  const variable = options[name]?.env;
+  const text = variable !== undefined ? env[variable] : undefined;
+  return variable !== undefined && text !== undefined && text !== '' ? { text, name: variable } : undefined;
+}
+
+/**
+ * How a message names an option: `--seed`, or the environment variable that stood in for it
+ * (`PGV2KIT_SEED`) as it is.
+ * @param name - an option's long name, or an environment variable's name
+ * @returns the name to print
+ * @example optionLabel('seed') // '--seed'
+ */
+export function optionLabel(name: string): string {
+  return /^[A-Z][A-Z0-9_]*$/.test(name) ? name : `--${name}`;
+}
+
 // --- internal ---
 
 function describeParseError(e: unknown): string {

@@ -5,6 +5,7 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from './command.js';
+import { fileSystemReason } from '../file-errors.js';
 
 /**
  * Resolves a path given on the command line against the working folder.
@@ -53,7 +54,7 @@ export function readBytes(absolute: string, label: string): Uint8Array {
     const b = readFileSync(absolute);
     return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   } catch (e) {
-    throw new UsageError(`cannot read ${label}: ${reason(e)}`);
+    throw new UsageError(`cannot read ${label}: ${fileSystemReason(e)}`);
   }
 }
 
@@ -68,7 +69,7 @@ export function requireFolder(absolute: string, label: string): void {
   try {
     isDir = statSync(absolute).isDirectory();
   } catch (e) {
-    throw new UsageError(`cannot read ${label}: ${reason(e)}`);
+    throw new UsageError(`cannot read ${label}: ${fileSystemReason(e)}`);
   }
   if (!isDir) throw new UsageError(`cannot read ${label}: not a folder`);
 }
@@ -80,26 +81,6 @@ export function requireFolder(absolute: string, label: string): void {
  */
 export function fileErrorReason(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? `${reason(e)}${typeof (e as { path?: unknown }).path === 'string' ? ` (${(e as { path: string }).path})` : ''}` : undefined;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? `${fileSystemReason(e)}${typeof (e as { path?: unknown }).path === 'string' ? ` (${(e as { path: string }).path})` : ''}` : undefined;
 }
 
-/**
- * A short reason for a file system error.
- * @param e - the error
- * @returns e.g. `no such file or folder`
- */
-export function reason(e: unknown): string {
-  switch ((e as { code?: unknown }).code) {
-    case 'ENOENT':
-      return 'no such file or folder';
-    case 'EISDIR':
-      return 'is a folder, not a file';
-    case 'ENOTDIR':
-      return 'a part of the path is not a folder';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    default:
-      return e instanceof Error ? e.message : String(e);
-  }
-}

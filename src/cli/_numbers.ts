@@ -3,6 +3,7 @@
  * timer can hold (Node's timers overflow past 2^31 - 1 ms and fire at once).
  * @module
  */
+import { optionLabel } from './_args.js';
 import { UsageError } from './command.js';
 
 /** The longest duration a Node timer holds, in seconds (2^31 - 1 ms). */
@@ -20,7 +21,7 @@ export const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 export function positiveNumber(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, not ${JSON.stringify(value)}`);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${optionLabel(name)} must be a positive number, not ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -35,7 +36,7 @@ export function positiveNumber(value: string | undefined, name: string, fallback
  */
 export function secondsOption(value: string | undefined, name: string, fallback: number): number {
   const s = positiveNumber(value, name, fallback);
-  if (s > MAX_SECONDS) throw new UsageError(`--${name} must be at most ${MAX_SECONDS} seconds (about 24 days), not ${JSON.stringify(value)}`);
+  if (s > MAX_SECONDS) throw new UsageError(`${optionLabel(name)} must be at most ${MAX_SECONDS} seconds (about 24 days), not ${JSON.stringify(value)}`);
   return Math.max(1, Math.round(s * 1000));
 }
 
@@ -50,6 +51,6 @@ export function secondsOption(value: string | undefined, name: string, fallback:
  */
 export function integerOption(value: string, name: string, positiveOnly: boolean): number {
   const n = Number(value);
-  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || (positiveOnly && n <= 0)) throw new UsageError(`--${name} must be a${positiveOnly ? ' positive' : 'n'} integer, not ${JSON.stringify(value)}`);
+  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || (positiveOnly && n <= 0)) throw new UsageError(`${optionLabel(name)} must be a${positiveOnly ? ' positive' : 'n'} integer, not ${JSON.stringify(value)}`);
   return n;
 }

@@ -14,11 +14,19 @@ import { EXIT_CODE_TITLES, type ExitCode } from './exit-codes.js';
  */
 export function formatMainHelp(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
-  const environment = commands.flatMap((c) =>
-    Object.entries(c.options)
-      .filter((e): e is [string, OptionSpec & { env: string }] => e[1].env !== undefined)
-      .map(([name, o]) => `  ${o.env}  stands in for ${c.name} --${name}`),
-  );
+  // one line per variable and option, naming the commands that have it
+  const standIns = new Map<string, { env: string; option: string; commands: string[] }>();
+  for (const c of commands) {
+    for (const [name, o] of Object.entries(c.options)) {
+      if (o.env === undefined) continue;
+      const key = `${o.env} --${name}`;
+      const entry = standIns.get(key) ?? { env: o.env, option: name, commands: [] };
+      entry.commands.push(c.name);
+      standIns.set(key, entry);
+    }
+  }
+  const envWidth = Math.max(0, ...[...standIns.values()].map((e) => e.env.length));
+  const environment = [...standIns.values()].map((e) => `  ${e.env.padEnd(envWidth)}  stands in for --${e.option} (${e.commands.join(', ')})`);
   return [
     'pgv2kit: conformance kit for the V2_SHA256 signing scheme of the payment gateway',
     '',
@@ -31,7 +39,7 @@ export function formatMainHelp(commands: readonly Command[]): string {
     '  -h, --help     Show this help (pgv2kit <command> --help for a command)',
     '  -v, --version  Show the version',
     '',
-    ...(environment.length > 0 ? ['Environment:', ...new Set(environment), ''] : []),
+    ...(environment.length > 0 ? ['Environment:', ...environment, ''] : []),
     'Exit codes:',
     ...Object.entries(EXIT_CODE_TITLES).map(([code, title]) => `  ${code}  ${title}`),
     '',

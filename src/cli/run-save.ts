@@ -10,6 +10,7 @@ import { IdAllocator, type GeneratedCase } from '../generate/generate.js';
 import { vectorsRootOf, writeCases } from '../generate/write.js';
 import type { PropertyOptions } from '../runner/properties.js';
 import { COUNTEREXAMPLE_AREAS, type CounterexampleArea, type RunResult } from '../runner/result.js';
+import type { VectorLimits } from '../vectors/limits.js';
 import { loadVectorSet } from '../vectors/load.js';
 import { UsageError } from './command.js';
 
@@ -31,12 +32,12 @@ export function saveTarget(file: string, properties: PropertyOptions | false): S
 }
 
 /** Writes the failed properties' counterexamples of the target's area as vector cases (checked independently, the set validated). */
-export function saveCounterexamples(run: RunResult, to: SaveTarget, io: { stdout: (s: string) => void; stderr: (s: string) => void }): void {
+export function saveCounterexamples(run: RunResult, to: SaveTarget, io: { stdout: (s: string) => void; stderr: (s: string) => void }, limits?: VectorLimits): void {
   const failed = run.cases.filter((c) => c.kind === 'property' && (c.verdict === 'failed' || c.verdict === 'expected-failure') && c.property?.asVector);
   if (failed.length === 0) return;
   let taken: string[];
   try {
-    taken = loadVectorSet(to.root).cases.map((c) => c.case.id);
+    taken = loadVectorSet(to.root, limits ? { limits } : {}).cases.map((c) => c.case.id);
   } catch (e) {
     io.stderr(`pgv2kit run: --save: the vector set in ${to.root} does not load: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
     return;
@@ -57,7 +58,7 @@ export function saveCounterexamples(run: RunResult, to: SaveTarget, io: { stdout
       cases.push(counterexampleCase(v, { id: ids.next(), comment, provenance: from }));
     }
     if (cases.length === 0) return;
-    const written = writeCases({ root: to.root, file: to.file, area: to.area, title: 'Counterexamples of pgv2kit run properties', cases, append: existsSync(to.file) });
+    const written = writeCases({ root: to.root, ...(limits ? { limits } : {}), file: to.file, area: to.area, title: 'Counterexamples of pgv2kit run properties', cases, append: existsSync(to.file) });
     io.stdout(`saved ${written.ids.length} counterexample${written.ids.length === 1 ? '' : 's'} as ${written.ids.join(', ')} in ${to.file}\n`);
   } catch (e) {
     io.stderr(`pgv2kit run: --save: the counterexamples could not be written (nothing was): ${e instanceof Error ? e.message.split('\n').filter((l) => l.trim() !== '').slice(0, 4).join(' ') : String(e)}\n`);

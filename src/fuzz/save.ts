@@ -4,11 +4,13 @@
  * own text, byte for byte as it was (never a case replaced, never the file rewritten).
  * @module
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parse } from 'yaml';
 import { headerParseCase } from '../generate/counterexample.js';
+import { readFolderFile } from '../vectors/files.js';
+import { DEFAULT_VECTOR_LIMITS, type VectorLimits } from '../vectors/limits.js';
 import { DEFAULT_VECTORS_DIR } from '../vectors/load.js';
+import { parseVectorYaml } from '../vectors/yaml.js';
 import { appendCases } from '../vectors/write.js';
 import { kitVersion } from '../version.js';
 import type { FuzzFinding } from './run.js';
@@ -45,12 +47,12 @@ export function findingCase(finding: FuzzFinding, id: string, date: Date = new D
  * @returns the id and file
  * @throws {Error} when the file exists but is not an authorization vector file
  */
-export function saveFinding(finding: FuzzFinding, file: string, date: Date = new Date()): SavedCase {
-  const data = existsSync(file) ? (parse(readFileSync(file, 'utf8')) as { kind?: unknown; cases?: unknown } | null) : { kind: 'authorization', cases: [] };
+export function saveFinding(finding: FuzzFinding, file: string, date: Date = new Date(), limits: VectorLimits = DEFAULT_VECTOR_LIMITS): SavedCase {
+  const data = existsSync(file) ? (readYaml(file, limits) as { kind?: unknown; cases?: unknown } | null) : { kind: 'authorization', cases: [] };
   if (data === null || typeof data !== 'object' || data.kind !== 'authorization' || !Array.isArray(data.cases)) {
     throw new Error(`${file} is not an authorization vector file (kind: authorization, cases: […])`);
   }
-  const used = usedFuzzNumbers([join(DEFAULT_VECTORS_DIR, 'authorization'), dirname(file)], data.cases);
+  const used = usedFuzzNumbers([join(DEFAULT_VECTORS_DIR, 'authorization'), dirname(file)], data.cases, limits);
   let n = 1;
   while (used.has(n)) n += 1;
   const id = `authorization.fuzz-${n}`;
@@ -62,7 +64,16 @@ export function saveFinding(finding: FuzzFinding, file: string, date: Date = new
 
 const FINDINGS_FILE = { kind: 'authorization', title: 'Authorization header parse: findings of pgv2kit fuzz', description: 'Headers on which an implementation broke R8, shrunk by pgv2kit fuzz; the result and expectation are every answer R8 allows.\n' };
 
-function usedFuzzNumbers(dirs: readonly string[], cases: readonly unknown[]): Set<number> {
+/** A vector file's data, read as untrusted input (a regular file, within the limits). */
+function readYaml(file: string, limits: VectorLimits): unknown {
+  const read = readFolderFile(file, limits.fileBytes);
+  if (!read.ok) throw new Error(`${file} ${read.message}`);
+  const parsed = parseVectorYaml(read.bytes.toString('utf8'), limits);
+  if (!parsed.ok) throw new Error(`${file}${parsed.line !== undefined ? ` (line ${parsed.line})` : ''}: ${parsed.refused ? 'is refused' : 'is not valid YAML'}: ${parsed.message}`);
+  return parsed.data;
+}
+
+function usedFuzzNumbers(dirs: readonly string[], cases: readonly unknown[], limits: VectorLimits): Set<number> {
   const used = new Set<number>();
   const note = (text: string): void => {
     for (const m of text.matchAll(/authorization\.fuzz-(\d+)/g)) used.add(Number(m[1]));
@@ -75,7 +86,11 @@ function usedFuzzNumbers(dirs: readonly string[], cases: readonly unknown[]): Se
     } catch {
       continue;
     }
-    for (const name of names) note(readFileSync(join(dir, name), 'utf8'));
+    for (const name of names) {
+      const read = readFolderFile(join(dir, name), limits.fileBytes);
+      if (!read.ok) throw new Error(`${join(dir, name)} ${read.message}: the fuzz-<n> ids it uses cannot be known`);
+      note(read.bytes.toString('utf8'));
+    }
   }
   return used;
 }

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { loadVectorSet } from '../vectors/load.js';
+import type { VectorLimits } from '../vectors/limits.js';
 import type { VectorSet } from '../vectors/types.js';
 import { appendCases, type Appended } from '../vectors/write.js';
 import { GENERATED_FLAG, GENERATED_NOTE, type GeneratedCase } from './generate.js';
@@ -38,6 +39,8 @@ export interface WriteOptions {
   readonly title: string;
   readonly cases: readonly GeneratedCase[];
   readonly append?: boolean;
+  /** The limits the set is loaded under once written (default: the loader's). */
+  readonly limits?: VectorLimits;
 }
 
 /**
@@ -69,7 +72,7 @@ export function writeCases(o: WriteOptions): WriteResult {
   try {
     if (notesUpdated) writeFileSync(notesPath, notesBefore + (notesBefore.endsWith('\n') ? '' : '\n') + noteText());
     written = appendCases(o.file, { kind: o.area, title: o.title }, o.cases);
-    const set = loadVectorSet(o.root);
+    const set = loadVectorSet(o.root, o.limits ? { limits: o.limits } : {});
     return { file: o.file, appended: !written.created, ids: o.cases.map((c) => c.id), notesUpdated, set };
   } catch (e) {
     written?.undo();

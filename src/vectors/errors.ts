@@ -12,7 +12,12 @@ export interface VectorProblem {
   readonly caseId?: string;
   /** JSON pointer of the problem inside the file's data, e.g. `/cases/3/expected/sign`. */
   readonly pointer: string;
+  /** What is wrong; a problem of the file's text says its line and column in it too. */
   readonly message: string;
+  /** The line in the file, when the problem has one (a YAML error, a refused string or nesting). */
+  readonly line?: number;
+  /** True when the file was refused as input (not read, or over a limit) rather than found wrong. */
+  readonly refused?: boolean;
 }
 
 /**
@@ -35,6 +40,17 @@ export class VectorSetError extends Error {
 export class VectorSchemaError extends VectorSetError {
   override readonly code: string = 'PGV2_VECTOR_SCHEMA';
   override readonly name: string = 'VectorSchemaError';
+}
+
+/**
+ * A vectors folder the kit refuses to read as it is: a file that is not a regular file inside the
+ * folder, or one over a limit (size, string, nesting, aliases). An input error, like a missing
+ * schema: the set was not judged.
+ * @example catch (e) { if (e instanceof VectorInputError) process.exitCode = 2 }
+ */
+export class VectorInputError extends VectorSetError {
+  override readonly code: string = 'PGV2_VECTORS_REFUSED';
+  override readonly name: string = 'VectorInputError';
 }
 
 /**

@@ -7,12 +7,12 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { parseDocument } from 'yaml';
-import { listYamlFiles, toPosix } from './files.js';
+import { listYamlFiles, readFolderFile, toPosix, type FolderFile } from './files.js';
+import { DEFAULT_VECTOR_LIMITS, type VectorLimits } from './limits.js';
+import { parseVectorYaml } from './yaml.js';
 import { contentKey, readSnapshot } from './snapshot.js';
 import { VECTOR_KINDS, type FlagNote, type LoadedCase, type MerchantCase, type RequirementEntry, type VectorCase, type VectorKind, type VectorSet } from './types.js';
 
@@ -22,35 +22,47 @@ import { VECTOR_KINDS, type FlagNote, type LoadedCase, type MerchantCase, type R
  */
 export const DEFAULT_VECTORS_DIR = fileURLToPath(new URL('../../vectors', import.meta.url));
 
-export { VectorSchemaError, VectorSetError, formatProblem, type VectorProblem } from './errors.js';
-import { VectorSchemaError, VectorSetError, type VectorProblem } from './errors.js';
+export { VectorInputError, VectorSchemaError, VectorSetError, formatProblem, type VectorProblem } from './errors.js';
+import { VectorInputError, VectorSchemaError, VectorSetError, type VectorProblem } from './errors.js';
 import { createAjv } from './ajv.js';
+
+/** How a vectors folder is read. */
+export interface LoadOptions {
+  /** The ceilings on its files (default {@link DEFAULT_VECTOR_LIMITS}). */
+  readonly limits?: VectorLimits;
+}
 
 /**
  * Loads and validates every vector file under a folder.
  * @param root - the vectors folder (default: the kit's own)
+ * @param options - {@link LoadOptions}
  * @returns the vector set
+ * @throws {VectorInputError} listing every file refused (not a regular file in the folder, over a limit), with every other problem
  * @throws {VectorSetError} listing every problem, when any file (or a schema) is bad
  * @example const set = loadVectorSet(); set.cases.length
  */
-export function loadVectorSet(root: string = DEFAULT_VECTORS_DIR): VectorSet {
+export function loadVectorSet(root: string = DEFAULT_VECTORS_DIR, options: LoadOptions = {}): VectorSet {
+  const limits = options.limits ?? DEFAULT_VECTOR_LIMITS;
   // a folder whose files are byte for byte those of the kit's own, checked when the kit was built, loads from that check
   const snapshot = readSnapshot();
-  if (snapshot !== undefined && contentKey(root) === snapshot.key) return { root, ...snapshot.set() };
-  return loadVectorSetInFull(root);
+  if (snapshot !== undefined && contentKey(root, limits) === snapshot.key) return { root, ...snapshot.set() };
+  return loadVectorSetInFull(root, limits);
 }
 
 /**
  * Loads and checks a vector set from its files, every time ({@link loadVectorSet} takes the
  * build's snapshot for a folder whose content is the kit's own).
  * @param root - the vectors folder
+ * @param limits - the ceilings on its files
  * @returns the vector set
+ * @throws {VectorInputError} when a file is refused (with every other problem)
  * @throws {VectorSetError} listing every problem, when any file (or a schema) is bad
  * @example loadVectorSetInFull(DEFAULT_VECTORS_DIR).cases.length
  */
-export function loadVectorSetInFull(root: string): VectorSet {
-  const validators = compileSchemas(root);
-  const problems: VectorProblem[] = [];
+export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT_VECTOR_LIMITS): VectorSet {
+  const validators = compileSchemas(root, limits);
+  const listing = listYamlFiles(root, limits);
+  const problems: VectorProblem[] = listing.refusals.map((r) => ({ file: toPosix(relative(root, r.path)) || '.', pointer: '', message: r.message, refused: true }));
   const hash = createHash('sha256');
   const files: Array<VectorSet['files'][number]> = [];
   const cases: LoadedCase[] = [];
@@ -58,20 +70,20 @@ export function loadVectorSetInFull(root: string): VectorSet {
   const requirements: Record<string, RequirementEntry> = {};
 
   const notesPath = join(root, 'notes.yaml');
-  const notesData = readYaml(root, notesPath, problems, hash);
+  const notesData = readYaml(root, { path: notesPath, real: notesPath }, limits, problems, hash);
   if (notesData !== undefined) {
     if (validate(validators.notes, notesData, 'notes.yaml', problems)) notes = (notesData as { flags: Record<string, FlagNote> }).flags;
   }
 
-  for (const path of listYamlFiles(root)) {
-    const file = toPosix(relative(root, path));
+  for (const listed of listing.files) {
+    const file = toPosix(relative(root, listed.path));
     if (file === 'notes.yaml') continue;
     const folder = file.split('/')[0] ?? '';
     if (!isKind(folder) || file.split('/').length !== 2) {
       problems.push({ file, pointer: '', message: `not in a vector area folder (${VECTOR_KINDS.join(', ')})` });
       continue;
     }
-    const data = readYaml(root, path, problems, hash);
+    const data = readYaml(root, listed, limits, problems, hash);
     if (data === undefined) continue;
     const kind = (data as { kind?: unknown }).kind;
     if (kind !== folder) {
@@ -89,6 +101,7 @@ export function loadVectorSetInFull(root: string): VectorSet {
   }
 
   const warnings = [...checkSet(cases, notes, problems), ...checkRoles(cases, requirements, problems)];
+  if (problems.some((p) => p.refused)) throw new VectorInputError(problems);
   if (problems.length > 0) throw new VectorSetError(problems);
   return { root, files, cases, notes, requirements, warnings, hash: hash.digest('hex') };
 }
@@ -114,20 +127,16 @@ const compiled = new Map<string, Validators>();
  * Compiles the schemas of a vectors folder, once per distinct content of its schema files.
  * @throws {VectorSetError} when a schema is missing, is not JSON or does not compile
  */
-function compileSchemas(root: string): Validators {
+function compileSchemas(root: string, limits: VectorLimits): Validators {
   const schemaDir = join(root, 'schema');
   const names = ['common', ...VECTOR_KINDS, 'notes'] as const;
   const texts = new Map<string, string>();
   const key = createHash('sha256');
   for (const name of names) {
     const file = `schema/${name}.schema.json`;
-    let text: string;
-    try {
-      text = readFileSync(join(schemaDir, `${name}.schema.json`), 'utf8');
-    } catch (e) {
-      const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new VectorSchemaError([{ file, pointer: '', message: missing ? 'is missing' : `cannot be read: ${(e as Error).message}` }]);
-    }
+    const read = readFolderFile(join(schemaDir, `${name}.schema.json`), limits.fileBytes);
+    if (!read.ok) throw new VectorSchemaError([{ file, pointer: '', message: read.message === 'cannot be read: no such file or folder' ? 'is missing' : read.message }]);
+    const text = read.bytes.toString('utf8');
     texts.set(name, text);
     key.update(`${name}\0${text}\0`);
   }
@@ -156,37 +165,35 @@ function compileSchemas(root: string): Validators {
   return validators;
 }
 
-function readYaml(root: string, path: string, problems: VectorProblem[], hash: ReturnType<typeof createHash>): unknown {
-  const file = toPosix(relative(root, path));
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    problems.push({ file, pointer: '', message: `cannot be read: ${(e as Error).message}` });
+function readYaml(root: string, listed: FolderFile, limits: VectorLimits, problems: VectorProblem[], hash: ReturnType<typeof createHash>): unknown {
+  const file = toPosix(relative(root, listed.path));
+  const read = readFolderFile(listed.real, limits.fileBytes);
+  if (!read.ok) {
+    problems.push({ file, pointer: '', message: read.message, refused: true });
     return undefined;
   }
+  const bytes = read.bytes;
   hash.update(`${file}\0`).update(bytes).update('\0');
   const text = bytes.toString('utf8');
   if (Buffer.from(text, 'utf8').compare(bytes) !== 0) {
     problems.push({ file, pointer: '', message: 'is not valid UTF-8' });
     return undefined;
   }
-  // a file parsed before (byte for byte the same) is not parsed again: a copy of a vectors folder
-  // with one file changed parses that file only
-  const key = createHash('sha256').update(bytes).digest('hex');
+  // a file parsed before (byte for byte the same, under the same limits) is not parsed again: a
+  // copy of a vectors folder with one file changed parses that file only
+  const key = createHash('sha256').update(JSON.stringify(limits)).update(bytes).digest('hex');
   const known = parsed.get(key);
   if (known !== undefined) return structuredClone(known);
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
-  const first = doc.errors[0];
-  if (first) {
-    const line = first.linePos?.[0];
-    problems.push({ file, pointer: '', message: `is not valid YAML${line ? ` (line ${line.line}, column ${line.col})` : ''}: ${first.message.split('\n')[0]}` });
+  const result = parseVectorYaml(text, limits);
+  if (!result.ok) {
+    const where = result.line !== undefined ? ` (line ${result.line}${result.column !== undefined ? `, column ${result.column}` : ''})` : '';
+    const message = `${result.refused ? 'is refused' : 'is not valid YAML'}${where}: ${result.message}`;
+    problems.push({ file, pointer: '', message, ...(result.line !== undefined ? { line: result.line } : {}), ...(result.refused ? { refused: true } : {}) });
     return undefined;
   }
-  const data: unknown = doc.toJS();
   if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value ?? '');
-  parsed.set(key, structuredClone(data));
-  return data;
+  parsed.set(key, structuredClone(result.data));
+  return result.data;
 }
 
 /** Parsed YAML files by the SHA-256 of their bytes (the oldest dropped past {@link PARSED_LIMIT}). */

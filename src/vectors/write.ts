@@ -15,7 +15,9 @@ import { hasInvisible, visibleScalar } from './visible-text.js';
  * @example stringifyVectorFile({ kind: 'signature', title: 't', cases: [] })
  */
 export function stringifyVectorFile(file: object): string {
-  const doc = new Document(file);
+  // no anchors and aliases for objects used twice (a provenance shared by the cases of one run):
+  // a vector file is read by every language's YAML parser, and the loader limits aliases
+  const doc = new Document(file, { aliasDuplicateObjects: false });
   const marked = new Map<string, string>();
   visit(doc, {
     Scalar(key, node) {
@@ -31,14 +33,15 @@ export function stringifyVectorFile(file: object): string {
       }
     },
   });
-  let out = doc.toString({ lineWidth: 0, minContentWidth: 0, doubleQuotedMinMultiLineLength: 1e9 });
-  for (const [token, text] of marked) {
-    const at = out.indexOf(token);
+  const out = doc.toString({ lineWidth: 0, minContentWidth: 0, doubleQuotedMinMultiLineLength: 1e9 });
+  // one pass over the text (ten thousand cases are ten thousand tokens)
+  return out.replace(/__VISIBLE_\d+__/g, (token, at: number) => {
+    const text = marked.get(token);
+    if (text === undefined) return token;
     const lineStart = out.lastIndexOf('\n', at) + 1;
-    const indent = `${/^ */.exec(out.slice(lineStart))?.[0] ?? ''}  `;
-    out = out.slice(0, at) + visibleScalar(text, indent) + out.slice(at + token.length);
-  }
-  return out;
+    const indent = `${/^ */.exec(out.slice(lineStart, at))?.[0] ?? ''}  `;
+    return visibleScalar(text, indent);
+  });
 }
 
 /** What {@link appendCases} did, and how to take it back. */

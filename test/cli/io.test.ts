@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fileErrorReason, reason } from '../../src/cli/_files.js';
+import { fileErrorReason } from '../../src/cli/_files.js';
+import { fileSystemReason as reason } from '../../src/file-errors.js';
 import { MIN_REDACTED_SECRET_LENGTH, processIo, redactingIo, type CliIo } from '../../src/cli/io.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -46,6 +47,7 @@ describe('file error reasons', () => {
     [{ code: 'ENOTDIR' }, 'a part of the path is not a folder'],
     [{ code: 'EACCES' }, 'permission denied'],
     [{ code: 'EPERM' }, 'permission denied'],
+    [{ code: 'ELOOP' }, 'a symlink loop'],
     [Object.assign(new Error('disk on fire'), { code: 'EIO' }), 'disk on fire'],
     ['a string', 'a string'],
   ])('%j', (e, text) => {

@@ -6,47 +6,16 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCase } from '../../src/checks/index.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
 import { DEFAULT_VECTORS_DIR, formatProblem, liveCases, loadVectorSet, loadVectorSetInFull, VectorSetError } from '../../src/vectors/load.js';
 import { contentKey, readSnapshot } from '../../src/vectors/snapshot.js';
-import { stringifyVectorFile } from '../../src/vectors/write.js';
 import { expectationProblems, sha256Hex } from '../../suites/_support/expectations.js';
+import { content, tinySets } from './_tiny-set.js';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-const content = 'app_1\nsk_test_x\nPOST\nhttps://pg.example.com/pg/v2/payment/create\n1717171717000\nn-1\n{"a":1}\n';
-
-/** A small vector set in a temporary folder: the kit's schemas, a notes table, one signature file. */
-function tinySet(mutate: (file: Record<string, unknown>) => void = () => {}, raw?: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-vectors-'));
-  dirs.push(dir);
-  cpSync(join(DEFAULT_VECTORS_DIR, 'schema'), join(dir, 'schema'), { recursive: true });
-  writeFileSync(join(dir, 'notes.yaml'), 'kind: notes\ntitle: t\nflags:\n  Baseline:\n    bugType: BASIC\n    description: plain\n');
-  mkdirSync(join(dir, 'signature'));
-  const file: Record<string, unknown> = {
-    kind: 'signature',
-    title: 'tiny',
-    cases: [
-      {
-        id: 'signature.tiny',
-        comment: 'a plain case',
-        spec: ['5.1', '5.2'],
-        readings: [],
-        flags: ['Baseline'],
-        result: 'valid',
-        inputs: { appId: 'app_1', appSecret: 'sk_test_x', method: 'POST', url: 'https://pg.example.com/pg/v2/payment/create', timestamp: '1717171717000', nonce: 'n-1', body: '{"a":1}' },
-        expected: { content, sign: sha256Hex(new TextEncoder().encode(content)) },
-      },
-    ],
-  };
-  mutate(file);
-  writeFileSync(join(dir, 'signature', 'tiny.yaml'), raw ?? stringifyVectorFile(file));
-  return dir;
-}
+const tinySet = tinySets();
 
 function problemsOf(dir: string): string[] {
   try {

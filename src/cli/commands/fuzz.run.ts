@@ -20,6 +20,8 @@ import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { fuzzOptions } from './fuzz.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
+import { vectorLimitsOf } from '../vector-limit-options.js';
+import type { VectorLimits } from '../../vectors/limits.js';
 
 /**
  * Runs `pgv2kit fuzz`.
@@ -34,6 +36,7 @@ export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>
   const timeMs = values.time !== undefined ? secondsOption(values.time, 'time', 1) : undefined;
   const runs = values.runs !== undefined ? integerOption(values.runs, 'runs', true) : timeMs !== undefined ? 1_000_000_000 : 1000;
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
+  const limits = vectorLimitsOf(values, io.env);
   if (values.testee !== undefined && values.testee.trim() === '') throw new UsageError('--testee needs a command');
   const http = values.gateway !== undefined ? { kind: 'gateway' as const, url: values.gateway } : values['merchant-notify'] !== undefined ? { kind: 'merchant' as const, url: values['merchant-notify'] } : undefined;
   if ([values.testee, values.gateway, values['merchant-notify']].filter((v) => v !== undefined).length > 1) throw new UsageError('give one of --testee, --gateway and --merchant-notify');
@@ -84,7 +87,7 @@ export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>
         next = (Math.floor(n / every) + 1) * every;
       },
     });
-    return report(result, { ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}), ...(values.save !== undefined ? { save: values.save } : {}) }, io);
+    return report(result, { ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}), ...(values.save !== undefined ? { save: values.save } : {}), limits }, io);
   } finally {
     await testee?.close();
   }
@@ -92,7 +95,7 @@ export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>
 
 // --- internal ---
 
-function report(result: FuzzResult, values: { target?: string; save?: string }, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }): number {
+function report(result: FuzzResult, values: { target?: string; save?: string; limits?: VectorLimits }, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }): number {
   const f = result.finding;
   if (!f) {
     io.stdout(`no finding: ${result.runs} headers tried${result.interrupted ? ' (stopped by --time)' : ''}, seed ${result.seed}\n`);
@@ -111,7 +114,7 @@ function report(result: FuzzResult, values: { target?: string; save?: string }, 
   );
   if (values.save !== undefined) {
     try {
-      const saved = saveFinding(f, resolvePath(io.cwd, values.save));
+      const saved = saveFinding(f, resolvePath(io.cwd, values.save), new Date(), values.limits);
       io.stdout(`saved as ${saved.id} in ${saved.file}${saved.created ? ' (new file)' : ''}\n`);
     } catch (e) {
       io.stderr(`pgv2kit fuzz: the finding could not be saved: ${(e as Error).message}\n`);

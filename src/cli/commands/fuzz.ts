@@ -7,6 +7,7 @@
  */
 import { defineCommand, type OptionSpecs } from '../command.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
+import { vectorLimitOptions } from '../vector-limit-options.js';
 
 /** The options of `pgv2kit fuzz`. */
 export const fuzzOptions = {
@@ -21,6 +22,7 @@ export const fuzzOptions = {
   replay: { type: 'string', valueName: '<seed:path>', description: 'Replay one finding from its seed and path' },
   save: { type: 'string', valueName: '<file>', description: 'Write the finding as a vector to this file (created or appended to)' },
   timeout: { type: 'string', valueName: '<seconds>', description: 'Per-header timeout for a testee, and for its answer to start (default 5)' },
+  ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
 
 export const fuzzCommand = defineCommand({

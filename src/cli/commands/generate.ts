@@ -8,6 +8,7 @@
 import { GENERATE_AREAS } from '../../generate/areas.js';
 import { defineCommand, type OptionSpecs } from '../command.js';
 import { APP_SECRET_ENV } from '../../env.js';
+import { vectorLimitOptions } from '../vector-limit-options.js';
 
 /** The options of `pgv2kit generate`. */
 export const generateOptions = {
@@ -26,6 +27,7 @@ export const generateOptions = {
   out: { type: 'string', valueName: '<file>', description: 'The file to write, in an area folder of a vectors folder' },
   append: { type: 'boolean', description: 'Add the cases after those of an existing --out file' },
   dir: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
+  ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
 
 export const generateCommand = defineCommand({

@@ -24,13 +24,15 @@ import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '.
 import { checkWritableFile, resolvePath } from '../_files.js';
 import { reportStartFailure, startFailure } from '../_start-failure.js';
 import { integerOption, positiveNumber, secondsOption } from '../_numbers.js';
+import { standIn } from '../_args.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import type { runOptions } from './run.js';
+import { runOptions } from './run.js';
 import { startTarget } from '../run-target.js';
 import { SampleMerchantError } from '../merchant-target.js';
 import { saveCounterexamples, saveTarget } from '../run-save.js';
 import { APP_SECRET_ENV } from '../../env.js';
+import { vectorLimitsOf } from '../vector-limit-options.js';
 
 /**
  * Runs `pgv2kit run`.
@@ -53,13 +55,16 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   const concurrency = Math.floor(positiveNumber(values.concurrency, 'concurrency', values.merchant ? 1 : 32));
   const selection = { only: values.only ? [values.only] : values.gateway ? ['area:gateway'] : values.merchant ? ['area:merchant'] : [], skip: values.skip ? [values.skip] : [] };
   // the merchant role's calls are seeded by --seed (the properties' seed too), else at random (the reports name it)
-  const merchantSeed = values.seed !== undefined ? integerOption(values.seed, 'seed', false) : randomInt(0, 2 ** 32 - 1);
-  const properties = propertyOptions(values);
+  // PGV2KIT_SEED and PGV2KIT_PROPERTIES stand in for --seed and --properties (as --help says)
+  const seed = standIn(values.seed, 'seed', runOptions, io.env);
+  const merchantSeed = seed !== undefined ? integerOption(seed.text, seed.name, false) : randomInt(0, 2 ** 32 - 1);
+  const properties = propertyOptions(values, seed, standIn(values.properties, 'properties', runOptions, io.env));
   const saveTo = values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties) : undefined;
 
+  const limits = vectorLimitsOf(values, io.env);
   let set;
   try {
-    set = loadVectorSet(values.vectors ? resolvePath(io.cwd, values.vectors) : DEFAULT_VECTORS_DIR);
+    set = loadVectorSet(values.vectors ? resolvePath(io.cwd, values.vectors) : DEFAULT_VECTORS_DIR, { limits });
   } catch (e) {
     if (e instanceof VectorSetError) throw new UsageError(`the vector set cannot be loaded:\n${e.message}`);
     throw e;
@@ -170,7 +175,7 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
       if (run.stopped) io.stderr(`pgv2kit run: the expected-failure list ${listPath} was not updated: the run stopped before every case ran\n`);
       else run = updateList(run, listPath, listed, io.stdout);
     }
-    if (saveTo) saveCounterexamples(run, saveTo, io);
+    if (saveTo) saveCounterexamples(run, saveTo, io, limits);
     progress.finish(run);
     if (!values['no-reports']) {
       const dir = reportDir ?? join(io.cwd, 'reports', run.runName);
@@ -211,14 +216,17 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
 /** Options that mean something only in the merchant role. */
 const MERCHANT_OPTIONS = ['notify-url', 'return-url', 'deliver-to', 'return-deliver-to', 'accept-body'] as const;
 
+/** An option's text and the name it came by (see {@link standIn}). */
+type StandIn = NonNullable<ReturnType<typeof standIn>>;
+
 /** The properties' options from --properties, --no-properties, --seed and --replay (false: vectors only). */
-function propertyOptions(values: { properties?: string; 'no-properties'?: boolean; seed?: string; replay?: string; gateway?: boolean; merchant?: boolean }): PropertyOptions | false {
+function propertyOptions(values: { properties?: string; 'no-properties'?: boolean; replay?: string; gateway?: boolean; merchant?: boolean }, seedText: StandIn | undefined, runsText: StandIn | undefined): PropertyOptions | false {
   if (values['no-properties'] || values.gateway || values.merchant) {
     if (values.properties !== undefined || values.replay !== undefined) throw new UsageError('--properties and --replay need the properties: leave out --no-properties (and --gateway and --merchant, which have none)');
     return false;
   }
-  const runs = values.properties !== undefined ? Math.floor(positiveNumber(values.properties, 'properties', DEFAULT_PROPERTY_RUNS)) : DEFAULT_PROPERTY_RUNS;
-  let seed = values.seed !== undefined ? integerOption(values.seed, 'seed', false) : undefined;
+  const runs = runsText !== undefined ? Math.floor(positiveNumber(runsText.text, runsText.name, DEFAULT_PROPERTY_RUNS)) : DEFAULT_PROPERTY_RUNS;
+  let seed = seedText !== undefined ? integerOption(seedText.text, seedText.name, false) : undefined;
   let replay: { id: string; path: string } | undefined;
   if (values.replay !== undefined) {
     const m = /^(property\.[a-z0-9.-]+)=(-?\d+):(\d+(?::\d+)*)$/.exec(values.replay.trim());

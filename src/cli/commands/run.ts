@@ -8,6 +8,7 @@ import { DEFAULT_PROPERTY_RUNS } from '../../properties/defaults.js';
 import { defineCommand, type OptionSpecs } from '../command.js';
 import { merchantOptions } from '../merchant-options.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
+import { vectorLimitOptions } from '../vector-limit-options.js';
 
 /** The options of `pgv2kit run`. */
 export const runOptions = {
@@ -37,6 +38,7 @@ export const runOptions = {
   seed: { type: 'string', valueName: '<n>', description: 'The properties\' seed, or with --merchant the calls\' (default: random, printed and reported)', env: 'PGV2KIT_SEED' },
   replay: { type: 'string', valueName: '<id>=<seed>:<path>', description: 'Replay one property counterexample, as a failure prints it' },
   save: { type: 'string', valueName: '<file>', description: 'Write the properties\' counterexamples as vector cases to this file (in the signature/, authorization/, request/, response/ or webhook/ folder of a vectors folder; appended when it exists)' },
+  ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
 
 export const runCommand = defineCommand({

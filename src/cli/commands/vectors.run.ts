@@ -3,10 +3,11 @@
  * its options and help load without this file's imports).
  * @module
  */
-import { DEFAULT_VECTORS_DIR, VectorSchemaError, VectorSetError, formatProblem, liveCases, loadVectorSet, type VectorProblem } from '../../vectors/load.js';
+import { DEFAULT_VECTORS_DIR, VectorInputError, VectorSchemaError, VectorSetError, formatProblem, liveCases, loadVectorSet, type VectorProblem } from '../../vectors/load.js';
 import { VECTOR_KINDS, type ExpectedResult, type VectorKind, type VectorSet } from '../../vectors/types.js';
 import { fileErrorReason, requireFolder, resolvePath } from '../_files.js';
 import { formatTable } from '../_table.js';
+import { vectorLimitsOf } from '../vector-limit-options.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { AreaCounts, VectorsProblemReport, VectorsReport, vectorsOptions } from './vectors.js';
@@ -20,14 +21,16 @@ import type { AreaCounts, VectorsProblemReport, VectorsReport, vectorsOptions } 
 export async function runVectors({ values, io }: CommandContext<typeof vectorsOptions>): Promise<number> {
   const dir = resolvePath(io.cwd, values.dir ?? DEFAULT_VECTORS_DIR);
   requireFolder(dir, `the vectors folder ${dir}`);
+  const limits = vectorLimitsOf(values, io.env);
   let set: VectorSet;
   try {
-    set = loadVectorSet(dir);
+    set = loadVectorSet(dir, { limits });
   } catch (e) {
     if (e instanceof VectorSetError && !(e instanceof VectorSchemaError)) {
-      if (values.json) io.stdout(`${JSON.stringify({ ok: false, dir, problems: e.problems } satisfies VectorsProblemReport, null, 2)}\n`);
+      if (values.json) io.stdout(`${JSON.stringify({ ok: false, dir, refused: e instanceof VectorInputError, problems: e.problems } satisfies VectorsProblemReport, null, 2)}\n`);
       else io.stdout(formatProblems(dir, e.problems));
-      return EXIT.nonconformance;
+      // a file refused as input (not a regular file in the folder, over a limit): the set was not judged
+      return e instanceof VectorInputError ? EXIT.usage : EXIT.nonconformance;
     }
     // A folder the user named that cannot be loaded (a schema missing or broken) is a
     // configuration error; the kit's own folder failing is the tool failing (exit 3).
@@ -97,7 +100,9 @@ function formatReport(r: VectorsReport): string {
 function formatProblems(dir: string, problems: readonly VectorProblem[]): string {
   return [
     `vector set ${dir}\n`,
-    `INVALID: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the vector files (file: case <id> at <JSON pointer>: message)\n`,
+    problems.some((p) => p.refused)
+      ? `REFUSED: ${problems.filter((p) => p.refused).length} of the ${problems.length} problem${problems.length === 1 ? '' : 's'} below ${problems.filter((p) => p.refused).length === 1 ? 'is a file' : 'are files'} the kit does not read (file: case <id> at <JSON pointer>: message)\n`
+      : `INVALID: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the vector files (file: case <id> at <JSON pointer>: message)\n`,
     ...problems.map((p) => `  ${formatProblem(p)}\n`),
   ].join('');
 }

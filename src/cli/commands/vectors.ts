@@ -6,6 +6,7 @@
 import type { VectorProblem } from '../../vectors/load.js';
 import type { VectorKind, VectorSet } from '../../vectors/types.js';
 import { defineCommand, type OptionSpecs } from '../command.js';
+import { vectorLimitOptions } from '../vector-limit-options.js';
 
 /** Counts of one area (or of the whole set). */
 export interface AreaCounts {
@@ -35,6 +36,8 @@ export interface VectorsReport {
 export interface VectorsProblemReport {
   readonly ok: false;
   readonly dir: string;
+  /** True when files were refused unread (exit 2): the set was not judged. */
+  readonly refused: boolean;
   readonly problems: readonly VectorProblem[];
 }
 
@@ -42,6 +45,7 @@ export interface VectorsProblemReport {
 export const vectorsOptions = {
   dir: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
   json: { type: 'boolean', description: 'Print one JSON object instead of text' },
+  ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
 
 export const vectorsCommand = defineCommand({
@@ -57,7 +61,11 @@ export const vectorsCommand = defineCommand({
     'every problem with its file, case id and JSON pointer.',
   ].join('\n'),
   options: vectorsOptions,
-  exitCodes: { 0: 'every vector file is valid (warnings do not fail)', 1: 'a vector file is bad: every problem is printed' },
+  exitCodes: {
+    0: 'every vector file is valid (warnings do not fail)',
+    1: 'a vector file is bad: every problem is printed',
+    2: 'usage or configuration error, or a file refused unread: a symlink out of the folder, a FIFO or device, a file or string over its limit, nesting or aliases past theirs (every one printed)',
+  },
   examples: ['pgv2kit vectors', 'pgv2kit vectors --dir ./my-vectors --json'],
   run: async (context) => (await import('./vectors.run.js')).runVectors(context),
 });
