@@ -12,7 +12,9 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
+import { DEFAULT_VECTOR_LIMITS } from '../vectors/limits.js';
+import { parseVectorYaml } from '../vectors/yaml.js';
 import { writeFileAtomic } from './_atomic.js';
 
 /** One listed case. */
@@ -43,12 +45,10 @@ export function readExpectFailures(path: string, options: { missingOk?: boolean 
     if (options.missingOk && (e as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
     throw new ExpectFailuresError(`cannot read the expected-failure list ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
-  let data: unknown;
-  try {
-    data = parse(text);
-  } catch (e) {
-    throw new ExpectFailuresError(`${path} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
-  }
+  // the limits of a vector file: nesting, string length and aliases
+  const parsed = parseVectorYaml(text, DEFAULT_VECTOR_LIMITS);
+  if (!parsed.ok) throw new ExpectFailuresError(`${path} ${parsed.refused ? 'is refused' : 'is not valid YAML'}${parsed.line !== undefined ? ` (line ${parsed.line})` : ''}: ${parsed.message}`);
+  const data = parsed.data;
   if (data === null || data === undefined) return new Map();
   if (!Array.isArray(data)) throw new ExpectFailuresError(`${path} must be a YAML list of {id, reason} entries`);
   const out = new Map<string, ExpectedFailure>();
