@@ -30,6 +30,8 @@ export interface CertifyOptions extends MerchantTarget {
   readonly set?: VectorSet;
   /** Called after each check, for progress. */
   readonly onCase?: (result: CaseResult) => void;
+  /** No call starts after this many milliseconds from the start; the checks not run fail the certification. */
+  readonly deadlineMs?: number;
 }
 
 /** What the merchant must do with a call: accept, refuse, either (`acceptable`), or anything (`advisory`). */
@@ -95,8 +97,8 @@ export interface CertificationResult {
   readonly verdict: CertificationVerdict;
   /** Why the verdict is NOT CERTIFIED (empty when CERTIFIED). */
   readonly reasons: readonly string[];
-  /** Whether any call got an HTTP answer. */
-  readonly reachable: boolean;
+  /** Whether any call got an HTTP answer (a merchant that connects and never answers did not). */
+  readonly answered: boolean;
   /** How many calls ended each way other than accepted/refused (5xx, timeouts, resets…). */
   readonly robustness: Readonly<Partial<Record<Handling, number>>>;
   /** What advisory, acceptable and not-applicable checks found, one line each. */
@@ -129,6 +131,7 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
       // in case order, one at a time: a replay follows the call it repeats
       concurrency: 1,
       ...(options.onCase ? { onCase: options.onCase } : {}),
+      ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
     });
   } finally {
     await subject.close?.();
@@ -154,14 +157,16 @@ export function certificationOf(run: RunResult, set: VectorSet, options: Certify
     return { id, title: q.title, sections: q.spec.map((s) => `§${s}`), readings: q.readings, result: requirementResult(checks), checks };
   }).filter((q) => q.checks.length > 0);
   const all = requirements.flatMap((r) => r.checks);
-  const reachable = all.some((c) => c.outcome?.kind === 'response');
+  const answered = all.some((c) => c.outcome?.kind === 'response');
   const robustness: Partial<Record<Handling, number>> = {};
   for (const c of all) {
     const h = c.judgement.handling;
     if (h !== 'not-sent' && h !== 'accepted' && h !== 'refused') robustness[h] = (robustness[h] ?? 0) + 1;
   }
   const reasons: string[] = [];
-  if (!reachable) reasons.push('the merchant could not be reached: no call got an HTTP answer');
+  if (run.stopped) reasons.push(`${run.stopped.reason}: ${run.stopped.notRun} of the checks did not run`);
+  const sent = all.filter((c) => c.judgement.handling !== 'not-sent').length;
+  if (!answered && sent > 0) reasons.push(`the merchant answered none of the ${sent} calls sent (${Object.entries(robustness).map(([h, n]) => `${n} ${h}`).join(', ')})`);
   for (const r of requirements.filter((r) => r.result === 'fail')) {
     const failed = r.checks.filter((c) => c.judgement.result === 'fail');
     reasons.push(`${r.id} (${r.sections.join(', ')}${r.readings.length ? `; ${r.readings.join(', ')}` : ''}): ${r.title} — ${failed.length} of ${r.checks.length} checks failed, e.g. ${failed[0]?.id}: ${failed[0]?.judgement.reason}`);
@@ -186,7 +191,7 @@ export function certificationOf(run: RunResult, set: VectorSet, options: Certify
     ...(options.acceptBody !== undefined ? { acceptBody: options.acceptBody } : {}),
     verdict: reasons.length === 0 ? 'CERTIFIED' : 'NOT CERTIFIED',
     reasons,
-    reachable,
+    answered,
     robustness,
     notes,
     requirements,

@@ -4,7 +4,15 @@
  * @module
  */
 import { optionLabel } from './_args.js';
-import { UsageError } from './command.js';
+import { UsageError, type OptionSpecs } from './command.js';
+
+/** The default of `--deadline`, in seconds: far beyond any run of the kit's vectors, short of a CI job's own limit. */
+export const DEFAULT_DEADLINE_SECONDS = 1800;
+
+/** `--deadline`, shared by run and certify. */
+export const deadlineOption = {
+  deadline: { type: 'string', valueName: '<seconds>', description: `Stop starting cases after this long; the rest are not run and the run exits 3 (default ${DEFAULT_DEADLINE_SECONDS})` },
+} as const satisfies OptionSpecs;
 
 /** The longest duration a Node timer holds, in seconds (2^31 - 1 ms). */
 export const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);

@@ -9,6 +9,7 @@ import { startSampleMerchant } from '../certify/sample.js';
 import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../env.js';
+import { requireReachable } from './_reach.js';
 
 /** The options that name the merchant. */
 export interface MerchantChoice {
@@ -38,11 +39,13 @@ export class SampleMerchantError extends Error {
  * @param choice - the URL and credential options
  * @param io - the environment (PGV2_APP_ID, PGV2_APP_SECRET)
  * @param command - the command, for messages (`certify`, `run --merchant`)
+ * @param reachWithinMs - how long reaching each of its endpoints may take
  * @returns the merchant
  * @throws {UsageError} for one URL without the other, a URL that is not http(s) or has a fragment, missing credentials
  * @throws {SampleMerchantError} when the sample merchant cannot be started
+ * @throws {TargetUnreachableError} when an endpoint of the merchant cannot be reached (before any call)
  */
-export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'env'>, command: string): Promise<ChosenMerchant> {
+export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'env'>, command: string, reachWithinMs = 5000): Promise<ChosenMerchant> {
   const given = (['notify-url', 'return-url', 'deliver-to', 'return-deliver-to'] as const).filter((k) => choice[k] !== undefined);
   if (given.length > 0 && (choice['notify-url'] === undefined || choice['return-url'] === undefined)) {
     throw new UsageError('give both --notify-url and --return-url (as registered), or neither to use the sample merchant');
@@ -64,6 +67,9 @@ export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'en
   const appId = choice['app-id'] ?? io.env[APP_ID_ENV];
   const appSecret = choice.secret ?? io.env[APP_SECRET_ENV];
   if (!appId || !appSecret) throw new UsageError(`${command} needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)`);
+  const notifyAt = choice['deliver-to'] ?? choice['notify-url'] ?? '';
+  const returnAt = choice['return-deliver-to'] ?? choice['return-url'] ?? '';
+  await requireReachable([{ what: "the merchant's notify endpoint", url: notifyAt }, { what: "the merchant's return endpoint", url: returnAt }], reachWithinMs);
   return {
     target: {
       appId,

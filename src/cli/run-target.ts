@@ -20,6 +20,7 @@ import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
 import { chooseMerchant, describeMerchant, type MerchantChoice } from './merchant-target.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../env.js';
+import { requireReachable } from './_reach.js';
 
 /** The options of `run` that choose the target. */
 export interface TargetChoice extends MerchantChoice {
@@ -52,6 +53,7 @@ export interface StartedTarget {
  * @throws {ModuleSubjectError} when the module offers no subject
  * @throws {UsageError} for an empty --testee, missing gateway or merchant credentials, bad merchant URLs
  * @throws {SampleMerchantError} when the sample merchant cannot be started
+ * @throws {TargetUnreachableError} when the gateway or merchant at the URLs given cannot be reached
  */
 export async function startTarget(choice: TargetChoice, gatewayUrl: string | undefined, io: Pick<CliIo, 'cwd' | 'env'>, run: { readonly needsGateway: boolean; readonly needsMerchant: boolean; readonly timeoutMs: number; readonly seed: number; readonly log: string[]; readonly addSecret: (s: string) => void }): Promise<StartedTarget> {
   if (choice.testee !== undefined) {
@@ -68,7 +70,7 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
     return { subject, target: { kind: 'testee', description: choice.testee }, close: undefined };
   }
   if (choice.gateway) {
-    const started = await gatewayTarget(gatewayUrl, choice['app-id'] ?? io.env[APP_ID_ENV], choice.secret ?? io.env[APP_SECRET_ENV]);
+    const started = await gatewayTarget(gatewayUrl, choice['app-id'] ?? io.env[APP_ID_ENV], choice.secret ?? io.env[APP_SECRET_ENV], run.timeoutMs);
     run.addSecret(started.target.appSecret);
     return { subject: createGatewaySubject(started.target), target: { kind: 'gateway', description: started.description }, close: started.close };
   }
@@ -84,7 +86,7 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
   const closers: Array<() => Promise<void>> = [];
   try {
     if (run.needsGateway) {
-      const started = await gatewayTarget(undefined, undefined, undefined);
+      const started = await gatewayTarget(undefined, undefined, undefined, run.timeoutMs);
       if (started.close) closers.push(started.close);
       parts.push(createGatewaySubject(started.target));
       descriptions.push(`gateway role: ${started.description}`);
@@ -111,19 +113,20 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
 
 /** The merchant under test (the sample merchant when no URL is given) and its subject. */
 async function merchantTarget(choice: TargetChoice, io: Pick<CliIo, 'env'>, run: { readonly timeoutMs: number; readonly seed: number; readonly addSecret: (s: string) => void }): Promise<{ subject: Subject; description: string; close: (() => Promise<void>) | undefined }> {
-  const m = await chooseMerchant(choice, io, 'the merchant role');
+  const m = await chooseMerchant(choice, io, 'the merchant role', run.timeoutMs);
   run.addSecret(m.target.appSecret);
   const subject = createMerchantSubject({ ...m.target, ...(m.sample ? { name: 'sample-merchant' } : {}), seed: run.seed, timeoutMs: run.timeoutMs, ...(choice['accept-body'] !== undefined ? { acceptBody: choice['accept-body'] } : {}) });
   return { subject, description: `${describeMerchant(m)}; seed ${run.seed}`, close: m.close };
 }
 
-/** The gateway under test: the URL given, or the reference gateway started in process with its demo merchant. */
-async function gatewayTarget(url: string | undefined, appId: string | undefined, appSecret: string | undefined): Promise<{ target: GatewayTarget; description: string; close?: () => Promise<void> }> {
+/** The gateway under test: the URL given (reached once first), or the reference gateway started in process with its demo merchant. */
+async function gatewayTarget(url: string | undefined, appId: string | undefined, appSecret: string | undefined, timeoutMs: number): Promise<{ target: GatewayTarget; description: string; close?: () => Promise<void> }> {
   if (url !== undefined) {
     if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`the gateway base URL must be http(s)://…, not ${JSON.stringify(url)}`);
     if (!appId || !appSecret) throw new UsageError('the gateway role needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)');
-    return { target: { baseUrl: url, appId, appSecret }, description: url };
+    await requireReachable([{ what: 'the gateway', url }], timeoutMs);
+    return { target: { baseUrl: url, appId, appSecret, timeoutMs }, description: url };
   }
   const gateway = await startGateway({ merchants: [DEMO_MERCHANT] });
-  return { target: { baseUrl: gateway.baseUrl, ...DEMO_MERCHANT }, description: `reference gateway at ${gateway.baseUrl}`, close: () => gateway.close() };
+  return { target: { baseUrl: gateway.baseUrl, ...DEMO_MERCHANT, timeoutMs }, description: `reference gateway at ${gateway.baseUrl}`, close: () => gateway.close() };
 }

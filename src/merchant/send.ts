@@ -1,7 +1,8 @@
 /**
  * Sends one planned call to the merchant with undici: method, URL, headers and body
- * exactly as planned, a timeout per call, redirects never followed. The outcome is
- * data: a status and (bounded) body text, or the kind of error, with the duration.
+ * exactly as planned, a timeout per call, redirects never followed, at most
+ * {@link MAX_BODY_BYTES} of the answer read. The outcome is data: a status and (bounded)
+ * body text, or the kind of error, with the duration.
  * @module
  */
 import { Agent, request } from 'undici';
@@ -17,6 +18,9 @@ export type SendOutcome =
 
 /** The most body text kept from a response. */
 export const MAX_BODY_CHARS = 4096;
+
+/** The most body bytes read from a response: past them the body is not read further (a merchant answering 1 GiB costs 16 KiB). */
+export const MAX_BODY_BYTES = MAX_BODY_CHARS * 4;
 
 /** A sender: one connection pool for a run; close it at the end. */
 export interface Sender {
@@ -64,10 +68,15 @@ async function send(agent: Agent, call: HttpCall, timeoutMs: number): Promise<Se
     let size = 0;
     for await (const chunk of response.body) {
       const b = chunk as Buffer;
-      if (size < MAX_BODY_CHARS * 4) chunks.push(b);
+      chunks.push(b);
       size += b.length;
+      if (size >= MAX_BODY_BYTES) {
+        // enough to judge by: the rest is dropped with the connection (no keep-alive)
+        response.body.destroy();
+        break;
+      }
     }
-    const text = Buffer.concat(chunks).toString('utf8');
+    const text = Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8');
     const location = response.headers['location'];
     return {
       kind: 'response',

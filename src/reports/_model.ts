@@ -6,7 +6,7 @@
  */
 import { RUN_AREAS } from '../runner/result.js';
 import type { Choice, OpStatus } from '../checks/outcome.js';
-import type { CaseResult, Diagnosis, RunResult, Totals, Verdict } from '../runner/result.js';
+import type { CaseResult, Diagnosis, RunResult, RunStopped, Totals, Verdict } from '../runner/result.js';
 import { runConformant, runPassed } from '../runner/result.js';
 import { otherTargetsLine, type OperationCoverage } from '../runner/coverage.js';
 import { redact } from '../scheme/mask.js';
@@ -135,7 +135,8 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     };
   });
   // a run interrupted before its cases ran proves nothing about those: never conformant
-  const conformant = runConformant(run) && run.aborted === undefined && run.stopped?.kind !== 'interrupted';
+  // a run that stopped before every case ran is never conformant: what did not run did not pass
+  const conformant = runConformant(run) && run.aborted === undefined && run.stopped === undefined;
   return {
     runName: t(run.runName),
     kit: { name: t(run.kit.name), version: t(run.kit.version) },
@@ -151,7 +152,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     subject: run.aborted ? `${t(run.aborted.command)} (the testee could not start)` : `${t(run.implementation.name)} ${t(run.implementation.version)}`,
     summary: run.aborted
       ? `TESTEE COULD NOT START: ${t(run.aborted.message)} (no case ran, ${seconds(run.durationMs)} s)`
-      : `${run.stopped ? `${run.stopped.kind === 'interrupted' ? 'INTERRUPTED' : 'STOPPED'} (${t(run.stopped.reason)}; ${run.stopped.notRun} not run) — ` : ''}${summaryLine(run.totals, run.durationMs, run.noTestRan)}`,
+      : `${run.stopped ? `${run.stopped.kind === 'interrupted' ? 'INTERRUPTED' : run.stopped.kind === 'deadline' ? 'DEADLINE PASSED' : 'STOPPED'} (${t(run.stopped.reason)}; ${run.stopped.notRun} not run) — ` : ''}${summaryLine(run.totals, run.durationMs, run.noTestRan)}`,
     cases,
     byArea: group(cases, (c) => [c.kind], [...RUN_AREAS]),
     bySection: group(cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
@@ -184,6 +185,16 @@ export function summaryLine(totals: Totals, durationMs: number, noTestRan?: stri
     .map((v) => `${totals[v]} ${v === 'expected-failure' ? 'expected failure' : v === 'unexpected-pass' ? 'unexpected pass' : v}`);
   const head = !runPassed(totals) ? 'NOT CONFORMANT' : noTestRan !== undefined ? 'NO TEST RAN' : totals.partial > 0 ? 'CONFORMANT (PARTIAL)' : 'CONFORMANT';
   return `${head}: ${parts.join(', ')} (${total} case${total === 1 ? '' : 's'}, ${seconds(durationMs)} s)`;
+}
+
+/**
+ * How a report titles a run that stopped early.
+ * @param kind - why it stopped
+ * @returns e.g. `Interrupted`, `Deadline passed`, `Stopped early`
+ * @example stoppedTitle('deadline') // 'Deadline passed'
+ */
+export function stoppedTitle(kind: RunStopped['kind']): string {
+  return kind === 'interrupted' ? 'Interrupted' : kind === 'deadline' ? 'Deadline passed' : 'Stopped early';
 }
 
 /**

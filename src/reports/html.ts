@@ -23,6 +23,7 @@ import {
   type GroupRow,
   type OpView,
   type ReportModel,
+  stoppedTitle,
 } from './_model.js';
 import { jsonText } from './_text.js';
 import { DOCS, failureRef, linkRefsHtml, mistakeRef, pageLinkHtml } from '../docs/refs.js';
@@ -69,7 +70,7 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     `<h1>${h(title)}</h1>`,
     `<p class="summary ${m.conformant ? (m.totals.partial > 0 ? 'partial' : 'ok') : 'bad'}">${h(m.summary)}</p>`,
     m.aborted ? abortedBox(m.aborted) : '',
-    m.stopped ? `<p class="notice bad"><strong>${m.stopped.kind === 'interrupted' ? 'Interrupted' : 'Stopped early'}: ${h(m.stopped.reason)}.</strong> ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.</p>` : '',
+    m.stopped ? `<p class="notice bad"><strong>${stoppedTitle(m.stopped.kind)}: ${h(m.stopped.reason)}.</strong> ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.</p>` : '',
     m.noTestRan !== undefined ? `<p class="notice bad"><strong>${h(m.noTestRan)}</strong>: this run checked nothing. ${pageLinkHtml(failureRef('no-test-ran'), 'What it means')}</p>` : '',
     m.otherTargets ? `<p class="notice">${h(m.otherTargets.message)}. ${pageLinkHtml(failureRef('other-targets'), 'What it means')}</p>` : '',
     notRun.length > 0

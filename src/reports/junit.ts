@@ -53,7 +53,7 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
       name: `${model.kit.name} ${model.runName}`,
       tests: model.cases.length + (model.aborted || model.noTestRan !== undefined || model.stopped ? 1 : 0),
       failures: t.failed + t['unexpected-pass'] + (!model.aborted && model.noTestRan !== undefined ? 1 : 0),
-      errors: t.error + (model.aborted || model.stopped?.kind === 'interrupted' ? 1 : 0),
+      errors: t.error + (model.aborted || model.stopped?.kind === 'interrupted' || model.stopped?.kind === 'deadline' ? 1 : 0),
       skipped: t.skipped + t.partial + t['expected-failure'] + (model.stopped?.kind === 'max-failures' ? 1 : 0),
       time: seconds(model.durationMs),
       timestamp: model.startedAt,
@@ -109,6 +109,7 @@ function runProblemSuite(model: ReportModel, props: readonly string[]): string[]
     // interrupted: an error (what did not run is unknown, no CI may show it green); --max-failures: the rest skipped
     const text = `${stopped.reason}: ${stopped.notRun} selected case${stopped.notRun === 1 ? '' : 's'} did not run`;
     if (stopped.kind === 'interrupted') return suite('run', 0, 1, 'run.interrupted', `<error${attrs({ message: text, type: 'interrupted' })}>${escapeXml(text)}</error>`);
+    if (stopped.kind === 'deadline') return suite('run', 0, 1, 'run.deadline', `<error${attrs({ message: text, type: 'deadline' })}>${escapeXml(text)}</error>`);
     return suite('run', 0, 0, 'run.stopped', `<skipped${attrs({ message: text })}/>`, 1);
   }
   if (model.noTestRan === undefined) return [];

@@ -21,6 +21,7 @@ import {
   type GroupRow,
   type OpView,
   type ReportModel,
+  stoppedTitle,
 } from './_model.js';
 import { contentLines, diffLines, jsonText } from './_text.js';
 import { visibleForbidden } from './escape.js';
@@ -63,7 +64,7 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`# ${md(m.kit.name)} conformance report: ${md(m.subject)}`, '');
   out.push(`**${md(m.summary)}**`, '');
   if (m.aborted) out.push(...abortedBox(m.aborted));
-  if (m.stopped) out.push(`> **${m.stopped.kind === 'interrupted' ? 'Interrupted' : 'Stopped early'}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.`, '');
+  if (m.stopped) out.push(`> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.`, '');
   if (m.noTestRan !== undefined) out.push(`> **${md(m.noTestRan)}**: this run checked nothing (docs/failures/no-test-ran.md).`, '');
   if (m.otherTargets) out.push(`> ${md(m.otherTargets.message)} (docs/failures/other-targets.md).`, '');
   const notRun = notRunOperations(m);

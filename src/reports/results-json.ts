@@ -5,7 +5,7 @@
  */
 import type { Choice, OpStatus, Status } from '../checks/outcome.js';
 import type { OperationCoverage } from '../runner/coverage.js';
-import type { Diagnosis, RunAborted, RunTarget, RunResult, Totals, Verdict } from '../runner/result.js';
+import type { Diagnosis, RunAborted, RunStopped, RunTarget, RunResult, Totals, Verdict } from '../runner/result.js';
 import type { Implementation, Json } from '../subjects/subject.js';
 import type { ExpectedResult } from '../vectors/types.js';
 import type { CaseArea } from '../runner/result.js';
@@ -79,8 +79,8 @@ export interface ResultsJson {
   readonly summary: string;
   /** Why no step ran (`no test ran: …`), or null. Such a run is not conformant. */
   readonly noTestRan: string | null;
-  /** Set when the run stopped before every selected case ran (interrupted, or --max-failures). */
-  readonly stopped: { readonly kind: 'interrupted' | 'max-failures'; readonly reason: string; readonly notRun: number } | null;
+  /** Set when the run stopped before every selected case ran (interrupted, --max-failures, --deadline). */
+  readonly stopped: { readonly kind: RunStopped['kind']; readonly reason: string; readonly notRun: number } | null;
   /** Selected cases left to other targets (they need only kit-internal operations), or null. */
   readonly otherTargets: { readonly cases: number; readonly operations: readonly string[] } | null;
   /** Set when the run ended before any case ran because the testee could not start (exit 3): why, the command, how it ended, its stderr's last lines (masked); else null. */

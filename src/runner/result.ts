@@ -89,8 +89,8 @@ export interface RunTarget {
 
 /** Why a run stopped before every selected case ran; the cases not run are not in the run at all. */
 export interface RunStopped {
-  /** `interrupted`: a signal (exit 130 or 143); `max-failures`: --max-failures (or --bail) reached. */
-  readonly kind: 'interrupted' | 'max-failures';
+  /** `interrupted`: a signal (exit 130 or 143); `max-failures`: --max-failures (or --bail) reached; `deadline`: --deadline passed (exit 3). */
+  readonly kind: 'interrupted' | 'max-failures' | 'deadline';
   /** In words, e.g. `interrupted by SIGINT` or `3 cases failed (--max-failures 3)`. */
   readonly reason: string;
   /** Selected cases (and properties) that did not run. */
@@ -146,7 +146,7 @@ export interface RunResult {
   readonly unknownOperations?: readonly UnknownOperation[];
   /** Set when no step ran (`no test ran: …`): the run proves nothing and fails (exit 1). */
   readonly noTestRan?: string;
-  /** Set when the run stopped before every case ran: interrupted (Ctrl-C, SIGTERM) or `--max-failures` reached. */
+  /** Set when the run stopped before every case ran: interrupted (Ctrl-C, SIGTERM), `--max-failures` reached or `--deadline` passed. */
   readonly stopped?: RunStopped;
   /**
    * Selected cases left out because every operation they need is kit-internal and the target

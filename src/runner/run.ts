@@ -13,7 +13,7 @@ import { KIT_NAME, kitVersion } from '../version.js';
 import { liveCases } from '../vectors/load.js';
 import type { LoadedCase, VectorSet } from '../vectors/types.js';
 import type { ExpectedFailure } from './expect-failures.js';
-import { VERDICT_INFO, type CaseResult, type OpResult, type RunResult, type RunTarget, type Totals, type Verdict } from './result.js';
+import { VERDICT_INFO, type CaseResult, type OpResult, type RunResult, type RunStopped, type RunTarget, type Totals, type Verdict } from './result.js';
 import { noTestRan, operationCoverage } from './coverage.js';
 import { selectCases, selects, type Selectable, type Selection } from './select.js';
 import { PROPERTIES } from '../properties/catalogue.js';
@@ -46,6 +46,11 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Stop once this many cases failed or errored (the cases after it are not run). */
   readonly maxFailures?: number;
+  /**
+   * The run's deadline, in milliseconds from its start: no case (and no property) starts after
+   * it; the cases in flight end within their own timeouts (`--deadline`).
+   */
+  readonly deadlineMs?: number;
 }
 
 /**
@@ -69,9 +74,11 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   let next = 0;
   let done = 0;
   let failures = 0;
-  let stopped: { kind: 'interrupted' | 'max-failures'; reason: string } | undefined;
+  let stopped: Omit<RunStopped, 'notRun'> | undefined;
+  const startedMs = performance.now();
   const stop = (): boolean => {
     if (!stopped && options.signal?.aborted) stopped = { kind: 'interrupted', reason: String(options.signal.reason ?? 'interrupted') };
+    if (!stopped && options.deadlineMs !== undefined && performance.now() - startedMs >= options.deadlineMs) stopped = { kind: 'deadline', reason: `the run's deadline of ${formatSeconds(options.deadlineMs)} passed (--deadline)` };
     return stopped !== undefined;
   };
   const worker = async (): Promise<void> => {
@@ -230,4 +237,10 @@ function verdictOf(status: CaseResult['status'], listed: ExpectedFailure | undef
 
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
+}
+
+/** Milliseconds as seconds in words: `1800 s`, `2.5 s`. */
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }

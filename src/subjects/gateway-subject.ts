@@ -150,10 +150,10 @@ async function uploadCase(target: GatewayTarget, base: string, body: { [key: str
       throw e;
     }
   }
-  return { result: await brokenUpload(credentials, broken, filename, contentType ?? 'application/octet-stream', file) };
+  return { result: await brokenUpload(target, credentials, broken, filename, contentType ?? 'application/octet-stream', file) };
 }
 
-async function brokenUpload(credentials: UploadCredentials, broken: Exclude<UploadBreak, 'over-size'>, filename: string, contentType: string, file: Uint8Array): Promise<{ [key: string]: Json }> {
+async function brokenUpload(target: GatewayTarget, credentials: UploadCredentials, broken: Exclude<UploadBreak, 'over-size'>, filename: string, contentType: string, file: Uint8Array): Promise<{ [key: string]: Json }> {
   let fields = [...credentials.formFields].map(([n, v]) => [n, v] as [string, string]);
   if (broken === 'field-removed') {
     const at = Math.max(0, fields.findIndex(([n]) => n === 'policy'));
@@ -169,8 +169,20 @@ async function brokenUpload(credentials: UploadCredentials, broken: Exclude<Uplo
   if (broken === 'file-not-last') filePart();
   for (const [n, v] of fields) form.append(n, v);
   if (broken !== 'file-not-last') filePart();
-  const r = await request(credentials.uploadUrl, { method: credentials.httpMethod as 'POST', headers: form.getHeaders(), body: form.getBuffer(), headersTimeout: 10_000, bodyTimeout: 10_000 });
-  const text = await r.body.text();
+  const timeoutMs = target.timeoutMs ?? 10_000;
+  const r = await request(credentials.uploadUrl, { method: credentials.httpMethod as 'POST', headers: form.getHeaders(), body: form.getBuffer(), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  // the refusal's first bytes are what the check shows: the rest is not read (an answer of 1 GiB costs 64 KiB)
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of r.body) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= 64 * 1024) {
+      r.body.destroy();
+      break;
+    }
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
   return { status: r.statusCode, errorMessage: text.slice(0, 300) };
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -177,14 +177,13 @@ describe.concurrent('runCertification', () => {
     expect(readFileSync(join(dir, 'certification.md'), 'utf8')).not.toContain(APP_SECRET);
   });
 
-  it('a merchant that cannot be reached: exit 3 with a report', async () => {
+  it('a merchant that cannot be reached: one line, exit 3, no call made and no report (as run --merchant)', async () => {
     // port 1: nothing listens there (a port freed by closing a server could be taken by a concurrent test)
     const url = 'http://127.0.0.1:1';
     const dir = join(tempDir(), 'r');
     const r = await run(['certify', '--notify-url', `${url}/notify`, '--return-url', `${url}/return`, '--timeout', '1', '--seed', '1', '--report-dir', dir], { env: { PGV2_APP_ID: APP_ID, PGV2_APP_SECRET: APP_SECRET } });
-    expect(r.code).toBe(3);
-    expect(r.stdout).toContain('Verdict: NOT CERTIFIED');
-    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('could not be reached');
+    expect(r).toEqual({ code: 3, stdout: '', stderr: `pgv2kit certify: the merchant's notify endpoint at ${url}/notify cannot be reached: connection refused (127.0.0.1:1)\n` });
+    expect(existsSync(join(dir, 'certification.md'))).toBe(false);
   });
 });
 

@@ -10,7 +10,8 @@ import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../
 import { ReportWriteError } from '../../reports/write.js';
 import { checkedReportFolder } from '../_report-folder.js';
 import { chooseMerchant, describeMerchant, SampleMerchantError, type ChosenMerchant } from '../merchant-target.js';
-import { secondsOption } from '../_numbers.js';
+import { DEFAULT_DEADLINE_SECONDS, secondsOption } from '../_numbers.js';
+import { TargetUnreachableError } from '../_reach.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { certifyOptions } from './certify.js';
@@ -23,15 +24,16 @@ import type { certifyOptions } from './certify.js';
 export async function runCertify({ values, io, addSecret }: CommandContext<typeof certifyOptions>): Promise<number> {
   const seed = values.seed === undefined ? randomInt(0, 2 ** 32 - 1) : parseSeed(values.seed);
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
+  const deadlineMs = secondsOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS);
 
   // checked before any call (a wrong --report-dir is exit 2 now, not after the run)
   const reportDir = checkedReportFolder(values, io.cwd, CERTIFICATION_PAGES);
 
   let merchant: ChosenMerchant;
   try {
-    merchant = await chooseMerchant(values, io, 'certify');
+    merchant = await chooseMerchant(values, io, 'certify', timeoutMs);
   } catch (e) {
-    if (!(e instanceof SampleMerchantError)) throw e;
+    if (!(e instanceof SampleMerchantError) && !(e instanceof TargetUnreachableError)) throw e;
     io.stderr(`pgv2kit certify: ${e.message}\n`);
     return EXIT.failure;
   }
@@ -40,7 +42,7 @@ export async function runCertify({ values, io, addSecret }: CommandContext<typeo
 
   try {
     io.stdout(`certifying ${describeMerchant(merchant)}; seed ${seed}\n`);
-    const result = await runCertification({ ...target, seed, timeoutMs, ...(values['accept-body'] !== undefined ? { acceptBody: values['accept-body'] } : {}) });
+    const result = await runCertification({ ...target, seed, timeoutMs, deadlineMs, ...(values['accept-body'] !== undefined ? { acceptBody: values['accept-body'] } : {}) });
     for (const r of result.requirements) io.stdout(`${r.result.toUpperCase().padEnd(14)} ${r.id}  ${r.title} (${r.sections.join(', ')})\n`);
     for (const n of result.notes) io.stdout(`note: ${n}\n`);
     for (const reason of result.reasons) io.stdout(`reason: ${reason}\n`);
@@ -54,7 +56,8 @@ export async function runCertify({ values, io, addSecret }: CommandContext<typeo
       throw e;
     }
     io.stdout(`${verdictLine(result)}; plan hash ${result.planHash}\n`);
-    if (!result.reachable) return EXIT.failure;
+    // a certification that did not finish in its time is the run failing (exit 3), not the merchant
+    if (result.run.stopped?.kind === 'deadline') return EXIT.failure;
     return result.verdict === 'CERTIFIED' ? EXIT.ok : EXIT.nonconformance;
   } finally {
     await merchant.close?.();

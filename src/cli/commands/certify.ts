@@ -5,6 +5,7 @@
  */
 import { defineCommand, type OptionSpecs } from '../command.js';
 import { merchantOptions } from '../merchant-options.js';
+import { deadlineOption } from '../_numbers.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 
 /** The options of `pgv2kit certify`. */
@@ -20,6 +21,7 @@ export const certifyOptions = {
   timeout: { type: 'string', valueName: '<seconds>', description: 'Limit for each call (default 5)' },
   'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the report here (default: reports/<run name>)' },
   'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run (default: certify-<date>-<time>)' },
+  ...deadlineOption,
 } as const satisfies OptionSpecs;
 
 export const certifyCommand = defineCommand({
@@ -45,9 +47,9 @@ export const certifyCommand = defineCommand({
   options: certifyOptions,
   exitCodes: {
     0: 'CERTIFIED: every requirement passed',
-    1: 'NOT CERTIFIED: a requirement failed (the report names it)',
+    1: 'NOT CERTIFIED: a requirement failed (the report names it), timeouts and answers that never came included',
     2: 'usage error: options, URLs, credentials',
-    3: 'the merchant could not be reached at all, or the sample merchant could not be started',
+    3: 'an endpoint of the merchant could not be reached (one line, before any call), the sample merchant could not be started, or --deadline passed',
   },
   examples: [
     'pgv2kit certify',

@@ -16,6 +16,7 @@ import { createTesteeSubject, type TesteeSubject } from '../../subjects/testee-s
 import { resolvePath } from '../_files.js';
 import { printStartFailure, startFailure } from '../_start-failure.js';
 import { integerOption, secondsOption } from '../_numbers.js';
+import { requireReachable, TargetUnreachableError } from '../_reach.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { fuzzOptions } from './fuzz.js';
@@ -46,6 +47,14 @@ export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>
     const appSecret = values.secret ?? io.env[APP_SECRET_ENV];
     if (!appId || !appSecret) throw new UsageError('fuzzing over HTTP needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)');
     if (values.save !== undefined) throw new UsageError('--save writes authorization.parse vectors: use it with --testee or the reference');
+    try {
+      // a target that is down is one line, not a "finding" (no answer is no parse)
+      await requireReachable([{ what: http.kind === 'gateway' ? 'the gateway' : "the merchant's notify endpoint", url: http.url }], timeoutMs);
+    } catch (e) {
+      if (!(e instanceof TargetUnreachableError)) throw e;
+      io.stderr(`pgv2kit fuzz: ${e.message}\n`);
+      return EXIT.failure;
+    }
     io.stdout(`fuzzing the Authorization parsing of ${http.url} (${http.kind}): seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`);
     const result = await fuzzHttp({ ...http, appId, appSecret, seed, runs, timeoutMs, ...(timeMs !== undefined ? { timeMs } : {}), ...(replay ? { path: replay.path } : {}) });
     return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${http.url}` }, io);

@@ -48,7 +48,7 @@ export const fuzzCommand = defineCommand({
     0: 'no finding: every header was handled as R8 requires',
     1: 'a finding: a header the implementation handles against R8 (printed, and saved with --save)',
     2: 'usage error',
-    3: 'the testee could not be started',
+    3: 'the testee could not be started, or the gateway or merchant at the URL given could not be reached (one line, before any request)',
   },
   examples: [
     'pgv2kit fuzz --testee "python3 examples/python-adapter/pgv2kit_adapter.py"',

@@ -23,7 +23,7 @@ import type { Subject } from '../../subjects/subject.js';
 import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '../../vectors/load.js';
 import { checkWritableFile, resolvePath } from '../_files.js';
 import { reportStartFailure, startFailure } from '../_start-failure.js';
-import { integerOption, positiveNumber, secondsOption } from '../_numbers.js';
+import { DEFAULT_DEADLINE_SECONDS, integerOption, positiveNumber, secondsOption } from '../_numbers.js';
 import { standIn } from '../_args.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -33,6 +33,7 @@ import { SampleMerchantError } from '../merchant-target.js';
 import { saveCounterexamples, saveTarget } from '../run-save.js';
 import { APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
+import { TargetUnreachableError } from '../_reach.js';
 
 /**
  * Runs `pgv2kit run`.
@@ -49,6 +50,7 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   if (values['update-expect-failures'] && !values['expect-failures']) throw new UsageError('--update-expect-failures needs --expect-failures <file>');
   if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
+  const deadlineMs = secondsOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS);
   if (values.bail && values['max-failures'] !== undefined) throw new UsageError('give --bail or --max-failures, not both (--bail is --max-failures 1)');
   const maxFailures = values.bail ? 1 : values['max-failures'] !== undefined ? integerOption(values['max-failures'], 'max-failures', true) : undefined;
   // the merchant role sends its calls one at a time, in case order (a replay follows its call)
@@ -113,7 +115,7 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
       return reportStartFailure(io, facts, values['no-reports'] || values.list ? undefined : { ...(values['report-dir'] ? { dir: resolvePath(io.cwd, values['report-dir']) } : {}), secrets });
     }
     if (e instanceof ModuleSubjectError) throw new UsageError(e.message);
-    if (e instanceof SampleMerchantError) {
+    if (e instanceof SampleMerchantError || e instanceof TargetUnreachableError) {
       io.stderr(`pgv2kit run: ${e.message}\n`);
       return EXIT.failure;
     }
@@ -166,7 +168,7 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
     process.on('SIGTERM', onSignal);
     let run: RunResult;
     try {
-      run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, properties, signal: interrupt.signal, ...(maxFailures !== undefined ? { maxFailures } : {}), ...(clientGateway ? { context: clientGateway.context } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
+      run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, properties, signal: interrupt.signal, deadlineMs, ...(maxFailures !== undefined ? { maxFailures } : {}), ...(clientGateway ? { context: clientGateway.context } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -195,6 +197,8 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
     if (broken.length > 0) io.stderr(`pgv2kit run: warning: the testee broke the protocol ${broken.length} time${broken.length === 1 ? '' : 's'} outside any case (run.log has each): ${broken[0]}\n`);
     if (run.stopped) io.stderr(`pgv2kit run: stopped early: ${run.stopped.reason}; ${run.stopped.notRun} selected case${run.stopped.notRun === 1 ? '' : 's'} not run\n`);
     if (signalled) return signalled === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+    // the run did not finish in its time: what did not run did not pass (exit 3, the reports say so)
+    if (run.stopped?.kind === 'deadline') return EXIT.failure;
     const dead = session?.failure;
     if (dead) {
       io.stderr(`pgv2kit run: ${dead}\n`);

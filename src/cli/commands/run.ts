@@ -9,6 +9,7 @@ import { defineCommand, type OptionSpecs } from '../command.js';
 import { merchantOptions } from '../merchant-options.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitOptions } from '../vector-limit-options.js';
+import { deadlineOption } from '../_numbers.js';
 
 /** The options of `pgv2kit run`. */
 export const runOptions = {
@@ -38,6 +39,7 @@ export const runOptions = {
   seed: { type: 'string', valueName: '<n>', description: 'The properties\' seed, or with --merchant the calls\' (default: random, printed and reported)', env: 'PGV2KIT_SEED' },
   replay: { type: 'string', valueName: '<id>=<seed>:<path>', description: 'Replay one property counterexample, as a failure prints it' },
   save: { type: 'string', valueName: '<file>', description: 'Write the properties\' counterexamples as vector cases to this file (in the signature/, authorization/, request/, response/ or webhook/ folder of a vectors folder; appended when it exists)' },
+  ...deadlineOption,
   ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
 
@@ -98,7 +100,7 @@ export const runCommand = defineCommand({
     0: 'some step ran and none failed (partial and skipped cases do not fail the run; failures as listed)',
     1: 'nonconformance: a case failed or errored, or a listed case passed; or no test ran',
     2: 'usage or configuration error: options, vectors folder, module, expected-failure file',
-    3: 'the testee could not be started, never became ready, or could not be restarted; the sample merchant could not be started',
+    3: 'the testee could not be started, never became ready, or could not be restarted; the sample merchant could not be started; the gateway or merchant at the URLs given could not be reached (one line, before any case); --deadline passed (reports written of what ran)',
     130: 'interrupted by Ctrl-C (SIGINT): the testee stopped, reports written of what ran, marked interrupted (a second Ctrl-C stops at once)',
     143: 'terminated (SIGTERM): as 130',
   },

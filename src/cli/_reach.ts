@@ -1,0 +1,37 @@
+/**
+ * Before any case: every HTTP target the run will call is reached once (a TCP connection), so
+ * a wrong URL or a server that is down is one line and exit 3, not a page of per-case errors.
+ * @module
+ */
+import { reach } from '../subjects/reach.js';
+
+/** A target could not be reached: the run did not start (exit 3). */
+export class TargetUnreachableError extends Error {
+  override readonly name = 'TargetUnreachableError';
+}
+
+/**
+ * Reaches each target once, in order (each distinct host and port once).
+ * @param targets - what each is, in words (`the gateway`), and its URL
+ * @param timeoutMs - how long a connection may take
+ * @throws {TargetUnreachableError} naming the first target not reached, its URL and why
+ * @example await requireReachable([{ what: 'the gateway', url }], 5000)
+ */
+export async function requireReachable(targets: ReadonlyArray<{ readonly what: string; readonly url: string }>, timeoutMs: number): Promise<void> {
+  const seen = new Set<string>();
+  for (const t of targets) {
+    const key = origin(t.url);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const r = await reach(t.url, timeoutMs);
+    if (!r.ok) throw new TargetUnreachableError(`${t.what} at ${t.url} cannot be reached: ${r.reason}`);
+  }
+}
+
+function origin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
