@@ -6,7 +6,7 @@
  *
  *     npm run bench                 # build, then every benchmark
  *     npx tsx bench/run.ts sign     # only those whose name contains "sign" (dist/ must be built)
- *     npx tsx bench/run.ts gateway  # only gateway-load: 200 concurrent 2 MiB uploads, 1,000 malformed requests
+ *     npx tsx bench/run.ts gateway  # gateway-load (200 concurrent 2 MiB uploads, 1,000 malformed requests) and gateway-flood
  *     npx tsx bench/run.ts fuzz     # only fuzz-speed: fuzzParser headers/s in process and over protocol v1, beside echo
  *     npx tsx bench/run.ts properties   # only properties-overhead: a run with and without the properties
  *     npx tsx bench/run.ts startup      # only start-up: pgv2kit --help against node -e 0
@@ -18,6 +18,7 @@ import { benchFuzzSpeed } from './fuzz-speed.js';
 import { benchPropertiesOverhead } from './properties-overhead.js';
 import { benchStartup } from './startup.js';
 import { benchGatewayLoad } from './gateway-load.js';
+import { benchGatewayFlood } from './gateway-flood.js';
 import { formatNumber, machine, summarize, table, type BenchResult, type Ratio } from './_measure.js';
 import { benchProtocolCalls } from './protocol-calls.js';
 import { benchProtocolRun } from './protocol-run.js';
@@ -44,6 +45,8 @@ if (wanted('protocol-calls') || wanted('protocol-run')) {
 if (wanted('sign')) results.push(report(await benchSign()));
 // One run, not rounds: its own tables, and its two lines (integrity, faults) at the end of its section.
 if (wanted('gateway-load')) process.stdout.write(await benchGatewayLoad());
+// The memory of pgv2kit serve under 6,000 refused 60 KB requests to distinct ids: its table and its line.
+if (wanted('gateway-flood')) process.stdout.write(await benchGatewayFlood());
 // One run per subject, ~3 s each: its table and its two lines (in process, over protocol v1).
 if (wanted('fuzz-speed')) process.stdout.write(await benchFuzzSpeed());
 // Rounds of a whole run with and without the properties: its table and its ratio line.

@@ -20,7 +20,7 @@ import { envelopeBytes } from './envelope.js';
 import { API_FAILURES } from './failures.js';
 import { DEMO_MERCHANT, MerchantBook, type Merchant } from './merchants.js';
 import type { StorageSigner } from './policy.js';
-import { Recorder } from './recorder.js';
+import { Recorder, type RecorderLimits } from './recorder.js';
 import { checkExtraFields, checkVendor, scenarioPrefix, type ScenarioSource } from './scenario-routing.js';
 import { GatewayStorage } from './storage.js';
 import { IssuedUploads } from './upload-credentials.js';
@@ -55,6 +55,8 @@ export interface GatewayOptions {
   readonly bodyTimeoutMs?: number;
   /** The most requests and uploads the recorder keeps per scenario (the oldest dropped). Default: all. */
   readonly recordLimit?: number;
+  /** The recorder's byte budget and scenario count (defaults 32 MiB, 10,000; see {@link RecorderLimits}). */
+  readonly recordBounds?: Pick<RecorderLimits, 'maxBytes' | 'maxScenarios'>;
   /** The bucket name (the last segment of uploadUrl). Default `pgv2kit-evidence`. */
   readonly bucket?: string;
 }
@@ -103,7 +105,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const bucket = options.bucket ?? 'pgv2kit-evidence';
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
   const signer: StorageSigner = { accessKeyId: `PGV2${randomBytes(8).toString('hex').toUpperCase()}`, secretKey: randomBytes(30).toString('base64'), region: 'pgv2-local-1' };
-  const recorder = new Recorder(options.recordLimit);
+  const recorder = new Recorder({ ...(options.recordLimit !== undefined ? { perScenario: options.recordLimit } : {}), ...options.recordBounds });
   const issued = new IssuedUploads();
   const storage = await GatewayStorage.open(options.storageDir);
 

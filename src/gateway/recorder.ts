@@ -8,6 +8,11 @@
  *
  * The record of a scenario is shaped so that the runner's view of it
  * (`requests[].path/verified/problem`, `uploads[].stored/problem/storageUri`) reads it as is.
+ *
+ * The recorder is bounded whatever arrives (issue 12): a refused request or upload is kept as a
+ * summary (the body's first KiB, headers and field values clipped, at most 32 parts), everything
+ * recorded counts against one byte budget across all scenario ids, and the number of ids is
+ * bounded; past either, the scenario least recently written to is dropped whole.
  * @module
  */
 import type { Tolerance } from '../scheme/authorization.js';
@@ -41,8 +46,13 @@ export interface RecordedRequest {
   readonly path: string;
   /** The headers as received: [name, value] in order, names as written. */
   readonly headers: ReadonlyArray<readonly [string, string]>;
-  /** The body bytes as received (at most the API's body limit). */
+  /**
+   * The body bytes as received (at most the API's body limit); of a refused request only the
+   * first {@link SUMMARY_BODY_BYTES} are kept ({@link RecordedRequest.bodySize} says how many came).
+   */
   readonly body: Uint8Array;
+  /** How many body bytes were received (≥ body.length). */
+  readonly bodySize: number;
   /** False when the body was cut at the limit or stopped arriving. */
   readonly bodyComplete: boolean;
   readonly verification: RequestVerification;
@@ -121,6 +131,33 @@ export interface ScenarioRecord {
   readonly uploads: readonly RecordedUpload[];
 }
 
+/** The most body bytes kept of a refused request. */
+export const SUMMARY_BODY_BYTES = 1024;
+
+/** The most characters kept of a header value, a URL or a field value in a refused exchange's summary. */
+export const SUMMARY_TEXT_CHARS = 1024;
+
+/** The most parts kept of a refused upload. */
+export const SUMMARY_PARTS = 32;
+
+/** How much the recorder keeps. */
+export interface RecorderLimits {
+  /** The most requests and uploads kept per scenario (the oldest dropped). Default: no count limit. */
+  readonly perScenario?: number;
+  /** Bytes of everything recorded, all scenarios together (bodies, headers, URLs, parts). Default 32 MiB. */
+  readonly maxBytes?: number;
+  /** Scenario ids kept. Default 10,000. */
+  readonly maxScenarios?: number;
+}
+
+/** The default byte budget of the recorder. */
+export const DEFAULT_RECORD_BYTES = 32 * 1024 * 1024;
+
+/** The default number of scenario ids kept. */
+export const DEFAULT_RECORD_SCENARIOS = 10_000;
+
+type Entry = { readonly record: { id: string | undefined; requests: RecordedRequest[]; uploads: RecordedUpload[] }; bytes: number };
+
 /**
  * The gateway's recorder.
  * @example
@@ -128,14 +165,24 @@ export interface ScenarioRecord {
  * record.uploads[0]?.problem // e.g. 'formFields entry x-amz-date changed'
  */
 export class Recorder {
-  readonly #records = new Map<string | undefined, { id: string | undefined; requests: RecordedRequest[]; uploads: RecordedUpload[] }>();
+  /** By id, least recently written first (a write moves an id to the end). */
+  readonly #records = new Map<string | undefined, Entry>();
+  readonly #perScenario: number;
+  readonly #maxBytes: number;
+  readonly #maxScenarios: number;
+  #bytes = 0;
   #seq = 0;
+  #dropped = 0;
 
   /**
-   * @param limit - the most requests and uploads kept per scenario (the oldest are dropped);
-   *   default: all. `pgv2kit serve`, which runs for long, sets one.
+   * @param limits - {@link RecorderLimits}, or the per-scenario count alone
    */
-  constructor(private readonly limit: number = Number.POSITIVE_INFINITY) {}
+  constructor(limits: number | RecorderLimits = {}) {
+    const l = typeof limits === 'number' ? { perScenario: limits } : limits;
+    this.#perScenario = l.perScenario ?? Number.POSITIVE_INFINITY;
+    this.#maxBytes = l.maxBytes ?? DEFAULT_RECORD_BYTES;
+    this.#maxScenarios = l.maxScenarios ?? DEFAULT_RECORD_SCENARIOS;
+  }
 
   /**
    * The record of a scenario id (an empty one when nothing was received under it).
@@ -144,16 +191,25 @@ export class Recorder {
    * @example gateway.recorder.for('client.tampered-sign').requests.length
    */
   for(scenarioId?: string): ScenarioRecord {
-    return this.#record(scenarioId);
+    return this.#record(scenarioId, false).record;
   }
 
   /**
    * The scenario ids something was recorded under (undefined for plain paths).
-   * @returns the ids, in first-seen order
+   * @returns the ids, least recently written first
    * @example gateway.recorder.ids()
    */
   ids(): Array<string | undefined> {
-    return [...this.#records.values()].filter((r) => r.requests.length + r.uploads.length > 0).map((r) => r.id);
+    return [...this.#records.values()].filter((e) => e.record.requests.length + e.record.uploads.length > 0).map((e) => e.record.id);
+  }
+
+  /**
+   * What the recorder holds and has let go.
+   * @returns the bytes counted, the scenario ids held, and the scenarios dropped to stay in bounds
+   * @example gateway.recorder.usage().bytes
+   */
+  usage(): { readonly bytes: number; readonly scenarios: number; readonly dropped: number } {
+    return { bytes: this.#bytes, scenarios: this.#records.size, dropped: this.#dropped };
   }
 
   /**
@@ -162,6 +218,8 @@ export class Recorder {
    * @example recorder.clear('client.happy-pdf')
    */
   clear(scenarioId?: string): void {
+    const r = this.#records.get(scenarioId);
+    if (r) this.#bytes -= r.bytes;
     this.#records.delete(scenarioId);
   }
 
@@ -174,33 +232,109 @@ export class Recorder {
   }
 
   /**
-   * Records an API request.
+   * Records an API request: whole when it succeeded, as a summary when it was refused.
    * @param scenarioId - the scenario id of its path (undefined for a plain path)
-   * @param request - what was received and answered
+   * @param request - what was received and answered (bodySize is set here)
    */
-  addRequest(scenarioId: string | undefined, request: RecordedRequest): void {
-    const list = this.#record(scenarioId).requests;
-    list.push(request);
-    if (list.length > this.limit) list.shift();
+  addRequest(scenarioId: string | undefined, request: Omit<RecordedRequest, 'bodySize'>): void {
+    const refused = !request.verified || request.problem !== undefined;
+    const kept: RecordedRequest = refused ? summarizeRequest(request) : { ...request, bodySize: request.body.byteLength };
+    this.#add(scenarioId, 'requests', kept, requestBytes(kept));
   }
 
   /**
-   * Records an upload.
+   * Records an upload: as a summary when it was refused.
    * @param scenarioId - the scenario id of its path (undefined for a plain path)
    * @param upload - what was received and answered
    */
   addUpload(scenarioId: string | undefined, upload: RecordedUpload): void {
-    const list = this.#record(scenarioId).uploads;
-    list.push(upload);
-    if (list.length > this.limit) list.shift();
+    const kept = upload.outcome.ok ? upload : summarizeUpload(upload);
+    this.#add(scenarioId, 'uploads', kept, uploadBytes(kept));
   }
 
-  #record(id: string | undefined): { id: string | undefined; requests: RecordedRequest[]; uploads: RecordedUpload[] } {
+  #add(scenarioId: string | undefined, kind: 'requests' | 'uploads', item: RecordedRequest | RecordedUpload, bytes: number): void {
+    const entry = this.#record(scenarioId, true);
+    if (kind === 'requests') entry.record.requests.push(item as RecordedRequest);
+    else entry.record.uploads.push(item as RecordedUpload);
+    entry.bytes += bytes;
+    this.#bytes += bytes;
+    if (entry.record[kind].length > this.#perScenario) this.#shift(entry, kind);
+    // the byte budget: the scenarios least recently written to go first, this one last (its oldest entries)
+    while (this.#bytes > this.#maxBytes) {
+      const oldest = this.#records.values().next().value as Entry;
+      if (oldest !== entry) this.#drop(oldest);
+      else if (!this.#shift(entry, entry.record.requests.length > 0 ? 'requests' : 'uploads')) break;
+    }
+  }
+
+  /** Drops the oldest request or upload of a record. */
+  #shift(entry: Entry, kind: 'requests' | 'uploads'): boolean {
+    const gone = entry.record[kind].shift();
+    if (gone === undefined) return false;
+    const bytes = kind === 'requests' ? requestBytes(gone as RecordedRequest) : uploadBytes(gone as RecordedUpload);
+    entry.bytes -= bytes;
+    this.#bytes -= bytes;
+    return true;
+  }
+
+  #drop(entry: Entry): void {
+    this.#records.delete(entry.record.id);
+    this.#bytes -= entry.bytes;
+    this.#dropped += 1;
+  }
+
+  #record(id: string | undefined, write: boolean): Entry {
     let r = this.#records.get(id);
-    if (!r) {
-      r = { id, requests: [], uploads: [] };
+    if (r && write) {
+      // most recently written: to the end
+      this.#records.delete(id);
       this.#records.set(id, r);
+    }
+    if (!r) {
+      r = { record: { id, requests: [], uploads: [] }, bytes: 0 };
+      this.#records.set(id, r);
+      while (this.#records.size > this.#maxScenarios) this.#drop(this.#records.values().next().value as Entry);
     }
     return r;
   }
+}
+
+// --- internal ---
+
+/** What one record costs beyond its bytes: the objects, arrays and strings that hold them (measured: about 1 KiB). */
+const OVERHEAD = 1024;
+
+function clip(text: string): string {
+  return text.length > SUMMARY_TEXT_CHARS ? `${text.slice(0, SUMMARY_TEXT_CHARS)}…` : text;
+}
+
+function clipHeaders(headers: ReadonlyArray<readonly [string, string]>): ReadonlyArray<readonly [string, string]> {
+  return headers.map(([n, v]) => [clip(n), clip(v)] as const);
+}
+
+function summarizeRequest(r: Omit<RecordedRequest, 'bodySize'>): RecordedRequest {
+  // a copy, not a view: a view would keep the whole received body alive
+  const body = r.body.byteLength > SUMMARY_BODY_BYTES ? Uint8Array.prototype.slice.call(r.body, 0, SUMMARY_BODY_BYTES) : r.body;
+  return { ...r, url: clip(r.url), headers: clipHeaders(r.headers), body, bodySize: r.body.byteLength };
+}
+
+function summarizeUpload(u: RecordedUpload): RecordedUpload {
+  const parts = u.parts.slice(0, SUMMARY_PARTS).map((p) => (p.kind === 'field' ? { ...p, name: clip(p.name), value: clip(p.value) } : { ...p, name: clip(p.name), filename: clip(p.filename), contentType: clip(p.contentType) }));
+  return { ...u, url: clip(u.url), headers: clipHeaders(u.headers), parts };
+}
+
+function headerBytes(headers: ReadonlyArray<readonly [string, string]>): number {
+  let n = 0;
+  for (const [name, value] of headers) n += name.length + value.length + 4;
+  return n;
+}
+
+function requestBytes(r: RecordedRequest): number {
+  return OVERHEAD + r.url.length + headerBytes(r.headers) + r.body.byteLength + r.response.body.byteLength + (r.issued ? 2048 : 0);
+}
+
+function uploadBytes(u: RecordedUpload): number {
+  let n = OVERHEAD + u.url.length + headerBytes(u.headers);
+  for (const p of u.parts) n += OVERHEAD + p.name.length + (p.kind === 'field' ? p.value.length : p.filename.length + p.contentType.length);
+  return n;
 }

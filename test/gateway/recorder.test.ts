@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientRecord } from '../../src/checks/context.js';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
+import { Recorder, SUMMARY_BODY_BYTES, SUMMARY_PARTS, type RecordedRequest, type RecordedUpload } from '../../src/gateway/recorder.js';
 import { CREDENTIALS_PATH, MERCHANT, PDF_BODY, authHeader, correctForm, credentials, everyByte, postForm, send, signedPost } from './_support.js';
 
 let gateway: Gateway;
@@ -161,13 +162,114 @@ describe('uploads', () => {
   });
 });
 
-describe('Recorder limit', () => {
-  it('keeps only the newest records per scenario when given a limit', async () => {
-    const { Recorder } = await import('../../src/gateway/recorder.js');
+describe('Recorder bounds (issue 12, item 1)', () => {
+  /** A request as the API listener records it: refused unless `ok`, with a body of `size` bytes. */
+  const request = (seq: number, size = 10, ok = true): Omit<RecordedRequest, 'bodySize'> => ({
+    seq,
+    at: 0,
+    method: 'POST',
+    url: `http://127.0.0.1/s/x${CREDENTIALS_PATH}`,
+    path: CREDENTIALS_PATH,
+    headers: [['authorization', 'x'.repeat(5000)]],
+    body: new Uint8Array(size).fill(0x61),
+    bodyComplete: true,
+    verification: ok ? { valid: true, appId: 'a', tolerated: [] } : { valid: false, problem: 'no-authorization', message: 'no', mistakes: [] },
+    verified: ok,
+    ...(ok ? {} : { problem: 'no Authorization header' }),
+    response: { status: ok ? 200 : 401, code: ok ? 'OK' : 'UNAUTHENTICATED', errorMessage: null, body: new Uint8Array(100) },
+  });
+  const upload = (seq: number, ok = true): RecordedUpload => ({
+    seq,
+    at: 0,
+    method: 'POST',
+    url: 'http://127.0.0.1/b',
+    headers: [],
+    parts: Array.from({ length: 100 }, (_, i) => ({ kind: 'field' as const, name: `f${i}`, value: 'v'.repeat(5000), size: 5000 })),
+    outcome: ok ? { ok: true } : { ok: false, rule: 'policy', message: 'm', detail: 'd' },
+    status: ok ? 204 : 403,
+    stored: ok,
+    advisories: [],
+  });
+
+  it('keeps only the newest records per scenario when given a count', () => {
     const r = new Recorder(2);
-    for (let i = 1; i <= 3; i++) r.addUpload('s', { seq: i } as never);
+    for (let i = 1; i <= 3; i++) r.addUpload('s', upload(i));
     expect(r.for('s').uploads.map((u) => u.seq)).toEqual([2, 3]);
-    for (let i = 1; i <= 3; i++) r.addRequest('s', { seq: i } as never);
+    for (let i = 1; i <= 3; i++) r.addRequest('s', request(i));
     expect(r.for('s').requests.map((u) => u.seq)).toEqual([2, 3]);
+  });
+
+  it('a refused request is a summary: the first KiB of its body (bodySize says how much came), headers clipped', () => {
+    const r = new Recorder();
+    r.addRequest('s', request(1, 60_000, false));
+    r.addRequest('s', request(2, 60_000, true));
+    const [refused, accepted] = r.for('s').requests;
+    expect(refused?.body.byteLength).toBe(SUMMARY_BODY_BYTES);
+    expect(refused?.body.buffer.byteLength).toBe(SUMMARY_BODY_BYTES);
+    expect(refused?.bodySize).toBe(60_000);
+    expect(refused?.headers[0]?.[1]).toBe(`${'x'.repeat(1024)}…`);
+    expect(accepted?.body.byteLength).toBe(60_000);
+    expect(accepted?.bodySize).toBe(60_000);
+    expect(accepted?.headers[0]?.[1]).toHaveLength(5000);
+  });
+
+  it('a refused upload keeps 32 parts, each value clipped; a stored one keeps all', () => {
+    const r = new Recorder();
+    r.addUpload('s', upload(1, false));
+    r.addUpload('s', upload(2, true));
+    const [refused, stored] = r.for('s').uploads;
+    expect(refused?.parts).toHaveLength(SUMMARY_PARTS);
+    expect(refused?.parts[0]).toMatchObject({ kind: 'field', value: `${'v'.repeat(1024)}…`, size: 5000 });
+    expect(stored?.parts).toHaveLength(100);
+  });
+
+  it('one byte budget across every scenario id: the least recently written scenarios go first', () => {
+    const r = new Recorder({ maxBytes: 200_000 });
+    for (let i = 0; i < 50; i++) r.addRequest(`id-${i}`, request(i, 20_000));
+    const usage = r.usage();
+    expect(usage.bytes).toBeLessThanOrEqual(200_000);
+    expect(usage.dropped).toBeGreaterThan(35);
+    expect(r.ids().at(-1)).toBe('id-49');
+    expect(r.ids()).not.toContain('id-0');
+    // written again, an old id becomes the newest and outlives the others
+    const kept = r.ids()[0] as string;
+    r.addRequest(kept, request(99, 10));
+    for (let i = 50; i < 55; i++) r.addRequest(`id-${i}`, request(i, 20_000));
+    expect(r.ids()).toContain(kept);
+  });
+
+  it('a single scenario over the budget keeps its newest entries', () => {
+    const r = new Recorder({ maxBytes: 100_000 });
+    for (let i = 1; i <= 20; i++) r.addRequest('one', request(i, 20_000));
+    expect(r.usage().bytes).toBeLessThanOrEqual(100_000);
+    expect(r.for('one').requests.at(-1)?.seq).toBe(20);
+    expect(r.for('one').requests.length).toBeLessThan(20);
+  });
+
+  it('scenario ids are bounded: past the count, the least recently written is dropped', () => {
+    const r = new Recorder({ maxScenarios: 100 });
+    for (let i = 0; i < 1000; i++) r.addRequest(`id-${i}`, request(i, 10, false));
+    expect(r.usage()).toMatchObject({ scenarios: 100, dropped: 900 });
+    expect(r.ids()[0]).toBe('id-900');
+  });
+
+  it('a flood of refused 60 KB requests to distinct ids over real HTTP: each kept as a summary, the ids and bytes bounded', async () => {
+    const flooded = await startGateway({ merchants: [MERCHANT], recordBounds: { maxScenarios: 50 } });
+    try {
+      const body = 'a'.repeat(60 * 1024);
+      for (let i = 0; i < 120; i++) {
+        const r = await send(`${flooded.url(`flood-${i}`)}${CREDENTIALS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+        expect(r.status).toBe(401);
+      }
+      const usage = flooded.recorder.usage();
+      expect(usage).toMatchObject({ scenarios: 50, dropped: 70 });
+      // 50 summaries: their bodies' first KiB, not 3 MB of bodies
+      expect(usage.bytes).toBeLessThan(50 * 4096);
+      const last = flooded.recorder.for('flood-119').requests[0];
+      expect(last).toMatchObject({ bodySize: 60 * 1024, verified: false, response: { status: 401 } });
+      expect(last?.body.byteLength).toBe(SUMMARY_BODY_BYTES);
+    } finally {
+      await flooded.close();
+    }
   });
 });
