@@ -55,7 +55,7 @@ export interface StartedTarget {
  * @throws {SampleMerchantError} when the sample merchant cannot be started
  * @throws {TargetUnreachableError} when the gateway or merchant at the URLs given cannot be reached
  */
-export async function startTarget(choice: TargetChoice, gatewayUrl: string | undefined, io: Pick<CliIo, 'cwd' | 'env'>, run: { readonly needsGateway: boolean; readonly needsMerchant: boolean; readonly timeoutMs: number; readonly seed: number; readonly log: string[]; readonly addSecret: (s: string) => void }): Promise<StartedTarget> {
+export async function startTarget(choice: TargetChoice, gatewayUrl: string | undefined, io: Pick<CliIo, 'cwd' | 'env'>, run: { readonly needsGateway: boolean; readonly needsMerchant: boolean; readonly timeoutMs: number; readonly giveUpAfter?: number; readonly seed: number; readonly log: string[]; readonly addSecret: (s: string) => void }): Promise<StartedTarget> {
   if (choice.testee !== undefined) {
     if (choice.testee.trim() === '') throw new UsageError('--testee needs a command');
     const subject = await createTesteeSubject({
@@ -64,6 +64,7 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
       env: io.env,
       timeoutMs: run.timeoutMs,
       startTimeoutMs: run.timeoutMs,
+      ...(run.giveUpAfter !== undefined ? { giveUpAfter: run.giveUpAfter } : {}),
       log: (line) => run.log.push(`${new Date().toISOString()} ${line}`),
       ...(choice['validate-protocol'] ? { validate: (m, context) => { const v = validateTesteeLine(m, context); return v.ok ? [] : v.problems; } } : {}),
     });

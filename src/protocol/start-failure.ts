@@ -4,6 +4,9 @@
  * @module
  */
 
+/** Requests a testee may fail in a row (a crash, a hang, a line that is not its answer) before its session gives up on it (`--give-up-after`). */
+export const DEFAULT_GIVE_UP_AFTER = 10;
+
 /** How a testee failed to start: the process could not be spawned, exited, did not answer in time, said it is not ready, or answered outside the protocol. */
 export type TesteeStartKind = 'spawn' | 'exit' | 'timeout' | 'not-ready' | 'protocol';
 

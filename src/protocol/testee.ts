@@ -16,7 +16,7 @@ import type { Answer, Implementation, Json, OperationInput } from './messages.js
 import { Fifo } from './_fifo.js';
 import { clipQuoted } from '../scheme/text.js';
 import { hasEnded, killGroup, releaseStdio, settleWithin, spawnReason, splitLines } from './process.js';
-import { STDERR_TAIL_LINES, TesteeStartError, type TesteeStartKind } from './start-failure.js';
+import { DEFAULT_GIVE_UP_AFTER, STDERR_TAIL_LINES, TesteeStartError, type TesteeStartKind } from './start-failure.js';
 import { APP_SECRET_ENV } from '../env.js';
 
 /** The most characters of the testee's stderr the run's log keeps (then a count and the last lines). */
@@ -62,7 +62,14 @@ export interface TesteeOptions {
   readonly log?: (line: string) => void;
   /** Checks every line the testee writes; problems fail the request (see --validate-protocol). */
   readonly validate?: (message: unknown, context: LineContext) => readonly string[];
+  /**
+   * Requests in a row the testee may fail (a crash, a hang, a line that is not its answer) before
+   * the session gives up on it: the requests after fail at once with why, and {@link TesteeSession.failure}
+   * says it. Default {@link DEFAULT_GIVE_UP_AFTER}.
+   */
+  readonly giveUpAfter?: number;
 }
+
 
 /** What a line from the testee is expected to be. */
 export type LineContext = { readonly expecting: 'ready' } | { readonly expecting: 'answer'; readonly id: string; readonly op: Operation };
@@ -76,7 +83,7 @@ export interface Hello {
 }
 
 
-export { STDERR_TAIL_LINES, TesteeStartError, describeEnd, formatStartFailure, type TesteeStartFailure, type TesteeStartKind } from './start-failure.js';
+export { DEFAULT_GIVE_UP_AFTER, STDERR_TAIL_LINES, TesteeStartError, describeEnd, formatStartFailure, type TesteeStartFailure, type TesteeStartKind } from './start-failure.js';
 
 /** A request waiting for its answer. */
 interface Pending {
@@ -129,6 +136,8 @@ export class TesteeSession {
   private onLine: ((line: string) => void) | undefined;
   private onExit: ((why: string) => void) | undefined;
   private restarting: Promise<void> | undefined;
+  /** Requests failed in a row (reset by an answer). */
+  private failedInARow = 0;
 
   constructor(private readonly options: TesteeOptions) {}
 
@@ -368,6 +377,7 @@ export class TesteeSession {
     }
     this.queue.shift();
     this.clearTimer();
+    this.failedInARow = 0;
     this.answered.add(head.id);
     if (this.answered.size > ANSWERED_KEPT) this.answered.delete(this.answered.values().next().value as string);
     const problems = this.options.validate?.(message, { expecting: 'answer', id: head.id, op: head.op }) ?? [];
@@ -382,7 +392,19 @@ export class TesteeSession {
     const head = this.queue.shift();
     this.log(`testee failed${head ? ` on ${head.id} (${head.op})` : ''}: ${why}`);
     head?.resolve({ failed: { reason: why } });
+    const limit = this.options.giveUpAfter ?? DEFAULT_GIVE_UP_AFTER;
+    if (head && ++this.failedInARow >= limit) return this.giveUp(`the testee failed on ${this.failedInARow} requests in a row, the last: ${why}; it is not restarted again`);
     this.restart();
+  }
+
+  /** Ends the session for good: the testee's group killed, every request waiting (and every later one) failed with why. */
+  private giveUp(why: string): void {
+    this.dead = why;
+    this.log(why);
+    const old = this.proc;
+    this.proc = undefined;
+    if (old) killGroup(old, true);
+    for (const p of this.queue.drain()) p.resolve({ failed: { reason: why } });
   }
 
   private restart(): void {
@@ -397,11 +419,7 @@ export class TesteeSession {
       .then((hello) => {
         this.hello = hello;
       })
-      .catch((e: unknown) => {
-        this.dead = `the testee could not be restarted: ${(e as Error).message}`;
-        this.log(this.dead);
-        for (const p of this.queue.drain()) p.resolve({ failed: { reason: this.dead } });
-      })
+      .catch((e: unknown) => this.giveUp(`the testee could not be restarted: ${(e as Error).message}`))
       .finally(() => {
         this.restarting = undefined;
         this.pump();

@@ -84,3 +84,26 @@ describe.concurrent('a signal stops a run, as a real process', () => {
     expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.interrupted"');
   }, 30_000);
 });
+
+describe.concurrent('--give-up-after: a testee broken on every case is not restarted for ever', () => {
+  it.each([
+    ['crash', [] as string[], 10],
+    ['hang', ['--timeout', '0.1', '--give-up-after', '3'], 3],
+  ])('%s on every case %j: the session gives up after %i in a row, the rest fail at once, exit 3', async (mode, flags, limit) => {
+    const cwd = tmp();
+    const started = Date.now();
+    const r = await run(['run', '--testee', `"${process.execPath}" "${FIXTURE}"`, '--only', 'signature', '--no-properties', '--concurrency', '1', '--report-dir', 'r', ...flags], { cwd, env: { MODE: mode, BAD: 'signature.' } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(new RegExp(`pgv2kit run: the testee failed on ${limit} requests in a row, the last: .*; it is not restarted again\\n`));
+    const json = results(join(cwd, 'r'));
+    // nothing after it is counted as passed; the log says how many restarts there were
+    expect(json.cases.every((c) => c.verdict === 'error')).toBe(true);
+    expect((readFileSync(join(cwd, 'r', 'run.log'), 'utf8').match(/restarting the testee/g) ?? []).length).toBe(limit - 1);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('--give-up-after 0 → exit 2', async () => {
+    const r = await run(['run', '--give-up-after', '0', '--no-reports'], { cwd: tmp() });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'pgv2kit run: --give-up-after must be a positive integer, not "0"\nsee pgv2kit run --help\n' });
+  });
+});

@@ -51,6 +51,7 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
   const deadlineMs = secondsOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS);
+  const giveUpAfter = values['give-up-after'] !== undefined ? integerOption(values['give-up-after'], 'give-up-after', true) : undefined;
   if (values.bail && values['max-failures'] !== undefined) throw new UsageError('give --bail or --max-failures, not both (--bail is --max-failures 1)');
   const maxFailures = values.bail ? 1 : values['max-failures'] !== undefined ? integerOption(values['max-failures'], 'max-failures', true) : undefined;
   // the merchant role sends its calls one at a time, in case order (a replay follows its call)
@@ -103,7 +104,7 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   let subject: Subject;
   let target: RunTarget;
   try {
-    ({ subject, target, close: closeGateway } = await startTarget(values, positionals[0], io, { needsGateway: selected.some((c) => c.case.kind === 'gateway'), needsMerchant: selected.some((c) => c.case.kind === 'merchant'), timeoutMs, seed: merchantSeed, log, addSecret: (s) => {
+    ({ subject, target, close: closeGateway } = await startTarget(values, positionals[0], io, { needsGateway: selected.some((c) => c.case.kind === 'gateway'), needsMerchant: selected.some((c) => c.case.kind === 'merchant'), timeoutMs, ...(giveUpAfter !== undefined ? { giveUpAfter } : {}), seed: merchantSeed, log, addSecret: (s) => {
       // a role's credentials (the reference gateway's or the sample merchant's demo secret): masked on the terminal and in every report
       addSecret(s);
       secrets.push(s);

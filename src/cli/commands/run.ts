@@ -10,6 +10,7 @@ import { merchantOptions } from '../merchant-options.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitOptions } from '../vector-limit-options.js';
 import { deadlineOption } from '../_numbers.js';
+import { DEFAULT_GIVE_UP_AFTER } from '../../protocol/start-failure.js';
 
 /** The options of `pgv2kit run`. */
 export const runOptions = {
@@ -25,6 +26,7 @@ export const runOptions = {
   skip: { type: 'string', valueName: '<patterns>', description: 'Skip cases matching these patterns' },
   list: { type: 'boolean', description: 'Print the cases that would run, and exit' },
   timeout: { type: 'string', valueName: '<seconds>', description: 'Per-case timeout for a testee (default 5)' },
+  'give-up-after': { type: 'string', valueName: '<k>', description: `Stop restarting a testee that failed this many requests in a row (crash, hang, bad line): the run exits 3 (default ${DEFAULT_GIVE_UP_AFTER})` },
   concurrency: { type: 'string', valueName: '<n>', description: 'Cases in flight at once (default 32)' },
   bail: { type: 'boolean', description: 'Stop at the first case that fails or errors (as --max-failures 1)' },
   'max-failures': { type: 'string', valueName: '<n>', description: 'Stop once this many cases failed or errored; the cases after are not run (the reports say so)' },
@@ -100,7 +102,7 @@ export const runCommand = defineCommand({
     0: 'some step ran and none failed (partial and skipped cases do not fail the run; failures as listed)',
     1: 'nonconformance: a case failed or errored, or a listed case passed; or no test ran',
     2: 'usage or configuration error: options, vectors folder, module, expected-failure file',
-    3: 'the testee could not be started, never became ready, or could not be restarted; the sample merchant could not be started; the gateway or merchant at the URLs given could not be reached (one line, before any case); --deadline passed (reports written of what ran)',
+    3: 'the testee could not be started, never became ready, could not be restarted, or failed --give-up-after requests in a row; the sample merchant could not be started; the gateway or merchant at the URLs given could not be reached (one line, before any case); --deadline passed (reports written of what ran)',
     130: 'interrupted by Ctrl-C (SIGINT): the testee stopped, reports written of what ran, marked interrupted (a second Ctrl-C stops at once)',
     143: 'terminated (SIGTERM): as 130',
   },
