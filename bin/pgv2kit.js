@@ -19,8 +19,10 @@ if (!existsSync(entry)) {
   // pending when the event loop empties, Node would end with 13 (unsettled top-level
   // await) and no word. Say so and exit 3, the tool's failure, instead.
   let settled = false;
-  process.once('exit', () => {
-    if (settled) return;
+  process.once('exit', (code) => {
+    // the loop emptied with the command's promise pending (Node says 0 here, then 13); any other
+    // code was chosen (process.exit(130) when a signal stops a run or a fuzz at once)
+    if (settled || (code !== 0 && code !== 13)) return;
     process.stderr.write('pgv2kit: internal error: the command stopped before it finished (a wait was left pending); please report it\n');
     process.exitCode = 3;
   });

@@ -88,7 +88,7 @@ describe.concurrent('a signal stops a run, as a real process', () => {
 describe.concurrent('--give-up-after: a testee broken on every case is not restarted for ever', () => {
   it.each([
     ['crash', [] as string[], 10],
-    ['hang', ['--timeout', '0.1', '--give-up-after', '3'], 3],
+    ['hang', ['--timeout', '0.5', '--give-up-after', '3'], 3],
   ])('%s on every case %j: the session gives up after %i in a row, the rest fail at once, exit 3', async (mode, flags, limit) => {
     const cwd = tmp();
     const started = Date.now();
@@ -106,4 +106,32 @@ describe.concurrent('--give-up-after: a testee broken on every case is not resta
     const r = await run(['run', '--give-up-after', '0', '--no-reports'], { cwd: tmp() });
     expect(r).toEqual({ code: 2, stdout: '', stderr: 'pgv2kit run: --give-up-after must be a positive integer, not "0"\nsee pgv2kit run --help\n' });
   });
+});
+
+describe.concurrent('a signal stops fuzz --testee, as a real process', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s: the testee group goes with the kit, the seed is printed, exit %i', async (signal, code) => {
+    const cwd = tmp();
+    const pidFile = join(cwd, 'testee.pid');
+    const testee = `echo $$ > "${pidFile}"; exec "${process.execPath}" "${join(ROOT, 'examples/node-adapter/adapter.mjs')}"`;
+    const child = spawn(process.execPath, [BIN, 'fuzz', '--testee', testee, '--seed', '5', '--time', '60'], { cwd, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
+    child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
+    // fuzzing has begun (the testee answered start) when the first line is out
+    const until = Date.now() + 15_000;
+    while (!stdout.includes('fuzzing authorization.parse') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(alive(pid)).toBe(true);
+    child.kill(signal);
+    const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(exit).toBe(code);
+    expect(stderr).toContain(`pgv2kit fuzz: ${signal}: stopped (seed 5; no finding so far)`);
+    const gone = Date.now() + 2000;
+    while (alive(pid) && Date.now() < gone) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(pid)).toBe(false);
+  }, 30_000);
 });

@@ -76,6 +76,15 @@ export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>
     }
     throw e;
   }
+  // Ctrl-C / SIGTERM while fuzzing: the testee's whole process group goes with the kit (it runs in
+  // a group of its own, which the terminal's signal does not reach), the seed is printed, exit 130 / 143
+  const onSignal = (signal: NodeJS.Signals): void => {
+    io.stderr(`pgv2kit fuzz: ${signal}: stopped (seed ${seed}; no finding so far)\n`);
+    testee?.session.kill();
+    process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     if (!subject.operations.includes('authorization.parse')) {
       io.stderr(`pgv2kit fuzz: ${subject.implementation.name} does not offer authorization.parse: nothing to fuzz\n`);
@@ -98,6 +107,8 @@ export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>
     });
     return report(result, { ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}), ...(values.save !== undefined ? { save: values.save } : {}), limits }, io);
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await testee?.close();
   }
 }

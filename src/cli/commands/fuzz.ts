@@ -49,6 +49,8 @@ export const fuzzCommand = defineCommand({
     1: 'a finding: a header the implementation handles against R8 (printed, and saved with --save)',
     2: 'usage error',
     3: 'the testee could not be started, or the gateway or merchant at the URL given could not be reached (one line, before any request)',
+    130: 'interrupted by Ctrl-C (SIGINT): the testee\'s process group stopped, the seed printed',
+    143: 'terminated (SIGTERM): as 130',
   },
   examples: [
     'pgv2kit fuzz --testee "python3 examples/python-adapter/pgv2kit_adapter.py"',
