@@ -10,7 +10,7 @@ import { headerParseCase } from '../generate/counterexample.js';
 import { readFolderFile } from '../vectors/files.js';
 import { DEFAULT_VECTOR_LIMITS, type VectorLimits } from '../vectors/limits.js';
 import { DEFAULT_VECTORS_DIR } from '../vectors/load.js';
-import { parseVectorYaml } from '../vectors/yaml.js';
+import { describeYamlProblem, parseVectorYaml } from '../vectors/yaml.js';
 import { appendCases } from '../vectors/write.js';
 import { kitVersion } from '../version.js';
 import type { FuzzFinding } from './run.js';
@@ -69,7 +69,7 @@ function readYaml(file: string, limits: VectorLimits): unknown {
   const read = readFolderFile(file, limits.fileBytes);
   if (!read.ok) throw new Error(`${file} ${read.message}`);
   const parsed = parseVectorYaml(read.bytes.toString('utf8'), limits);
-  if (!parsed.ok) throw new Error(`${file}${parsed.line !== undefined ? ` (line ${parsed.line})` : ''}: ${parsed.refused ? 'is refused' : 'is not valid YAML'}: ${parsed.message}`);
+  if (!parsed.ok) throw new Error(`${file} ${describeYamlProblem(parsed)}`);
   return parsed.data;
 }
 

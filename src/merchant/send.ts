@@ -43,6 +43,28 @@ export function createSender(timeoutMs: number): Sender {
   };
 }
 
+/**
+ * The first bytes of a response body: read until `maxBytes` have come (then the body is
+ * destroyed, the rest never read) or the body ends.
+ * @param body - the body (undici's, or any stream of Buffers)
+ * @param maxBytes - the most bytes returned
+ * @returns at most `maxBytes` bytes
+ * @example (await readHead(response.body, 16 * 1024)).toString('utf8')
+ */
+export async function readHead(body: AsyncIterable<unknown> & { destroy(): unknown }, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= maxBytes) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes);
+}
+
 // --- internal ---
 
 async function send(agent: Agent, call: HttpCall, timeoutMs: number): Promise<SendOutcome> {
@@ -64,19 +86,8 @@ async function send(agent: Agent, call: HttpCall, timeoutMs: number): Promise<Se
       signal: controller.signal,
       ...(call.body !== undefined ? { body: Buffer.from(call.body, 'utf8') } : {}),
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-      const b = chunk as Buffer;
-      chunks.push(b);
-      size += b.length;
-      if (size >= MAX_BODY_BYTES) {
-        // enough to judge by: the rest is dropped with the connection (no keep-alive)
-        response.body.destroy();
-        break;
-      }
-    }
-    const text = Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8');
+    // enough to judge by: the rest is dropped with the connection (no keep-alive)
+    const text = (await readHead(response.body, MAX_BODY_BYTES)).toString('utf8');
     const location = response.headers['location'];
     return {
       kind: 'response',

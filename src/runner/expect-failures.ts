@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { DEFAULT_VECTOR_LIMITS } from '../vectors/limits.js';
-import { parseVectorYaml } from '../vectors/yaml.js';
+import { describeYamlProblem, parseVectorYaml } from '../vectors/yaml.js';
 import { writeFileAtomic } from './_atomic.js';
 
 /** One listed case. */
@@ -47,7 +47,7 @@ export function readExpectFailures(path: string, options: { missingOk?: boolean 
   }
   // the limits of a vector file: nesting, string length and aliases
   const parsed = parseVectorYaml(text, DEFAULT_VECTOR_LIMITS);
-  if (!parsed.ok) throw new ExpectFailuresError(`${path} ${parsed.refused ? 'is refused' : 'is not valid YAML'}${parsed.line !== undefined ? ` (line ${parsed.line})` : ''}: ${parsed.message}`);
+  if (!parsed.ok) throw new ExpectFailuresError(`${path} ${describeYamlProblem(parsed)}`);
   const data = parsed.data;
   if (data === null || data === undefined) return new Map();
   if (!Array.isArray(data)) throw new ExpectFailuresError(`${path} must be a YAML list of {id, reason} entries`);

@@ -12,6 +12,7 @@ import { ClientError, requestUploadCredentials, signedRequest, uploadFile, type 
 import { ITEM_NAMES } from '../scheme/authorization.js';
 import { changeLastDigit } from '../scheme/tamper.js';
 import { verifyResponse } from '../scheme/verify.js';
+import { readHead } from '../merchant/send.js';
 import type { GatewayMutation, UploadBreak } from '../vectors/types.js';
 import type { Answer, Json, OperationInput, Subject } from './subject.js';
 
@@ -172,17 +173,7 @@ async function brokenUpload(target: GatewayTarget, credentials: UploadCredential
   const timeoutMs = target.timeoutMs ?? 10_000;
   const r = await request(credentials.uploadUrl, { method: credentials.httpMethod as 'POST', headers: form.getHeaders(), body: form.getBuffer(), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   // the refusal's first bytes are what the check shows: the rest is not read (an answer of 1 GiB costs 64 KiB)
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of r.body) {
-    chunks.push(chunk as Buffer);
-    size += (chunk as Buffer).length;
-    if (size >= 64 * 1024) {
-      r.body.destroy();
-      break;
-    }
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = (await readHead(r.body, 64 * 1024)).toString('utf8');
   return { status: r.statusCode, errorMessage: text.slice(0, 300) };
 }
 

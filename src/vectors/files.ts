@@ -106,7 +106,7 @@ export function listYamlFiles(root: string, limits: VectorLimits = DEFAULT_VECTO
 }
 
 /** What reading one file gave: its bytes, or why not. */
-export type FileRead = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly message: string };
+export type FileRead = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly message: string; readonly missing?: true };
 
 /**
  * Reads one file of the folder, at most `maxBytes`: a FIFO or device is found by the open itself
@@ -122,7 +122,7 @@ export function readFolderFile(path: string, maxBytes: number): FileRead {
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    return { ok: false, message: `cannot be read: ${fileSystemReason(e)}` };
+    return { ok: false, message: `cannot be read: ${fileSystemReason(e)}`, ...((e as NodeJS.ErrnoException).code === 'ENOENT' ? { missing: true as const } : {}) };
   }
   try {
     const stats = fstatSync(fd);

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { listYamlFiles, readFolderFile, toPosix, type FolderFile } from './files.js';
 import { DEFAULT_VECTOR_LIMITS, type VectorLimits } from './limits.js';
-import { parseVectorYaml } from './yaml.js';
+import { describeYamlProblem, parseVectorYaml } from './yaml.js';
 import { contentKey, readSnapshot } from './snapshot.js';
 import { VECTOR_KINDS, type FlagNote, type LoadedCase, type MerchantCase, type RequirementEntry, type VectorCase, type VectorKind, type VectorSet } from './types.js';
 
@@ -135,7 +135,7 @@ function compileSchemas(root: string, limits: VectorLimits): Validators {
   for (const name of names) {
     const file = `schema/${name}.schema.json`;
     const read = readFolderFile(join(schemaDir, `${name}.schema.json`), limits.fileBytes);
-    if (!read.ok) throw new VectorSchemaError([{ file, pointer: '', message: read.message === 'cannot be read: no such file or folder' ? 'is missing' : read.message }]);
+    if (!read.ok) throw new VectorSchemaError([{ file, pointer: '', message: read.missing ? 'is missing' : read.message }]);
     const text = read.bytes.toString('utf8');
     texts.set(name, text);
     key.update(`${name}\0${text}\0`);
@@ -186,9 +186,7 @@ function readYaml(root: string, listed: FolderFile, limits: VectorLimits, proble
   if (known !== undefined) return structuredClone(known);
   const result = parseVectorYaml(text, limits);
   if (!result.ok) {
-    const where = result.line !== undefined ? ` (line ${result.line}${result.column !== undefined ? `, column ${result.column}` : ''})` : '';
-    const message = `${result.refused ? 'is refused' : 'is not valid YAML'}${where}: ${result.message}`;
-    problems.push({ file, pointer: '', message, ...(result.line !== undefined ? { line: result.line } : {}), ...(result.refused ? { refused: true } : {}) });
+    problems.push({ file, pointer: '', message: describeYamlProblem(result), ...(result.line !== undefined ? { line: result.line } : {}), ...(result.refused ? { refused: true } : {}) });
     return undefined;
   }
   if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value ?? '');

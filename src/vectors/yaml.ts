@@ -51,6 +51,17 @@ export function parseVectorYaml(text: string, limits: VectorLimits): ParsedYaml 
   }
 }
 
+/**
+ * What a parse that failed says of the file, after its name.
+ * @param problem - the failed parse
+ * @returns e.g. `is refused (line 3, column 8): nests collections more than 64 deep`, `is not valid YAML (line 2, column 1): …`
+ * @example `${file} ${describeYamlProblem(parsed)}`
+ */
+export function describeYamlProblem(problem: Extract<ParsedYaml, { ok: false }>): string {
+  const where = problem.line !== undefined ? ` (line ${problem.line}${problem.column !== undefined ? `, column ${problem.column}` : ''})` : '';
+  return `${problem.refused ? 'is refused' : 'is not valid YAML'}${where}: ${problem.message}`;
+}
+
 // --- internal ---
 
 const COLLECTIONS = new Set(['block-map', 'block-seq', 'flow-collection']);

@@ -20,6 +20,35 @@ const tmp = tempFolders('pgv2kit-stop-');
 type Results = { stopped: { kind: string; reason: string; notRun: number } | null; conformant: boolean; cases: Array<{ id: string; verdict: string }> };
 const results = (dir: string): Results => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
 
+/**
+ * The kit as a real process whose testee (a node script) writes its pid first: the signal is sent
+ * once `ready` holds (and `settleMs` more have passed), then the exit is awaited.
+ */
+async function signalKit(
+  signal: NodeJS.Signals,
+  cwd: string,
+  args: (testee: string) => string[],
+  script: string,
+  o: { readonly env?: Record<string, string>; readonly ready: (stdout: string, pidFile: string) => boolean; readonly settleMs?: number },
+): Promise<{ exit: number | null; stderr: string; pid: number; ms: number; aliveAtSignal: boolean }> {
+  const pidFile = join(cwd, 'testee.pid');
+  const testee = `echo $$ > "${pidFile}"; exec "${process.execPath}" "${script}"`;
+  const child = spawn(process.execPath, [BIN, ...args(testee)], { cwd, env: { ...process.env, ...o.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
+  const until = Date.now() + 15_000;
+  while (!o.ready(stdout, pidFile) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, o.settleMs ?? 0));
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  const aliveAtSignal = alive(pid);
+  const started = Date.now();
+  child.kill(signal);
+  const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  return { exit, stderr, pid, ms: Date.now() - started, aliveAtSignal };
+}
+
 describe.concurrent('--max-failures and --bail', () => {
   it.each([
     [['--max-failures', '3'], 3],
@@ -55,25 +84,14 @@ describe.concurrent('a signal stops a run, as a real process', () => {
     ['SIGTERM', 143],
   ] as const)('%s: the testee group goes, the reports of what ran are written and marked interrupted, exit %i', async (signal, code) => {
     const cwd = tmp();
-    const pidFile = join(cwd, 'testee.pid');
     // a testee that hangs on one case: without the signal the run would wait out a 60 s timeout
-    const testee = `echo $$ > "${pidFile}"; exec "${process.execPath}" "${FIXTURE}"`;
-    const child = spawn(process.execPath, [BIN, 'run', '--testee', testee, '--only', 'signature', '--timeout', '60', '--no-properties', '--report-dir', 'r'], {
-      cwd,
-      env: { ...process.env, MODE: 'hang', BAD: 'signature.final-lf-missing', CI: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { exit, stderr, pid, ms } = await signalKit(signal, cwd, (testee) => ['run', '--testee', testee, '--only', 'signature', '--timeout', '60', '--no-properties', '--report-dir', 'r'], FIXTURE, {
+      env: { MODE: 'hang', BAD: 'signature.final-lf-missing' },
+      ready: (_, pidFile) => existsSync(pidFile),
+      settleMs: 700,
     });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
-    const until = Date.now() + 15_000;
-    while (!existsSync(pidFile) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 700));
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    const started = Date.now();
-    child.kill(signal);
-    const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     expect(exit).toBe(code);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(ms).toBeLessThan(10_000);
     expect(stderr).toContain(`pgv2kit run: ${signal}: stopping`);
     expect(alive(pid)).toBe(false);
     const json = results(join(cwd, 'r'));
@@ -113,21 +131,11 @@ describe.concurrent('a signal stops fuzz --testee, as a real process', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)('%s: the testee group goes with the kit, the seed is printed, exit %i', async (signal, code) => {
-    const cwd = tmp();
-    const pidFile = join(cwd, 'testee.pid');
-    const testee = `echo $$ > "${pidFile}"; exec "${process.execPath}" "${join(ROOT, 'examples/node-adapter/adapter.mjs')}"`;
-    const child = spawn(process.execPath, [BIN, 'fuzz', '--testee', testee, '--seed', '5', '--time', '60'], { cwd, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    let stdout = '';
-    child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
-    child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
     // fuzzing has begun (the testee answered start) when the first line is out
-    const until = Date.now() + 15_000;
-    while (!stdout.includes('fuzzing authorization.parse') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    expect(alive(pid)).toBe(true);
-    child.kill(signal);
-    const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    const { exit, stderr, pid, aliveAtSignal } = await signalKit(signal, tmp(), (testee) => ['fuzz', '--testee', testee, '--seed', '5', '--time', '60'], join(ROOT, 'examples/node-adapter/adapter.mjs'), {
+      ready: (stdout) => stdout.includes('fuzzing authorization.parse'),
+    });
+    expect(aliveAtSignal).toBe(true);
     expect(exit).toBe(code);
     expect(stderr).toContain(`pgv2kit fuzz: ${signal}: stopped (seed 5; no finding so far)`);
     const gone = Date.now() + 2000;
