@@ -164,6 +164,8 @@ export function certificationOf(run: RunResult, set: VectorSet, options: Certify
     if (h !== 'not-sent' && h !== 'accepted' && h !== 'refused') robustness[h] = (robustness[h] ?? 0) + 1;
   }
   const reasons: string[] = [];
+  // a merchant not reached: no call was sent, nothing is certified
+  if (run.aborted) reasons.push(run.aborted.message);
   if (run.stopped) reasons.push(`${run.stopped.reason}: ${run.stopped.notRun} of the checks did not run`);
   const sent = all.filter((c) => c.judgement.handling !== 'not-sent').length;
   if (!answered && sent > 0) reasons.push(`the merchant answered none of the ${sent} calls sent (${Object.entries(robustness).map(([h, n]) => `${n} ${h}`).join(', ')})`);

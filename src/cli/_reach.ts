@@ -8,6 +8,19 @@ import { reach } from '../subjects/reach.js';
 /** A target could not be reached: the run did not start (exit 3). */
 export class TargetUnreachableError extends Error {
   override readonly name = 'TargetUnreachableError';
+
+  /**
+   * @param what - the target, in words (`the gateway`)
+   * @param url - its URL, as given
+   * @param reason - why it was not reached (`connection refused (127.0.0.1:9)`)
+   */
+  constructor(
+    readonly what: string,
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`${what} at ${url} cannot be reached: ${reason}`);
+  }
 }
 
 /**
@@ -24,7 +37,7 @@ export async function requireReachable(targets: ReadonlyArray<{ readonly what: s
     if (seen.has(key)) continue;
     seen.add(key);
     const r = await reach(t.url, timeoutMs);
-    if (!r.ok) throw new TargetUnreachableError(`${t.what} at ${t.url} cannot be reached: ${r.reason}`);
+    if (!r.ok) throw new TargetUnreachableError(t.what, t.url, r.reason);
   }
 }
 

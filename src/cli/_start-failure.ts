@@ -1,7 +1,7 @@
 /**
- * A testee that could not start, as the CLI reports it: one message on stderr (the
- * command, how it ended, the last lines of its stderr) and, for `pgv2kit run`, a run
- * with no case that every report shows as "the testee could not start". Exit 3.
+ * A run that could not begin, as the CLI reports it: a testee that could not start (one message
+ * on stderr: the command, how it ended, the last lines of its stderr) or a target not reached
+ * (one line), and, for `pgv2kit run`, a run with no case that every report shows as such. Exit 3.
  * @module
  */
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import type { RunAborted, RunResult, RunTarget } from '../runner/result.js';
 import { countVerdicts, defaultRunName } from '../runner/run.js';
 import { KIT_NAME, kitVersion } from '../version.js';
 import type { CliIo } from './io.js';
+import { TargetUnreachableError } from './_reach.js';
 
 /**
  * The facts of a start failure, also for an error built without them.
@@ -35,9 +36,10 @@ export function printStartFailure(io: Pick<CliIo, 'stderr'>, name: string, failu
   io.stderr(`pgv2kit ${name}: ${formatStartFailure(failure)}`);
 }
 
-/** What a run that could not start knows of itself. */
+/** What a run that ended before any case knows of itself. */
 export interface AbortedRunFacts {
-  readonly failure: TesteeStartFailure;
+  /** Why: a testee that did not start, or a target not reached. */
+  readonly failure: TesteeStartFailure | TargetUnreachableError;
   readonly vectorSetHash: string;
   readonly target: RunTarget;
   readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
@@ -48,17 +50,22 @@ export interface AbortedRunFacts {
 }
 
 /**
- * A run in which no case ran because the testee could not start: no case, no
- * verdict, `aborted` set (reports render it at the top; it never counts as passed).
+ * A run in which no case ran because the testee could not start or a target could not be
+ * reached: no case, no verdict, `aborted` set (reports render it at the top; it never counts
+ * as passed).
  * @param facts - {@link AbortedRunFacts}
  * @returns the run
  * @example writeReports(abortedRun({ failure, vectorSetHash: set.hash, … }), { dir, secrets })
  */
 export function abortedRun(facts: AbortedRunFacts): RunResult {
   const f = facts.failure;
-  const aborted: RunAborted = { kind: 'testee-start', message: f.reason, command: f.command, exitCode: f.exitCode, signal: f.signal, ended: describeEnd(f), stderrTail: [...f.stderrTail] };
+  const aborted: RunAborted =
+    f instanceof TargetUnreachableError
+      ? { kind: 'target-unreachable', message: f.message, command: f.url, exitCode: null, signal: null, ended: `not reached: ${f.reason}`, stderrTail: [] }
+      : { kind: 'testee-start', message: f.reason, command: f.command, exitCode: f.exitCode, signal: f.signal, ended: describeEnd(f), stderrTail: [...f.stderrTail] };
+  const why = f instanceof TargetUnreachableError ? f.message : `the testee could not start (${f.reason})`;
   return {
-    runName: facts.runName ?? defaultRunName('testee', facts.startedAt),
+    runName: facts.runName ?? defaultRunName(f instanceof TargetUnreachableError ? facts.target.kind : 'testee', facts.startedAt),
     kit: { name: KIT_NAME, version: kitVersion() },
     vectorSetHash: facts.vectorSetHash,
     implementation: { name: 'unknown', version: 'unknown', language: 'unknown' },
@@ -70,28 +77,27 @@ export function abortedRun(facts: AbortedRunFacts): RunResult {
     cases: [],
     totals: countVerdicts([]),
     aborted,
-    log: [...facts.log, `${facts.finishedAt.toISOString()} the testee could not start: ${f.reason}`],
+    log: [...facts.log, `${facts.finishedAt.toISOString()} ${f instanceof TargetUnreachableError ? f.message : `the testee could not start: ${f.reason}`}`],
     staleListEntries: [],
-    ...nothingRan(f.reason),
+    offered: [],
+    operations: [],
+    unknownOperations: [],
+    noTestRan: `no test ran: ${why}`,
   };
 }
 
-/** The coverage of a run in which nothing ran: no operation offered, none covered, and why no test ran. */
-function nothingRan(reason: string): { offered: []; operations: []; unknownOperations: []; noTestRan: string } {
-  return { offered: [], operations: [], unknownOperations: [], noTestRan: `no test ran: the testee could not start (${reason})` };
-}
-
 /**
- * `pgv2kit run` after a failed start: the message, then the reports of a run with no
- * case saying the testee could not start. A report folder that cannot be written is
- * said too; the exit code is 3 either way.
+ * `pgv2kit run` when no case could run: the message, then the reports of a run with no
+ * case saying why (the testee could not start, a target could not be reached). A report
+ * folder that cannot be written is said too; the exit code is 3 either way.
  * @param io - the command's io
  * @param facts - the run's facts
  * @param reports - where to write them (`dir` absent: `reports/<run name>` under cwd), or undefined for --no-reports
  * @returns 3 (EXIT.failure)
  */
-export async function reportStartFailure(io: CliIo, facts: AbortedRunFacts, reports: { readonly dir?: string; readonly secrets: readonly string[] } | undefined): Promise<3> {
-  printStartFailure(io, 'run', facts.failure);
+export async function reportAbortedRun(io: CliIo, facts: AbortedRunFacts, reports: { readonly dir?: string; readonly secrets: readonly string[] } | undefined): Promise<3> {
+  if (facts.failure instanceof TargetUnreachableError) io.stderr(`pgv2kit run: ${facts.failure.message}\n`);
+  else printStartFailure(io, 'run', facts.failure);
   if (reports) {
     const run = abortedRun(facts);
     try {

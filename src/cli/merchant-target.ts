@@ -35,17 +35,16 @@ export class SampleMerchantError extends Error {
 }
 
 /**
- * Checks the merchant options and starts the sample merchant when no URL is given.
+ * Checks the merchant options and starts the sample merchant when no URL is given (reach it
+ * with {@link reachMerchant} before any call).
  * @param choice - the URL and credential options
  * @param io - the environment (PGV2_APP_ID, PGV2_APP_SECRET)
  * @param command - the command, for messages (`certify`, `run --merchant`)
- * @param reachWithinMs - how long reaching each of its endpoints may take
  * @returns the merchant
  * @throws {UsageError} for one URL without the other, a URL that is not http(s) or has a fragment, missing credentials
  * @throws {SampleMerchantError} when the sample merchant cannot be started
- * @throws {TargetUnreachableError} when an endpoint of the merchant cannot be reached (before any call)
  */
-export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'env'>, command: string, reachWithinMs = 5000): Promise<ChosenMerchant> {
+export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'env'>, command: string): Promise<ChosenMerchant> {
   const given = (['notify-url', 'return-url', 'deliver-to', 'return-deliver-to'] as const).filter((k) => choice[k] !== undefined);
   if (given.length > 0 && (choice['notify-url'] === undefined || choice['return-url'] === undefined)) {
     throw new UsageError('give both --notify-url and --return-url (as registered), or neither to use the sample merchant');
@@ -67,9 +66,6 @@ export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'en
   const appId = choice['app-id'] ?? io.env[APP_ID_ENV];
   const appSecret = choice.secret ?? io.env[APP_SECRET_ENV];
   if (!appId || !appSecret) throw new UsageError(`${command} needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)`);
-  const notifyAt = choice['deliver-to'] ?? choice['notify-url'] ?? '';
-  const returnAt = choice['return-deliver-to'] ?? choice['return-url'] ?? '';
-  await requireReachable([{ what: "the merchant's notify endpoint", url: notifyAt }, { what: "the merchant's return endpoint", url: returnAt }], reachWithinMs);
   return {
     target: {
       appId,
@@ -82,6 +78,18 @@ export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'en
     sample: false,
     close: undefined,
   };
+}
+
+/**
+ * Reaches both of the merchant's endpoints (where calls are delivered) once, before any call.
+ * @param m - the merchant
+ * @param withinMs - how long reaching each may take
+ * @throws {TargetUnreachableError} naming the endpoint not reached, its URL and why
+ * @example await reachMerchant(merchant, 5000)
+ */
+export async function reachMerchant(m: ChosenMerchant, withinMs: number): Promise<void> {
+  const t = m.target;
+  await requireReachable([{ what: "the merchant's notify endpoint", url: t.deliverTo ?? t.notifyUrl }, { what: "the merchant's return endpoint", url: t.returnDeliverTo ?? t.returnUrl }], withinMs);
 }
 
 /**

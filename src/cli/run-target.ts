@@ -18,7 +18,7 @@ import type { Subject } from '../subjects/subject.js';
 import { createTesteeSubject } from '../subjects/testee-subject.js';
 import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
-import { chooseMerchant, describeMerchant, type MerchantChoice } from './merchant-target.js';
+import { chooseMerchant, describeMerchant, reachMerchant, type MerchantChoice } from './merchant-target.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../env.js';
 import { requireReachable } from './_reach.js';
 
@@ -55,7 +55,7 @@ export interface StartedTarget {
  * @throws {SampleMerchantError} when the sample merchant cannot be started
  * @throws {TargetUnreachableError} when the gateway or merchant at the URLs given cannot be reached
  */
-export async function startTarget(choice: TargetChoice, gatewayUrl: string | undefined, io: Pick<CliIo, 'cwd' | 'env'>, run: { readonly needsGateway: boolean; readonly needsMerchant: boolean; readonly timeoutMs: number; readonly giveUpAfter?: number; readonly seed: number; readonly log: string[]; readonly addSecret: (s: string) => void }): Promise<StartedTarget> {
+export async function startTarget(choice: TargetChoice, gatewayUrl: string | undefined, io: Pick<CliIo, 'cwd' | 'env'>, run: { readonly needsGateway: boolean; readonly needsMerchant: boolean; readonly timeoutMs: number; readonly giveUpAfter?: number; readonly maxRestarts?: number; readonly seed: number; readonly log: string[]; readonly addSecret: (s: string) => void }): Promise<StartedTarget> {
   if (choice.testee !== undefined) {
     if (choice.testee.trim() === '') throw new UsageError('--testee needs a command');
     const subject = await createTesteeSubject({
@@ -65,6 +65,7 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
       timeoutMs: run.timeoutMs,
       startTimeoutMs: run.timeoutMs,
       ...(run.giveUpAfter !== undefined ? { giveUpAfter: run.giveUpAfter } : {}),
+      ...(run.maxRestarts !== undefined ? { maxRestarts: run.maxRestarts } : {}),
       log: (line) => run.log.push(`${new Date().toISOString()} ${line}`),
       ...(choice['validate-protocol'] ? { validate: (m, context) => { const v = validateTesteeLine(m, context); return v.ok ? [] : v.problems; } } : {}),
     });
@@ -114,8 +115,14 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
 
 /** The merchant under test (the sample merchant when no URL is given) and its subject. */
 async function merchantTarget(choice: TargetChoice, io: Pick<CliIo, 'env'>, run: { readonly timeoutMs: number; readonly seed: number; readonly addSecret: (s: string) => void }): Promise<{ subject: Subject; description: string; close: (() => Promise<void>) | undefined }> {
-  const m = await chooseMerchant(choice, io, 'the merchant role', run.timeoutMs);
+  const m = await chooseMerchant(choice, io, 'the merchant role');
   run.addSecret(m.target.appSecret);
+  try {
+    await reachMerchant(m, run.timeoutMs);
+  } catch (e) {
+    await m.close?.();
+    throw e;
+  }
   const subject = createMerchantSubject({ ...m.target, ...(m.sample ? { name: 'sample-merchant' } : {}), seed: run.seed, timeoutMs: run.timeoutMs, ...(choice['accept-body'] !== undefined ? { acceptBody: choice['accept-body'] } : {}) });
   return { subject, description: `${describeMerchant(m)}; seed ${run.seed}`, close: m.close };
 }

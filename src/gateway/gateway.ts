@@ -55,7 +55,7 @@ export interface GatewayOptions {
   readonly bodyTimeoutMs?: number;
   /** The most requests and uploads the recorder keeps per scenario (the oldest dropped). Default: all. */
   readonly recordLimit?: number;
-  /** The recorder's byte budget and scenario count (defaults 32 MiB, 10,000; see {@link RecorderLimits}). */
+  /** The recorder's byte budget and scenario count (defaults 32 MiB, 2,000; see {@link RecorderLimits}). */
   readonly recordBounds?: Pick<RecorderLimits, 'maxBytes' | 'maxScenarios'>;
   /** The bucket name (the last segment of uploadUrl). Default `pgv2kit-evidence`. */
   readonly bucket?: string;

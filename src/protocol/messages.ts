@@ -12,13 +12,14 @@ export type OperationInput = { [key: string]: Json };
 
 /**
  * A subject's answer to one operation, as protocol v1 defines it; `failed` is the
- * runner's own record of a testee that crashed, hung or answered out of protocol.
+ * runner's own record of a testee that crashed, hung or answered out of protocol
+ * (`notRun`: the request was never judged, the session having given up on the testee).
  */
 export type Answer =
   | { readonly result: { readonly [key: string]: Json } }
   | { readonly rejected: { readonly reason: string } }
   | { readonly unsupported: { readonly reason: string } }
-  | { readonly failed: { readonly reason: string } };
+  | { readonly failed: { readonly reason: string; readonly notRun?: true } };
 
 /** Who the subject is (protocol v1 handshake). */
 export interface Implementation {

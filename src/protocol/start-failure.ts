@@ -7,6 +7,9 @@
 /** Requests a testee may fail in a row (a crash, a hang, a line that is not its answer) before its session gives up on it (`--give-up-after`). */
 export const DEFAULT_GIVE_UP_AFTER = 10;
 
+/** Restarts in all a testee session makes before it gives up on the testee (`--max-restarts`). */
+export const DEFAULT_MAX_RESTARTS = 50;
+
 /** How a testee failed to start: the process could not be spawned, exited, did not answer in time, said it is not ready, or answered outside the protocol. */
 export type TesteeStartKind = 'spawn' | 'exit' | 'timeout' | 'not-ready' | 'protocol';
 

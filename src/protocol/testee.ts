@@ -16,7 +16,7 @@ import type { Answer, Implementation, Json, OperationInput } from './messages.js
 import { Fifo } from './_fifo.js';
 import { clipQuoted } from '../scheme/text.js';
 import { hasEnded, killGroup, releaseStdio, settleWithin, spawnReason, splitLines } from './process.js';
-import { DEFAULT_GIVE_UP_AFTER, STDERR_TAIL_LINES, TesteeStartError, type TesteeStartKind } from './start-failure.js';
+import { DEFAULT_GIVE_UP_AFTER, DEFAULT_MAX_RESTARTS, STDERR_TAIL_LINES, TesteeStartError, type TesteeStartKind } from './start-failure.js';
 import { APP_SECRET_ENV } from '../env.js';
 
 /** The most characters of the testee's stderr the run's log keeps (then a count and the last lines). */
@@ -68,6 +68,12 @@ export interface TesteeOptions {
    * says it. Default {@link DEFAULT_GIVE_UP_AFTER}.
    */
   readonly giveUpAfter?: number;
+  /**
+   * Restarts in all the session may make (a testee that crashes on every other case is restarted
+   * each time, never failing in a row): past it, the session gives up as for {@link giveUpAfter}.
+   * Default {@link DEFAULT_MAX_RESTARTS}.
+   */
+  readonly maxRestarts?: number;
 }
 
 
@@ -83,7 +89,7 @@ export interface Hello {
 }
 
 
-export { DEFAULT_GIVE_UP_AFTER, STDERR_TAIL_LINES, TesteeStartError, describeEnd, formatStartFailure, type TesteeStartFailure, type TesteeStartKind } from './start-failure.js';
+export { DEFAULT_GIVE_UP_AFTER, DEFAULT_MAX_RESTARTS, STDERR_TAIL_LINES, TesteeStartError, describeEnd, formatStartFailure, type TesteeStartFailure, type TesteeStartKind } from './start-failure.js';
 
 /** A request waiting for its answer. */
 interface Pending {
@@ -125,7 +131,7 @@ export class TesteeSession {
   private timer: NodeJS.Timeout | undefined;
   private dead: string | undefined;
 
-  /** Why the session gave up (the testee could not be restarted), or undefined while it works. */
+  /** Why the session gave up on the testee (it could not be restarted, failed --give-up-after requests in a row or was restarted --max-restarts times), or undefined while it works. */
   get failure(): string | undefined {
     return this.dead;
   }
@@ -149,7 +155,7 @@ export class TesteeSession {
    * @returns the testee's answer, or `failed` when it broke
    */
   call(id: string, op: Operation, input: OperationInput): Promise<Answer> {
-    if (this.dead) return Promise.resolve({ failed: { reason: this.dead } });
+    if (this.dead) return Promise.resolve({ failed: { reason: this.dead, notRun: true } });
     // a closed session takes no request: it would wait for ever
     if (this.closing) return Promise.resolve({ failed: { reason: 'the session was closed' } });
     return new Promise((resolve) => {
@@ -404,11 +410,13 @@ export class TesteeSession {
     const old = this.proc;
     this.proc = undefined;
     if (old) killGroup(old, true);
-    for (const p of this.queue.drain()) p.resolve({ failed: { reason: why } });
+    for (const p of this.queue.drain()) p.resolve({ failed: { reason: why, notRun: true } });
   }
 
   private restart(): void {
     if (this.restarting || this.closing || this.dead) return;
+    const most = this.options.maxRestarts ?? DEFAULT_MAX_RESTARTS;
+    if (this.restarts >= most) return this.giveUp(`the testee was restarted ${this.restarts} time${this.restarts === 1 ? '' : 's'} (--max-restarts ${most}); it is not restarted again`);
     const old = this.proc;
     this.proc = undefined;
     if (old) killGroup(old);

@@ -4,7 +4,7 @@
  * handled in one place.
  * @module
  */
-import { RUN_AREAS } from '../runner/result.js';
+import { ABORT_INFO, RUN_AREAS, STOP_INFO } from '../runner/result.js';
 import type { Choice, OpStatus } from '../checks/outcome.js';
 import type { CaseResult, Diagnosis, RunResult, RunStopped, Totals, Verdict } from '../runner/result.js';
 import { runConformant, runPassed } from '../runner/result.js';
@@ -149,10 +149,10 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     selection: { only: ts(run.selection.only), skip: ts(run.selection.skip) },
     totals: run.totals,
     conformant,
-    subject: run.aborted ? `${t(run.aborted.command)} (the testee could not start)` : `${t(run.implementation.name)} ${t(run.implementation.version)}`,
+    subject: run.aborted ? `${t(run.aborted.command)} (${ABORT_INFO[run.aborted.kind].subjectNote})` : `${t(run.implementation.name)} ${t(run.implementation.version)}`,
     summary: run.aborted
-      ? `TESTEE COULD NOT START: ${t(run.aborted.message)} (no case ran, ${seconds(run.durationMs)} s)`
-      : `${run.stopped ? `${run.stopped.kind === 'interrupted' ? 'INTERRUPTED' : run.stopped.kind === 'deadline' ? 'DEADLINE PASSED' : 'STOPPED'} (${t(run.stopped.reason)}; ${run.stopped.notRun} not run) — ` : ''}${summaryLine(run.totals, run.durationMs, run.noTestRan)}`,
+      ? `${ABORT_INFO[run.aborted.kind].banner}: ${t(run.aborted.message)} (no case ran, ${seconds(run.durationMs)} s)`
+      : `${run.stopped ? `${STOP_INFO[run.stopped.kind].banner} (${t(run.stopped.reason)}; ${run.stopped.notRun} not run) — ` : ''}${summaryLine(run.totals, run.durationMs, run.noTestRan)}`,
     cases,
     byArea: group(cases, (c) => [c.kind], [...RUN_AREAS]),
     bySection: group(cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
@@ -194,7 +194,7 @@ export function summaryLine(totals: Totals, durationMs: number, noTestRan?: stri
  * @example stoppedTitle('deadline') // 'Deadline passed'
  */
 export function stoppedTitle(kind: RunStopped['kind']): string {
-  return kind === 'interrupted' ? 'Interrupted' : kind === 'deadline' ? 'Deadline passed' : 'Stopped early';
+  return STOP_INFO[kind].title;
 }
 
 /**

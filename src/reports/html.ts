@@ -4,7 +4,7 @@
  * @module
  */
 import type { RunResult, Verdict } from '../runner/result.js';
-import { VERDICT_INFO } from '../runner/result.js';
+import { ABORT_INFO, VERDICT_INFO } from '../runner/result.js';
 import { escapeHtml as h } from './escape.js';
 import { contentTable, diffTable } from './_html-content.js';
 import {
@@ -166,10 +166,11 @@ mark.first{background:var(--mark);outline:2px solid var(--bad);outline-offset:0}
 footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
 `.trim();
 
-/** A testee that could not start: a red box at the top, with the command, how it ended and its stderr's last lines. */
+/** A run that ended before any case: a red box at the top, with the command (or URL), how it ended and, for a testee, its stderr's last lines. */
 function abortedBox(a: NonNullable<ReportModel['aborted']>): string {
-  const stderr = a.stderrTail.length === 0 ? '<p>stderr: nothing</p>' : `<p>stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:</p><pre>${a.stderrTail.map(h).join('\n')}</pre>`;
-  return `<section class="aborted" id="aborted"><h2>The testee could not start</h2><p>${h(a.message)}. No case ran. ${pageLinkHtml(failureRef('testee-start'), 'What it means and how to fix it')}</p><dl class="meta"><dt>command</dt><dd><code>${h(a.command)}</code></dd><dt>ended</dt><dd>${h(a.ended)}</dd></dl>${stderr}</section>`;
+  const info = ABORT_INFO[a.kind];
+  const stderr = a.kind !== 'testee-start' ? '' : a.stderrTail.length === 0 ? '<p>stderr: nothing</p>' : `<p>stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:</p><pre>${a.stderrTail.map(h).join('\n')}</pre>`;
+  return `<section class="aborted" id="aborted"><h2>${info.title}</h2><p>${h(a.message)}. No case ran. ${pageLinkHtml(failureRef(a.kind), 'What it means and how to fix it')}</p><dl class="meta"><dt>${info.commandLabel}</dt><dd><code>${h(a.command)}</code></dd><dt>ended</dt><dd>${h(a.ended)}</dd></dl>${stderr}</section>`;
 }
 
 function meta(m: ReportModel): string {

@@ -3,7 +3,7 @@
  * area, one `<testcase>` per case.
  * @module
  */
-import type { RunResult } from '../runner/result.js';
+import { ABORT_INFO, STOP_INFO, type RunResult } from '../runner/result.js';
 import { buildModel, finish, seconds, type CaseView, type ReportModel } from './_model.js';
 import { escapeXml } from './escape.js';
 import { caseText } from './_text.js';
@@ -53,8 +53,8 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
       name: `${model.kit.name} ${model.runName}`,
       tests: model.cases.length + (model.aborted || model.noTestRan !== undefined || model.stopped ? 1 : 0),
       failures: t.failed + t['unexpected-pass'] + (!model.aborted && model.noTestRan !== undefined ? 1 : 0),
-      errors: t.error + (model.aborted || model.stopped?.kind === 'interrupted' || model.stopped?.kind === 'deadline' ? 1 : 0),
-      skipped: t.skipped + t.partial + t['expected-failure'] + (model.stopped?.kind === 'max-failures' ? 1 : 0),
+      errors: t.error + (model.aborted || (model.stopped && STOP_INFO[model.stopped.kind].junit === 'error') ? 1 : 0),
+      skipped: t.skipped + t.partial + t['expected-failure'] + (model.stopped && STOP_INFO[model.stopped.kind].junit === 'skipped' ? 1 : 0),
       time: seconds(model.durationMs),
       timestamp: model.startedAt,
     })}>`,
@@ -101,15 +101,17 @@ function runProblemSuite(model: ReportModel, props: readonly string[]): string[]
     '  </testsuite>',
   ];
   if (a) {
-    const body = [`the testee could not start: ${a.message}`, `command: ${a.command}`, `ended: ${a.ended}`, a.stderrTail.length > 0 ? 'stderr (last lines):' : 'stderr: (nothing)', ...a.stderrTail.map((l) => `  ${l}`)].join('\n');
-    return suite('testee', 0, 1, 'testee.start', `<error${attrs({ message: `the testee could not start: ${a.message}`, type: 'testee-start' })}>${escapeXml(body)}</error>`);
+    const info = ABORT_INFO[a.kind];
+    const message = a.kind === 'testee-start' ? `the testee could not start: ${a.message}` : a.message;
+    const stderr = a.kind !== 'testee-start' ? [] : [a.stderrTail.length > 0 ? 'stderr (last lines):' : 'stderr: (nothing)', ...a.stderrTail.map((l) => `  ${l}`)];
+    const body = [message, `${info.commandLabel}: ${a.command}`, `ended: ${a.ended}`, ...stderr].join('\n');
+    return suite(info.testcase.split('.')[0] as string, 0, 1, info.testcase, `<error${attrs({ message, type: a.kind })}>${escapeXml(body)}</error>`);
   }
   const stopped = model.stopped;
   if (stopped) {
-    // interrupted: an error (what did not run is unknown, no CI may show it green); --max-failures: the rest skipped
+    // interrupted, deadline, gave-up: an error (what did not run is unknown, no CI may show it green); --max-failures: the rest skipped
     const text = `${stopped.reason}: ${stopped.notRun} selected case${stopped.notRun === 1 ? '' : 's'} did not run`;
-    if (stopped.kind === 'interrupted') return suite('run', 0, 1, 'run.interrupted', `<error${attrs({ message: text, type: 'interrupted' })}>${escapeXml(text)}</error>`);
-    if (stopped.kind === 'deadline') return suite('run', 0, 1, 'run.deadline', `<error${attrs({ message: text, type: 'deadline' })}>${escapeXml(text)}</error>`);
+    if (STOP_INFO[stopped.kind].junit === 'error') return suite('run', 0, 1, `run.${stopped.kind}`, `<error${attrs({ message: text, type: stopped.kind })}>${escapeXml(text)}</error>`);
     return suite('run', 0, 0, 'run.stopped', `<skipped${attrs({ message: text })}/>`, 1);
   }
   if (model.noTestRan === undefined) return [];

@@ -3,7 +3,7 @@
  * @module
  */
 import type { RunResult } from '../runner/result.js';
-import { VERDICT_INFO } from '../runner/result.js';
+import { ABORT_INFO, VERDICT_INFO } from '../runner/result.js';
 import { describeDifference } from './_content.js';
 import {
   acceptableCases,
@@ -137,11 +137,15 @@ export function md(text: string): string {
 
 // --- internal ---
 
-/** A testee that could not start: a quoted box at the top, with the command, how it ended and its stderr's last lines. */
+/** A run that ended before any case: a quoted box at the top, with the command (or URL), how it ended and, for a testee, its stderr's last lines. */
 function abortedBox(a: NonNullable<ReportModel['aborted']>): string[] {
-  const lines = [`**The testee could not start**: ${md(a.message)}. No case ran.`, '', `- command: ${code(a.command)}`, `- ended: ${md(a.ended)}`];
-  if (a.stderrTail.length === 0) lines.push('- stderr: nothing');
-  else lines.push(`- stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:`, '', ...fenced(a.stderrTail, 'text'));
+  const info = ABORT_INFO[a.kind];
+  const lines = [`**${info.title}**: ${md(a.message)}. No case ran (docs/failures/${a.kind}.md).`, '', `- ${info.commandLabel}: ${code(a.command)}`, `- ended: ${md(a.ended)}`];
+  // a testee's last stderr lines; a target not reached has none to show
+  if (a.kind === 'testee-start') {
+    if (a.stderrTail.length === 0) lines.push('- stderr: nothing');
+    else lines.push(`- stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:`, '', ...fenced(a.stderrTail, 'text'));
+  }
   return [...lines.map((l) => (l === '' ? '>' : `> ${l}`)), ''];
 }
 

@@ -79,7 +79,7 @@ export interface ResultsJson {
   readonly summary: string;
   /** Why no step ran (`no test ran: …`), or null. Such a run is not conformant. */
   readonly noTestRan: string | null;
-  /** Set when the run stopped before every selected case ran (interrupted, --max-failures, --deadline). */
+  /** Set when the run stopped before every selected case ran (interrupted, --max-failures, --deadline, the testee given up on). */
   readonly stopped: { readonly kind: RunStopped['kind']; readonly reason: string; readonly notRun: number } | null;
   /** Selected cases left to other targets (they need only kit-internal operations), or null. */
   readonly otherTargets: { readonly cases: number; readonly operations: readonly string[] } | null;

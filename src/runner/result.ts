@@ -87,30 +87,64 @@ export interface RunTarget {
   readonly description: string;
 }
 
+/** Why a run stopped before every selected case ran. */
+export type StopKind = 'interrupted' | 'max-failures' | 'deadline' | 'gave-up';
+
+/**
+ * Each way a run can stop early: its title in the reports, its banner in the summary line, how
+ * JUnit records it (an `error` no CI shows green, or `skipped` for a stop the user asked for),
+ * and whether the run ends in exit 3 (the run itself failed: what did not run did not pass).
+ * @example STOP_INFO.deadline.title // 'Deadline passed'
+ */
+export const STOP_INFO: Record<StopKind, { readonly title: string; readonly banner: string; readonly junit: 'error' | 'skipped'; readonly runFailed: boolean }> = {
+  interrupted: { title: 'Interrupted', banner: 'INTERRUPTED', junit: 'error', runFailed: false },
+  'max-failures': { title: 'Stopped early', banner: 'STOPPED', junit: 'skipped', runFailed: false },
+  deadline: { title: 'Deadline passed', banner: 'DEADLINE PASSED', junit: 'error', runFailed: true },
+  'gave-up': { title: 'Testee given up', banner: 'TESTEE GIVEN UP', junit: 'error', runFailed: true },
+};
+
 /** Why a run stopped before every selected case ran; the cases not run are not in the run at all. */
 export interface RunStopped {
-  /** `interrupted`: a signal (exit 130 or 143); `max-failures`: --max-failures (or --bail) reached; `deadline`: --deadline passed (exit 3). */
-  readonly kind: 'interrupted' | 'max-failures' | 'deadline';
+  /**
+   * `interrupted`: a signal (exit 130 or 143); `max-failures`: --max-failures (or --bail) reached;
+   * `deadline`: --deadline passed; `gave-up`: the testee failed --give-up-after requests in a row
+   * or was restarted --max-restarts times, and is not restarted again (exit 3 for both).
+   */
+  readonly kind: StopKind;
   /** In words, e.g. `interrupted by SIGINT` or `3 cases failed (--max-failures 3)`. */
   readonly reason: string;
   /** Selected cases (and properties) that did not run. */
   readonly notRun: number;
 }
 
+/** Why a run ended before any case ran: the testee could not start, or an HTTP target could not be reached (exit 3 both). */
+export type AbortKind = 'testee-start' | 'target-unreachable';
+
+/**
+ * Each way a run can end before any case ran, as the reports say it: the title of the box at the
+ * top, the summary's banner, what the subject line adds, what `command` holds, and the JUnit
+ * testcase that records it as an `<error>`.
+ * @example ABORT_INFO['target-unreachable'].title // 'The target could not be reached'
+ */
+export const ABORT_INFO: Record<AbortKind, { readonly title: string; readonly banner: string; readonly subjectNote: string; readonly commandLabel: string; readonly testcase: string }> = {
+  'testee-start': { title: 'The testee could not start', banner: 'TESTEE COULD NOT START', subjectNote: 'the testee could not start', commandLabel: 'command', testcase: 'testee.start' },
+  'target-unreachable': { title: 'The target could not be reached', banner: 'TARGET NOT REACHED', subjectNote: 'not reached', commandLabel: 'URL', testcase: 'run.target-unreachable' },
+};
+
 /** Why a run ended before any case ran, and what is known of it (texts unmasked: reports mask them). */
 export interface RunAborted {
-  readonly kind: 'testee-start';
-  /** One line, e.g. `the testee exited with code 2 before it was ready`. */
+  readonly kind: AbortKind;
+  /** One line, e.g. `the testee exited with code 2 before it was ready` or `the gateway at http://… cannot be reached: connection refused (127.0.0.1:9)`. */
   readonly message: string;
-  /** The testee command, as given. */
+  /** The testee command, as given; for `target-unreachable`, the URL not reached. */
   readonly command: string;
-  /** Its exit code, or null (ended by a signal, or never ran). */
+  /** Its exit code, or null (ended by a signal, never ran, or not a testee). */
   readonly exitCode: number | null;
   /** The signal that ended it, or null. */
   readonly signal: string | null;
-  /** How it ended, in words, e.g. `exited with code 127 (the shell found no such command)`. */
+  /** How it ended, in words, e.g. `exited with code 127 (the shell found no such command)` or `not reached: connection refused (127.0.0.1:9)`. */
   readonly ended: string;
-  /** The last lines it wrote to stderr. */
+  /** The last lines it wrote to stderr (none for a target not reached). */
   readonly stderrTail: readonly string[];
 }
 
@@ -132,7 +166,7 @@ export interface RunResult {
   readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
   readonly cases: readonly CaseResult[];
   readonly totals: Totals;
-  /** Set when the run ended before any case ran: the testee could not start (exit 3). No case counts as passed. */
+  /** Set when the run ended before any case ran: the testee could not start, or a target could not be reached (exit 3). No case counts as passed. */
   readonly aborted?: RunAborted;
   /** The run's log: testee restarts, stderr lines (secrets masked), protocol problems. */
   readonly log: readonly string[];
@@ -146,7 +180,7 @@ export interface RunResult {
   readonly unknownOperations?: readonly UnknownOperation[];
   /** Set when no step ran (`no test ran: …`): the run proves nothing and fails (exit 1). */
   readonly noTestRan?: string;
-  /** Set when the run stopped before every case ran: interrupted (Ctrl-C, SIGTERM), `--max-failures` reached or `--deadline` passed. */
+  /** Set when the run stopped before every case ran: interrupted (Ctrl-C, SIGTERM), `--max-failures` reached, `--deadline` passed or the testee given up on. */
   readonly stopped?: RunStopped;
   /**
    * Selected cases left out because every operation they need is kit-internal and the target

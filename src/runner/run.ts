@@ -78,6 +78,8 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const startedMs = performance.now();
   const stop = (): boolean => {
     if (!stopped && options.signal?.aborted) stopped = { kind: 'interrupted', reason: String(options.signal.reason ?? 'interrupted') };
+    const gaveUp = options.subject.gaveUp?.();
+    if (!stopped && gaveUp !== undefined) stopped = { kind: 'gave-up', reason: gaveUp };
     if (!stopped && options.deadlineMs !== undefined && performance.now() - startedMs >= options.deadlineMs) stopped = { kind: 'deadline', reason: `the run's deadline of ${formatSeconds(options.deadlineMs)} passed (--deadline)` };
     return stopped !== undefined;
   };
@@ -85,9 +87,13 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     while (next < cases.length && !stop()) {
       const index = next++;
       const loaded = cases[index] as LoadedCase;
-      const result = await runOne(loaded, options.subject, listed.get(loaded.case.id), options.context ?? {});
-      // an error after an interruption is the testee being stopped: the case did not run
-      if (options.signal?.aborted && result.status === 'error') continue;
+      const { result, notRun } = await runOne(loaded, options.subject, listed.get(loaded.case.id), options.context ?? {});
+      // an error after an interruption is the testee being stopped, and a request the subject
+      // failed having given up on the testee was never judged: the case did not run
+      if (notRun || (options.signal?.aborted && result.status === 'error')) {
+        stop();
+        continue;
+      }
       slots[index] = result;
       if (result.verdict === 'failed' || result.verdict === 'error') failures += 1;
       if (options.maxFailures !== undefined && failures >= options.maxFailures && !stopped) stopped = { kind: 'max-failures', reason: `${failures} case${failures === 1 ? '' : 's'} failed (--max-failures ${options.maxFailures})` };
@@ -180,15 +186,26 @@ export const PROPERTY_SELECTABLES: readonly Selectable[] = PROPERTIES.map((p) =>
 
 // --- internal ---
 
-async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFailure | undefined, context: CheckContext): Promise<CaseResult> {
+/**
+ * A case's result, and whether it did not run: a step of it was never judged (the subject had
+ * given up: {@link Subject.gaveUp}) and none broke the subject (a crash of its own is its error).
+ */
+async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFailure | undefined, context: CheckContext): Promise<{ result: CaseResult; notRun: boolean }> {
   const durations = new Map<Operation, number>();
+  let neverJudged = false;
+  let brokeHere = false;
   const timed: Subject = {
     implementation: subject.implementation,
     operations: subject.operations,
     async call(op, input, caseId) {
       const t0 = performance.now();
       try {
-        return await subject.call(op, input, caseId);
+        const answer = await subject.call(op, input, caseId);
+        if ('failed' in answer) {
+          if (answer.failed.notRun) neverJudged = true;
+          else brokeHere = true;
+        }
+        return answer;
       } finally {
         durations.set(op, performance.now() - t0);
       }
@@ -209,7 +226,7 @@ async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFail
     message = `the implementation does not offer ${caseOperations(c).join(', ')}`;
   }
   const verdict = verdictOf(outcome.status, listed);
-  return {
+  const result: CaseResult = {
     id: c.id,
     kind: c.kind,
     file: loaded.file,
@@ -226,6 +243,7 @@ async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFail
     ...(listed ? { listedReason: listed.reason } : {}),
     durationMs: round(durationMs),
   };
+  return { result, notRun: neverJudged && !brokeHere };
 }
 
 function verdictOf(status: CaseResult['status'], listed: ExpectedFailure | undefined): Verdict {

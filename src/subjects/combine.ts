@@ -24,6 +24,13 @@ export function combineSubjects(primary: Subject, ...others: Subject[]): Subject
       const owner = all.find((s) => s.operations.includes(op)) ?? primary;
       return owner.call(op, input, caseId);
     },
+    gaveUp() {
+      for (const s of all) {
+        const why = s.gaveUp?.();
+        if (why !== undefined) return why;
+      }
+      return undefined;
+    },
     async close() {
       for (const s of all) await s.close?.();
     },

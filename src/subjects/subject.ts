@@ -26,6 +26,12 @@ export interface Subject {
    * @param caseId - the case being run (protocol v1 `id`)
    */
   call(op: Operation, input: OperationInput, caseId: string): Promise<Answer>;
+  /**
+   * Why the subject takes no more requests, for good (a testee the session gave up on), or
+   * undefined while it works: the run stops starting cases, and the requests it then fails
+   * (answered `failed` with `notRun`) are cases that did not run.
+   */
+  gaveUp?(): string | undefined;
   /** Releases what the subject holds (a child process, a server). */
   close?(): Promise<void>;
 }

@@ -33,6 +33,7 @@ export async function createTesteeSubject(options: TesteeOptions): Promise<Teste
     // names protocol v1 does not know, and kit-internal ones (never sent to a testee): reported by the run
     unknownOperations: [...session.hello.unknownOperations, ...session.hello.operations.filter((op) => !(operations as readonly string[]).includes(op))],
     call: (op, input, caseId) => session.call(caseId, op, input),
+    gaveUp: () => session.failure,
     close: () => session.close(),
   };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -177,13 +177,23 @@ describe.concurrent('runCertification', () => {
     expect(readFileSync(join(dir, 'certification.md'), 'utf8')).not.toContain(APP_SECRET);
   });
 
-  it('a merchant that cannot be reached: one line, exit 3, no call made and no report (as run --merchant)', async () => {
+  it('a merchant that cannot be reached: one line, exit 3, no call made, a NOT CERTIFIED report that says why (as run --merchant)', async () => {
     // port 1: nothing listens there (a port freed by closing a server could be taken by a concurrent test)
     const url = 'http://127.0.0.1:1';
     const dir = join(tempDir(), 'r');
     const r = await run(['certify', '--notify-url', `${url}/notify`, '--return-url', `${url}/return`, '--timeout', '1', '--seed', '1', '--report-dir', dir], { env: { PGV2_APP_ID: APP_ID, PGV2_APP_SECRET: APP_SECRET } });
-    expect(r).toEqual({ code: 3, stdout: '', stderr: `pgv2kit certify: the merchant's notify endpoint at ${url}/notify cannot be reached: connection refused (127.0.0.1:1)\n` });
-    expect(existsSync(join(dir, 'certification.md'))).toBe(false);
+    const why = `the merchant's notify endpoint at ${url}/notify cannot be reached: connection refused (127.0.0.1:1)`;
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`pgv2kit certify: ${why}\n`);
+    expect(r.stdout).toContain(`reason: ${why}\n`);
+    expect(r.stdout).toContain(`reports: ${dir}\n`);
+    expect(r.stdout).toMatch(/Verdict: NOT CERTIFIED \(1 reason\); plan hash [0-9a-f]{64}\n$/);
+    const certification = JSON.parse(readFileSync(join(dir, 'certification.json'), 'utf8')) as { verdict: string; reasons: string[]; answered: boolean; requirements: unknown[] };
+    expect(certification).toMatchObject({ verdict: 'NOT CERTIFIED', reasons: [why], answered: false, requirements: [] });
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { aborted: { kind: string; command: string }; conformant: boolean };
+    expect(results.aborted).toMatchObject({ kind: 'target-unreachable', command: `${url}/notify` });
+    expect(results.conformant).toBe(false);
+    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain(why);
   });
 });
 

@@ -45,13 +45,22 @@ describe('reach', () => {
 
 describe.concurrent('an unreachable target: one line, exit 3, before any case', () => {
   it.each([
-    [['run', '--gateway', NOWHERE], `pgv2kit run: the gateway at ${NOWHERE} cannot be reached: connection refused (127.0.0.1:1)\n`],
-    [['run', '--merchant', '--notify-url', `${NOWHERE}/n`, '--return-url', `${NOWHERE}/r`], `pgv2kit run: the merchant's notify endpoint at ${NOWHERE}/n cannot be reached: connection refused (127.0.0.1:1)\n`],
-    [['fuzz', '--gateway', NOWHERE, '--runs', '5'], `pgv2kit fuzz: the gateway at ${NOWHERE} cannot be reached: connection refused (127.0.0.1:1)\n`],
-  ])('%j', async (argv, line) => {
+    [['run', '--gateway', NOWHERE], 'gateway', NOWHERE, `the gateway at ${NOWHERE} cannot be reached: connection refused (127.0.0.1:1)`],
+    [['run', '--merchant', '--notify-url', `${NOWHERE}/n`, '--return-url', `${NOWHERE}/r`], 'merchant', `${NOWHERE}/n`, `the merchant's notify endpoint at ${NOWHERE}/n cannot be reached: connection refused (127.0.0.1:1)`],
+  ])('%j: the line, and reports that say no case ran and why', async (argv, kind, url, why) => {
     const cwd = tmp();
-    const r = await run([...argv, ...(argv[0] === 'run' ? ['--report-dir', 'r'] : [])], { env: CREDENTIALS, cwd });
-    expect(r).toEqual({ code: 3, stdout: '', stderr: line });
+    const r = await run([...argv, '--report-dir', 'r'], { env: CREDENTIALS, cwd });
+    expect(r).toEqual({ code: 3, stdout: `reports: ${join(cwd, 'r')}\n`, stderr: `pgv2kit run: ${why}\n` });
+    const results = JSON.parse(readFileSync(join(cwd, 'r', 'results.json'), 'utf8')) as Record<string, unknown>;
+    expect(results).toMatchObject({ conformant: false, cases: [], target: { kind, description: url }, aborted: { kind: 'target-unreachable', message: why, command: url, ended: 'not reached: connection refused (127.0.0.1:1)', stderrTail: [] } });
+    expect(readFileSync(join(cwd, 'r', 'report.md'), 'utf8')).toContain(`**The target could not be reached**: ${why.replace(/'/g, "'")}. No case ran (docs/failures/target-unreachable.md).`);
+    expect(readFileSync(join(cwd, 'r', 'report.html'), 'utf8')).toContain('<h2>The target could not be reached</h2>');
+    expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.target-unreachable"');
+  });
+
+  it('fuzz: one line, exit 3', async () => {
+    const r = await run(['fuzz', '--gateway', NOWHERE, '--runs', '5'], { env: CREDENTIALS, cwd: tmp() });
+    expect(r).toEqual({ code: 3, stdout: '', stderr: `pgv2kit fuzz: the gateway at ${NOWHERE} cannot be reached: connection refused (127.0.0.1:1)\n` });
   });
 
   it('the return endpoint is reached too, when it is elsewhere', async () => {

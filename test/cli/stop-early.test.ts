@@ -17,7 +17,7 @@ const BIN = join(ROOT, 'bin', 'pgv2kit.js');
 const FIXTURE = join(ROOT, 'test/protocol/fixtures/misbehaving-testee.mjs');
 const MEMBER = join(ROOT, 'test/zoo/members/uppercase-hex.ts');
 const tmp = tempFolders('pgv2kit-stop-');
-type Results = { stopped: { kind: string; reason: string; notRun: number } | null; conformant: boolean; cases: Array<{ id: string; verdict: string }> };
+type Results = { stopped: { kind: string; reason: string; notRun: number } | null; conformant: boolean; cases: Array<{ id: string; verdict: string; ops: Array<{ message: string }> }> };
 const results = (dir: string): Results => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
 
 /**
@@ -103,26 +103,53 @@ describe.concurrent('a signal stops a run, as a real process', () => {
   }, 30_000);
 });
 
-describe.concurrent('--give-up-after: a testee broken on every case is not restarted for ever', () => {
+describe.concurrent('--give-up-after and --max-restarts: a broken testee is not restarted for ever', () => {
+  const FAILED_IN_A_ROW = (limit: number): RegExp => new RegExp(`^the testee failed on ${limit} requests in a row, the last: .*; it is not restarted again$`);
   it.each([
     ['crash', [] as string[], 10],
     ['hang', ['--timeout', '0.5', '--give-up-after', '3'], 3],
-  ])('%s on every case %j: the session gives up after %i in a row, the rest fail at once, exit 3', async (mode, flags, limit) => {
+  ])('%s on every case %j: the session gives up after %i in a row, the cases left not run, exit 3', async (mode, flags, limit) => {
     const cwd = tmp();
     const started = Date.now();
     const r = await run(['run', '--testee', `"${process.execPath}" "${FIXTURE}"`, '--only', 'signature', '--no-properties', '--concurrency', '1', '--report-dir', 'r', ...flags], { cwd, env: { MODE: mode, BAD: 'signature.' } });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(new RegExp(`pgv2kit run: the testee failed on ${limit} requests in a row, the last: .*; it is not restarted again\\n`));
     const json = results(join(cwd, 'r'));
-    // nothing after it is counted as passed; the log says how many restarts there were
+    // the cases it failed on are errors (a case asks for two or three steps); the rest did not run, counted as such, never as passed
     expect(json.cases.every((c) => c.verdict === 'error')).toBe(true);
+    expect(json.cases.length).toBeLessThanOrEqual(limit);
+    expect(json.stopped).toEqual({ kind: 'gave-up', reason: expect.stringMatching(FAILED_IN_A_ROW(limit)), notRun: expect.any(Number) });
+    expect(json.stopped?.notRun).toBeGreaterThan(0);
+    expect(json.conformant).toBe(false);
+    expect(r.stderr).toContain(`pgv2kit run: stopped early: ${json.stopped?.reason}; ${json.stopped?.notRun} selected cases not run\n`);
     expect((readFileSync(join(cwd, 'r', 'run.log'), 'utf8').match(/restarting the testee/g) ?? []).length).toBe(limit - 1);
+    expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.gave-up"');
+    expect(readFileSync(join(cwd, 'r', 'report.md'), 'utf8')).toContain(`**Testee given up: ${json.stopped?.reason}.**`);
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
-  it('--give-up-after 0 → exit 2', async () => {
-    const r = await run(['run', '--give-up-after', '0', '--no-reports'], { cwd: tmp() });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'pgv2kit run: --give-up-after must be a positive integer, not "0"\nsee pgv2kit run --help\n' });
+  it('a testee that crashes on some cases, never twice in a row, is given up on after --max-restarts restarts', async () => {
+    const cwd = tmp();
+    // the cases with "lf" in their id crash it; the others between them answer
+    const r = await run(['run', '--testee', `"${process.execPath}" "${FIXTURE}"`, '--only', 'signature', '--no-properties', '--concurrency', '1', '--report-dir', 'r', '--max-restarts', '2'], { cwd, env: { MODE: 'crash', BAD: 'lf' } });
+    expect(r.code).toBe(3);
+    const json = results(join(cwd, 'r'));
+    expect(json.stopped).toEqual({ kind: 'gave-up', reason: 'the testee was restarted 2 times (--max-restarts 2); it is not restarted again', notRun: expect.any(Number) });
+    // three crashes: two restarts, and the third is not restarted; each crash stays its case's error
+    const crashed = json.cases.filter((c) => c.ops.some((o) => o.message.includes('exited with code 3'))).map((c) => c.id);
+    expect(crashed.length).toBeGreaterThanOrEqual(2);
+    expect(crashed.every((id) => id.includes('lf'))).toBe(true);
+    expect(json.cases.filter((c) => !c.id.includes('lf')).length).toBeGreaterThan(0);
+    expect((readFileSync(join(cwd, 'r', 'run.log'), 'utf8').match(/exited with code 3/g) ?? []).length).toBe(3);
+    expect(json.stopped?.notRun).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [['--give-up-after', '0'], '--give-up-after must be a positive integer, not "0"'],
+    [['--max-restarts=-1'], '--max-restarts must be 0 or a positive integer, not "-1"'],
+    [['--max-restarts', 'many'], '--max-restarts must be an integer, not "many"'],
+  ])('%j → exit 2', async (flags, message) => {
+    const r = await run(['run', ...flags, '--no-reports'], { cwd: tmp() });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `pgv2kit run: ${message}\nsee pgv2kit run --help\n` });
   });
 });
 

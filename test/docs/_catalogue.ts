@@ -88,7 +88,7 @@ const VERDICT_PAGES: Record<Verdict, boolean> = Object.fromEntries(Object.keys(V
 export const TESTEE_FAILURES = ['testee-start', 'testee-crashed', 'testee-timeout', 'testee-not-json', 'testee-wrong-id', 'testee-protocol-error'] as const;
 
 /** What a whole run can end in besides its cases' verdicts (src/runner/coverage.ts). */
-export const RUN_OUTCOMES = ['no-test-ran', 'other-targets'] as const;
+export const RUN_OUTCOMES = ['no-test-ran', 'other-targets', 'target-unreachable'] as const;
 
 /** Every failure kind with a page, with where it comes from. */
 export function failureKinds(): Map<string, string> {

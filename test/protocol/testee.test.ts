@@ -233,7 +233,19 @@ describe.concurrent('testee session', () => {
     const later = await session.call('c-4', 'signature.sign', {});
     expect(after).toMatchObject({ failed: {} });
     expect(session.failure).toMatch(/^the testee could not be restarted: the testee is not ready/);
-    expect(later).toEqual({ failed: { reason: session.failure } });
+    // what it fails after giving up was never judged: the runner counts it as not run
+    expect(later).toEqual({ failed: { reason: session.failure, notRun: true } });
+    await session.close();
+  }, 15_000);
+
+  it('gives up after --max-restarts restarts in all, though no two failures came in a row', async () => {
+    const session = await startTestee(options({ MODE: 'crash' }, { maxRestarts: 2 }));
+    const answers = [];
+    for (const id of ['a-bad', 'b', 'c-bad', 'd', 'e-bad', 'f']) answers.push(await session.call(id, 'signature.sign', {}));
+    // two crashes restarted, the third not: it is the case's own error, what follows is not run
+    expect(answers.map((a) => ('failed' in a ? (a.failed.notRun ? 'not run' : 'failed') : 'answered'))).toEqual(['failed', 'answered', 'failed', 'answered', 'failed', 'not run']);
+    expect(session.restarts).toBe(2);
+    expect(session.failure).toBe('the testee was restarted 2 times (--max-restarts 2); it is not restarted again');
     await session.close();
   }, 15_000);
 });

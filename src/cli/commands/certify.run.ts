@@ -5,11 +5,13 @@
  */
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import { runCertification } from '../../certify/certify.js';
+import { certificationOf, runCertification, type CertificationResult } from '../../certify/certify.js';
+import { loadVectorSet } from '../../vectors/load.js';
+import { abortedRun } from '../_start-failure.js';
 import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../../certify/report.js';
 import { ReportWriteError } from '../../reports/write.js';
 import { checkedReportFolder } from '../_report-folder.js';
-import { chooseMerchant, describeMerchant, SampleMerchantError, type ChosenMerchant } from '../merchant-target.js';
+import { chooseMerchant, describeMerchant, reachMerchant, SampleMerchantError, type ChosenMerchant } from '../merchant-target.js';
 import { DEFAULT_DEADLINE_SECONDS, secondsOption } from '../_numbers.js';
 import { TargetUnreachableError } from '../_reach.js';
 import { UsageError, type CommandContext } from '../command.js';
@@ -31,9 +33,9 @@ export async function runCertify({ values, io, addSecret }: CommandContext<typeo
 
   let merchant: ChosenMerchant;
   try {
-    merchant = await chooseMerchant(values, io, 'certify', timeoutMs);
+    merchant = await chooseMerchant(values, io, 'certify');
   } catch (e) {
-    if (!(e instanceof SampleMerchantError) && !(e instanceof TargetUnreachableError)) throw e;
+    if (!(e instanceof SampleMerchantError)) throw e;
     io.stderr(`pgv2kit certify: ${e.message}\n`);
     return EXIT.failure;
   }
@@ -42,7 +44,19 @@ export async function runCertify({ values, io, addSecret }: CommandContext<typeo
 
   try {
     io.stdout(`certifying ${describeMerchant(merchant)}; seed ${seed}\n`);
-    const result = await runCertification({ ...target, seed, timeoutMs, deadlineMs, ...(values['accept-body'] !== undefined ? { acceptBody: values['accept-body'] } : {}) });
+    const startedAt = new Date();
+    let result: CertificationResult;
+    try {
+      await reachMerchant(merchant, timeoutMs);
+      result = await runCertification({ ...target, seed, timeoutMs, deadlineMs, ...(values['accept-body'] !== undefined ? { acceptBody: values['accept-body'] } : {}) });
+    } catch (e) {
+      if (!(e instanceof TargetUnreachableError)) throw e;
+      // not reached: one line, and a report that says no call was sent (NOT CERTIFIED, exit 3)
+      io.stderr(`pgv2kit certify: ${e.message}\n`);
+      const set = loadVectorSet();
+      const run = abortedRun({ failure: e, vectorSetHash: set.hash, target: { kind: 'merchant', description: e.url }, selection: { only: ['area:merchant'], skip: [] }, startedAt, finishedAt: new Date(), log: [], ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
+      result = certificationOf(run, set, { ...target, seed, timeoutMs, ...(values['accept-body'] !== undefined ? { acceptBody: values['accept-body'] } : {}) });
+    }
     for (const r of result.requirements) io.stdout(`${r.result.toUpperCase().padEnd(14)} ${r.id}  ${r.title} (${r.sections.join(', ')})\n`);
     for (const n of result.notes) io.stdout(`note: ${n}\n`);
     for (const reason of result.reasons) io.stdout(`reason: ${reason}\n`);
@@ -56,8 +70,8 @@ export async function runCertify({ values, io, addSecret }: CommandContext<typeo
       throw e;
     }
     io.stdout(`${verdictLine(result)}; plan hash ${result.planHash}\n`);
-    // a certification that did not finish in its time is the run failing (exit 3), not the merchant
-    if (result.run.stopped?.kind === 'deadline') return EXIT.failure;
+    // a certification that did not reach the merchant or finish in its time is the run failing (exit 3), not the merchant
+    if (result.run.aborted || result.run.stopped?.kind === 'deadline') return EXIT.failure;
     return result.verdict === 'CERTIFIED' ? EXIT.ok : EXIT.nonconformance;
   } finally {
     await merchant.close?.();

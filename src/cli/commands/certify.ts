@@ -49,7 +49,7 @@ export const certifyCommand = defineCommand({
     0: 'CERTIFIED: every requirement passed',
     1: 'NOT CERTIFIED: a requirement failed (the report names it), timeouts and answers that never came included',
     2: 'usage error: options, URLs, credentials',
-    3: 'an endpoint of the merchant could not be reached (one line, before any call), the sample merchant could not be started, or --deadline passed',
+    3: 'an endpoint of the merchant could not be reached (checked before any call; the report says NOT CERTIFIED and why), --deadline passed, or the sample merchant could not be started',
   },
   examples: [
     'pgv2kit certify',

@@ -10,7 +10,7 @@ import { ReportWriteError, writeReports } from '../../reports/write.js';
 import { checkedReportFolder } from '../_report-folder.js';
 import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
-import { runConformant, type RunResult, type RunTarget } from '../../runner/result.js';
+import { runConformant, STOP_INFO, type RunResult, type RunTarget } from '../../runner/result.js';
 import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, runConformance } from '../../runner/run.js';
 import { SelectionError, selectCases, selects } from '../../runner/select.js';
 import { PROPERTIES } from '../../properties/catalogue.js';
@@ -22,7 +22,7 @@ import { ModuleSubjectError } from '../../subjects/module-subject.js';
 import type { Subject } from '../../subjects/subject.js';
 import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '../../vectors/load.js';
 import { checkWritableFile, resolvePath } from '../_files.js';
-import { reportStartFailure, startFailure } from '../_start-failure.js';
+import { reportAbortedRun, startFailure } from '../_start-failure.js';
 import { DEFAULT_DEADLINE_SECONDS, integerOption, positiveNumber, secondsOption } from '../_numbers.js';
 import { standIn } from '../_args.js';
 import { UsageError, type CommandContext } from '../command.js';
@@ -52,6 +52,9 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
   const deadlineMs = secondsOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS);
   const giveUpAfter = values['give-up-after'] !== undefined ? integerOption(values['give-up-after'], 'give-up-after', true) : undefined;
+  // 0 is a choice: a testee that breaks once is not restarted at all
+  const maxRestarts = values['max-restarts'] !== undefined ? integerOption(values['max-restarts'], 'max-restarts', false) : undefined;
+  if (maxRestarts !== undefined && maxRestarts < 0) throw new UsageError(`--max-restarts must be 0 or a positive integer, not ${JSON.stringify(values['max-restarts'])}`);
   if (values.bail && values['max-failures'] !== undefined) throw new UsageError('give --bail or --max-failures, not both (--bail is --max-failures 1)');
   const maxFailures = values.bail ? 1 : values['max-failures'] !== undefined ? integerOption(values['max-failures'], 'max-failures', true) : undefined;
   // the merchant role sends its calls one at a time, in case order (a replay follows its call)
@@ -104,19 +107,21 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   let subject: Subject;
   let target: RunTarget;
   try {
-    ({ subject, target, close: closeGateway } = await startTarget(values, positionals[0], io, { needsGateway: selected.some((c) => c.case.kind === 'gateway'), needsMerchant: selected.some((c) => c.case.kind === 'merchant'), timeoutMs, ...(giveUpAfter !== undefined ? { giveUpAfter } : {}), seed: merchantSeed, log, addSecret: (s) => {
+    ({ subject, target, close: closeGateway } = await startTarget(values, positionals[0], io, { needsGateway: selected.some((c) => c.case.kind === 'gateway'), needsMerchant: selected.some((c) => c.case.kind === 'merchant'), timeoutMs, ...(giveUpAfter !== undefined ? { giveUpAfter } : {}), ...(maxRestarts !== undefined ? { maxRestarts } : {}), seed: merchantSeed, log, addSecret: (s) => {
       // a role's credentials (the reference gateway's or the sample merchant's demo secret): masked on the terminal and in every report
       addSecret(s);
       secrets.push(s);
     } }));
   } catch (e) {
-    if (e instanceof TesteeStartError) {
-      // the run ends here, loudly: the message, and reports that say no case ran (exit 3)
-      const facts = { failure: startFailure(e, values.testee ?? ''), vectorSetHash: set.hash, target: { kind: 'testee' as const, description: values.testee ?? '' }, selection, startedAt, finishedAt: new Date(), log, ...(values['run-name'] ? { runName: values['run-name'] } : {}) };
-      return reportStartFailure(io, facts, values['no-reports'] || values.list ? undefined : { ...(values['report-dir'] ? { dir: resolvePath(io.cwd, values['report-dir']) } : {}), secrets });
+    if (e instanceof TesteeStartError || e instanceof TargetUnreachableError) {
+      // the run ends here, loudly: the message, and reports that say no case ran and why (exit 3)
+      const failure = e instanceof TesteeStartError ? startFailure(e, values.testee ?? '') : e;
+      const runTarget: RunTarget = e instanceof TesteeStartError ? { kind: 'testee', description: values.testee ?? '' } : { kind: values.merchant ? 'merchant' : 'gateway', description: e.url };
+      const facts = { failure, vectorSetHash: set.hash, target: runTarget, selection, startedAt, finishedAt: new Date(), log, ...(values['run-name'] ? { runName: values['run-name'] } : {}) };
+      return reportAbortedRun(io, facts, values['no-reports'] || values.list ? undefined : { ...(reportDir ? { dir: reportDir } : {}), secrets });
     }
     if (e instanceof ModuleSubjectError) throw new UsageError(e.message);
-    if (e instanceof SampleMerchantError || e instanceof TargetUnreachableError) {
+    if (e instanceof SampleMerchantError) {
       io.stderr(`pgv2kit run: ${e.message}\n`);
       return EXIT.failure;
     }
@@ -198,8 +203,9 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
     if (broken.length > 0) io.stderr(`pgv2kit run: warning: the testee broke the protocol ${broken.length} time${broken.length === 1 ? '' : 's'} outside any case (run.log has each): ${broken[0]}\n`);
     if (run.stopped) io.stderr(`pgv2kit run: stopped early: ${run.stopped.reason}; ${run.stopped.notRun} selected case${run.stopped.notRun === 1 ? '' : 's'} not run\n`);
     if (signalled) return signalled === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
-    // the run did not finish in its time: what did not run did not pass (exit 3, the reports say so)
-    if (run.stopped?.kind === 'deadline') return EXIT.failure;
+    // the run did not finish in its time, or the testee was given up on: what did not run did not pass (exit 3, the reports say so)
+    if (run.stopped && STOP_INFO[run.stopped.kind].runFailed) return EXIT.failure;
+    // given up on while the properties ran (no case left to stop)
     const dead = session?.failure;
     if (dead) {
       io.stderr(`pgv2kit run: ${dead}\n`);

@@ -10,7 +10,7 @@ import { merchantOptions } from '../merchant-options.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitOptions } from '../vector-limit-options.js';
 import { deadlineOption } from '../_numbers.js';
-import { DEFAULT_GIVE_UP_AFTER } from '../../protocol/start-failure.js';
+import { DEFAULT_GIVE_UP_AFTER, DEFAULT_MAX_RESTARTS } from '../../protocol/start-failure.js';
 
 /** The options of `pgv2kit run`. */
 export const runOptions = {
@@ -27,6 +27,7 @@ export const runOptions = {
   list: { type: 'boolean', description: 'Print the cases that would run, and exit' },
   timeout: { type: 'string', valueName: '<seconds>', description: 'Per-case timeout for a testee (default 5)' },
   'give-up-after': { type: 'string', valueName: '<k>', description: `Stop restarting a testee that failed this many requests in a row (crash, hang, bad line): the run exits 3 (default ${DEFAULT_GIVE_UP_AFTER})` },
+  'max-restarts': { type: 'string', valueName: '<n>', description: `Stop restarting a testee restarted this many times in all: the cases left are not run, the run exits 3 (default ${DEFAULT_MAX_RESTARTS})` },
   concurrency: { type: 'string', valueName: '<n>', description: 'Cases in flight at once (default 32)' },
   bail: { type: 'boolean', description: 'Stop at the first case that fails or errors (as --max-failures 1)' },
   'max-failures': { type: 'string', valueName: '<n>', description: 'Stop once this many cases failed or errored; the cases after are not run (the reports say so)' },
@@ -102,7 +103,7 @@ export const runCommand = defineCommand({
     0: 'some step ran and none failed (partial and skipped cases do not fail the run; failures as listed)',
     1: 'nonconformance: a case failed or errored, or a listed case passed; or no test ran',
     2: 'usage or configuration error: options, vectors folder, module, expected-failure file',
-    3: 'the testee could not be started, never became ready, could not be restarted, or failed --give-up-after requests in a row; the sample merchant could not be started; the gateway or merchant at the URLs given could not be reached (one line, before any case); --deadline passed (reports written of what ran)',
+    3: 'the testee could not be started or never became ready, or was given up on (it could not be restarted, failed --give-up-after requests in a row or was restarted --max-restarts times); the gateway or merchant at the URLs given could not be reached (checked before any case); --deadline passed; the sample merchant could not be started. Reports are written in each case but the last, saying what ran and why the rest did not',
     130: 'interrupted by Ctrl-C (SIGINT): the testee stopped, reports written of what ran, marked interrupted (a second Ctrl-C stops at once)',
     143: 'terminated (SIGTERM): as 130',
   },
