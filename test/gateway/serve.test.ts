@@ -35,7 +35,8 @@ describe('pgv2kit serve as a child process', () => {
       expect(uploadUrl).toBeDefined();
       expect(uploadUrl).not.toBe(baseUrl);
       expect(stdout).toMatch(/^appId +pgv2kit-demo$/m);
-      expect(stdout).toMatch(/^secret +pg\*{17} \(19 chars\) \(the demo merchant's; see pgv2kit serve --help\)$/m);
+      // the demo secret is published: in clear, labelled as a test credential (a masked one could not be used)
+      expect(stdout).toMatch(/^secret +pgv2kit-demo-secret \(the demo merchant's: a published test credential, never a real one\)$/m);
       expect(stdout).toContain(`POST ${baseUrl}/pg/v2/file/generateUploadUrl`);
       const url = `${baseUrl}${CREDENTIALS_PATH}`;
       const a = await signedPost(url, PDF_BODY, {}, DEMO);
@@ -46,7 +47,8 @@ describe('pgv2kit serve as a child process', () => {
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(stdout).toMatch(/stopped \(SIGTERM\)\n$/);
-      expect(stdout + stderr).not.toContain(DEMO.appSecret);
+      // printed once, on its labelled line; the request log does not repeat it
+      expect((stdout + stderr).split(DEMO.appSecret).length - 1).toBe(1);
     } finally {
       child.kill('SIGKILL');
     }
@@ -94,7 +96,7 @@ describe('pgv2kit serve in process', () => {
       });
       expect(r.code).toBe(0);
       const line = JSON.parse(r.stdout) as Record<string, string>;
-      expect(line).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as string, uploadUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as string, appId: 'app_env', secret: 'en************ (14 chars)', storageDir: dir });
+      expect(line).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as string, uploadUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as string, appId: 'app_env', secret: 'en************ (14 chars)', testCredential: false, storageDir: dir });
       expect(r.stderr).toBe('');
       expect(r.secrets).toEqual([merchant.appSecret]);
     } finally {
@@ -113,6 +115,12 @@ describe('pgv2kit serve in process', () => {
     expect(r.stdout).toMatch(/stopped \(test\)\n$/);
     expect(r.stderr).toMatch(/^pgv2kit serve: warning: listening on 0\.0\.0\.0: reachable from other machines/);
     expect(r.stderr).toMatch(/api POST \/pg\/v2\/file\/generateUploadUrl -> 400 INVALID_ARGUMENT: filename breaks required/);
+  });
+
+  it('the demo merchant: its published secret in clear in the JSON line, marked a test credential, never declared a secret to mask', async () => {
+    const r = await inProcess({ json: true, quiet: true }, {}, async () => undefined);
+    expect(JSON.parse(r.stdout.split('\n')[0] ?? '')).toMatchObject({ appId: DEMO.appId, secret: DEMO.appSecret, testCredential: true });
+    expect(r.secrets).toEqual([]);
   });
 
   it('a secret from PGV2_APP_SECRET with the appId flag is labelled so', async () => {

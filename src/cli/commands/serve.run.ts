@@ -42,7 +42,9 @@ export async function serve(
   const port = portOf(values.port, 'port');
   const uploadPort = portOf(values['upload-port'], 'upload-port');
   const { merchant, source } = merchantOf(values, io.env);
-  addSecret(merchant.appSecret);
+  // the demo merchant's secret is published (README, --help): printed in clear, labelled; any other is masked everywhere
+  const demo = merchant === DEMO_MERCHANT;
+  if (!demo) addSecret(merchant.appSecret);
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') throw new UsageError('--host needs an address');
   if (!/^(?:127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) io.stderr(`pgv2kit serve: warning: listening on ${host}: reachable from other machines, not loopback only\n`);
@@ -63,9 +65,9 @@ export async function serve(
     io.stderr(`pgv2kit serve: the gateway could not start: ${e instanceof Error ? e.message : String(e)}\n`);
     return EXIT.failure;
   }
-  const masked = maskSecret(merchant.appSecret);
+  const shown = demo ? merchant.appSecret : maskSecret(merchant.appSecret);
   if (values.json) {
-    io.stdout(`${JSON.stringify({ baseUrl: gateway.baseUrl, uploadUrl: gateway.uploadUrl, appId: merchant.appId, secret: masked, storageDir: gateway.storage.dir })}\n`);
+    io.stdout(`${JSON.stringify({ baseUrl: gateway.baseUrl, uploadUrl: gateway.uploadUrl, appId: merchant.appId, secret: shown, testCredential: demo, storageDir: gateway.storage.dir })}\n`);
   } else {
     io.stdout(
       [
@@ -73,7 +75,7 @@ export async function serve(
         `base URL    ${gateway.baseUrl}`,
         `upload URL  ${gateway.uploadUrl}`,
         `appId       ${merchant.appId}`,
-        `secret      ${masked} (${source})`,
+        `secret      ${shown} (${source})`,
         `storage     ${gateway.storage.dir}`,
         '',
         `Point an SDK at it: base_url ${gateway.baseUrl}, appId ${merchant.appId} and the secret above.`,
@@ -105,7 +107,7 @@ function merchantOf(values: OptionValues<typeof serveOptions>, env: Record<strin
   const secret = values.secret || env[APP_SECRET_ENV];
   if (appId === undefined || appId === '') {
     if (values.secret) throw new UsageError(`--secret needs an appId: give --app-id or set ${APP_ID_ENV}`);
-    return { merchant: DEMO_MERCHANT, source: `the demo merchant's; see pgv2kit serve --help` };
+    return { merchant: DEMO_MERCHANT, source: `the demo merchant's: a published test credential, never a real one` };
   }
   if (secret === undefined || secret === '') throw new UsageError(`appId ${JSON.stringify(appId)} needs a secret: set ${APP_SECRET_ENV} (or pass --secret)`);
   if (/[,\s]/.test(appId)) throw new UsageError(`appId ${JSON.stringify(appId)} holds a comma or white space, which the Authorization header cannot carry (R8)`);

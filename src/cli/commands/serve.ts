@@ -18,7 +18,7 @@ export const serveOptions = {
   'app-id': { type: 'string', valueName: '<id>', description: 'The merchant appId', env: APP_ID_ENV },
   secret: { type: 'string', valueName: '<secret>', description: 'The merchant secret', env: APP_SECRET_ENV, secret: true },
   'storage-dir': { type: 'string', valueName: '<dir>', description: 'Keep uploaded files in this folder (default: a temporary one, removed on exit)' },
-  json: { type: 'boolean', description: 'Print one JSON line (baseUrl, uploadUrl, appId, masked secret) instead of text' },
+  json: { type: 'boolean', description: 'Print one JSON line (baseUrl, uploadUrl, appId, secret: the demo one in clear, any other masked; testCredential) instead of text' },
   quiet: { type: 'boolean', description: 'Print no line per request' },
 } as const;
 
@@ -38,7 +38,8 @@ export const serveCommand = defineCommand({
     '',
     `The merchant comes from --app-id and --secret, or ${APP_ID_ENV} and ${APP_SECRET_ENV}.`,
     `Without them the demo merchant is used: appId ${DEMO_MERCHANT.appId}, secret`,
-    `${DEMO_MERCHANT.appSecret} (a public test credential; printed masked like any secret).`,
+    `${DEMO_MERCHANT.appSecret} (a published test credential, printed in clear and labelled so;`,
+    'any other secret is printed masked).',
     'The gateway listens on loopback only unless --host is given. It runs until SIGINT',
     '(Ctrl-C) or SIGTERM.',
   ].join('\n'),

@@ -1,0 +1,56 @@
+/**
+ * The kit as an SDK team gets it (issue 13, item 7): `npm pack` (the dist/ that `npm test` built
+ * first), the tarball installed into an empty project with no install-time script, and
+ * `npx pgv2kit run --testee "python3 <the shipped Python adapter>"` run from there — every vector
+ * and property against the adapter the package ships, reports written in the project.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/docs/refs.js';
+import { tempFolders } from '../_support.js';
+
+const exec = promisify(execFile);
+const tmp = tempFolders('pgv2kit-installed-');
+let project = '';
+let npxEnv: NodeJS.ProcessEnv = {};
+
+beforeAll(async () => {
+  const packs = tmp();
+  const { stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packs], { cwd: PACKAGE_ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 });
+  const [pack] = JSON.parse(stdout) as Array<{ filename: string }>;
+  project = tmp();
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'an-sdk', version: '1.0.0', private: true })}\n`);
+  // the dependencies come from npm's cache when `npm ci` filled it (CI), else from the registry
+  await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(packs, pack?.filename ?? '')], { cwd: project, timeout: 90_000 });
+  // CI=true: the plain progress of a CI log; no PGV2_* credentials of the caller's
+  npxEnv = Object.fromEntries(Object.entries({ ...process.env, CI: 'true' }).filter(([k]) => !k.startsWith('PGV2')));
+}, 150_000);
+
+describe('installed from the packed tarball into an empty project', () => {
+  it('npx pgv2kit run --testee "python3 <shipped adapter>": every case passes, reports in the project, exit 0', async () => {
+    const adapter = 'node_modules/pgv2kit/examples/python-adapter/pgv2kit_adapter.py';
+    expect(existsSync(join(project, adapter))).toBe(true);
+    const r = await exec('npx', ['--no-install', 'pgv2kit', 'run', '--testee', `python3 ${adapter}`, '--report-dir', 'reports/python'], { cwd: project, env: npxEnv, timeout: 90_000 }).then(
+      (x) => ({ code: 0, ...x }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\d+ passed, 0 failed$/m);
+    const results = JSON.parse(readFileSync(join(project, 'reports/python/results.json'), 'utf8')) as { conformant: boolean; totals: Record<string, number>; implementation: { name: string } };
+    expect(results.conformant).toBe(true);
+    expect(results.totals['passed']).toBeGreaterThan(300);
+    expect(results.totals['failed'] + results.totals['error']).toBe(0);
+  }, 120_000);
+
+  it('has no install-time script, ships its LICENSE, and no source map pointing at sources it does not ship', () => {
+    const installed = join(project, 'node_modules/pgv2kit');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    expect(Object.keys(manifest.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(s))).toEqual([]);
+    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    const maps = (readdirSync(join(installed, 'dist'), { recursive: true }) as string[]).filter((f) => f.endsWith('.map'));
+    expect(maps).toEqual([]);
+  });
+});
