@@ -93,20 +93,21 @@ export function abortedRun(facts: AbortedRunFacts): RunResult {
  * @param io - the command's io
  * @param facts - the run's facts
  * @param reports - where to write them (`dir` absent: `reports/<run name>` under cwd), or undefined for --no-reports
- * @returns 3 (EXIT.failure)
+ * @returns 3 (EXIT.failure), the run as the reports have it, and where they went (undefined: not written)
  */
-export async function reportAbortedRun(io: CliIo, facts: AbortedRunFacts, reports: { readonly dir?: string; readonly secrets: readonly string[] } | undefined): Promise<3> {
+export async function reportAbortedRun(io: CliIo, facts: AbortedRunFacts, reports: { readonly dir?: string; readonly secrets: readonly string[] } | undefined): Promise<{ code: 3; run: RunResult; dir: string | undefined }> {
   if (facts.failure instanceof TargetUnreachableError) io.stderr(`pgv2kit run: ${facts.failure.message}\n`);
   else printStartFailure(io, 'run', facts.failure);
+  const run = abortedRun(facts);
+  let dir: string | undefined;
   if (reports) {
-    const run = abortedRun(facts);
     try {
-      const written = await writeReports(run, { dir: reports.dir ?? join(io.cwd, 'reports', run.runName), secrets: reports.secrets });
-      io.stdout(`reports: ${written.dir}\n`);
+      dir = (await writeReports(run, { dir: reports.dir ?? join(io.cwd, 'reports', run.runName), secrets: reports.secrets })).dir;
+      io.stdout(`reports: ${dir}\n`);
     } catch (e) {
       if (!(e instanceof ReportWriteError)) throw e;
       io.stderr(`pgv2kit run: ${e.message}\n`);
     }
   }
-  return 3;
+  return { code: 3, run, dir };
 }

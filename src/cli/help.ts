@@ -26,7 +26,16 @@ export function formatMainHelp(commands: readonly Command[]): string {
     }
   }
   const envWidth = Math.max(0, ...[...standIns.values()].map((e) => e.env.length));
-  const environment = [...standIns.values()].map((e) => `  ${e.env.padEnd(envWidth)}  stands in for --${e.option} (${e.commands.join(', ')})`);
+  const conventions: ReadonlyArray<readonly [string, string]> = [
+    ['NO_COLOR', 'set (not empty): no colours (https://no-color.org)'],
+    ['FORCE_COLOR', 'set (not 0): colours even when stdout is not a terminal'],
+    ['GITHUB_STEP_SUMMARY', 'set (GitHub Actions): run appends a Markdown summary of the run to that file'],
+  ];
+  const width2 = Math.max(envWidth, ...conventions.map(([name]) => name.length));
+  const environment = [
+    ...[...standIns.values()].map((e) => `  ${e.env.padEnd(width2)}  stands in for --${e.option} (${e.commands.join(', ')})`),
+    ...conventions.map(([name, what]) => `  ${name.padEnd(width2)}  ${what}`),
+  ];
   return [
     'pgv2kit: conformance kit for the V2_SHA256 signing scheme of the payment gateway',
     '',
@@ -37,7 +46,7 @@ export function formatMainHelp(commands: readonly Command[]): string {
     '',
     'Options:',
     '  -h, --help     Show this help (pgv2kit <command> --help for a command)',
-    '  -v, --version  Show the version',
+    '  -V, --version  Show the version (-v too)',
     '',
     ...(environment.length > 0 ? ['Environment:', ...environment, ''] : []),
     'Exit codes:',

@@ -17,6 +17,8 @@ export interface CliIo {
   readonly cwd: string;
   /** Whether standard error is a terminal (progress is then drawn in place). */
   readonly isTTY?: boolean;
+  /** Whether standard output is a terminal (colours, unless NO_COLOR: see {@link useColour}). */
+  readonly stdoutIsTTY?: boolean;
   /** Reads all of standard input, for `-` as a file name; absent when there is none. */
   readonly readStdin?: () => Promise<Uint8Array>;
 }
@@ -33,6 +35,7 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     isTTY: process.stderr.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -40,6 +43,22 @@ export function processIo(): CliIo {
       return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
     },
   };
+}
+
+/**
+ * Whether to colour the output, as https://no-color.org and the FORCE_COLOR convention say:
+ * NO_COLOR set to anything but the empty string turns colours off; else FORCE_COLOR set to
+ * anything but `0` or `false` turns them on; else colours go to a terminal only.
+ * @param io - the environment and whether standard output is a terminal
+ * @returns true to colour
+ * @example useColour({ env: { NO_COLOR: '1' }, stdoutIsTTY: true }) // false
+ */
+export function useColour(io: Pick<CliIo, 'env' | 'stdoutIsTTY'>): boolean {
+  const no = io.env['NO_COLOR'];
+  if (no !== undefined && no !== '') return false;
+  const force = io.env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  return io.stdoutIsTTY === true;
 }
 
 /**

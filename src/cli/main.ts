@@ -65,7 +65,7 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     out.stdout(formatCommandHelp(command));
     return EXIT.ok;
   }
-  if (first === '-v' || first === '--version') {
+  if (first === '-v' || first === '-V' || first === '--version') {
     out.stdout(`${kitVersion()}\n`);
     return EXIT.ok;
   }

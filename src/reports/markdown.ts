@@ -123,6 +123,37 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   return finish(out.join('\n'), secrets);
 }
 
+/** Failing cases a job summary lists before it points at the full report. */
+export const STEP_SUMMARY_FAILURES = 20;
+
+/**
+ * A short Markdown summary of a run for a CI job page (`$GITHUB_STEP_SUMMARY`): the subject, the
+ * summary line, why it stopped or did not run, the table by area and the first failures, each
+ * with its diagnosis; the full report is named, not inlined. Secrets masked.
+ * @param run - the run
+ * @param secrets - texts to mask
+ * @param reportsDir - where the run's reports were written, if they were
+ * @returns Markdown, ending in a blank line
+ * @example appendFileSync(process.env.GITHUB_STEP_SUMMARY, toStepSummary(run, secrets, dir))
+ */
+export function toStepSummary(run: RunResult, secrets: readonly string[], reportsDir?: string): string {
+  const m = buildModel(run, secrets);
+  const out: string[] = [`### ${md(m.kit.name)}: ${md(m.subject)}`, '', `**${md(m.summary)}**`, ''];
+  if (m.aborted) out.push(`> **${ABORT_INFO[m.aborted.kind].title}**: ${md(m.aborted.message)}.`, '');
+  if (m.stopped) out.push(`> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run.`, '');
+  if (m.noTestRan !== undefined && !m.aborted) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.`, '');
+  if (m.cases.length > 0) out.push(...table('area', m.byArea), '');
+  const failing = failingCases(m);
+  for (const c of failing.slice(0, STEP_SUMMARY_FAILURES)) {
+    const d = c.diagnosis[0];
+    out.push(`- ${code(c.id)} (${VERDICT_INFO[c.verdict].title}): ${md(c.message)}${d ? ` — ${md(d.message)}` : ''}`);
+  }
+  if (failing.length > STEP_SUMMARY_FAILURES) out.push(`- … and ${failing.length - STEP_SUMMARY_FAILURES} more`);
+  if (failing.length > 0) out.push('');
+  if (reportsDir !== undefined) out.push(`Reports: ${code(reportsDir)} (report.html, report.md, junit.xml, results.json).`, '');
+  return finish(out.join('\n'), secrets);
+}
+
 /**
  * Escapes text for Markdown prose (one line: line breaks become spaces).
  * @param text - any text

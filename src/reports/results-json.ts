@@ -8,7 +8,7 @@ import type { OperationCoverage } from '../runner/coverage.js';
 import type { Diagnosis, RunAborted, RunStopped, RunTarget, RunResult, Totals, Verdict } from '../runner/result.js';
 import type { Implementation, Json } from '../subjects/subject.js';
 import type { ExpectedResult } from '../vectors/types.js';
-import type { CaseArea } from '../runner/result.js';
+import { VERDICT_INFO, type CaseArea } from '../runner/result.js';
 import { buildModel, finish, type CaseView, type OpView, type ReportModel } from './_model.js';
 import { describeDifference } from './_content.js';
 
@@ -194,4 +194,35 @@ function opJson(o: OpView): ResultsJsonOp {
 
 function diagnosisJson(d: Diagnosis): Diagnosis {
   return { mistake: d.mistake, message: d.message, ref: d.ref };
+}
+
+/** The one JSON object `pgv2kit run --json` prints: results.json without its cases, the failing ones in brief, the exit code and where the reports went. */
+export interface RunSummaryJson extends Omit<ResultsJson, 'cases' | 'staleListEntries' | 'operations' | 'unknownOperations'> {
+  readonly exitCode: number;
+  /** The report folder, or null (--no-reports). */
+  readonly reportsDir: string | null;
+  /** The --junit file, or null. */
+  readonly junit: string | null;
+  /** Every case that fails the run: id, verdict, message, the first diagnosis's mistake and message (or null). */
+  readonly failures: ReadonlyArray<{ readonly id: string; readonly verdict: Verdict; readonly message: string; readonly mistake: string | null; readonly diagnosis: string | null }>;
+}
+
+/**
+ * The summary `--json` prints on stdout (one line), secrets masked as in results.json.
+ * @param run - the run
+ * @param secrets - texts to mask
+ * @param outcome - the exit code, the report folder and the --junit file
+ * @returns the object
+ * @example io.stdout(`${JSON.stringify(toRunSummaryJson(run, secrets, { exitCode: 1, reportsDir: dir, junit: null }))}\n`)
+ */
+export function toRunSummaryJson(run: RunResult, secrets: readonly string[], outcome: { readonly exitCode: number; readonly reportsDir: string | null; readonly junit: string | null }): RunSummaryJson {
+  const { cases, staleListEntries: _stale, operations: _ops, unknownOperations: _unknown, ...rest } = resultsJsonFromModel(buildModel(run, secrets), secrets);
+  const failing = cases.filter((c) => VERDICT_INFO[c.verdict].failsRun);
+  return {
+    ...rest,
+    exitCode: outcome.exitCode,
+    reportsDir: outcome.reportsDir === null ? null : finish(outcome.reportsDir, secrets),
+    junit: outcome.junit === null ? null : finish(outcome.junit, secrets),
+    failures: failing.map((c) => ({ id: c.id, verdict: c.verdict, message: c.message, mistake: c.diagnosis[0]?.mistake ?? null, diagnosis: c.diagnosis[0]?.message ?? null })),
+  };
 }

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { DEFAULT_VECTOR_LIMITS } from '../vectors/limits.js';
 import { describeYamlProblem, parseVectorYaml } from '../vectors/yaml.js';
-import { writeFileAtomic } from './_atomic.js';
+import { writeFileAtomic } from '../atomic-file.js';
 
 /** One listed case. */
 export interface ExpectedFailure {

@@ -16,8 +16,10 @@ import { docDisplayPath, mistakeRef } from '../docs/refs.js';
 export interface ProgressOutput {
   readonly stdout: (s: string) => void;
   readonly stderr: (s: string) => void;
-  /** Draw progress in place on stderr (a terminal), or print plain lines. */
+  /** Draw the progress line in place on stderr (a terminal); per-case lines go to stdout either way. */
   readonly isTTY: boolean;
+  /** Colour the verdicts (ANSI), as the CLI decided (NO_COLOR, FORCE_COLOR, a terminal). Default false. */
+  readonly colour?: boolean;
 }
 
 /** The callbacks of a run's progress. */
@@ -40,19 +42,21 @@ export function createProgress(out: ProgressOutput): Progress {
     onCase(result, done, total) {
       const fails = VERDICT_INFO[result.verdict].failsRun;
       if (fails) failures++;
+      // the case's line on stdout (what a CI log or a pipe keeps); the progress line drawn on stderr, wiped first
+      if (fails || result.verdict === 'expected-failure') {
+        if (out.isTTY) out.stderr('\r\x1b[K');
+        out.stdout(`${caseLine(result, out.colour === true)}\n`);
+      }
       if (out.isTTY) {
-        if (fails) out.stderr(`\r\x1b[K${caseLine(result)}\n`);
         const t = Date.now();
         if (t - lastDraw > 50 || done === total) {
           lastDraw = t;
           out.stderr(`\r\x1b[K[${done}/${total}] ${failures} failed${done === total ? '\n' : ''}`);
         }
-      } else if (fails || result.verdict === 'expected-failure') {
-        out.stdout(`${caseLine(result)}\n`);
       }
     },
     finish(run) {
-      out.stdout(summary(run));
+      out.stdout(summary(run, out.colour === true));
     },
   };
 }
@@ -63,11 +67,26 @@ export function createProgress(out: ProgressOutput): Progress {
  * @returns e.g. `FAILED signature.final-lf-missing: signature.sign: sign differs … — your sign equals …`
  * @example caseLine(result)
  */
-export function caseLine(r: CaseResult): string {
+export function caseLine(r: CaseResult, colour = false): string {
   const diagnosis = r.ops.flatMap((o) => o.diagnosis ?? [])[0];
   const why = r.verdict === 'expected-failure' ? `listed: ${r.listedReason ?? ''}` : r.message;
   const page = diagnosis ? mistakeRef(diagnosis.mistake) : undefined;
-  return `${VERDICT_INFO[r.verdict].title} ${r.id}: ${why}${diagnosis ? ` — ${diagnosis.message}` : ''}${page ? ` (see ${docDisplayPath(page)})` : ''}`;
+  return `${paint(VERDICT_INFO[r.verdict].title, VERDICT_INFO[r.verdict].failsRun ? 'red' : 'yellow', colour)} ${r.id}: ${why}${diagnosis ? ` — ${diagnosis.message}` : ''}${page ? ` (see ${docDisplayPath(page)})` : ''}`;
+}
+
+/** ANSI colours the output uses. */
+const ANSI = { red: '\x1b[1;31m', green: '\x1b[1;32m', yellow: '\x1b[33m' } as const;
+
+/**
+ * Text in a colour when colours are on (SGR, then reset), else as it is.
+ * @param text - the text
+ * @param colour - the colour
+ * @param on - whether colours are on
+ * @returns the text, coloured or not
+ * @example paint('FAILED', 'red', true) // '\x1b[1;31mFAILED\x1b[0m'
+ */
+export function paint(text: string, colour: keyof typeof ANSI, on: boolean): string {
+  return on ? `${ANSI[colour]}${text}\x1b[0m` : text;
 }
 
 /**
@@ -76,7 +95,7 @@ export function caseLine(r: CaseResult): string {
  * @returns the text
  * @example summary(run).endsWith('376 passed, 0 failed\n')
  */
-export function summary(run: RunResult): string {
+export function summary(run: RunResult, colour = false): string {
   const lines: string[] = [];
   lines.push('', `${run.implementation.name} ${run.implementation.version} (${run.target.description}) against vectors ${run.vectorSetHash.slice(0, 12)}`);
   const columns: Verdict[] = ['passed', 'failed', 'error', 'partial', 'skipped', 'expected-failure', 'unexpected-pass'];
@@ -108,7 +127,7 @@ export function summary(run: RunResult): string {
   const t = run.totals;
   const failed = t.failed + t.error + t['unexpected-pass'];
   lines.push(`${t.partial ? `partial: ${t.partial} (not counted as passed), ` : ''}skipped: ${t.skipped}, expected failures: ${t['expected-failure']}${t['unexpected-pass'] ? `, unexpected passes: ${t['unexpected-pass']}` : ''}${t.error ? `, errors: ${t.error}` : ''}`);
-  lines.push(`${t.passed} passed, ${failed} failed`);
+  lines.push(paint(`${t.passed} passed, ${failed} failed`, failed > 0 ? 'red' : 'green', colour));
   return `${lines.join('\n')}\n`;
 }
 

@@ -17,6 +17,9 @@ export interface RunOptions {
   readonly stdin?: Uint8Array;
   /** Run over these commands instead of the registry. */
   readonly commands?: readonly Command[];
+  /** Pretend standard error / standard output is a terminal. */
+  readonly isTTY?: boolean;
+  readonly stdoutIsTTY?: boolean;
 }
 
 /**
@@ -35,6 +38,8 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
     env: { PGV2KIT_PROPERTIES: '20', PGV2KIT_SEED: '1', ...(options.env ?? {}) },
     cwd: options.cwd ?? process.cwd(),
     ...(options.stdin ? { readStdin: async () => options.stdin ?? new Uint8Array() } : {}),
+    ...(options.isTTY !== undefined ? { isTTY: options.isTTY } : {}),
+    ...(options.stdoutIsTTY !== undefined ? { stdoutIsTTY: options.stdoutIsTTY } : {}),
   };
   const code = options.commands ? await runCli(argv, io, options.commands) : await main(argv, io);
   return { code, stdout, stderr };

@@ -152,7 +152,9 @@ describe('pgv2kit (global)', () => {
       expect((await run(['echo', 'say', 'hidden-word'], { commands: [echo] })).stdout).toBe('say hi********* (11 chars)\n');
       const main = await run(['--help'], { commands: [echo] });
       expect(main.stdout).toContain('Commands:\n  echo  Echoes\n');
-      expect(main.stdout).not.toContain('Environment:');
+      // no command declares a variable: only the conventions every command honours are listed
+      expect(main.stdout).not.toContain('stands in for');
+      expect(main.stdout).toContain('Environment:\n  NO_COLOR ');
       const help = await run(['echo', '--help'], { commands: [echo] });
       expect(help.stdout).toContain('Arguments:\n  words  what to echo\n');
       expect(help.stdout).toContain('  -l, --loud  Shout\n');

@@ -51,12 +51,15 @@ describe('progress', () => {
     expect(out.endsWith('skipped: 1, expected failures: 1, unexpected passes: 1, errors: 1\n2 passed, 3 failed\n')).toBe(true);
   });
 
-  it('on a terminal draws progress in place on stderr and prints failures above it', () => {
-    let err = '';
-    const p = createProgress({ stdout: () => undefined, stderr: (s) => void (err += s), isTTY: true });
+  it('on a terminal draws progress in place on stderr, wiped before each failure, which goes to stdout', () => {
+    let all = '';
+    let out = '';
+    const p = createProgress({ stdout: (s) => void ((out += s), (all += s)), stderr: (s) => void (all += s), isTTY: true });
     cases.forEach((c, i) => p.onCase(c, i + 1, cases.length));
-    expect(err).toContain('\r\x1b[KFAILED signature.b');
-    expect(err).toContain(`[${cases.length}/${cases.length}] 3 failed\n`);
+    expect(all).toContain('\r\x1b[KFAILED signature.b');
+    expect(out).toContain('FAILED signature.b');
+    expect(out).not.toContain('\x1b');
+    expect(all).toContain(`[${cases.length}/${cases.length}] 3 failed\n`);
   });
 
   it('counts partial cases apart from passed ones, and shows per operation what ran and what did not', () => {

@@ -4,7 +4,7 @@
  * @module
  */
 import { randomInt } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { TesteeStartError } from '../../protocol/testee.js';
 import { ReportWriteError, writeReports } from '../../reports/write.js';
 import { checkedReportFolder } from '../_report-folder.js';
@@ -32,6 +32,13 @@ import { startTarget } from '../run-target.js';
 import { SampleMerchantError } from '../merchant-target.js';
 import { saveCounterexamples, saveTarget } from '../run-save.js';
 import { APP_SECRET_ENV } from '../../env.js';
+import { useColour, type CliIo } from '../io.js';
+import { writeFileAtomic } from '../../atomic-file.js';
+import { toJUnitXml } from '../../reports/junit.js';
+import { toStepSummary } from '../../reports/markdown.js';
+import { toRunSummaryJson } from '../../reports/results-json.js';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { fileSystemReason } from '../../file-errors.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
 import { TargetUnreachableError } from '../_reach.js';
 
@@ -40,7 +47,10 @@ import { TargetUnreachableError } from '../_reach.js';
  * @param context - the parsed options and the io
  * @returns the exit code
  */
-export async function runRun({ values, positionals, io, addSecret }: CommandContext<typeof runOptions>): Promise<number> {
+export async function runRun({ values, positionals, io: given, addSecret }: CommandContext<typeof runOptions>): Promise<number> {
+  if (values.json && values.list) throw new UsageError('--json summarizes a run: leave out --list');
+  // --json: stdout carries the one JSON summary; every line for people goes to stderr
+  const io: CliIo = values.json ? { ...given, stdout: given.stderr } : given;
   const targets = [values.testee !== undefined, values.module !== undefined, values.gateway === true, values.merchant === true].filter(Boolean).length;
   if (targets > 1) throw new UsageError('give one of --testee, --module, --gateway and --merchant');
   const merchantOnly = MERCHANT_OPTIONS.find((k) => values[k] !== undefined);
@@ -100,6 +110,18 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
   // where the reports go, and the list --update-expect-failures rewrites: checked before any case runs
   const reportDir = values['no-reports'] || values.list ? undefined : checkedReportFolder(values, io.cwd);
   if (listPath && values['update-expect-failures']) checkWritableFile(listPath, '--expect-failures');
+  const junitPath = values.junit !== undefined && !values.list ? resolvePath(io.cwd, values.junit) : undefined;
+  if (junitPath) {
+    // as pytest's --junitxml: the folder is made when missing (reports/junit.xml in a fresh checkout)
+    try {
+      mkdirSync(dirname(junitPath), { recursive: true });
+    } catch {
+      /* said next, in words */
+    }
+    checkWritableFile(junitPath, '--junit');
+  }
+  // what every ending does after its reports: the --junit file, the CI job summary, the --json line
+  const conclude = (run: RunResult, code: number, reportsDir: string | undefined): number => concludeRun(given, values.json === true, { run, code, reportsDir, junitPath, secrets });
 
   const log: string[] = [];
   const startedAt = new Date();
@@ -118,7 +140,8 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
       const failure = e instanceof TesteeStartError ? startFailure(e, values.testee ?? '') : e;
       const runTarget: RunTarget = e instanceof TesteeStartError ? { kind: 'testee', description: values.testee ?? '' } : { kind: values.merchant ? 'merchant' : 'gateway', description: e.url };
       const facts = { failure, vectorSetHash: set.hash, target: runTarget, selection, startedAt, finishedAt: new Date(), log, ...(values['run-name'] ? { runName: values['run-name'] } : {}) };
-      return reportAbortedRun(io, facts, values['no-reports'] || values.list ? undefined : { ...(reportDir ? { dir: reportDir } : {}), secrets });
+      const ended = await reportAbortedRun(io, facts, values['no-reports'] || values.list ? undefined : { ...(reportDir ? { dir: reportDir } : {}), secrets });
+      return values.list ? ended.code : conclude(ended.run, ended.code, ended.dir);
     }
     if (e instanceof ModuleSubjectError) throw new UsageError(e.message);
     if (e instanceof SampleMerchantError) {
@@ -155,7 +178,7 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
         await stop?.();
       };
     }
-    const progress = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY === true && io.env['CI'] !== 'true' });
+    const progress = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY === true && io.env['CI'] !== 'true', colour: useColour(io) });
     // Ctrl-C / SIGTERM: no case starts after it, the testee is stopped a moment later (what it was
     // doing ends as not run), the reports of what ran are written and say so; a second one stops at once
     const interrupt = new AbortController();
@@ -185,41 +208,74 @@ export async function runRun({ values, positionals, io, addSecret }: CommandCont
     }
     if (saveTo) saveCounterexamples(run, saveTo, io, limits);
     progress.finish(run);
+    let writtenTo: string | undefined;
     if (!values['no-reports']) {
       const dir = reportDir ?? join(io.cwd, 'reports', run.runName);
       try {
-        const written = await writeReports(run, { dir, secrets });
-        io.stdout(`reports: ${written.dir}\n`);
+        writtenTo = (await writeReports(run, { dir, secrets })).dir;
+        io.stdout(`reports: ${writtenTo}\n`);
       } catch (e) {
         // checked before the run: what fails now is the disk or a race (exit 3), never an internal error
         if (!(e instanceof ReportWriteError)) throw e;
         io.stderr(`pgv2kit run: ${e.message}\n`);
-        return EXIT.failure;
+        return conclude(run, EXIT.failure, undefined);
       }
     }
-    const session = 'session' in subject ? (subject as { session: { failure?: string; protocolProblems?: readonly string[] } }).session : undefined;
-    const broken = session?.protocolProblems ?? [];
-    // lines that were no request's answer: no case is charged with them, and the run says so
-    if (broken.length > 0) io.stderr(`pgv2kit run: warning: the testee broke the protocol ${broken.length} time${broken.length === 1 ? '' : 's'} outside any case (run.log has each): ${broken[0]}\n`);
-    if (run.stopped) io.stderr(`pgv2kit run: stopped early: ${run.stopped.reason}; ${run.stopped.notRun} selected case${run.stopped.notRun === 1 ? '' : 's'} not run\n`);
-    if (signalled) return signalled === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
-    // the run did not finish in its time, or the testee was given up on: what did not run did not pass (exit 3, the reports say so)
-    if (run.stopped && STOP_INFO[run.stopped.kind].runFailed) return EXIT.failure;
-    // given up on while the properties ran (no case left to stop)
-    const dead = session?.failure;
-    if (dead) {
-      io.stderr(`pgv2kit run: ${dead}\n`);
-      return EXIT.failure;
-    }
-    if (run.noTestRan) {
-      io.stderr(`pgv2kit run: ${run.noTestRan}\n`);
-      return EXIT.nonconformance;
-    }
-    return runConformant(run) ? EXIT.ok : EXIT.nonconformance;
+    return conclude(run, runExitCode(run, subject, signalled, io), writtenTo);
   } finally {
     await subject.close?.();
     await closeGateway?.();
   }
+}
+
+/** The exit code of a run that finished (its warnings said on stderr): 130/143 interrupted, 3 the run itself failed, 1 nonconformant or nothing ran, 0 conformant. */
+function runExitCode(run: RunResult, subject: Subject, signalled: NodeJS.Signals | undefined, io: CliIo): number {
+  const session = 'session' in subject ? (subject as { session: { failure?: string; protocolProblems?: readonly string[] } }).session : undefined;
+  const broken = session?.protocolProblems ?? [];
+  // lines that were no request's answer: no case is charged with them, and the run says so
+  if (broken.length > 0) io.stderr(`pgv2kit run: warning: the testee broke the protocol ${broken.length} time${broken.length === 1 ? '' : 's'} outside any case (run.log has each): ${broken[0]}\n`);
+  if (run.stopped) io.stderr(`pgv2kit run: stopped early: ${run.stopped.reason}; ${run.stopped.notRun} selected case${run.stopped.notRun === 1 ? '' : 's'} not run\n`);
+  if (signalled) return signalled === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+  // the run did not finish in its time, or the testee was given up on: what did not run did not pass (exit 3, the reports say so)
+  if (run.stopped && STOP_INFO[run.stopped.kind].runFailed) return EXIT.failure;
+  // given up on while the properties ran (no case left to stop)
+  const dead = session?.failure;
+  if (dead) {
+    io.stderr(`pgv2kit run: ${dead}\n`);
+    return EXIT.failure;
+  }
+  if (run.noTestRan) {
+    io.stderr(`pgv2kit run: ${run.noTestRan}\n`);
+    return EXIT.nonconformance;
+  }
+  return runConformant(run) ? EXIT.ok : EXIT.nonconformance;
+}
+
+/**
+ * After a run's reports: the --junit file, the Markdown summary appended to
+ * `$GITHUB_STEP_SUMMARY` when it is set, and with --json the one summary line on stdout.
+ * A --junit file that cannot be written now (checked before the run) turns the code to 3.
+ */
+function concludeRun(io: CliIo, json: boolean, r: { readonly run: RunResult; readonly code: number; readonly reportsDir: string | undefined; readonly junitPath: string | undefined; readonly secrets: readonly string[] }): number {
+  let code = r.code;
+  if (r.junitPath) {
+    try {
+      writeFileAtomic(r.junitPath, toJUnitXml(r.run, r.secrets));
+    } catch (e) {
+      io.stderr(`pgv2kit run: --junit ${r.junitPath} could not be written: ${fileSystemReason(e) ?? String(e)}\n`);
+      code = EXIT.failure;
+    }
+  }
+  const summaryFile = io.env['GITHUB_STEP_SUMMARY'];
+  if (summaryFile) {
+    try {
+      appendFileSync(summaryFile, toStepSummary(r.run, r.secrets, r.reportsDir));
+    } catch (e) {
+      io.stderr(`pgv2kit run: warning: the job summary ($GITHUB_STEP_SUMMARY, ${summaryFile}) could not be written: ${fileSystemReason(e) ?? String(e)}\n`);
+    }
+  }
+  if (json) io.stdout(`${JSON.stringify(toRunSummaryJson(r.run, r.secrets, { exitCode: code, reportsDir: r.reportsDir ?? null, junit: r.junitPath ?? null }))}\n`);
+  return code;
 }
 
 // --- internal ---

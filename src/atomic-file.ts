@@ -1,3 +1,7 @@
+/**
+ * One file written whole or not at all, for every layer that writes a file a user keeps.
+ * @module
+ */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
