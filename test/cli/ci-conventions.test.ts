@@ -129,3 +129,50 @@ describe.concurrent('$GITHUB_STEP_SUMMARY', () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe.concurrent('certify --json and fuzz --json: one summary line on stdout', () => {
+  it('certify against the sample merchant: the verdict, its requirements, exit code 0, the reports', async () => {
+    const cwd = tmp();
+    const r = await run(['certify', '--seed', '3', '--json', '--report-dir', 'c'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')).toHaveLength(2);
+    const json = JSON.parse(r.stdout) as { verdict: string; exitCode: number; reasons: string[]; requirements: Array<{ id: string; result: string }>; reportsDir: string; seed: number };
+    expect(json).toMatchObject({ verdict: 'CERTIFIED', exitCode: 0, reasons: [], seed: 3, reportsDir: join(cwd, 'c') });
+    expect(json.requirements.length).toBeGreaterThan(3);
+    expect(r.stderr).toContain('Verdict: CERTIFIED');
+  });
+
+  it('certify against a merchant not reached: NOT CERTIFIED, exit code 3, the secret masked', async () => {
+    const secret = 'sk_json_secret_42424242';
+    const r = await run(['certify', '--notify-url', 'http://127.0.0.1:1/n', '--return-url', 'http://127.0.0.1:1/r', '--json', '--report-dir', 'c'], { cwd: tmp(), env: { PGV2_APP_ID: 'app_json', PGV2_APP_SECRET: secret } });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'NOT CERTIFIED', exitCode: 3, answered: false });
+    expect(r.stdout + r.stderr).not.toContain(secret);
+  });
+
+  it.each([
+    [['fuzz', '--runs', '30', '--seed', '1', '--json'], 0, null],
+    [['fuzz', '--testee', 'no-such-command-pgv2kit', '--json'], 3, 'the testee could not start'],
+  ] as const)('%j → exit %i', async (argv, code, error) => {
+    const r = await run(argv, { cwd: tmp() });
+    expect(r.code).toBe(code);
+    const json = JSON.parse(r.stdout) as { exitCode: number; seed: number; runs: number; finding: unknown; error?: string };
+    expect(json.exitCode).toBe(code);
+    expect(json.finding).toBeNull();
+    if (error === null) expect(json).toMatchObject({ seed: 1, runs: 30 });
+    else expect(json.error).toContain(error);
+  });
+
+  it('fuzz --json with a finding: the header, the reason, the replay, what was saved; exit code 1', async () => {
+    const cwd = tmp();
+    const r = await run(['fuzz', '--testee', `node ${join(ROOT, 'test/fuzz/fixtures/positional-testee.mjs')}`, '--seed', '9', '--save', 'found.yaml', '--json'], { cwd });
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.stdout) as { exitCode: number; finding: { header: string; reason: string; replay: string; replayCommand: string; saved: { id: string; file: string } } };
+    expect(json.exitCode).toBe(1);
+    expect(json.finding.header).toMatch(/^V2_SHA256 /);
+    expect(json.finding.replay).toMatch(/^9:[\d:]+$/);
+    expect(json.finding.replayCommand).toContain(`--replay ${json.finding.replay}`);
+    expect(json.finding.saved).toEqual({ id: 'authorization.fuzz-1', file: join(cwd, 'found.yaml') });
+    expect(r.stderr).toMatch(/FINDING after \d+ headers/);
+  });
+});

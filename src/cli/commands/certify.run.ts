@@ -16,6 +16,7 @@ import { DEFAULT_DEADLINE_SECONDS, secondsOption } from '../_numbers.js';
 import { TargetUnreachableError } from '../_reach.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
+import { jsonOutput } from '../_json-output.js';
 import type { certifyOptions } from './certify.js';
 
 /**
@@ -23,7 +24,9 @@ import type { certifyOptions } from './certify.js';
  * @param context - the parsed options and the io
  * @returns the exit code
  */
-export async function runCertify({ values, io, addSecret }: CommandContext<typeof certifyOptions>): Promise<number> {
+export async function runCertify({ values, io: given, addSecret }: CommandContext<typeof certifyOptions>): Promise<number> {
+  // --json: one summary line on stdout, every other line on stderr
+  const { io, emit } = jsonOutput(values.json === true, given);
   const seed = values.seed === undefined ? randomInt(0, 2 ** 32 - 1) : parseSeed(values.seed);
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
   const deadlineMs = secondsOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS);
@@ -71,14 +74,33 @@ export async function runCertify({ values, io, addSecret }: CommandContext<typeo
     }
     io.stdout(`${verdictLine(result)}; plan hash ${result.planHash}\n`);
     // a certification that did not reach the merchant or finish in its time is the run failing (exit 3), not the merchant
-    if (result.run.aborted || result.run.stopped?.kind === 'deadline') return EXIT.failure;
-    return result.verdict === 'CERTIFIED' ? EXIT.ok : EXIT.nonconformance;
+    const code = result.run.aborted || result.run.stopped?.kind === 'deadline' ? EXIT.failure : result.verdict === 'CERTIFIED' ? EXIT.ok : EXIT.nonconformance;
+    emit(certificationSummary(result, code, dir), [target.appSecret]);
+    return code;
   } finally {
     await merchant.close?.();
   }
 }
 
 // --- internal ---
+
+/** What `certify --json` prints: the verdict and its reasons, per requirement its result, the exit code and the reports. */
+function certificationSummary(r: CertificationResult, exitCode: number, reportsDir: string): object {
+  return {
+    kit: r.kit,
+    verdict: r.verdict,
+    reasons: r.reasons,
+    exitCode,
+    answered: r.answered,
+    seed: r.seed,
+    planHash: r.planHash,
+    vectorSetHash: r.vectorSetHash,
+    merchant: r.merchant,
+    totals: r.totals,
+    requirements: r.requirements.map((q) => ({ id: q.id, title: q.title, sections: q.sections, result: q.result })),
+    reportsDir,
+  };
+}
 
 function parseSeed(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 2 ** 32 - 1) throw new UsageError(`--seed must be an integer from 0 to 4294967295, not ${JSON.stringify(value)}`);

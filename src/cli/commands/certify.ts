@@ -21,6 +21,7 @@ export const certifyOptions = {
   timeout: { type: 'string', valueName: '<seconds>', description: 'Limit for each call (default 5)' },
   'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the report here (default: reports/<run name>)' },
   'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run (default: certify-<date>-<time>)' },
+  json: { type: 'boolean', description: 'Print one JSON summary on stdout (verdict, reasons, requirements, exit code, reports); every other line goes to stderr' },
   ...deadlineOption,
 } as const satisfies OptionSpecs;
 

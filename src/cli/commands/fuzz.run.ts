@@ -19,6 +19,7 @@ import { integerOption, secondsOption } from '../_numbers.js';
 import { requireReachable, TargetUnreachableError } from '../_reach.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
+import { jsonOutput } from '../_json-output.js';
 import type { fuzzOptions } from './fuzz.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
@@ -29,7 +30,9 @@ import type { VectorLimits } from '../../vectors/limits.js';
  * @param context - the parsed options and the io
  * @returns the exit code
  */
-export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>): Promise<number> {
+export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzOptions>): Promise<number> {
+  // --json: one summary line on stdout, every other line on stderr
+  const { io, emit } = jsonOutput(values.json === true, given);
   const replay = values.replay !== undefined ? parseReplay(values.replay) : undefined;
   if (values.replay !== undefined && !replay) throw new UsageError('--replay takes <seed>:<path>, as a finding prints it (e.g. 42:3:0:1)');
   if (replay && values.seed !== undefined) throw new UsageError('give --seed or --replay, not both (the replay carries its seed)');
@@ -53,11 +56,12 @@ export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>
     } catch (e) {
       if (!(e instanceof TargetUnreachableError)) throw e;
       io.stderr(`pgv2kit fuzz: ${e.message}\n`);
+      emit({ seed, exitCode: EXIT.failure, error: e.message, runs: 0, finding: null });
       return EXIT.failure;
     }
     io.stdout(`fuzzing the Authorization parsing of ${http.url} (${http.kind}): seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`);
     const result = await fuzzHttp({ ...http, appId, appSecret, seed, runs, timeoutMs, ...(timeMs !== undefined ? { timeMs } : {}), ...(replay ? { path: replay.path } : {}) });
-    return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${http.url}` }, io);
+    return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${http.url}` }, io, (s) => emit(s, [appSecret]));
   }
 
   let subject: Subject;
@@ -71,7 +75,9 @@ export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>
     }
   } catch (e) {
     if (e instanceof TesteeStartError) {
-      printStartFailure(io, 'fuzz', startFailure(e, values.testee ?? ''));
+      const failure = startFailure(e, values.testee ?? '');
+      printStartFailure(io, 'fuzz', failure);
+      emit({ seed, exitCode: EXIT.failure, error: `the testee could not start: ${failure.reason}`, runs: 0, finding: null });
       return EXIT.failure;
     }
     throw e;
@@ -105,7 +111,7 @@ export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>
         next = (Math.floor(n / every) + 1) * every;
       },
     });
-    return report(result, { ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}), ...(values.save !== undefined ? { save: values.save } : {}), limits }, io);
+    return report(result, { ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}), ...(values.save !== undefined ? { save: values.save } : {}), limits }, io, emit);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -115,31 +121,36 @@ export async function runFuzz({ values, io }: CommandContext<typeof fuzzOptions>
 
 // --- internal ---
 
-function report(result: FuzzResult, values: { target?: string; save?: string; limits?: VectorLimits }, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }): number {
+function report(result: FuzzResult, values: { target?: string; save?: string; limits?: VectorLimits }, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }, emit: (summary: object) => void): number {
   const f = result.finding;
   if (!f) {
     io.stdout(`no finding: ${result.runs} headers tried${result.interrupted ? ' (stopped by --time)' : ''}, seed ${result.seed}\n`);
+    emit({ seed: result.seed, exitCode: EXIT.ok, runs: result.runs, stoppedByTime: result.interrupted, finding: null });
     return EXIT.ok;
   }
   const target = values.target ?? '';
+  const replay = `pgv2kit fuzz${target} --replay ${f.replay}`;
   io.stdout(
     [
       `FINDING after ${result.runs} headers (${f.shrinks} shrinks):`,
       `  header:  ${showEscaped(f.header)}`,
       `  reason:  ${f.reason}`,
       `  R8:      ${f.oracle.verdict} (${describeAnswers(f.oracle.answers)}; ${seeDocs('R8', io.cwd)})`,
-      `  replay:  pgv2kit fuzz${target} --replay ${f.replay}`,
+      `  replay:  ${replay}`,
       '',
     ].join('\n'),
   );
+  let saved: { id: string; file: string } | null = null;
   if (values.save !== undefined) {
     try {
-      const saved = saveFinding(f, resolvePath(io.cwd, values.save), new Date(), values.limits);
-      io.stdout(`saved as ${saved.id} in ${saved.file}${saved.created ? ' (new file)' : ''}\n`);
+      const s = saveFinding(f, resolvePath(io.cwd, values.save), new Date(), values.limits);
+      saved = { id: s.id, file: s.file };
+      io.stdout(`saved as ${s.id} in ${s.file}${s.created ? ' (new file)' : ''}\n`);
     } catch (e) {
       io.stderr(`pgv2kit fuzz: the finding could not be saved: ${(e as Error).message}\n`);
     }
   }
+  emit({ seed: result.seed, exitCode: EXIT.nonconformance, runs: result.runs, stoppedByTime: result.interrupted, finding: { header: f.header, reason: f.reason, verdict: f.oracle.verdict, shrinks: f.shrinks, replay: f.replay, replayCommand: replay, saved } });
   return EXIT.nonconformance;
 }
 

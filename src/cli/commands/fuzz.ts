@@ -21,6 +21,7 @@ export const fuzzOptions = {
   time: { type: 'string', valueName: '<seconds>', description: 'Stop after this many seconds' },
   replay: { type: 'string', valueName: '<seed:path>', description: 'Replay one finding from its seed and path' },
   save: { type: 'string', valueName: '<file>', description: 'Write the finding as a vector to this file (created or appended to)' },
+  json: { type: 'boolean', description: 'Print one JSON summary on stdout (seed, headers tried, the finding or null, exit code); every other line goes to stderr' },
   timeout: { type: 'string', valueName: '<seconds>', description: 'Per-header timeout for a testee, and for its answer to start (default 5)' },
   ...vectorLimitOptions,
 } as const satisfies OptionSpecs;

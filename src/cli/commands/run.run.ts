@@ -33,6 +33,7 @@ import { SampleMerchantError } from '../merchant-target.js';
 import { saveCounterexamples, saveTarget } from '../run-save.js';
 import { APP_SECRET_ENV } from '../../env.js';
 import { useColour, type CliIo } from '../io.js';
+import { jsonOutput, type JsonOutput } from '../_json-output.js';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { toJUnitXml } from '../../reports/junit.js';
 import { toStepSummary } from '../../reports/markdown.js';
@@ -50,7 +51,7 @@ import { TargetUnreachableError } from '../_reach.js';
 export async function runRun({ values, positionals, io: given, addSecret }: CommandContext<typeof runOptions>): Promise<number> {
   if (values.json && values.list) throw new UsageError('--json summarizes a run: leave out --list');
   // --json: stdout carries the one JSON summary; every line for people goes to stderr
-  const io: CliIo = values.json ? { ...given, stdout: given.stderr } : given;
+  const { io, emit } = jsonOutput(values.json === true, given);
   const targets = [values.testee !== undefined, values.module !== undefined, values.gateway === true, values.merchant === true].filter(Boolean).length;
   if (targets > 1) throw new UsageError('give one of --testee, --module, --gateway and --merchant');
   const merchantOnly = MERCHANT_OPTIONS.find((k) => values[k] !== undefined);
@@ -121,7 +122,7 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
     checkWritableFile(junitPath, '--junit');
   }
   // what every ending does after its reports: the --junit file, the CI job summary, the --json line
-  const conclude = (run: RunResult, code: number, reportsDir: string | undefined): number => concludeRun(given, values.json === true, { run, code, reportsDir, junitPath, secrets });
+  const conclude = (run: RunResult, code: number, reportsDir: string | undefined): number => concludeRun(io, emit, { run, code, reportsDir, junitPath, secrets });
 
   const log: string[] = [];
   const startedAt = new Date();
@@ -256,7 +257,7 @@ function runExitCode(run: RunResult, subject: Subject, signalled: NodeJS.Signals
  * `$GITHUB_STEP_SUMMARY` when it is set, and with --json the one summary line on stdout.
  * A --junit file that cannot be written now (checked before the run) turns the code to 3.
  */
-function concludeRun(io: CliIo, json: boolean, r: { readonly run: RunResult; readonly code: number; readonly reportsDir: string | undefined; readonly junitPath: string | undefined; readonly secrets: readonly string[] }): number {
+function concludeRun(io: CliIo, emit: JsonOutput['emit'], r: { readonly run: RunResult; readonly code: number; readonly reportsDir: string | undefined; readonly junitPath: string | undefined; readonly secrets: readonly string[] }): number {
   let code = r.code;
   if (r.junitPath) {
     try {
@@ -274,7 +275,7 @@ function concludeRun(io: CliIo, json: boolean, r: { readonly run: RunResult; rea
       io.stderr(`pgv2kit run: warning: the job summary ($GITHUB_STEP_SUMMARY, ${summaryFile}) could not be written: ${fileSystemReason(e) ?? String(e)}\n`);
     }
   }
-  if (json) io.stdout(`${JSON.stringify(toRunSummaryJson(r.run, r.secrets, { exitCode: code, reportsDir: r.reportsDir ?? null, junit: r.junitPath ?? null }))}\n`);
+  emit(toRunSummaryJson(r.run, r.secrets, { exitCode: code, reportsDir: r.reportsDir ?? null, junit: r.junitPath ?? null }));
   return code;
 }
 

@@ -1,0 +1,36 @@
+/**
+ * `--json` on run, certify and fuzz: standard output carries exactly one JSON line, the command's
+ * summary; every line meant for people goes to standard error instead.
+ * @module
+ */
+import { redact } from '../scheme/mask.js';
+import type { CliIo } from './io.js';
+
+/** The io a command writes through, and how it prints its one JSON summary. */
+export interface JsonOutput {
+  /** The command's io: with --json, its stdout writes to stderr. */
+  readonly io: CliIo;
+  /** Prints the summary as one line on the real stdout (nothing without --json), every string in it with `secrets` masked. */
+  readonly emit: (summary: object, secrets?: readonly string[]) => void;
+}
+
+/**
+ * The output of a command that may be asked for --json.
+ * @param json - whether --json was given
+ * @param io - the process's io
+ * @returns the io to write through, and the summary's printer
+ * @example const { io, emit } = jsonOutput(values.json === true, given); …; emit({ exitCode: 0 })
+ */
+export function jsonOutput(json: boolean, io: CliIo): JsonOutput {
+  if (!json) return { io, emit: () => undefined };
+  return { io: { ...io, stdout: io.stderr }, emit: (summary, secrets = []) => io.stdout(`${JSON.stringify(masked(summary, secrets))}\n`) };
+}
+
+/** A JSON value with every string's secrets masked. */
+function masked(value: unknown, secrets: readonly string[]): unknown {
+  if (secrets.length === 0) return value;
+  if (typeof value === 'string') return redact(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => masked(v, secrets));
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, secrets)]));
+  return value;
+}
