@@ -77,6 +77,29 @@ export function mistakeRef(id: string): DocRef | undefined {
 }
 
 /**
+ * The title of a known mistake, as the first line of its page says it (`# \`no-final-lf\`: <title>`).
+ * @param id - the mistake's stable id
+ * @returns the title, or undefined when the package has no page for it
+ * @example mistakeTitle('no-final-lf') // 'the LF after the body was left out'
+ */
+export function mistakeTitle(id: string): string | undefined {
+  if (!/^[a-z0-9-]+$/.test(id)) return undefined;
+  const cached = TITLES.get(id);
+  if (cached !== undefined || TITLES.has(id)) return cached;
+  let title: string | undefined;
+  try {
+    const first = readFileSync(join(PACKAGE_ROOT, DOCS.mistakes, `${id}.md`), 'utf8').split('\n', 1)[0] ?? '';
+    title = /^# `[^`]+`: (.+)$/.exec(first)?.[1]?.trim();
+  } catch {
+    title = undefined;
+  }
+  TITLES.set(id, title);
+  return title;
+}
+
+const TITLES = new Map<string, string | undefined>();
+
+/**
  * A failure kind (a case status, a testee failure, a header, verification or upload
  * problem) as its page.
  * @param kind - e.g. `error`, `sign-mismatch`, `file-not-last`

@@ -5,6 +5,7 @@
  * @module
  */
 import { ABORT_INFO, RUN_AREAS, STOP_INFO } from '../runner/result.js';
+import { byCause, triage, type Cause } from '../runner/triage.js';
 import type { Choice, OpStatus } from '../checks/outcome.js';
 import type { CaseResult, Diagnosis, RunResult, RunStopped, Totals, Verdict } from '../runner/result.js';
 import { runConformant, runPassed } from '../runner/result.js';
@@ -27,6 +28,8 @@ export interface OpView {
   readonly diagnosis: readonly Diagnosis[];
   /** The signature contents the op carries, when it carries any. */
   readonly content?: { readonly expected?: ContentView; readonly got?: ContentView; readonly diff?: ContentDiff };
+  /** What the implementation was sent, for a step that failed or errored (clean JSON, as expected and got). */
+  readonly input?: Json;
 }
 
 /** A case, clean: the run's case with its operations cleaned and its diagnoses gathered. */
@@ -34,6 +37,8 @@ export interface CaseView extends Omit<CaseResult, 'ops'> {
   readonly ops: readonly OpView[];
   /** Every op's diagnoses, each mistake once. */
   readonly diagnosis: readonly Diagnosis[];
+  /** The command that runs this case alone against the same target (`pgv2kit run … --only id:<id>`). */
+  readonly reproduce: string;
   /** The operations whose step ran (passed, failed or errored). */
   readonly ran: readonly string[];
   /** The operations whose step did not run (not offered, or answered unsupported). */
@@ -59,6 +64,8 @@ export interface ReportModel extends Omit<RunResult, 'cases' | 'offered' | 'oper
   /** What the report is about, for its title: the implementation, or the testee that never started. */
   readonly subject: string;
   readonly cases: readonly CaseView[];
+  /** The likely causes of the failing cases, most cases first ({@link triage}). */
+  readonly causes: readonly Cause[];
   readonly byArea: readonly GroupRow[];
   readonly bySection: readonly GroupRow[];
 }
@@ -106,6 +113,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
         durationMs: o.durationMs,
         expected: o.op === 'signature.content' && typeof o.expected === 'string' && decodeBase64(o.expected) ? r.json({ contentB64: o.expected }) : r.json(o.expected),
         got: r.json(o.got),
+        ...(o.input !== undefined ? { input: r.json(o.input) } : {}),
         diagnosis: (o.diagnosis ?? []).map(diag),
         ...(content ? { content } : {}),
       };
@@ -114,6 +122,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     const diagnosis = ops.flatMap((o) => o.diagnosis).filter((d) => !seen.has(d.mistake) && seen.add(d.mistake));
     return {
       id: t(c.id),
+      reproduce: t(reproduceCommand(run.target, c.id, c.property?.replay)),
       ran: ops.filter((o) => o.status !== 'skip').map((o) => o.op),
       notRun: ops.filter((o) => o.status === 'skip').map((o) => o.op),
       kind: c.kind,
@@ -154,6 +163,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
       ? `${ABORT_INFO[run.aborted.kind].banner}: ${t(run.aborted.message)} (no case ran, ${seconds(run.durationMs)} s)`
       : `${run.stopped ? `${STOP_INFO[run.stopped.kind].banner} (${t(run.stopped.reason)}; ${run.stopped.notRun} not run) — ` : ''}${summaryLine(run.totals, run.durationMs, run.noTestRan)}`,
     cases,
+    causes: triage(run.cases).map((c) => ({ ...c, title: t(c.title), cases: ts(c.cases) })),
     byArea: group(cases, (c) => [c.kind], [...RUN_AREAS]),
     bySection: group(cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
     log: ts(run.log),
@@ -168,6 +178,33 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
   };
 }
 
+
+/**
+ * The command that runs one case alone against the run's target, as a user types it in a POSIX
+ * shell: the testee command or module path quoted, a property with its replay.
+ * @param target - the run's target
+ * @param id - the case
+ * @param replay - a property's `<seed>:<path>`, when it failed
+ * @returns e.g. `pgv2kit run --testee 'python3 adapter.py' --only id:signature.final-lf-missing`
+ * @example reproduceCommand({ kind: 'reference', description: 'built-in reference' }, 'signature.x') // 'pgv2kit run --only id:signature.x'
+ */
+export function reproduceCommand(target: RunResult['target'], id: string, replay?: string): string {
+  const how: Record<RunResult['target']['kind'], string> = {
+    reference: '',
+    testee: ` --testee ${shellQuote(target.description)}`,
+    module: ` --module ${shellQuote(target.description)}`,
+    gateway: ` --gateway ${shellQuote(target.description)}`,
+    // the merchant role's URLs are the run's own (its description is a sentence): said, not guessed
+    merchant: ' --merchant --notify-url <as in this run> --return-url <as in this run>',
+  };
+  const only = `--only ${shellQuote(`id:${id}`)}${replay !== undefined ? ` --replay ${shellQuote(`${id}=${replay}`)}` : ''}`;
+  return `pgv2kit run${how[target.kind]} ${only}`;
+}
+
+/** A word for a POSIX shell: as it is when it is plain, else in single quotes. */
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
 
 /**
  * The one-line summary of a run. `CONFORMANT (PARTIAL)` when nothing failed but some
@@ -208,12 +245,12 @@ export function seconds(ms: number): string {
 }
 
 /**
- * The cases that fail the run: failed, then error, then unexpected pass, each in run order.
+ * The cases that fail the run (failed, error, unexpected pass), root causes first: the scheme's operations, then the roles ({@link byCause}).
  * @param model - the model
  * @returns the failing cases
  */
 export function failingCases(model: ReportModel): CaseView[] {
-  return FAILING.flatMap((v) => model.cases.filter((c) => c.verdict === v));
+  return byCause(model.cases.filter((c) => FAILING.includes(c.verdict)));
 }
 
 /**

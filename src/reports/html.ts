@@ -80,10 +80,11 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     meta(m),
     '</header>',
     '<nav>',
-    [['areas', 'By area'], ['sections', 'By spec section'], ['operations', 'By operation'], ['failures', `Failures (${failing.length})`], ['acceptable', `Acceptable (${acceptable.length})`], ['xfail', `Expected failures (${xfail.length})`], ['partial', `Partial (${m.totals.partial})`], ['skipped', `Skipped (${m.totals.skipped})`], ['all', 'All cases'], ['log', 'Log']]
+    [...(m.causes.length > 0 ? [['causes', `Likely causes (${m.causes.length})`]] : []), ['areas', 'By area'], ['sections', 'By spec section'], ['operations', 'By operation'], ['failures', `Failures (${failing.length})`], ['acceptable', `Acceptable (${acceptable.length})`], ['xfail', `Expected failures (${xfail.length})`], ['partial', `Partial (${m.totals.partial})`], ['skipped', `Skipped (${m.totals.skipped})`], ['all', 'All cases'], ['log', 'Log']]
       .map(([id, text]) => `<a href="#${id}">${h(text ?? '')}</a>`)
       .join(' · '),
     '</nav>',
+    m.causes.length > 0 ? causesSection(m) : '',
     `<section id="areas"><h2>By area</h2>${table('area', m.byArea)}</section>`,
     `<section id="sections"><h2>By spec section</h2>${table('section', m.bySection)}</section>`,
     `<section id="operations"><h2>By operation</h2>${operationTable(m)}</section>`,
@@ -162,6 +163,7 @@ table.content tr.differs td.line{background:var(--bad-bg)}table.content tr.diffe
 mark.first{background:var(--mark);outline:2px solid var(--bad);outline-offset:0}mark.end{font-size:.8em}
 .missing{color:var(--muted);font-style:italic}
 .diagnosis{background:#f5f8ff;border:1px solid #d1e0ff;border-radius:6px;padding:.3rem .8rem;margin:.6rem 0}
+.causes li{margin:.3rem 0}.causes details{display:inline}.causes summary{display:inline;cursor:pointer;color:var(--muted);margin-left:.4rem}
 .diagnosis h4{margin:.2rem 0}.ref{color:var(--muted)}a.doc{color:inherit;text-decoration:underline dotted}
 footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
 `.trim();
@@ -224,6 +226,26 @@ function verdict(v: Verdict): string {
   return `<span class="verdict v-${v}">${h(VERDICT_INFO[v].title)}</span>`;
 }
 
+/** The likely causes, most cases first: each with its count, its page and the cases it explains (linked to their articles). */
+function causesSection(m: ReportModel): string {
+  const byId = new Map(m.cases.map((c) => [c.id, c]));
+  const items = m.causes.map((cause) => {
+    const page = cause.mistake ? mistakeRef(cause.mistake) : undefined;
+    const links = cause.cases.map((id) => {
+      const c = byId.get(id);
+      return c ? caseLink(c) : `<code>${h(id)}</code>`;
+    });
+    const where = cause.consequences > 0 ? ` <span class="ref">(${cause.rootCauses} in the scheme's operations, ${cause.consequences} in the roles)</span>` : '';
+    return `<li><strong>${cause.count} case${cause.count === 1 ? '' : 's'}</strong>: ${linkRefsHtml(h(cause.title))}${cause.mistake ? ` <code>${h(cause.mistake)}</code>` : ''}${where}${page ? ` ${pageLinkHtml(page, 'about this mistake')}` : ''}<details><summary>the cases</summary>${links.join(', ')}</details></li>`;
+  });
+  return `<section id="causes"><h2>Likely causes, most cases first</h2><ol class="causes">${items.join('')}</ol></section>`;
+}
+
+/** A long text cut for a report (an input of a megabyte stays in results.json, not on the page). */
+function clipped(text: string): string {
+  return text.length > 4000 ? `${text.slice(0, 4000)}\n… (${text.length - 4000} more characters: results.json has them all)` : text;
+}
+
 function anchor(c: CaseView): string {
   return `case-${c.id.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
 }
@@ -247,6 +269,7 @@ function article(c: CaseView): string {
     out.push(`<p class="facts">property: seed ${c.property.seed}, ${c.property.runs} inputs, ${c.property.shrinks ?? 0} shrinks; replay <code>--replay ${h(c.id)}=${h(c.property.replay)}</code></p>`);
     out.push(`<details open><summary>Counterexample (shrunk)</summary><pre>${h(JSON.stringify(c.property.counterexample ?? null, null, 2).slice(0, 4000))}</pre></details>`);
   }
+  out.push(`<p class="facts">reproduce: <code>${h(c.reproduce)}</code></p>`);
   if (c.verdict === 'unexpected-pass') out.push(`<p>Listed as an expected failure${c.listedReason ? ` (${h(c.listedReason)})` : ''} but passed: update the list (<code>--update-expect-failures</code>).</p>`);
   if (c.diagnosis.length > 0) {
     out.push('<div class="diagnosis"><h4>Diagnosis</h4><ul>');
@@ -263,6 +286,7 @@ function article(c: CaseView): string {
 
 function op(o: OpView): string {
   const out = [`<div class="op"><h4><code>${h(o.op)}</code> <span class="s-${o.status}">${h(o.status)}</span>: ${linkRefsHtml(h(o.message))} <span class="ref">(${o.durationMs} ms)</span></h4>`];
+  if (o.input !== undefined) out.push(`<details open><summary>sent</summary><pre>${h(clipped(jsonText(o.input)))}</pre></details>`);
   const sbs = `<div class="sbs"><div><h5>expected</h5><pre>${h(jsonText(o.expected))}</pre></div><div><h5>got</h5><pre>${h(jsonText(o.got))}</pre></div></div>`;
   if (o.content?.diff) {
     out.push(diffTable(o.content.diff), `<details><summary>expected and got as JSON</summary>${sbs}</details>`);

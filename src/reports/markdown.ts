@@ -79,6 +79,7 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`| Date | ${cell(`${m.startedAt} → ${m.finishedAt} (${seconds(m.durationMs)} s)`)} |`);
   out.push(`| Selection | ${selection(m)} |`);
   out.push(`| Docs | ${cell(`${DOCS.index} in the kit's folder (node_modules/pgv2kit when installed): spec sections are in ${DOCS.spec}, R-numbers in ${DOCS.readings}, known mistakes in ${DOCS.mistakes}/<id>.md, statuses and problems in ${DOCS.failures}/<kind>.md`)} |`, '');
+  if (m.causes.length > 0) out.push('## Likely causes, most cases first', '', ...causeItems(m.causes), '');
   out.push('## By area', '', ...table('area', m.byArea), '');
   out.push('## By spec section', '', ...table('section', m.bySection), '');
   out.push('## By operation', '', ...operationTable(m), '');
@@ -123,6 +124,15 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   return finish(out.join('\n'), secrets);
 }
 
+/** The likely causes as a numbered list: count, title, the mistake's page, where the cases are. */
+function causeItems(causes: ReportModel['causes']): string[] {
+  return causes.map((c, i) => {
+    const page = c.mistake ? mistakeRef(c.mistake) : undefined;
+    const where = c.consequences > 0 ? ` (${c.rootCauses} in the scheme's operations, ${c.consequences} in the roles)` : '';
+    return `${i + 1}. **${c.count} case${c.count === 1 ? '' : 's'}**: ${md(c.title)}${c.mistake ? ` — ${code(c.mistake)}` : ''}${where}${page ? `, see ${code(page.file)}` : ''}`;
+  });
+}
+
 /** Failing cases a job summary lists before it points at the full report. */
 export const STEP_SUMMARY_FAILURES = 20;
 
@@ -142,6 +152,7 @@ export function toStepSummary(run: RunResult, secrets: readonly string[], report
   if (m.aborted) out.push(`> **${ABORT_INFO[m.aborted.kind].title}**: ${md(m.aborted.message)}.`, '');
   if (m.stopped) out.push(`> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run.`, '');
   if (m.noTestRan !== undefined && !m.aborted) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.`, '');
+  if (m.causes.length > 0) out.push('Likely causes, most cases first:', '', ...causeItems(m.causes), '');
   if (m.cases.length > 0) out.push(...table('area', m.byArea), '');
   const failing = failingCases(m);
   for (const c of failing.slice(0, STEP_SUMMARY_FAILURES)) {
@@ -236,6 +247,7 @@ function failure(c: CaseView): string[] {
     out.push(`- property: seed ${c.property.seed}, ${c.property.runs} inputs, ${c.property.shrinks ?? 0} shrinks; replay: \`pgv2kit run … --replay ${md(c.id)}=${md(c.property.replay)}\``);
     out.push('', '  counterexample (shrunk):', '', '  ```json', ...JSON.stringify(c.property.counterexample ?? null, null, 2).slice(0, 4000).split('\n').map((l) => `  ${l}`), '  ```');
   }
+  out.push(`- reproduce: ${code(c.reproduce)}`);
   if (c.verdict === 'unexpected-pass') out.push(`- listed as an expected failure${c.listedReason ? ` (${md(c.listedReason)})` : ''} but passed: update the list (\`--update-expect-failures\`)`);
   out.push('');
   for (const o of c.ops) out.push(...op(o));
@@ -252,6 +264,10 @@ function failure(c: CaseView): string[] {
 
 function op(o: OpView): string[] {
   const out = [`**${code(o.op)}**: ${o.status}, ${md(o.message)} (${o.durationMs} ms)`, ''];
+  if (o.input !== undefined) {
+    const sent = jsonText(o.input);
+    out.push('Sent:', '', ...fenced((sent.length > 4000 ? `${sent.slice(0, 4000)}\n… (${sent.length - 4000} more characters: results.json has them all)` : sent).split('\n'), 'json'), '');
+  }
   if (o.content?.diff) {
     out.push(`Content, \`-\` expected, \`+\` got: ${md(describeDifference(o.content.diff))}`, '', ...fenced(diffLines(o.content.diff), 'diff'), '');
   } else {

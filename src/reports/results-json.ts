@@ -9,6 +9,7 @@ import type { Diagnosis, RunAborted, RunStopped, RunTarget, RunResult, Totals, V
 import type { Implementation, Json } from '../subjects/subject.js';
 import type { ExpectedResult } from '../vectors/types.js';
 import { VERDICT_INFO, type CaseArea } from '../runner/result.js';
+import { byCause } from '../runner/triage.js';
 import { buildModel, finish, type CaseView, type OpView, type ReportModel } from './_model.js';
 import { describeDifference } from './_content.js';
 
@@ -33,6 +34,8 @@ export interface ResultsJsonOp {
   readonly contentDifference: string | null;
   readonly diagnosis: readonly Diagnosis[];
   readonly durationMs: number;
+  /** What the implementation was sent, for a step that failed or errored (clean JSON); else null. */
+  readonly input: Json | null;
 }
 
 /** A case in results.json. */
@@ -56,6 +59,8 @@ export interface ResultsJsonCase {
   readonly choice: Choice | null;
   readonly listedReason: string | null;
   readonly message: string;
+  /** The command that runs this case alone against the same target. */
+  readonly reproduce: string;
   readonly durationMs: number;
   readonly diagnosis: readonly Diagnosis[];
   /** A property case: its seed, inputs judged and, on failure, replay, shrinks and the shrunk counterexample; else null. */
@@ -86,6 +91,8 @@ export interface ResultsJson {
   /** Set when the run ended before any case ran because the testee could not start (exit 3): why, the command, how it ended, its stderr's last lines (masked); else null. */
   readonly aborted: RunAborted | null;
   readonly totals: Totals & { readonly total: number };
+  /** The likely causes of the failing cases, most cases first: the known mistake (or null), in words, how many cases, which, and how many of them are in the roles (consequences). */
+  readonly causes: ReadonlyArray<{ readonly mistake: string | null; readonly title: string; readonly count: number; readonly cases: readonly string[]; readonly rootCauses: number; readonly consequences: number }>;
   /** Per operation: offered or not, the selected cases with a step of it, steps ran, passed, failed, error, not run. */
   readonly operations: readonly OperationCoverage[];
   /** Operation names the implementation advertised that protocol v1 does not know, with the closest known name. */
@@ -144,6 +151,7 @@ export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[])
       'unexpected-pass': t['unexpected-pass'],
       total: m.cases.length,
     },
+    causes: m.causes.map((c) => ({ mistake: c.mistake, title: c.title, count: c.count, cases: [...c.cases], rootCauses: c.rootCauses, consequences: c.consequences })),
     operations: m.operations.map((o) => ({ op: o.op, offered: o.offered, cases: o.cases, ran: o.ran, passed: o.passed, failed: o.failed, error: o.error, notRun: o.notRun })),
     unknownOperations: m.unknownOperations.map((u) => ({ name: u.name, suggestion: u.suggestion ?? null, message: u.message })),
     cases: m.cases.map(caseJson),
@@ -171,6 +179,7 @@ function caseJson(c: CaseView): ResultsJsonCase {
     choice: c.choice ?? null,
     listedReason: c.listedReason ?? null,
     message: c.message,
+    reproduce: c.reproduce,
     durationMs: c.durationMs,
     diagnosis: c.diagnosis.map(diagnosisJson),
     property: c.property ? { seed: c.property.seed, runs: c.property.runs, replay: c.property.replay ?? null, shrinks: c.property.shrinks ?? null, counterexample: c.property.counterexample ?? null } : null,
@@ -189,6 +198,7 @@ function opJson(o: OpView): ResultsJsonOp {
     contentDifference: o.content?.diff ? describeDifference(o.content.diff) : null,
     diagnosis: o.diagnosis.map(diagnosisJson),
     durationMs: o.durationMs,
+    input: o.input ?? null,
   };
 }
 
@@ -203,8 +213,8 @@ export interface RunSummaryJson extends Omit<ResultsJson, 'cases' | 'staleListEn
   readonly reportsDir: string | null;
   /** The --junit file, or null. */
   readonly junit: string | null;
-  /** Every case that fails the run: id, verdict, message, the first diagnosis's mistake and message (or null). */
-  readonly failures: ReadonlyArray<{ readonly id: string; readonly verdict: Verdict; readonly message: string; readonly mistake: string | null; readonly diagnosis: string | null }>;
+  /** Every case that fails the run, root causes first: id, verdict, message, the first diagnosis's mistake and message (or null), the command that runs it alone. */
+  readonly failures: ReadonlyArray<{ readonly id: string; readonly verdict: Verdict; readonly message: string; readonly mistake: string | null; readonly diagnosis: string | null; readonly reproduce: string }>;
 }
 
 /**
@@ -217,12 +227,12 @@ export interface RunSummaryJson extends Omit<ResultsJson, 'cases' | 'staleListEn
  */
 export function toRunSummaryJson(run: RunResult, secrets: readonly string[], outcome: { readonly exitCode: number; readonly reportsDir: string | null; readonly junit: string | null }): RunSummaryJson {
   const { cases, staleListEntries: _stale, operations: _ops, unknownOperations: _unknown, ...rest } = resultsJsonFromModel(buildModel(run, secrets), secrets);
-  const failing = cases.filter((c) => VERDICT_INFO[c.verdict].failsRun);
+  const failing = byCause(cases.filter((c) => VERDICT_INFO[c.verdict].failsRun));
   return {
     ...rest,
     exitCode: outcome.exitCode,
     reportsDir: outcome.reportsDir === null ? null : finish(outcome.reportsDir, secrets),
     junit: outcome.junit === null ? null : finish(outcome.junit, secrets),
-    failures: failing.map((c) => ({ id: c.id, verdict: c.verdict, message: c.message, mistake: c.diagnosis[0]?.mistake ?? null, diagnosis: c.diagnosis[0]?.message ?? null })),
+    failures: failing.map((c) => ({ id: c.id, verdict: c.verdict, message: c.message, mistake: c.diagnosis[0]?.mistake ?? null, diagnosis: c.diagnosis[0]?.message ?? null, reproduce: c.reproduce })),
   };
 }

@@ -1,7 +1,9 @@
 /**
- * What a run prints while it goes and when it ends. On a terminal: one progress line
- * drawn in place (cases done of total, failures so far). Elsewhere (CI): plain lines,
- * one per case that did not pass. Always: a summary per area and per operation
+ * What a run prints while it goes and when it ends. While it goes, on stderr: one progress line
+ * drawn in place on a terminal; elsewhere (CI), once the run has gone 5 s, a plain one at each
+ * tenth. When it ends, on stdout:
+ * the likely causes of the failures, most cases first; one line per case that did not pass, root
+ * causes first; a summary per area and per operation
  * (offered or not, steps run, passed, failed), the operations that did not run, then
  * the closing lines — partial, skipped and expected failures, and last
  * `N passed, M failed` (N counts only the cases whose every step ran and passed).
@@ -11,6 +13,7 @@ import { RUN_AREAS } from './result.js';
 import { otherTargetsLine } from './coverage.js';
 import { VERDICT_INFO, type CaseResult, type RunResult, type Verdict } from './result.js';
 import { docDisplayPath, mistakeRef } from '../docs/refs.js';
+import { byCause, causeLine, triage } from './triage.js';
 
 /** Where progress goes. */
 export interface ProgressOutput {
@@ -20,7 +23,12 @@ export interface ProgressOutput {
   readonly isTTY: boolean;
   /** Colour the verdicts (ANSI), as the CLI decided (NO_COLOR, FORCE_COLOR, a terminal). Default false. */
   readonly colour?: boolean;
+  /** The clock, in milliseconds (tests set it). Default Date.now. */
+  readonly now?: () => number;
 }
+
+/** Off a terminal, a run that has gone this long says on stderr how far it got, at each tenth (a short run says nothing until it ends). */
+export const PLAIN_PROGRESS_AFTER_MS = 5000;
 
 /** The callbacks of a run's progress. */
 export interface Progress {
@@ -36,29 +44,57 @@ export interface Progress {
  * @example const p = createProgress({ stdout, stderr, isTTY: false }); runConformance({ …, onCase: p.onCase });
  */
 export function createProgress(out: ProgressOutput): Progress {
+  const now = out.now ?? Date.now;
   let failures = 0;
   let lastDraw = 0;
+  let started: number | undefined;
+  let nextPlain = 0;
   return {
     onCase(result, done, total) {
-      const fails = VERDICT_INFO[result.verdict].failsRun;
-      if (fails) failures++;
-      // the case's line on stdout (what a CI log or a pipe keeps); the progress line drawn on stderr, wiped first
-      if (fails || result.verdict === 'expected-failure') {
-        if (out.isTTY) out.stderr('\r\x1b[K');
-        out.stdout(`${caseLine(result, out.colour === true)}\n`);
-      }
+      if (VERDICT_INFO[result.verdict].failsRun) failures++;
+      const t = now();
+      started ??= t;
       if (out.isTTY) {
-        const t = Date.now();
         if (t - lastDraw > 50 || done === total) {
           lastDraw = t;
           out.stderr(`\r\x1b[K[${done}/${total}] ${failures} failed${done === total ? '\n' : ''}`);
         }
+      } else if (t - started >= PLAIN_PROGRESS_AFTER_MS && done >= nextPlain && done < total) {
+        // a CI log: once the run is long, a plain line at each tenth, so it is seen to move
+        nextPlain = done + Math.max(1, Math.ceil(total / 10));
+        out.stderr(`[${done}/${total}] ${failures} failed\n`);
       }
     },
     finish(run) {
+      out.stdout(caseLines(run, out.colour === true));
       out.stdout(summary(run, out.colour === true));
     },
   };
+}
+
+/**
+ * What a run that failed shows first: the likely causes, most cases first (one bug is one line,
+ * with how many cases it explains and its page), then every case that fails the run or is an
+ * expected failure, root causes first (the scheme's operations, then the roles).
+ * @param run - the run
+ * @param colour - colour the verdicts
+ * @returns the text (empty when no case failed)
+ * @example caseLines(run, false).startsWith('Likely causes')
+ */
+export function caseLines(run: Pick<RunResult, 'cases'>, colour = false): string {
+  const causes = triage(run.cases);
+  const lines: string[] = [];
+  if (causes.length > 0) {
+    const failing = causes.reduce((n, c) => n + c.count, 0);
+    lines.push(`Likely causes of the ${failing} failing case${failing === 1 ? '' : 's'}, most cases first:`);
+    for (const c of causes) {
+      const page = c.mistake ? mistakeRef(c.mistake) : undefined;
+      lines.push(`  ${causeLine(c)}${page ? `\n    see ${docDisplayPath(page)}` : ''}`);
+    }
+    lines.push('');
+  }
+  for (const r of byCause(run.cases.filter((c) => VERDICT_INFO[c.verdict].failsRun || c.verdict === 'expected-failure'))) lines.push(caseLine(r, colour));
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
 /**
@@ -127,6 +163,8 @@ export function summary(run: RunResult, colour = false): string {
   const t = run.totals;
   const failed = t.failed + t.error + t['unexpected-pass'];
   lines.push(`${t.partial ? `partial: ${t.partial} (not counted as passed), ` : ''}skipped: ${t.skipped}, expected failures: ${t['expected-failure']}${t['unexpected-pass'] ? `, unexpected passes: ${t['unexpected-pass']}` : ''}${t.error ? `, errors: ${t.error}` : ''}`);
+  const top = triage(run.cases)[0];
+  if (top?.mistake) lines.push(`likely cause: ${causeLine(top)} — the first lines above list every cause`);
   lines.push(paint(`${t.passed} passed, ${failed} failed`, failed > 0 ? 'red' : 'green', colour));
   return `${lines.join('\n')}\n`;
 }

@@ -41,6 +41,8 @@ export interface OpResult extends OpOutcome {
   readonly diagnosis?: readonly Diagnosis[];
   /** Milliseconds from request to answer. */
   readonly durationMs: number;
+  /** What the implementation was sent (protocol v1 input: the header to parse, the request to verify), kept for a step that failed or errored. */
+  readonly input?: Json;
 }
 
 /** The areas of a run: the vector kinds, and the properties. */

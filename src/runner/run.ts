@@ -8,7 +8,7 @@ import type { CheckContext } from '../checks/context.js';
 import { caseOperations, runCase } from '../checks/index.js';
 import { diagnose } from '../diagnosis/diagnose.js';
 import { isKitOperation, type Operation } from '../protocol/operations.js';
-import type { Subject } from '../subjects/subject.js';
+import type { OperationInput, Subject } from '../subjects/subject.js';
 import { KIT_NAME, kitVersion } from '../version.js';
 import { liveCases } from '../vectors/load.js';
 import type { LoadedCase, VectorSet } from '../vectors/types.js';
@@ -192,6 +192,7 @@ export const PROPERTY_SELECTABLES: readonly Selectable[] = PROPERTIES.map((p) =>
  */
 async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFailure | undefined, context: CheckContext): Promise<{ result: CaseResult; notRun: boolean }> {
   const durations = new Map<Operation, number>();
+  const inputs = new Map<Operation, OperationInput>();
   let neverJudged = false;
   let brokeHere = false;
   const timed: Subject = {
@@ -199,6 +200,7 @@ async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFail
     operations: subject.operations,
     async call(op, input, caseId) {
       const t0 = performance.now();
+      inputs.set(op, input);
       try {
         const answer = await subject.call(op, input, caseId);
         if ('failed' in answer) {
@@ -218,7 +220,9 @@ async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFail
   const ops: OpResult[] = await Promise.all(
     outcome.ops.map(async (o) => {
       const diagnosis = await diagnose(c, o);
-      return { ...o, durationMs: round(durations.get(o.op) ?? 0), ...(diagnosis.length ? { diagnosis } : {}) };
+      // what was sent, for a step that failed: the report shows it beside what came back
+      const sent = o.status === 'fail' || o.status === 'error' ? inputs.get(o.op) : undefined;
+      return { ...o, durationMs: round(durations.get(o.op) ?? 0), ...(diagnosis.length ? { diagnosis } : {}), ...(sent !== undefined ? { input: sent } : {}) };
     }),
   );
   let message = outcome.message;

@@ -14,14 +14,14 @@ describe('toResultsJson', () => {
   it('has schemaVersion 2 first and its keys in a fixed order', () => {
     expect(Object.keys(json)).toEqual([
       'schemaVersion', 'kit', 'vectorSetHash', 'implementation', 'target', 'runName', 'startedAt', 'finishedAt', 'durationMs',
-      'selection', 'conformant', 'summary', 'noTestRan', 'stopped', 'otherTargets', 'aborted', 'totals', 'operations', 'unknownOperations', 'cases', 'staleListEntries',
+      'selection', 'conformant', 'summary', 'noTestRan', 'stopped', 'otherTargets', 'aborted', 'totals', 'causes', 'operations', 'unknownOperations', 'cases', 'staleListEntries',
     ]);
-    // 2: the status and verdict "partial" are new values (and the coverage fields new keys)
+    // 2: the status and verdict "partial" are new values (and the coverage fields new keys); causes, reproduce and input are keys added since, nothing removed
     expect(json.schemaVersion).toBe(2);
     expect(Object.keys(json.cases[0]!)).toEqual([
-      'id', 'kind', 'file', 'comment', 'spec', 'readings', 'flags', 'result', 'status', 'verdict', 'ran', 'notRun', 'choice', 'listedReason', 'message', 'durationMs', 'diagnosis', 'property', 'ops',
+      'id', 'kind', 'file', 'comment', 'spec', 'readings', 'flags', 'result', 'status', 'verdict', 'ran', 'notRun', 'choice', 'listedReason', 'message', 'reproduce', 'durationMs', 'diagnosis', 'property', 'ops',
     ]);
-    expect(Object.keys(json.cases[0]!.ops[0]!)).toEqual(['op', 'status', 'expected', 'got', 'message', 'choice', 'contentDifference', 'diagnosis', 'durationMs']);
+    expect(Object.keys(json.cases[0]!.ops[0]!)).toEqual(['op', 'status', 'expected', 'got', 'message', 'choice', 'contentDifference', 'diagnosis', 'durationMs', 'input']);
   });
 
   it('gives the run: kit, vector set, implementation, target, times, selection, totals', () => {

@@ -48,18 +48,44 @@ describe('progress', () => {
     expect(out).not.toContain('signature.a:');
     expect(out).toContain('acceptable cases: 1 accepted, 1 refused');
     expect(out).toContain('expected-failure list names signature.gone, which is not a case');
-    expect(out.endsWith('skipped: 1, expected failures: 1, unexpected passes: 1, errors: 1\n2 passed, 3 failed\n')).toBe(true);
+    // the likely causes come first; the most common one is said again just above the closing line
+    expect(out.startsWith('Likely causes of the 3 failing cases, most cases first:\n  1 case: the LF after the body was left out (no-final-lf)\n    see docs/mistakes/no-final-lf.md\n')).toBe(true);
+    expect(out.endsWith('skipped: 1, expected failures: 1, unexpected passes: 1, errors: 1\nlikely cause: 1 case: the LF after the body was left out (no-final-lf) — the first lines above list every cause\n2 passed, 3 failed\n')).toBe(true);
   });
 
-  it('on a terminal draws progress in place on stderr, wiped before each failure, which goes to stdout', () => {
-    let all = '';
+  it('in CI a long run says on stderr how far it got at each tenth; a short one says nothing while it runs', () => {
+    const many = Array.from({ length: 40 }, (_, i) => caseOf(`signature.n${i}`, i % 4 === 0 ? 'failed' : 'passed'));
+    const lines = (msPerCase: number): string[] => {
+      let err = '';
+      let clock = 0;
+      const p = createProgress({ stdout: () => undefined, stderr: (s) => void (err += s), isTTY: false, now: () => (clock += msPerCase) });
+      many.forEach((c, i) => p.onCase(c, i + 1, many.length));
+      return err.split('\n').filter(Boolean);
+    };
+    // 1 s a case: the 5 s have passed at the 6th
+    expect(lines(1000)).toEqual(['[6/40] 2 failed', '[10/40] 3 failed', '[14/40] 4 failed', '[18/40] 5 failed', '[22/40] 6 failed', '[26/40] 7 failed', '[30/40] 8 failed', '[34/40] 9 failed', '[38/40] 10 failed']);
+    expect(lines(10)).toEqual([]);
+  });
+
+  it('on a terminal draws progress in place on stderr; the failures go to stdout when the run ends', () => {
+    let err = '';
     let out = '';
-    const p = createProgress({ stdout: (s) => void ((out += s), (all += s)), stderr: (s) => void (all += s), isTTY: true });
+    const p = createProgress({ stdout: (s) => void (out += s), stderr: (s) => void (err += s), isTTY: true });
     cases.forEach((c, i) => p.onCase(c, i + 1, cases.length));
-    expect(all).toContain('\r\x1b[KFAILED signature.b');
+    expect(err).toContain(`\r\x1b[K[${cases.length}/${cases.length}] 3 failed\n`);
+    expect(out).toBe('');
+    p.finish(run);
     expect(out).toContain('FAILED signature.b');
     expect(out).not.toContain('\x1b');
-    expect(all).toContain(`[${cases.length}/${cases.length}] 3 failed\n`);
+    expect(err).not.toContain('FAILED');
+  });
+
+  it('lists root causes first: a client-role failure after the signature failure it follows from', () => {
+    const mixed = [caseOf('client.x', 'failed', { kind: 'client' }), caseOf('signature.y', 'failed')];
+    let out = '';
+    const p = createProgress({ stdout: (s) => void (out += s), stderr: () => undefined, isTTY: false });
+    p.finish({ ...run, cases: mixed, totals: countVerdicts(mixed), staleListEntries: [] });
+    expect(out.indexOf('FAILED signature.y')).toBeLessThan(out.indexOf('FAILED client.x'));
   });
 
   it('counts partial cases apart from passed ones, and shows per operation what ran and what did not', () => {
