@@ -45,6 +45,12 @@ describe('installed from the packed tarball into an empty project', () => {
     expect([results.totals['failed'], results.totals['error']]).toEqual([0, 0]);
   }, 120_000);
 
+  it('the node:test consumer checks the shipped vectors-json from the installed package, no kit code', async () => {
+    const consumer = join(project, 'node_modules/pgv2kit/examples/consumers/node/signature-vectors.test.mjs');
+    const r = await exec(process.execPath, ['--test', consumer], { cwd: project, env: npxEnv, timeout: 60_000 });
+    expect(r.stdout).toMatch(/# pass [1-9]\d*\n# fail 0\n/);
+  }, 60_000);
+
   it('has no install-time script, ships its LICENSE, and no source map pointing at sources it does not ship', () => {
     const installed = join(project, 'node_modules/pgv2kit');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };

@@ -33,7 +33,7 @@ function shipped(path: string): boolean {
 }
 
 describe('the npm package', () => {
-  it.each(['docs/gateway-spec.md', 'docs/readings.md', 'docs/PROTOCOL.md', 'docs/README.md', 'examples/node-adapter/adapter.mjs', 'examples/python-adapter/pgv2kit_adapter.py', 'examples/sample-merchant/merchant.mjs', 'src/protocol/protocol-v1.schema.json', 'dist/docs/refs.js', 'package.json'])(
+  it.each(['docs/gateway-spec.md', 'docs/readings.md', 'docs/PROTOCOL.md', 'docs/README.md', 'examples/node-adapter/adapter.mjs', 'examples/python-adapter/pgv2kit_adapter.py', 'examples/sample-merchant/merchant.mjs', 'examples/consumers/python/test_signature_vectors.py', 'examples/consumers/node/signature-vectors.test.mjs', 'vectors-json/index.json', 'vectors-json/signature/basics.json', 'vectors-json/schema/signature.schema.json', 'LICENSE', 'src/protocol/protocol-v1.schema.json', 'dist/docs/refs.js', 'package.json'])(
     'ships %s',
     (path) => {
       expect(files.has(path), `${path} is not in npm pack's list`).toBe(true);

@@ -6,6 +6,7 @@
 import { DEFAULT_VECTORS_DIR, VectorInputError, VectorSchemaError, VectorSetError, formatProblem, liveCases, loadVectorSet, type VectorProblem } from '../../vectors/load.js';
 import { VECTOR_KINDS, type ExpectedResult, type VectorKind, type VectorSet } from '../../vectors/types.js';
 import { fileErrorReason, requireFolder, resolvePath } from '../_files.js';
+import { exportTargetProblem, exportVectorsJson } from '../../vectors/export.js';
 import { formatTable } from '../_table.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
 import { UsageError, type CommandContext } from '../command.js';
@@ -18,7 +19,21 @@ import type { AreaCounts, VectorsProblemReport, VectorsReport, vectorsOptions } 
  * @param context - the parsed options and the io
  * @returns the exit code
  */
-export async function runVectors({ values, io }: CommandContext<typeof vectorsOptions>): Promise<number> {
+export async function runVectors({ values, positionals, io }: CommandContext<typeof vectorsOptions>): Promise<number> {
+  const action = positionals[0];
+  if (action !== undefined && action !== 'export') throw new UsageError(`unknown action ${JSON.stringify(action)}: vectors takes export, or nothing`);
+  if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
+  let out: string | undefined;
+  if (action === 'export') {
+    if (values.format === undefined || values.out === undefined) throw new UsageError('vectors export needs --format json and --out <dir>');
+    if (values.format !== 'json') throw new UsageError(`--format must be json, not ${JSON.stringify(values.format)}`);
+    if (values.json) throw new UsageError('--json prints the validation report: leave it out of vectors export');
+    out = resolvePath(io.cwd, values.out);
+    const problem = exportTargetProblem(out);
+    if (problem) throw new UsageError(`--out ${out} cannot be written: ${problem}`);
+  } else if (values.format !== undefined || values.out !== undefined) {
+    throw new UsageError('--format and --out go with vectors export');
+  }
   const dir = resolvePath(io.cwd, values.dir ?? DEFAULT_VECTORS_DIR);
   requireFolder(dir, `the vectors folder ${dir}`);
   const limits = vectorLimitsOf(values, io.env);
@@ -37,6 +52,17 @@ export async function runVectors({ values, io }: CommandContext<typeof vectorsOp
     if (values.dir === undefined) throw e;
     const reason = e instanceof VectorSchemaError ? e.problems.map(formatProblem).join('; ') : (fileErrorReason(e) ?? (e instanceof Error ? e.message : String(e)));
     throw new UsageError(`cannot load the vector set in ${dir}: ${reason}`);
+  }
+  if (out !== undefined) {
+    try {
+      const written = exportVectorsJson(set, out);
+      io.stdout(`exported ${written.numberOfTests} cases of ${written.files.length} vector files (vector set ${set.hash.slice(0, 12)}) to ${out}: <kind>/<file>.json, schema/<kind>.schema.json, index.json\n`);
+    } catch (e) {
+      const reason = fileErrorReason(e);
+      if (reason === undefined) throw e;
+      throw new UsageError(`--out ${out} cannot be written: ${reason}`);
+    }
+    return EXIT.ok;
   }
   const report = summarise(set);
   io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));

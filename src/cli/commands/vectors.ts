@@ -45,13 +45,16 @@ export interface VectorsProblemReport {
 export const vectorsOptions = {
   dir: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
   json: { type: 'boolean', description: 'Print one JSON object instead of text' },
+  format: { type: 'string', valueName: '<format>', description: 'export: the format (json, the only one)' },
+  out: { type: 'string', valueName: '<dir>', description: 'export: the folder to write (new, empty, or an earlier export, replaced whole)' },
   ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
 
 export const vectorsCommand = defineCommand({
   name: 'vectors',
   summary: 'Validate every vector file and count the cases per area and result',
-  usage: 'pgv2kit vectors [--dir <vectors dir>] [--json]',
+  usage: 'pgv2kit vectors [--dir <vectors dir>] [--json]\n       pgv2kit vectors export --format json --out <dir> [--dir <vectors dir>]',
+  arguments: [{ name: 'export', description: 'Write the set as JSON files any language can load without the kit (--out)' }],
   description: [
     'Loads every YAML file of the vectors folder, checks each against the JSON Schema of',
     'its area (vectors/schema/) and the set as a whole (unique ids, flags explained in',
@@ -59,6 +62,13 @@ export const vectorsCommand = defineCommand({
     'files and cases per area and expected result (valid, invalid, acceptable), the',
     'superseded cases apart, the vector-set hash and the warnings. A bad set prints',
     'every problem with its file, case id and JSON pointer.',
+    '',
+    'vectors export --format json --out <dir> writes one JSON file per vector file, as',
+    "Wycheproof's: schema, kit version, vector-set hash, numberOfTests, the notes of every",
+    'flag used and the text of every reading cited, inline; every byte string as hex',
+    '(bodyHex, contentHex, …) with its text beside it where it is valid UTF-8; a JSON',
+    "Schema per kind in schema/ and an index.json. The kit's own export ships prebuilt in",
+    'the package: vectors-json/.',
   ].join('\n'),
   options: vectorsOptions,
   exitCodes: {
@@ -66,6 +76,6 @@ export const vectorsCommand = defineCommand({
     1: 'a vector file is bad: every problem is printed',
     2: 'usage or configuration error, or a file refused unread: a symlink out of the folder, a FIFO or device, a file or string over its limit, nesting or aliases past theirs (every one printed)',
   },
-  examples: ['pgv2kit vectors', 'pgv2kit vectors --dir ./my-vectors --json'],
+  examples: ['pgv2kit vectors', 'pgv2kit vectors --dir ./my-vectors --json', 'pgv2kit vectors export --format json --out ./pgv2kit-vectors'],
   run: async (context) => (await import('./vectors.run.js')).runVectors(context),
 });
