@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// The checks `npm test` runs before the tests: the build and the type check at once (each is
+// tsc, single-threaded for most of its time: two cores take both in the time of the longer),
+// then the layer rules on the built tree. Each one's output is printed whole when it ends; the
+// exit code is the first failure's, so a red step is never hidden by a green one.
+import { spawn } from 'node:child_process';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function step(script) {
+  return new Promise((resolve) => {
+    const child = spawn(npm, ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    child.on('close', (code) => {
+      process.stdout.write(`> ${script}: ${code === 0 ? 'ok' : `failed (exit ${code})`}\n${out}`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+const [build, typecheck] = await Promise.all([step('build'), step('typecheck')]);
+const layers = build === 0 ? await step('layers') : 1;
+process.exit([build, typecheck, layers].find((c) => c !== 0) ?? 0);
