@@ -8,9 +8,10 @@ import { certifyCommand } from './commands/certify.js';
 import { explainCommand } from './commands/explain.js';
 import { fuzzCommand } from './commands/fuzz.js';
 import { generateCommand } from './commands/generate.js';
+import { mergeCommand } from './commands/merge.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { vectorsCommand } from './commands/vectors.js';
 
 /** Every command, in help order. */
-export const COMMANDS: readonly Command[] = [runCommand, vectorsCommand, explainCommand, serveCommand, certifyCommand, generateCommand, fuzzCommand];
+export const COMMANDS: readonly Command[] = [runCommand, mergeCommand, vectorsCommand, explainCommand, serveCommand, certifyCommand, generateCommand, fuzzCommand];

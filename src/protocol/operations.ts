@@ -58,3 +58,15 @@ export function isOperation(name: string): name is Operation {
 export function isKitOperation(op: Operation): boolean {
   return (KIT_OPERATIONS as readonly string[]).includes(op);
 }
+
+/**
+ * Operations in the kit's one order: protocol v1's, then the kit-internal ones (a list that does
+ * not depend on which case came first, e.g. in a run merged from shards).
+ * @param ops - operations
+ * @returns them, each once, in that order
+ * @example inOperationOrder(['merchant.webhook', 'gateway.upload']) // ['gateway.upload', 'merchant.webhook']
+ */
+export function inOperationOrder(ops: Iterable<Operation>): Operation[] {
+  const order: readonly string[] = [...PROTOCOL_OPERATIONS, ...KIT_OPERATIONS];
+  return [...new Set(ops)].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+}

@@ -143,10 +143,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
       diagnosis,
     };
   });
-  // a run interrupted before its cases ran proves nothing about those: never conformant
-  // a run that stopped before every case ran is never conformant: what did not run did not pass
-  const conformant = runConformant(run) && run.aborted === undefined && run.stopped === undefined;
-  return {
+  return withDerived({
     runName: t(run.runName),
     kit: { name: t(run.kit.name), version: t(run.kit.version) },
     vectorSetHash: t(run.vectorSetHash),
@@ -157,15 +154,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     durationMs: run.durationMs,
     selection: { only: ts(run.selection.only), skip: ts(run.selection.skip) },
     totals: run.totals,
-    conformant,
-    subject: run.aborted ? `${t(run.aborted.command)} (${ABORT_INFO[run.aborted.kind].subjectNote})` : `${t(run.implementation.name)} ${t(run.implementation.version)}`,
-    summary: run.aborted
-      ? `${ABORT_INFO[run.aborted.kind].banner}: ${t(run.aborted.message)} (no case ran, ${seconds(run.durationMs)} s)`
-      : `${run.stopped ? `${STOP_INFO[run.stopped.kind].banner} (${t(run.stopped.reason)}; ${run.stopped.notRun} not run) — ` : ''}${summaryLine(run.totals, run.durationMs, run.noTestRan)}`,
     cases,
-    causes: triage(run.cases).map((c) => ({ ...c, title: t(c.title), cases: ts(c.cases) })),
-    byArea: group(cases, (c) => [c.kind], [...RUN_AREAS]),
-    bySection: group(cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
     log: ts(run.log),
     staleListEntries: ts(run.staleListEntries),
     offered: [...(run.offered ?? [])],
@@ -175,9 +164,36 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     ...(run.stopped ? { stopped: { ...run.stopped, reason: t(run.stopped.reason) } } : {}),
     ...(run.otherTargets ? { otherTargets: { ...run.otherTargets, message: otherTargetsLine(run.otherTargets) } } : {}),
     ...(run.aborted ? { aborted: { ...run.aborted, message: t(run.aborted.message), command: t(run.aborted.command), ended: t(run.aborted.ended), stderrTail: ts(run.aborted.stderrTail) } } : {}),
-  };
+    ...(run.shard ? { shard: { index: run.shard.index, count: run.shard.count, ids: ts(run.shard.ids) } } : {}),
+  });
 }
 
+/** What a model states of its run; the rest follows from it ({@link withDerived}). */
+export type ModelFacts = Omit<ReportModel, 'conformant' | 'subject' | 'summary' | 'causes' | 'byArea' | 'bySection'>;
+
+/**
+ * A model from its facts: whether it is conformant, its subject and summary line, the likely
+ * causes and the tables by area and section — the one place each is worked out, for a run's
+ * model and for one merged from shards alike.
+ * @param m - the facts (texts masked already)
+ * @returns the whole model
+ */
+export function withDerived(m: ModelFacts): ReportModel {
+  // a run interrupted before its cases ran proves nothing about those: never conformant
+  // a run that stopped before every case ran is never conformant: what did not run did not pass
+  const conformant = runConformant(m) && m.aborted === undefined && m.stopped === undefined;
+  return {
+    ...m,
+    conformant,
+    subject: m.aborted ? `${m.aborted.command} (${ABORT_INFO[m.aborted.kind].subjectNote})` : `${m.implementation.name} ${m.implementation.version}`,
+    summary: m.aborted
+      ? `${ABORT_INFO[m.aborted.kind].banner}: ${m.aborted.message} (no case ran, ${seconds(m.durationMs)} s)`
+      : `${m.stopped ? `${STOP_INFO[m.stopped.kind].banner} (${m.stopped.reason}; ${m.stopped.notRun} not run) — ` : ''}${summaryLine(m.totals, m.durationMs, m.noTestRan)}`,
+    causes: triage(m.cases),
+    byArea: group(m.cases, (c) => [c.kind], [...RUN_AREAS]),
+    bySection: group(m.cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
+  };
+}
 
 /**
  * The command that runs one case alone against the run's target, as a user types it in a POSIX

@@ -147,7 +147,17 @@ export const STEP_SUMMARY_FAILURES = 20;
  * @example appendFileSync(process.env.GITHUB_STEP_SUMMARY, toStepSummary(run, secrets, dir))
  */
 export function toStepSummary(run: RunResult, secrets: readonly string[], reportsDir?: string): string {
-  const m = buildModel(run, secrets);
+  return stepSummaryFromModel(buildModel(run, secrets), secrets, reportsDir);
+}
+
+/**
+ * {@link toStepSummary} from a model already built.
+ * @param m - the run's model
+ * @param secrets - texts to mask
+ * @param reportsDir - where the reports were written, if they were
+ * @returns Markdown
+ */
+export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[], reportsDir?: string): string {
   const out: string[] = [`### ${md(m.kit.name)}: ${md(m.subject)}`, '', `**${md(m.summary)}**`, ''];
   if (m.aborted) out.push(`> **${ABORT_INFO[m.aborted.kind].title}**: ${md(m.aborted.message)}.`, '');
   if (m.stopped) out.push(`> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run.`, '');

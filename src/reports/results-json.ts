@@ -91,6 +91,8 @@ export interface ResultsJson {
   /** Set when the run ended before any case ran because the testee could not start (exit 3): why, the command, how it ended, its stderr's last lines (masked); else null. */
   readonly aborted: RunAborted | null;
   readonly totals: Totals & { readonly total: number };
+  /** Set for one shard of a run split across jobs (`--shard <i>/<n>`); null for a whole run (or one merged from its shards). */
+  readonly shard: { readonly index: number; readonly count: number } | null;
   /** The likely causes of the failing cases, most cases first: the known mistake (or null), in words, how many cases, which, and how many of them are in the roles (consequences). */
   readonly causes: ReadonlyArray<{ readonly mistake: string | null; readonly title: string; readonly count: number; readonly cases: readonly string[]; readonly rootCauses: number; readonly consequences: number }>;
   /** Per operation: offered or not, the selected cases with a step of it, steps ran, passed, failed, error, not run. */
@@ -151,6 +153,7 @@ export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[])
       'unexpected-pass': t['unexpected-pass'],
       total: m.cases.length,
     },
+    shard: m.shard ? { index: m.shard.index, count: m.shard.count } : null,
     causes: m.causes.map((c) => ({ mistake: c.mistake, title: c.title, count: c.count, cases: [...c.cases], rootCauses: c.rootCauses, consequences: c.consequences })),
     operations: m.operations.map((o) => ({ op: o.op, offered: o.offered, cases: o.cases, ran: o.ran, passed: o.passed, failed: o.failed, error: o.error, notRun: o.notRun })),
     unknownOperations: m.unknownOperations.map((u) => ({ name: u.name, suggestion: u.suggestion ?? null, message: u.message })),
@@ -226,7 +229,18 @@ export interface RunSummaryJson extends Omit<ResultsJson, 'cases' | 'staleListEn
  * @example io.stdout(`${JSON.stringify(toRunSummaryJson(run, secrets, { exitCode: 1, reportsDir: dir, junit: null }))}\n`)
  */
 export function toRunSummaryJson(run: RunResult, secrets: readonly string[], outcome: { readonly exitCode: number; readonly reportsDir: string | null; readonly junit: string | null }): RunSummaryJson {
-  const { cases, staleListEntries: _stale, operations: _ops, unknownOperations: _unknown, ...rest } = resultsJsonFromModel(buildModel(run, secrets), secrets);
+  return runSummaryFromModel(buildModel(run, secrets), secrets, outcome);
+}
+
+/**
+ * {@link toRunSummaryJson} from a model already built.
+ * @param m - the run's model
+ * @param secrets - texts to mask
+ * @param outcome - the exit code, the report folder and the --junit file
+ * @returns the object
+ */
+export function runSummaryFromModel(m: ReportModel, secrets: readonly string[], outcome: { readonly exitCode: number; readonly reportsDir: string | null; readonly junit: string | null }): RunSummaryJson {
+  const { cases, staleListEntries: _stale, operations: _ops, unknownOperations: _unknown, ...rest } = resultsJsonFromModel(m, secrets);
   const failing = byCause(cases.filter((c) => VERDICT_INFO[c.verdict].failsRun));
   return {
     ...rest,

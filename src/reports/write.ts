@@ -13,6 +13,7 @@ import { htmlFromModel } from './html.js';
 import { junitFromModel } from './junit.js';
 import { markdownFromModel } from './markdown.js';
 import { resultsJsonFromModel } from './results-json.js';
+import { SHARD_FILE, shardFileText } from './merge.js';
 
 /**
  * The files of a report folder, in the order they are written.
@@ -78,12 +79,31 @@ export interface WriteOptions {
  * @example const { dir, files } = await writeReports(run, { dir: 'reports/latest', secrets });
  */
 export async function writeReports(run: RunResult, options: WriteOptions): Promise<{ dir: string; files: string[] }> {
+  let model: ReportModel;
+  try {
+    model = buildModel(run, options.secrets);
+  } catch (e) {
+    throw new ReportWriteError(resolve(options.dir), 'rendering or writing the reports failed', e);
+  }
+  return writeModelReports(model, options);
+}
+
+/**
+ * {@link writeReports} from a report model (what `pgv2kit merge` builds from the shards' models):
+ * the same files, written the same way.
+ * @param model - the run's model, every text masked
+ * @param options - {@link WriteOptions}
+ * @returns the folder (absolute) and the names of the files written
+ * @throws {ReportWriteError} when the folder cannot be written
+ */
+export async function writeModelReports(model: ReportModel, options: WriteOptions): Promise<{ dir: string; files: string[] }> {
   const target = resolve(options.dir);
   const parent = dirname(target);
   const name = basename(target);
   if (name === '' || parent === target) throw new ReportWriteError(target, 'not a folder that can be replaced');
   const extra = options.extra ?? [];
-  const names = [...REPORT_FILES, ...extra.map((f) => f.name)];
+  // a shard's folder holds its model too (pgv2kit merge reads it); a folder of either kind may be replaced
+  const names = [...REPORT_FILES, SHARD_FILE, ...extra.map((f) => f.name)];
   const badName = extra.find((f) => !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(f.name) || (REPORT_FILES as readonly string[]).includes(f.name));
   if (badName) throw new ReportWriteError(target, `${JSON.stringify(badName.name)} cannot be an extra report file`);
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -98,7 +118,6 @@ export async function writeReports(run: RunResult, options: WriteOptions): Promi
     await fs.mkdir(temp);
     tempMade = true;
     const { secrets } = options;
-    const model = buildModel(run, secrets);
     const contents: Record<(typeof REPORT_FILES)[number], () => string> = {
       'junit.xml': () => junitFromModel(model, secrets),
       'results.json': () => `${JSON.stringify(resultsJsonFromModel(model, secrets), null, 2)}\n`,
@@ -107,6 +126,7 @@ export async function writeReports(run: RunResult, options: WriteOptions): Promi
       'run.log': () => logText(model, secrets),
     };
     for (const file of REPORT_FILES) await writeFlushed(join(temp, file), contents[file]());
+    if (model.shard) await writeFlushed(join(temp, SHARD_FILE), shardFileText(model));
     for (const file of extra) await writeFlushed(join(temp, file.name), finish(file.content, secrets));
     if (existing === 'report') {
       await fs.rename(target, old);
@@ -115,7 +135,7 @@ export async function writeReports(run: RunResult, options: WriteOptions): Promi
     await fs.rename(temp, target);
     tempMade = false;
     if (moved) await fs.rm(old, { recursive: true, force: true }).catch(() => undefined);
-    return { dir: target, files: names };
+    return { dir: target, files: [...REPORT_FILES, ...(model.shard ? [SHARD_FILE] : []), ...extra.map((f) => f.name)] };
   } catch (e) {
     if (tempMade) await fs.rm(temp, { recursive: true, force: true }).catch(() => undefined);
     if (moved) await fs.rename(old, target).catch(() => undefined);
@@ -136,7 +156,7 @@ export async function writeReports(run: RunResult, options: WriteOptions): Promi
  */
 export function checkReportDir(dir: string, extra: readonly string[] = []): void {
   const target = resolve(dir);
-  const names = [...REPORT_FILES, ...extra];
+  const names = [...REPORT_FILES, SHARD_FILE, ...extra];
   const stat = statOrUndefined(target, true);
   if (stat) {
     if (!stat.isDirectory()) throw new ReportWriteError(target, 'it exists and is not a folder; choose another --report-dir');

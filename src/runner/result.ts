@@ -190,6 +190,11 @@ export interface RunResult {
    * never a testee's). They are not the target's to pass or fail (absent: none).
    */
   readonly otherTargets?: { readonly cases: number; readonly operations: readonly Operation[] };
+  /**
+   * Set for one shard of a run split across jobs (`--shard <i>/<n>`): which, and every id the
+   * whole run selected, in run order (what `pgv2kit merge` orders and checks the shards by).
+   */
+  readonly shard?: { readonly index: number; readonly count: number; readonly ids: readonly string[] };
 }
 
 

@@ -7,7 +7,7 @@
 import type { CheckContext } from '../checks/context.js';
 import { caseOperations, runCase } from '../checks/index.js';
 import { diagnose } from '../diagnosis/diagnose.js';
-import { isKitOperation, type Operation } from '../protocol/operations.js';
+import { inOperationOrder, isKitOperation, type Operation } from '../protocol/operations.js';
 import type { OperationInput, Subject } from '../subjects/subject.js';
 import { KIT_NAME, kitVersion } from '../version.js';
 import { liveCases } from '../vectors/load.js';
@@ -19,6 +19,7 @@ import { selectCases, selects, type Selectable, type Selection } from './select.
 import { PROPERTIES } from '../properties/catalogue.js';
 import { runProperties, type PropertyOptions } from './properties.js';
 import { unknownOperation } from './unknown-operations.js';
+import { shardOf, type Shard } from './shard.js';
 
 /** What to run, against what. */
 export interface RunOptions {
@@ -46,6 +47,8 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Stop once this many cases failed or errored (the cases after it are not run). */
   readonly maxFailures?: number;
+  /** Run only this shard's cases (`--shard <i>/<n>`: by id, {@link shardOf}); the run records the whole selection, for `pgv2kit merge`. */
+  readonly shard?: Shard;
   /**
    * The run's deadline, in milliseconds from its start: no case (and no property) starts after
    * it; the cases in flight end within their own timeouts (`--deadline`).
@@ -64,7 +67,10 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const now = options.now ?? (() => new Date());
   const started = now();
   const selection = options.selection ?? { only: [], skip: [] };
-  const selected = selectCases(liveCases(options.set), selection, PROPERTY_SELECTABLES);
+  const everything = selectCases(liveCases(options.set), selection, PROPERTY_SELECTABLES);
+  const shard = options.shard;
+  const inShard = (id: string): boolean => shard === undefined || shardOf(id, shard.count) === shard.index;
+  const selected = everything.filter((l) => inShard(l.case.id));
   // cases that need only kit-internal operations the target does not offer belong to other targets
   const mine = (l: LoadedCase): boolean => caseOperations(l.case).some((op) => !isKitOperation(op) || options.subject.operations.includes(op));
   const cases = selected.filter(mine);
@@ -102,9 +108,10 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 32, cases.length)) }, worker));
   const results = slots.filter((r): r is CaseResult => r !== undefined);
-  const propertiesSkipped = options.properties && stop() ? PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).length : 0;
+  const propertyIds = options.properties ? PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).map((p) => p.case.id) : [];
+  const propertiesSkipped = options.properties && stop() ? propertyIds.filter(inShard).length : 0;
   if (options.properties && !stop()) {
-    const chosen = new Set(PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).map((p) => p.case.id));
+    const chosen = new Set(propertyIds.filter(inShard));
     const found = await runProperties(options.subject, { ...options.properties, only: (id) => chosen.has(id) && (options.properties ? (options.properties.only?.(id) ?? true) : false) });
     for (const r of found) {
       const listedAs = listed.get(r.id);
@@ -116,7 +123,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const finished = now();
   const known = new Set(options.set.cases.map((c) => c.case.id));
   const offered = [...options.subject.operations];
-  const otherOps = [...new Set(others.flatMap((l) => caseOperations(l.case)))];
+  const otherOps = inOperationOrder(others.flatMap((l) => caseOperations(l.case)));
   const nothing = noTestRan({ selection, cases: results, offered, otherTargets: others.length });
   const who = options.target.kind === 'testee' ? 'the testee' : 'the implementation';
   return {
@@ -139,6 +146,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     ...(nothing && !stopped ? { noTestRan: nothing } : {}),
     ...(stopped ? { stopped: { ...stopped, notRun: cases.length - results.length + propertiesSkipped } } : {}),
     ...(others.length > 0 ? { otherTargets: { cases: others.length, operations: otherOps } } : {}),
+    ...(shard ? { shard: { ...shard, ids: [...everything.map((l) => l.case.id), ...propertyIds] } } : {}),
   };
 }
 

@@ -7,7 +7,11 @@
  * @module
  */
 import { mistakeTitle } from '../docs/refs.js';
+import type { Diagnosis } from '../diagnosis/diagnosis.js';
 import { VERDICT_INFO, type CaseArea, type CaseResult } from './result.js';
+
+/** What triage reads of a case: a run's case, or a report's clean view of one. */
+export type TriageCase = Pick<CaseResult, 'id' | 'kind' | 'verdict' | 'message'> & { readonly ops: ReadonlyArray<{ readonly op: string; readonly status: string; readonly message: string; readonly diagnosis?: readonly Diagnosis[] }> };
 
 /**
  * The areas in the order a failure is read: the scheme's operations (where a signer's or a
@@ -43,9 +47,9 @@ export interface Cause {
  * @returns the causes; empty when nothing fails the run
  * @example triage(run.cases)[0] // { mistake: 'no-final-lf', title: 'the LF after the body was left out', count: 95, … }
  */
-export function triage(cases: readonly CaseResult[]): Cause[] {
+export function triage(cases: readonly TriageCase[]): Cause[] {
   const failing = byCause(cases.filter((c) => VERDICT_INFO[c.verdict].failsRun));
-  const groups = new Map<string, { mistake: string | null; title: string; ops: Set<string>; cases: CaseResult[] }>();
+  const groups = new Map<string, { mistake: string | null; title: string; ops: Set<string>; cases: TriageCase[] }>();
   for (const c of failing) {
     const d = c.ops.flatMap((o) => o.diagnosis ?? [])[0];
     // no known mistake: the cases whose first failing step says the same thing (numbers and quoted values aside) go together

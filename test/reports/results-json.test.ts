@@ -14,7 +14,7 @@ describe('toResultsJson', () => {
   it('has schemaVersion 2 first and its keys in a fixed order', () => {
     expect(Object.keys(json)).toEqual([
       'schemaVersion', 'kit', 'vectorSetHash', 'implementation', 'target', 'runName', 'startedAt', 'finishedAt', 'durationMs',
-      'selection', 'conformant', 'summary', 'noTestRan', 'stopped', 'otherTargets', 'aborted', 'totals', 'causes', 'operations', 'unknownOperations', 'cases', 'staleListEntries',
+      'selection', 'conformant', 'summary', 'noTestRan', 'stopped', 'otherTargets', 'aborted', 'totals', 'shard', 'causes', 'operations', 'unknownOperations', 'cases', 'staleListEntries',
     ]);
     // 2: the status and verdict "partial" are new values (and the coverage fields new keys); causes, reproduce and input are keys added since, nothing removed
     expect(json.schemaVersion).toBe(2);

@@ -4,12 +4,13 @@
  * @module
  */
 import { randomInt } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { TesteeStartError } from '../../protocol/testee.js';
 import { ReportWriteError, writeReports } from '../../reports/write.js';
 import { checkedReportFolder } from '../_report-folder.js';
 import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
+import { parseShard } from '../../runner/shard.js';
 import { runConformant, STOP_INFO, type RunResult, type RunTarget } from '../../runner/result.js';
 import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, runConformance } from '../../runner/run.js';
 import { SelectionError, selectCases, selects } from '../../runner/select.js';
@@ -33,13 +34,9 @@ import { SampleMerchantError } from '../merchant-target.js';
 import { saveCounterexamples, saveTarget } from '../run-save.js';
 import { APP_SECRET_ENV } from '../../env.js';
 import { useColour, type CliIo } from '../io.js';
-import { jsonOutput, type JsonOutput } from '../_json-output.js';
-import { writeFileAtomic } from '../../atomic-file.js';
-import { toJUnitXml } from '../../reports/junit.js';
-import { toStepSummary } from '../../reports/markdown.js';
-import { toRunSummaryJson } from '../../reports/results-json.js';
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { fileSystemReason } from '../../file-errors.js';
+import { jsonOutput } from '../_json-output.js';
+import { concludeRun, prepareJunit } from '../_conclude.js';
+import { buildModel } from '../../reports/index.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
 import { TargetUnreachableError } from '../_reach.js';
 
@@ -62,6 +59,8 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
   const deadlineMs = secondsOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS);
+  const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
+  if (values.shard !== undefined && !shard) throw new UsageError(`--shard takes <i>/<n> with 1 ≤ i ≤ n (e.g. 2/4), not ${JSON.stringify(values.shard)}`);
   const giveUpAfter = values['give-up-after'] !== undefined ? integerOption(values['give-up-after'], 'give-up-after', true) : undefined;
   // 0 is a choice: a testee that breaks once is not restarted at all
   const maxRestarts = values['max-restarts'] !== undefined ? integerOption(values['max-restarts'], 'max-restarts', false) : undefined;
@@ -111,18 +110,9 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   // where the reports go, and the list --update-expect-failures rewrites: checked before any case runs
   const reportDir = values['no-reports'] || values.list ? undefined : checkedReportFolder(values, io.cwd);
   if (listPath && values['update-expect-failures']) checkWritableFile(listPath, '--expect-failures');
-  const junitPath = values.junit !== undefined && !values.list ? resolvePath(io.cwd, values.junit) : undefined;
-  if (junitPath) {
-    // as pytest's --junitxml: the folder is made when missing (reports/junit.xml in a fresh checkout)
-    try {
-      mkdirSync(dirname(junitPath), { recursive: true });
-    } catch {
-      /* said next, in words */
-    }
-    checkWritableFile(junitPath, '--junit');
-  }
+  const junitPath = values.list ? undefined : prepareJunit(values.junit, io.cwd);
   // what every ending does after its reports: the --junit file, the CI job summary, the --json line
-  const conclude = (run: RunResult, code: number, reportsDir: string | undefined): number => concludeRun(io, emit, { run, code, reportsDir, junitPath, secrets });
+  const conclude = (run: RunResult, code: number, reportsDir: string | undefined): number => concludeRun('run', io, emit, { model: buildModel(run, secrets), code, reportsDir, junitPath, secrets });
 
   const log: string[] = [];
   const startedAt = new Date();
@@ -198,7 +188,7 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
     process.on('SIGTERM', onSignal);
     let run: RunResult;
     try {
-      run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, properties, signal: interrupt.signal, deadlineMs, ...(maxFailures !== undefined ? { maxFailures } : {}), ...(clientGateway ? { context: clientGateway.context } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
+      run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, properties, signal: interrupt.signal, deadlineMs, ...(shard ? { shard } : {}), ...(maxFailures !== undefined ? { maxFailures } : {}), ...(clientGateway ? { context: clientGateway.context } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -246,38 +236,13 @@ function runExitCode(run: RunResult, subject: Subject, signalled: NodeJS.Signals
     return EXIT.failure;
   }
   if (run.noTestRan) {
-    io.stderr(`pgv2kit run: ${run.noTestRan}\n`);
+    const emptyShard = run.shard && run.cases.length === 0 ? ` (shard ${run.shard.index}/${run.shard.count} holds none of the ${run.shard.ids.length} selected cases: use fewer shards)` : '';
+    io.stderr(`pgv2kit run: ${run.noTestRan}${emptyShard}\n`);
     return EXIT.nonconformance;
   }
   return runConformant(run) ? EXIT.ok : EXIT.nonconformance;
 }
 
-/**
- * After a run's reports: the --junit file, the Markdown summary appended to
- * `$GITHUB_STEP_SUMMARY` when it is set, and with --json the one summary line on stdout.
- * A --junit file that cannot be written now (checked before the run) turns the code to 3.
- */
-function concludeRun(io: CliIo, emit: JsonOutput['emit'], r: { readonly run: RunResult; readonly code: number; readonly reportsDir: string | undefined; readonly junitPath: string | undefined; readonly secrets: readonly string[] }): number {
-  let code = r.code;
-  if (r.junitPath) {
-    try {
-      writeFileAtomic(r.junitPath, toJUnitXml(r.run, r.secrets));
-    } catch (e) {
-      io.stderr(`pgv2kit run: --junit ${r.junitPath} could not be written: ${fileSystemReason(e) ?? String(e)}\n`);
-      code = EXIT.failure;
-    }
-  }
-  const summaryFile = io.env['GITHUB_STEP_SUMMARY'];
-  if (summaryFile) {
-    try {
-      appendFileSync(summaryFile, toStepSummary(r.run, r.secrets, r.reportsDir));
-    } catch (e) {
-      io.stderr(`pgv2kit run: warning: the job summary ($GITHUB_STEP_SUMMARY, ${summaryFile}) could not be written: ${fileSystemReason(e) ?? String(e)}\n`);
-    }
-  }
-  emit(toRunSummaryJson(r.run, r.secrets, { exitCode: code, reportsDir: r.reportsDir ?? null, junit: r.junitPath ?? null }));
-  return code;
-}
 
 // --- internal ---
 

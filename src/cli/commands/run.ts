@@ -37,6 +37,7 @@ export const runOptions = {
   'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the reports here (default: reports/<run name>)' },
   'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run (default: <implementation>-<date>-<time>)' },
   'no-reports': { type: 'boolean', description: 'Write no reports' },
+  shard: { type: 'string', valueName: '<i>/<n>', description: 'Run only shard i of n (by case id: a case keeps its shard as others are added); pgv2kit merge joins the shards\' report folders' },
   junit: { type: 'string', valueName: '<file>', description: 'Also write the JUnit XML here (checked before the run; with --no-reports, the only file written)' },
   json: { type: 'boolean', description: 'Print one JSON summary on stdout (totals, verdict, exit code, failures, where the reports went); every other line goes to stderr' },
   properties: { type: 'string', valueName: '<runs>', description: `Inputs per property (default ${DEFAULT_PROPERTY_RUNS}); the properties run after the vectors`, env: 'PGV2KIT_PROPERTIES' },

@@ -1,0 +1,72 @@
+/**
+ * What `pgv2kit merge` does, loaded only when the command runs (merge.ts declares it).
+ * @module
+ */
+import { join } from 'node:path';
+import { MergeError, mergeShards, readShard, ReportWriteError, writeModelReports, type ReportModel } from '../../reports/index.js';
+import { STOP_INFO, VERDICT_INFO } from '../../runner/result.js';
+import { byCause, causeLine } from '../../runner/triage.js';
+import { APP_SECRET_ENV } from '../../env.js';
+import { checkedReportFolder } from '../_report-folder.js';
+import { concludeRun, prepareJunit } from '../_conclude.js';
+import { resolvePath } from '../_files.js';
+import { jsonOutput } from '../_json-output.js';
+import { UsageError, type CommandContext } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import type { mergeOptions } from './merge.js';
+
+/**
+ * Runs `pgv2kit merge`.
+ * @param context - the parsed options, the folders and the io
+ * @returns the exit code one run would have had
+ */
+export async function runMerge({ values, positionals, io: given }: CommandContext<typeof mergeOptions>): Promise<number> {
+  const { io, emit } = jsonOutput(values.json === true, given);
+  if (positionals.length === 0) throw new UsageError('give the report folder of every shard (pgv2kit merge <dir>…)');
+  const reportDir = values['no-reports'] ? undefined : checkedReportFolder(values, io.cwd);
+  const junitPath = prepareJunit(values.junit, io.cwd);
+  let model: ReportModel;
+  try {
+    model = mergeShards(positionals.map((d) => readShard(resolvePath(io.cwd, d))), values['run-name']);
+  } catch (e) {
+    if (e instanceof MergeError) throw new UsageError(e.message);
+    throw e;
+  }
+  // the shards' texts are masked already; the merchant secret of this job is masked again
+  const secrets = [io.env[APP_SECRET_ENV] ?? ''].filter((s) => s !== '');
+  io.stdout(linesOf(model));
+  let writtenTo: string | undefined;
+  if (!values['no-reports']) {
+    try {
+      writtenTo = (await writeModelReports(model, { dir: reportDir ?? join(io.cwd, 'reports', model.runName), secrets })).dir;
+      io.stdout(`reports: ${writtenTo}\n`);
+    } catch (e) {
+      if (!(e instanceof ReportWriteError)) throw e;
+      io.stderr(`pgv2kit merge: ${e.message}\n`);
+      return concludeRun('merge', io, emit, { model, code: EXIT.failure, reportsDir: undefined, junitPath, secrets });
+    }
+  }
+  return concludeRun('merge', io, emit, { model, code: exitOf(model), reportsDir: writtenTo, junitPath, secrets });
+}
+
+// --- internal ---
+
+/** The exit code one run would have had (an interrupted shard: 3, the merged run is incomplete). */
+function exitOf(m: ReportModel): number {
+  if (m.aborted) return EXIT.failure;
+  if (m.stopped && (STOP_INFO[m.stopped.kind].runFailed || m.stopped.kind === 'interrupted')) return EXIT.failure;
+  if (m.noTestRan !== undefined) return EXIT.nonconformance;
+  return m.conformant ? EXIT.ok : EXIT.nonconformance;
+}
+
+/** The causes, the failing cases (root causes first, as the model orders them) and the summary line. */
+function linesOf(m: ReportModel): string {
+  const out: string[] = [];
+  const failing = m.causes.reduce((n, c) => n + c.count, 0);
+  if (failing > 0) out.push(`Likely causes of the ${failing} failing case${failing === 1 ? '' : 's'}, most cases first:`, ...m.causes.map((c) => `  ${causeLine(c)}`), '');
+  for (const c of byCause(m.cases.filter((x) => VERDICT_INFO[x.verdict].failsRun || x.verdict === 'expected-failure'))) out.push(`${VERDICT_INFO[c.verdict].title} ${c.id}: ${c.message}${c.diagnosis[0] ? ` — ${c.diagnosis[0].message}` : ''}`);
+  if (m.stopped) out.push(`stopped early: ${m.stopped.reason}; ${m.stopped.notRun} selected cases not run`);
+  if (m.noTestRan !== undefined) out.push(m.noTestRan);
+  out.push(`merged ${m.log.filter((l) => l.startsWith('--- shard ')).length} shards: ${m.summary}`);
+  return `${out.join('\n')}\n`;
+}

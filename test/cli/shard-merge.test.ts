@@ -1,0 +1,111 @@
+/**
+ * Sharded runs (issue 13, item 2): `run --shard <i>/<n>` takes a stable share of the cases, by id;
+ * `merge` joins the shards' report folders into the reports one run would have written — the
+ * same totals, verdict, causes, case order and exit code — for a passing and a failing
+ * implementation; shards that do not make one whole run are refused.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseShard, shardOf } from '../../src/runner/shard.js';
+import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
+import { tempFolders } from '../_support.js';
+import { run } from './_run.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const tmp = tempFolders('pgv2kit-shard-');
+type Results = { totals: Record<string, number>; conformant: boolean; summary: string; shard: unknown; cases: Array<{ id: string; verdict: string }>; causes: Array<{ mistake: string | null; count: number }>; operations: unknown; otherTargets: unknown };
+const results = (dir: string): Results => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
+
+describe('shardOf and parseShard', () => {
+  const ids = liveCases(loadVectorSet()).map((l) => l.case.id);
+
+  it('puts every case in exactly one shard, each shard some, by id alone: a case keeps its shard when others come', () => {
+    for (const n of [2, 3, 5]) {
+      const shards = ids.map((id) => shardOf(id, n));
+      expect(new Set(shards)).toEqual(new Set(Array.from({ length: n }, (_, i) => i + 1)));
+      // with other ids added before them, the same ids land in the same shards
+      expect(['new.case-1', 'new.case-2', ...ids].map((id) => shardOf(id, n)).slice(2)).toEqual(shards);
+    }
+    expect(ids.every((id) => shardOf(id, 1) === 1)).toBe(true);
+  });
+
+  it('reads <i>/<n>, and nothing else', () => {
+    expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
+    expect(parseShard(' 1 / 1 ')).toEqual({ index: 1, count: 1 });
+    for (const bad of ['0/2', '3/2', '1/0', '1', '1/2/3', 'a/b', '-1/2', '']) expect(parseShard(bad), bad).toBeUndefined();
+  });
+});
+
+describe.concurrent('run --shard 1/2 and 2/2, merged: the reports and exit code of one run', () => {
+  it.each([
+    ['a passing implementation', join(ROOT, 'test/panel/members/js-strict.mjs'), 'testee', 0],
+    ['a failing implementation', join(ROOT, 'test/zoo/members/no-final-lf.ts'), 'module', 1],
+  ] as const)('%s', async (_, path, how, code) => {
+    const cwd = tmp();
+    const target = how === 'testee' ? ['--testee', `"${process.execPath}" "${path}"`] : ['--module', path];
+    const whole = await run(['run', ...target, '--report-dir', 'whole'], { cwd });
+    expect(whole.code, whole.stderr).toBe(code);
+    const shards = await Promise.all([1, 2].map((i) => run(['run', ...target, '--shard', `${i}/2`, '--report-dir', `s${i}`], { cwd })));
+    const [a, b] = [results(join(cwd, 's1')), results(join(cwd, 's2'))];
+    expect(a.shard).toEqual({ index: 1, count: 2 });
+    expect(a.cases.length).toBeGreaterThan(0);
+    expect(b.cases.length).toBeGreaterThan(0);
+    expect(a.cases.length + b.cases.length).toBe(results(join(cwd, 'whole')).cases.length);
+    for (const s of shards) expect([0, 1]).toContain(s.code);
+    // given in the other order, on purpose
+    const merged = await run(['merge', 's2', 's1', '--report-dir', 'merged'], { cwd });
+    expect(merged.code, merged.stderr).toBe(code);
+    const w = results(join(cwd, 'whole'));
+    const m = results(join(cwd, 'merged'));
+    expect(m.totals).toEqual(w.totals);
+    expect(m.conformant).toBe(w.conformant);
+    expect(m.shard).toBeNull();
+    expect(m.cases.map((c) => [c.id, c.verdict])).toEqual(w.cases.map((c) => [c.id, c.verdict]));
+    expect(m.causes).toEqual(w.causes);
+    expect(m.operations).toEqual(w.operations);
+    expect(m.otherTargets).toEqual(w.otherTargets);
+    expect(m.summary.replace(/, [\d.]+ s\)$/, '')).toBe(w.summary.replace(/, [\d.]+ s\)$/, ''));
+    expect(readFileSync(join(cwd, 'merged/junit.xml'), 'utf8')).toContain(`tests="${w.cases.length}"`);
+    expect(merged.stdout).toMatch(/merged 2 shards: (NOT )?CONFORMANT/);
+  }, 60_000);
+});
+
+describe.concurrent('merge refuses what is not one whole run (exit 2)', () => {
+  const module = join(ROOT, 'test/zoo/members/uppercase-hex.ts');
+  const shard = async (cwd: string, dir: string, spec: string, extra: string[] = []): Promise<void> => {
+    await run(['run', '--module', module, '--only', 'signature', '--no-properties', '--shard', spec, '--report-dir', dir, ...extra], { cwd });
+  };
+
+  it('a shard missing, one given twice, shards of different selections, a folder that is no shard', async () => {
+    const cwd = tmp();
+    await shard(cwd, 'a1', '1/3');
+    await shard(cwd, 'a2', '2/3');
+    await shard(cwd, 'a3', '3/3');
+    await shard(cwd, 'b2', '2/3', ['--skip', 'signature.uppercase-hex']);
+    await run(['run', '--module', module, '--only', 'signature', '--no-properties', '--report-dir', 'whole'], { cwd });
+    const cases: Array<[string[], string]> = [
+      [['a1', 'a2'], 'shard 3/3 missing'],
+      [['a1', 'a2', 'a2', 'a3'], 'shard 2/3 given more than once'],
+      [['a1', 'b2', 'a3'], 'shard 2/3 is not of the same run as shard 1/3: the selection (--only, --skip, --properties) differs'],
+      [['a1', 'whole'], `holds no shard.json: it is not the report folder of a run with --shard <i>/<n>`],
+      [[], 'give the report folder of every shard'],
+    ];
+    for (const [dirs, message] of cases) {
+      const r = await run(['merge', ...dirs, '--report-dir', 'm'], { cwd });
+      expect(r.code, dirs.join(' ')).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
+    writeFileSync(join(cwd, 'a3', 'shard.json'), '{"format":"something else"}');
+    const bad = await run(['merge', 'a1', 'a2', 'a3', '--no-reports'], { cwd });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('is not a pgv2kit shard file');
+  }, 60_000);
+
+  it.each([['0/2'], ['3/2'], ['half']])('run --shard %s → exit 2', async (spec) => {
+    const r = await run(['run', '--shard', spec, '--no-reports'], { cwd: tmp() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--shard takes <i>/<n> with 1 ≤ i ≤ n (e.g. 2/4), not ${JSON.stringify(spec)}`);
+  });
+});
