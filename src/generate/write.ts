@@ -5,7 +5,7 @@
  * then loaded (and so validated); on failure everything written is undone.
  * @module
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { loadVectorSet } from '../vectors/load.js';
@@ -65,18 +65,22 @@ export function writeCases(o: WriteOptions): WriteResult {
   const exists = existsSync(o.file);
   if (exists && !o.append) throw new TargetExistsError(`${o.file} exists: it is never overwritten (give --append to add the cases after its own, or another --out)`);
   const notesPath = join(o.root, 'notes.yaml');
-  const notesBefore = readFileSync(notesPath, 'utf8');
-  const notes = (parse(notesBefore) as { flags?: Record<string, unknown> } | null)?.flags ?? {};
+  // a folder of one's own cases may have no notes.yaml (the kit's flags apply): one is made for the flag
+  const notesBefore = existsSync(notesPath) ? readFileSync(notesPath, 'utf8') : undefined;
+  const notes = notesBefore === undefined ? {} : ((parse(notesBefore) as { flags?: Record<string, unknown> } | null)?.flags ?? {});
   const notesUpdated = !(GENERATED_FLAG in notes);
   let written: Appended | undefined;
   try {
-    if (notesUpdated) writeFileSync(notesPath, notesBefore + (notesBefore.endsWith('\n') ? '' : '\n') + noteText());
+    if (notesUpdated) writeFileSync(notesPath, notesBefore === undefined ? `kind: notes\ntitle: Flags of the cases in this folder (the kit's own flags apply too)\nflags:\n${noteText()}` : notesBefore + (notesBefore.endsWith('\n') ? '' : '\n') + noteText());
     written = appendCases(o.file, { kind: o.area, title: o.title }, o.cases);
     const set = loadVectorSet(o.root, o.limits ? { limits: o.limits } : {});
     return { file: o.file, appended: !written.created, ids: o.cases.map((c) => c.id), notesUpdated, set };
   } catch (e) {
     written?.undo();
-    if (notesUpdated) writeFileSync(notesPath, notesBefore);
+    if (notesUpdated) {
+      if (notesBefore === undefined) rmSync(notesPath, { force: true });
+      else writeFileSync(notesPath, notesBefore);
+    }
     throw e;
   }
 }

@@ -7,7 +7,8 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { listYamlFiles, readFolderFile, toPosix, type FolderFile } from './files.js';
@@ -60,7 +61,10 @@ export function loadVectorSet(root: string = DEFAULT_VECTORS_DIR, options: LoadO
  * @example loadVectorSetInFull(DEFAULT_VECTORS_DIR).cases.length
  */
 export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT_VECTOR_LIMITS): VectorSet {
-  const validators = compileSchemas(root, limits);
+  // a folder of one's own cases (pgv2kit vectors init) needs no copy of the kit's schemas or notes:
+  // without schema/ it is checked against the kit's; its notes.yaml, if any, adds to the kit's flags
+  const own = resolve(root) !== resolve(DEFAULT_VECTORS_DIR);
+  const validators = compileSchemas(own && !existsSync(join(root, 'schema')) ? DEFAULT_VECTORS_DIR : root, limits);
   const listing = listYamlFiles(root, limits);
   const problems: VectorProblem[] = listing.refusals.map((r) => ({ file: toPosix(relative(root, r.path)) || '.', pointer: '', message: r.message, refused: true }));
   const hash = createHash('sha256');
@@ -70,10 +74,14 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
   const requirements: Record<string, RequirementEntry> = {};
 
   const notesPath = join(root, 'notes.yaml');
-  const notesData = readYaml(root, { path: notesPath, real: notesPath }, limits, problems, hash);
+  const ownNotes = !own || existsSync(notesPath);
+  const notesData = ownNotes ? readYaml(root, { path: notesPath, real: notesPath }, limits, problems, hash) : undefined;
   if (notesData !== undefined) {
     if (validate(validators.notes, notesData, 'notes.yaml', problems)) notes = (notesData as { flags: Record<string, FlagNote> }).flags;
   }
+  // the flags a folder explains itself are the ones whose use it answers for (an unused one is a warning)
+  const explainedHere = new Set(Object.keys(notes));
+  if (own) notes = { ...loadVectorSet(DEFAULT_VECTORS_DIR).notes, ...notes };
 
   for (const listed of listing.files) {
     const file = toPosix(relative(root, listed.path));
@@ -100,10 +108,51 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
     for (const c of doc.cases) cases.push({ case: { ...c, kind: folder } as VectorCase, file });
   }
 
-  const warnings = [...checkSet(cases, notes, problems), ...checkRoles(cases, requirements, problems)];
+  const warnings = [...checkSet(cases, notes, problems, explainedHere), ...checkRoles(cases, requirements, problems)];
   if (problems.some((p) => p.refused)) throw new VectorInputError(problems);
   if (problems.length > 0) throw new VectorSetError(problems);
   return { root, files, cases, notes, requirements, warnings, hash: hash.digest('hex') };
+}
+
+/**
+ * Loads several vector folders as one set — the kit's own and a folder of one's own cases
+ * (`run --vectors kit,./my-vectors`): each folder checked as {@link loadVectorSet} checks it, then
+ * the ids unique across them all. The files of every folder but the first are named with the
+ * folder as given (`my-vectors/signature/extra.yaml`).
+ * @param folders - the folders, each with the label its files are named by (the first's: none)
+ * @param options - {@link LoadOptions}
+ * @returns one set: the first folder's root, every file and case, the notes of all, one hash over all
+ * @throws {VectorInputError} / {@link VectorSetError} as {@link loadVectorSet}, and for an id in two folders
+ * @example loadVectorSets([{ root: DEFAULT_VECTORS_DIR }, { root: '/abs/mine', label: 'mine' }])
+ */
+export function loadVectorSets(folders: ReadonlyArray<{ readonly root: string; readonly label?: string }>, options: LoadOptions = {}): VectorSet {
+  const [first, ...rest] = folders;
+  if (!first) throw new VectorSetError([{ file: '.', pointer: '', message: 'no vectors folder given' }]);
+  if (rest.length === 0) return loadVectorSet(first.root, options);
+  const sets = folders.map((f) => ({ label: f.label, set: loadVectorSet(f.root, options) }));
+  const name = (label: string | undefined, file: string): string => (label ? `${label}/${file}` : file);
+  const cases = sets.flatMap(({ label, set }) => set.cases.map((c) => ({ ...c, file: name(label, c.file) })));
+  const problems: VectorProblem[] = [];
+  const seen = new Map<string, string>();
+  for (const c of cases) {
+    const where = seen.get(c.case.id);
+    if (where !== undefined) problems.push({ file: c.file, caseId: c.case.id, pointer: '', message: `id ${c.case.id} is already used in ${where}: the ids of every folder run together must differ` });
+    else seen.set(c.case.id, c.file);
+  }
+  const requirements: Record<string, RequirementEntry> = {};
+  for (const { set } of sets) Object.assign(requirements, set.requirements);
+  if (problems.length > 0) throw new VectorSetError(problems);
+  const hash = createHash('sha256');
+  for (const { set } of sets) hash.update(set.hash);
+  return {
+    root: first.root,
+    files: sets.flatMap(({ label, set }) => set.files.map((f) => ({ ...f, file: name(label, f.file) }))),
+    cases,
+    notes: Object.assign({}, ...sets.map(({ set }) => set.notes)) as Record<string, FlagNote>,
+    requirements,
+    warnings: sets.flatMap(({ label, set }) => set.warnings.map((w) => name(label, w))),
+    hash: hash.digest('hex'),
+  };
 }
 
 /**
@@ -245,7 +294,7 @@ function idAt(data: unknown, index: number): string | undefined {
   return typeof c?.id === 'string' ? c.id : undefined;
 }
 
-function checkSet(cases: readonly LoadedCase[], notes: Record<string, FlagNote>, problems: VectorProblem[]): string[] {
+function checkSet(cases: readonly LoadedCase[], notes: Record<string, FlagNote>, problems: VectorProblem[], explainedHere: ReadonlySet<string>): string[] {
   const byId = new Map<string, LoadedCase>();
   const used = new Set<string>();
   cases.forEach((lc) => {
@@ -267,7 +316,7 @@ function checkSet(cases: readonly LoadedCase[], notes: Record<string, FlagNote>,
       problems.push({ file: lc.file, caseId: lc.case.id, pointer: `/cases/${index}/supersededBy`, message: `supersededBy names ${target}, which is not another case` });
     }
   }
-  return Object.keys(notes)
+  return [...explainedHere]
     .filter((flag) => !used.has(flag))
     .map((flag) => `notes.yaml: flag ${flag} is explained but no case uses it`);
 }

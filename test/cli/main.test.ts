@@ -63,7 +63,7 @@ describe('pgv2kit (global)', () => {
     [['vectors', '--dir', '--json'], 'pgv2kit vectors: option --dir needs a value (for a value starting with "-", write --dir=<value>)', 'see pgv2kit vectors --help'],
     [['vectors', '--json=yes'], 'pgv2kit vectors: option --json takes no value', 'see pgv2kit vectors --help'],
     [['serve', 'extra'], 'pgv2kit serve: unexpected argument #1: this command takes no positional arguments (a value without its --option?)', 'see pgv2kit serve --help'],
-    [['vectors', 'extra'], 'pgv2kit vectors: unknown action "extra": vectors takes export, or nothing', 'see pgv2kit vectors --help'],
+    [['vectors', 'extra'], 'pgv2kit vectors: unknown action "extra": vectors takes export, init <dir>, or nothing', 'see pgv2kit vectors --help'],
     [['vectors', '--dir', 'a', '--dir', 'b'], 'pgv2kit vectors: option --dir is given more than once', 'see pgv2kit vectors --help'],
     [['explain', '--app-id'], 'pgv2kit explain: option --app-id needs a value', 'see pgv2kit explain --help'],
   ])('%j is a usage error: one line, the help hint, exit 2', async (argv, line, hint) => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from './_run.js';
+import { loadVectorSet } from '../../src/vectors/load.js';
 
 const SCHEMA_DIR = new URL('../../vectors/schema/', import.meta.url);
 
@@ -109,6 +110,13 @@ function expectedHash(): string {
   return h.digest('hex');
 }
 
+/** The kit's flags and the four of the folder's notes.yaml, each once (a folder of one's own has both). */
+function mergedFlags(): number {
+  const own = [...NOTES.matchAll(/^ {2}(\w+):$/gm)].map((m) => m[1]);
+  expect(own).toHaveLength(4);
+  return new Set([...Object.keys(loadVectorSet().notes), ...own]).size;
+}
+
 describe('pgv2kit vectors', () => {
   it('counts files and cases per area and result, superseded apart, with the hash and warnings', async () => {
     const r = await run(['vectors', '--dir', dir]);
@@ -133,7 +141,7 @@ describe('pgv2kit vectors', () => {
         '  total              2      4      2        1           1           1',
         '',
         'cases counts the cases that run (valid + invalid + acceptable); superseded cases are kept in their files and never run',
-        'flags explained in notes.yaml: 4',
+        `flags explained (the kit's and this folder's notes.yaml): ${mergedFlags()}`,
         'warnings (1):',
         '  notes.yaml: flag Unused is explained but no case uses it',
         'OK: 2 vector files and notes.yaml are valid',
@@ -151,7 +159,7 @@ describe('pgv2kit vectors', () => {
       dir,
       hash: expectedHash(),
       total: { files: 2, cases: 4, valid: 2, invalid: 1, acceptable: 1, superseded: 1 },
-      flags: 4,
+      flags: mergedFlags(),
       warnings: ['notes.yaml: flag Unused is explained but no case uses it'],
     });
     expect((report['areas'] as Record<string, unknown>)['signature']).toEqual({ files: 1, cases: 2, valid: 2, invalid: 0, acceptable: 0, superseded: 1 });
@@ -200,20 +208,32 @@ describe('pgv2kit vectors', () => {
   it('a file in the wrong folder, a wrong kind and a flag without a note are problems', async () => {
     writeFileSync(join(dir, 'stray.yaml'), 'kind: signature\n');
     writeFileSync(join(dir, 'authorization', 'wrong-kind.yaml'), SIGNATURE_FILE);
-    writeFileSync(join(dir, 'notes.yaml'), NOTES.replace(/ {2}HeaderWhitespace:\n(.*\n){2}/, ''));
+    // a flag neither this folder's notes.yaml nor the kit's explains
+    writeFileSync(join(dir, 'authorization', 'parse.yaml'), AUTHORIZATION_FILE.replace('flags: [HeaderWhitespace]', 'flags: [OwnFlagWithoutNote]'));
     const r = await run(['vectors', '--dir', dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('  stray.yaml: at /: not in a vector area folder');
     expect(r.stdout).toContain('  authorization/wrong-kind.yaml: at /kind: kind is "signature", but the file is in the authorization/ folder');
-    expect(r.stdout).toContain('  authorization/parse.yaml: case authorization.whitespace at /cases/1/flags/0: flag HeaderWhitespace is not explained in notes.yaml');
+    expect(r.stdout).toContain('  authorization/parse.yaml: case authorization.whitespace at /cases/1/flags/0: flag OwnFlagWithoutNote is not explained in notes.yaml');
   });
 
-  it('a folder without schemas is a configuration error (exit 2)', async () => {
-    rmSync(join(dir, 'schema'), { recursive: true });
+  it('a schema/ folder missing one of its schemas is a configuration error (exit 2)', async () => {
+    rmSync(join(dir, 'schema', 'common.schema.json'));
     const r = await run(['vectors', '--dir', dir]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(new RegExp(`^pgv2kit vectors: cannot load the vector set in ${dir}: schema/common\\.schema\\.json: at /: is missing\nsee pgv2kit vectors --help\n$`));
+  });
+
+  it("a folder without schema/ or notes.yaml is checked with the kit's (a folder of one's own)", async () => {
+    rmSync(join(dir, 'schema'), { recursive: true });
+    rmSync(join(dir, 'notes.yaml'));
+    const r = await run(['vectors', '--dir', dir, '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, flags: Object.keys(loadVectorSet().notes).length, warnings: [] });
+    // and the kit's schemas judge it: a case without its expected result is still a problem
+    writeFileSync(join(dir, 'signature', 'basics.yaml'), SIGNATURE_FILE.replace(/ {4}result: valid\n/, ''));
+    expect((await run(['vectors', '--dir', dir])).code).toBe(1);
   });
 
   it('--dir naming a file is a configuration error (exit 2)', async () => {

@@ -51,6 +51,19 @@ describe('installed from the packed tarball into an empty project', () => {
     expect(r.stdout).toMatch(/# pass [1-9]\d*\n# fail 0\n/);
   }, 60_000);
 
+  it('refuses to write vectors inside the installed kit and says where to write; vectors init makes that place', async () => {
+    const settle = (p: Promise<{ stdout: string; stderr: string }>): Promise<{ code: number; stdout: string; stderr: string }> => p.then((x) => ({ code: 0, ...x }), (e: { code: number; stdout: string; stderr: string }) => e);
+    const generate = await settle(exec('npx', ['--no-install', 'pgv2kit', 'generate', '--seed', '1', '--count', '1', '--area', 'signature'], { cwd: project, env: npxEnv, timeout: 60_000 }));
+    expect(generate.code).toBe(2);
+    expect(generate.stderr).toContain('is inside the installed pgv2kit package');
+    expect(generate.stderr).toContain('pgv2kit vectors init my-vectors');
+    const init = await settle(exec('npx', ['--no-install', 'pgv2kit', 'vectors', 'init', 'my-vectors'], { cwd: project, env: npxEnv, timeout: 60_000 }));
+    expect(init.code, init.stderr).toBe(0);
+    const into = await settle(exec('npx', ['--no-install', 'pgv2kit', 'generate', '--seed', '1', '--count', '2', '--area', 'signature', '--dir', 'my-vectors'], { cwd: project, env: npxEnv, timeout: 60_000 }));
+    expect(into.code, into.stderr).toBe(0);
+    expect(into.stdout).toContain('OK: the vector set in');
+  }, 120_000);
+
   it('has no install-time script, ships its LICENSE, and no source map pointing at sources it does not ship', () => {
     const installed = join(project, 'node_modules/pgv2kit');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };

@@ -109,7 +109,7 @@ describe('pgv2kit vectors export --format json', () => {
   it.each([
     [['vectors', 'export'], 'vectors export needs --format json and --out <dir>'],
     [['vectors', 'export', '--format', 'xml', '--out', 'x'], '--format must be json, not "xml"'],
-    [['vectors', 'imprt'], 'unknown action "imprt": vectors takes export, or nothing'],
+    [['vectors', 'imprt'], 'unknown action "imprt": vectors takes export, init <dir>, or nothing'],
     [['vectors', '--out', 'x'], '--format and --out go with vectors export'],
   ])('%j → exit 2', async (argv, message) => {
     const r = await run(argv, { cwd: tmp() });

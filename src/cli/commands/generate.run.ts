@@ -15,6 +15,7 @@ import { EXIT } from '../exit-codes.js';
 import { APP_SECRET_ENV } from '../../env.js';
 import type { generateOptions } from './generate.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
+import { refuseInsideInstalledKit } from '../_installed.js';
 
 /**
  * Runs `pgv2kit generate`.
@@ -81,6 +82,7 @@ export async function runGenerate({ values, io }: CommandContext<typeof generate
     root = resolvePath(io.cwd, values.dir ?? DEFAULT_VECTORS_DIR);
     file = join(root, area, `generated-${tag}.yaml`);
   }
+  refuseInsideInstalledKit(file, values.out !== undefined ? '--out' : values.dir !== undefined ? '--dir' : "generate's default folder (the kit's own vectors)");
   requireFolder(root, `the vectors folder ${root}`);
   requireFolder(join(root, area), `the ${area} folder of ${root}`);
   const limits = vectorLimitsOf(values, io.env);

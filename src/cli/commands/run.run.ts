@@ -21,7 +21,9 @@ import { unknownOperation } from '../../runner/unknown-operations.js';
 import { caseOperations } from '../../checks/index.js';
 import { ModuleSubjectError } from '../../subjects/module-subject.js';
 import type { Subject } from '../../subjects/subject.js';
-import { DEFAULT_VECTORS_DIR, liveCases, loadVectorSet, VectorSetError } from '../../vectors/load.js';
+import { liveCases, loadVectorSets, VectorSetError } from '../../vectors/load.js';
+import { vectorFolders } from '../vector-folders.js';
+import { refuseInsideInstalledKit } from '../_installed.js';
 import { checkWritableFile, resolvePath } from '../_files.js';
 import { reportAbortedRun, startFailure } from '../_start-failure.js';
 import { DEFAULT_DEADLINE_SECONDS, integerOption, positiveNumber, secondsOption } from '../_numbers.js';
@@ -75,12 +77,13 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   const seed = standIn(values.seed, 'seed', runOptions, io.env);
   const merchantSeed = seed !== undefined ? integerOption(seed.text, seed.name, false) : randomInt(0, 2 ** 32 - 1);
   const properties = propertyOptions(values, seed, standIn(values.properties, 'properties', runOptions, io.env));
+  if (values.save !== undefined) refuseInsideInstalledKit(resolvePath(io.cwd, values.save), '--save');
   const saveTo = values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties) : undefined;
 
   const limits = vectorLimitsOf(values, io.env);
   let set;
   try {
-    set = loadVectorSet(values.vectors ? resolvePath(io.cwd, values.vectors) : DEFAULT_VECTORS_DIR, { limits });
+    set = loadVectorSets(vectorFolders(values.vectors, io.cwd), { limits });
   } catch (e) {
     if (e instanceof VectorSetError) throw new UsageError(`the vector set cannot be loaded:\n${e.message}`);
     throw e;

@@ -21,7 +21,7 @@ export const runOptions = {
   ...merchantOptions,
   'app-id': { type: 'string', valueName: '<id>', description: 'Gateway and merchant roles: the merchant appId', env: APP_ID_ENV },
   secret: { type: 'string', valueName: '<secret>', description: 'Gateway and merchant roles: the merchant secret', env: APP_SECRET_ENV, secret: true },
-  vectors: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
+  vectors: { type: 'string', valueName: '<dirs>', description: "The vectors folder (default: the kit's own); several run together, comma-separated, kit naming the kit's own: --vectors kit,./my-vectors" },
   only: { type: 'string', valueName: '<patterns>', description: 'Run only cases matching these patterns (area, flag or id glob; comma-separated)' },
   skip: { type: 'string', valueName: '<patterns>', description: 'Skip cases matching these patterns' },
   list: { type: 'boolean', description: 'Print the cases that would run, and exit' },

@@ -7,6 +7,12 @@ import { DEFAULT_VECTORS_DIR, VectorInputError, VectorSchemaError, VectorSetErro
 import { VECTOR_KINDS, type ExpectedResult, type VectorKind, type VectorSet } from '../../vectors/types.js';
 import { fileErrorReason, requireFolder, resolvePath } from '../_files.js';
 import { exportTargetProblem, exportVectorsJson } from '../../vectors/export.js';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { signatureCase } from '../../generate/generate.js';
+import { writeCases } from '../../generate/write.js';
+import { kitVersion } from '../../version.js';
+import { refuseInsideInstalledKit } from '../_installed.js';
 import { formatTable } from '../_table.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
 import { UsageError, type CommandContext } from '../command.js';
@@ -21,7 +27,8 @@ import type { AreaCounts, VectorsProblemReport, VectorsReport, vectorsOptions } 
  */
 export async function runVectors({ values, positionals, io }: CommandContext<typeof vectorsOptions>): Promise<number> {
   const action = positionals[0];
-  if (action !== undefined && action !== 'export') throw new UsageError(`unknown action ${JSON.stringify(action)}: vectors takes export, or nothing`);
+  if (action !== undefined && action !== 'export' && action !== 'init') throw new UsageError(`unknown action ${JSON.stringify(action)}: vectors takes export, init <dir>, or nothing`);
+  if (action === 'init') return initFolder(positionals.slice(1), values, io);
   if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
   let out: string | undefined;
   if (action === 'export') {
@@ -68,6 +75,44 @@ export async function runVectors({ values, positionals, io }: CommandContext<typ
   io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
   return EXIT.ok;
 }
+
+/**
+ * `vectors init <dir>`: a folder for one's own cases — a README, and one example case, signed by
+ * the kit and checked as every case is — that loads with the kit's schemas and flags (no copy of
+ * them) and runs beside the kit's (`run --vectors kit,<dir>`).
+ */
+function initFolder(args: readonly string[], values: { readonly dir?: string | undefined; readonly json?: boolean | undefined; readonly format?: string | undefined; readonly out?: string | undefined }, io: CommandContext<typeof vectorsOptions>['io']): number {
+  if (args.length !== 1) throw new UsageError('vectors init takes one folder: pgv2kit vectors init <dir>');
+  if (values.dir !== undefined || values.json || values.format !== undefined || values.out !== undefined) throw new UsageError('vectors init takes only the folder');
+  const root = resolvePath(io.cwd, args[0] ?? '');
+  refuseInsideInstalledKit(root, 'vectors init');
+  if (existsSync(root) && (!statSync(root).isDirectory() || readdirSync(root).length > 0)) throw new UsageError(`${root} exists and is not an empty folder: vectors init makes a new one`);
+  mkdirSync(join(root, 'signature'), { recursive: true });
+  writeFileSync(join(root, 'README.md'), OWN_README);
+  const parts = { appId: 'app_own_example', appSecret: 'sk_test_own_example_secret', method: 'POST', url: 'https://pg.example.com/pg/v2/payment/create', timestamp: '1718090412337', nonce: 'own-example-nonce-1', body: new TextEncoder().encode('{"merchantTradeNo":"OWN-1","amount":"1.00","currency":"EUR"}') };
+  const example = signatureCase(parts, 'signature.own-example', { generator: 'pgv2kit vectors init', kitVersion: kitVersion() }, 'An example of a case of your own: replace it with yours (the ids of every folder run together must differ).');
+  try {
+    writeCases({ root, file: join(root, 'signature', 'own.yaml'), area: 'signature', title: 'Cases of our own, beside the kit\'s', cases: [example], append: false });
+  } catch (e) {
+    rmSync(root, { recursive: true, force: true });
+    throw e;
+  }
+  io.stdout(`made ${root}: README.md, signature/own.yaml (one example case), notes.yaml\ncheck it:  pgv2kit vectors --dir ${args[0]}\nrun it:    pgv2kit run --vectors kit,${args[0]} --testee "<your adapter>"\n`);
+  return EXIT.ok;
+}
+
+const OWN_README = `# Vector cases of our own
+
+Made by \`pgv2kit vectors init\`. Put cases in the area folders the kit uses (signature/,
+authorization/, request/, response/, webhook/, redirect/, upload/, client/, gateway/, merchant/),
+one YAML file or more each, in the kit's format (its README: "Reading a vector"). They are checked
+against the kit's schemas and flags — no copy of them here; a notes.yaml here may add flags of
+your own. Ids must differ from the kit's (prefix them, e.g. signature.acme-…).
+
+    pgv2kit vectors --dir .                          # check them
+    pgv2kit run --vectors kit,. --testee "<adapter>"  # run them with the kit's
+    pgv2kit generate --seed 1 --count 5 --area signature --dir .   # generated cases, here
+`;
 
 /**
  * Counts a loaded set per area and result.
@@ -117,7 +162,8 @@ function formatReport(r: VectorsReport): string {
     table,
     '\n',
     `cases counts the cases that run (valid + invalid + acceptable); superseded cases are kept in their files and never run\n`,
-    `flags explained in notes.yaml: ${r.flags}\n`,
+    // a folder of one's own has the kit's flags as well as those of its own notes.yaml
+    `flags explained${resolve(r.dir) === resolve(DEFAULT_VECTORS_DIR) ? ' in notes.yaml' : " (the kit's and this folder's notes.yaml)"}: ${r.flags}\n`,
     warnings,
     `OK: ${r.total.files} vector file${r.total.files === 1 ? '' : 's'} and notes.yaml are valid\n`,
   ].join('');

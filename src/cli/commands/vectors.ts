@@ -53,8 +53,11 @@ export const vectorsOptions = {
 export const vectorsCommand = defineCommand({
   name: 'vectors',
   summary: 'Validate every vector file and count the cases per area and result',
-  usage: 'pgv2kit vectors [--dir <vectors dir>] [--json]\n       pgv2kit vectors export --format json --out <dir> [--dir <vectors dir>]',
-  arguments: [{ name: 'export', description: 'Write the set as JSON files any language can load without the kit (--out)' }],
+  usage: 'pgv2kit vectors [--dir <vectors dir>] [--json]\n       pgv2kit vectors export --format json --out <dir> [--dir <vectors dir>]\n       pgv2kit vectors init <dir>',
+  arguments: [
+    { name: 'export', description: 'Write the set as JSON files any language can load without the kit (--out)' },
+    { name: 'init <dir>', description: "Make a folder for cases of one's own, checked with the kit's schemas and flags" },
+  ],
   description: [
     'Loads every YAML file of the vectors folder, checks each against the JSON Schema of',
     'its area (vectors/schema/) and the set as a whole (unique ids, flags explained in',
@@ -69,6 +72,11 @@ export const vectorsCommand = defineCommand({
     '(bodyHex, contentHex, …) with its text beside it where it is valid UTF-8; a JSON',
     "Schema per kind in schema/ and an index.json. The kit's own export ships prebuilt in",
     'the package: vectors-json/.',
+    '',
+    "vectors init <dir> makes a folder for cases of one's own (a README and one example",
+    "case): it needs no copy of the kit's schemas or notes — a folder without schema/ is",
+    "checked against the kit's, and its notes.yaml adds to the kit's flags — and runs beside",
+    "the kit's with pgv2kit run --vectors kit,<dir>.",
   ].join('\n'),
   options: vectorsOptions,
   exitCodes: {
@@ -76,6 +84,6 @@ export const vectorsCommand = defineCommand({
     1: 'a vector file is bad: every problem is printed',
     2: 'usage or configuration error, or a file refused unread: a symlink out of the folder, a FIFO or device, a file or string over its limit, nesting or aliases past theirs (every one printed)',
   },
-  examples: ['pgv2kit vectors', 'pgv2kit vectors --dir ./my-vectors --json', 'pgv2kit vectors export --format json --out ./pgv2kit-vectors'],
+  examples: ['pgv2kit vectors', 'pgv2kit vectors --dir ./my-vectors --json', 'pgv2kit vectors export --format json --out ./pgv2kit-vectors', 'pgv2kit vectors init ./my-vectors'],
   run: async (context) => (await import('./vectors.run.js')).runVectors(context),
 });

@@ -1,0 +1,90 @@
+/**
+ * Cases of one's own beside the kit's (issue 13, item 6): `vectors init <dir>` makes a folder that
+ * loads with the kit's schemas and flags (no copy of them); `run --vectors kit,<dir>` runs both,
+ * ids unique across them; generate and the --save options refuse to write inside an installed
+ * kit, and say where to write instead.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { refuseInsideInstalledKit, installedKit } from '../../src/cli/_installed.js';
+import { UsageError } from '../../src/cli/command.js';
+import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
+import { tempFolders } from '../_support.js';
+import { run } from './_run.js';
+
+const tmp = tempFolders('pgv2kit-own-');
+const kitCases = liveCases(loadVectorSet()).length;
+
+describe.concurrent('vectors init, and run --vectors kit,<dir>', () => {
+  it('makes a folder with one example case that validates and runs beside the kit\'s, reported under its folder', async () => {
+    const cwd = tmp();
+    const init = await run(['vectors', 'init', 'mine'], { cwd });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('run it:    pgv2kit run --vectors kit,mine');
+    for (const f of ['README.md', 'signature/own.yaml', 'notes.yaml']) expect(existsSync(join(cwd, 'mine', f)), f).toBe(true);
+    expect(existsSync(join(cwd, 'mine', 'schema'))).toBe(false);
+    expect((await run(['vectors', '--dir', 'mine'], { cwd })).code).toBe(0);
+    const r = await run(['run', '--vectors', 'kit,mine', '--only', 'signature', '--no-properties', '--report-dir', 'r'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const results = JSON.parse(readFileSync(join(cwd, 'r/results.json'), 'utf8')) as { cases: Array<{ id: string; file: string; verdict: string }> };
+    expect(results.cases.find((c) => c.id === 'signature.own-example')).toMatchObject({ file: 'mine/signature/own.yaml', verdict: 'passed' });
+    expect(results.cases.filter((c) => c.file.startsWith('signature/')).length).toBe(liveCases(loadVectorSet()).filter((l) => l.case.kind === 'signature').length);
+    // the folder alone runs too
+    const alone = await run(['run', '--vectors', 'mine', '--no-properties', '--no-reports'], { cwd });
+    expect(alone.stdout).toMatch(/\n1 passed, 0 failed\n$/);
+  });
+
+  it('a case of one\'s own that fails is reported like the kit\'s', async () => {
+    const cwd = tmp();
+    await run(['vectors', 'init', 'mine'], { cwd });
+    const file = join(cwd, 'mine/signature/own.yaml');
+    const text = readFileSync(file, 'utf8');
+    const sign = /sign: ([0-9a-f]{64})/.exec(text)?.[1] ?? '';
+    writeFileSync(file, text.replace(sign, `${sign.slice(0, 63)}${sign.endsWith('0') ? '1' : '0'}`));
+    // the reference signs it right, so the case's wrong sign is what fails
+    const r = await run(['run', '--vectors', 'kit,mine', '--only', 'id:signature.own-example', '--no-properties', '--no-reports'], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('FAILED signature.own-example: signature.sign: sign differs from the expected');
+  });
+
+  it.each([
+    [['vectors', 'init'], 'vectors init takes one folder'],
+    [['vectors', 'init', 'a', 'b'], 'vectors init takes one folder'],
+    [['run', '--vectors', 'kit,kit', '--no-reports'], 'twice'],
+    [['run', '--vectors', ',mine', '--no-reports'], '--vectors takes folders separated by commas'],
+  ])('%j → exit 2', async (argv, message) => {
+    const r = await run(argv, { cwd: tmp() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('refuses a folder that is not empty, and an id the kit already has', async () => {
+    const cwd = tmp();
+    writeFileSync(join(cwd, 'keep.txt'), 'x');
+    const refused = await run(['vectors', 'init', '.'], { cwd });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('exists and is not an empty folder');
+    await run(['vectors', 'init', 'mine'], { cwd });
+    const file = join(cwd, 'mine/signature/own.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('id: signature.own-example', 'id: signature.final-lf-missing'));
+    const clash = await run(['run', '--vectors', 'kit,mine', '--no-reports'], { cwd });
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toContain('id signature.final-lf-missing is already used in signature/');
+    expect(kitCases).toBeGreaterThan(300);
+  });
+});
+
+describe('writing inside an installed kit', () => {
+  const installed = '/srv/app/node_modules/pgv2kit';
+
+  it('is refused, naming where to write instead; a clone of the kit is not an installed one', () => {
+    expect(installedKit(installed)).toBe(true);
+    expect(installedKit('/home/dev/pgv2kit')).toBe(false);
+    expect(() => refuseInsideInstalledKit(`${installed}/vectors/signature/x.yaml`, '--out', installed)).toThrow(UsageError);
+    expect(() => refuseInsideInstalledKit(`${installed}/vectors/signature/x.yaml`, '--out', installed)).toThrow(/is inside the installed pgv2kit package.*pgv2kit vectors init my-vectors/);
+    expect(() => refuseInsideInstalledKit('/srv/app/my-vectors/signature/x.yaml', '--out', installed)).not.toThrow();
+    expect(() => refuseInsideInstalledKit('/srv/app/node_modules/pgv2kit-other/x.yaml', '--out', installed)).not.toThrow();
+    expect(() => refuseInsideInstalledKit(`${installed}/vectors/x.yaml`, '--out', '/home/dev/pgv2kit')).not.toThrow();
+  });
+});
