@@ -5,6 +5,7 @@
  */
 import type { Command } from './command.js';
 import { certifyCommand } from './commands/certify.js';
+import { compareCommand } from './commands/compare.js';
 import { explainCommand } from './commands/explain.js';
 import { fuzzCommand } from './commands/fuzz.js';
 import { generateCommand } from './commands/generate.js';
@@ -14,4 +15,4 @@ import { serveCommand } from './commands/serve.js';
 import { vectorsCommand } from './commands/vectors.js';
 
 /** Every command, in help order. */
-export const COMMANDS: readonly Command[] = [runCommand, mergeCommand, vectorsCommand, explainCommand, serveCommand, certifyCommand, generateCommand, fuzzCommand];
+export const COMMANDS: readonly Command[] = [runCommand, mergeCommand, compareCommand, vectorsCommand, explainCommand, serveCommand, certifyCommand, generateCommand, fuzzCommand];

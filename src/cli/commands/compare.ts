@@ -1,0 +1,31 @@
+/**
+ * `pgv2kit compare`: several implementations' runs side by side, one page and a badge each.
+ * @module
+ */
+import { defineCommand, type OptionSpecs } from '../command.js';
+
+/** The options of `pgv2kit compare`. */
+export const compareOptions = {
+  out: { type: 'string', valueName: '<dir>', description: 'The folder to write compare.html, compare.md and badges/ into (default: compare)' },
+} as const satisfies OptionSpecs;
+
+export const compareCommand = defineCommand({
+  name: 'compare',
+  summary: "Several implementations' runs side by side: one HTML page, Markdown, and an SVG badge each",
+  usage: 'pgv2kit compare <results.json or report dir>… [--out <dir>]',
+  arguments: [{ name: 'runs', description: 'The results.json of each run, or its report folder' }],
+  description: [
+    'Reads each run and writes compare.html and compare.md — implementations as columns,',
+    'their verdicts, areas, operations and cases as rows, the cases on which they differ',
+    "first, each failure linked to its known mistake's page and to the case in that run's",
+    'own report — and badges/<implementation>.svg for each: passed/total, green when',
+    'conformant, amber when partial, red when not, grey when nothing ran, for a README.',
+  ].join('\n'),
+  options: compareOptions,
+  exitCodes: {
+    0: 'the page and the badges are written (whatever the verdicts)',
+    2: "usage error: fewer than one run, a path that holds no run's results.json, an --out that is a file or holds other files",
+  },
+  examples: ['pgv2kit compare reports/java reports/python reports/go --out compare', 'pgv2kit compare a/results.json b/results.json'],
+  run: async (context) => (await import('./compare.run.js')).runCompare(context),
+});

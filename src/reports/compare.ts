@@ -1,0 +1,261 @@
+/**
+ * Several implementations side by side (`pgv2kit compare`), as Bowtie's page: one column per
+ * implementation, rows for areas, operations and cases; the cases on which the implementations
+ * differ first; each failure linked to its known mistake's page and to the case in that
+ * implementation's own report; a badge per implementation (passed/total, coloured by verdict) a
+ * README can embed. Built from results.json files only: every text in them is masked already.
+ * @module
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { docUrl, mistakeRef } from '../docs/refs.js';
+import { RUN_AREAS, VERDICT_INFO, type Verdict } from '../runner/result.js';
+import { escapeHtml as h, escapeXml } from './escape.js';
+import { md } from './markdown.js';
+import type { ResultsJson } from './results-json.js';
+
+/** One implementation's run, as read from its results.json. */
+export interface CompareEntry {
+  /** Unique among the entries: the implementation's name, with `#2`, `#3`… when names repeat. */
+  readonly key: string;
+  readonly results: ResultsJson;
+  /** The results.json it came from. */
+  readonly file: string;
+}
+
+/** Files a compare run reads that are not a run's results (exit 2). */
+export class CompareInputError extends Error {
+  override readonly name = 'CompareInputError';
+}
+
+/** The verdict a badge shows, and its colour. */
+export type BadgeVerdict = 'conformant' | 'partial' | 'not conformant' | 'nothing ran';
+
+const BADGE_COLOURS: Record<BadgeVerdict, string> = { conformant: '#2e7d32', partial: '#b54708', 'not conformant': '#c62828', 'nothing ran': '#667085' };
+
+/**
+ * Reads the runs to compare: each path a results.json or a report folder holding one.
+ * @param paths - absolute paths
+ * @returns the entries, in the order given
+ * @throws {CompareInputError} naming a path that holds no run's results
+ */
+export function readCompareEntries(paths: readonly string[]): CompareEntry[] {
+  const seen = new Map<string, number>();
+  return paths.map((p) => {
+    let file = p;
+    try {
+      if (statSync(p).isDirectory()) file = join(p, 'results.json');
+    } catch {
+      throw new CompareInputError(`${p} does not exist`);
+    }
+    let results: ResultsJson;
+    try {
+      results = JSON.parse(readFileSync(file, 'utf8')) as ResultsJson;
+    } catch (e) {
+      throw new CompareInputError(`${file} cannot be read as JSON: ${(e as Error).message.split('\n')[0]}`);
+    }
+    if (typeof results !== 'object' || results === null || typeof results.schemaVersion !== 'number' || !Array.isArray(results.cases) || typeof results.implementation !== 'object') {
+      throw new CompareInputError(`${file} is not the results.json of a pgv2kit run`);
+    }
+    const name = `${results.implementation.name} ${results.implementation.version}`.trim();
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return { key: n === 1 ? name : `${name} #${n}`, results, file };
+  });
+}
+
+/**
+ * What a badge says of a run: conformant (some step ran, none failed, all fully), partial
+ * (conformant, some cases partial), not conformant, or nothing ran (an aborted run, no test ran).
+ * @param r - the run's results
+ * @returns the verdict
+ */
+export function badgeVerdict(r: ResultsJson): BadgeVerdict {
+  if (r.aborted || r.noTestRan !== null) return 'nothing ran';
+  if (!r.conformant) return 'not conformant';
+  return r.totals.partial > 0 ? 'partial' : 'conformant';
+}
+
+/**
+ * An SVG badge as shields.io draws them: `pgv2kit | 418/418 passed`, coloured by verdict.
+ * @param r - the run's results
+ * @returns the SVG text
+ * @example writeFileSync('badge.svg', badgeSvg(results))
+ */
+export function badgeSvg(r: ResultsJson): string {
+  const verdict = badgeVerdict(r);
+  const left = 'pgv2kit';
+  const right = verdict === 'nothing ran' ? 'nothing ran' : `${r.totals.passed}/${r.totals.total} passed`;
+  // 6.5 px a character at 11 px Verdana, as shields.io measures, plus 10 px of padding a side
+  const lw = Math.round(left.length * 6.5 + 10);
+  const rw = Math.round(right.length * 6.5 + 10);
+  const colour = BADGE_COLOURS[verdict];
+  const title = `pgv2kit: ${r.implementation.name} ${r.implementation.version}: ${verdict}, ${right}`;
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${lw + rw}" height="20" role="img" aria-label="${escapeXml(title, true)}">`,
+    `<title>${escapeXml(title)}</title>`,
+    '<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>',
+    `<clipPath id="r"><rect width="${lw + rw}" height="20" rx="3" fill="#fff"/></clipPath>`,
+    `<g clip-path="url(#r)"><rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${rw}" height="20" fill="${colour}"/><rect width="${lw + rw}" height="20" fill="url(#s)"/></g>`,
+    `<g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">`,
+    `<text x="${lw / 2}" y="15" fill="#010101" fill-opacity=".3">${left}</text><text x="${lw / 2}" y="14">${left}</text>`,
+    `<text x="${lw + rw / 2}" y="15" fill="#010101" fill-opacity=".3">${escapeXml(right)}</text><text x="${lw + rw / 2}" y="14">${escapeXml(right)}</text>`,
+    '</g></svg>',
+    '',
+  ].join('');
+}
+
+/**
+ * A badge's file name: the implementation's key as a safe name.
+ * @param key - the entry's key
+ * @returns e.g. `pgv2kit-python-adapter-0.1.0.svg`
+ */
+export function badgeFile(key: string): string {
+  return `${key.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'implementation'}.svg`;
+}
+
+/** One case across the implementations. */
+interface CaseRow {
+  readonly id: string;
+  readonly kind: string;
+  readonly comment: string;
+  /** Per entry: its verdict and, for a failure, its first known mistake (undefined: the case is not in that run). */
+  readonly cells: ReadonlyArray<{ readonly verdict: Verdict; readonly mistake?: string; readonly message: string } | undefined>;
+  readonly differs: boolean;
+}
+
+/**
+ * Every case of every run, one row each, in the first run's order (then the others'): a row
+ * differs when the verdicts of the runs that have the case do.
+ * @param entries - the runs
+ * @returns the rows, those that differ first
+ */
+export function caseRows(entries: readonly CompareEntry[]): CaseRow[] {
+  const order: string[] = [];
+  const seen = new Set<string>();
+  for (const e of entries) for (const c of e.results.cases) if (!seen.has(c.id)) (seen.add(c.id), order.push(c.id));
+  const index = entries.map((e) => new Map(e.results.cases.map((c) => [c.id, c])));
+  const rows = order.map((id) => {
+    const cases = index.map((m) => m.get(id));
+    const any = cases.find((c) => c !== undefined);
+    const cells = cases.map((c) => (c ? { verdict: c.verdict, message: c.message, ...(c.diagnosis[0] ? { mistake: c.diagnosis[0].mistake } : {}) } : undefined));
+    // a case a run did not have (another target's, another selection) is no difference: only verdicts are compared
+    const verdicts = new Set(cells.flatMap((c) => (c ? [c.verdict] : [])));
+    return { id, kind: any?.kind ?? '', comment: any?.comment ?? '', cells, differs: verdicts.size > 1 };
+  });
+  return [...rows.filter((r) => r.differs), ...rows.filter((r) => !r.differs)];
+}
+
+/**
+ * The comparison page.
+ * @param entries - the runs
+ * @param outDir - where the page is written (links to each run's report are relative to it)
+ * @returns the HTML
+ */
+export function compareHtml(entries: readonly CompareEntry[], outDir: string): string {
+  const rows = caseRows(entries);
+  const differing = rows.filter((r) => r.differs);
+  const hashes = new Set(entries.map((e) => e.results.vectorSetHash));
+  const report = (e: CompareEntry, id?: string): string => {
+    const rel = relative(outDir, join(dirname(e.file), 'report.html')).split('\\').join('/');
+    return `${rel}${id ? `#case-${id.replace(/[^A-Za-z0-9_.-]/g, '_')}` : ''}`;
+  };
+  const head = `<tr><th></th>${entries.map((e) => `<th><a href="${h(report(e))}">${h(e.key)}</a><div class="lang">${h(e.results.implementation.language)} · ${h(e.results.target.kind)}</div><img alt="badge" src="badges/${h(badgeFile(e.key))}"></th>`).join('')}</tr>`;
+  const verdictCell = (e: CompareEntry, row: CaseRow, i: number): string => {
+    const c = row.cells[i];
+    if (!c) return '<td class="absent">not in this run</td>';
+    const failing = VERDICT_INFO[c.verdict].failsRun;
+    const page = c.mistake ? mistakeRef(c.mistake) : undefined;
+    const why = failing ? ` <a href="${h(report(e, row.id))}" title="${h(c.message)}">why</a>${page ? ` · <a href="${h(docUrl(page))}" title="the known mistake">${h(c.mistake ?? '')}</a>` : ''}` : '';
+    return `<td class="v v-${c.verdict}">${h(VERDICT_INFO[c.verdict].title)}${why}</td>`;
+  };
+  const areas = areasOf(entries);
+  const areaRow = (area: string): string =>
+    `<tr><th>${h(area)}</th>${entries
+      .map((e) => {
+        const of = e.results.cases.filter((c) => c.kind === area);
+        const passed = of.filter((c) => c.verdict === 'passed').length;
+        const failed = of.filter((c) => VERDICT_INFO[c.verdict].failsRun).length;
+        return of.length === 0 ? '<td class="absent">—</td>' : `<td class="${failed > 0 ? 'v-failed' : passed === of.length ? 'v-passed' : 'v-partial'}">${passed}/${of.length}${failed > 0 ? ` · ${failed} failed` : ''}</td>`;
+      })
+      .join('')}</tr>`;
+  const ops = [...new Set(entries.flatMap((e) => e.results.operations.map((o) => o.op)))];
+  const opRow = (op: string): string =>
+    `<tr><th><code>${h(op)}</code></th>${entries
+      .map((e) => {
+        const o = e.results.operations.find((x) => x.op === op);
+        if (!o || !o.offered) return `<td class="absent">${o ? `not offered (${o.notRun} steps not run)` : '—'}</td>`;
+        return `<td class="${o.failed + o.error > 0 ? 'v-failed' : 'v-passed'}">${o.passed}/${o.ran} passed${o.failed + o.error > 0 ? ` · ${o.failed + o.error} failed` : ''}</td>`;
+      })
+      .join('')}</tr>`;
+  const caseRow = (r: CaseRow): string => `<tr${r.differs ? ' class="differs"' : ''}><th><code>${h(r.id)}</code><div class="comment">${h(r.comment)}</div></th>${entries.map((e, i) => verdictCell(e, r, i)).join('')}</tr>`;
+  const same = rows.filter((r) => !r.differs);
+  const body = [
+    `<h1>pgv2kit: ${entries.length} implementations compared</h1>`,
+    `<p class="summary">${differing.length} of ${rows.length} cases differ between the implementations; they come first.</p>`,
+    hashes.size > 1 ? `<p class="notice warn">The runs used ${hashes.size} different vector sets: compare the cases they share.</p>` : `<p class="muted">Vector set <code>${h([...hashes][0] ?? '')}</code>.</p>`,
+    '<h2>Verdicts</h2>',
+    `<table><thead>${head}</thead><tbody><tr><th>verdict</th>${entries.map((e) => `<td class="verdict-${badgeVerdict(e.results).replace(' ', '-')}">${h(badgeVerdict(e.results))}<div class="muted">${h(e.results.summary)}</div></td>`).join('')}</tr></tbody></table>`,
+    '<h2>By area</h2>',
+    `<table><thead>${head}</thead><tbody>${areas.map(areaRow).join('')}</tbody></table>`,
+    '<h2>By operation</h2>',
+    `<table><thead>${head}</thead><tbody>${ops.map(opRow).join('')}</tbody></table>`,
+    `<h2 id="differ">Cases that differ (${differing.length})</h2>`,
+    differing.length === 0 ? '<p>None: every implementation has the same verdict on every case.</p>' : `<table class="cases"><thead>${head}</thead><tbody>${differing.map(caseRow).join('')}</tbody></table>`,
+    `<h2 id="same">Cases with the same verdict everywhere (${same.length})</h2>`,
+    `<details><summary>Show them</summary><table class="cases"><thead>${head}</thead><tbody>${same.map(caseRow).join('')}</tbody></table></details>`,
+    `<footer>Made by pgv2kit compare from ${entries.map((e) => `<code>${h(e.file)}</code>`).join(', ')}.</footer>`,
+  ].join('\n');
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>pgv2kit: implementations compared</title><style>${CSS}</style></head><body>\n${body}\n</body></html>\n`;
+}
+
+/**
+ * The comparison as Markdown: verdicts, areas, and the cases that differ.
+ * @param entries - the runs
+ * @returns the Markdown
+ */
+export function compareMarkdown(entries: readonly CompareEntry[]): string {
+  const rows = caseRows(entries);
+  const differing = rows.filter((r) => r.differs);
+  const head = `| | ${entries.map((e) => md(e.key)).join(' | ')} |`;
+  const rule = `|---|${entries.map(() => '---').join('|')}|`;
+  const out = [`# pgv2kit: ${entries.length} implementations compared`, '', `${differing.length} of ${rows.length} cases differ between the implementations.`, '', head, rule];
+  out.push(`| badge | ${entries.map((e) => `![${md(e.key)}](badges/${badgeFile(e.key)})`).join(' | ')} |`);
+  out.push(`| verdict | ${entries.map((e) => `${badgeVerdict(e.results)}: ${md(e.results.summary)}`).join(' | ')} |`);
+  for (const area of areasOf(entries)) {
+    out.push(`| ${md(area)} | ${entries.map((e) => {
+      const of = e.results.cases.filter((c) => c.kind === area);
+      return of.length === 0 ? '—' : `${of.filter((c) => c.verdict === 'passed').length}/${of.length}`;
+    }).join(' | ')} |`);
+  }
+  out.push('', `## Cases that differ (${differing.length})`, '');
+  if (differing.length === 0) out.push('None.');
+  else {
+    out.push(head, rule);
+    for (const r of differing) out.push(`| \`${r.id}\` | ${r.cells.map((c) => (c ? `${VERDICT_INFO[c.verdict].title}${c.mistake ? ` (${md(c.mistake)})` : ''}` : 'not in this run')).join(' | ')} |`);
+  }
+  out.push('');
+  return out.join('\n');
+}
+
+/** The areas any run has cases in, in the reports' order. */
+function areasOf(entries: readonly CompareEntry[]): string[] {
+  const present = new Set(entries.flatMap((e) => e.results.cases.map((c) => c.kind as string)));
+  return RUN_AREAS.filter((a) => present.has(a));
+}
+
+const CSS = `
+:root{--bad:#b42318;--bad-bg:#fef3f2;--ok:#067647;--ok-bg:#ecfdf3;--warn:#b54708;--warn-bg:#fffaeb;--muted:#667085;--line:#eaecf0}
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1400px;padding:1.5rem;color:#101828}
+h1{font-size:1.5rem;margin:.2rem 0}h2{border-bottom:1px solid var(--line);padding-bottom:.2rem;margin-top:2rem}
+code{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+table{border-collapse:collapse;margin:.5rem 0;width:100%}th,td{border:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
+thead th{background:#f9fafb;position:sticky;top:0}thead img{display:block;margin-top:.2rem}
+.lang,.comment,.muted{color:var(--muted);font-size:.85em;font-weight:normal}
+.v-passed,.verdict-conformant{color:var(--ok);background:var(--ok-bg)}.v-failed,.v-error,.v-unexpected-pass,.verdict-not-conformant{color:var(--bad);background:var(--bad-bg)}
+.v-partial,.v-skipped,.verdict-partial{color:var(--warn);background:var(--warn-bg)}.absent,.verdict-nothing-ran{color:var(--muted);background:#f2f4f7}
+tr.differs th{border-left:4px solid var(--warn)}
+.summary{font-weight:600;padding:.4rem .7rem;border-radius:6px;background:#f9fafb;display:inline-block}
+.notice.warn{color:var(--warn);background:var(--warn-bg);padding:.3rem .7rem;border-radius:6px}
+footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
+`.trim();

@@ -1,0 +1,95 @@
+/**
+ * `pgv2kit compare` (issue 13, item 3): the reference, the Python adapter and a defective
+ * implementation side by side — one page with the cases they differ on first, each failure linked
+ * to the case in its run's report and to its known mistake — and a badge each, coloured by verdict.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { badgeSvg, badgeVerdict } from '../../src/reports/compare.js';
+import type { ResultsJson } from '../../src/reports/results-json.js';
+import { tempFolders } from '../_support.js';
+import { run } from '../cli/_run.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const tmp = tempFolders('pgv2kit-compare-');
+let cwd = '';
+const read = (dir: string): ResultsJson => JSON.parse(readFileSync(join(cwd, dir, 'results.json'), 'utf8')) as ResultsJson;
+
+beforeAll(async () => {
+  cwd = tmp();
+  const runs = await Promise.all([
+    run(['run', '--report-dir', 'reference'], { cwd }),
+    run(['run', '--testee', `python3 ${join(ROOT, 'examples/python-adapter/pgv2kit_adapter.py')}`, '--report-dir', 'python'], { cwd }),
+    run(['run', '--module', join(ROOT, 'test/zoo/members/no-final-lf.ts'), '--report-dir', 'defective'], { cwd }),
+  ]);
+  expect(runs.map((r) => r.code)).toEqual([0, 0, 1]);
+}, 60_000);
+
+describe('pgv2kit compare', () => {
+  it('writes the page, the Markdown and three badges; the differing cases counted as the runs say', async () => {
+    const r = await run(['compare', 'reference', 'python/results.json', 'defective', '--out', 'page'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const runs = ['reference', 'python', 'defective'].map(read);
+    const keys = runs.map((x) => `${x.implementation.name} ${x.implementation.version}`);
+    const badges = keys.map((k) => join(cwd, 'page/badges', `${k.replace(/[^A-Za-z0-9._-]+/g, '-')}.svg`));
+    for (const b of badges) expect(existsSync(b), b).toBe(true);
+    // the colours: green for the two conformant runs, red for the defective one
+    expect(readFileSync(badges[0] ?? '', 'utf8')).toContain(`${runs[0]?.totals.passed}/${runs[0]?.totals.total} passed`);
+    expect(readFileSync(badges[0] ?? '', 'utf8')).toContain('fill="#2e7d32"');
+    expect(readFileSync(badges[1] ?? '', 'utf8')).toContain('fill="#2e7d32"');
+    expect(readFileSync(badges[2] ?? '', 'utf8')).toContain('fill="#c62828"');
+    // counted here from the three results.json: a case differs when the runs that have it disagree
+    const ids = [...new Set(runs.flatMap((x) => x.cases.map((c) => c.id)))];
+    const differing = ids.filter((id) => new Set(runs.flatMap((x) => x.cases.filter((c) => c.id === id).map((c) => c.verdict))).size > 1);
+    expect(differing.length).toBeGreaterThan(50);
+    expect(r.stdout).toContain(`${differing.length} cases differ between the implementations`);
+    const html = readFileSync(join(cwd, 'page/compare.html'), 'utf8');
+    expect(html).toContain(`<h2 id="differ">Cases that differ (${differing.length})</h2>`);
+    for (const k of keys) expect(html).toContain(k);
+    // the differing cases come before the rest, and a failure links to its case and its mistake
+    expect(html.indexOf(`<code>${differing[0]}</code>`)).toBeLessThan(html.indexOf('<h2 id="same">'));
+    expect(html).toContain('../defective/report.html#case-signature.generate-upload-url');
+    expect(html).toMatch(/href="file:[^"]*docs\/mistakes\/no-final-lf\.md"/);
+    expect(readFileSync(join(cwd, 'page/compare.md'), 'utf8')).toContain(`## Cases that differ (${differing.length})`);
+  });
+
+  it.each([
+    [[], 'give the results.json (or report folder) of each run to compare'],
+    [['nowhere'], 'does not exist'],
+    [['reference/report.md'], 'cannot be read as JSON'],
+  ])('%j → exit 2', async (paths, message) => {
+    const r = await run(['compare', ...paths, '--out', 'x'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('never writes into a folder of other files, or onto a file', async () => {
+    const other = tmp();
+    writeFileSync(join(other, 'keep.txt'), 'x');
+    const r = await run(['compare', join(cwd, 'reference'), '--out', other], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('holds other files (keep.txt)');
+    const onFile = await run(['compare', join(cwd, 'reference'), '--out', join(other, 'keep.txt')], { cwd });
+    expect(onFile.code).toBe(2);
+    expect(onFile.stderr).toContain('is a file, not a folder');
+  });
+});
+
+describe('badges', () => {
+  const base = { implementation: { name: 'a <b>', version: '1', language: 'x' }, totals: { passed: 3, failed: 0, error: 0, partial: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0, total: 3 }, conformant: true, aborted: null, noTestRan: null } as unknown as ResultsJson;
+  it.each([
+    [{}, 'conformant', '#2e7d32'],
+    [{ totals: { ...base.totals, partial: 1 } }, 'partial', '#b54708'],
+    [{ conformant: false }, 'not conformant', '#c62828'],
+    [{ conformant: false, noTestRan: 'no test ran: x' }, 'nothing ran', '#667085'],
+  ])('%j → %s', (change, verdict, colour) => {
+    const r = { ...base, ...change } as ResultsJson;
+    expect(badgeVerdict(r)).toBe(verdict);
+    const svg = badgeSvg(r);
+    expect(svg).toContain(`fill="${colour}"`);
+    expect(svg).toContain('a &lt;b&gt; 1');
+    expect(svg).not.toContain('<b>');
+  });
+});
