@@ -97,6 +97,12 @@ describe.concurrent('merge refuses what is not one whole run (exit 2)', () => {
       expect(r.code, dirs.join(' ')).toBe(2);
       expect(r.stderr).toContain(message);
     }
+    // merged without reports: the --json line and the --junit file say what one run would
+    const quiet = await run(['merge', 'a1', 'a2', 'a3', '--no-reports', '--json', '--junit', 'ci/junit.xml'], { cwd, env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary.md') } });
+    expect(quiet.code).toBe(1);
+    expect(JSON.parse(quiet.stdout)).toMatchObject({ exitCode: 1, conformant: false, reportsDir: null, junit: join(cwd, 'ci/junit.xml') });
+    expect(readFileSync(join(cwd, 'ci/junit.xml'), 'utf8')).toContain('failures=');
+    expect(readFileSync(join(cwd, 'summary.md'), 'utf8')).toContain('**NOT CONFORMANT:');
     writeFileSync(join(cwd, 'a3', 'shard.json'), '{"format":"something else"}');
     const bad = await run(['merge', 'a1', 'a2', 'a3', '--no-reports'], { cwd });
     expect(bad.code).toBe(2);

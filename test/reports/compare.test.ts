@@ -65,6 +65,13 @@ describe('pgv2kit compare', () => {
     expect(r.stderr).toContain(message);
   });
 
+  it('replaces an earlier comparison in its folder', async () => {
+    expect((await run(['compare', 'reference', '--out', 'again'], { cwd })).code).toBe(0);
+    const r = await run(['compare', 'reference', 'python', '--out', 'again'], { cwd });
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(cwd, 'again/compare.md'), 'utf8')).toContain('2 implementations compared');
+  });
+
   it('never writes into a folder of other files, or onto a file', async () => {
     const other = tmp();
     writeFileSync(join(other, 'keep.txt'), 'x');
