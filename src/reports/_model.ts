@@ -39,6 +39,8 @@ export interface CaseView extends Omit<CaseResult, 'ops'> {
   readonly diagnosis: readonly Diagnosis[];
   /** The command that runs this case alone against the same target (`pgv2kit run … --only id:<id>`). */
   readonly reproduce: string;
+  /** For a case of an HTTP role (gateway, merchant): a curl command that sends its first request again, as it went on the wire. */
+  readonly curl?: string;
   /** The operations whose step ran (passed, failed or errored). */
   readonly ran: readonly string[];
   /** The operations whose step did not run (not offered, or answered unsupported). */
@@ -123,6 +125,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     return {
       id: t(c.id),
       reproduce: t(reproduceCommand(run.target, c.id, c.property?.replay)),
+      ...curlField(ops),
       ran: ops.filter((o) => o.status !== 'skip').map((o) => o.op),
       notRun: ops.filter((o) => o.status === 'skip').map((o) => o.op),
       kind: c.kind,
@@ -215,6 +218,34 @@ export function reproduceCommand(target: RunResult['target'], id: string, replay
   };
   const only = `--only ${shellQuote(`id:${id}`)}${replay !== undefined ? ` --replay ${shellQuote(`${id}=${replay}`)}` : ''}`;
   return `pgv2kit run${how[target.kind]} ${only}`;
+}
+
+/**
+ * A curl command that sends an HTTP request again as it went on the wire: method, URL, every
+ * header in order, the body. A gateway may refuse it now for its timestamp or its nonce, used once.
+ * @param sent - the request, as a step's answer records it (`sent` of the gateway role, `call` of the merchant role)
+ * @returns the command, or undefined when `sent` is not a request
+ * @example curlCommand({ method: 'POST', url: 'http://127.0.0.1:8080/pg/v2/payment/create', headers: [['Content-Type', 'application/json']], body: '{}' })
+ */
+export function curlCommand(sent: unknown): string | undefined {
+  if (typeof sent !== 'object' || sent === null) return undefined;
+  const { method, url, headers, body } = sent as { method?: unknown; url?: unknown; headers?: unknown; body?: unknown };
+  if (typeof method !== 'string' || typeof url !== 'string' || !Array.isArray(headers)) return undefined;
+  const parts = ['curl', '-sS', '-i', '-X', method, shellQuote(url)];
+  for (const h of headers) if (Array.isArray(h) && typeof h[0] === 'string' && typeof h[1] === 'string' && !/^(content-length|host|connection)$/i.test(h[0])) parts.push('-H', shellQuote(`${h[0]}: ${h[1]}`));
+  if (typeof body === 'string' && body !== '') parts.push('--data-binary', body.length > 4000 ? "'<the body: see results.json>'" : shellQuote(body));
+  return parts.join(' ');
+}
+
+/** The curl field of a case: from the first step whose answer records the request it sent. */
+function curlField(ops: readonly OpView[]): { curl?: string } {
+  for (const o of ops) {
+    const result = typeof o.got === 'object' && o.got !== null && !Array.isArray(o.got) ? (o.got as Record<string, Json>)['result'] : undefined;
+    const r = typeof result === 'object' && result !== null && !Array.isArray(result) ? result : undefined;
+    const curl = curlCommand(r?.['sent'] ?? r?.['call']);
+    if (curl) return { curl };
+  }
+  return {};
 }
 
 /** A word for a POSIX shell: as it is when it is plain, else in single quotes. */

@@ -270,6 +270,7 @@ function article(c: CaseView): string {
     out.push(`<details open><summary>Counterexample (shrunk)</summary><pre>${h(JSON.stringify(c.property.counterexample ?? null, null, 2).slice(0, 4000))}</pre></details>`);
   }
   out.push(`<p class="facts">reproduce: <code>${h(c.reproduce)}</code></p>`);
+  if (c.curl) out.push(`<details><summary>the request again, with curl</summary><pre>${h(c.curl)}</pre><p class="ref">A gateway may refuse it now for its timestamp, or for its nonce, used once.</p></details>`);
   if (c.verdict === 'unexpected-pass') out.push(`<p>Listed as an expected failure${c.listedReason ? ` (${h(c.listedReason)})` : ''} but passed: update the list (<code>--update-expect-failures</code>).</p>`);
   if (c.diagnosis.length > 0) {
     out.push('<div class="diagnosis"><h4>Diagnosis</h4><ul>');

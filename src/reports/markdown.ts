@@ -258,6 +258,7 @@ function failure(c: CaseView): string[] {
     out.push('', '  counterexample (shrunk):', '', '  ```json', ...JSON.stringify(c.property.counterexample ?? null, null, 2).slice(0, 4000).split('\n').map((l) => `  ${l}`), '  ```');
   }
   out.push(`- reproduce: ${code(c.reproduce)}`);
+  if (c.curl) out.push(`- the request again (a gateway may refuse it now for its timestamp or nonce): ${code(c.curl)}`);
   if (c.verdict === 'unexpected-pass') out.push(`- listed as an expected failure${c.listedReason ? ` (${md(c.listedReason)})` : ''} but passed: update the list (\`--update-expect-failures\`)`);
   out.push('');
   for (const o of c.ops) out.push(...op(o));

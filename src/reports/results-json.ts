@@ -61,6 +61,8 @@ export interface ResultsJsonCase {
   readonly message: string;
   /** The command that runs this case alone against the same target. */
   readonly reproduce: string;
+  /** For an HTTP role's case: a curl command that sends its first request again; else null. */
+  readonly curl: string | null;
   readonly durationMs: number;
   readonly diagnosis: readonly Diagnosis[];
   /** A property case: its seed, inputs judged and, on failure, replay, shrinks and the shrunk counterexample; else null. */
@@ -183,6 +185,7 @@ function caseJson(c: CaseView): ResultsJsonCase {
     listedReason: c.listedReason ?? null,
     message: c.message,
     reproduce: c.reproduce,
+    curl: c.curl ?? null,
     durationMs: c.durationMs,
     diagnosis: c.diagnosis.map(diagnosisJson),
     property: c.property ? { seed: c.property.seed, runs: c.property.runs, replay: c.property.replay ?? null, shrinks: c.property.shrinks ?? null, counterexample: c.property.counterexample ?? null } : null,

@@ -82,6 +82,8 @@ async function apiCase(target: GatewayTarget, url: string, op: keyof typeof PATH
     status: exchange.status,
     code: typeof envelope?.code === 'string' ? envelope.code : null,
     errorMessage: typeof envelope?.errorMessage === 'string' ? envelope.errorMessage : null,
+    // what went on the wire, for the report's curl command that sends it again
+    sent: { method: exchange.sent.method, url: exchange.sent.url, headers: exchange.sent.headers.map(([n, v]) => [n, v]), body: exchange.sent.body ? Buffer.from(exchange.sent.body).toString('utf8') : '' },
   };
   if (exchange.status === 200) {
     const authorization = headerOf(exchange.headers, 'authorization');

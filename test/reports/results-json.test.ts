@@ -19,7 +19,7 @@ describe('toResultsJson', () => {
     // 2: the status and verdict "partial" are new values (and the coverage fields new keys); causes, reproduce and input are keys added since, nothing removed
     expect(json.schemaVersion).toBe(2);
     expect(Object.keys(json.cases[0]!)).toEqual([
-      'id', 'kind', 'file', 'comment', 'spec', 'readings', 'flags', 'result', 'status', 'verdict', 'ran', 'notRun', 'choice', 'listedReason', 'message', 'reproduce', 'durationMs', 'diagnosis', 'property', 'ops',
+      'id', 'kind', 'file', 'comment', 'spec', 'readings', 'flags', 'result', 'status', 'verdict', 'ran', 'notRun', 'choice', 'listedReason', 'message', 'reproduce', 'curl', 'durationMs', 'diagnosis', 'property', 'ops',
     ]);
     expect(Object.keys(json.cases[0]!.ops[0]!)).toEqual(['op', 'status', 'expected', 'got', 'message', 'choice', 'contentDifference', 'diagnosis', 'durationMs', 'input']);
   });
