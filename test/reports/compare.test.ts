@@ -19,10 +19,12 @@ const read = (dir: string): ResultsJson => JSON.parse(readFileSync(join(cwd, dir
 
 beforeAll(async () => {
   cwd = tmp();
+  // the areas where the three differ, without the properties: enough to compare, quick in CI
+  const only = ['--only', 'signature,authorization,request,response', '--no-properties'];
   const runs = await Promise.all([
-    run(['run', '--report-dir', 'reference'], { cwd }),
-    run(['run', '--testee', `python3 ${join(ROOT, 'examples/python-adapter/pgv2kit_adapter.py')}`, '--report-dir', 'python'], { cwd }),
-    run(['run', '--module', join(ROOT, 'test/zoo/members/no-final-lf.ts'), '--report-dir', 'defective'], { cwd }),
+    run(['run', ...only, '--report-dir', 'reference'], { cwd }),
+    run(['run', '--testee', `python3 ${join(ROOT, 'examples/python-adapter/pgv2kit_adapter.py')}`, ...only, '--report-dir', 'python'], { cwd }),
+    run(['run', '--module', join(ROOT, 'test/zoo/members/no-final-lf.ts'), ...only, '--report-dir', 'defective'], { cwd }),
   ]);
   expect(runs.map((r) => r.code)).toEqual([0, 0, 1]);
 }, 60_000);
@@ -43,7 +45,7 @@ describe('pgv2kit compare', () => {
     // counted here from the three results.json: a case differs when the runs that have it disagree
     const ids = [...new Set(runs.flatMap((x) => x.cases.map((c) => c.id)))];
     const differing = ids.filter((id) => new Set(runs.flatMap((x) => x.cases.filter((c) => c.id === id).map((c) => c.verdict))).size > 1);
-    expect(differing.length).toBeGreaterThan(50);
+    expect(differing.length).toBeGreaterThan(30);
     expect(r.stdout).toContain(`${differing.length} cases differ between the implementations`);
     const html = readFileSync(join(cwd, 'page/compare.html'), 'utf8');
     expect(html).toContain(`<h2 id="differ">Cases that differ (${differing.length})</h2>`);
