@@ -14,7 +14,7 @@ import { run } from '../cli/_run.js';
 
 const ROOT = PACKAGE_ROOT;
 /** Folders of the repository that the package does not ship (README's layout says so). */
-const DEVELOPMENT = ['src/', 'suites/', 'test/', 'bench/', 'reports/', '.ci/'];
+const DEVELOPMENT = ['src/', 'suites/', 'test/', 'bench/', 'reports/', '.ci/', 'scripts/'];
 
 let files: Set<string>;
 
