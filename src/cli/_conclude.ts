@@ -5,7 +5,7 @@
  * @module
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
 import { fileSystemReason } from '../file-errors.js';
 import { junitFromModel, runSummaryFromModel, stepSummaryFromModel, type ReportModel } from '../reports/index.js';
@@ -60,6 +60,7 @@ export function concludeRun(name: string, io: CliIo, emit: JsonOutput['emit'], r
       io.stderr(`pgv2kit ${name}: warning: the job summary ($GITHUB_STEP_SUMMARY, ${summaryFile}) could not be written: ${fileSystemReason(e) ?? String(e)}\n`);
     }
   }
-  emit(runSummaryFromModel(r.model, r.secrets, { exitCode: code, reportsDir: r.reportsDir ?? null, junit: r.junitPath ?? null }));
+  // the JUnit XML a CI step can pick up: the --junit file, else the one in the report folder
+  emit(runSummaryFromModel(r.model, r.secrets, { exitCode: code, reportsDir: r.reportsDir ?? null, junit: r.junitPath ?? (r.reportsDir ? join(r.reportsDir, 'junit.xml') : null) }));
   return code;
 }

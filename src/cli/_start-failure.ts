@@ -47,6 +47,8 @@ export interface AbortedRunFacts {
   readonly finishedAt: Date;
   readonly log: readonly string[];
   readonly runName?: string;
+  /** The run's shard, when it was one (its reports then hold shard.json: pgv2kit merge says the shard did not start). */
+  readonly shard?: NonNullable<RunResult['shard']>;
 }
 
 /**
@@ -83,6 +85,7 @@ export function abortedRun(facts: AbortedRunFacts): RunResult {
     operations: [],
     unknownOperations: [],
     noTestRan: `no test ran: ${why}`,
+    ...(facts.shard ? { shard: facts.shard } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { DEFAULT_VECTORS_DIR } from '../vectors/load.js';
-import { resolvePath } from './_files.js';
+import { requireFolder, resolvePath } from './_files.js';
 import { UsageError } from './command.js';
 
 /**
@@ -12,7 +12,7 @@ import { UsageError } from './command.js';
  * @param value - the option's value (absent: the kit's own folder)
  * @param cwd - the folder paths are relative to
  * @returns the folders, in the order given (the first's files keep their own names)
- * @throws {UsageError} for an empty entry or a folder named twice
+ * @throws {UsageError} for an empty entry, a folder that cannot be read, or one named twice
  * @example vectorFolders('kit,./mine', '/work') // [{ root: <kit>/vectors }, { root: '/work/mine', label: 'mine' }]
  */
 export function vectorFolders(value: string | undefined, cwd: string): Array<{ root: string; label?: string }> {
@@ -24,6 +24,7 @@ export function vectorFolders(value: string | undefined, cwd: string): Array<{ r
     const label = i === 0 || p === 'kit' ? undefined : p.replace(/^\.\//, '').replace(/\/+$/, '') || p;
     return { root, ...(label !== undefined ? { label } : {}) };
   });
+  for (const f of folders) requireFolder(f.root, `the vectors folder ${f.root}`);
   const roots = folders.map((f) => f.root);
   const twice = roots.find((r, i) => roots.indexOf(r) !== i);
   if (twice !== undefined) throw new UsageError(`--vectors names ${twice} twice`);

@@ -204,8 +204,8 @@ export function withDerived(m: ModelFacts): ReportModel {
  * @param target - the run's target
  * @param id - the case
  * @param replay - a property's `<seed>:<path>`, when it failed
- * @returns e.g. `pgv2kit run --testee 'python3 adapter.py' --only id:signature.final-lf-missing`
- * @example reproduceCommand({ kind: 'reference', description: 'built-in reference' }, 'signature.x') // 'pgv2kit run --only id:signature.x'
+ * @returns e.g. `npx pgv2kit run --testee 'python3 adapter.py' --only id:signature.final-lf-missing`
+ * @example reproduceCommand({ kind: 'reference', description: 'built-in reference' }, 'signature.x') // 'npx pgv2kit run --only id:signature.x'
  */
 export function reproduceCommand(target: RunResult['target'], id: string, replay?: string): string {
   const how: Record<RunResult['target']['kind'], string> = {
@@ -217,7 +217,8 @@ export function reproduceCommand(target: RunResult['target'], id: string, replay
     merchant: ' --merchant --notify-url <as in this run> --return-url <as in this run>',
   };
   const only = `--only ${shellQuote(`id:${id}`)}${replay !== undefined ? ` --replay ${shellQuote(`${id}=${replay}`)}` : ''}`;
-  return `pgv2kit run${how[target.kind]} ${only}`;
+  // npx finds the kit installed in the project or globally: the command works where it is pasted
+  return `npx pgv2kit run${how[target.kind]} ${only}`;
 }
 
 /**

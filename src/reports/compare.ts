@@ -54,14 +54,48 @@ export function readCompareEntries(paths: readonly string[]): CompareEntry[] {
     } catch (e) {
       throw new CompareInputError(`${file} cannot be read as JSON: ${(e as Error).message.split('\n')[0]}`);
     }
-    if (typeof results !== 'object' || results === null || typeof results.schemaVersion !== 'number' || !Array.isArray(results.cases) || typeof results.implementation !== 'object') {
-      throw new CompareInputError(`${file} is not the results.json of a pgv2kit run`);
-    }
+    if (!isResults(results)) throw new CompareInputError(`${file} is not the results.json of a pgv2kit run`);
     const name = `${results.implementation.name} ${results.implementation.version}`.trim();
     const n = (seen.get(name) ?? 0) + 1;
     seen.set(name, n);
     return { key: n === 1 ? name : `${name} #${n}`, results, file };
   });
+}
+
+/** Whether a JSON value has what compare reads of a results.json: totals, and cases with an id and a known verdict. */
+function isResults(r: unknown): r is ResultsJson {
+  if (typeof r !== 'object' || r === null) return false;
+  const x = r as Partial<ResultsJson>;
+  const totals = x.totals as Record<string, unknown> | undefined;
+  return (
+    typeof x.schemaVersion === 'number' &&
+    typeof x.implementation?.name === 'string' &&
+    typeof x.vectorSetHash === 'string' &&
+    typeof totals === 'object' && totals !== null && typeof totals['passed'] === 'number' && typeof totals['total'] === 'number' &&
+    Array.isArray(x.cases) && x.cases.every((c) => typeof c?.id === 'string' && typeof c.verdict === 'string' && c.verdict in VERDICT_INFO && Array.isArray(c.diagnosis)) &&
+    Array.isArray(x.operations)
+  );
+}
+
+/**
+ * Why runs are not alike enough for their case counts to compare: another vector set, another
+ * selection (--only, --skip). Said on the page and by the command; the cases they share still compare.
+ * @param entries - the runs
+ * @returns the warnings (none when every run used the same vector set and selection)
+ */
+export function compareWarnings(entries: readonly CompareEntry[]): string[] {
+  const out: string[] = [];
+  const hashes = new Set(entries.map((e) => e.results.vectorSetHash));
+  if (hashes.size > 1) out.push(`the runs used ${hashes.size} different vector sets (${entries.map((e) => `${e.key}: ${e.results.vectorSetHash.slice(0, 12)}`).join(', ')}): compare the cases they share`);
+  const selections = new Set(entries.map((e) => JSON.stringify(e.results.selection ?? null)));
+  if (selections.size > 1) out.push(`the runs selected different cases (${entries.map((e) => `${e.key}: ${describeSelection(e.results.selection)}`).join('; ')}): a case one run did not select is not a difference`);
+  return out;
+}
+
+function describeSelection(s: ResultsJson['selection'] | undefined): string {
+  if (!s) return 'unknown';
+  const parts = [s.only.length > 0 ? `--only ${s.only.join(',')}` : '', s.skip.length > 0 ? `--skip ${s.skip.join(',')}` : ''].filter(Boolean);
+  return parts.length > 0 ? parts.join(' ') : 'all cases';
 }
 
 /**
@@ -90,7 +124,7 @@ export function badgeSvg(r: ResultsJson): string {
   const lw = Math.round(left.length * 6.5 + 10);
   const rw = Math.round(right.length * 6.5 + 10);
   const colour = BADGE_COLOURS[verdict];
-  const title = `pgv2kit: ${r.implementation.name} ${r.implementation.version}: ${verdict}, ${right}`;
+  const title = `pgv2kit: ${r.implementation.name} ${r.implementation.version}: ${verdict === 'nothing ran' ? verdict : `${verdict}, ${right}`}`;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${lw + rw}" height="20" role="img" aria-label="${escapeXml(title, true)}">`,
     `<title>${escapeXml(title)}</title>`,
@@ -193,7 +227,8 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
   const body = [
     `<h1>pgv2kit: ${entries.length} implementations compared</h1>`,
     `<p class="summary">${differing.length} of ${rows.length} cases differ between the implementations; they come first.</p>`,
-    hashes.size > 1 ? `<p class="notice warn">The runs used ${hashes.size} different vector sets: compare the cases they share.</p>` : `<p class="muted">Vector set <code>${h([...hashes][0] ?? '')}</code>.</p>`,
+    ...compareWarnings(entries).map((w) => `<p class="notice warn">Note: ${h(w)}.</p>`),
+    hashes.size === 1 ? `<p class="muted">Vector set <code>${h([...hashes][0] ?? '')}</code>.</p>` : '',
     '<h2>Verdicts</h2>',
     `<table><thead>${head}</thead><tbody><tr><th>verdict</th>${entries.map((e) => `<td class="verdict-${badgeVerdict(e.results).replace(' ', '-')}">${h(badgeVerdict(e.results))}<div class="muted">${h(e.results.summary)}</div></td>`).join('')}</tr></tbody></table>`,
     '<h2>By area</h2>',
@@ -219,7 +254,7 @@ export function compareMarkdown(entries: readonly CompareEntry[]): string {
   const differing = rows.filter((r) => r.differs);
   const head = `| | ${entries.map((e) => md(e.key)).join(' | ')} |`;
   const rule = `|---|${entries.map(() => '---').join('|')}|`;
-  const out = [`# pgv2kit: ${entries.length} implementations compared`, '', `${differing.length} of ${rows.length} cases differ between the implementations.`, '', head, rule];
+  const out = [`# pgv2kit: ${entries.length} implementations compared`, '', `${differing.length} of ${rows.length} cases differ between the implementations.`, '', ...compareWarnings(entries).map((w) => `> Note: ${md(w)}.\n`), head, rule];
   out.push(`| badge | ${entries.map((e) => `![${md(e.key)}](badges/${badgeFile(e.key)})`).join(' | ')} |`);
   out.push(`| verdict | ${entries.map((e) => `${badgeVerdict(e.results)}: ${md(e.results.summary)}`).join(' | ')} |`);
   for (const area of areasOf(entries)) {

@@ -6,7 +6,7 @@
  * one run's. Shards that do not belong together are refused, never merged into a verdict.
  * @module
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { noTestRan, operationCoverage, otherTargetsLine } from '../runner/coverage.js';
 import { countVerdicts } from '../runner/run.js';
@@ -42,6 +42,7 @@ export function shardFileText(model: ReportModel): string {
  * @throws {MergeError} when the folder has no shard file, or not one of this kit's
  */
 export function readShard(dir: string): ReportModel {
+  if (!existsSync(dir)) throw new MergeError(`${dir} does not exist`);
   let text: string;
   try {
     text = readFileSync(join(dir, SHARD_FILE), 'utf8');

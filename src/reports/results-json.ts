@@ -217,7 +217,7 @@ export interface RunSummaryJson extends Omit<ResultsJson, 'cases' | 'staleListEn
   readonly exitCode: number;
   /** The report folder, or null (--no-reports). */
   readonly reportsDir: string | null;
-  /** The --junit file, or null. */
+  /** The JUnit XML written: the --junit file, else the report folder's junit.xml; null when none was written. */
   readonly junit: string | null;
   /** Every case that fails the run, root causes first: id, verdict, message, the first diagnosis's mistake and message (or null), the command that runs it alone. */
   readonly failures: ReadonlyArray<{ readonly id: string; readonly verdict: Verdict; readonly message: string; readonly mistake: string | null; readonly diagnosis: string | null; readonly reproduce: string }>;

@@ -146,8 +146,22 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     ...(nothing && !stopped ? { noTestRan: nothing } : {}),
     ...(stopped ? { stopped: { ...stopped, notRun: cases.length - results.length + propertiesSkipped } } : {}),
     ...(others.length > 0 ? { otherTargets: { cases: others.length, operations: otherOps } } : {}),
-    ...(shard ? { shard: { ...shard, ids: [...everything.map((l) => l.case.id), ...propertyIds] } } : {}),
+    ...(shard ? { shard: { ...shard, ids: selectedIds(options.set, selection, options.properties !== undefined && options.properties !== false) } } : {}),
   };
+}
+
+/**
+ * Every id a run selects, in run order, before any shard is taken: the cases, then the properties
+ * when they run. What the shards of one run share, and `pgv2kit merge` checks.
+ * @param set - the vector set
+ * @param selection - --only / --skip
+ * @param withProperties - whether the properties run
+ * @returns the ids
+ * @throws {SelectionError} when a pattern matches nothing
+ */
+export function selectedIds(set: VectorSet, selection: Selection, withProperties: boolean): string[] {
+  const cases = selectCases(liveCases(set), selection, PROPERTY_SELECTABLES).map((l) => l.case.id);
+  return [...cases, ...(withProperties ? PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).map((p) => p.case.id) : [])];
 }
 
 /**

@@ -40,9 +40,10 @@ export interface Cause {
 /**
  * Groups the cases that fail the run by the known mistake of their first diagnosis, most cases
  * first (ties: the cause whose first case comes first, root causes first); the failures no known
- * mistake explains come last, grouped by what their first failing step says (numbers and quoted
- * values aside), errors apart from wrong answers. A group of verifiers refusing genuine messages
- * for their sign is pointed at the leading signer mistake, which it most often shares.
+ * mistake explains come last, grouped by the {@link gist} of what their first failing step says
+ * (numbers aside), errors apart from wrong answers. A group of verifiers refusing genuine messages
+ * for their sign is pointed at the leading signer mistake, which it most often shares, and a group
+ * in the roles alone at that mistake as their likely consequence.
  * @param cases - a run's cases
  * @returns the causes; empty when nothing fails the run
  * @example triage(run.cases)[0] // { mistake: 'no-final-lf', title: 'the LF after the body was left out', count: 95, … }
@@ -54,9 +55,9 @@ export function triage(cases: readonly TriageCase[]): Cause[] {
     const d = c.ops.flatMap((o) => o.diagnosis ?? [])[0];
     // no known mistake: the cases whose first failing step says the same thing (numbers and quoted values aside) go together
     const step = c.ops.find((o) => o.status === 'fail' || o.status === 'error');
-    const said = step ? step.message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/\d+/g, 'N') : c.verdict;
-    const key = d ? `m:${d.mistake}` : `u:${c.verdict}:${said}`;
-    const group = groups.get(key) ?? { mistake: d?.mistake ?? null, title: d ? (mistakeTitle(d.mistake) ?? d.mistake) : c.verdict === 'unexpected-pass' ? UNEXPLAINED['unexpected-pass'] : `${c.verdict === 'error' ? 'error: ' : ''}${step?.message ?? c.message}`, ops: new Set<string>(), cases: [] };
+    const said = gist(step?.message ?? c.message);
+    const key = d ? `m:${d.mistake}` : `u:${c.verdict}:${said.replace(/\d+/g, 'N')}`;
+    const group = groups.get(key) ?? { mistake: d?.mistake ?? null, title: d ? (mistakeTitle(d.mistake) ?? d.mistake) : c.verdict === 'unexpected-pass' ? UNEXPLAINED['unexpected-pass'] : `${c.verdict === 'error' ? 'error: ' : ''}${said}`, ops: new Set<string>(), cases: [] };
     if (step) group.ops.add(step.op);
     group.cases.push(c);
     groups.set(key, group);
@@ -68,10 +69,34 @@ export function triage(cases: readonly TriageCase[]): Cause[] {
   return [...explained, ...all.filter((g) => g.mistake === null)].map((g) => {
     const consequences = g.cases.filter((c) => ROLE_AREAS.has(c.kind)).length;
     const ops = g.mistake === null && g.ops.size > 0 ? ` — ${[...g.ops].join(', ')}` : '';
-    const refusedGenuine = /sign mismatch|refused the message exactly as signed/.test(g.title) && [...g.ops].some((op) => op.endsWith('.verify'));
-    const hint = g.mistake !== null || g.title.startsWith('error: ') || g.title === UNEXPLAINED['unexpected-pass'] ? '' : signer !== undefined && refusedGenuine ? `; likely the same cause as ${signer}: a verifier builds the content as its signer does` : '; no known mistake explains it';
+    const refusedGenuine = /sign mismatch|sign does not match|refused, but the case is valid|refused the message exactly as signed/.test(g.title) && [...g.ops].some((op) => op.endsWith('.verify'));
+    const inRoles = consequences === g.cases.length;
+    const hint =
+      g.mistake !== null || g.title.startsWith('error: ') || g.title === UNEXPLAINED['unexpected-pass']
+        ? ''
+        : signer !== undefined && refusedGenuine
+          ? `; likely the same cause as ${signer}: a verifier builds the content as its signer does`
+          : signer !== undefined && inRoles
+            ? `; likely a consequence of ${signer}: the roles sign and verify as the operations above do`
+            : '; no known mistake explains it';
     return { mistake: g.mistake, title: `${g.title}${ops}${hint}`, count: g.cases.length, cases: g.cases.map((c) => c.id), rootCauses: g.cases.length - consequences, consequences };
   });
+}
+
+/**
+ * What a failing step says, its particulars aside, so that the cases one bug fails alike read
+ * alike: quoted values and URLs dropped, and parenthesised details that hold a number or a URL
+ * (a port, a size); the first clause kept.
+ * @param message - a step's message
+ * @returns its gist, e.g. `refused: the payment response: the gateway answered HTTP 401: errorMessage "…"`
+ */
+export function gist(message: string): string {
+  let s = message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s)]+/gi, 'URL');
+  for (let before = ''; before !== s; ) {
+    before = s;
+    s = s.replace(/\s*\(([^()]*)\)/g, (all, inner: string) => (/\d|URL/.test(inner) ? '' : all));
+  }
+  return (s.split(';')[0] ?? s).trim() || message;
 }
 
 /**

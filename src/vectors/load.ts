@@ -109,6 +109,14 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
   }
 
   const warnings = [...checkSet(cases, notes, problems, explainedHere), ...checkRoles(cases, requirements, problems)];
+  if (own) {
+    // run beside the kit's (--vectors kit,<folder>), an id the kit has would be refused: said now
+    const kitIds = new Map(loadVectorSet(DEFAULT_VECTORS_DIR).cases.map((c) => [c.case.id, c.file]));
+    for (const c of cases) {
+      const kitFile = kitIds.get(c.case.id);
+      if (kitFile !== undefined) warnings.push(`${c.file}: case ${c.case.id} has the id of a case of the kit's vectors (${kitFile}): run beside them (--vectors kit,…) it is refused; give it an id of its own`);
+    }
+  }
   if (problems.some((p) => p.refused)) throw new VectorInputError(problems);
   if (problems.length > 0) throw new VectorSetError(problems);
   return { root, files, cases, notes, requirements, warnings, hash: hash.digest('hex') };
@@ -129,15 +137,18 @@ export function loadVectorSets(folders: ReadonlyArray<{ readonly root: string; r
   const [first, ...rest] = folders;
   if (!first) throw new VectorSetError([{ file: '.', pointer: '', message: 'no vectors folder given' }]);
   if (rest.length === 0) return loadVectorSet(first.root, options);
-  const sets = folders.map((f) => ({ label: f.label, set: loadVectorSet(f.root, options) }));
+  const sets = folders.map((f) => ({ label: f.label, kit: resolve(f.root) === resolve(DEFAULT_VECTORS_DIR), set: loadVectorSet(f.root, options) }));
   const name = (label: string | undefined, file: string): string => (label ? `${label}/${file}` : file);
   const cases = sets.flatMap(({ label, set }) => set.cases.map((c) => ({ ...c, file: name(label, c.file) })));
   const problems: VectorProblem[] = [];
   const seen = new Map<string, string>();
-  for (const c of cases) {
-    const where = seen.get(c.case.id);
-    if (where !== undefined) problems.push({ file: c.file, caseId: c.case.id, pointer: '', message: `id ${c.case.id} is already used in ${where}: the ids of every folder run together must differ` });
-    else seen.set(c.case.id, c.file);
+  for (const { label, kit, set } of sets) {
+    for (const c of set.cases) {
+      const file = name(label, c.file);
+      const where = seen.get(c.case.id);
+      if (where !== undefined) problems.push({ file, caseId: c.case.id, pointer: '', message: `id ${c.case.id} is already used in ${where}: the ids of every folder run together must differ` });
+      else seen.set(c.case.id, kit ? `${file} of the kit's vectors` : file);
+    }
   }
   const requirements: Record<string, RequirementEntry> = {};
   for (const { set } of sets) Object.assign(requirements, set.requirements);

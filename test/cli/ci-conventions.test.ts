@@ -34,7 +34,7 @@ describe.concurrent('run --json', () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe('');
     const json = JSON.parse(lines[0] ?? '') as Record<string, unknown> & { failures: Array<Record<string, unknown>> };
-    expect(json).toMatchObject({ conformant: false, exitCode: 1, reportsDir: join(cwd, 'r'), junit: null, totals: { passed: 0, failed: 2, total: 2 }, aborted: null, stopped: null });
+    expect(json).toMatchObject({ conformant: false, exitCode: 1, reportsDir: join(cwd, 'r'), junit: join(cwd, 'r', 'junit.xml'), totals: { passed: 0, failed: 2, total: 2 }, aborted: null, stopped: null });
     expect(json.failures.map((f) => f.id).sort()).toEqual(['signature.final-lf-missing', 'signature.generate-upload-url']);
     expect(json.failures[0]).toMatchObject({ verdict: 'failed', mistake: 'uppercase-hex' });
     expect(json).not.toHaveProperty('cases');

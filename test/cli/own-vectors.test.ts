@@ -70,7 +70,14 @@ describe.concurrent('vectors init, and run --vectors kit,<dir>', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('id: signature.own-example', 'id: signature.final-lf-missing'));
     const clash = await run(['run', '--vectors', 'kit,mine', '--no-reports'], { cwd });
     expect(clash.code).toBe(2);
-    expect(clash.stderr).toContain('id signature.final-lf-missing is already used in signature/');
+    expect(clash.stderr).toMatch(/id signature\.final-lf-missing is already used in signature\/[\w-]+\.yaml of the kit's vectors/);
+    // checked alone, the folder is valid, and says what would happen beside the kit's
+    const alone = await run(['vectors', '--dir', 'mine'], { cwd });
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toContain("signature/own.yaml: case signature.final-lf-missing has the id of a case of the kit's vectors");
+    const missing = await run(['run', '--vectors', 'kit,nope', '--no-reports'], { cwd });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`cannot read the vectors folder ${join(cwd, 'nope')}`);
     expect(kitCases).toBeGreaterThan(300);
   });
 });

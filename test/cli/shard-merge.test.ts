@@ -4,7 +4,7 @@
  * same totals, verdict, causes, case order and exit code — for a passing and a failing
  * implementation; shards that do not make one whole run are refused.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -108,6 +108,29 @@ describe.concurrent('merge refuses what is not one whole run (exit 2)', () => {
     const bad = await run(['merge', 'a1', 'a2', 'a3', '--no-reports'], { cwd });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('is not a pgv2kit shard file');
+  }, 60_000);
+
+  it('a shard whose testee never started: it still writes its shard, and the merged run says so (exit 3)', async () => {
+    const cwd = tmp();
+    // one command for both shards: it starts the Node adapter only where the file "ok" is
+    const testee = `test -f ok && exec "${process.execPath}" "${join(ROOT, 'examples/node-adapter/adapter.mjs')}" || exit 2`;
+    writeFileSync(join(cwd, 'ok'), '');
+    const first = await run(['run', '--testee', testee, '--only', 'signature', '--no-properties', '--shard', '1/2', '--report-dir', 's1'], { cwd });
+    expect(first.code, first.stderr).toBe(0);
+    rmSync(join(cwd, 'ok'));
+    const second = await run(['run', '--testee', testee, '--only', 'signature', '--no-properties', '--shard', '2/2', '--report-dir', 's2'], { cwd });
+    expect(second.code).toBe(3);
+    expect(existsSync(join(cwd, 's2', 'shard.json'))).toBe(true);
+    const merged = await run(['merge', 's1', 's2'], { cwd });
+    expect(merged.code).toBe(3);
+    expect(merged.stdout).toContain('TESTEE COULD NOT START');
+    // named apart from its shards: the default folder is not shard 1's
+    expect(merged.stdout).toMatch(/reports: .*\/reports\/merged-/);
+    expect(existsSync(join(cwd, 's1', 'shard.json'))).toBe(true);
+    const onto = await run(['merge', 's1', 's2', '--report-dir', 's1'], { cwd });
+    expect(onto.code).toBe(2);
+    expect(onto.stderr).toContain("is one of the shards' folders");
+    expect((await run(['merge', 's1', 'nowhere'], { cwd })).stderr).toContain('nowhere does not exist');
   }, 60_000);
 
   it.each([['0/2'], ['3/2'], ['half']])('run --shard %s → exit 2', async (spec) => {

@@ -59,7 +59,7 @@ ${signatureCase('signature.baseline', 'POST', 'n-1', '{}', BASELINE_CONTENT, 'Ba
 const AUTHORIZATION_FILE = `kind: authorization
 title: Two parse cases
 cases:
-  - id: authorization.missing-nonce
+  - id: authorization.fixture-missing-nonce
     comment: The nonce item is missing.
     spec: ["5.3"]
     readings: [R8]

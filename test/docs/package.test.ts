@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/docs/refs.js';
 import { run } from '../cli/_run.js';
+import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 
 const ROOT = PACKAGE_ROOT;
 /** Folders of the repository that the package does not ship (README's layout says so). */
@@ -57,6 +58,11 @@ describe('the npm package', () => {
     expect(paths).toContain('docs/PROTOCOL.md');
     expect(paths).toContain('examples/python-adapter/pgv2kit_adapter.py');
     expect(paths.filter((p) => !shipped(p))).toEqual([]);
+  });
+
+  it("README.md's count of the vector cases is the set's", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(Number(/test vectors\*\* in YAML \(`vectors\/`\): (\d+) cases/.exec(readme)?.[1])).toBe(liveCases(loadVectorSet()).length);
   });
 
   it('every path README.md mentions is in the package (development folders: in the repository)', () => {

@@ -3,7 +3,7 @@
  * implementation side by side — one page with the cases they differ on first, each failure linked
  * to the case in its run's report and to its known mistake — and a badge each, coloured by verdict.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -67,11 +67,20 @@ describe('pgv2kit compare', () => {
     expect(r.stderr).toContain(message);
   });
 
-  it('replaces an earlier comparison in its folder', async () => {
-    expect((await run(['compare', 'reference', '--out', 'again'], { cwd })).code).toBe(0);
+  it('replaces an earlier comparison in its folder, its badges too', async () => {
+    expect((await run(['compare', 'reference', 'python', 'defective', '--out', 'again'], { cwd })).code).toBe(0);
     const r = await run(['compare', 'reference', 'python', '--out', 'again'], { cwd });
     expect(r.code).toBe(0);
     expect(readFileSync(join(cwd, 'again/compare.md'), 'utf8')).toContain('2 implementations compared');
+    expect(readdirSync(join(cwd, 'again/badges'))).toHaveLength(2);
+  });
+
+  it('says when the runs selected different cases or used different vector sets', async () => {
+    await run(['run', '--only', 'signature', '--no-properties', '--report-dir', 'signature-only'], { cwd });
+    const r = await run(['compare', 'reference', 'signature-only', '--out', 'mixed'], { cwd });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('note: the runs selected different cases (');
+    expect(readFileSync(join(cwd, 'mixed/compare.html'), 'utf8')).toContain('Note: the runs selected different cases');
   });
 
   it('never writes into a folder of other files, or onto a file', async () => {

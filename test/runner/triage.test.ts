@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../../src/runner/result.js';
-import { byCause, causeLine, triage } from '../../src/runner/triage.js';
+import { byCause, causeLine, gist, triage } from '../../src/runner/triage.js';
 import { tempFolders } from '../_support.js';
 import { run } from '../cli/_run.js';
 
@@ -39,6 +39,17 @@ describe('triage', () => {
     expect(causes[0]).toMatchObject({ title: 'the LF after the body was left out', rootCauses: 2, consequences: 1 });
     expect(causeLine(causes[0]!)).toBe("3 cases: the LF after the body was left out (no-final-lf; 2 in the scheme's operations, 1 in the roles, their consequence)");
     expect(causes[2]?.title).toBe('refused, but the case is valid (reason: sign mismatch) — request.verify, response.verify; likely the same cause as no-final-lf: a verifier builds the content as its signer does');
+  });
+
+  it('reads what a step says without its particulars: the cases one bug fails alike group together', () => {
+    expect(gist('refused: the payment response (POST http://127.0.0.1:41243/s/client.x/pg/v2/payment/create): the gateway answered HTTP 401: errorMessage "sign \\u2014 no"; not 200')).toBe('refused: the payment response: the gateway answered HTTP 401: errorMessage "…"');
+    expect(gist('refused, but the case is valid (reason: sign mismatch)')).toBe('refused, but the case is valid (reason: sign mismatch)');
+    expect(gist('refused the message exactly as signed (body of 1023 bytes)')).toBe('refused the message exactly as signed');
+    const roles = triage([failed('signature.a', 'signature', 'no-final-lf'), failed('client.b', 'client', undefined, 'refused: the payment response (POST http://127.0.0.1:1/s/client.b/x): the gateway answered HTTP 401', 'client.createPayment'), failed('client.c', 'client', undefined, 'refused: the payment response (POST http://127.0.0.1:2/s/client.c/x): the gateway answered HTTP 401', 'client.createPayment')]);
+    expect(roles.map((c) => [c.count, c.title])).toEqual([
+      [1, 'the LF after the body was left out'],
+      [2, 'refused: the payment response: the gateway answered HTTP 401 — client.createPayment; likely a consequence of no-final-lf: the roles sign and verify as the operations above do'],
+    ]);
   });
 
   it('nothing failing: no cause', () => {
@@ -78,8 +89,8 @@ describe.concurrent('a failing run names its likely cause first', () => {
     await run(['run', '--module', join(ROOT, 'test/zoo/members/header-by-position.ts'), '--only', 'authorization', '--no-properties', '--report-dir', 'r'], { cwd });
     const results = JSON.parse(readFileSync(join(cwd, 'r/results.json'), 'utf8')) as { cases: Array<{ id: string; verdict: string; message: string; reproduce: string }> };
     const one = results.cases.find((c) => c.verdict === 'failed');
-    expect(one?.reproduce).toBe(`pgv2kit run --module ${join(ROOT, 'test/zoo/members/header-by-position.ts')} --only id:${one?.id}`);
-    const argv = (one?.reproduce ?? '').split(' ').slice(1);
+    expect(one?.reproduce).toBe(`npx pgv2kit run --module ${join(ROOT, 'test/zoo/members/header-by-position.ts')} --only id:${one?.id}`);
+    const argv = (one?.reproduce ?? '').split(' ').slice(2);
     const again = await run([...argv, '--no-reports'], { cwd });
     expect(again.code).toBe(1);
     expect(again.stdout).toContain(`FAILED ${one?.id}: ${one?.message}`);

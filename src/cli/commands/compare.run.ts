@@ -2,11 +2,11 @@
  * What `pgv2kit compare` does, loaded only when the command runs (compare.ts declares it).
  * @module
  */
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { fileSystemReason } from '../../file-errors.js';
-import { badgeFile, badgeSvg, badgeVerdict, caseRows, compareHtml, compareMarkdown, CompareInputError, readCompareEntries } from '../../reports/compare.js';
+import { badgeFile, badgeSvg, badgeVerdict, caseRows, compareHtml, compareMarkdown, CompareInputError, compareWarnings, readCompareEntries } from '../../reports/compare.js';
 import { resolvePath } from '../_files.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -36,6 +36,8 @@ export async function runCompare({ values, positionals, io }: CommandContext<typ
     throw e;
   }
   try {
+    // an earlier comparison's badges go: a badge left of a run not compared now would mislead
+    rmSync(join(out, 'badges'), { recursive: true, force: true });
     mkdirSync(join(out, 'badges'), { recursive: true });
     for (const e of entries) writeFileAtomic(join(out, 'badges', badgeFile(e.key)), badgeSvg(e.results));
     writeFileAtomic(join(out, 'compare.md'), compareMarkdown(entries));
@@ -47,6 +49,7 @@ export async function runCompare({ values, positionals, io }: CommandContext<typ
   }
   const differ = caseRows(entries).filter((r) => r.differs).length;
   for (const e of entries) io.stdout(`${badgeVerdict(e.results).toUpperCase().padEnd(15)} ${e.key}: ${e.results.summary}  (badges/${badgeFile(e.key)})\n`);
+  for (const w of compareWarnings(entries)) io.stdout(`note: ${w}\n`);
   io.stdout(`${differ} case${differ === 1 ? '' : 's'} differ between the implementations\n`);
   io.stdout(`compare: ${join(out, 'compare.html')}\n`);
   return EXIT.ok;

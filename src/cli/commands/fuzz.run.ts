@@ -42,7 +42,7 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
   const runs = values.runs !== undefined ? integerOption(values.runs, 'runs', true) : timeMs !== undefined ? 1_000_000_000 : 1000;
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
   const limits = vectorLimitsOf(values, io.env);
-  if (values.save !== undefined) refuseInsideInstalledKit(resolvePath(io.cwd, values.save), '--save');
+  if (values.save !== undefined) refuseInsideInstalledKit(resolvePath(io.cwd, values.save), 'the --save file');
   if (values.testee !== undefined && values.testee.trim() === '') throw new UsageError('--testee needs a command');
   const http = values.gateway !== undefined ? { kind: 'gateway' as const, url: values.gateway } : values['merchant-notify'] !== undefined ? { kind: 'merchant' as const, url: values['merchant-notify'] } : undefined;
   if ([values.testee, values.gateway, values['merchant-notify']].filter((v) => v !== undefined).length > 1) throw new UsageError('give one of --testee, --gateway and --merchant-notify');

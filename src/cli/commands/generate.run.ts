@@ -82,7 +82,7 @@ export async function runGenerate({ values, io }: CommandContext<typeof generate
     root = resolvePath(io.cwd, values.dir ?? DEFAULT_VECTORS_DIR);
     file = join(root, area, `generated-${tag}.yaml`);
   }
-  refuseInsideInstalledKit(file, values.out !== undefined ? '--out' : values.dir !== undefined ? '--dir' : "generate's default folder (the kit's own vectors)");
+  refuseInsideInstalledKit(file, values.out !== undefined ? 'the --out file' : values.dir !== undefined ? 'the file in --dir' : "the file in generate's default folder (the kit's own vectors)");
   requireFolder(root, `the vectors folder ${root}`);
   requireFolder(join(root, area), `the ${area} folder of ${root}`);
   const limits = vectorLimitsOf(values, io.env);

@@ -2,7 +2,7 @@
  * What `pgv2kit merge` does, loaded only when the command runs (merge.ts declares it).
  * @module
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { MergeError, mergeShards, readShard, ReportWriteError, writeModelReports, type ReportModel } from '../../reports/index.js';
 import { STOP_INFO, VERDICT_INFO } from '../../runner/result.js';
 import { byCause, causeLine } from '../../runner/triage.js';
@@ -25,20 +25,25 @@ export async function runMerge({ values, positionals, io: given }: CommandContex
   if (positionals.length === 0) throw new UsageError('give the report folder of every shard (pgv2kit merge <dir>…)');
   const reportDir = values['no-reports'] ? undefined : checkedReportFolder(values, io.cwd);
   const junitPath = prepareJunit(values.junit, io.cwd);
+  const inputs = positionals.map((d) => resolvePath(io.cwd, d));
   let model: ReportModel;
   try {
-    model = mergeShards(positionals.map((d) => readShard(resolvePath(io.cwd, d))), values['run-name']);
+    const parts = inputs.map(readShard);
+    // the merged run is named apart from its shards: its default folder is never one of theirs
+    model = mergeShards(parts, values['run-name'] ?? `merged-${parts[0]?.runName ?? 'run'}`);
   } catch (e) {
     if (e instanceof MergeError) throw new UsageError(e.message);
     throw e;
   }
+  const out = values['no-reports'] ? undefined : (reportDir ?? join(io.cwd, 'reports', model.runName));
+  if (out !== undefined && inputs.some((d) => resolve(d) === resolve(out))) throw new UsageError(`--report-dir ${out} is one of the shards' folders: the merged reports would replace the shard they are made from; give another folder`);
   // the shards' texts are masked already; the merchant secret of this job is masked again
   const secrets = [io.env[APP_SECRET_ENV] ?? ''].filter((s) => s !== '');
   io.stdout(linesOf(model));
   let writtenTo: string | undefined;
   if (!values['no-reports']) {
     try {
-      writtenTo = (await writeModelReports(model, { dir: reportDir ?? join(io.cwd, 'reports', model.runName), secrets })).dir;
+      writtenTo = (await writeModelReports(model, { dir: out ?? join(io.cwd, 'reports', model.runName), secrets })).dir;
       io.stdout(`reports: ${writtenTo}\n`);
     } catch (e) {
       if (!(e instanceof ReportWriteError)) throw e;

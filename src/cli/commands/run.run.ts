@@ -12,7 +12,7 @@ import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type Expe
 import { createProgress } from '../../runner/progress.js';
 import { parseShard } from '../../runner/shard.js';
 import { runConformant, STOP_INFO, type RunResult, type RunTarget } from '../../runner/result.js';
-import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, runConformance } from '../../runner/run.js';
+import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, runConformance, selectedIds } from '../../runner/run.js';
 import { SelectionError, selectCases, selects } from '../../runner/select.js';
 import { PROPERTIES } from '../../properties/catalogue.js';
 import { DEFAULT_PROPERTY_RUNS, type PropertyOptions } from '../../runner/properties.js';
@@ -77,7 +77,7 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   const seed = standIn(values.seed, 'seed', runOptions, io.env);
   const merchantSeed = seed !== undefined ? integerOption(seed.text, seed.name, false) : randomInt(0, 2 ** 32 - 1);
   const properties = propertyOptions(values, seed, standIn(values.properties, 'properties', runOptions, io.env));
-  if (values.save !== undefined) refuseInsideInstalledKit(resolvePath(io.cwd, values.save), '--save');
+  if (values.save !== undefined) refuseInsideInstalledKit(resolvePath(io.cwd, values.save), 'the --save file');
   const saveTo = values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties) : undefined;
 
   const limits = vectorLimitsOf(values, io.env);
@@ -133,7 +133,7 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
       // the run ends here, loudly: the message, and reports that say no case ran and why (exit 3)
       const failure = e instanceof TesteeStartError ? startFailure(e, values.testee ?? '') : e;
       const runTarget: RunTarget = e instanceof TesteeStartError ? { kind: 'testee', description: values.testee ?? '' } : { kind: values.merchant ? 'merchant' : 'gateway', description: e.url };
-      const facts = { failure, vectorSetHash: set.hash, target: runTarget, selection, startedAt, finishedAt: new Date(), log, ...(values['run-name'] ? { runName: values['run-name'] } : {}) };
+      const facts = { failure, vectorSetHash: set.hash, target: runTarget, selection, startedAt, finishedAt: new Date(), log, ...(values['run-name'] ? { runName: values['run-name'] } : {}), ...(shard ? { shard: { ...shard, ids: selectedIds(set, selection, properties !== false) } } : {}) };
       const ended = await reportAbortedRun(io, facts, values['no-reports'] || values.list ? undefined : { ...(reportDir ? { dir: reportDir } : {}), secrets });
       return values.list ? ended.code : conclude(ended.run, ended.code, ended.dir);
     }

@@ -85,7 +85,7 @@ function initFolder(args: readonly string[], values: { readonly dir?: string | u
   if (args.length !== 1) throw new UsageError('vectors init takes one folder: pgv2kit vectors init <dir>');
   if (values.dir !== undefined || values.json || values.format !== undefined || values.out !== undefined) throw new UsageError('vectors init takes only the folder');
   const root = resolvePath(io.cwd, args[0] ?? '');
-  refuseInsideInstalledKit(root, 'vectors init');
+  refuseInsideInstalledKit(root, 'the folder');
   if (existsSync(root) && (!statSync(root).isDirectory() || readdirSync(root).length > 0)) throw new UsageError(`${root} exists and is not an empty folder: vectors init makes a new one`);
   mkdirSync(join(root, 'signature'), { recursive: true });
   writeFileSync(join(root, 'README.md'), OWN_README);
