@@ -81,7 +81,7 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
   }
   // the flags a folder explains itself are the ones whose use it answers for (an unused one is a warning)
   const explainedHere = new Set(Object.keys(notes));
-  if (own) notes = { ...loadVectorSet(DEFAULT_VECTORS_DIR).notes, ...notes };
+  if (own) notes = { ...kitSet().notes, ...notes };
 
   for (const listed of listing.files) {
     const file = toPosix(relative(root, listed.path));
@@ -111,7 +111,7 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
   const warnings = [...checkSet(cases, notes, problems, explainedHere), ...checkRoles(cases, requirements, problems)];
   if (own) {
     // run beside the kit's (--vectors kit,<folder>), an id the kit has would be refused: said now
-    const kitIds = new Map(loadVectorSet(DEFAULT_VECTORS_DIR).cases.map((c) => [c.case.id, c.file]));
+    const kitIds = new Map(kitSet().cases.map((c) => [c.case.id, c.file]));
     for (const c of cases) {
       const kitFile = kitIds.get(c.case.id);
       if (kitFile !== undefined) warnings.push(`${c.file}: case ${c.case.id} has the id of a case of the kit's vectors (${kitFile}): run beside them (--vectors kit,…) it is refused; give it an id of its own`);
@@ -177,6 +177,13 @@ export function liveCases(set: VectorSet): LoadedCase[] {
 }
 
 // --- internal ---
+
+/** The kit's own set, loaded once a process for what a folder of one's own borrows from it (its flags, its ids). */
+let kitCache: VectorSet | undefined;
+function kitSet(): VectorSet {
+  kitCache ??= loadVectorSet(DEFAULT_VECTORS_DIR);
+  return kitCache;
+}
 
 type Validators = Record<VectorKind | 'notes', ValidateFunction>;
 

@@ -29,7 +29,7 @@ beforeAll(async () => {
   npxEnv = Object.fromEntries(Object.entries({ ...process.env, CI: 'true' }).filter(([k]) => !k.startsWith('PGV2')));
 }, 150_000);
 
-describe('installed from the packed tarball into an empty project', () => {
+describe.concurrent('installed from the packed tarball into an empty project', () => {
   it('npx pgv2kit run --testee "python3 <shipped adapter>": every case passes, reports in the project, exit 0', async () => {
     const adapter = 'node_modules/pgv2kit/examples/python-adapter/pgv2kit_adapter.py';
     expect(existsSync(join(project, adapter))).toBe(true);
