@@ -39,7 +39,7 @@ export async function runMerge({ values, positionals, io: given }: CommandContex
   if (out !== undefined && inputs.some((d) => resolve(d) === resolve(out))) throw new UsageError(`--report-dir ${out} is one of the shards' folders: the merged reports would replace the shard they are made from; give another folder`);
   // the shards' texts are masked already; the merchant secret of this job is masked again
   const secrets = [io.env[APP_SECRET_ENV] ?? ''].filter((s) => s !== '');
-  io.stdout(linesOf(model));
+  io.stdout(linesOf(model, inputs.length));
   let writtenTo: string | undefined;
   if (!values['no-reports']) {
     try {
@@ -65,13 +65,13 @@ function exitOf(m: ReportModel): number {
 }
 
 /** The causes, the failing cases (root causes first, as the model orders them) and the summary line. */
-function linesOf(m: ReportModel): string {
+function linesOf(m: ReportModel, shards: number): string {
   const out: string[] = [];
   const failing = m.causes.reduce((n, c) => n + c.count, 0);
   if (failing > 0) out.push(`Likely causes of the ${failing} failing case${failing === 1 ? '' : 's'}, most cases first:`, ...m.causes.map((c) => `  ${causeLine(c)}`), '');
   for (const c of byCause(m.cases.filter((x) => VERDICT_INFO[x.verdict].failsRun || x.verdict === 'expected-failure'))) out.push(`${VERDICT_INFO[c.verdict].title} ${c.id}: ${c.message}${c.diagnosis[0] ? ` — ${c.diagnosis[0].message}` : ''}`);
   if (m.stopped) out.push(`stopped early: ${m.stopped.reason}; ${m.stopped.notRun} selected cases not run`);
   if (m.noTestRan !== undefined) out.push(m.noTestRan);
-  out.push(`merged ${m.log.filter((l) => l.startsWith('--- shard ')).length} shards: ${m.summary}`);
+  out.push(`merged ${shards} shards: ${m.summary}`);
   return `${out.join('\n')}\n`;
 }
