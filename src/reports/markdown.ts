@@ -138,24 +138,13 @@ export const STEP_SUMMARY_FAILURES = 20;
 
 /**
  * A short Markdown summary of a run for a CI job page (`$GITHUB_STEP_SUMMARY`): the subject, the
- * summary line, why it stopped or did not run, the table by area and the first failures, each
- * with its diagnosis; the full report is named, not inlined. Secrets masked.
- * @param run - the run
+ * summary line, why it stopped or did not run, the likely causes, the table by area and the first
+ * failures, each with its diagnosis; the full report is named, not inlined. Secrets masked.
+ * @param m - the run's model
  * @param secrets - texts to mask
  * @param reportsDir - where the run's reports were written, if they were
  * @returns Markdown, ending in a blank line
- * @example appendFileSync(process.env.GITHUB_STEP_SUMMARY, toStepSummary(run, secrets, dir))
- */
-export function toStepSummary(run: RunResult, secrets: readonly string[], reportsDir?: string): string {
-  return stepSummaryFromModel(buildModel(run, secrets), secrets, reportsDir);
-}
-
-/**
- * {@link toStepSummary} from a model already built.
- * @param m - the run's model
- * @param secrets - texts to mask
- * @param reportsDir - where the reports were written, if they were
- * @returns Markdown
+ * @example appendFileSync(process.env.GITHUB_STEP_SUMMARY, stepSummaryFromModel(model, secrets, dir))
  */
 export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[], reportsDir?: string): string {
   const out: string[] = [`### ${md(m.kit.name)}: ${md(m.subject)}`, '', `**${md(m.summary)}**`, ''];

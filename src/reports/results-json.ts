@@ -225,22 +225,11 @@ export interface RunSummaryJson extends Omit<ResultsJson, 'cases' | 'staleListEn
 
 /**
  * The summary `--json` prints on stdout (one line), secrets masked as in results.json.
- * @param run - the run
- * @param secrets - texts to mask
- * @param outcome - the exit code, the report folder and the --junit file
- * @returns the object
- * @example io.stdout(`${JSON.stringify(toRunSummaryJson(run, secrets, { exitCode: 1, reportsDir: dir, junit: null }))}\n`)
- */
-export function toRunSummaryJson(run: RunResult, secrets: readonly string[], outcome: { readonly exitCode: number; readonly reportsDir: string | null; readonly junit: string | null }): RunSummaryJson {
-  return runSummaryFromModel(buildModel(run, secrets), secrets, outcome);
-}
-
-/**
- * {@link toRunSummaryJson} from a model already built.
  * @param m - the run's model
  * @param secrets - texts to mask
- * @param outcome - the exit code, the report folder and the --junit file
+ * @param outcome - the exit code, the report folder and the JUnit file
  * @returns the object
+ * @example io.stdout(`${JSON.stringify(runSummaryFromModel(model, secrets, { exitCode: 1, reportsDir: dir, junit: null }))}\n`)
  */
 export function runSummaryFromModel(m: ReportModel, secrets: readonly string[], outcome: { readonly exitCode: number; readonly reportsDir: string | null; readonly junit: string | null }): RunSummaryJson {
   const { cases, staleListEntries: _stale, operations: _ops, unknownOperations: _unknown, ...rest } = resultsJsonFromModel(m, secrets);

@@ -127,15 +127,6 @@ function writeExport(set: VectorSet, out: string): ExportSummary {
 }
 
 /**
- * The files of an export folder, for a check that nothing else is there.
- * @param dir - the folder
- * @returns paths relative to it, sorted
- */
-export function exportedFiles(dir: string): string[] {
-  return (readdirSync(dir, { recursive: true }) as string[]).filter((p) => p.endsWith('.json')).map((p) => p.split('\\').join('/')).sort();
-}
-
-/**
  * A value with every byte string given as hex: `bodyB64` becomes `bodyHex` (and `body`, when its
  * bytes are valid UTF-8), a text `body` gains `bodyHex` (the hex of its UTF-8).
  * @param value - a case, or any part of one
