@@ -112,3 +112,16 @@ function caret(line: ContentLine | undefined, mark: number | 'end' | undefined):
 function width(text: string): number {
   return [...text].length;
 }
+
+/** The most characters of one value a report page shows (results.json has every one). */
+export const SHOWN_CHARS = 4000;
+
+/**
+ * A long text cut for a report page, saying how much was left out and where it is whole.
+ * @param text - e.g. what a step was sent, as JSON
+ * @returns the text, or its first {@link SHOWN_CHARS} characters and a line saying how many more there are
+ * @example clipped('x'.repeat(5000)).endsWith('(1000 more characters: results.json has them all)')
+ */
+export function clipped(text: string): string {
+  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}\n… (${text.length - SHOWN_CHARS} more characters: results.json has them all)` : text;
+}

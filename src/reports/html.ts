@@ -25,7 +25,7 @@ import {
   type ReportModel,
   stoppedTitle,
 } from './_model.js';
-import { jsonText } from './_text.js';
+import { clipped, jsonText } from './_text.js';
 import { DOCS, failureRef, linkRefsHtml, mistakeRef, pageLinkHtml } from '../docs/refs.js';
 
 /**
@@ -239,11 +239,6 @@ function causesSection(m: ReportModel): string {
     return `<li><strong>${cause.count} case${cause.count === 1 ? '' : 's'}</strong>: ${linkRefsHtml(h(cause.title))}${cause.mistake ? ` <code>${h(cause.mistake)}</code>` : ''}${where}${page ? ` ${pageLinkHtml(page, 'about this mistake')}` : ''}<details><summary>the cases</summary>${links.join(', ')}</details></li>`;
   });
   return `<section id="causes"><h2>Likely causes, most cases first</h2><ol class="causes">${items.join('')}</ol></section>`;
-}
-
-/** A long text cut for a report (an input of a megabyte stays in results.json, not on the page). */
-function clipped(text: string): string {
-  return text.length > 4000 ? `${text.slice(0, 4000)}\n… (${text.length - 4000} more characters: results.json has them all)` : text;
 }
 
 function anchor(c: CaseView): string {

@@ -23,7 +23,7 @@ import {
   type ReportModel,
   stoppedTitle,
 } from './_model.js';
-import { contentLines, diffLines, jsonText } from './_text.js';
+import { clipped, contentLines, diffLines, jsonText } from './_text.js';
 import { visibleForbidden } from './escape.js';
 import { DOCS, docsNamed, failureRef, mistakeRef } from '../docs/refs.js';
 
@@ -265,8 +265,7 @@ function failure(c: CaseView): string[] {
 function op(o: OpView): string[] {
   const out = [`**${code(o.op)}**: ${o.status}, ${md(o.message)} (${o.durationMs} ms)`, ''];
   if (o.input !== undefined) {
-    const sent = jsonText(o.input);
-    out.push('Sent:', '', ...fenced((sent.length > 4000 ? `${sent.slice(0, 4000)}\n… (${sent.length - 4000} more characters: results.json has them all)` : sent).split('\n'), 'json'), '');
+    out.push('Sent:', '', ...fenced(clipped(jsonText(o.input)).split('\n'), 'json'), '');
   }
   if (o.content?.diff) {
     out.push(`Content, \`-\` expected, \`+\` got: ${md(describeDifference(o.content.diff))}`, '', ...fenced(diffLines(o.content.diff), 'diff'), '');

@@ -13,7 +13,7 @@ import { RUN_AREAS } from './result.js';
 import { otherTargetsLine } from './coverage.js';
 import { VERDICT_INFO, type CaseResult, type RunResult, type Verdict } from './result.js';
 import { docDisplayPath, mistakeRef } from '../docs/refs.js';
-import { byCause, causeLine, triage } from './triage.js';
+import { byCause, causeLine, triage, type TriageCase } from './triage.js';
 
 /** Where progress goes. */
 export interface ProgressOutput {
@@ -81,7 +81,7 @@ export function createProgress(out: ProgressOutput): Progress {
  * @returns the text (empty when no case failed)
  * @example caseLines(run, false).startsWith('Likely causes')
  */
-export function caseLines(run: Pick<RunResult, 'cases'>, colour = false): string {
+export function caseLines(run: { readonly cases: readonly LineCase[] }, colour = false): string {
   const causes = triage(run.cases);
   const lines: string[] = [];
   if (causes.length > 0) {
@@ -97,13 +97,16 @@ export function caseLines(run: Pick<RunResult, 'cases'>, colour = false): string
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
+/** What a case line reads of a case: a run's case, or a report's clean view of one (pgv2kit merge prints those). */
+export type LineCase = TriageCase & Pick<CaseResult, 'listedReason'>;
+
 /**
  * One line for a case: verdict, id, and why.
  * @param r - the case
  * @returns e.g. `FAILED signature.final-lf-missing: signature.sign: sign differs … — your sign equals …`
  * @example caseLine(result)
  */
-export function caseLine(r: CaseResult, colour = false): string {
+export function caseLine(r: LineCase, colour = false): string {
   const diagnosis = r.ops.flatMap((o) => o.diagnosis ?? [])[0];
   const why = r.verdict === 'expected-failure' ? `listed: ${r.listedReason ?? ''}` : r.message;
   const page = diagnosis ? mistakeRef(diagnosis.mistake) : undefined;

@@ -4,8 +4,8 @@
  */
 import { join, resolve } from 'node:path';
 import { MergeError, mergeShards, readShard, ReportWriteError, writeModelReports, type ReportModel } from '../../reports/index.js';
-import { STOP_INFO, VERDICT_INFO } from '../../runner/result.js';
-import { byCause, causeLine } from '../../runner/triage.js';
+import { STOP_INFO } from '../../runner/result.js';
+import { caseLines } from '../../runner/progress.js';
 import { APP_SECRET_ENV } from '../../env.js';
 import { checkedReportFolder } from '../_report-folder.js';
 import { concludeRun, prepareJunit } from '../_conclude.js';
@@ -66,12 +66,10 @@ function exitOf(m: ReportModel): number {
 
 /** The causes, the failing cases (root causes first, as the model orders them) and the summary line. */
 function linesOf(m: ReportModel, shards: number): string {
-  const out: string[] = [];
-  const failing = m.causes.reduce((n, c) => n + c.count, 0);
-  if (failing > 0) out.push(`Likely causes of the ${failing} failing case${failing === 1 ? '' : 's'}, most cases first:`, ...m.causes.map((c) => `  ${causeLine(c)}`), '');
-  for (const c of byCause(m.cases.filter((x) => VERDICT_INFO[x.verdict].failsRun || x.verdict === 'expected-failure'))) out.push(`${VERDICT_INFO[c.verdict].title} ${c.id}: ${c.message}${c.diagnosis[0] ? ` — ${c.diagnosis[0].message}` : ''}`);
-  if (m.stopped) out.push(`stopped early: ${m.stopped.reason}; ${m.stopped.notRun} selected cases not run`);
-  if (m.noTestRan !== undefined) out.push(m.noTestRan);
-  out.push(`merged ${shards} shards: ${m.summary}`);
-  return `${out.join('\n')}\n`;
+  // the causes and the case lines as run prints them
+  const out: string[] = [caseLines(m)];
+  if (m.stopped) out.push(`stopped early: ${m.stopped.reason}; ${m.stopped.notRun} selected cases not run\n`);
+  if (m.noTestRan !== undefined) out.push(`${m.noTestRan}\n`);
+  out.push(`merged ${shards} shards: ${m.summary}\n`);
+  return out.join('');
 }

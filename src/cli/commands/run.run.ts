@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { TesteeStartError } from '../../protocol/testee.js';
-import { ReportWriteError, writeReports } from '../../reports/write.js';
+import { ReportWriteError } from '../../reports/write.js';
 import { checkedReportFolder } from '../_report-folder.js';
 import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
@@ -38,7 +38,7 @@ import { APP_SECRET_ENV } from '../../env.js';
 import { useColour, type CliIo } from '../io.js';
 import { jsonOutput } from '../_json-output.js';
 import { concludeRun, prepareJunit } from '../_conclude.js';
-import { buildModel } from '../../reports/index.js';
+import { buildModel, writeModelReports, type ReportModel } from '../../reports/index.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
 import { TargetUnreachableError } from '../_reach.js';
 
@@ -115,7 +115,7 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   if (listPath && values['update-expect-failures']) checkWritableFile(listPath, '--expect-failures');
   const junitPath = values.list ? undefined : prepareJunit(values.junit, io.cwd);
   // what every ending does after its reports: the --junit file, the CI job summary, the --json line
-  const conclude = (run: RunResult, code: number, reportsDir: string | undefined): number => concludeRun('run', io, emit, { model: buildModel(run, secrets), code, reportsDir, junitPath, secrets });
+  const conclude = (model: ReportModel, code: number, reportsDir: string | undefined): number => concludeRun('run', io, emit, { model, code, reportsDir, junitPath, secrets });
 
   const log: string[] = [];
   const startedAt = new Date();
@@ -135,7 +135,7 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
       const runTarget: RunTarget = e instanceof TesteeStartError ? { kind: 'testee', description: values.testee ?? '' } : { kind: values.merchant ? 'merchant' : 'gateway', description: e.url };
       const facts = { failure, vectorSetHash: set.hash, target: runTarget, selection, startedAt, finishedAt: new Date(), log, ...(values['run-name'] ? { runName: values['run-name'] } : {}), ...(shard ? { shard: { ...shard, ids: selectedIds(set, selection, properties !== false) } } : {}) };
       const ended = await reportAbortedRun(io, facts, values['no-reports'] || values.list ? undefined : { ...(reportDir ? { dir: reportDir } : {}), secrets });
-      return values.list ? ended.code : conclude(ended.run, ended.code, ended.dir);
+      return values.list ? ended.code : conclude(buildModel(ended.run, secrets), ended.code, ended.dir);
     }
     if (e instanceof ModuleSubjectError) throw new UsageError(e.message);
     if (e instanceof SampleMerchantError) {
@@ -202,20 +202,22 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
     }
     if (saveTo) saveCounterexamples(run, saveTo, io, limits);
     progress.finish(run);
+    // the run's reports, its --junit file, job summary and --json line: all from one model
+    const model = buildModel(run, secrets);
     let writtenTo: string | undefined;
     if (!values['no-reports']) {
       const dir = reportDir ?? join(io.cwd, 'reports', run.runName);
       try {
-        writtenTo = (await writeReports(run, { dir, secrets })).dir;
+        writtenTo = (await writeModelReports(model, { dir, secrets })).dir;
         io.stdout(`reports: ${writtenTo}\n`);
       } catch (e) {
         // checked before the run: what fails now is the disk or a race (exit 3), never an internal error
         if (!(e instanceof ReportWriteError)) throw e;
         io.stderr(`pgv2kit run: ${e.message}\n`);
-        return conclude(run, EXIT.failure, undefined);
+        return conclude(model, EXIT.failure, undefined);
       }
     }
-    return conclude(run, runExitCode(run, subject, signalled, io), writtenTo);
+    return conclude(model, runExitCode(run, subject, signalled, io), writtenTo);
   } finally {
     await subject.close?.();
     await closeGateway?.();
