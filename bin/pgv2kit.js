@@ -2,6 +2,7 @@
 // The pgv2kit command: runs the compiled CLI in dist/ and exits with its exit code
 // (0 success, 1 nonconformance, 2 usage, 3 failure: src/cli/exit-codes.ts).
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const entry = new URL('../dist/cli/main.js', import.meta.url);
 
@@ -12,7 +13,16 @@ process.stdout.on('error', (e) => {
 });
 
 if (!existsSync(entry)) {
-  process.stderr.write('pgv2kit: the compiled CLI (dist/) is missing: run npm install (or npm run build) first\n');
+  // A clone builds dist/ through npm's `prepare` (npm ci, npm install, an install from a git URL);
+  // one installed with --ignore-scripts has none: `npm run build` in the kit's folder makes it.
+  // A packed kit ships dist/: there the fix is installing it again.
+  const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+  const sh = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  process.stderr.write(
+    `pgv2kit: the compiled CLI (dist/) is missing in ${root}\n` +
+      `build it: cd ${sh(root)} && npm run build\n` +
+      '(npm ci and npm install build it in a clone, unless scripts are ignored; an installed kit ships it: install it again)\n',
+  );
   process.exitCode = 3;
 } else {
   // The last safety net behind "every wait settles": if the command's promise is still

@@ -2,9 +2,9 @@
  * The real `pgv2kit` binary, as a child process: bin/pgv2kit.js over the compiled dist/.
  * dist/ is built by the vitest global setup when it is stale.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,13 +49,23 @@ describe('bin/pgv2kit.js', () => {
     expect(pgv2kit(['explain', '--bogus'])).toEqual({ code: 2, stdout: '', stderr: 'pgv2kit explain: unknown option --bogus\nsee pgv2kit explain --help\n' });
   });
 
-  it('without dist/ it says how to build and exits 3', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-bin-'));
+  it('without dist/ it names the command that builds it, in the kit folder quoted for sh, and exits 3', () => {
+    // a folder name a shell would split or mangle: the printed cd must still land there
+    const dir = mkdtempSync(join(tmpdir(), "pgv2kit bin 'x'-"));
     try {
       mkdirSync(join(dir, 'bin'));
       copyFileSync(BIN, join(dir, 'bin', 'pgv2kit.js'));
       const r = pgv2kit(['--version'], {}, join(dir, 'bin', 'pgv2kit.js'));
-      expect(r).toEqual({ code: 3, stdout: '', stderr: 'pgv2kit: the compiled CLI (dist/) is missing: run npm install (or npm run build) first\n' });
+      expect(r.code).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`the compiled CLI (dist/) is missing in ${dir}\n`);
+      const fix = /^build it: (cd .*) && npm run build$/m.exec(r.stderr);
+      expect(fix, r.stderr).not.toBeNull();
+      expect(execFileSync('sh', ['-c', `${fix?.[1] ?? ''} && pwd -P`], { encoding: 'utf8' }).trim()).toBe(realpathSync(dir));
+      // the script it names is the one npm's prepare runs on npm ci / npm install in a clone
+      const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+      expect(scripts['build']).toContain('tsc');
+      expect(scripts['prepare']).toBe('npm run build');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,7 @@
 /**
  * The kit as an SDK team gets it (issue 13, item 7): `npm pack` (the dist/ that `npm test` built
- * first), the tarball installed into an empty project with no install-time script, and
+ * first), the tarball installed into an empty project with no install-time script (its `prepare`
+ * builds in a clone or a git install, never for a tarball), and
  * `npx pgv2kit run --testee "python3 <the shipped Python adapter>"` run from there — every vector
  * and property against the adapter the package ships, reports written in the project.
  */
@@ -67,7 +68,11 @@ describe.concurrent('installed from the packed tarball into an empty project', (
   it('has no install-time script, ships its LICENSE, and no source map pointing at sources it does not ship', () => {
     const installed = join(project, 'node_modules/pgv2kit');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
-    expect(Object.keys(manifest.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(s))).toEqual([]);
+    // prepare builds dist/ in a clone and for an install from a git URL; npm never runs it for a
+    // tarball (this install ran scripts: had it run, its build would have needed tsc, absent here)
+    expect(Object.keys(manifest.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall'].includes(s))).toEqual([]);
+    expect(manifest.scripts?.['prepare']).toBe('npm run build');
+    expect(existsSync(join(installed, 'dist/cli/main.js'))).toBe(true);
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
     const maps = (readdirSync(join(installed, 'dist'), { recursive: true }) as string[]).filter((f) => f.endsWith('.map'));
     expect(maps).toEqual([]);
