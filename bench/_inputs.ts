@@ -4,7 +4,7 @@
  * @module
  */
 import { PROTOCOL_OPERATIONS, createReferenceSubject, type Operation, type OperationInput, type Subject, type VectorSet } from '../dist/index.js';
-import { runConformance } from '../dist/runner/run.js';
+import { runCases } from '../dist/runner/run.js';
 
 /** One operation call as the runner makes it. */
 export interface Call {
@@ -30,7 +30,7 @@ export async function recordCalls(set: VectorSet): Promise<Call[]> {
       return reference.call(op, input, caseId);
     },
   };
-  await runConformance({ set, subject: recorder, target: { kind: 'reference', description: 'recorder' }, concurrency: 1 });
+  await runCases({ set, subject: recorder, target: { kind: 'reference', description: 'recorder' }, concurrency: 1 });
   return calls;
 }
 

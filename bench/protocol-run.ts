@@ -1,5 +1,5 @@
 /**
- * Protocol throughput, runner level: `runConformance` over the whole vector set (every
+ * Protocol throughput, runner level: `runCases` over the whole vector set (every
  * case, every operation, the checks, the diagnosis), repeated, against the Node
  * example adapter and, in the same rounds, the echo testee. The runner against the
  * in-process reference (no protocol at all) is measured beside them.
@@ -7,7 +7,7 @@
  */
 import { createReferenceSubject, liveCases, type Subject, type VectorSet } from '../dist/index.js';
 import type { RunTarget } from '../dist/runner/result.js';
-import { runConformance } from '../dist/runner/run.js';
+import { runCases } from '../dist/runner/run.js';
 import { createTesteeSubject } from '../dist/subjects/testee-subject.js';
 import { sample, sampleSeries, type Sample } from './_cpu.js';
 import { pairRatios, rounds, type BenchResult } from './_measure.js';
@@ -43,7 +43,7 @@ export async function benchProtocolRun(set: VectorSet): Promise<BenchResult> {
     );
     if (adapter.session.restarts + echo.session.restarts > 0) throw new Error(`a testee restarted during the benchmark:\n${log.join('\n')}`);
     return {
-      title: 'protocol v1, whole runner (runConformance over the vector set)',
+      title: 'protocol v1, whole runner (runCases over the vector set)',
       series: [
         ...sampleSeries('node adapter', 'case', samples.adapter),
         ...sampleSeries('echo testee', 'case', samples.echo),
@@ -76,6 +76,6 @@ export async function benchProtocolRun(set: VectorSet): Promise<BenchResult> {
 /** One round: RUNS whole runs, back to back. */
 async function runAll(set: VectorSet, subject: Subject, marker: string | undefined, target: RunTarget): Promise<Sample> {
   return sample(RUNS * liveCases(set).length, marker, async () => {
-    for (let i = 0; i < RUNS; i++) await runConformance({ set, subject, target });
+    for (let i = 0; i < RUNS; i++) await runCases({ set, subject, target });
   });
 }

@@ -31,7 +31,8 @@ export type { TesteeStartFailure, TesteeStartKind } from './protocol/start-failu
 export { ModuleSubjectError, loadModuleSubject } from './subjects/module-subject.js';
 
 // --- a run ---
-export { runConformance } from './runner/run.js';
+export { runConformance } from './conformance.js';
+export type { ConformanceOptions } from './conformance.js';
 export type { RunOptions } from './runner/run.js';
 export { SelectionError, selectCases } from './runner/select.js';
 export type { Selection } from './runner/select.js';

@@ -1,12 +1,12 @@
 /**
- * `runCertification`: a merchant-role run ({@link runConformance} over the merchant vectors,
+ * `runCertification`: a merchant-role run ({@link runCases} over the merchant vectors,
  * vectors/merchant/, against {@link createMerchantSubject}) with the per-requirement results
  * mapped to CERTIFIED or NOT CERTIFIED. Replay checks are advisory only (R12). The result is
  * data; {@link writeCertificationReports} writes it beside the run's standard reports.
  * @module
  */
 import type { CaseResult, RunResult } from '../runner/result.js';
-import { runConformance } from '../runner/run.js';
+import { runCases } from '../runner/run.js';
 import type { HttpCall, MerchantTarget } from '../merchant/call.js';
 import type { Handling } from '../merchant/handling.js';
 import { planHash } from '../merchant/plan.js';
@@ -123,7 +123,7 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
   const subject = createMerchantSubject({ ...options, timeoutMs, now: () => startedAt });
   let run: RunResult;
   try {
-    run = await runConformance({
+    run = await runCases({
       set,
       subject,
       target: { kind: 'merchant', description: `merchant at ${options.deliverTo ?? options.notifyUrl} and ${options.returnDeliverTo ?? options.returnUrl}` },

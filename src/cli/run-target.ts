@@ -47,7 +47,7 @@ export interface StartedTarget {
  * @param choice - --testee, --module, --gateway and their options
  * @param gatewayUrl - the base URL given with --gateway, if any
  * @param io - the working folder and environment
- * @param run - whether gateway and merchant cases are selected, the timeout, the merchant role's seed, the run log, and how to declare a secret
+ * @param run - whether gateway and merchant cases are selected, the timeout (and the testee's start timeout: the timeout unless given), the merchant role's seed, the run log, and how to declare a secret
  * @returns the subject, how the reports name it, and what stops it
  * @throws {TesteeStartError} when the testee cannot start (the run ends with reports that say so)
  * @throws {ModuleSubjectError} when the module offers no subject
@@ -55,7 +55,7 @@ export interface StartedTarget {
  * @throws {SampleMerchantError} when the sample merchant cannot be started
  * @throws {TargetUnreachableError} when the gateway or merchant at the URLs given cannot be reached
  */
-export async function startTarget(choice: TargetChoice, gatewayUrl: string | undefined, io: Pick<CliIo, 'cwd' | 'env'>, run: { readonly needsGateway: boolean; readonly needsMerchant: boolean; readonly timeoutMs: number; readonly giveUpAfter?: number; readonly maxRestarts?: number; readonly seed: number; readonly log: string[]; readonly addSecret: (s: string) => void }): Promise<StartedTarget> {
+export async function startTarget(choice: TargetChoice, gatewayUrl: string | undefined, io: Pick<CliIo, 'cwd' | 'env'>, run: { readonly needsGateway: boolean; readonly needsMerchant: boolean; readonly timeoutMs: number; readonly startTimeoutMs?: number; readonly giveUpAfter?: number; readonly maxRestarts?: number; readonly seed: number; readonly log: string[]; readonly addSecret: (s: string) => void }): Promise<StartedTarget> {
   if (choice.testee !== undefined) {
     if (choice.testee.trim() === '') throw new UsageError('--testee needs a command');
     const subject = await createTesteeSubject({
@@ -63,7 +63,7 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
       cwd: io.cwd,
       env: io.env,
       timeoutMs: run.timeoutMs,
-      startTimeoutMs: run.timeoutMs,
+      startTimeoutMs: run.startTimeoutMs ?? run.timeoutMs,
       ...(run.giveUpAfter !== undefined ? { giveUpAfter: run.giveUpAfter } : {}),
       ...(run.maxRestarts !== undefined ? { maxRestarts: run.maxRestarts } : {}),
       log: (line) => run.log.push(`${new Date().toISOString()} ${line}`),

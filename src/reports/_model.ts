@@ -182,16 +182,15 @@ export type ModelFacts = Omit<ReportModel, 'conformant' | 'subject' | 'summary' 
  * @returns the whole model
  */
 export function withDerived(m: ModelFacts): ReportModel {
-  // a run interrupted before its cases ran proves nothing about those: never conformant
-  // a run that stopped before every case ran is never conformant: what did not run did not pass
-  const conformant = runConformant(m) && m.aborted === undefined && m.stopped === undefined;
+  // a run that ended before its cases ran, or stopped before every one ran, is never conformant (runConformant)
+  const conformant = runConformant(m) && m.aborted === undefined;
   return {
     ...m,
     conformant,
     subject: m.aborted ? `${m.aborted.command} (${ABORT_INFO[m.aborted.kind].subjectNote})` : `${m.implementation.name} ${m.implementation.version}`,
     summary: m.aborted
       ? `${ABORT_INFO[m.aborted.kind].banner}: ${m.aborted.message} (no case ran, ${seconds(m.durationMs)} s)`
-      : `${m.stopped ? `${STOP_INFO[m.stopped.kind].banner} (${m.stopped.reason}; ${m.stopped.notRun} not run) — ` : ''}${summaryLine(m.totals, m.durationMs, m.noTestRan)}`,
+      : `${m.stopped ? `${STOP_INFO[m.stopped.kind].banner} (${m.stopped.reason}; ${m.stopped.notRun} not run) — ` : ''}${summaryLine(m.totals, m.durationMs, m.noTestRan, m.stopped !== undefined)}`,
     causes: triage(m.cases),
     byArea: group(m.cases, (c) => [c.kind], [...RUN_AREAS]),
     bySection: group(m.cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
@@ -256,19 +255,22 @@ function shellQuote(word: string): string {
 
 /**
  * The one-line summary of a run. `CONFORMANT (PARTIAL)` when nothing failed but some
- * cases are partial (a step did not run); `NO TEST RAN` when no step ran at all.
+ * cases are partial (a step did not run); `NO TEST RAN` when no step ran at all; `INCOMPLETE`
+ * when nothing failed but the run stopped before every case ran.
  * @param totals - counts per verdict
  * @param durationMs - the run's duration
  * @param noTestRan - why no step ran, when none did
+ * @param stopped - whether the run stopped early
  * @returns e.g. `NOT CONFORMANT: 5 passed, 1 failed, 1 skipped (7 cases, 0.42 s)`
  * @example summaryLine({ passed: 2, failed: 0, error: 0, partial: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 }, 10) // 'CONFORMANT: 2 passed (2 cases, 0.010 s)'
  */
-export function summaryLine(totals: Totals, durationMs: number, noTestRan?: string): string {
+export function summaryLine(totals: Totals, durationMs: number, noTestRan?: string, stopped = false): string {
   const total = Object.values(totals).reduce((a, b) => a + b, 0);
   const parts = (['passed', 'failed', 'error', 'unexpected-pass', 'expected-failure', 'partial', 'skipped'] as const)
     .filter((v) => v === 'passed' || totals[v] > 0)
     .map((v) => `${totals[v]} ${v === 'expected-failure' ? 'expected failure' : v === 'unexpected-pass' ? 'unexpected pass' : v}`);
-  const head = !runPassed(totals) ? 'NOT CONFORMANT' : noTestRan !== undefined ? 'NO TEST RAN' : totals.partial > 0 ? 'CONFORMANT (PARTIAL)' : 'CONFORMANT';
+  // a run that stopped before every case ran is never conformant: what did not run did not pass
+  const head = !runPassed(totals) ? 'NOT CONFORMANT' : stopped ? 'INCOMPLETE' : noTestRan !== undefined ? 'NO TEST RAN' : totals.partial > 0 ? 'CONFORMANT (PARTIAL)' : 'CONFORMANT';
   return `${head}: ${parts.join(', ')} (${total} case${total === 1 ? '' : 's'}, ${seconds(durationMs)} s)`;
 }
 

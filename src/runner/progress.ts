@@ -11,7 +11,7 @@
  */
 import { RUN_AREAS } from './result.js';
 import { otherTargetsLine } from './coverage.js';
-import { VERDICT_INFO, type CaseResult, type RunResult, type Verdict } from './result.js';
+import { STOP_INFO, VERDICT_INFO, type CaseResult, type RunResult, type Verdict } from './result.js';
 import { docDisplayPath, mistakeRef } from '../docs/refs.js';
 import { byCause, causeLine, triage, type TriageCase } from './triage.js';
 
@@ -41,7 +41,7 @@ export interface Progress {
  * Creates the progress printer of a run.
  * @param out - where to print
  * @returns the callbacks
- * @example const p = createProgress({ stdout, stderr, isTTY: false }); runConformance({ …, onCase: p.onCase });
+ * @example const p = createProgress({ stdout, stderr, isTTY: false }); runCases({ …, onCase: p.onCase });
  */
 export function createProgress(out: ProgressOutput): Progress {
   const now = out.now ?? Date.now;
@@ -163,6 +163,7 @@ export function summary(run: RunResult, colour = false): string {
   // an operation name the protocol does not know, said again where the eye lands
   for (const u of run.unknownOperations ?? []) lines.push(`warning: ${u.message}`);
   if (run.noTestRan) lines.push(run.noTestRan);
+  if (run.stopped) lines.push(`${STOP_INFO[run.stopped.kind].banner} (${run.stopped.reason}; ${run.stopped.notRun} not run): not conformant — what did not run did not pass`);
   const t = run.totals;
   const failed = t.failed + t.error + t['unexpected-pass'];
   lines.push(`${t.partial ? `partial: ${t.partial} (not counted as passed), ` : ''}skipped: ${t.skipped}, expected failures: ${t['expected-failure']}${t['unexpected-pass'] ? `, unexpected passes: ${t['unexpected-pass']}` : ''}${t.error ? `, errors: ${t.error}` : ''}`);

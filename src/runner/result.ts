@@ -210,12 +210,12 @@ export function runPassed(totals: Totals): boolean {
 }
 
 /**
- * Whether a run is conformant: some step ran, and no verdict fails the run. Partial
+ * Whether a run is conformant: some step ran, every selected case ran (it did not stop early), and no verdict fails the run. Partial
  * and skipped cases do not fail it (a verifier-only SDK is not failed for not signing).
  * @param run - the run
  * @returns true for exit 0
  * @example runConformant({ totals, noTestRan: 'no test ran: the implementation offers no operations' }) // false
  */
-export function runConformant(run: Pick<RunResult, 'totals' | 'noTestRan'>): boolean {
-  return run.noTestRan === undefined && runPassed(run.totals);
+export function runConformant(run: Pick<RunResult, 'totals' | 'noTestRan' | 'stopped'>): boolean {
+  return run.noTestRan === undefined && run.stopped === undefined && runPassed(run.totals);
 }

@@ -20,6 +20,7 @@ import { PROPERTIES } from '../properties/catalogue.js';
 import { runProperties, type PropertyOptions } from './properties.js';
 import { unknownOperation } from './unknown-operations.js';
 import { shardOf, type Shard } from './shard.js';
+import { causeRank } from './triage.js';
 
 /** What to run, against what. */
 export interface RunOptions {
@@ -38,32 +39,34 @@ export interface RunOptions {
   /** What checks need beyond the subject: the reference gateway for client cases ({@link startClientGateway}). */
   readonly context?: CheckContext;
   readonly now?: () => Date;
-  /** The properties: run after the vectors unless false (default: not run). */
+  /** The properties: run after the scheme's cases, before the roles' (default: not run here; {@link runConformance} in src/conformance.ts runs them unless told not to). */
   readonly properties?: PropertyOptions | false;
   /**
-   * Stops the run: no case starts once it is aborted (its reason, a string, is the report's);
-   * the cases in flight finish, and one that errors after it (its testee stopped) is not counted.
+   * Stops the run: no case starts once it is aborted (its reason, a string, is the report's), and
+   * the cases in flight are cut: not waited for, not counted (not run).
    */
   readonly signal?: AbortSignal;
-  /** Stop once this many cases failed or errored (the cases after it are not run). */
+  /** Stop once this many cases failed or errored: exactly this many are counted, the cases in flight then are cut and not run. */
   readonly maxFailures?: number;
   /** Run only this shard's cases (`--shard <i>/<n>`: by id, {@link shardOf}); the run records the whole selection, for `pgv2kit merge`. */
   readonly shard?: Shard;
   /**
    * The run's deadline, in milliseconds from its start: no case (and no property) starts after
-   * it; the cases in flight end within their own timeouts (`--deadline`).
+   * it, and the cases in flight are cut then (`--deadline`).
    */
   readonly deadlineMs?: number;
 }
 
 /**
- * Runs the selected cases against a subject.
+ * Runs the selected cases against a subject, with what the caller started for them (the
+ * client-role gateway, as `context`). The library's and the CLI's run is {@link runConformance}
+ * (src/conformance.ts), which starts those itself.
  * @param options - {@link RunOptions}
  * @returns the run's result
  * @throws {SelectionError} when a pattern of the selection matches no case
- * @example const run = await runConformance({ set: loadVectorSet(), subject: createReferenceSubject(), target: { kind: 'reference', description: 'built-in reference' } });
+ * @example const run = await runCases({ set: loadVectorSet(), subject: createReferenceSubject(), target: { kind: 'reference', description: 'built-in reference' } });
  */
-export async function runConformance(options: RunOptions): Promise<RunResult> {
+export async function runCases(options: RunOptions): Promise<RunResult> {
   const now = options.now ?? (() => new Date());
   const started = now();
   const selection = options.selection ?? { only: [], skip: [] };
@@ -76,50 +79,94 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const cases = selected.filter(mine);
   const others = selected.filter((l) => !mine(l));
   const listed = options.expectFailures ?? new Map<string, ExpectedFailure>();
-  const slots: Array<CaseResult | undefined> = new Array<CaseResult | undefined>(cases.length);
-  let next = 0;
+  // root causes first, as the reports read them: the scheme's operations, then the properties,
+  // then the roles (whose failures are mostly consequences) — so a run stopped at its first
+  // failure (--bail) stops at a cause, not at one of its consequences
+  const { before, after } = inRunOrder(cases);
+  const order = [...before, ...after];
+  const slots: Array<CaseResult | undefined> = new Array<CaseResult | undefined>(order.length);
   let done = 0;
   let failures = 0;
+  // The run stops at most once, for its first reason. Every stop but a given-up testee (whose
+  // requests end at once by themselves) also cuts the cases in flight: the run does not wait for
+  // them, and what they answer after the stop is not counted — they did not run. So --bail reports
+  // exactly N failures and --deadline ends within moments of its time, whatever the testee does.
   let stopped: Omit<RunStopped, 'notRun'> | undefined;
-  const startedMs = performance.now();
+  let cut: () => void = () => undefined;
+  const cutting = new Promise<undefined>((resolve) => (cut = () => resolve(undefined)));
+  const stopFor = (why: Omit<RunStopped, 'notRun'>): void => {
+    if (stopped) return;
+    stopped = why;
+    if (why.kind !== 'gave-up') cut();
+  };
+  const onAbort = (): void => stopFor({ kind: 'interrupted', reason: String(options.signal?.reason ?? 'interrupted') });
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const deadline = options.deadlineMs === undefined ? undefined : setTimeout(() => stopFor({ kind: 'deadline', reason: `the run's deadline of ${formatSeconds(options.deadlineMs ?? 0)} passed (--deadline)` }), options.deadlineMs);
+  deadline?.unref?.();
   const stop = (): boolean => {
-    if (!stopped && options.signal?.aborted) stopped = { kind: 'interrupted', reason: String(options.signal.reason ?? 'interrupted') };
     const gaveUp = options.subject.gaveUp?.();
-    if (!stopped && gaveUp !== undefined) stopped = { kind: 'gave-up', reason: gaveUp };
-    if (!stopped && options.deadlineMs !== undefined && performance.now() - startedMs >= options.deadlineMs) stopped = { kind: 'deadline', reason: `the run's deadline of ${formatSeconds(options.deadlineMs)} passed (--deadline)` };
+    if (gaveUp !== undefined) stopFor({ kind: 'gave-up', reason: gaveUp });
     return stopped !== undefined;
   };
-  const worker = async (): Promise<void> => {
-    while (next < cases.length && !stop()) {
-      const index = next++;
-      const loaded = cases[index] as LoadedCase;
-      const { result, notRun } = await runOne(loaded, options.subject, listed.get(loaded.case.id), options.context ?? {});
-      // an error after an interruption is the testee being stopped, and a request the subject
-      // failed having given up on the testee was never judged: the case did not run
-      if (notRun || (options.signal?.aborted && result.status === 'error')) {
-        stop();
-        continue;
+  // once cut, the subject takes no more requests: what is still in flight (a case's later steps,
+  // a property's next inputs) ends at once, as not run
+  const subject = gated(options.subject, () => stopped !== undefined && stopped.kind !== 'gave-up');
+  const runPhase = async (from: number, to: number): Promise<void> => {
+    let next = from;
+    const worker = async (): Promise<void> => {
+      while (next < to && !stop()) {
+        const index = next++;
+        const loaded = order[index] as LoadedCase;
+        const running = runOne(loaded, subject, listed.get(loaded.case.id), options.context ?? {});
+        const ran = await Promise.race([running, cutting]);
+        // cut while in flight, or answered after the run stopped: not run, not counted
+        if (ran === undefined || (stopped && stopped.kind !== 'gave-up')) {
+          running.catch(() => undefined);
+          return;
+        }
+        // a request the subject failed having given up on the testee was never judged: the case did not run
+        if (ran.notRun) {
+          stop();
+          continue;
+        }
+        const result = ran.result;
+        slots[index] = result;
+        if (result.verdict === 'failed' || result.verdict === 'error') failures += 1;
+        if (options.maxFailures !== undefined && failures >= options.maxFailures) stopFor({ kind: 'max-failures', reason: `${failures} case${failures === 1 ? '' : 's'} failed (--max-failures ${options.maxFailures})` });
+        options.onCase?.(result, ++done, order.length);
       }
-      slots[index] = result;
-      if (result.verdict === 'failed' || result.verdict === 'error') failures += 1;
-      if (options.maxFailures !== undefined && failures >= options.maxFailures && !stopped) stopped = { kind: 'max-failures', reason: `${failures} case${failures === 1 ? '' : 's'} failed (--max-failures ${options.maxFailures})` };
-      options.onCase?.(result, ++done, cases.length);
-    }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 32, to - from)) }, worker));
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 32, cases.length)) }, worker));
-  const results = slots.filter((r): r is CaseResult => r !== undefined);
   const propertyIds = options.properties ? PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).map((p) => p.case.id) : [];
-  const propertiesSkipped = options.properties && stop() ? propertyIds.filter(inShard).length : 0;
-  if (options.properties && !stop()) {
-    const chosen = new Set(propertyIds.filter(inShard));
-    const found = await runProperties(options.subject, { ...options.properties, only: (id) => chosen.has(id) && (options.properties ? (options.properties.only?.(id) ?? true) : false) });
-    for (const r of found) {
-      const listedAs = listed.get(r.id);
-      const withList: CaseResult = { ...r, verdict: verdictOf(r.status, listedAs), ...(listedAs ? { listedReason: listedAs.reason } : {}) };
-      results.push(withList);
-      options.onCase?.(withList, ++done, cases.length + found.length);
+  const chosenProperties = new Set(propertyIds.filter(inShard));
+  const propertyResults: CaseResult[] = [];
+  try {
+    await runPhase(0, before.length);
+    if (options.properties && chosenProperties.size > 0 && !stop()) {
+      const only = options.properties.only;
+      const running = runProperties(subject, { ...options.properties, only: (id) => chosenProperties.has(id) && (only?.(id) ?? true) });
+      const found = await Promise.race([running, cutting]);
+      if (found === undefined || (stopped && stopped.kind !== 'gave-up')) running.catch(() => undefined);
+      else {
+        for (const r of found) {
+          const listedAs = listed.get(r.id);
+          const withList: CaseResult = { ...r, verdict: verdictOf(r.status, listedAs), ...(listedAs ? { listedReason: listedAs.reason } : {}) };
+          propertyResults.push(withList);
+          if (withList.verdict === 'failed' || withList.verdict === 'error') failures += 1;
+          options.onCase?.(withList, ++done, order.length + found.length);
+        }
+        if (options.maxFailures !== undefined && failures >= options.maxFailures) stopFor({ kind: 'max-failures', reason: `${failures} case${failures === 1 ? '' : 's'} failed (--max-failures ${options.maxFailures})` });
+      }
     }
+    await runPhase(before.length, order.length);
+  } finally {
+    if (deadline) clearTimeout(deadline);
+    options.signal?.removeEventListener('abort', onAbort);
   }
+  const results = [...slots.slice(0, before.length), ...propertyResults, ...slots.slice(before.length)].filter((r): r is CaseResult => r !== undefined);
+  const propertiesNotRun = chosenProperties.size - propertyResults.length;
   const finished = now();
   const known = new Set(options.set.cases.map((c) => c.case.id));
   const offered = [...options.subject.operations];
@@ -144,7 +191,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     operations: operationCoverage(results, offered),
     unknownOperations: (options.subject.unknownOperations ?? []).map((name) => unknownOperation(name, who)),
     ...(nothing && !stopped ? { noTestRan: nothing } : {}),
-    ...(stopped ? { stopped: { ...stopped, notRun: cases.length - results.length + propertiesSkipped } } : {}),
+    ...(stopped ? { stopped: { ...stopped, notRun: order.length - (results.length - propertyResults.length) + propertiesNotRun } } : {}),
     ...(others.length > 0 ? { otherTargets: { cases: others.length, operations: otherOps } } : {}),
     ...(shard ? { shard: { ...shard, ids: selectedIds(options.set, selection, options.properties !== undefined && options.properties !== false) } } : {}),
   };
@@ -160,8 +207,23 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
  * @throws {SelectionError} when a pattern matches nothing
  */
 export function selectedIds(set: VectorSet, selection: Selection, withProperties: boolean): string[] {
-  const cases = selectCases(liveCases(set), selection, PROPERTY_SELECTABLES).map((l) => l.case.id);
-  return [...cases, ...(withProperties ? PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).map((p) => p.case.id) : [])];
+  const { before, after } = inRunOrder(selectCases(liveCases(set), selection, PROPERTY_SELECTABLES));
+  const ids = (cases: readonly LoadedCase[]): string[] => cases.map((l) => l.case.id);
+  return [...ids(before), ...(withProperties ? PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).map((p) => p.case.id) : []), ...ids(after)];
+}
+
+/**
+ * Cases in the order a run runs them: those the reports read as root causes (the scheme's
+ * operations, {@link CAUSE_ORDER} before the properties), then — after the properties — the roles';
+ * set order within an area.
+ * @param cases - the selected cases
+ * @returns the two groups, each in run order
+ * @example inRunOrder(liveCases(set)).before[0]?.case.kind // 'signature'
+ */
+export function inRunOrder(cases: readonly LoadedCase[]): { before: LoadedCase[]; after: LoadedCase[] } {
+  const ranked = cases.map((l, i) => ({ l, i, rank: causeRank(l.case.kind) })).sort((a, b) => a.rank - b.rank || a.i - b.i);
+  const property = causeRank('property');
+  return { before: ranked.filter((x) => x.rank < property).map((x) => x.l), after: ranked.filter((x) => x.rank >= property).map((x) => x.l) };
 }
 
 /**
@@ -207,6 +269,18 @@ export function defaultRunName(implementation: string, at: Date): string {
 export const PROPERTY_SELECTABLES: readonly Selectable[] = PROPERTIES.map((p) => ({ case: { id: p.id, kind: 'property', flags: ['Property'] } }));
 
 // --- internal ---
+
+/**
+ * The subject as the run calls it: once `closed()` holds, every request ends at once, not run
+ * (answered `failed` with `notRun`), without reaching the subject.
+ */
+function gated(subject: Subject, closed: () => boolean): Subject {
+  return {
+    implementation: subject.implementation,
+    operations: subject.operations,
+    call: (op, input, caseId) => (closed() ? Promise.resolve({ failed: { reason: 'the run stopped before this request', notRun: true } }) : subject.call(op, input, caseId)),
+  };
+}
 
 /**
  * A case's result, and whether it did not run: a step of it was never judged (the subject had

@@ -106,11 +106,18 @@ export function gist(message: string): string {
  * @example byCause(failing)[0].kind // 'signature'
  */
 export function byCause<T extends Pick<CaseResult, 'kind'>>(cases: readonly T[]): T[] {
-  const rank = (k: CaseArea): number => {
-    const i = CAUSE_ORDER.indexOf(k);
-    return i === -1 ? CAUSE_ORDER.length : i;
-  };
-  return cases.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c.kind) - rank(b.c.kind) || a.i - b.i).map((x) => x.c);
+  return cases.map((c, i) => ({ c, i })).sort((a, b) => causeRank(a.c.kind) - causeRank(b.c.kind) || a.i - b.i).map((x) => x.c);
+}
+
+/**
+ * An area's place in {@link CAUSE_ORDER} (an area it does not list comes last).
+ * @param kind - the area
+ * @returns its rank, 0 first
+ * @example causeRank('signature') // 0
+ */
+export function causeRank(kind: CaseArea): number {
+  const i = CAUSE_ORDER.indexOf(kind);
+  return i === -1 ? CAUSE_ORDER.length : i;
 }
 
 /**

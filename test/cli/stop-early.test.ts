@@ -68,6 +68,22 @@ describe.concurrent('--max-failures and --bail', () => {
     expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.stopped"');
   });
 
+  it('--bail against an SDK that drops the final LF, at the default concurrency with properties: exactly 1 failed case, a root cause (signature), the cases in flight not run', async () => {
+    const cwd = tmp();
+    const testee = `"${process.execPath}" --import tsx test/zoo/protocol-adapter.ts no-final-lf`;
+    const r = await run(['run', '--testee', testee, '--bail', '--report-dir', join(cwd, 'r')], { cwd: ROOT });
+    expect(r.code, r.stderr).toBe(1);
+    const json = results(join(cwd, 'r'));
+    const failing = json.cases.filter((c) => c.verdict === 'failed' || c.verdict === 'error');
+    expect(failing.map((c) => c.id)).toHaveLength(1);
+    expect(failing[0]?.id).toMatch(/^signature\./);
+    // the same testee's whole run (no --bail): every case it has either ran here or is counted not run
+    const whole = await run(['run', '--testee', testee, '--report-dir', join(cwd, 'whole')], { cwd: ROOT });
+    expect(whole.code).toBe(1);
+    expect(json.stopped).toEqual({ kind: 'max-failures', reason: '1 case failed (--max-failures 1)', notRun: results(join(cwd, 'whole')).cases.length - json.cases.length });
+    expect(r.stdout).toMatch(/^\d+ passed, 1 failed$/m);
+  }, 60_000);
+
   it.each([
     [['--bail', '--max-failures', '2'], 'give --bail or --max-failures, not both'],
     [['--max-failures', '0'], '--max-failures must be a positive integer'],
@@ -100,6 +116,26 @@ describe.concurrent('a signal stops a run, as a real process', () => {
     expect(json.conformant).toBe(false);
     expect(json.cases.some((c) => c.id === 'signature.final-lf-missing')).toBe(false);
     expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.interrupted"');
+  }, 30_000);
+});
+
+describe.concurrent('--deadline cuts the cases in flight', () => {
+  it('--deadline 2 --timeout 30 against a testee that never answers: ends within 10 s, exit 3, and no report calls it CONFORMANT', async () => {
+    const cwd = tmp();
+    const started = Date.now();
+    const summary = join(cwd, 'step-summary.md');
+    const r = await run(['run', '--testee', `"${process.execPath}" "${FIXTURE}"`, '--deadline', '2', '--timeout', '30', '--report-dir', 'r', '--junit', 'junit.xml'], { cwd, env: { MODE: 'hang', BAD: '.', GITHUB_STEP_SUMMARY: summary } });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.code, r.stderr).toBe(3);
+    const json = results(join(cwd, 'r'));
+    expect(json.stopped).toMatchObject({ kind: 'deadline' });
+    expect(json.conformant).toBe(false);
+    // every place a verdict is written: never the bare word (NOT CONFORMANT is fine)
+    const bare = /(?<!NOT )\bCONFORMANT\b/;
+    for (const f of ['report.html', 'report.md', 'results.json']) expect(readFileSync(join(cwd, 'r', f), 'utf8'), f).not.toMatch(bare);
+    for (const f of [join(cwd, 'junit.xml'), summary]) expect(readFileSync(f, 'utf8'), f).not.toMatch(bare);
+    expect(r.stdout + r.stderr).not.toMatch(bare);
+    expect(readFileSync(join(cwd, 'r', 'report.md'), 'utf8')).toContain('INCOMPLETE');
   }, 30_000);
 });
 

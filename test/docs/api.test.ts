@@ -3,6 +3,7 @@
  * the role entries export what their users need and not the kit's inner parts. Run against the
  * built package (dist/, what `exports` points to).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,39 @@ describe('the package entries', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('pgv2kit/run runConformance runs what pgv2kit run runs — properties and the client role included — and judges it alike, on a failing adapter', async () => {
+    const ROOT = new URL('../../', import.meta.url).pathname;
+    const command = `"${process.execPath}" --import tsx test/zoo/protocol-adapter.ts no-final-lf`;
+    const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-api-'));
+    try {
+      // the CLI as a user runs it (its properties: PGV2KIT_PROPERTIES=20, PGV2KIT_SEED=1 from vitest.config.ts)
+      const cli = spawnSync(process.execPath, ['bin/pgv2kit.js', 'run', '--testee', command, '--report-dir', join(dir, 'cli')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      expect(cli.status, cli.stderr).toBe(1);
+      const byCli = JSON.parse(readFileSync(join(dir, 'cli', 'results.json'), 'utf8')) as { cases: Array<{ id: string; kind: string; verdict: string }> };
+      // the library as the README shows it, told only the properties' seed and inputs the CLI had
+      const run = await entry('./run');
+      const main = await entry('.');
+      const subject = await (run['createTesteeSubject'] as (o: object) => Promise<{ close: () => Promise<void> }>)({ command, cwd: ROOT, timeoutMs: 5000 });
+      let byLibrary: { cases: Array<{ id: string; kind: string; verdict: string }> };
+      try {
+        byLibrary = (await (run['runConformance'] as (o: object) => Promise<typeof byLibrary>)({ set: (main['loadVectorSet'] as () => unknown)(), subject, target: { kind: 'testee', description: command }, properties: { seed: 1, runs: 20 } }));
+        // and by default, told nothing: the properties run (at a seed it records)
+        const alone = await (run['runConformance'] as (o: object) => Promise<{ cases: Array<{ kind: string; verdict: string; property?: { seed: number } }> }>)({ set: (main['loadVectorSet'] as () => unknown)(), subject, target: { kind: 'testee', description: command }, selection: { only: ['area:property'], skip: [] } });
+        expect(alone.cases.length).toBeGreaterThan(0);
+        expect(alone.cases.every((c) => c.kind === 'property' && c.verdict !== 'skipped' && typeof c.property?.seed === 'number')).toBe(true);
+      } finally {
+        await subject.close();
+      }
+      const verdicts = (r: typeof byLibrary): Record<string, string> => Object.fromEntries(r.cases.map((c) => [c.id, c.verdict]).sort());
+      expect(verdicts(byLibrary)).toEqual(verdicts(byCli));
+      // not equal by both leaving something out: the CLI ran properties and client-role cases, and failed some
+      for (const kind of ['property', 'client', 'signature']) expect(byCli.cases.some((c) => c.kind === kind), kind).toBe(true);
+      expect(byCli.cases.some((c) => c.verdict === 'failed')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('the role entries leave the inner parts out', async () => {
     const gateway = await entry('./gateway');

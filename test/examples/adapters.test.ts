@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateTesteeLine } from '../../src/protocol/validate.js';
 import { startClientGateway } from '../../src/gateway/client-role.js';
-import { runConformance } from '../../src/runner/run.js';
+import { runCases } from '../../src/runner/run.js';
 import { KIT_OPERATIONS } from '../../src/protocol/operations.js';
 import { createTesteeSubject } from '../../src/subjects/testee-subject.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
@@ -37,7 +37,7 @@ describe.each([
     const gateway = await startClientGateway(liveCases(set), subject);
     try {
       expect(gateway).toBeDefined();
-      const run = await runConformance({ set, subject, target: { kind: 'testee', description: command }, properties: { seed: 1, runs: 20 }, ...(gateway ? { context: gateway.context } : {}) });
+      const run = await runCases({ set, subject, target: { kind: 'testee', description: command }, properties: { seed: 1, runs: 20 }, ...(gateway ? { context: gateway.context } : {}) });
       // the properties too: every one held (the README says the examples pass every case they can run)
       const props = run.cases.filter((c) => c.kind === 'property');
       expect(props.map((c) => [c.id, c.verdict])).toEqual(PROPERTIES.map((p) => [p.id, 'passed']));

@@ -14,7 +14,7 @@ import { fuzzParser, showEscaped, type FuzzResult } from '../../src/fuzz/run.js'
 import { validateTesteeLine } from '../../src/protocol/validate.js';
 import { startClientGateway } from '../../src/gateway/client-role.js';
 import type { CaseResult, RunResult } from '../../src/runner/result.js';
-import { runConformance } from '../../src/runner/run.js';
+import { runCases } from '../../src/runner/run.js';
 import { PROPERTIES } from '../../src/properties/catalogue.js';
 import { runProperties } from '../../src/runner/properties.js';
 import { PROTOCOL_OPERATIONS, type Operation } from '../../src/protocol/operations.js';
@@ -141,7 +141,7 @@ async function examine(command: string): Promise<Examination> {
     const gateway = await startClientGateway(liveCases(set), subject);
     let run: RunResult;
     try {
-      run = await runConformance({ set, subject, target: { kind: 'testee', description: command }, ...(gateway ? { context: gateway.context } : {}) });
+      run = await runCases({ set, subject, target: { kind: 'testee', description: command }, ...(gateway ? { context: gateway.context } : {}) });
     } finally {
       await gateway?.close();
     }

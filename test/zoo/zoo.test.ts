@@ -1,5 +1,5 @@
 /**
- * The zoo test: the real runner (runConformance, the whole vector set, target kind
+ * The zoo test: the real runner (runCases, the whole vector set, target kind
  * 'module') against each defective implementation of test/zoo/members/, and against
  * the reference and the bug-free mini SDK, which must pass everything.
  *
@@ -18,7 +18,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseOperations } from '../../src/checks/index.js';
-import { runConformance } from '../../src/runner/run.js';
+import { runCases } from '../../src/runner/run.js';
 import type { CaseResult, OpResult, RunResult } from '../../src/runner/result.js';
 import { selectCases, type Selection } from '../../src/runner/select.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
@@ -47,7 +47,7 @@ const YES_NO: readonly Operation[] = ['request.verify', 'response.verify', 'webh
 const MESSAGE_FORM = /^(you accept |your \S+ (equals?|is) .+ in which )/;
 
 async function run(subject: Subject, description: string, vectors: VectorSet = set): Promise<RunResult> {
-  return runConformance({ set: vectors, subject, target: { kind: 'module', description }, selection: SELECTION, concurrency: 16 });
+  return runCases({ set: vectors, subject, target: { kind: 'module', description }, selection: SELECTION, concurrency: 16 });
 }
 
 function failedCases(result: RunResult): CaseResult[] {

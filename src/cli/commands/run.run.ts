@@ -12,11 +12,11 @@ import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type Expe
 import { createProgress } from '../../runner/progress.js';
 import { parseShard } from '../../runner/shard.js';
 import { runConformant, STOP_INFO, type RunResult, type RunTarget } from '../../runner/result.js';
-import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, runConformance, selectedIds } from '../../runner/run.js';
+import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, selectedIds } from '../../runner/run.js';
+import { runConformance } from '../../conformance.js';
 import { SelectionError, selectCases, selects } from '../../runner/select.js';
 import { PROPERTIES } from '../../properties/catalogue.js';
 import { DEFAULT_PROPERTY_RUNS, type PropertyOptions } from '../../runner/properties.js';
-import { startClientGateway } from '../../gateway/client-role.js';
 import { unknownOperation } from '../../runner/unknown-operations.js';
 import { caseOperations } from '../../checks/index.js';
 import { ModuleSubjectError } from '../../subjects/module-subject.js';
@@ -123,7 +123,7 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   let subject: Subject;
   let target: RunTarget;
   try {
-    ({ subject, target, close: closeGateway } = await startTarget(values, positionals[0], io, { needsGateway: selected.some((c) => c.case.kind === 'gateway'), needsMerchant: selected.some((c) => c.case.kind === 'merchant'), timeoutMs, ...(giveUpAfter !== undefined ? { giveUpAfter } : {}), ...(maxRestarts !== undefined ? { maxRestarts } : {}), seed: merchantSeed, log, addSecret: (s) => {
+    ({ subject, target, close: closeGateway } = await startTarget(values, positionals[0], io, { needsGateway: selected.some((c) => c.case.kind === 'gateway'), needsMerchant: selected.some((c) => c.case.kind === 'merchant'), timeoutMs, startTimeoutMs: Math.min(timeoutMs, deadlineMs), ...(giveUpAfter !== undefined ? { giveUpAfter } : {}), ...(maxRestarts !== undefined ? { maxRestarts } : {}), seed: merchantSeed, log, addSecret: (s) => {
       // a role's credentials (the reference gateway's or the sample merchant's demo secret): masked on the terminal and in every report
       addSecret(s);
       secrets.push(s);
@@ -164,14 +164,6 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
       io.stdout(`${selected.length} cases${props.length > 0 ? ` and ${props.length} properties` : ''} selected for ${subject.implementation.name}\n`);
       return EXIT.ok;
     }
-    const clientGateway = await startClientGateway(selected, subject);
-    if (clientGateway) {
-      const stop = closeGateway;
-      closeGateway = async () => {
-        await clientGateway.close();
-        await stop?.();
-      };
-    }
     const progress = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY === true && io.env['CI'] !== 'true', colour: useColour(io) });
     // Ctrl-C / SIGTERM: no case starts after it, the testee is stopped a moment later (what it was
     // doing ends as not run), the reports of what ran are written and say so; a second one stops at once
@@ -191,7 +183,8 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
     process.on('SIGTERM', onSignal);
     let run: RunResult;
     try {
-      run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, properties, signal: interrupt.signal, deadlineMs, ...(shard ? { shard } : {}), ...(maxFailures !== undefined ? { maxFailures } : {}), ...(clientGateway ? { context: clientGateway.context } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
+      // the library's run (pgv2kit/run): it starts the client-role gateway when the cases need it
+      run = await runConformance({ set, subject, target, selection, expectFailures: listed, concurrency, log, onCase: progress.onCase, properties, signal: interrupt.signal, deadlineMs, ...(shard ? { shard } : {}), ...(maxFailures !== undefined ? { maxFailures } : {}), ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

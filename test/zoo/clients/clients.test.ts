@@ -1,5 +1,5 @@
 /**
- * The client zoo test: the real runner (runConformance over the client-role cases,
+ * The client zoo test: the real runner (runCases over the client-role cases,
  * `selection: { only: ['client'] }`, the reference gateway started by startClientGateway
  * and handed over as `context`) against each defective client of test/zoo/clients/, and
  * against the reference client and the zoo's bug-free mini SDK, which must pass every case.
@@ -20,7 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ClientRecord } from '../../../src/checks/context.js';
 import { startClientGateway } from '../../../src/gateway/client-role.js';
 import type { RunResult } from '../../../src/runner/result.js';
-import { runConformance } from '../../../src/runner/run.js';
+import { runCases } from '../../../src/runner/run.js';
 import { selectCases } from '../../../src/runner/select.js';
 import { createReferenceSubject } from '../../../src/subjects/reference.js';
 import type { Subject } from '../../../src/subjects/subject.js';
@@ -40,7 +40,7 @@ async function runClientCases<T>(subject: Subject, description: string, inspect:
   if (!gateway?.context.gateway) throw new Error('startClientGateway started no gateway for the client cases');
   const view = gateway.context.gateway;
   try {
-    const result = await runConformance({ set, subject, target: { kind: 'module', description }, selection: SELECTION, context: gateway.context, concurrency: 8 });
+    const result = await runCases({ set, subject, target: { kind: 'module', description }, selection: SELECTION, context: gateway.context, concurrency: 8 });
     return await inspect(result, (id) => view.record(id));
   } finally {
     await gateway.close();
