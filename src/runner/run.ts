@@ -109,6 +109,11 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
     if (gaveUp !== undefined) stopFor({ kind: 'gave-up', reason: gaveUp });
     return stopped !== undefined;
   };
+  // a failure counted; the N-th stops the run (--max-failures N)
+  const counted = (result: CaseResult): void => {
+    if (result.verdict === 'failed' || result.verdict === 'error') failures += 1;
+    if (options.maxFailures !== undefined && failures >= options.maxFailures) stopFor({ kind: 'max-failures', reason: `${failures} case${failures === 1 ? '' : 's'} failed (--max-failures ${options.maxFailures})` });
+  };
   // once cut, the subject takes no more requests: what is still in flight (a case's later steps,
   // a property's next inputs) ends at once, as not run
   const subject = gated(options.subject, () => stopped !== undefined && stopped.kind !== 'gave-up');
@@ -132,8 +137,7 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
         }
         const result = ran.result;
         slots[index] = result;
-        if (result.verdict === 'failed' || result.verdict === 'error') failures += 1;
-        if (options.maxFailures !== undefined && failures >= options.maxFailures) stopFor({ kind: 'max-failures', reason: `${failures} case${failures === 1 ? '' : 's'} failed (--max-failures ${options.maxFailures})` });
+        counted(result);
         options.onCase?.(result, ++done, order.length);
       }
     };
@@ -150,14 +154,15 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
       const found = await Promise.race([running, cutting]);
       if (found === undefined || (stopped && stopped.kind !== 'gave-up')) running.catch(() => undefined);
       else {
+        // the properties ran side by side: past the N-th failure, the rest count as cut (not run), as cases in flight do
         for (const r of found) {
+          if (stopped) break;
           const listedAs = listed.get(r.id);
           const withList: CaseResult = { ...r, verdict: verdictOf(r.status, listedAs), ...(listedAs ? { listedReason: listedAs.reason } : {}) };
           propertyResults.push(withList);
-          if (withList.verdict === 'failed' || withList.verdict === 'error') failures += 1;
+          counted(withList);
           options.onCase?.(withList, ++done, order.length + found.length);
         }
-        if (options.maxFailures !== undefined && failures >= options.maxFailures) stopFor({ kind: 'max-failures', reason: `${failures} case${failures === 1 ? '' : 's'} failed (--max-failures ${options.maxFailures})` });
       }
     }
     await runPhase(before.length, order.length);

@@ -84,6 +84,20 @@ describe.concurrent('--max-failures and --bail', () => {
     expect(r.stdout).toMatch(/^\d+ passed, 1 failed$/m);
   }, 60_000);
 
+  it('--max-failures 2 where only properties fail (they run side by side): exactly 2 counted, the rest not run', async () => {
+    const cwd = tmp();
+    const testee = `"${process.execPath}" --import tsx test/zoo/protocol-adapter.ts no-final-lf`;
+    const whole = await run(['run', '--testee', testee, '--only', 'area:property', '--report-dir', join(cwd, 'whole')], { cwd: ROOT });
+    const all = results(join(cwd, 'whole')).cases;
+    // more than two fail when nothing stops them, so the limit is what holds the count
+    expect(all.filter((c) => c.verdict === 'failed').length).toBeGreaterThan(2);
+    const r = await run(['run', '--testee', testee, '--only', 'area:property', '--max-failures', '2', '--report-dir', join(cwd, 'r')], { cwd: ROOT });
+    expect(r.code).toBe(1);
+    const json = results(join(cwd, 'r'));
+    expect(json.cases.filter((c) => c.verdict === 'failed' || c.verdict === 'error')).toHaveLength(2);
+    expect(json.stopped?.notRun).toBe(all.length - json.cases.length);
+  }, 60_000);
+
   it.each([
     [['--bail', '--max-failures', '2'], 'give --bail or --max-failures, not both'],
     [['--max-failures', '0'], '--max-failures must be a positive integer'],
