@@ -42,7 +42,7 @@ export async function serve(
   const port = portOf(values.port, 'port');
   const uploadPort = portOf(values['upload-port'], 'upload-port');
   const { merchant, source } = merchantOf(values, io.env);
-  // the demo merchant's secret is published (README, --help): printed in clear, labelled; any other is masked everywhere
+  // the demo merchant's secret is published (docs/guide/gateway.md, --help): printed in clear, labelled; any other is masked everywhere
   const demo = merchant === DEMO_MERCHANT;
   if (!demo) addSecret(merchant.appSecret);
   const host = values.host ?? '127.0.0.1';

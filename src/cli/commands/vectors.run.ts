@@ -105,7 +105,8 @@ const OWN_README = `# Vector cases of our own
 
 Made by \`pgv2kit vectors init\`. Put cases in the area folders the kit uses (signature/,
 authorization/, request/, response/, webhook/, redirect/, upload/, client/, gateway/, merchant/),
-one YAML file or more each, in the kit's format (its README: "Reading a vector"). They are checked
+one YAML file or more each, in the kit's format (its docs/guide/own-vectors.md, "Reading a
+vector", and vectors/README.md, kind by kind). They are checked
 against the kit's schemas and flags — no copy of them here; a notes.yaml here may add flags of
 your own. Ids must differ from the kit's (prefix them, e.g. signature.acme-…).
 
