@@ -7,7 +7,8 @@
  */
 import { basename } from 'node:path';
 import { VectorSetError, formatProblem } from '../vectors/errors.js';
-import { vectorTargetProblem, vectorsRootOf } from '../vectors/target.js';
+import type { VectorLimits } from '../vectors/limits.js';
+import { takenIds, vectorTargetProblem, vectorsRootOf } from '../vectors/target.js';
 import { refuseInsideInstalledKit } from './_installed.js';
 import { UsageError } from './command.js';
 
@@ -49,6 +50,26 @@ export function checkedTarget(target: VectorFileTarget, option: string): VectorF
   refuseInsideInstalledKit(target.file, option);
   const problem = vectorTargetProblem(target.root, target.area, target.file);
   if (problem !== undefined) throw new UsageError(`${option}: ${problem}`);
+  return target;
+}
+
+/**
+ * Checks, before a run or a fuzz that may end by writing there, that the target's vectors folder
+ * loads (when it exists): a folder that does not is refused now, every problem named, not after
+ * the work is done.
+ * @param target - the target
+ * @param option - the option, for messages
+ * @param limits - the limits its files are read under
+ * @returns the target
+ * @throws {UsageError} naming every problem of the folder's set
+ * @example loadableTarget(vectorFileTarget(file, ['authorization'], '--save'), '--save', limits)
+ */
+export function loadableTarget<T extends VectorFileTarget>(target: T, option: string, limits?: VectorLimits): T {
+  try {
+    takenIds(target.root, limits ? { limits } : {});
+  } catch (e) {
+    throw new UsageError(`${option}: the vector set in ${target.root} does not load: ${problemsText(e)}`);
+  }
   return target;
 }
 

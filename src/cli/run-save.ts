@@ -13,7 +13,7 @@ import type { PropertyOptions } from '../runner/properties.js';
 import { COUNTEREXAMPLE_AREAS, type CounterexampleArea, type RunResult } from '../runner/result.js';
 import type { VectorLimits } from '../vectors/limits.js';
 import { takenIds } from '../vectors/target.js';
-import { madeLine, problemsText, vectorFileTarget } from './_vector-target.js';
+import { loadableTarget, madeLine, problemsText, vectorFileTarget } from './_vector-target.js';
 import { UsageError } from './command.js';
 
 /** A --save file, its vectors folder and its area. */
@@ -23,10 +23,10 @@ export interface SaveTarget {
   readonly area: CounterexampleArea;
 }
 
-/** Where --save writes: a .yaml file in an area folder of a vectors folder that counterexamples are saved in, checked before the run. */
-export function saveTarget(file: string, properties: PropertyOptions | false): SaveTarget {
+/** Where --save writes: a .yaml file in an area folder of a vectors folder that counterexamples are saved in, checked (and its folder's set loaded) before the run. */
+export function saveTarget(file: string, properties: PropertyOptions | false, limits?: VectorLimits): SaveTarget {
   if (!properties) throw new UsageError('--save writes the properties\' counterexamples: leave out --no-properties');
-  return vectorFileTarget(file, COUNTEREXAMPLE_AREAS, '--save') as SaveTarget;
+  return loadableTarget(vectorFileTarget(file, COUNTEREXAMPLE_AREAS, '--save') as SaveTarget, '--save', limits);
 }
 
 /** Writes the failed properties' counterexamples of the target's area as vector cases (checked independently, the set validated). */

@@ -101,21 +101,25 @@ describe('writing cases into a folder of one\'s own (issue 20, item 4)', () => {
     expect(loadVectorSet(join(cwd, 'mine')).warnings).toEqual([]);
   });
 
-  it('run --save in a new project makes vectors/<area>/ and notes.yaml; a folder that does not load is refused with every problem printed', async () => {
+  it('run --save in a new project makes vectors/<area>/ and notes.yaml; a folder that does not load is refused before the run, every problem printed', async () => {
     const cwd = tmp();
     const save = ['run', '--module', LF_DROPPED, '--only', 'property.lf.sign', '--seed', '3', '--properties', '25', '--no-reports', '--save', 'vectors/signature/found.yaml'];
     const first = await run(save, { cwd });
     expect(first.code).toBe(1);
     expect(first.stdout).toContain(`made ${join(cwd, 'vectors')}/, ${join(cwd, 'vectors', 'signature')}/ and ${join(cwd, 'vectors', 'notes.yaml')}\nsaved 1 counterexample as signature.gen-property-1 in ${join(cwd, 'vectors', 'signature', 'found.yaml')}\n`);
     expect(readFileSync(join(cwd, 'vectors', 'notes.yaml'), 'utf8')).toBe(OWN_NOTES);
-    // two broken files: the next --save saves nothing and names each problem, not only their number
+    // two broken files: the next --save (and fuzz --save) is refused before it runs, naming each problem, not only their number
     writeFileSync(join(cwd, 'vectors', 'signature', 'a.yaml'), 'kind: signature\n');
     writeFileSync(join(cwd, 'vectors', 'signature', 'b.yaml'), 'kind: webhook\ntitle: t\ncases: []\n');
     const before = readFileSync(join(cwd, 'vectors', 'signature', 'found.yaml'), 'utf8');
-    const refused = await run(save, { cwd });
-    expect(refused.stderr).toContain(`pgv2kit run: --save: nothing was saved: the vector set in ${join(cwd, 'vectors')} does not load: 3 problems in the vector files:\n`);
-    for (const line of ['signature/a.yaml: at /: title is required', 'signature/a.yaml: at /: cases is required', 'signature/b.yaml: at /kind: kind is "webhook", but the file is in the signature/ folder']) expect(refused.stderr).toContain(`\n  ${line}\n`);
+    for (const [argv, command] of [[save, 'run'], [['fuzz', '--runs', '10', '--save', 'vectors/authorization/found.yaml'], 'fuzz']] as const) {
+      const refused = await run(argv, { cwd });
+      expect([refused.code, refused.stdout], command).toEqual([2, '']);
+      expect(refused.stderr).toContain(`pgv2kit ${command}: --save: the vector set in ${join(cwd, 'vectors')} does not load: 3 problems in the vector files:\n`);
+      for (const line of ['signature/a.yaml: at /: title is required', 'signature/a.yaml: at /: cases is required', 'signature/b.yaml: at /kind: kind is "webhook", but the file is in the signature/ folder']) expect(refused.stderr).toContain(`\n  ${line}\n`);
+    }
     expect(readFileSync(join(cwd, 'vectors', 'signature', 'found.yaml'), 'utf8')).toBe(before);
+    expect(existsSync(join(cwd, 'vectors', 'authorization'))).toBe(false);
   });
 
   it('--save and generate refuse, before anything runs, a path with no folder above its vectors folder', async () => {

@@ -20,7 +20,7 @@ import { requireReachable, TargetUnreachableError } from '../_reach.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonOutput } from '../_json-output.js';
-import { madeLine, problemsText, vectorFileTarget } from '../_vector-target.js';
+import { loadableTarget, madeLine, problemsText, vectorFileTarget } from '../_vector-target.js';
 import type { fuzzOptions } from './fuzz.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
@@ -66,7 +66,7 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
   }
 
   // the --save file, checked before fuzzing: in the authorization/ folder of a vectors folder (made when missing)
-  const saveTo = values.save !== undefined ? vectorFileTarget(resolvePath(io.cwd, values.save), ['authorization'], '--save').file : undefined;
+  const saveTo = values.save !== undefined ? loadableTarget(vectorFileTarget(resolvePath(io.cwd, values.save), ['authorization'], '--save'), '--save', limits).file : undefined;
   let subject: Subject;
   let testee: TesteeSubject | undefined;
   try {

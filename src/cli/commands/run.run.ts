@@ -76,9 +76,9 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   const seed = standIn(values.seed, 'seed', runOptions, io.env);
   const merchantSeed = seed !== undefined ? integerOption(seed.text, seed.name, false) : randomInt(0, 2 ** 32 - 1);
   const properties = propertyOptions(values, seed, standIn(values.properties, 'properties', runOptions, io.env));
-  const saveTo = values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties) : undefined;
-
   const limits = vectorLimitsOf(values, io.env);
+  const saveTo = values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties, limits) : undefined;
+
   let set;
   try {
     set = loadVectorSets(vectorFolders(values.vectors, io.cwd), { limits });
