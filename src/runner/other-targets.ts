@@ -2,12 +2,13 @@
  * Which selected cases a target runs, and which belong to other targets: a case whose every
  * operation is kit-internal (upload.formCheck, gateway.*, merchant.*) and not offered by the
  * target is left to the reference and the roles that run those — never sent to a testee, never
- * counted. `run --list` and the run say the same counts from this rule.
+ * counted. `run --list` counts by this rule; runConformance (run.ts) applies the same rule to the
+ * cases it runs, and test/cli/counts.test.ts holds the list's numbers to the run's.
  * @module
  */
 import { caseOperations } from '../checks/index.js';
 import { isKitOperation, type Operation } from '../protocol/operations.js';
-import type { LoadedCase, VectorCase } from '../vectors/types.js';
+import type { VectorCase } from '../vectors/types.js';
 
 /**
  * Whether a case is for other targets than one offering these operations.
@@ -18,20 +19,6 @@ import type { LoadedCase, VectorCase } from '../vectors/types.js';
  */
 export function forOtherTargets(c: VectorCase, offered: readonly Operation[]): boolean {
   return caseOperations(c).every((op) => isKitOperation(op) && !offered.includes(op));
-}
-
-/**
- * The selected cases split by target.
- * @param selected - the selected cases
- * @param offered - the target's operations
- * @returns the cases the target runs, and those left to other targets
- * @example splitByTarget(selected, subject.operations).others.length
- */
-export function splitByTarget<C extends LoadedCase>(selected: readonly C[], offered: readonly Operation[]): { readonly mine: C[]; readonly others: C[] } {
-  const mine: C[] = [];
-  const others: C[] = [];
-  for (const l of selected) (forOtherTargets(l.case, offered) ? others : mine).push(l);
-  return { mine, others };
 }
 
 /**
