@@ -74,10 +74,10 @@ export async function runGenerate({ values, io }: CommandContext<typeof generate
 
   // the file: --out, or generated-<tag>.yaml in the area folder of --dir (default the kit's own,
   // where a clone takes a new file and an installed kit none); its folders made when missing
-  const target = values.out !== undefined
+  const dir = resolvePath(io.cwd, values.dir ?? DEFAULT_VECTORS_DIR);
+  const { root, file } = values.out !== undefined
     ? vectorFileTarget(resolvePath(io.cwd, values.out), [area], '--out')
-    : checkedTarget({ root: resolvePath(io.cwd, values.dir ?? DEFAULT_VECTORS_DIR), area, file: join(resolvePath(io.cwd, values.dir ?? DEFAULT_VECTORS_DIR), area, `generated-${tag}.yaml`) }, values.dir !== undefined ? '--dir' : "generate's default folder (the kit's own vectors)");
-  const { root, file } = target;
+    : checkedTarget({ root: dir, area, file: join(dir, area, `generated-${tag}.yaml`) }, values.dir !== undefined ? '--dir' : "generate's default folder (the kit's own vectors)");
   const limits = vectorLimitsOf(values, io.env);
   let taken: string[];
   try {
