@@ -1,17 +1,19 @@
 /**
  * `pgv2kit run --save`: where the failed properties' counterexamples go (a .yaml file in an
- * area folder of a vectors folder), and writing them as cases of their own kind — built and
- * checked by src/generate/counterexample.ts, the set validated, nothing written on a problem.
+ * area folder of a vectors folder, made when missing), and writing them as cases of their own
+ * kind — built and checked by src/generate/counterexample.ts, the set validated, nothing
+ * written on a problem, and every problem printed.
  * @module
  */
 import { existsSync } from 'node:fs';
 import { counterexampleCase } from '../generate/counterexample.js';
 import { IdAllocator, type GeneratedCase } from '../generate/generate.js';
-import { vectorsRootOf, writeCases } from '../generate/write.js';
+import { writeCases } from '../generate/write.js';
 import type { PropertyOptions } from '../runner/properties.js';
 import { COUNTEREXAMPLE_AREAS, type CounterexampleArea, type RunResult } from '../runner/result.js';
 import type { VectorLimits } from '../vectors/limits.js';
-import { loadVectorSet } from '../vectors/load.js';
+import { takenIds } from '../vectors/target.js';
+import { loadableTarget, madeLine, problemsText, vectorFileTarget } from './_vector-target.js';
 import { UsageError } from './command.js';
 
 /** A --save file, its vectors folder and its area. */
@@ -21,14 +23,10 @@ export interface SaveTarget {
   readonly area: CounterexampleArea;
 }
 
-/** Where --save writes: a .yaml file in an area folder of a vectors folder that counterexamples are saved in. */
-export function saveTarget(file: string, properties: PropertyOptions | false): SaveTarget {
+/** Where --save writes: a .yaml file in an area folder of a vectors folder that counterexamples are saved in, checked (and its folder's set loaded) before the run. */
+export function saveTarget(file: string, properties: PropertyOptions | false, limits?: VectorLimits): SaveTarget {
   if (!properties) throw new UsageError('--save writes the properties\' counterexamples: leave out --no-properties');
-  for (const area of COUNTEREXAMPLE_AREAS) {
-    const root = vectorsRootOf(file, area);
-    if (root !== undefined && file.endsWith('.yaml')) return { file, root, area };
-  }
-  throw new UsageError(`--save takes a .yaml file in the ${COUNTEREXAMPLE_AREAS.map((a) => `${a}/`).join(', ')} folder of a vectors folder, not ${JSON.stringify(file)}`);
+  return loadableTarget(vectorFileTarget(file, COUNTEREXAMPLE_AREAS, '--save') as SaveTarget, '--save', limits);
 }
 
 /** Writes the failed properties' counterexamples of the target's area as vector cases (checked independently, the set validated). */
@@ -37,9 +35,9 @@ export function saveCounterexamples(run: RunResult, to: SaveTarget, io: { stdout
   if (failed.length === 0) return;
   let taken: string[];
   try {
-    taken = loadVectorSet(to.root, limits ? { limits } : {}).cases.map((c) => c.case.id);
+    taken = takenIds(to.root, limits ? { limits } : {});
   } catch (e) {
-    io.stderr(`pgv2kit run: --save: the vector set in ${to.root} does not load: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+    io.stderr(`pgv2kit run: --save: nothing was saved: the vector set in ${to.root} does not load: ${problemsText(e)}\n`);
     return;
   }
   const ids = new IdAllocator(to.area, 'property', taken);
@@ -59,9 +57,9 @@ export function saveCounterexamples(run: RunResult, to: SaveTarget, io: { stdout
     }
     if (cases.length === 0) return;
     const written = writeCases({ root: to.root, ...(limits ? { limits } : {}), file: to.file, area: to.area, title: 'Counterexamples of pgv2kit run properties', cases, append: existsSync(to.file) });
+    io.stdout(madeLine(written.made));
     io.stdout(`saved ${written.ids.length} counterexample${written.ids.length === 1 ? '' : 's'} as ${written.ids.join(', ')} in ${to.file}\n`);
   } catch (e) {
-    io.stderr(`pgv2kit run: --save: the counterexamples could not be written (nothing was): ${e instanceof Error ? e.message.split('\n').filter((l) => l.trim() !== '').slice(0, 4).join(' ') : String(e)}\n`);
+    io.stderr(`pgv2kit run: --save: the counterexamples could not be written (nothing was): ${problemsText(e)}\n`);
   }
 }
-

@@ -1,21 +1,19 @@
 /**
  * Saves a fuzz finding as an authorization.parse vector (schema
- * vectors/schema/authorization.schema.json): a new file, or appended to a given one after its
- * own text, byte for byte as it was (never a case replaced, never the file rewritten).
+ * vectors/schema/authorization.schema.json) in the authorization/ folder of a vectors folder: a
+ * new file, or appended to a given one after its own text, byte for byte as it was (never a case
+ * replaced, never the file rewritten, never a file of the kit's own vectors).
  * @module
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { headerParseCase } from '../generate/counterexample.js';
-import { readFolderFile } from '../vectors/files.js';
+import { writeCases } from '../generate/write.js';
 import { DEFAULT_VECTOR_LIMITS, type VectorLimits } from '../vectors/limits.js';
-import { DEFAULT_VECTORS_DIR } from '../vectors/load.js';
-import { describeYamlProblem, parseVectorYaml } from '../vectors/yaml.js';
-import { appendCases } from '../vectors/write.js';
+import { VectorTargetError, takenIds, vectorsRootOf } from '../vectors/target.js';
 import { kitVersion } from '../version.js';
 import type { FuzzFinding } from './run.js';
 
-/** The flag of every case `pgv2kit fuzz --save` writes (explained in vectors/notes.yaml). */
+/** The flag of every case `pgv2kit fuzz --save` writes (explained in the kit's vectors/notes.yaml, `writtenBy: pgv2kit fuzz --save`). */
 export const FUZZ_FLAG = 'FuzzFinding';
 
 
@@ -24,6 +22,8 @@ export interface SavedCase {
   readonly id: string;
   readonly file: string;
   readonly created: boolean;
+  /** What was made for the file: the vectors folder, the authorization folder, notes.yaml (each when missing). */
+  readonly made: readonly string[];
 }
 
 /**
@@ -39,61 +39,35 @@ export function findingCase(finding: FuzzFinding, id: string, date: Date = new D
 }
 
 /**
- * Writes the finding as a new case `authorization.fuzz-<n>` (the next free n among the
- * kit's vectors, the file's folder and the file).
+ * Writes the finding as a new case `authorization.fuzz-<n>` (the next free n among the ids of the
+ * kit's vectors and of the file's vectors folder) into a file in the authorization/ folder of a
+ * vectors folder: created when missing (with the folders it lacks), else the case is appended
+ * after the file's own text. The folder's set is loaded before (to know its ids) and after (the
+ * case validated); on a problem nothing is kept.
  * @param finding - the finding
- * @param file - the vector file: created when missing, else the case is appended
+ * @param file - the vector file: `<vectors folder>/authorization/<name>.yaml`
  * @param date - when (default now)
- * @returns the id and file
- * @throws {Error} when the file exists but is not an authorization vector file
+ * @param limits - the limits the folder's files are read under
+ * @returns the id and file, and what was made for it
+ * @throws {VectorTargetError} when the file is not in an authorization/ folder, or may not be written there
+ * @throws {VectorSetError} when the folder's set does not load, before or after (every problem in the message)
+ * @example saveFinding(finding, '/p/vectors/authorization/fuzz.yaml').id // 'authorization.fuzz-1'
  */
 export function saveFinding(finding: FuzzFinding, file: string, date: Date = new Date(), limits: VectorLimits = DEFAULT_VECTOR_LIMITS): SavedCase {
-  const data = existsSync(file) ? (readYaml(file, limits) as { kind?: unknown; cases?: unknown } | null) : { kind: 'authorization', cases: [] };
-  if (data === null || typeof data !== 'object' || data.kind !== 'authorization' || !Array.isArray(data.cases)) {
-    throw new Error(`${file} is not an authorization vector file (kind: authorization, cases: […])`);
-  }
-  const used = usedFuzzNumbers([join(DEFAULT_VECTORS_DIR, 'authorization'), dirname(file)], data.cases, limits);
+  const root = vectorsRootOf(file, 'authorization');
+  if (root === undefined || !file.endsWith('.yaml')) throw new VectorTargetError(`${file} is not a .yaml file in the authorization/ folder of a vectors folder`);
+  const taken = new Set(takenIds(root, { limits }));
   let n = 1;
-  while (used.has(n)) n += 1;
+  while (taken.has(`authorization.fuzz-${n}`)) n += 1;
   const id = `authorization.fuzz-${n}`;
-  const { created } = appendCases(file, FINDINGS_FILE, [findingCase(finding, id, date)]);
-  return { id, file, created };
+  const created = !existsSync(file);
+  const written = writeCases({ root, file, area: 'authorization', ...FINDINGS_FILE, cases: [findingCase(finding, id, date)], append: !created, limits });
+  return { id, file, created, made: written.made };
 }
 
 // --- internal ---
 
-const FINDINGS_FILE = { kind: 'authorization', title: 'Authorization header parse: findings of pgv2kit fuzz', description: 'Headers on which an implementation broke R8, shrunk by pgv2kit fuzz; the result and expectation are every answer R8 allows.\n' };
-
-/** A vector file's data, read as untrusted input (a regular file, within the limits). */
-function readYaml(file: string, limits: VectorLimits): unknown {
-  const read = readFolderFile(file, limits.fileBytes);
-  if (!read.ok) throw new Error(`${file} ${read.message}`);
-  const parsed = parseVectorYaml(read.bytes.toString('utf8'), limits);
-  if (!parsed.ok) throw new Error(`${file} ${describeYamlProblem(parsed)}`);
-  return parsed.data;
-}
-
-function usedFuzzNumbers(dirs: readonly string[], cases: readonly unknown[], limits: VectorLimits): Set<number> {
-  const used = new Set<number>();
-  const note = (text: string): void => {
-    for (const m of text.matchAll(/authorization\.fuzz-(\d+)/g)) used.add(Number(m[1]));
-  };
-  for (const c of cases) note(JSON.stringify(c));
-  for (const dir of dirs) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      const read = readFolderFile(join(dir, name), limits.fileBytes);
-      if (!read.ok) throw new Error(`${join(dir, name)} ${read.message}: the fuzz-<n> ids it uses cannot be known`);
-      note(read.bytes.toString('utf8'));
-    }
-  }
-  return used;
-}
+const FINDINGS_FILE = { title: 'Authorization header parse: findings of pgv2kit fuzz', description: 'Headers on which an implementation broke R8, shrunk by pgv2kit fuzz; the result and expectation are every answer R8 allows.\n' };
 
 function oneLine(text: string): string {
   const flat = text.replace(/[\r\n\t]+/g, ' ').replace(/[^\x20-\x7e\u00a1-\uffff]/gu, '?');

@@ -11,15 +11,8 @@ import type { VerifyOutcome } from '../scheme/verify.js';
 import type { AuthorizationCase, RedirectCase, ResponseCase, SignatureCase, WebhookCase } from '../vectors/types.js';
 import type { SignatureParts } from '../scheme/parts.js';
 
-/** The flag every generated case carries (explained in notes.yaml). */
+/** The flag every generated case carries (explained in the kit's vectors/notes.yaml, written by generate and run --save). */
 export const GENERATED_FLAG = 'Generated';
-
-/** The notes.yaml entry of {@link GENERATED_FLAG}. */
-export const GENERATED_NOTE = {
-  bugType: 'BASIC',
-  description: 'Made by pgv2kit generate, from given parts or at random from a seed (see provenance); expected values computed by the reference and checked by an independent computation.',
-  effect: 'Fails where a hand-written case of the same flags fails; more values, the same rules.',
-} as const;
 
 /** The generator's name in provenance. */
 export const GENERATOR = 'pgv2kit generate';

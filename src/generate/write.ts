@@ -1,18 +1,20 @@
 /**
  * Writes generated cases into a vectors folder without ever overwriting a file or a
  * case: a new file (created exclusively), or with `append` new cases after an existing
- * file's. The `Generated` flag is added to notes.yaml when missing. The whole set is
- * then loaded (and so validated); on failure everything written is undone.
+ * file's. What the folder lacks is made (src/vectors/target.ts: the folder, the area
+ * folder, notes.yaml); a file of the kit's own vectors is never edited. The whole set is
+ * then loaded (and so validated); on failure everything written or made is undone.
  * @module
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { parse } from 'yaml';
+import { existsSync } from 'node:fs';
 import { loadVectorSet } from '../vectors/load.js';
 import type { VectorLimits } from '../vectors/limits.js';
+import { makeVectorFolder, vectorTargetProblem, VectorTargetError, type MadeFolder } from '../vectors/target.js';
 import type { VectorSet } from '../vectors/types.js';
 import { appendCases, type Appended } from '../vectors/write.js';
-import { GENERATED_FLAG, GENERATED_NOTE, type GeneratedCase } from './generate.js';
+import type { GeneratedCase } from './generate.js';
+
+export { vectorsRootOf } from '../vectors/target.js';
 
 /** The target file exists and appending was not asked for (a usage error). */
 export class TargetExistsError extends Error {
@@ -25,7 +27,8 @@ export interface WriteResult {
   readonly file: string;
   readonly appended: boolean;
   readonly ids: readonly string[];
-  readonly notesUpdated: boolean;
+  /** What was made for the file: the vectors folder, the area folder, notes.yaml (each when missing). */
+  readonly made: readonly string[];
   readonly set: VectorSet;
 }
 
@@ -37,55 +40,37 @@ export interface WriteOptions {
   readonly file: string;
   readonly area: string;
   readonly title: string;
-  readonly cases: readonly GeneratedCase[];
+  /** The description of a new file. */
+  readonly description?: string;
+  readonly cases: readonly object[] | readonly GeneratedCase[];
   readonly append?: boolean;
   /** The limits the set is loaded under once written (default: the loader's). */
   readonly limits?: VectorLimits;
 }
 
 /**
- * The vectors folder a file belongs to: the folder above its area folder.
- * @param file - absolute path of a vector file
- * @param area - the area the file must be in
- * @returns the vectors folder, or undefined when the file is not directly in `<area>/`
- */
-export function vectorsRootOf(file: string, area: string): string | undefined {
-  const folder = dirname(file);
-  return basename(folder) === area ? dirname(folder) : undefined;
-}
-
-/**
- * Writes the cases, then loads the whole set; on any failure undoes what it wrote.
+ * Writes the cases, then loads the whole set; on any failure undoes what it wrote and made.
  * @param o - {@link WriteOptions}
  * @returns what was written and the set as loaded
  * @throws {TargetExistsError} when the file exists and `append` is not set
+ * @throws {VectorTargetError} when the file may not be written there (a file of the kit's own vectors, a folder missing above the vectors folder)
  * @throws {VectorSetError} when the written set does not load (everything undone)
+ * @example writeCases({ root, file: join(root, 'signature', 'mine.yaml'), area: 'signature', title: 'Mine', cases })
  */
 export function writeCases(o: WriteOptions): WriteResult {
-  const exists = existsSync(o.file);
-  if (exists && !o.append) throw new TargetExistsError(`${o.file} exists: it is never overwritten (give --append to add the cases after its own, or another --out)`);
-  const notesPath = join(o.root, 'notes.yaml');
-  // a folder of one's own cases may have no notes.yaml (the kit's flags apply): one is made for the flag
-  const notesBefore = existsSync(notesPath) ? readFileSync(notesPath, 'utf8') : undefined;
-  const notes = notesBefore === undefined ? {} : ((parse(notesBefore) as { flags?: Record<string, unknown> } | null)?.flags ?? {});
-  const notesUpdated = !(GENERATED_FLAG in notes);
+  if (existsSync(o.file) && !o.append) throw new TargetExistsError(`${o.file} exists: it is never overwritten (give --append to add the cases after its own, or another --out)`);
+  const problem = vectorTargetProblem(o.root, o.area, o.file);
+  if (problem !== undefined) throw new VectorTargetError(problem);
+  let folder: MadeFolder | undefined;
   let written: Appended | undefined;
   try {
-    if (notesUpdated) writeFileSync(notesPath, notesBefore === undefined ? `kind: notes\ntitle: Flags of the cases in this folder (the kit's own flags apply too)\nflags:\n${noteText()}` : notesBefore + (notesBefore.endsWith('\n') ? '' : '\n') + noteText());
-    written = appendCases(o.file, { kind: o.area, title: o.title }, o.cases);
+    folder = makeVectorFolder(o.root, o.area);
+    written = appendCases(o.file, { kind: o.area, title: o.title, ...(o.description !== undefined ? { description: o.description } : {}) }, o.cases);
     const set = loadVectorSet(o.root, o.limits ? { limits: o.limits } : {});
-    return { file: o.file, appended: !written.created, ids: o.cases.map((c) => c.id), notesUpdated, set };
+    return { file: o.file, appended: !written.created, ids: o.cases.map((c) => (c as { id: string }).id), made: folder.made, set };
   } catch (e) {
     written?.undo();
-    if (notesUpdated) {
-      if (notesBefore === undefined) rmSync(notesPath, { force: true });
-      else writeFileSync(notesPath, notesBefore);
-    }
+    folder?.undo();
     throw e;
   }
-}
-
-function noteText(): string {
-  const q = (s: string): string => JSON.stringify(s);
-  return `  ${GENERATED_FLAG}:\n    bugType: ${GENERATED_NOTE.bugType}\n    description: ${q(GENERATED_NOTE.description)}\n    effect: ${q(GENERATED_NOTE.effect)}\n`;
 }

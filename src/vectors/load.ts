@@ -79,8 +79,9 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
   if (notesData !== undefined) {
     if (validate(validators.notes, notesData, 'notes.yaml', problems)) notes = (notesData as { flags: Record<string, FlagNote> }).flags;
   }
-  // the flags a folder explains itself are the ones whose use it answers for (an unused one is a warning)
-  const explainedHere = new Set(Object.keys(notes));
+  // the flags a folder explains itself are the ones whose use it answers for (an unused one is a
+  // warning), but for those a command writes cases with (writtenBy): explained ahead of their cases
+  const explainedHere = new Set(Object.keys(notes).filter((flag) => notes[flag]?.writtenBy === undefined));
   if (own) notes = { ...kitSet().notes, ...notes };
 
   for (const listed of listing.files) {
@@ -172,7 +173,7 @@ export function loadVectorSets(folders: ReadonlyArray<{ readonly root: string; r
  * @returns the live cases
  * @example liveCases(loadVectorSet()).length
  */
-export function liveCases(set: VectorSet): LoadedCase[] {
+export function liveCases(set: Pick<VectorSet, 'cases'>): LoadedCase[] {
   return set.cases.filter((c) => c.case.supersededBy === undefined);
 }
 

@@ -294,6 +294,11 @@ export interface FlagNote {
   readonly description: string;
   readonly effect?: string;
   readonly readings?: readonly string[];
+  /**
+   * The command that writes cases with this flag (`pgv2kit fuzz --save`): explained for the cases
+   * it will write, so a folder need not hold one yet (no "no case uses it" warning).
+   */
+  readonly writtenBy?: string;
 }
 
 /** A loaded case with where it came from. */

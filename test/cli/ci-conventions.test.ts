@@ -165,14 +165,14 @@ describe.concurrent('certify --json and fuzz --json: one summary line on stdout'
 
   it('fuzz --json with a finding: the header, the reason, the replay, what was saved; exit code 1', async () => {
     const cwd = tmp();
-    const r = await run(['fuzz', '--testee', `node ${join(ROOT, 'test/fuzz/fixtures/positional-testee.mjs')}`, '--seed', '9', '--save', 'found.yaml', '--json'], { cwd });
+    const r = await run(['fuzz', '--testee', `node ${join(ROOT, 'test/fuzz/fixtures/positional-testee.mjs')}`, '--seed', '9', '--save', 'vectors/authorization/found.yaml', '--json'], { cwd });
     expect(r.code).toBe(1);
     const json = JSON.parse(r.stdout) as { exitCode: number; finding: { header: string; reason: string; replay: string; replayCommand: string; saved: { id: string; file: string } } };
     expect(json.exitCode).toBe(1);
     expect(json.finding.header).toMatch(/^V2_SHA256 /);
     expect(json.finding.replay).toMatch(/^9:[\d:]+$/);
     expect(json.finding.replayCommand).toContain(`--replay ${json.finding.replay}`);
-    expect(json.finding.saved).toEqual({ id: 'authorization.fuzz-1', file: join(cwd, 'found.yaml') });
+    expect(json.finding.saved).toEqual({ id: 'authorization.fuzz-1', file: join(cwd, 'vectors', 'authorization', 'found.yaml') });
     expect(r.stderr).toMatch(/FINDING after \d+ headers/);
   });
 });

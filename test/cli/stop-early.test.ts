@@ -88,6 +88,7 @@ describe.concurrent('--max-failures and --bail', () => {
     const cwd = tmp();
     const testee = `"${process.execPath}" --import tsx test/zoo/protocol-adapter.ts no-final-lf`;
     const whole = await run(['run', '--testee', testee, '--only', 'area:property', '--report-dir', join(cwd, 'whole')], { cwd: ROOT });
+    expect(whole.code).toBe(1);
     const all = results(join(cwd, 'whole')).cases;
     // more than two fail when nothing stops them, so the limit is what holds the count
     expect(all.filter((c) => c.verdict === 'failed').length).toBeGreaterThan(2);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { loadVectorSet } from '../../src/vectors/load.js';
 import { run } from '../cli/_run.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -31,7 +32,8 @@ describe('pgv2kit fuzz', () => {
   it('prints a finding with escapes and a replay command, replays it, and saves it (exit 1)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-fuzz-cli-'));
     temps.push(dir);
-    const file = join(dir, 'found.yaml');
+    // a new project: the vectors folder and its authorization/ folder are made, with a notes.yaml
+    const file = join(dir, 'vectors', 'authorization', 'found.yaml');
     const r = await run(['fuzz', '--testee', BUGGY, '--seed', '9', '--save', file], { env, cwd: ROOT });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FINDING after \d+ headers/);
@@ -39,7 +41,8 @@ describe('pgv2kit fuzz', () => {
     expect(r.stdout).toMatch(/ {2}reason: {2}[^\n]*must be accepted with appId=/);
     const replay = /--replay (\S+)/.exec(r.stdout)?.[1];
     expect(replay).toMatch(/^9:[\d:]+$/);
-    expect(r.stdout).toContain(`saved as authorization.fuzz-1 in ${file} (new file)`);
+    expect(r.stdout).toContain(`made ${join(dir, 'vectors')}/, ${join(dir, 'vectors', 'authorization')}/ and ${join(dir, 'vectors', 'notes.yaml')}\nsaved as authorization.fuzz-1 in ${file} (new file)`);
+    expect(loadVectorSet(join(dir, 'vectors')).warnings).toEqual([]);
     const saved = parse(readFileSync(file, 'utf8')) as { cases: Array<{ id: string; inputs: { header: string } }> };
     expect(saved.cases.map((c) => c.id)).toEqual(['authorization.fuzz-1']);
 
@@ -51,6 +54,11 @@ describe('pgv2kit fuzz', () => {
 
   it('usage errors exit 2', async () => {
     expect((await run(['fuzz', '--runs', '0'], { env })).code).toBe(2);
+    // --save is checked before fuzzing: a file outside an authorization/ folder, an existing file of the kit's own vectors
+    const outside = await run(['fuzz', '--runs', '10', '--save', 'found.yaml'], { env, cwd: tmpdir() });
+    expect([outside.code, outside.stdout, outside.stderr]).toEqual([2, '', expect.stringContaining('--save takes a .yaml file in the authorization/ folder of a vectors folder')]);
+    const kit = await run(['fuzz', '--runs', '10', '--save', 'vectors/authorization/items.yaml'], { env, cwd: ROOT });
+    expect([kit.code, kit.stderr]).toEqual([2, expect.stringContaining("items.yaml is a file of the kit's own vectors: a command never edits one")]);
     expect((await run(['fuzz', '--seed', 'x'], { env })).code).toBe(2);
     expect((await run(['fuzz', '--replay', 'nope'], { env })).code).toBe(2);
     expect((await run(['fuzz', '--replay', '1:0', '--seed', '1'], { env })).code).toBe(2);

@@ -133,7 +133,7 @@ describe('zoo header members: a minimal finding, saved as a vector that catches 
     const dir = vectorsCopy();
     const file = join(dir, 'authorization', 'fuzz.yaml');
     const saved = saveFinding(f, file, new Date('2026-01-02T00:00:00Z'));
-    expect(saved).toEqual({ id: 'authorization.fuzz-1', file, created: true });
+    expect(saved).toEqual({ id: 'authorization.fuzz-1', file, created: true, made: [] });
     const set = loadVectorSet(dir);
     const loaded = set.cases.find((c) => c.case.id === saved.id);
     expect(loaded?.case).toMatchObject({ op: 'authorization.parse', flags: expect.arrayContaining(['FuzzFinding']), inputs: { header: f.header } });

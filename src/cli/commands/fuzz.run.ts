@@ -20,7 +20,7 @@ import { requireReachable, TargetUnreachableError } from '../_reach.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonOutput } from '../_json-output.js';
-import { refuseInsideInstalledKit } from '../_installed.js';
+import { loadableTarget, madeLine, problemsText, vectorFileTarget } from '../_vector-target.js';
 import type { fuzzOptions } from './fuzz.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
@@ -42,7 +42,6 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
   const runs = values.runs !== undefined ? integerOption(values.runs, 'runs', true) : timeMs !== undefined ? 1_000_000_000 : 1000;
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
   const limits = vectorLimitsOf(values, io.env);
-  if (values.save !== undefined) refuseInsideInstalledKit(resolvePath(io.cwd, values.save), 'the --save file');
   if (values.testee !== undefined && values.testee.trim() === '') throw new UsageError('--testee needs a command');
   const http = values.gateway !== undefined ? { kind: 'gateway' as const, url: values.gateway } : values['merchant-notify'] !== undefined ? { kind: 'merchant' as const, url: values['merchant-notify'] } : undefined;
   if ([values.testee, values.gateway, values['merchant-notify']].filter((v) => v !== undefined).length > 1) throw new UsageError('give one of --testee, --gateway and --merchant-notify');
@@ -66,6 +65,8 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
     return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${http.url}` }, io, (s) => emit(s, [appSecret]));
   }
 
+  // the --save file, checked before fuzzing: in the authorization/ folder of a vectors folder (made when missing)
+  const saveTo = values.save !== undefined ? loadableTarget(vectorFileTarget(resolvePath(io.cwd, values.save), ['authorization'], '--save'), '--save', limits).file : undefined;
   let subject: Subject;
   let testee: TesteeSubject | undefined;
   try {
@@ -113,7 +114,7 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
         next = (Math.floor(n / every) + 1) * every;
       },
     });
-    return report(result, { ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}), ...(values.save !== undefined ? { save: values.save } : {}), limits }, io, emit);
+    return report(result, { ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}), ...(saveTo !== undefined ? { save: saveTo } : {}), limits }, io, emit);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -145,11 +146,12 @@ function report(result: FuzzResult, values: { target?: string; save?: string; li
   let saved: { id: string; file: string } | null = null;
   if (values.save !== undefined) {
     try {
-      const s = saveFinding(f, resolvePath(io.cwd, values.save), new Date(), values.limits);
+      const s = saveFinding(f, values.save, new Date(), values.limits);
       saved = { id: s.id, file: s.file };
+      io.stdout(madeLine(s.made));
       io.stdout(`saved as ${s.id} in ${s.file}${s.created ? ' (new file)' : ''}\n`);
     } catch (e) {
-      io.stderr(`pgv2kit fuzz: the finding could not be saved: ${(e as Error).message}\n`);
+      io.stderr(`pgv2kit fuzz: the finding could not be saved (nothing was): ${problemsText(e)}\n`);
     }
   }
   emit({ seed: result.seed, exitCode: EXIT.nonconformance, runs: result.runs, stoppedByTime: result.interrupted, finding: { header: f.header, reason: f.reason, verdict: f.oracle.verdict, shrinks: f.shrinks, replay: f.replay, replayCommand: replay, saved } });

@@ -8,6 +8,7 @@
 import { defineCommand, type OptionSpecs } from '../command.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitOptions } from '../vector-limit-options.js';
+import { WRITING_VECTORS_HELP } from '../_writing-help.js';
 
 /** The options of `pgv2kit fuzz`. */
 export const fuzzOptions = {
@@ -20,7 +21,7 @@ export const fuzzOptions = {
   runs: { type: 'string', valueName: '<n>', description: 'Headers to try (default 1000; with --time alone: until the time is up)' },
   time: { type: 'string', valueName: '<seconds>', description: 'Stop after this many seconds' },
   replay: { type: 'string', valueName: '<seed:path>', description: 'Replay one finding from its seed and path' },
-  save: { type: 'string', valueName: '<file>', description: 'Write the finding as a vector to this file (created or appended to)' },
+  save: { type: 'string', valueName: '<file>', description: 'Write the finding as a vector to this file, in the authorization/ folder of a vectors folder (created or appended to)' },
   json: { type: 'boolean', description: 'Print one JSON summary on stdout (seed, headers tried, the finding or null, exit code); every other line goes to stderr' },
   timeout: { type: 'string', valueName: '<seconds>', description: 'Per-header timeout for a testee, and for its answer to start (default 5)' },
   ...vectorLimitOptions,
@@ -42,7 +43,8 @@ export const fuzzCommand = defineCommand({
     'Without --testee the built-in reference is fuzzed in process.',
     '',
     '--save writes the finding as an authorization.parse vector, id authorization.fuzz-<n>',
-    '(a new file, or appended to an existing one; existing cases are kept).',
+    '(a new file, or appended to an existing one; existing cases are kept), flagged FuzzFinding.',
+    ...WRITING_VECTORS_HELP,
   ].join('\n'),
   options: fuzzOptions,
   exitCodes: {

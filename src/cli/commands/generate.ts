@@ -9,6 +9,7 @@ import { GENERATE_AREAS } from '../../generate/areas.js';
 import { defineCommand, type OptionSpecs } from '../command.js';
 import { APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitOptions } from '../vector-limit-options.js';
+import { WRITING_VECTORS_HELP } from '../_writing-help.js';
 
 /** The options of `pgv2kit generate`. */
 export const generateOptions = {
@@ -26,7 +27,7 @@ export const generateOptions = {
   area: { type: 'string', valueName: '<area>', description: `Random mode: ${GENERATE_AREAS.join(' | ')}` },
   out: { type: 'string', valueName: '<file>', description: 'The file to write, in an area folder of a vectors folder' },
   append: { type: 'boolean', description: 'Add the cases after those of an existing --out file' },
-  dir: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
+  dir: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own; made when missing)" },
   ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
 
@@ -52,15 +53,16 @@ export const generateCommand = defineCommand({
     'Every content and sign is computed by the reference and again by plain',
     'concatenation hashed with node:crypto (headers: written by hand and parsed by the',
     'reference); nothing is written if they disagree. Ids are <area>.gen-<seed>-<n>,',
-    'skipping ids already in the set. The file (default <dir>/<area>/generated-<seed>.yaml)',
-    'is never overwritten: --append adds the cases after those of an existing file. The',
-    'flag Generated is added to notes.yaml when missing. The whole set is then loaded and',
-    'validated; on failure what was written is removed.',
+    'skipping ids already in the set (and in the kit\'s). The file (default',
+    '<dir>/<area>/generated-<seed>.yaml) is never overwritten: --append adds the cases after',
+    'those of an existing file. Every case carries the flag Generated.',
+    '',
+    ...WRITING_VECTORS_HELP,
   ].join('\n'),
   options: generateOptions,
   exitCodes: {
     0: 'the cases were written and the whole set validates',
-    2: 'usage error: missing or conflicting options, the file exists (no --append), a bad vectors folder',
+    2: 'usage error: missing or conflicting options, the file exists (no --append) or is the kit\'s own, a vectors folder that does not load (every problem printed)',
     3: 'the reference and the independent check disagree, or the written set did not validate (undone)',
   },
   examples: [

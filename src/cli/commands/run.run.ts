@@ -14,16 +14,14 @@ import { parseShard } from '../../runner/shard.js';
 import { runConformant, STOP_INFO, type RunResult, type RunTarget } from '../../runner/result.js';
 import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, selectedIds } from '../../runner/run.js';
 import { runConformance } from '../../conformance.js';
-import { SelectionError, selectCases, selects } from '../../runner/select.js';
+import { SelectionError, selectCases } from '../../runner/select.js';
 import { PROPERTIES } from '../../properties/catalogue.js';
 import { DEFAULT_PROPERTY_RUNS, type PropertyOptions } from '../../runner/properties.js';
 import { unknownOperation } from '../../runner/unknown-operations.js';
-import { caseOperations } from '../../checks/index.js';
 import { ModuleSubjectError } from '../../subjects/module-subject.js';
 import type { Subject } from '../../subjects/subject.js';
 import { liveCases, loadVectorSets, VectorSetError } from '../../vectors/load.js';
 import { vectorFolders } from '../vector-folders.js';
-import { refuseInsideInstalledKit } from '../_installed.js';
 import { checkWritableFile, resolvePath } from '../_files.js';
 import { reportAbortedRun, startFailure } from '../_start-failure.js';
 import { DEFAULT_DEADLINE_SECONDS, integerOption, positiveNumber, secondsOption } from '../_numbers.js';
@@ -34,6 +32,7 @@ import { runOptions } from './run.js';
 import { startTarget } from '../run-target.js';
 import { SampleMerchantError } from '../merchant-target.js';
 import { saveCounterexamples, saveTarget } from '../run-save.js';
+import { listSelection } from '../run-list.js';
 import { APP_SECRET_ENV } from '../../env.js';
 import { useColour, type CliIo } from '../io.js';
 import { jsonOutput } from '../_json-output.js';
@@ -77,10 +76,9 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   const seed = standIn(values.seed, 'seed', runOptions, io.env);
   const merchantSeed = seed !== undefined ? integerOption(seed.text, seed.name, false) : randomInt(0, 2 ** 32 - 1);
   const properties = propertyOptions(values, seed, standIn(values.properties, 'properties', runOptions, io.env));
-  if (values.save !== undefined) refuseInsideInstalledKit(resolvePath(io.cwd, values.save), 'the --save file');
-  const saveTo = values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties) : undefined;
-
   const limits = vectorLimitsOf(values, io.env);
+  const saveTo = values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties, limits) : undefined;
+
   let set;
   try {
     set = loadVectorSets(vectorFolders(values.vectors, io.cwd), { limits });
@@ -150,18 +148,7 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   for (const name of subject.unknownOperations ?? []) io.stderr(`pgv2kit run: warning: ${unknownOperation(name, who).message}\n`);
   try {
     if (values.list) {
-      for (const { case: c } of selected) {
-        const ops = caseOperations(c);
-        const missing = ops.filter((op) => !subject.operations.includes(op));
-        const mark = missing.length === ops.length ? '  (skipped: not offered)' : missing.length > 0 ? `  (partial: ${missing.join(',')} not offered)` : '';
-        io.stdout(`${c.id}  ${c.result}  ${ops.join(',')}${mark}\n`);
-      }
-      const props = properties ? PROPERTIES.filter((p) => selects({ case: { id: p.id, kind: 'property', flags: ['Property'] } }, selection)) : [];
-      for (const p of props) {
-        const missing = p.operations.filter((op) => !subject.operations.includes(op));
-        io.stdout(`${p.id}  property  ${p.operations.join(',')}${missing.length > 0 ? '  (skipped: not offered)' : ''}\n`);
-      }
-      io.stdout(`${selected.length} cases${props.length > 0 ? ` and ${props.length} properties` : ''} selected for ${subject.implementation.name}\n`);
+      listSelection(selected, subject, properties, selection, io.stdout);
       return EXIT.ok;
     }
     const progress = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: io.isTTY === true && io.env['CI'] !== 'true', colour: useColour(io) });

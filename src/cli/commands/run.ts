@@ -9,6 +9,7 @@ import { defineCommand, type OptionSpecs } from '../command.js';
 import { merchantOptions } from '../merchant-options.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitOptions } from '../vector-limit-options.js';
+import { WRITING_VECTORS_HELP } from '../_writing-help.js';
 import { deadlineOption } from '../_numbers.js';
 import { DEFAULT_GIVE_UP_AFTER, DEFAULT_MAX_RESTARTS } from '../../protocol/start-failure.js';
 
@@ -44,7 +45,7 @@ export const runOptions = {
   'no-properties': { type: 'boolean', description: 'Run the vectors only' },
   seed: { type: 'string', valueName: '<n>', description: 'The properties\' seed, or with --merchant the calls\' (default: random, printed and reported)', env: 'PGV2KIT_SEED' },
   replay: { type: 'string', valueName: '<id>=<seed>:<path>', description: 'Replay one property counterexample, as a failure prints it' },
-  save: { type: 'string', valueName: '<file>', description: 'Write the properties\' counterexamples as vector cases to this file (in the signature/, authorization/, request/, response/ or webhook/ folder of a vectors folder; appended when it exists)' },
+  save: { type: 'string', valueName: '<file>', description: 'Write the properties\' counterexamples as vector cases to this file (in the signature/, authorization/, request/, response/ or webhook/ folder of a vectors folder, made when missing; appended when it exists, unless it is a file of the kit\'s own vectors)' },
   ...deadlineOption,
   ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
@@ -82,7 +83,8 @@ export const runCommand = defineCommand({
     'vector holds — bodies to 64 KiB around buffer boundaries, bytes that are not UTF-8 —',
     'judged by the reference and the readings. --properties <runs> (default 100), --seed,',
     '--no-properties; a failure prints its shrunk counterexample and --replay <id>=<seed>:<path>;',
-    '--save <file> writes counterexamples as vector cases.',
+    '--save <file> writes counterexamples as vector cases:',
+    ...WRITING_VECTORS_HELP,
     '',
     'Gateway role: --gateway <base_url> checks a gateway server, the kit playing the merchant',
     '(the gateway vectors: signed requests correct and changed after signing, uploads with one',

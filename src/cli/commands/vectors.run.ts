@@ -4,6 +4,7 @@
  * @module
  */
 import { DEFAULT_VECTORS_DIR, VectorInputError, VectorSchemaError, VectorSetError, formatProblem, liveCases, loadVectorSet, type VectorProblem } from '../../vectors/load.js';
+import { caseCount } from '../../vectors/counts.js';
 import { VECTOR_KINDS, type ExpectedResult, type VectorKind, type VectorSet } from '../../vectors/types.js';
 import { fileErrorReason, requireFolder, resolvePath } from '../_files.js';
 import { exportTargetProblem, exportVectorsJson } from '../../vectors/export.js';
@@ -162,7 +163,7 @@ function formatReport(r: VectorsReport): string {
     '\n',
     table,
     '\n',
-    `cases counts the cases that run (valid + invalid + acceptable); superseded cases are kept in their files and never run\n`,
+    `${caseCount({ cases: r.total.cases + r.total.superseded, superseded: r.total.superseded, live: r.total.cases })} (the cases column: valid + invalid + acceptable, the cases that run; superseded cases stay in their files and never run)\n`,
     // a folder of one's own has the kit's flags as well as those of its own notes.yaml
     `flags explained${resolve(r.dir) === resolve(DEFAULT_VECTORS_DIR) ? ' in notes.yaml' : " (the kit's and this folder's notes.yaml)"}: ${r.flags}\n`,
     warnings,

@@ -1,0 +1,118 @@
+/**
+ * CONTRIBUTING's recipes work as written (issue 20, item 5): each is followed in a temporary copy of
+ * the kit (its files copied, node_modules linked) step by step as CONTRIBUTING states it — the YAML
+ * case "Adding a vector" shows, appended to the file it names; the adapter "Adding an adapter"
+ * points to, saved where it says, with the README it shows — then the commands the recipe names are
+ * run there, as a contributor would type them, and each must pass. Nothing but what the recipe says
+ * is changed in the copy, so a test that pins what a recipe changes fails here.
+ */
+import { execFile } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadVectorSet } from '../../src/vectors/load.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CONTRIBUTING = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
+/** What a copy of the kit needs to run its tests; dist/ last, so it is newer than the sources it was built from. */
+const COPIED = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'vitest.config.ts', 'CONTRIBUTING.md', 'bin', 'src', 'vectors', 'suites', 'test', 'examples', 'scripts', 'docs', 'dist'];
+
+const copies: string[] = [];
+afterAll(() => {
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.concurrent('the recipes of CONTRIBUTING.md, followed in a copy of the kit', () => {
+  it('Adding a vector: the case it shows, in the file it names, passes what it says to run', async () => {
+    const recipe = section('Adding a vector');
+    const yaml = fence(recipe, 'yaml');
+    const file = [...recipe.slice(0, recipe.indexOf(yaml.raw)).matchAll(/`(vectors\/[\w/.-]+\.yaml)`/g)].at(-1)?.[1];
+    expect(file, 'the file the case goes in, named before it').toBeDefined();
+    const added = (parse(yaml.body) as Array<{ id: string }>)[0];
+    expect(added?.id, 'the recipe shows one case').toMatch(/^signature\./);
+    // the example stays an example: a case of the kit with its id would make the recipe add it twice
+    expect(loadVectorSet().cases.map((c) => c.case.id), 'the recipe\'s id is taken by a case of the kit: give the example another').not.toContain(added?.id);
+    const kit = copyKit();
+    appendFileSync(join(kit, file ?? ''), yaml.body);
+    for (const command of commands(fence(recipe, 'sh').body)) {
+      const out = await expectPasses(command, kit);
+      if (command.startsWith('npx vitest')) expect(out).toMatch(/\n[1-9]\d* passed, 0 failed\n$/);
+    }
+    // what ran is the set with the case in it
+    expect(loadVectorSet(join(kit, 'vectors')).cases.map((c) => c.case.id)).toContain(added?.id);
+  }, 120_000);
+
+  it('Adding an adapter: the partial adapter it points to, with the README it shows, passes what it says to run', async () => {
+    const recipe = section('Adding an adapter');
+    const [, doc = '', anchor = ''] = /\]\((docs\/[\w.-]+\.md)#([\w-]+)\)/.exec(recipe) ?? [];
+    const source = fence(headingSection(readFileSync(join(ROOT, doc), 'utf8'), anchor), 'python').body;
+    const target = /`(examples\/[\w-]+\/[\w.-]+)`/.exec(recipe)?.[1] ?? '';
+    expect(target, 'where the adapter is saved').toMatch(/^examples\/[\w-]+\/adapter\.py$/);
+    const readme = fence(recipe, 'markdown').body;
+    expect(readme).toContain(`pgv2kit run --testee "python3 ${target}"`);
+    const kit = copyKit();
+    mkdirSync(join(kit, dirname(target)));
+    writeFileSync(join(kit, target), source);
+    writeFileSync(join(kit, dirname(target), 'README.md'), readme);
+    const [command, ...more] = commands(fence(recipe, 'sh').body);
+    expect(more).toEqual([]);
+    expect(command).toContain(` -t ${dirname(target).split('/')[1]}`);
+    // the adapter's own test ran (the one test the recipe's -t names), and it passed
+    expect(await expectPasses(command ?? '', kit)).toMatch(/\n1 passed, 0 failed\n$/);
+  }, 120_000);
+});
+
+// --- internal ---
+
+/** A recipe: its section of CONTRIBUTING.md, up to the next section. */
+function section(title: string): string {
+  const start = CONTRIBUTING.indexOf(`\n## ${title}\n`);
+  expect(start, `CONTRIBUTING.md has a section "${title}"`).toBeGreaterThan(0);
+  const end = CONTRIBUTING.indexOf('\n## ', start + 1);
+  return CONTRIBUTING.slice(start, end === -1 ? undefined : end);
+}
+
+/** The section of a Markdown text under the heading whose GitHub anchor is given. */
+function headingSection(md: string, anchor: string): string {
+  const lines = md.split('\n');
+  const at = lines.findIndex((l) => /^#{2,3} /.test(l) && l.replace(/^#+ /, '').toLowerCase().replace(/[^\w\s-]/g, '').replace(/\s/g, '-') === anchor);
+  expect(at, `a heading #${anchor}`).toBeGreaterThan(-1);
+  const next = lines.findIndex((l, i) => i > at && /^#{1,3} /.test(l));
+  return lines.slice(at, next === -1 ? undefined : next).join('\n');
+}
+
+/** The first fenced block of a language, its indentation (a list item's) removed. */
+function fence(text: string, lang: string): { readonly raw: string; readonly body: string } {
+  const m = new RegExp(`^( *)\`\`\`${lang}\\n([\\s\\S]*?)^\\1\`\`\`$`, 'm').exec(text);
+  expect(m, `a \`\`\`${lang} block`).not.toBeNull();
+  const indent = m?.[1] ?? '';
+  return { raw: m?.[0] ?? '', body: (m?.[2] ?? '').split('\n').map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l)).join('\n') };
+}
+
+/** The commands of a shell block, comments left out. */
+function commands(sh: string): string[] {
+  return sh.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+/** A copy of the kit in a temporary folder, node_modules linked. */
+function copyKit(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-recipe-'));
+  copies.push(dir);
+  for (const name of COPIED) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** Runs a command as a contributor would in the copy (a shell, its folder), outside this test run's vitest. */
+async function expectPasses(command: string, cwd: string): Promise<string> {
+  // the variables vitest sets for its own workers would make the command's vitest think it is one
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(__)?VITEST|^TINYPOOL|^NODE_V8_COVERAGE$/.test(k)));
+  const { code, out } = await new Promise<{ code: number; out: string }>((resolve) => {
+    execFile('sh', ['-c', command], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, out: `${stdout}${stderr}` }));
+  });
+  expect(code, `${command}\n${out.slice(-4000)}`).toBe(0);
+  return out;
+}
