@@ -2,8 +2,8 @@
  * Which selected cases a target runs, and which belong to other targets: a case whose every
  * operation is kit-internal (upload.formCheck, gateway.*, merchant.*) and not offered by the
  * target is left to the reference and the roles that run those — never sent to a testee, never
- * counted. `run --list` counts by this rule; runConformance (run.ts) applies the same rule to the
- * cases it runs, and test/cli/counts.test.ts holds the list's numbers to the run's.
+ * counted. `run --list` counts by this rule and runCases (run.ts) runs by it; test/cli/counts.test.ts
+ * holds the list's numbers to the run's.
  * @module
  */
 import { caseOperations } from '../checks/index.js';

@@ -7,7 +7,8 @@
 import type { CheckContext } from '../checks/context.js';
 import { caseOperations, runCase } from '../checks/index.js';
 import { diagnose } from '../diagnosis/diagnose.js';
-import { inOperationOrder, isKitOperation, type Operation } from '../protocol/operations.js';
+import { inOperationOrder, type Operation } from '../protocol/operations.js';
+import { forOtherTargets } from './other-targets.js';
 import type { OperationInput, Subject } from '../subjects/subject.js';
 import { KIT_NAME, kitVersion } from '../version.js';
 import { liveCases } from '../vectors/load.js';
@@ -75,7 +76,7 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
   const inShard = (id: string): boolean => shard === undefined || shardOf(id, shard.count) === shard.index;
   const selected = everything.filter((l) => inShard(l.case.id));
   // cases that need only kit-internal operations the target does not offer belong to other targets
-  const mine = (l: LoadedCase): boolean => caseOperations(l.case).some((op) => !isKitOperation(op) || options.subject.operations.includes(op));
+  const mine = (l: LoadedCase): boolean => !forOtherTargets(l.case, options.subject.operations);
   const cases = selected.filter(mine);
   const others = selected.filter((l) => !mine(l));
   const listed = options.expectFailures ?? new Map<string, ExpectedFailure>();
