@@ -19,7 +19,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const set = loadVectorSet();
 
 describe.each([
-  ['node', `"${process.execPath}" examples/node-adapter/adapter.mjs`, 'pgv2kit-reference'],
+  ['node', `"${process.execPath}" examples/node-adapter/adapter.mjs`, 'pgv2kit-node-example'],
   ['python', 'python3 examples/python-adapter/pgv2kit_adapter.py', 'pgv2kit-python-example'],
 ])('the %s example adapter', (_, command, name) => {
   it('passes every case it offers through protocol v1, every line valid', async () => {
