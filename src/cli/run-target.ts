@@ -146,7 +146,10 @@ async function gatewayTarget(url: string | undefined, appId: string | undefined,
   return { target: { baseUrl: gateway.baseUrl, ...DEMO_MERCHANT, timeoutMs, ...reference, ...named }, description: `reference gateway at ${gateway.baseUrl}`, close: () => gateway.close() };
 }
 
-/** How reports name the kit's reference gateway when it is the target. */
-const REFERENCE_GATEWAY_NAME = 'pgv2kit-reference-gateway';
+/**
+ * How reports name the kit's reference gateway when it is the target (its version: the kit's). Not
+ * `pgv2kit-…`: the demo merchant's secret, masked in every report with any 8 bytes of it, begins so.
+ */
+const REFERENCE_GATEWAY_NAME = 'reference-gateway';
 
 
