@@ -96,14 +96,14 @@ export function certificationHtml(r: CertificationResult): string {
   const rows = r.requirements
     .map((q) => {
       const checks = q.checks
-        .map((c) => `<tr class="${c.judgement.result}"><td><code>${e(c.id)}</code></td><td>${e(c.title)}</td><td>${e(c.expect)}</td><td>${e(c.judgement.result.toUpperCase())}</td><td>${e(c.judgement.reason)}</td><td>${c.outcome?.ms ?? ''}</td></tr>`)
+        .map((c) => `<tr class="${c.judgement.result}"><td><code>${e(c.id)}</code></td><td class="long">${e(c.title)}</td><td>${e(c.expect)}</td><td>${e(c.judgement.result.toUpperCase())}</td><td class="long">${e(c.judgement.reason)}</td><td>${c.outcome?.ms ?? ''}</td></tr>`)
         .join('\n');
       return `<h3 id="${e(q.id)}" class="${q.result}">${e(q.id)} — ${e(q.title)}: ${e(q.result.toUpperCase())}</h3>\n<p>Spec ${citeRefsHtml(e(q.sections.join(', ')), true)}${q.readings.length ? `; readings ${citeRefsHtml(e(q.readings.join(', ')))}` : ''}</p>\n<div class="scroll"><table><tr><th>Check</th><th>Sent</th><th>Expected</th><th>Result</th><th>What happened</th><th>ms</th></tr>\n${checks}\n</table></div>`;
     })
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Merchant certification: ${e(r.verdict)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1.5em}table{border-collapse:collapse;margin-bottom:1em;max-width:100%}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}td,th,li,p,code{overflow-wrap:anywhere}.scroll{overflow-x:auto;max-width:100%}.fail{color:#a00}.pass{color:#060}.advisory{color:#a60}.verdict{font-size:1.4em}.doc{text-decoration:underline dotted;cursor:help}@media (max-width:700px){body{padding:.8em}}</style></head>
+<style>body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1.5em}table{border-collapse:collapse;margin-bottom:1em;max-width:100%}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}body{overflow-wrap:break-word}code,td.long{overflow-wrap:anywhere}td.long{min-width:12em}td code{overflow-wrap:break-word}.scroll{overflow-x:auto;max-width:100%}.fail{color:#a00}.pass{color:#060}.advisory{color:#a60}.verdict{font-size:1.4em}.doc{text-decoration:underline dotted;cursor:help}@media (max-width:700px){body{padding:.8em}}</style></head>
 <body>
 <h1>Merchant certification</h1>
 <p class="verdict ${r.verdict === 'CERTIFIED' ? 'pass' : 'fail'}"><strong>${e(verdictLine(r))}</strong></p>

@@ -139,7 +139,7 @@ const CSS = `
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1200px;padding:1.5rem;color:#101828}
 h1{font-size:1.5rem;margin:.2rem 0}h2{border-bottom:1px solid var(--line);padding-bottom:.2rem;margin-top:2rem}
 code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-body,code,pre,td,th{overflow-wrap:anywhere}table.counts th,table.counts td{overflow-wrap:normal;white-space:nowrap}
+body{overflow-wrap:break-word}code,pre,td.long{overflow-wrap:anywhere}td.long{min-width:12em}table.counts th,table.counts td{white-space:nowrap}
 pre{background:#f9fafb;border:1px solid var(--line);padding:.5rem;overflow:auto;white-space:pre-wrap;word-break:break-all;margin:.2rem 0}
 .aborted{border:2px solid var(--bad);background:var(--bad-bg);border-radius:6px;padding:.5rem 1rem;margin:.8rem 0}.aborted h2{color:var(--bad);border:0;margin:.2rem 0}
 .summary{font-weight:600;padding:.4rem .7rem;border-radius:6px;display:inline-block}
@@ -225,7 +225,11 @@ function table(first: string, groups: readonly GroupRow[]): string {
   return `<div class="scroll"><table class="counts"><thead>${head}</thead><tbody>${body.join('')}</tbody></table></div>`;
 }
 
+/** A table in its scroll box; the columns of free text (a message, a reason) wrap anywhere, so that a long value in one never widens the table. */
 function rows(head: readonly string[], cells: ReadonlyArray<readonly string[]>): string {
   if (cells.length === 0) return '<p>None.</p>';
-  return `<table><thead><tr>${head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${cells.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+  const td = head.map((c) => (LONG_COLUMNS.has(c) ? '<td class="long">' : '<td>'));
+  return `<div class="scroll"><table><thead><tr>${head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${cells.map((r) => `<tr>${r.map((c, i) => `${td[i] ?? '<td>'}${c}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
 }
+
+const LONG_COLUMNS = new Set(['message', 'listed reason']);

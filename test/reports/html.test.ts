@@ -40,9 +40,13 @@ describe('toHtml', () => {
     expect(html).toMatch(/<h2>By spec section<\/h2><details><summary>Show the \d+ sections<\/summary>/);
   });
 
-  it('lets long values wrap anywhere, scrolls the tables of counts inside their box and stacks expected and got on a narrow screen', () => {
+  it('lets long values wrap (code, pre and free-text cells anywhere, prose at word ends first), keeps every table in a scroll box, stacks expected and got on a narrow screen', () => {
     const css = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
-    expect(css).toMatch(/body,code,pre,td,th\{overflow-wrap:anywhere\}/);
+    expect(css).toContain('body{overflow-wrap:break-word}code,pre,td.long{overflow-wrap:anywhere}td.long{min-width:12em}');
+    // every message cell of the tables of cases is a free-text cell
+    expect(html.match(/<th>message<\/th>/g)?.length).toBe(3);
+    expect(html).not.toMatch(/<td>[^<]*(as expected|accepted)[^<]*<\/td><\/tr>/);
+    expect(html.match(/<div class="scroll"><table>/g)?.length).toBe(3);
     expect(css).toContain('.sbs{display:grid;grid-template-columns:repeat(2,minmax(0,1fr))');
     expect(css).toMatch(/@media \(max-width:700px\)\{.*\.sbs\{grid-template-columns:minmax\(0,1fr\)\}/);
     // the tables of counts scroll inside their box rather than widen the page
