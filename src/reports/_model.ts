@@ -352,6 +352,18 @@ export function finish(text: string, secrets: readonly string[]): string {
 }
 
 /**
+ * The implementation as the header of a report names it: name, version when it has one, and
+ * language — or, when no case ran because the testee did not start or the target was not
+ * reached, that it never said (rather than "unknown unknown").
+ * @param m - the model
+ * @returns e.g. `acme-pg-sdk 1.4.2 (java)`, `gateway 127.0.0.1:8080 (http)`
+ * @example implementationLine(model) // 'pgv2kit-reference 0.1.0 (typescript)'
+ */
+export function implementationLine(m: Pick<ReportModel, 'implementation' | 'aborted'>): string {
+  return m.aborted ? `not known (${ABORT_INFO[m.aborted.kind].subjectNote}: no case ran)` : `${describeImplementation(m.implementation)} (${m.implementation.language})`;
+}
+
+/**
  * Why a step did not run, in words, for where the reports would show what it was sent and
  * what came back (it was sent nothing): the implementation does not offer the operation, it
  * answered `unsupported` (with its reason), or what the check says (the client cases without

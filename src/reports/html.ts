@@ -15,6 +15,7 @@ import {
   COLUMNS,
   failingCases,
   finish,
+  implementationLine,
   notRunOperations,
   partialGroups,
   seconds,
@@ -25,7 +26,6 @@ import {
 } from './_model.js';
 import { citePageHtml, citeRefsHtml, inKit } from '../docs/cite.js';
 import { DOCS, failureRef, type DocRef } from '../docs/refs.js';
-import { describeImplementation } from '../subjects/subject.js';
 
 /**
  * Renders a run as one HTML page, in the order a person reads it: the verdict, why no test
@@ -71,7 +71,8 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     `<p class="summary ${m.conformant ? (m.totals.partial > 0 ? 'partial' : 'ok') : 'bad'}">${h(m.summary)}</p>`,
     m.aborted ? abortedBox(m.aborted) : '',
     m.stopped ? `<p class="notice bad"><strong>${stoppedTitle(m.stopped.kind)}: ${h(m.stopped.reason)}.</strong> ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.</p>` : '',
-    m.noTestRan !== undefined ? `<div class="notice bad"><p><strong>${h(m.noTestRan)}</strong>: this run checked nothing.</p>${explanationHtml(failureRef('no-test-ran'), 'fix')}</div>` : '',
+    // a run that ended before any case has its fix in the box above: the no-test-ran fix (the handshake, the selection) is not its
+    m.noTestRan !== undefined ? `<div class="notice bad"><p><strong>${h(m.noTestRan)}</strong>: this run checked nothing.</p>${m.aborted ? '' : explanationHtml(failureRef('no-test-ran'), 'fix')}</div>` : '',
     m.otherTargets ? `<p class="notice">${h(m.otherTargets.message)}. <span class="ref">${pageCite(failureRef('other-targets'))}</span></p>` : '',
     notRun.length > 0
       ? `<p class="notice warn"><strong>Not run</strong>: ${notRun.map((o) => `<code>${h(o.op)}</code> (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.</p>`
@@ -188,7 +189,7 @@ function meta(m: ReportModel): string {
     .filter(Boolean)
     .join('; ');
   const items: Array<[string, string]> = [
-    ['Implementation', h(`${describeImplementation(m.implementation)} (${m.implementation.language})`)],
+    ['Implementation', h(implementationLine(m))],
     ['Kit', h(`${m.kit.name} ${m.kit.version}`)],
     ['Vector set', `<code>${h(m.vectorSetHash)}</code>`],
     ['Target', `${h(m.target.kind)}: <code>${h(m.target.description)}</code>`],

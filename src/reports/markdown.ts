@@ -13,6 +13,7 @@ import {
   COLUMNS,
   failingCases,
   finish,
+  implementationLine,
   notRunOperations,
   partialGroups,
   notRunReason,
@@ -28,7 +29,6 @@ import { clipped, contentLines, diffLines, jsonText } from './_text.js';
 import { visibleForbidden } from './escape.js';
 import { docsNamed, explained, inKit } from '../docs/cite.js';
 import { DOCS, failureRef, mistakeRef, type DocRef } from '../docs/refs.js';
-import { describeImplementation } from '../subjects/subject.js';
 
 /**
  * Renders a run as Markdown (GitHub-flavoured), in the order a person reads it:
@@ -70,14 +70,14 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`**${md(m.summary)}**`, '');
   if (m.aborted) out.push(...abortedBox(m.aborted));
   if (m.stopped) out.push(`> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.`, '');
-  if (m.noTestRan !== undefined) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.${fixLine(failureRef('no-test-ran'))}`, '');
+  if (m.noTestRan !== undefined) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.${m.aborted ? '' : fixLine(failureRef('no-test-ran'))}`, '');
   const others = failureRef('other-targets');
   if (m.otherTargets) out.push(`> ${md(m.otherTargets.message)}${others ? ` (${md(inKit(others))})` : ''}.`, '');
   const notRun = notRunOperations(m);
   if (notRun.length > 0) out.push(`> **Not run**: ${notRun.map((o) => `${code(o.op)} (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.`, '');
   for (const u of m.unknownOperations) out.push(`> **Warning**: ${md(u.message)}`, '');
   out.push('| | |', '|---|---|');
-  out.push(`| Implementation | ${cell(`${describeImplementation(m.implementation)} (${m.implementation.language})`)} |`);
+  out.push(`| Implementation | ${cell(implementationLine(m))} |`);
   out.push(`| Kit | ${cell(`${m.kit.name} ${m.kit.version}`)} |`);
   out.push(`| Vector set | ${code(m.vectorSetHash)} |`);
   out.push(`| Target | ${cell(m.target.kind)}: ${code(m.target.description)} |`);
