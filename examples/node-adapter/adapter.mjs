@@ -28,6 +28,8 @@ const subject = createReferenceSubject({ client: { timeoutMs: 4_000 } });
 /** Exactly the reference's operations that protocol 1 sends (client.* included; not the kit-internal ones such as upload.formCheck). */
 const operations = subject.operations.filter((op) => PROTOCOL_OPERATIONS.includes(op));
 const offered = new Set(operations);
+/** Who answers: this example, named apart from the kit's built-in reference (pgv2kit-reference) so that their runs and reports are told apart; the version is the kit's. */
+const implementation = { name: 'pgv2kit-node-example', version: subject.implementation.version, language: 'javascript' };
 
 /** Answers not yet written, in request order: `{ text }` once ready, `{ text: undefined }` while pending. */
 const queue = [];
@@ -66,7 +68,7 @@ function onLine(line) {
 
 function hello(protocol) {
   if (protocol !== PROTOCOL) return { ready: false, reason: `this adapter speaks protocol ${PROTOCOL} only, not ${JSON.stringify(protocol)}` };
-  return { ready: true, protocol: PROTOCOL, implementation: subject.implementation, operations };
+  return { ready: true, protocol: PROTOCOL, implementation, operations };
 }
 
 function run(message, line) {

@@ -12,12 +12,13 @@ import type { Handling } from '../merchant/handling.js';
 import { planHash } from '../merchant/plan.js';
 import type { SendOutcome } from '../merchant/send.js';
 import { createMerchantSubject, type MerchantAnswer } from '../subjects/merchant-subject.js';
+import type { TargetNaming } from '../subjects/subject.js';
 import { KIT_NAME, kitVersion } from '../version.js';
 import { liveCases, loadVectorSet } from '../vectors/load.js';
 import type { MerchantCase, VectorSet } from '../vectors/types.js';
 
-/** Options of {@link runCertification}. */
-export interface CertifyOptions extends MerchantTarget {
+/** Options of {@link runCertification}; `name` and `version` name the merchant in the reports (default: `merchant <host of the notifyUrl>`, no version). */
+export interface CertifyOptions extends MerchantTarget, TargetNaming {
   /** Seeds the payloads and nonces (with each case id). */
   readonly seed: number;
   /** Limit for one call (default 5000). */

@@ -10,6 +10,12 @@
  */
 export const SAMPLE_CREDENTIALS = { appId: 'demo_merchant_app', appSecret: 'demo_sample_secret_5f1c2a7e' } as const;
 
+/**
+ * How reports name the sample merchant (run --merchant and certify alike, unless --name says otherwise).
+ * @example createMerchantSubject({ …, name: SAMPLE_MERCHANT_NAME })
+ */
+export const SAMPLE_MERCHANT_NAME = 'sample-merchant';
+
 /** The URLs the sample merchant registers: public-looking, so delivery differs (R10, R11). */
 export const SAMPLE_REGISTERED = {
   notifyUrl: 'https://shop.example.test/pgv2/notify',

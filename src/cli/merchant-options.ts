@@ -1,6 +1,7 @@
 /**
- * The options that name a merchant, shared by `pgv2kit certify` and `pgv2kit run --merchant`
- * (declarations only: no imports, so help loads without the merchant role).
+ * The options that name a merchant, shared by `pgv2kit certify` and `pgv2kit run --merchant`,
+ * and those that name a gateway or merchant under test in the reports, shared by `certify` and
+ * `run --gateway`/`--merchant` (declarations only: no imports, so help loads without the roles).
  * @module
  */
 import type { OptionSpecs } from './command.js';
@@ -12,4 +13,10 @@ export const merchantOptions = {
   'deliver-to': { type: 'string', valueName: '<url>', description: 'Send webhooks here instead of the notifyUrl' },
   'return-deliver-to': { type: 'string', valueName: '<url>', description: 'Send redirects here instead of the returnUrl (parameters are added to it)' },
   'accept-body': { type: 'string', valueName: '<text>', description: 'An accepting answer is a 2xx with this body (e.g. SUCCESS)' },
+} as const satisfies OptionSpecs;
+
+/** --name, --version: how the reports and the default run name call the gateway or merchant under test. */
+export const targetNameOptions = {
+  name: { type: 'string', valueName: '<name>', description: 'Gateway and merchant roles: the name of the server under test in the reports and the default run name (default: its host, e.g. gateway 127.0.0.1:8080)' },
+  version: { type: 'string', valueName: '<version>', description: 'Gateway and merchant roles: its version, shown after the name (default: none)' },
 } as const satisfies OptionSpecs;

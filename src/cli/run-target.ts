@@ -11,14 +11,17 @@ import { validateTesteeLine } from '../protocol/validate.js';
 import type { RunTarget } from '../runner/result.js';
 import { combineSubjects } from '../subjects/combine.js';
 import { createGatewaySubject, type GatewayTarget } from '../subjects/gateway-subject.js';
+import { kitVersion } from '../version.js';
+import { SAMPLE_MERCHANT_NAME } from '../certify/sample.js';
 import { createMerchantSubject } from '../subjects/merchant-subject.js';
 import { loadModuleSubject } from '../subjects/module-subject.js';
 import { createReferenceSubject } from '../subjects/reference.js';
-import type { Subject } from '../subjects/subject.js';
+import type { Subject, TargetNaming } from '../subjects/subject.js';
 import { createTesteeSubject } from '../subjects/testee-subject.js';
 import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
 import { chooseMerchant, describeMerchant, reachMerchant, type MerchantChoice } from './merchant-target.js';
+import { targetNaming as naming } from './_target-naming.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../env.js';
 import { requireReachable } from './_reach.js';
 
@@ -32,6 +35,9 @@ export interface TargetChoice extends MerchantChoice {
   readonly 'validate-protocol'?: boolean;
   readonly 'app-id'?: string;
   readonly secret?: string;
+  /** How reports name a gateway or merchant target (--name, --version). */
+  readonly name?: string;
+  readonly version?: string;
 }
 
 /** A started target. */
@@ -72,7 +78,7 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
     return { subject, target: { kind: 'testee', description: choice.testee }, close: undefined };
   }
   if (choice.gateway) {
-    const started = await gatewayTarget(gatewayUrl, choice['app-id'] ?? io.env[APP_ID_ENV], choice.secret ?? io.env[APP_SECRET_ENV], run.timeoutMs);
+    const started = await gatewayTarget(gatewayUrl, choice['app-id'] ?? io.env[APP_ID_ENV], choice.secret ?? io.env[APP_SECRET_ENV], run.timeoutMs, naming(choice));
     run.addSecret(started.target.appSecret);
     return { subject: createGatewaySubject(started.target), target: { kind: 'gateway', description: started.description }, close: started.close };
   }
@@ -88,7 +94,7 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
   const closers: Array<() => Promise<void>> = [];
   try {
     if (run.needsGateway) {
-      const started = await gatewayTarget(undefined, undefined, undefined, run.timeoutMs);
+      const started = await gatewayTarget(undefined, undefined, undefined, run.timeoutMs, {});
       if (started.close) closers.push(started.close);
       parts.push(createGatewaySubject(started.target));
       descriptions.push(`gateway role: ${started.description}`);
@@ -123,18 +129,27 @@ async function merchantTarget(choice: TargetChoice, io: Pick<CliIo, 'env'>, run:
     await m.close?.();
     throw e;
   }
-  const subject = createMerchantSubject({ ...m.target, ...(m.sample ? { name: 'sample-merchant' } : {}), seed: run.seed, timeoutMs: run.timeoutMs, ...(choice['accept-body'] !== undefined ? { acceptBody: choice['accept-body'] } : {}) });
+  const subject = createMerchantSubject({ ...m.target, ...(m.sample ? { name: SAMPLE_MERCHANT_NAME } : {}), ...naming(choice), seed: run.seed, timeoutMs: run.timeoutMs, ...(choice['accept-body'] !== undefined ? { acceptBody: choice['accept-body'] } : {}) });
   return { subject, description: `${describeMerchant(m)}; seed ${run.seed}`, close: m.close };
 }
 
-/** The gateway under test: the URL given (reached once first), or the reference gateway started in process with its demo merchant. */
-async function gatewayTarget(url: string | undefined, appId: string | undefined, appSecret: string | undefined, timeoutMs: number): Promise<{ target: GatewayTarget; description: string; close?: () => Promise<void> }> {
+/** The gateway under test: the URL given (reached once first), or the reference gateway started in process with its demo merchant (named as the kit's, unless --name says otherwise). */
+async function gatewayTarget(url: string | undefined, appId: string | undefined, appSecret: string | undefined, timeoutMs: number, named: TargetNaming): Promise<{ target: GatewayTarget; description: string; close?: () => Promise<void> }> {
   if (url !== undefined) {
     if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`the gateway base URL must be http(s)://…, not ${JSON.stringify(url)}`);
     if (!appId || !appSecret) throw new UsageError('the gateway role needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)');
     await requireReachable([{ what: 'the gateway', url }], timeoutMs);
-    return { target: { baseUrl: url, appId, appSecret, timeoutMs }, description: url };
+    return { target: { baseUrl: url, appId, appSecret, timeoutMs, ...named }, description: url };
   }
   const gateway = await startGateway({ merchants: [DEMO_MERCHANT] });
-  return { target: { baseUrl: gateway.baseUrl, ...DEMO_MERCHANT, timeoutMs }, description: `reference gateway at ${gateway.baseUrl}`, close: () => gateway.close() };
+  const reference: TargetNaming = { name: REFERENCE_GATEWAY_NAME, version: kitVersion() };
+  return { target: { baseUrl: gateway.baseUrl, ...DEMO_MERCHANT, timeoutMs, ...reference, ...named }, description: `reference gateway at ${gateway.baseUrl}`, close: () => gateway.close() };
 }
+
+/**
+ * How reports name the kit's reference gateway when it is the target (its version: the kit's). Not
+ * `pgv2kit-…`: the demo merchant's secret, masked in every report with any 8 bytes of it, begins so.
+ */
+const REFERENCE_GATEWAY_NAME = 'reference-gateway';
+
+

@@ -3,15 +3,15 @@
  * `§5.3`), a known mistake (`no-final-lf`) or a failure kind (`sign-mismatch`) turned
  * into the file of `docs/` it points to — `docs/readings.md` (row R8),
  * `docs/gateway-spec.md#53-authorization-header`, `docs/mistakes/no-final-lf.md`,
- * `docs/failures/sign-mismatch.md`. Paths are resolved against the installed package
- * root, found from this module's own URL, so they hold in a clone and in
- * `node_modules/pgv2kit` alike. No dependencies but node:fs, node:path and node:url:
- * reports and the CLI can both use it.
+ * `docs/failures/sign-mismatch.md` — as paths relative to the package. Files are read from
+ * the installed package root, found from this module's own URL, so they hold in a clone and
+ * in `node_modules/pgv2kit` alike. How a report or the terminal shows a reference is decided
+ * in one place, src/docs/cite.ts. No dependencies but node:fs, node:path and node:url.
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The package root: the folder holding package.json, docs/ and dist/ (this module is
@@ -38,6 +38,8 @@ export interface DocRef {
   readonly file: string;
   /** The heading anchor in the file, without `#` (spec sections only, when the heading is found). */
   readonly anchor?: string;
+  /** The section's heading as the spec writes it, e.g. `5.3 Authorization header` (spec sections only, when found). */
+  readonly heading?: string;
 }
 
 /**
@@ -56,14 +58,14 @@ export function readingRef(id: string): DocRef | undefined {
  * @param section - `5.3`, `§5.3` or `5`
  * @returns the reference (without anchor when the shipped spec has no such heading), or
  *   undefined when `section` is not a section number
- * @example sectionRef('§5.3') // { kind: 'section', label: '§5.3', file: 'docs/gateway-spec.md', anchor: '53-authorization-header' }
+ * @example sectionRef('§5.3') // { kind: 'section', label: '§5.3', file: 'docs/gateway-spec.md', anchor: '53-authorization-header', heading: '5.3 Authorization header' }
  */
 export function sectionRef(section: string): DocRef | undefined {
   const m = /^§?\s*(\d+(?:\.\d+)*)\.?$/.exec(section.trim());
   if (!m?.[1]) return undefined;
   const number = m[1];
-  const anchor = specAnchors().get(number);
-  return { kind: 'section', label: `§${number}`, file: DOCS.spec, ...(anchor ? { anchor } : {}) };
+  const found = specHeadings().get(number);
+  return { kind: 'section', label: `§${number}`, file: DOCS.spec, ...(found ? { anchor: headingSlug(found), heading: found } : {}) };
 }
 
 /**
@@ -148,88 +150,6 @@ export function docPath(ref: DocRef): string {
 }
 
 /**
- * Where a reference points, as a file: URL in the installed package (for report.html,
- * which may be read anywhere on the machine).
- * @param ref - the reference
- * @returns e.g. `file:///…/node_modules/pgv2kit/docs/gateway-spec.md#53-authorization-header`
- * @example docUrl(readingRef('R8')!) // 'file:///…/docs/readings.md'
- */
-export function docUrl(ref: DocRef): string {
-  const url = pathToFileURL(join(PACKAGE_ROOT, ...ref.file.split('/'))).href;
-  return ref.anchor ? `${url}#${ref.anchor}` : url;
-}
-
-/**
- * Where a reference points, as a person at `cwd` types it: relative to `cwd` when the
- * package is inside it (`docs/readings.md` in a clone, `node_modules/pgv2kit/docs/readings.md`
- * in a project that installed it), else the absolute path.
- * @param ref - the reference
- * @param cwd - the working folder (default: the process's)
- * @returns the path, with `#anchor` for a spec section
- * @example docDisplayPath(readingRef('R8')!) // 'docs/readings.md' (in a clone)
- */
-export function docDisplayPath(ref: DocRef, cwd: string = process.cwd()): string {
-  const abs = join(PACKAGE_ROOT, ...ref.file.split('/'));
-  const rel = relative(cwd, abs);
-  const shown = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : abs;
-  return ref.anchor ? `${shown}#${ref.anchor}` : shown;
-}
-
-/**
- * A trailing pointer to the documents a reference text cites, for CLI messages:
- * readings grouped on one file, each section with its anchor.
- * @param text - e.g. `§5.1, R1`
- * @param cwd - the working folder (default: the process's)
- * @param bareSections - also read `5.3` without `§` (false for free text)
- * @returns e.g. `see docs/gateway-spec.md#51-signature-content, docs/readings.md (R1)`; '' when nothing is cited
- * @example seeDocs('R8') // 'see docs/readings.md (R8)'
- */
-export function seeDocs(text: string, cwd?: string, bareSections = true): string {
-  const shown = named(refsIn(text, bareSections), (r) => docDisplayPath(r, cwd));
-  return shown === '' ? '' : `see ${shown}`;
-}
-
-/**
- * The documents a reference text cites, named by their path in the package, for
- * report.md: readings grouped on one file, each section with its anchor.
- * @param text - e.g. `§5.1, R1`, or a case's sections and readings joined
- * @returns e.g. `docs/gateway-spec.md#51-signature-content, docs/readings.md (R1)`; '' when nothing is cited
- * @example docsNamed('5.3, R8') // 'docs/gateway-spec.md#53-authorization-header, docs/readings.md (R8)'
- */
-export function docsNamed(text: string): string {
-  return named(refsIn(text), docPath);
-}
-
-/**
- * Links every R-number and `§` section in HTML text (already escaped) to its file in the
- * installed package (a file: URL, see {@link docUrl}); bare section numbers (`5.1`) too
- * when `bareSections` is set (for lists of sections).
- * @param escaped - HTML-escaped text, no markup
- * @param bareSections - link `5.1` as well as `§5.1`
- * @returns the HTML with `<a class="doc" href="file:…">R8</a>` around each reference
- * @example linkRefsHtml('reading R8') // 'reading <a class="doc" href="file:///…/docs/readings.md">R8</a>'
- */
-export function linkRefsHtml(escaped: string, bareSections = false): string {
-  const pattern = bareSections ? /\bR\d+\b|§\s*\d+(?:\.\d+)*|(?<![\w.§#&;])\d+(?:\.\d+)*(?![\w.]|;)/g : /\bR\d+\b|§\s*\d+(?:\.\d+)*/g;
-  return escaped.replace(pattern, (m) => {
-    const ref = m.startsWith('R') ? readingRef(m) : sectionRef(m);
-    return ref ? `<a class="doc" href="${attr(docUrl(ref))}">${m}</a>` : m;
-  });
-}
-
-/**
- * An HTML link to a shipped page (a known mistake, a failure kind), or the text alone
- * when the package has no such page.
- * @param ref - the page, from {@link mistakeRef} or {@link failureRef}
- * @param html - the link's content (HTML)
- * @returns `<a class="doc" href="file:…">html</a>`, or `html`
- * @example pageLinkHtml(mistakeRef('no-final-lf'), '<code>no-final-lf</code>')
- */
-export function pageLinkHtml(ref: DocRef | undefined, html: string): string {
-  return ref ? `<a class="doc" href="${attr(docUrl(ref))}">${html}</a>` : html;
-}
-
-/**
  * A GitHub-style heading anchor: lower case, punctuation removed, spaces as hyphens.
  * @param heading - the heading text (without the leading #s)
  * @returns the anchor, without `#` (no de-duplication suffix)
@@ -245,37 +165,23 @@ export function headingSlug(heading: string): string {
 
 // --- internal ---
 
-/** Sections each with its path, then the readings on one path with their labels. */
-function named(refs: readonly DocRef[], path: (r: DocRef) => string): string {
-  const parts = [...new Set(refs.filter((r) => r.kind !== 'reading').map(path))];
-  const readings = refs.filter((r) => r.kind === 'reading').sort((a, b) => Number(a.label.slice(1)) - Number(b.label.slice(1)));
-  const first = readings[0];
-  if (first) parts.push(`${path(first)} (${readings.map((r) => r.label).join(', ')})`);
-  return parts.join(', ');
-}
+let headings: Map<string, string> | undefined;
 
-/** Escapes a value for a double-quoted HTML attribute. */
-function attr(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-let anchors: Map<string, string> | undefined;
-
-/** Section number → anchor of its heading in the shipped spec (read once). */
-function specAnchors(): Map<string, string> {
-  if (anchors) return anchors;
-  anchors = new Map();
+/** Section number → its heading in the shipped spec (read once). */
+function specHeadings(): Map<string, string> {
+  if (headings) return headings;
+  headings = new Map();
   let text = '';
   try {
     text = readFileSync(join(PACKAGE_ROOT, ...DOCS.spec.split('/')), 'utf8');
   } catch {
-    return anchors;
+    return headings;
   }
   for (const line of text.split('\n')) {
     const m = /^#{1,6}\s+((\d+(?:\.\d+)*)\.?\s.*?)\s*#*\s*$/.exec(line);
-    if (m?.[1] && m[2] && !anchors.has(m[2])) anchors.set(m[2], headingSlug(m[1]));
+    if (m?.[1] && m[2] && !headings.has(m[2])) headings.set(m[2], m[1]);
   }
-  return anchors;
+  return headings;
 }
 
 const pages = new Map<string, boolean>();

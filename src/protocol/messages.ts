@@ -24,6 +24,7 @@ export type Answer =
 /** Who the subject is (protocol v1 handshake). */
 export interface Implementation {
   readonly name: string;
+  /** Its version; `''` when not known (a gateway or merchant given no --version): shown without one. */
   readonly version: string;
   readonly language: string;
 }

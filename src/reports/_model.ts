@@ -11,7 +11,7 @@ import type { CaseResult, Diagnosis, RunResult, RunStopped, Totals, Verdict } fr
 import { runConformant, runPassed } from '../runner/result.js';
 import { otherTargetsLine, type OperationCoverage } from '../runner/coverage.js';
 import { redact } from '../scheme/mask.js';
-import type { Json } from '../subjects/subject.js';
+import { describeImplementation, type Json } from '../subjects/subject.js';
 import { diffContents, viewContent, type ContentDiff, type ContentView } from './_content.js';
 import { decodeBase64, Redactor } from './redact.js';
 
@@ -187,7 +187,7 @@ export function withDerived(m: ModelFacts): ReportModel {
   return {
     ...m,
     conformant,
-    subject: m.aborted ? `${m.aborted.command} (${ABORT_INFO[m.aborted.kind].subjectNote})` : `${m.implementation.name} ${m.implementation.version}`,
+    subject: m.aborted ? `${m.aborted.command} (${ABORT_INFO[m.aborted.kind].subjectNote})` : describeImplementation(m.implementation),
     summary: m.aborted
       ? `${ABORT_INFO[m.aborted.kind].banner}: ${m.aborted.message} (no case ran, ${seconds(m.durationMs)} s)`
       : `${m.stopped ? `${STOP_INFO[m.stopped.kind].banner} (${m.stopped.reason}; ${m.stopped.notRun} not run) — ` : ''}${summaryLine(m.totals, m.durationMs, m.noTestRan, m.stopped !== undefined)}`,
@@ -351,6 +351,35 @@ export function skippedGroups(model: ReportModel): Array<{ readonly reason: stri
  */
 export function finish(text: string, secrets: readonly string[]): string {
   return redact(text, secrets);
+}
+
+/**
+ * The implementation as the header of a report names it: name, version when it has one, and
+ * language — or, when no case ran because the testee did not start or the target was not
+ * reached, that it never said (rather than "unknown unknown").
+ * @param m - the model
+ * @returns e.g. `acme-pg-sdk 1.4.2 (java)`, `gateway 127.0.0.1:8080 (http)`
+ * @example implementationLine(model) // 'pgv2kit-reference 0.1.0 (typescript)'
+ */
+export function implementationLine(m: Pick<ReportModel, 'implementation' | 'aborted'>): string {
+  return m.aborted ? `not known (${ABORT_INFO[m.aborted.kind].subjectNote}: no case ran)` : `${describeImplementation(m.implementation)} (${m.implementation.language})`;
+}
+
+/**
+ * Why a step did not run, in words, for where the reports would show what it was sent and
+ * what came back (it was sent nothing): the implementation does not offer the operation, it
+ * answered `unsupported` (with its reason), or what the check says (the client cases without
+ * the reference gateway).
+ * @param o - a step
+ * @returns e.g. `not run: the implementation does not offer signature.content`; undefined for a step that ran
+ * @example notRunReason({ op: 'signature.sign', status: 'skip', message: 'unsupported: no' }) // 'not run: the implementation answered unsupported (no)'
+ */
+export function notRunReason(o: Pick<OpView, 'op' | 'status' | 'message'>): string | undefined {
+  if (o.status !== 'skip') return undefined;
+  if (/^the (subject|implementation) does not offer /.test(o.message)) return `not run: the implementation does not offer ${o.op}`;
+  const unsupported = /^unsupported: (.*)$/s.exec(o.message);
+  if (unsupported) return `not run: the implementation answered unsupported (${unsupported[1] ?? ''})`;
+  return `not run: ${o.message}`;
 }
 
 /**

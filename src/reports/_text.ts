@@ -5,7 +5,9 @@
  */
 import type { Json } from '../subjects/subject.js';
 import { describeDifference, lineText, partName, type ContentDiff, type ContentLine, type ContentView } from './_content.js';
-import type { CaseView, OpView } from './_model.js';
+import { notRunReason, type CaseView, type OpView } from './_model.js';
+import { explained } from '../docs/cite.js';
+import { mistakeRef } from '../docs/refs.js';
 
 /**
  * A content comparison as diff lines: `  ` same, `- ` expected, `+ ` got; each line
@@ -65,11 +67,13 @@ export function caseFacts(c: CaseView): string {
 
 /**
  * An operation in plain text: status and message, contents (as a diff when both
- * sides carry one), expected and got, the diagnosis.
+ * sides carry one), expected and got, the diagnosis — or, for a step that did not run, why.
  * @param o - the operation
  * @returns the lines
  */
 export function opLines(o: OpView): string[] {
+  const notRun = notRunReason(o);
+  if (notRun !== undefined) return [`[${o.op}] ${notRun}`];
   const out = [`[${o.op}] ${o.status}: ${o.message}${o.choice ? ` (chose: ${o.choice})` : ''}`];
   const indent = (lines: readonly string[]): string[] => lines.map((l) => `    ${l}`);
   if (o.content?.diff) {
@@ -84,7 +88,8 @@ export function opLines(o: OpView): string[] {
 }
 
 /**
- * A case in plain text (the JUnit failure body).
+ * A case in plain text (the JUnit failure body): its facts, its steps, and how to fix each
+ * known mistake diagnosed, the mistake's page named in the kit (src/docs/cite.ts).
  * @param c - the case
  * @returns the text
  */
@@ -92,6 +97,10 @@ export function caseText(c: CaseView): string {
   const lines = [`${c.id}: ${c.comment}`, caseFacts(c)];
   if (c.listedReason !== undefined) lines.push(`listed as an expected failure: ${c.listedReason}`);
   for (const o of c.ops) lines.push('', ...opLines(o));
+  for (const d of c.diagnosis) {
+    const e = explained(mistakeRef(d.mistake));
+    if (e) lines.push('', `how to fix ${d.mistake}: ${e.fix} (${e.page})`);
+  }
   return lines.join('\n');
 }
 

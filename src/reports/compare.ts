@@ -8,7 +8,9 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { docUrl, mistakeRef } from '../docs/refs.js';
+import { citePageHtml } from '../docs/cite.js';
+import { mistakeRef } from '../docs/refs.js';
+import { describeImplementation } from '../subjects/subject.js';
 import { RUN_AREAS, VERDICT_INFO, type Verdict } from '../runner/result.js';
 import { escapeHtml as h, escapeXml } from './escape.js';
 import { md } from './markdown.js';
@@ -55,7 +57,7 @@ export function readCompareEntries(paths: readonly string[]): CompareEntry[] {
       throw new CompareInputError(`${file} cannot be read as JSON: ${(e as Error).message.split('\n')[0]}`);
     }
     if (!isResults(results)) throw new CompareInputError(`${file} is not the results.json of a pgv2kit run`);
-    const name = `${results.implementation.name} ${results.implementation.version}`.trim();
+    const name = describeImplementation(results.implementation);
     const n = (seen.get(name) ?? 0) + 1;
     seen.set(name, n);
     return { key: n === 1 ? name : `${name} #${n}`, results, file };
@@ -124,7 +126,7 @@ export function badgeSvg(r: ResultsJson): string {
   const lw = Math.round(left.length * 6.5 + 10);
   const rw = Math.round(right.length * 6.5 + 10);
   const colour = BADGE_COLOURS[verdict];
-  const title = `pgv2kit: ${r.implementation.name} ${r.implementation.version}: ${verdict === 'nothing ran' ? verdict : `${verdict}, ${right}`}`;
+  const title = `pgv2kit: ${describeImplementation(r.implementation)}: ${verdict === 'nothing ran' ? verdict : `${verdict}, ${right}`}`;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${lw + rw}" height="20" role="img" aria-label="${escapeXml(title, true)}">`,
     `<title>${escapeXml(title)}</title>`,
@@ -200,7 +202,7 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
     if (!c) return '<td class="absent">not in this run</td>';
     const failing = VERDICT_INFO[c.verdict].failsRun;
     const page = c.mistake ? mistakeRef(c.mistake) : undefined;
-    const why = failing ? ` <a href="${h(report(e, row.id))}" title="${h(c.message)}">why</a>${page ? ` · <a href="${h(docUrl(page))}" title="the known mistake">${h(c.mistake ?? '')}</a>` : ''}` : '';
+    const why = failing ? ` <a href="${h(report(e, row.id))}" title="${h(c.message)}">why</a>${page ? ` · ${citePageHtml(page, h(c.mistake ?? ''))}` : ''}` : '';
     return `<td class="v v-${c.verdict}">${h(VERDICT_INFO[c.verdict].title)}${why}</td>`;
   };
   const areas = areasOf(entries);
@@ -292,5 +294,6 @@ thead th{background:#f9fafb;position:sticky;top:0}thead img{display:block;margin
 tr.differs th{border-left:4px solid var(--warn)}
 .summary{font-weight:600;padding:.4rem .7rem;border-radius:6px;background:#f9fafb;display:inline-block}
 .notice.warn{color:var(--warn);background:var(--warn-bg);padding:.3rem .7rem;border-radius:6px}
+.doc{text-decoration:underline dotted;cursor:help}
 footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
 `.trim();

@@ -3,10 +3,10 @@
  * CSS, no scripts, no external resources.
  * @module
  */
-import type { RunResult, Verdict } from '../runner/result.js';
+import type { RunResult } from '../runner/result.js';
 import { ABORT_INFO, VERDICT_INFO } from '../runner/result.js';
 import { escapeHtml as h } from './escape.js';
-import { contentTable, diffTable } from './_html-content.js';
+import { article, caseLink, causesSection, explanationHtml, verdictBadge } from './_html-failures.js';
 import {
   acceptableCases,
   buildModel,
@@ -15,31 +15,31 @@ import {
   COLUMNS,
   failingCases,
   finish,
+  implementationLine,
   notRunOperations,
   partialGroups,
   seconds,
   skippedGroups,
-  type CaseView,
   type GroupRow,
-  type OpView,
   type ReportModel,
   stoppedTitle,
 } from './_model.js';
-import { clipped, jsonText } from './_text.js';
-import { DOCS, failureRef, linkRefsHtml, mistakeRef, pageLinkHtml } from '../docs/refs.js';
+import { citePageHtml, citeRefsHtml, inKit } from '../docs/cite.js';
+import { DOCS, failureRef, type DocRef } from '../docs/refs.js';
 
 /**
- * Renders a run as one HTML page: the summary, why no test ran (when none did), the
- * operations that did not run and the unknown operation names advertised; tables per
- * area, per spec section and per operation (offered, cases, ran, passed, failed, error,
- * not run);
- * the failures first (failed, error, unexpected pass), each with its facts, every
- * operation's expected against got side by side and the diagnosis — for signature
- * content, the two contents line by line (LF shown as `⏎`, CR as `\r`, other controls
- * escaped), differing lines highlighted and the first differing byte marked; then
- * acceptable cases and the choice made, expected failures, partial cases by the steps
- * that did not run, skipped cases by reason,
- * every case, and the run's log.
+ * Renders a run as one HTML page, in the order a person reads it: the verdict, why no test
+ * ran (when none did), the operations that did not run and the unknown operation names
+ * advertised, what was run; the likely causes, each with what its known mistake means and
+ * how to fix it; the failures (failed, error, unexpected pass), each with its facts, every
+ * step's expected against got side by side (or why it did not run) and the diagnosis — for
+ * signature content, the two contents line by line (LF shown as `⏎`, CR as `\r`, other
+ * controls escaped), differing lines highlighted and the first differing byte marked; then
+ * the tables per operation (offered, cases, ran, passed, failed, error, not run), per area
+ * and per spec section (folded); acceptable cases and the choice made, expected failures,
+ * partial cases by the steps that did not run, skipped cases by reason, every case, and the
+ * run's log. The docs are never linked (a report travels): what a page says is written in
+ * the page, and the page named (src/docs/cite.ts).
  *
  * Everything is HTML-escaped; secrets are masked as in {@link toResultsJson}.
  * @param run - the run
@@ -71,8 +71,9 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     `<p class="summary ${m.conformant ? (m.totals.partial > 0 ? 'partial' : 'ok') : 'bad'}">${h(m.summary)}</p>`,
     m.aborted ? abortedBox(m.aborted) : '',
     m.stopped ? `<p class="notice bad"><strong>${stoppedTitle(m.stopped.kind)}: ${h(m.stopped.reason)}.</strong> ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.</p>` : '',
-    m.noTestRan !== undefined ? `<p class="notice bad"><strong>${h(m.noTestRan)}</strong>: this run checked nothing. ${pageLinkHtml(failureRef('no-test-ran'), 'What it means')}</p>` : '',
-    m.otherTargets ? `<p class="notice">${h(m.otherTargets.message)}. ${pageLinkHtml(failureRef('other-targets'), 'What it means')}</p>` : '',
+    // a run that ended before any case has its fix in the box above: the no-test-ran fix (the handshake, the selection) is not its
+    m.noTestRan !== undefined ? `<div class="notice bad"><p><strong>${h(m.noTestRan)}</strong>: this run checked nothing.</p>${m.aborted ? '' : explanationHtml(failureRef('no-test-ran'), 'fix')}</div>` : '',
+    m.otherTargets ? `<p class="notice">${h(m.otherTargets.message)}. <span class="ref">${pageCite(failureRef('other-targets'))}</span></p>` : '',
     notRun.length > 0
       ? `<p class="notice warn"><strong>Not run</strong>: ${notRun.map((o) => `<code>${h(o.op)}</code> (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.</p>`
       : '',
@@ -80,17 +81,17 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     meta(m),
     '</header>',
     '<nav>',
-    [...(m.causes.length > 0 ? [['causes', `Likely causes (${m.causes.length})`]] : []), ['areas', 'By area'], ['sections', 'By spec section'], ['operations', 'By operation'], ['failures', `Failures (${failing.length})`], ['acceptable', `Acceptable (${acceptable.length})`], ['xfail', `Expected failures (${xfail.length})`], ['partial', `Partial (${m.totals.partial})`], ['skipped', `Skipped (${m.totals.skipped})`], ['all', 'All cases'], ['log', 'Log']]
+    [...(m.causes.length > 0 ? [['causes', `Likely causes (${m.causes.length})`]] : []), ['failures', `Failures (${failing.length})`], ['operations', 'By operation'], ['areas', 'By area'], ['sections', 'By spec section'], ['acceptable', `Acceptable (${acceptable.length})`], ['xfail', `Expected failures (${xfail.length})`], ['partial', `Partial (${m.totals.partial})`], ['skipped', `Skipped (${m.totals.skipped})`], ['all', 'All cases'], ['log', 'Log']]
       .map(([id, text]) => `<a href="#${id}">${h(text ?? '')}</a>`)
       .join(' · '),
     '</nav>',
-    m.causes.length > 0 ? causesSection(m) : '',
-    `<section id="areas"><h2>By area</h2>${table('area', m.byArea)}</section>`,
-    `<section id="sections"><h2>By spec section</h2>${table('section', m.bySection)}</section>`,
-    `<section id="operations"><h2>By operation</h2>${operationTable(m)}</section>`,
+    causesSection(m),
     `<section id="failures"><h2>Failures (${failing.length})</h2>`,
     failing.length === 0 ? '<p>None.</p>' : failing.map(article).join('\n'),
     '</section>',
+    `<section id="operations"><h2>By operation</h2>${operationTable(m)}</section>`,
+    `<section id="areas"><h2>By area</h2>${table('area', m.byArea)}</section>`,
+    `<section id="sections"><h2>By spec section</h2><details><summary>Show the ${m.bySection.length} section${m.bySection.length === 1 ? '' : 's'}</summary>${table('section', m.bySection)}</details></section>`,
     `<section id="acceptable"><h2>Acceptable cases: what the implementation chose (${acceptable.length})</h2>`,
     rows(['case', 'chose', 'message'], acceptable.map((c) => [caseLink(c), h(choiceText(c)), h(c.message)])),
     '</section>',
@@ -107,12 +108,12 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
       ? `<section id="stale"><h2>Stale expected-failure entries (${m.staleListEntries.length})</h2><p>Listed, but not in this run:</p><ul>${m.staleListEntries.map((id) => `<li><code>${h(id)}</code></li>`).join('')}</ul></section>`
       : '',
     `<section id="all"><h2>All cases (${m.cases.length})</h2><details><summary>Show every case</summary>`,
-    rows(['case', 'area', 'result', 'verdict', 'message', 'ms'], m.cases.map((c) => [caseLink(c), h(c.kind), h(c.result), verdict(c.verdict), h(c.message), String(c.durationMs)])),
+    rows(['case', 'area', 'result', 'verdict', 'message', 'ms'], m.cases.map((c) => [caseLink(c), h(c.kind), h(c.result), verdictBadge(c.verdict), h(c.message), String(c.durationMs)])),
     '</details></section>',
     `<section id="log"><h2>Log (${m.log.length} line${m.log.length === 1 ? '' : 's'})</h2>`,
     m.log.length === 0 ? '<p>Empty.</p>' : `<details><summary>Show the log</summary><pre class="log">${m.log.map(h).join('\n')}</pre></details>`,
     '</section>',
-    `<footer>${h(`${m.kit.name} ${m.kit.version} · vector set ${m.vectorSetHash}`)} · ${pageLinkHtml({ kind: 'failure', label: 'docs', file: DOCS.index }, 'the docs: spec, readings, every known mistake and failure kind')}</footer>`,
+    `<footer>${h(`${m.kit.name} ${m.kit.version} · vector set ${m.vectorSetHash}`)} · ${h(`the docs: ${inKit({ kind: 'failure', label: 'docs', file: DOCS.index })} (node_modules/pgv2kit when installed): the spec, the readings, every known mistake and failure kind`)}</footer>`,
   ];
   const page = [
     '<!DOCTYPE html>',
@@ -139,14 +140,15 @@ const CSS = `
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1200px;padding:1.5rem;color:#101828}
 h1{font-size:1.5rem;margin:.2rem 0}h2{border-bottom:1px solid var(--line);padding-bottom:.2rem;margin-top:2rem}
 code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+body{overflow-wrap:break-word}code,pre,td.long{overflow-wrap:anywhere}td.long{min-width:12em}table.counts th,table.counts td{white-space:nowrap}
 pre{background:#f9fafb;border:1px solid var(--line);padding:.5rem;overflow:auto;white-space:pre-wrap;word-break:break-all;margin:.2rem 0}
 .aborted{border:2px solid var(--bad);background:var(--bad-bg);border-radius:6px;padding:.5rem 1rem;margin:.8rem 0}.aborted h2{color:var(--bad);border:0;margin:.2rem 0}
 .summary{font-weight:600;padding:.4rem .7rem;border-radius:6px;display:inline-block}
 .summary.ok{color:var(--ok);background:var(--ok-bg)}.summary.bad{color:var(--bad);background:var(--bad-bg)}.summary.partial{color:var(--warn);background:#fffaeb}
 .notice{padding:.3rem .7rem;border-radius:6px;margin:.4rem 0}.notice.bad{color:var(--bad);background:var(--bad-bg)}.notice.warn{color:var(--warn);background:#fffaeb}
-dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:.8rem 0}dl.meta dt{color:var(--muted)}dl.meta dd{margin:0}
+dl.meta{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.1rem 1rem;margin:.8rem 0}dl.meta dt{color:var(--muted)}dl.meta dd{margin:0}
 nav{margin:1rem 0;color:var(--muted)}
-table{border-collapse:collapse;margin:.4rem 0}th,td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top}
+table{border-collapse:collapse;margin:.4rem 0;max-width:100%}.scroll{overflow-x:auto;max-width:100%}th,td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top}
 th{background:#f9fafb}td.num{text-align:right;font-variant-numeric:tabular-nums}td.zero{color:#d0d5dd}
 .verdict{font-weight:600;font-size:.8rem;padding:0 .35rem;border-radius:4px;white-space:nowrap}
 .v-failed,.v-error,.v-unexpected-pass{color:var(--bad);background:var(--bad-bg)}.v-passed{color:var(--ok);background:var(--ok-bg)}
@@ -155,7 +157,7 @@ article.case{border:1px solid var(--line);border-left:4px solid var(--bad);borde
 article.case h3{margin:.3rem 0}.facts,.where{color:var(--muted);margin:.2rem 0}
 .op{border-top:1px dashed var(--line);margin-top:.6rem;padding-top:.4rem}.op h4{margin:.2rem 0;font-weight:500}
 .s-fail,.s-error{color:var(--bad)}.s-pass{color:var(--ok)}.s-skip{color:var(--warn)}
-.sbs{display:grid;grid-template-columns:1fr 1fr;gap:.8rem}.sbs h5{margin:.3rem 0 0;color:var(--muted)}
+.sbs{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:.8rem}.sbs h5{margin:.3rem 0 0;color:var(--muted)}
 table.content td.line{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre-wrap;word-break:break-all}
 table.content td.n,table.content td.part{color:var(--muted);white-space:nowrap}
 table.content tr.differs td.line{background:var(--bad-bg)}table.content tr.differs td.n{color:var(--bad);font-weight:600}
@@ -163,16 +165,23 @@ table.content tr.differs td.line{background:var(--bad-bg)}table.content tr.diffe
 mark.first{background:var(--mark);outline:2px solid var(--bad);outline-offset:0}mark.end{font-size:.8em}
 .missing{color:var(--muted);font-style:italic}
 .diagnosis{background:#f5f8ff;border:1px solid #d1e0ff;border-radius:6px;padding:.3rem .8rem;margin:.6rem 0}
-.causes li{margin:.3rem 0}.causes details{display:inline}.causes summary{display:inline;cursor:pointer;color:var(--muted);margin-left:.4rem}
-.diagnosis h4{margin:.2rem 0}.ref{color:var(--muted)}a.doc{color:inherit;text-decoration:underline dotted}
+.causes li{margin:.5rem 0}.causes summary,.diagnosis summary{cursor:pointer;color:var(--muted)}
+.explained{border-left:3px solid #d1e0ff;padding:0 .7rem;margin:.3rem 0}.explained p{margin:.2rem 0}
+.diagnosis h4{margin:.2rem 0}.ref{color:var(--muted)}.doc{text-decoration:underline dotted;cursor:help}
 footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
+@media (max-width:700px){body{padding:.8rem}.sbs{grid-template-columns:minmax(0,1fr)}article.case{padding:.3rem .6rem}dl.meta{grid-template-columns:minmax(0,1fr)}dl.meta dd{margin-bottom:.3rem}}
 `.trim();
+
+/** A page named as text in the kit, its title saying what it means (see src/docs/cite.ts); '' without the page. */
+function pageCite(ref: DocRef | undefined): string {
+  return ref ? citePageHtml(ref, h(inKit(ref))) : '';
+}
 
 /** A run that ended before any case: a red box at the top, with the command (or URL), how it ended and, for a testee, its stderr's last lines. */
 function abortedBox(a: NonNullable<ReportModel['aborted']>): string {
   const info = ABORT_INFO[a.kind];
   const stderr = a.kind !== 'testee-start' ? '' : a.stderrTail.length === 0 ? '<p>stderr: nothing</p>' : `<p>stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:</p><pre>${a.stderrTail.map(h).join('\n')}</pre>`;
-  return `<section class="aborted" id="aborted"><h2>${info.title}</h2><p>${h(a.message)}. No case ran. ${pageLinkHtml(failureRef(a.kind), 'What it means and how to fix it')}</p><dl class="meta"><dt>${info.commandLabel}</dt><dd><code>${h(a.command)}</code></dd><dt>ended</dt><dd>${h(a.ended)}</dd></dl>${stderr}</section>`;
+  return `<section class="aborted" id="aborted"><h2>${info.title}</h2><p>${h(a.message)}. No case ran.</p>${explanationHtml(failureRef(a.kind), 'fix')}<dl class="meta"><dt>${info.commandLabel}</dt><dd><code>${h(a.command)}</code></dd><dt>ended</dt><dd>${h(a.ended)}</dd></dl>${stderr}</section>`;
 }
 
 function meta(m: ReportModel): string {
@@ -180,7 +189,7 @@ function meta(m: ReportModel): string {
     .filter(Boolean)
     .join('; ');
   const items: Array<[string, string]> = [
-    ['Implementation', h(`${m.implementation.name} ${m.implementation.version} (${m.implementation.language})`)],
+    ['Implementation', h(implementationLine(m))],
     ['Kit', h(`${m.kit.name} ${m.kit.version}`)],
     ['Vector set', `<code>${h(m.vectorSetHash)}</code>`],
     ['Target', `${h(m.target.kind)}: <code>${h(m.target.description)}</code>`],
@@ -199,7 +208,7 @@ function operationTable(m: ReportModel): string {
     (o) =>
       `<tr><td><code>${h(o.op)}</code></td><td${o.offered ? '' : ' class="v-partial"'}>${o.offered ? 'yes' : 'no'}</td>${num(o.cases)}${num(o.ran)}${num(o.passed)}${num(o.failed, true)}${num(o.error, true)}<td class="${o.notRun === 0 ? 'num zero' : 'num v-partial'}">${o.notRun}</td></tr>`,
   );
-  return `<table class="counts"><thead>${head}</thead><tbody>${body.join('')}</tbody></table>`;
+  return `<div class="scroll"><table class="counts"><thead>${head}</thead><tbody>${body.join('')}</tbody></table></div>`;
 }
 
 function table(first: string, groups: readonly GroupRow[]): string {
@@ -212,89 +221,16 @@ function table(first: string, groups: readonly GroupRow[]): string {
       const cls = n === 0 ? 'num zero' : VERDICT_INFO[v].failsRun ? 'num v-failed' : 'num';
       return `<td class="${cls}">${n}</td>`;
     });
-    return `<tr><td>${first === 'section' ? linkRefsHtml(h(g.name), true) : h(g.name)}</td><td class="num">${g.total}</td>${cells.join('')}</tr>`;
+    return `<tr><td>${first === 'section' ? citeRefsHtml(h(g.name), true) : h(g.name)}</td><td class="num">${g.total}</td>${cells.join('')}</tr>`;
   });
-  return `<table class="counts"><thead>${head}</thead><tbody>${body.join('')}</tbody></table>`;
+  return `<div class="scroll"><table class="counts"><thead>${head}</thead><tbody>${body.join('')}</tbody></table></div>`;
 }
 
+/** A table in its scroll box; the columns of free text (a message, a reason) wrap anywhere, so that a long value in one never widens the table. */
 function rows(head: readonly string[], cells: ReadonlyArray<readonly string[]>): string {
   if (cells.length === 0) return '<p>None.</p>';
-  return `<table><thead><tr>${head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${cells.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+  const td = head.map((c) => (LONG_COLUMNS.has(c) ? '<td class="long">' : '<td>'));
+  return `<div class="scroll"><table><thead><tr>${head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${cells.map((r) => `<tr>${r.map((c, i) => `${td[i] ?? '<td>'}${c}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
 }
 
-function verdict(v: Verdict): string {
-  return `<span class="verdict v-${v}">${h(VERDICT_INFO[v].title)}</span>`;
-}
-
-/** The likely causes, most cases first: each with its count, its page and the cases it explains (linked to their articles). */
-function causesSection(m: ReportModel): string {
-  const byId = new Map(m.cases.map((c) => [c.id, c]));
-  const items = m.causes.map((cause) => {
-    const page = cause.mistake ? mistakeRef(cause.mistake) : undefined;
-    const links = cause.cases.map((id) => {
-      const c = byId.get(id);
-      return c ? caseLink(c) : `<code>${h(id)}</code>`;
-    });
-    const where = cause.consequences > 0 ? ` <span class="ref">(${cause.rootCauses} in the scheme's operations, ${cause.consequences} in the roles)</span>` : '';
-    return `<li><strong>${cause.count} case${cause.count === 1 ? '' : 's'}</strong>: ${linkRefsHtml(h(cause.title))}${cause.mistake ? ` <code>${h(cause.mistake)}</code>` : ''}${where}${page ? ` ${pageLinkHtml(page, 'about this mistake')}` : ''}<details><summary>the cases</summary>${links.join(', ')}</details></li>`;
-  });
-  return `<section id="causes"><h2>Likely causes, most cases first</h2><ol class="causes">${items.join('')}</ol></section>`;
-}
-
-function anchor(c: CaseView): string {
-  return `case-${c.id.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
-}
-
-function caseLink(c: CaseView): string {
-  const failing = c.verdict === 'failed' || c.verdict === 'error' || c.verdict === 'unexpected-pass';
-  return failing ? `<a href="#${h(anchor(c))}"><code>${h(c.id)}</code></a>` : `<code>${h(c.id)}</code>`;
-}
-
-function article(c: CaseView): string {
-  const list = (a: readonly string[]): string => (a.length > 0 ? a.map((x) => `<code>${h(x)}</code>`).join(', ') : '—');
-  const refs = (a: readonly string[]): string => (a.length > 0 ? a.map((x) => `<code>${linkRefsHtml(h(x), true)}</code>`).join(', ') : '—');
-  const out = [
-    `<article class="case" id="${h(anchor(c))}">`,
-    `<h3>${pageLinkHtml(failureRef(c.verdict), verdict(c.verdict))} <code>${h(c.id)}</code></h3>`,
-    `<p class="comment">${h(c.comment)}</p>`,
-    `<p class="facts">file <code>${h(c.file)}</code> · result <strong>${h(c.result)}</strong> · spec ${refs(c.spec)} · readings ${refs(c.readings)} · flags ${list(c.flags)}</p>`,
-    `<p class="message">${linkRefsHtml(h(c.message))}</p>`,
-  ];
-  if (c.property?.replay !== undefined) {
-    out.push(`<p class="facts">property: seed ${c.property.seed}, ${c.property.runs} inputs, ${c.property.shrinks ?? 0} shrinks; replay <code>--replay ${h(c.id)}=${h(c.property.replay)}</code></p>`);
-    out.push(`<details open><summary>Counterexample (shrunk)</summary><pre>${h(JSON.stringify(c.property.counterexample ?? null, null, 2).slice(0, 4000))}</pre></details>`);
-  }
-  out.push(`<p class="facts">reproduce: <code>${h(c.reproduce)}</code></p>`);
-  if (c.curl) out.push(`<details><summary>the request again, with curl</summary><pre>${h(c.curl)}</pre><p class="ref">A gateway may refuse it now for its timestamp, or for its nonce, used once.</p></details>`);
-  if (c.verdict === 'unexpected-pass') out.push(`<p>Listed as an expected failure${c.listedReason ? ` (${h(c.listedReason)})` : ''} but passed: update the list (<code>--update-expect-failures</code>).</p>`);
-  if (c.diagnosis.length > 0) {
-    out.push('<div class="diagnosis"><h4>Diagnosis</h4><ul>');
-    for (const d of c.diagnosis) {
-      const page = mistakeRef(d.mistake);
-      out.push(`<li><code>${h(d.mistake)}</code>: ${linkRefsHtml(h(d.message))} <span class="ref">(${linkRefsHtml(h(d.ref), true)})</span>${page ? ` ${pageLinkHtml(page, 'about this mistake')}` : ''}</li>`);
-    }
-    out.push('</ul></div>');
-  }
-  for (const o of c.ops) out.push(op(o));
-  out.push('</article>');
-  return out.join('\n');
-}
-
-function op(o: OpView): string {
-  const out = [`<div class="op"><h4><code>${h(o.op)}</code> <span class="s-${o.status}">${h(o.status)}</span>: ${linkRefsHtml(h(o.message))} <span class="ref">(${o.durationMs} ms)</span></h4>`];
-  if (o.input !== undefined) out.push(`<details open><summary>sent</summary><pre>${h(clipped(jsonText(o.input)))}</pre></details>`);
-  const sbs = `<div class="sbs"><div><h5>expected</h5><pre>${h(jsonText(o.expected))}</pre></div><div><h5>got</h5><pre>${h(jsonText(o.got))}</pre></div></div>`;
-  if (o.content?.diff) {
-    out.push(diffTable(o.content.diff), `<details><summary>expected and got as JSON</summary>${sbs}</details>`);
-  } else {
-    if (o.content?.expected || o.content?.got) {
-      out.push('<div class="sbs">');
-      out.push(`<div>${o.content.expected ? contentTable(o.content.expected, 'expected content') : ''}</div>`);
-      out.push(`<div>${o.content.got ? contentTable(o.content.got, 'content got') : ''}</div>`);
-      out.push('</div>');
-    }
-    out.push(sbs);
-  }
-  out.push('</div>');
-  return out.join('\n');
-}
+const LONG_COLUMNS = new Set(['message', 'listed reason']);

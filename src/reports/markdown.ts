@@ -13,8 +13,10 @@ import {
   COLUMNS,
   failingCases,
   finish,
+  implementationLine,
   notRunOperations,
   partialGroups,
+  notRunReason,
   seconds,
   skippedGroups,
   type CaseView,
@@ -25,22 +27,25 @@ import {
 } from './_model.js';
 import { clipped, contentLines, diffLines, jsonText } from './_text.js';
 import { visibleForbidden } from './escape.js';
-import { DOCS, docsNamed, failureRef, mistakeRef } from '../docs/refs.js';
+import { docsNamed, explained, inKit } from '../docs/cite.js';
+import { DOCS, failureRef, mistakeRef, type DocRef } from '../docs/refs.js';
 
 /**
- * Renders a run as Markdown (GitHub-flavoured):
- * 1. a header (implementation, kit version, vector set hash, target, date, selection),
- *    the summary line, why no test ran (when none did), the operations that did not
- *    run, and each operation name advertised that protocol v1 does not know;
- * 2. a table per area and one per spec section (passed, failed, error, partial,
- *    skipped, xfail, xpass), and one per operation (offered, cases, ran, passed,
- *    failed, error, not run);
- * 3. the failures (failed, then error, then unexpected pass): id, comment, file,
- *    spec, readings, flags; per operation its message, the contents as a diff (first
- *    differing byte marked) or expected against got, and the diagnosis;
- * 4. acceptable cases and what the implementation chose; expected failures with the
+ * Renders a run as Markdown (GitHub-flavoured), in the order a person reads it:
+ * 1. the summary line, why no test ran (when none did), the operations that did not
+ *    run, each operation name advertised that protocol v1 does not know, and a header
+ *    (implementation, kit version, vector set hash, target, date, selection);
+ * 2. the likely causes, each with what its known mistake means and how to fix it;
+ * 3. the failures (root causes first): id, comment, file, spec, readings, flags; per
+ *    step its message, the contents as a diff (first differing byte marked) or expected
+ *    against got (or why the step did not run), and the diagnosis with its fix;
+ * 4. a table per operation (offered, cases, ran, passed, failed, error, not run), one per
+ *    area and one per spec section (passed, failed, error, partial, skipped, xfail, xpass);
+ * 5. acceptable cases and what the implementation chose; expected failures with the
  *    listed reason; partial cases grouped by the steps that did not run; skipped
  *    cases grouped by reason; stale expected-failure entries.
+ *
+ * Docs are named as paths in the kit, their explanations written out (src/docs/cite.ts).
  *
  * Secrets are masked as in {@link toResultsJson}; free text is Markdown-escaped and
  * code in fences long enough for what they hold.
@@ -65,13 +70,14 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`**${md(m.summary)}**`, '');
   if (m.aborted) out.push(...abortedBox(m.aborted));
   if (m.stopped) out.push(`> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.`, '');
-  if (m.noTestRan !== undefined) out.push(`> **${md(m.noTestRan)}**: this run checked nothing (docs/failures/no-test-ran.md).`, '');
-  if (m.otherTargets) out.push(`> ${md(m.otherTargets.message)} (docs/failures/other-targets.md).`, '');
+  if (m.noTestRan !== undefined) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.${m.aborted ? '' : fixLine(failureRef('no-test-ran'))}`, '');
+  const others = failureRef('other-targets');
+  if (m.otherTargets) out.push(`> ${md(m.otherTargets.message)}${others ? ` (${md(inKit(others))})` : ''}.`, '');
   const notRun = notRunOperations(m);
   if (notRun.length > 0) out.push(`> **Not run**: ${notRun.map((o) => `${code(o.op)} (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.`, '');
   for (const u of m.unknownOperations) out.push(`> **Warning**: ${md(u.message)}`, '');
   out.push('| | |', '|---|---|');
-  out.push(`| Implementation | ${cell(`${m.implementation.name} ${m.implementation.version} (${m.implementation.language})`)} |`);
+  out.push(`| Implementation | ${cell(implementationLine(m))} |`);
   out.push(`| Kit | ${cell(`${m.kit.name} ${m.kit.version}`)} |`);
   out.push(`| Vector set | ${code(m.vectorSetHash)} |`);
   out.push(`| Target | ${cell(m.target.kind)}: ${code(m.target.description)} |`);
@@ -80,14 +86,15 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`| Selection | ${selection(m)} |`);
   out.push(`| Docs | ${cell(`${DOCS.index} in the kit's folder (node_modules/pgv2kit when installed): spec sections are in ${DOCS.spec}, R-numbers in ${DOCS.readings}, known mistakes in ${DOCS.mistakes}/<id>.md, statuses and problems in ${DOCS.failures}/<kind>.md`)} |`, '');
   if (m.causes.length > 0) out.push('## Likely causes, most cases first', '', ...causeItems(m.causes), '');
-  out.push('## By area', '', ...table('area', m.byArea), '');
-  out.push('## By spec section', '', ...table('section', m.bySection), '');
-  out.push('## By operation', '', ...operationTable(m), '');
 
   const failing = failingCases(m);
   out.push(`## Failures (${failing.length})`, '');
   if (failing.length === 0) out.push('None.', '');
   for (const c of failing) out.push(...failure(c));
+
+  out.push('## By operation', '', ...operationTable(m), '');
+  out.push('## By area', '', ...table('area', m.byArea), '');
+  out.push('## By spec section', '', ...table('section', m.bySection), '');
 
   const acceptable = acceptableCases(m);
   out.push(`## Acceptable cases: what the implementation chose (${acceptable.length})`, '');
@@ -124,12 +131,13 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   return finish(out.join('\n'), secrets);
 }
 
-/** The likely causes as a numbered list: count, title, the mistake's page, where the cases are. */
+/** The likely causes as a numbered list: count, title, where the cases are, and what the known mistake means and how to fix it, its page named. */
 function causeItems(causes: ReportModel['causes']): string[] {
-  return causes.map((c, i) => {
-    const page = c.mistake ? mistakeRef(c.mistake) : undefined;
+  return causes.flatMap((c, i) => {
+    const e = explained(c.mistake ? mistakeRef(c.mistake) : undefined);
     const where = c.consequences > 0 ? ` (${c.rootCauses} in the scheme's operations, ${c.consequences} in the roles)` : '';
-    return `${i + 1}. **${c.count} case${c.count === 1 ? '' : 's'}**: ${md(c.title)}${c.mistake ? ` — ${code(c.mistake)}` : ''}${where}${page ? `, see ${code(page.file)}` : ''}`;
+    const head = `${i + 1}. **${c.count} case${c.count === 1 ? '' : 's'}**: ${md(c.title)}${c.mistake ? ` — ${code(c.mistake)}` : ''}${where}`;
+    return e ? [head, `   - what it means: ${withCode(e.means)}`, `   - how to fix it: ${withCode(e.fix)}`, `   - ${md(e.page)}`] : [head];
   });
 }
 
@@ -181,7 +189,7 @@ export function md(text: string): string {
 /** A run that ended before any case: a quoted box at the top, with the command (or URL), how it ended and, for a testee, its stderr's last lines. */
 function abortedBox(a: NonNullable<ReportModel['aborted']>): string[] {
   const info = ABORT_INFO[a.kind];
-  const lines = [`**${info.title}**: ${md(a.message)}. No case ran (docs/failures/${a.kind}.md).`, '', `- ${info.commandLabel}: ${code(a.command)}`, `- ended: ${md(a.ended)}`];
+  const lines = [`**${info.title}**: ${md(a.message)}. No case ran.${fixLine(failureRef(a.kind))}`, '', `- ${info.commandLabel}: ${code(a.command)}`, `- ended: ${md(a.ended)}`];
   // a testee's last stderr lines; a target not reached has none to show
   if (a.kind === 'testee-start') {
     if (a.stderrTail.length === 0) lines.push('- stderr: nothing');
@@ -192,6 +200,20 @@ function abortedBox(a: NonNullable<ReportModel['aborted']>): string[] {
 
 function cell(text: string): string {
   return md(text);
+}
+
+/** A page's text (`code` spans kept as code, the rest escaped). */
+function withCode(text: string): string {
+  return text
+    .split(/(`[^`]+`)/)
+    .map((part, i) => (i % 2 === 1 ? code(part.slice(1, -1)) : md(part)))
+    .join('');
+}
+
+/** How to fix what a failure kind's page explains, after a sentence that said what happened; '' without such a page. */
+function fixLine(ref: DocRef | undefined): string {
+  const e = explained(ref);
+  return e ? ` How to fix it: ${withCode(e.fix)} (${md(e.page)})` : '';
 }
 
 function code(text: string): string {
@@ -240,7 +262,7 @@ function failure(c: CaseView): string[] {
   out.push(`- file: ${code(c.file)} · result: **${c.result}** · spec: ${list(c.spec)} · readings: ${list(c.readings)} · flags: ${list(c.flags)}`);
   const cited = docsNamed([...c.spec.map((s) => `§${s}`), ...c.readings].join(', '));
   const status = failureRef(c.verdict);
-  if (cited || status) out.push(`- docs: ${[cited, status?.file].filter(Boolean).map((d) => code(d ?? '')).join(', ')}`);
+  if (cited || status) out.push(`- docs, in the kit: ${[cited, status?.file].filter(Boolean).map((d) => code(d ?? '')).join(', ')}`);
   out.push(`- ${md(c.message)}`);
   if (c.property?.replay !== undefined) {
     out.push(`- property: seed ${c.property.seed}, ${c.property.runs} inputs, ${c.property.shrinks ?? 0} shrinks; replay: \`pgv2kit run … --replay ${md(c.id)}=${md(c.property.replay)}\``);
@@ -254,8 +276,8 @@ function failure(c: CaseView): string[] {
   if (c.diagnosis.length > 0) {
     out.push('**Diagnosis**', '');
     for (const d of c.diagnosis) {
-      const page = mistakeRef(d.mistake);
-      out.push(`- ${code(d.mistake)}: ${md(d.message)} (${md(d.ref)})${page ? ` — see ${code(page.file)}` : ''}`);
+      const e = explained(mistakeRef(d.mistake));
+      out.push(`- ${code(d.mistake)}: ${md(d.message)} (${md(d.ref)})${e ? ` — how to fix it: ${withCode(e.fix)} (${md(e.page)})` : ''}`);
     }
     out.push('');
   }
@@ -263,6 +285,8 @@ function failure(c: CaseView): string[] {
 }
 
 function op(o: OpView): string[] {
+  const notRun = notRunReason(o);
+  if (notRun !== undefined) return [`**${code(o.op)}**: ${md(notRun)}`, ''];
   const out = [`**${code(o.op)}**: ${o.status}, ${md(o.message)} (${o.durationMs} ms)`, ''];
   if (o.input !== undefined) {
     out.push('Sent:', '', ...fenced(clipped(jsonText(o.input)).split('\n'), 'json'), '');

@@ -12,6 +12,7 @@ import { VERDICT_INFO, type CaseArea } from '../runner/result.js';
 import { byCause } from '../runner/triage.js';
 import { buildModel, finish, type CaseView, type OpView, type ReportModel } from './_model.js';
 import { describeDifference } from './_content.js';
+import { docPath, mistakeRef } from '../docs/refs.js';
 
 /**
  * The version of the results.json layout; raised on any incompatible change.
@@ -19,6 +20,12 @@ import { describeDifference } from './_content.js';
  * `unknownOperations`, `noTestRan`, `totals.partial`.
  */
 export const RESULTS_SCHEMA_VERSION = 2;
+
+/** A diagnosis in results.json: the known mistake, what it explains, the rule, and the mistake's page as a path in the kit (never a URL: src/docs/cite.ts). */
+export interface ResultsJsonDiagnosis extends Diagnosis {
+  /** E.g. `docs/mistakes/no-final-lf.md`, relative to the kit's folder; null when the kit has no page for it. */
+  readonly page: string | null;
+}
 
 /** An operation in results.json. */
 export interface ResultsJsonOp {
@@ -32,7 +39,7 @@ export interface ResultsJsonOp {
   readonly choice: Choice | null;
   /** Where two contents first differ, when the op carries both. */
   readonly contentDifference: string | null;
-  readonly diagnosis: readonly Diagnosis[];
+  readonly diagnosis: readonly ResultsJsonDiagnosis[];
   readonly durationMs: number;
   /** What the implementation was sent, for a step that failed or errored (clean JSON); else null. */
   readonly input: Json | null;
@@ -64,7 +71,7 @@ export interface ResultsJsonCase {
   /** For an HTTP role's case: a curl command that sends its first request again; else null. */
   readonly curl: string | null;
   readonly durationMs: number;
-  readonly diagnosis: readonly Diagnosis[];
+  readonly diagnosis: readonly ResultsJsonDiagnosis[];
   /** A property case: its seed, inputs judged and, on failure, replay, shrinks and the shrunk counterexample; else null. */
   readonly property: { readonly seed: number; readonly runs: number; readonly replay: string | null; readonly shrinks: number | null; readonly counterexample: Json | null } | null;
   readonly ops: readonly ResultsJsonOp[];
@@ -95,8 +102,8 @@ export interface ResultsJson {
   readonly totals: Totals & { readonly total: number };
   /** Set for one shard of a run split across jobs (`--shard <i>/<n>`); null for a whole run (or one merged from its shards). */
   readonly shard: { readonly index: number; readonly count: number } | null;
-  /** The likely causes of the failing cases, most cases first: the known mistake (or null), in words, how many cases, which, and how many of them are in the roles (consequences). */
-  readonly causes: ReadonlyArray<{ readonly mistake: string | null; readonly title: string; readonly count: number; readonly cases: readonly string[]; readonly rootCauses: number; readonly consequences: number }>;
+  /** The likely causes of the failing cases, most cases first: the known mistake (or null), in words, its page as a path in the kit (or null), how many cases, which, and how many of them are in the roles (consequences). */
+  readonly causes: ReadonlyArray<{ readonly mistake: string | null; readonly title: string; readonly page: string | null; readonly count: number; readonly cases: readonly string[]; readonly rootCauses: number; readonly consequences: number }>;
   /** Per operation: offered or not, the selected cases with a step of it, steps ran, passed, failed, error, not run. */
   readonly operations: readonly OperationCoverage[];
   /** Operation names the implementation advertised that protocol v1 does not know, with the closest known name. */
@@ -156,7 +163,7 @@ export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[])
       total: m.cases.length,
     },
     shard: m.shard ? { index: m.shard.index, count: m.shard.count } : null,
-    causes: m.causes.map((c) => ({ mistake: c.mistake, title: c.title, count: c.count, cases: [...c.cases], rootCauses: c.rootCauses, consequences: c.consequences })),
+    causes: m.causes.map((c) => ({ mistake: c.mistake, title: c.title, page: pagePath(c.mistake), count: c.count, cases: [...c.cases], rootCauses: c.rootCauses, consequences: c.consequences })),
     operations: m.operations.map((o) => ({ op: o.op, offered: o.offered, cases: o.cases, ran: o.ran, passed: o.passed, failed: o.failed, error: o.error, notRun: o.notRun })),
     unknownOperations: m.unknownOperations.map((u) => ({ name: u.name, suggestion: u.suggestion ?? null, message: u.message })),
     cases: m.cases.map(caseJson),
@@ -208,8 +215,14 @@ function opJson(o: OpView): ResultsJsonOp {
   };
 }
 
-function diagnosisJson(d: Diagnosis): Diagnosis {
-  return { mistake: d.mistake, message: d.message, ref: d.ref };
+function diagnosisJson(d: Diagnosis): ResultsJsonDiagnosis {
+  return { mistake: d.mistake, message: d.message, ref: d.ref, page: pagePath(d.mistake) };
+}
+
+/** A known mistake's page, as a path relative to the kit's folder (src/docs/cite.ts: never a file: URL). */
+function pagePath(mistake: string | null): string | null {
+  const ref = mistake === null ? undefined : mistakeRef(mistake);
+  return ref ? docPath(ref) : null;
 }
 
 /** The one JSON object `pgv2kit run --json` prints: results.json without its cases, the failing ones in brief, the exit code and where the reports went. */

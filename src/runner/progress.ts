@@ -12,8 +12,10 @@
 import { RUN_AREAS } from './result.js';
 import { otherTargetsLine } from './coverage.js';
 import { STOP_INFO, VERDICT_INFO, type CaseResult, type RunResult, type Verdict } from './result.js';
-import { docDisplayPath, mistakeRef } from '../docs/refs.js';
+import { docDisplayPath, explained } from '../docs/cite.js';
+import { mistakeRef } from '../docs/refs.js';
 import { byCause, causeLine, triage, type TriageCase } from './triage.js';
+import { describeImplementation } from '../subjects/subject.js';
 
 /** Where progress goes. */
 export interface ProgressOutput {
@@ -89,7 +91,9 @@ export function caseLines(run: { readonly cases: readonly LineCase[] }, colour =
     lines.push(`Likely causes of the ${failing} failing case${failing === 1 ? '' : 's'}, most cases first:`);
     for (const c of causes) {
       const page = c.mistake ? mistakeRef(c.mistake) : undefined;
-      lines.push(`  ${causeLine(c)}${page ? `\n    see ${docDisplayPath(page)}` : ''}`);
+      // the fix where it is read, then the page by its path from here (src/docs/cite.ts)
+      const fix = explained(page)?.fix;
+      lines.push(`  ${causeLine(c)}${fix ? `\n    fix: ${fix}` : ''}${page ? `\n    see ${docDisplayPath(page)}` : ''}`);
     }
     lines.push('');
   }
@@ -136,7 +140,7 @@ export function paint(text: string, colour: keyof typeof ANSI, on: boolean): str
  */
 export function summary(run: RunResult, colour = false): string {
   const lines: string[] = [];
-  lines.push('', `${run.implementation.name} ${run.implementation.version} (${run.target.description}) against vectors ${run.vectorSetHash.slice(0, 12)}`);
+  lines.push('', `${describeImplementation(run.implementation)} (${run.target.description}) against vectors ${run.vectorSetHash.slice(0, 12)}`);
   const columns: Verdict[] = ['passed', 'failed', 'error', 'partial', 'skipped', 'expected-failure', 'unexpected-pass'];
   lines.push(`  ${'area'.padEnd(27)}${['passed', 'failed', 'error', 'partial', 'skipped', 'xfail', 'xpass'].map((h) => h.padStart(8)).join('')}`);
   for (const kind of RUN_AREAS) {

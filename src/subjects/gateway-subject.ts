@@ -14,10 +14,11 @@ import { changeLastDigit } from '../scheme/tamper.js';
 import { verifyResponse } from '../scheme/verify.js';
 import { readHead } from '../merchant/send.js';
 import type { GatewayMutation, UploadBreak } from '../vectors/types.js';
-import type { Answer, Json, OperationInput, Subject } from './subject.js';
+import type { Answer, Json, OperationInput, Subject, TargetNaming } from './subject.js';
+import { httpImplementation } from './_http-implementation.js';
 
-/** The gateway under test and the merchant credentials the kit plays with. */
-export interface GatewayTarget {
+/** The gateway under test, the merchant credentials the kit plays with, and how reports name the gateway (default: `gateway <host>`, no version). */
+export interface GatewayTarget extends TargetNaming {
   /** The base URL, e.g. `https://sandbox.example.com` (no trailing slash needed). */
   readonly baseUrl: string;
   readonly appId: string;
@@ -38,7 +39,7 @@ const PATHS = { 'gateway.generateUploadUrl': '/pg/v2/file/generateUploadUrl', 'g
 export function createGatewaySubject(target: GatewayTarget): Subject {
   const base = target.baseUrl.replace(/\/+$/, '');
   return {
-    implementation: { name: `gateway ${base}`, version: 'unknown', language: 'http' },
+    implementation: httpImplementation('gateway', base, target),
     operations: ['gateway.generateUploadUrl', 'gateway.createPayment', 'gateway.upload'],
     async call(op, input): Promise<Answer> {
       const body = input['body'];

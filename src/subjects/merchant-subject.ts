@@ -12,10 +12,11 @@ import { handlingOf, type Handling } from '../merchant/handling.js';
 import type { ReadingsExpectation } from '../merchant/expectation.js';
 import { createSender, type SendOutcome } from '../merchant/send.js';
 import type { MerchantInputs } from '../vectors/types.js';
-import type { Answer, Json, Subject } from './subject.js';
+import type { Answer, Json, Subject, TargetNaming } from './subject.js';
+import { httpImplementation } from './_http-implementation.js';
 
-/** The merchant under test and how the run talks to it. */
-export interface MerchantSubjectOptions extends MerchantTarget {
+/** The merchant under test, how the run talks to it and how reports name it (default: `merchant <host of the notifyUrl>`, no version). */
+export interface MerchantSubjectOptions extends MerchantTarget, TargetNaming {
   /** Seeds the payloads and nonces of every call (with the case id). */
   readonly seed: number;
   /** Limit for one call, connection to last body byte (default 5000). */
@@ -24,8 +25,6 @@ export interface MerchantSubjectOptions extends MerchantTarget {
   readonly acceptBody?: string;
   /** The clock put in the timestamps, read once when the subject is created (default Date.now). */
   readonly now?: () => number;
-  /** How reports name the merchant (default: `merchant <host of the notifyUrl>`). */
-  readonly name?: string;
 }
 
 /** The answer of a merchant operation (`result`). */
@@ -48,7 +47,7 @@ export function createMerchantSubject(options: MerchantSubjectOptions): Subject 
   const builder = createCallBuilder(options, options.seed, (options.now ?? Date.now)());
   const sender = createSender(options.timeoutMs ?? 5000);
   return {
-    implementation: { name: options.name ?? `merchant ${hostOf(options.notifyUrl)}`, version: 'unknown', language: 'http' },
+    implementation: httpImplementation('merchant', options.notifyUrl, options),
     operations: ['merchant.webhook', 'merchant.redirect'],
     async call(op, input, caseId): Promise<Answer> {
       if (op !== 'merchant.webhook' && op !== 'merchant.redirect') return { unsupported: { reason: `${op} is not a merchant operation` } };
@@ -60,14 +59,4 @@ export function createMerchantSubject(options: MerchantSubjectOptions): Subject 
     },
     close: () => sender.close(),
   };
-}
-
-// --- internal ---
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }

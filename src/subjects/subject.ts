@@ -35,3 +35,24 @@ export interface Subject {
   /** Releases what the subject holds (a child process, a server). */
   close?(): Promise<void>;
 }
+
+/** How the run names an HTTP target, a gateway or a merchant (`--name`, `--version`), which says nothing of itself. */
+export interface TargetNaming {
+  /** How reports name it (default: `<role> <host>`, e.g. `gateway 127.0.0.1:8080`). */
+  readonly name?: string;
+  /** Its version (default: none). */
+  readonly version?: string;
+}
+
+/**
+ * How reports and the terminal name an implementation: its name, then its version when it
+ * has one (a gateway or merchant named by its host has none: `''`, left out rather than
+ * called unknown).
+ * @param implementation - who the subject says it is
+ * @returns e.g. `pgv2kit-reference 0.1.0`, `gateway 127.0.0.1:8080`
+ * @example describeImplementation({ name: 'gateway 127.0.0.1:8080', version: '', language: 'http' }) // 'gateway 127.0.0.1:8080'
+ */
+export function describeImplementation(implementation: Pick<Implementation, 'name' | 'version'>): string {
+  const version = implementation.version.trim();
+  return version === '' ? implementation.name : `${implementation.name} ${version}`;
+}

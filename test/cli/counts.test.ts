@@ -47,7 +47,7 @@ describe('the counts agree', () => {
     expect(others).toBeGreaterThan(0);
     const r = await run(['run', '--list', '--testee', NODE_ADAPTER], { cwd: ROOT });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split('\n').at(-2)).toBe(`${live} cases and ${PROPERTIES.length} properties selected for pgv2kit-reference: ${live - others} of the cases for it, ${others} for other targets (kit-internal operations, which it does not offer)`);
+    expect(r.stdout.split('\n').at(-2)).toBe(`${live} cases and ${PROPERTIES.length} properties selected for pgv2kit-node-example: ${live - others} of the cases for it, ${others} for other targets (kit-internal operations, which it does not offer)`);
     expect(r.stdout.match(/ {2}\(other targets: kit-internal\)\n/g)?.length).toBe(others);
     // the reference offers every operation: nothing is left to other targets
     expect((await run(['run', '--list'], { cwd: ROOT })).stdout.split('\n').at(-2)).toBe(`${live} cases and ${PROPERTIES.length} properties selected for pgv2kit-reference`);
@@ -58,7 +58,7 @@ describe('the counts agree', () => {
     const selected = kit.cases.filter((c) => c.case.supersededBy === undefined && c.case.kind === 'upload');
     const others = selected.filter((c) => kitInternal(c.case)).length;
     const list = await run(['run', '--list', '--only', 'upload', '--testee', NODE_ADAPTER], { cwd: ROOT });
-    expect(list.stdout.split('\n').at(-2)).toBe(`${selected.length} cases selected for pgv2kit-reference: ${selected.length - others} of the cases for it, ${others} for other targets (kit-internal operations, which it does not offer)`);
+    expect(list.stdout.split('\n').at(-2)).toBe(`${selected.length} cases selected for pgv2kit-node-example: ${selected.length - others} of the cases for it, ${others} for other targets (kit-internal operations, which it does not offer)`);
     const r = await run(['run', '--only', 'upload', '--no-properties', '--testee', NODE_ADAPTER, '--report-dir', join(dir, 'r')], { cwd: ROOT });
     expect(r.code, r.stderr).toBe(0);
     const results = JSON.parse(readFileSync(join(dir, 'r', 'results.json'), 'utf8')) as { cases: unknown[]; otherTargets: { cases: number } };

@@ -53,7 +53,8 @@ describe.concurrent('an unreachable target: one line, exit 3, before any case', 
     expect(r).toEqual({ code: 3, stdout: `reports: ${join(cwd, 'r')}\n`, stderr: `pgv2kit run: ${why}\n` });
     const results = JSON.parse(readFileSync(join(cwd, 'r', 'results.json'), 'utf8')) as Record<string, unknown>;
     expect(results).toMatchObject({ conformant: false, cases: [], target: { kind, description: url }, aborted: { kind: 'target-unreachable', message: why, command: url, ended: 'not reached: connection refused (127.0.0.1:1)', stderrTail: [] } });
-    expect(readFileSync(join(cwd, 'r', 'report.md'), 'utf8')).toContain(`**The target could not be reached**: ${why.replace(/'/g, "'")}. No case ran (docs/failures/target-unreachable.md).`);
+    // what to do about it, as docs/failures/target-unreachable.md says, the page named in the kit
+    expect(readFileSync(join(cwd, 'r', 'report.md'), 'utf8')).toMatch(new RegExp(`\\*\\*The target could not be reached\\*\\*: ${why.replace(/[.()]/g, '\\$&')}\\. No case ran\\. How to fix it: Check the URL with \`curl -v <url>\` .* \\(docs/failures/target-unreachable\\.md in the kit\\)\n`));
     expect(readFileSync(join(cwd, 'r', 'report.html'), 'utf8')).toContain('<h2>The target could not be reached</h2>');
     expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.target-unreachable"');
   });

@@ -129,6 +129,10 @@ describe.concurrent('a testee that fails at start', () => {
     expect(md).toMatch(c.tail);
     const html = readFileSync(join(reports, 'report.html'), 'utf8');
     expect(html).toContain('<section class="aborted" id="aborted"><h2>The testee could not start</h2>');
+    // the box says how to fix it, as docs/failures/testee-start.md does; nothing claims to know the implementation, nor gives the no-test-ran fix (the handshake) of a testee that never started
+    expect(html).toMatch(/<h2>The testee could not start<\/h2><p>[^<]*\. No case ran\.<\/p><div class="explained"><p><strong>How to fix it<\/strong>: Run the command by hand in the same folder and type <code>\{&quot;cmd&quot;:&quot;start&quot;,&quot;protocol&quot;:1\}<\/code>/);
+    expect(html).toContain('<dt>Implementation</dt><dd>not known (the testee could not start: no case ran)</dd>');
+    for (const text of [html, md]) expect(text).not.toMatch(/unknown unknown|Advertise, in the handshake/);
     expect(readFileSync(join(reports, 'run.log'), 'utf8')).toMatch(/the testee could not start: /);
 
     expect(fuzz.code, fuzz.stderr).toBe(3);

@@ -316,7 +316,7 @@ describe('the Node adapter, as a child process', () => {
     expect(hello).toEqual({
       ready: true,
       protocol: 1,
-      implementation: { name: 'pgv2kit-reference', version: KIT_VERSION, language: 'typescript' },
+      implementation: { name: 'pgv2kit-node-example', version: KIT_VERSION, language: 'javascript' },
       operations: ADAPTER_OPERATIONS,
     });
     expect(validateTesteeLine(signed, answer('signature.protocol-test', 'signature.sign'))).toEqual(ok);

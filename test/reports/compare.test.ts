@@ -50,10 +50,11 @@ describe('pgv2kit compare', () => {
     const html = readFileSync(join(cwd, 'page/compare.html'), 'utf8');
     expect(html).toContain(`<h2 id="differ">Cases that differ (${differing.length})</h2>`);
     for (const k of keys) expect(html).toContain(k);
-    // the differing cases come before the rest, and a failure links to its case and its mistake
+    // the differing cases come before the rest, and a failure links to its case (a report compare wrote the path to) and names its mistake, what it means in its title (no link into this machine's docs/)
     expect(html.indexOf(`<code>${differing[0]}</code>`)).toBeLessThan(html.indexOf('<h2 id="same">'));
     expect(html).toContain('../defective/report.html#case-signature.generate-upload-url');
-    expect(html).toMatch(/href="file:[^"]*docs\/mistakes\/no-final-lf\.md"/);
+    expect(html).toMatch(/<span class="doc" title="the LF after the body was left out: [^"]+ \(docs\/mistakes\/no-final-lf\.md in the kit\)">no-final-lf<\/span>/);
+    expect(html).not.toMatch(/file:\/\//);
     expect(readFileSync(join(cwd, 'page/compare.md'), 'utf8')).toContain(`## Cases that differ (${differing.length})`);
   });
 

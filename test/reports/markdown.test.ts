@@ -1,10 +1,12 @@
 /**
- * report.md: header, tables, failures first, then choices, expected failures, skipped.
+ * report.md: the verdict and header, the likely causes and the failures, then the tables,
+ * choices, expected failures, skipped; a step that did not run says why.
  */
 import { describe, expect, it } from 'vitest';
+import type { CaseResult } from '../../src/runner/result.js';
 import { toMarkdown } from '../../src/reports/markdown.js';
 import { md } from '../../src/reports/markdown.js';
-import { fixtureRun, SECRETS } from './_fixture.js';
+import { fixtureCases, fixtureRun, SECRETS } from './_fixture.js';
 
 const text = toMarkdown(fixtureRun(), SECRETS);
 const at = (needle: string): number => {
@@ -24,9 +26,19 @@ describe('toMarkdown', () => {
     expect(text).toContain('2024-06-11T08:00:00.000Z');
   });
 
-  it('puts the sections in order: tables, failures first, choices, expected failures, skipped', () => {
-    const order = ['## By area', '## By spec section', '## By operation', '## Failures (3)', '## Acceptable cases', '## Expected failures (1)', '## Partial (1)', '## Skipped (2)', '## Stale expected-failure entries (1)'].map(at);
+  it('puts the sections in order: the verdict, the likely causes and the failures, then the tables, choices, expected failures, skipped', () => {
+    const order = ['**NOT CONFORMANT', '## Likely causes, most cases first', '## Failures (3)', '### FAILED', '## By operation', '## By area', '## By spec section', '## Acceptable cases', '## Expected failures (1)', '## Partial (1)', '## Skipped (2)', '## Stale expected-failure entries (1)'].map(at);
     expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('a step that did not run says why instead of an expected and a got of null', () => {
+    const base = fixtureCases()[1] as CaseResult;
+    const c: CaseResult = { ...base, ops: [{ op: 'signature.content', status: 'skip', expected: null, got: null, message: 'the subject does not offer signature.content', durationMs: 0 }, ...base.ops.filter((o) => o.op === 'signature.sign')] };
+    const one = toMarkdown(fixtureRun({ cases: [c] }), SECRETS);
+    const failure = one.slice(one.indexOf('### FAILED'), one.indexOf('## By operation'));
+    expect(failure).toContain('**`signature.content`**: not run: the implementation does not offer signature.content\n\n**`signature.sign`**: fail,');
+    expect(failure.match(/^Expected:$/gm)?.length).toBe(1);
+    expect(failure).not.toMatch(/```json\nnull\n```/);
   });
 
   it('lists failures as failed, then error, then unexpected pass', () => {
@@ -49,7 +61,7 @@ describe('toMarkdown', () => {
     expect(text).toContain('| `signature.content` | yes | 3 | 2 | 1 | 1 | · | **1** |');
     expect(text).toContain('| `request.verify` | yes | 3 | 3 | 2 | · | 1 | · |');
     expect(text).toContain('| `upload.form` | yes | 1 | · | · | · | · | **1** |');
-    const top = text.slice(0, at('## By area'));
+    const top = text.slice(0, at('## Likely causes'));
     expect(top).toContain('> **Not run**: `signature.content` (answered unsupported, 1 step), `signature.sign` (answered unsupported, 1 step), `upload.validate` (answered unsupported, 1 step), `upload.form` (answered unsupported, 1 step).');
     expect(top).toContain('> **Warning**: the testee offers "signature.sgn", which protocol v1 does not know (did you mean "signature.sign"?)');
     expect(top).not.toContain('no test ran');
@@ -61,7 +73,7 @@ describe('toMarkdown', () => {
 
   it('says at the top when no test ran', () => {
     const none = toMarkdown(fixtureRun({ cases: [], operations: [], noTestRan: 'no test ran: the implementation offers no operations' }), SECRETS);
-    expect(none).toContain('**NO TEST RAN: 0 passed (0 cases, 1.234 s)**\n\n> **no test ran: the implementation offers no operations**: this run checked nothing (docs/failures/no-test-ran.md).');
+    expect(none).toContain('**NO TEST RAN: 0 passed (0 cases, 1.234 s)**\n\n> **no test ran: the implementation offers no operations**: this run checked nothing. How to fix it: Advertise, in the handshake, the operations the adapter implements, spelled as docs/PROTOCOL.md lists them; select cases of those operations (`pgv2kit run --list` shows which would run, skip or be partial). (docs/failures/no-test-ran.md in the kit)');
   });
 
   it('shows a failure with its facts, the content diff and the diagnosis', () => {
@@ -71,7 +83,7 @@ describe('toMarkdown', () => {
     expect(failure).toContain('```diff\n   1 appId     app_7f3a9c⏎\n');
     expect(failure).toMatch(/^- {2}7 body {6}\{.*\}⏎$/m);
     expect(failure).toMatch(/^\+ {2}7 body {6}\{.*\} ‹end›$/m);
-    expect(failure).toContain('**Diagnosis**\n\n- `no-final-lf`: your content is the expected content without its final LF (§5.1, R1)');
+    expect(failure).toContain('**Diagnosis**\n\n- `no-final-lf`: your content is the expected content without its final LF (§5.1, R1) — how to fix it: ');
   });
 
   it('gives the choice of acceptable cases and groups skipped cases by reason', () => {

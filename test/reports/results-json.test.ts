@@ -16,7 +16,7 @@ describe('toResultsJson', () => {
       'schemaVersion', 'kit', 'vectorSetHash', 'implementation', 'target', 'runName', 'startedAt', 'finishedAt', 'durationMs',
       'selection', 'conformant', 'summary', 'noTestRan', 'stopped', 'otherTargets', 'aborted', 'totals', 'shard', 'causes', 'operations', 'unknownOperations', 'cases', 'staleListEntries',
     ]);
-    // 2: the status and verdict "partial" are new values (and the coverage fields new keys); causes, reproduce and input are keys added since, nothing removed
+    // 2: the status and verdict "partial" are new values (and the coverage fields new keys); causes, reproduce and input are keys added since (and the pages of causes and diagnoses), nothing removed
     expect(json.schemaVersion).toBe(2);
     expect(Object.keys(json.cases[0]!)).toEqual([
       'id', 'kind', 'file', 'comment', 'spec', 'readings', 'flags', 'result', 'status', 'verdict', 'ran', 'notRun', 'choice', 'listedReason', 'message', 'reproduce', 'curl', 'durationMs', 'diagnosis', 'property', 'ops',
@@ -69,13 +69,20 @@ describe('toResultsJson', () => {
     expect(JSON.stringify(json)).not.toContain('contentB64');
   });
 
+  it("names each known mistake's page as a path in the kit (never a file: URL), null for a cause no known mistake explains", () => {
+    expect(json.causes.map((c) => [c.mistake, c.page])).toEqual(json.causes.map((c) => [c.mistake, c.mistake === null ? null : `docs/mistakes/${c.mistake}.md`]));
+    expect(json.causes[0]).toMatchObject({ mistake: 'no-final-lf', page: 'docs/mistakes/no-final-lf.md' });
+    expect(json.causes.some((c) => c.page === null)).toBe(true);
+    expect(JSON.stringify(json)).not.toMatch(/file:\/\//);
+  });
+
   it('keeps per case: verdict, expected result, diagnosis, choice, listed reason, null when absent', () => {
     expect(byId('signature.final-lf-missing')).toMatchObject({
       kind: 'signature', result: 'invalid', verdict: 'failed', status: 'fail', choice: null, listedReason: null,
       spec: ['5.1', '5.2'], flags: ['FinalLfMissing'],
-      diagnosis: [{ mistake: 'no-final-lf', message: 'your content is the expected content without its final LF', ref: '§5.1, R1' }],
+      diagnosis: [{ mistake: 'no-final-lf', message: 'your content is the expected content without its final LF', ref: '§5.1, R1', page: 'docs/mistakes/no-final-lf.md' }],
     });
-    expect(byId('signature.final-lf-missing').ops[1]?.diagnosis).toEqual([{ mistake: 'no-final-lf', message: 'your sign equals the sign of the content without its final LF', ref: '§5.1, R1' }]);
+    expect(byId('signature.final-lf-missing').ops[1]?.diagnosis).toEqual([{ mistake: 'no-final-lf', message: 'your sign equals the sign of the content without its final LF', ref: '§5.1, R1', page: 'docs/mistakes/no-final-lf.md' }]);
     expect(byId('response.uppercase-hex')).toMatchObject({ result: 'acceptable', verdict: 'passed', choice: 'accepted', ops: [{ choice: 'accepted' }] });
     expect(byId('redirect.payment-trimmed')).toMatchObject({ verdict: 'expected-failure', listedReason: 'SDK 1.x trims the payment; fixed in 2.0 (ticket 42)' });
     expect(byId('request.verify.crash').ops[0]).toMatchObject({ status: 'error', durationMs: 2 });

@@ -49,7 +49,7 @@ describe('progress', () => {
     expect(out).toContain('acceptable cases: 1 accepted, 1 refused');
     expect(out).toContain('expected-failure list names signature.gone, which is not a case');
     // the likely causes come first; the most common one is said again just above the closing line
-    expect(out.startsWith('Likely causes of the 3 failing cases, most cases first:\n  1 case: the LF after the body was left out (no-final-lf)\n    see docs/mistakes/no-final-lf.md\n')).toBe(true);
+    expect(out.startsWith('Likely causes of the 3 failing cases, most cases first:\n  1 case: the LF after the body was left out (no-final-lf)\n    fix: Append an LF after every part, the body included: `parts.map(p => p + "\\n").join("")`, or join and add a final LF.\n    see docs/mistakes/no-final-lf.md\n')).toBe(true);
     expect(out.endsWith('skipped: 1, expected failures: 1, unexpected passes: 1, errors: 1\nlikely cause: 1 case: the LF after the body was left out (no-final-lf) — the first lines above list every cause\n2 passed, 3 failed\n')).toBe(true);
   });
 

@@ -72,16 +72,20 @@ describe.concurrent('a failing run names its likely cause first', () => {
     // counted here from each case's own diagnosis, not from the triage
     const explained = failing.filter((c) => c.diagnosis[0]?.mistake === 'no-final-lf').length;
     expect(explained).toBeGreaterThan(50);
-    const [first, second, third] = r.stdout.split('\n');
+    const [first, second, third, fourth] = r.stdout.split('\n');
     expect(first).toBe(`Likely causes of the ${failing.length} failing cases, most cases first:`);
     expect(second).toBe(`  ${explained} cases: the LF after the body was left out (no-final-lf)`);
-    expect(third).toBe('    see docs/mistakes/no-final-lf.md');
+    // the fix as the page says it (read here from the page), then the page
+    const fix = readFileSync(join(ROOT, 'docs/mistakes/no-final-lf.md'), 'utf8').split('## How to fix it\n\n')[1]?.split('\n')[0];
+    expect(third).toBe(`    fix: ${fix}`);
+    expect(fourth).toBe('    see docs/mistakes/no-final-lf.md');
     expect(results.causes[0]).toMatchObject({ mistake: 'no-final-lf', count: explained });
     expect(results.causes.reduce((n, c) => n + c.count, 0)).toBe(failing.length);
     expect(r.stdout).toContain(`likely cause: ${explained} cases: the LF after the body was left out (no-final-lf)`);
     // every failed step keeps what it was sent
     expect(failing.every((c) => c.ops.filter((o) => o.status === 'fail').every((o) => o.input !== null && typeof o.input === 'object'))).toBe(true);
-    expect(readFileSync(join(cwd, 'r/report.md'), 'utf8')).toContain(`1. **${explained} cases**: the LF after the body was left out — \`no-final-lf\`, see \`docs/mistakes/no-final-lf.md\``);
+    expect(readFileSync(join(cwd, 'r/report.md'), 'utf8')).toContain(`1. **${explained} cases**: the LF after the body was left out — \`no-final-lf\`\n   - what it means: `);
+    expect(readFileSync(join(cwd, 'r/report.md'), 'utf8')).toContain('   - docs/mistakes/no-final-lf.md in the kit\n');
   });
 
   it('the reproduce command of a failing case runs that case alone, and it fails the same way', async () => {

@@ -17,6 +17,8 @@ import { TargetUnreachableError } from '../_reach.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonOutput } from '../_json-output.js';
+import { targetNaming } from '../_target-naming.js';
+import { SAMPLE_MERCHANT_NAME } from '../../certify/sample.js';
 import type { certifyOptions } from './certify.js';
 
 /**
@@ -33,6 +35,7 @@ export async function runCertify({ values, io: given, addSecret }: CommandContex
 
   // checked before any call (a wrong --report-dir is exit 2 now, not after the run)
   const reportDir = checkedReportFolder(values, io.cwd, CERTIFICATION_PAGES);
+  const named = targetNaming(values);
 
   let merchant: ChosenMerchant;
   try {
@@ -44,6 +47,8 @@ export async function runCertify({ values, io: given, addSecret }: CommandContex
   }
   const target = merchant.target;
   addSecret(target.appSecret);
+  // the sample merchant is named as run --merchant names it, unless --name says otherwise
+  const naming = { ...(merchant.sample ? { name: SAMPLE_MERCHANT_NAME } : {}), ...named };
 
   try {
     io.stdout(`certifying ${describeMerchant(merchant)}; seed ${seed}\n`);
@@ -51,7 +56,7 @@ export async function runCertify({ values, io: given, addSecret }: CommandContex
     let result: CertificationResult;
     try {
       await reachMerchant(merchant, timeoutMs);
-      result = await runCertification({ ...target, seed, timeoutMs, deadlineMs, ...(values['accept-body'] !== undefined ? { acceptBody: values['accept-body'] } : {}) });
+      result = await runCertification({ ...target, ...naming, seed, timeoutMs, deadlineMs, ...(values['accept-body'] !== undefined ? { acceptBody: values['accept-body'] } : {}) });
     } catch (e) {
       if (!(e instanceof TargetUnreachableError)) throw e;
       // not reached: one line, and a report that says no call was sent (NOT CERTIFIED, exit 3)

@@ -4,7 +4,7 @@
  * @module
  */
 import { defineCommand, type OptionSpecs } from '../command.js';
-import { merchantOptions } from '../merchant-options.js';
+import { merchantOptions, targetNameOptions } from '../merchant-options.js';
 import { deadlineOption } from '../_numbers.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 
@@ -17,6 +17,8 @@ export const certifyOptions = {
   'app-id': { type: 'string', valueName: '<id>', description: 'The merchant appId', env: APP_ID_ENV },
   secret: { type: 'string', valueName: '<secret>', description: 'The merchant secret', env: APP_SECRET_ENV, secret: true },
   'accept-body': merchantOptions['accept-body'],
+  name: { ...targetNameOptions.name, description: 'The name of the merchant in the reports (default: merchant <host of the notifyUrl>, or sample-merchant)' },
+  version: { ...targetNameOptions.version, description: "The merchant's version, shown after its name (default: none)" },
   seed: { type: 'string', valueName: '<n>', description: 'Seed of the payloads and nonces, 0 to 4294967295 (default: random, printed)' },
   timeout: { type: 'string', valueName: '<seconds>', description: 'Limit for each call (default 5)' },
   'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the report here (default: reports/<run name>)' },

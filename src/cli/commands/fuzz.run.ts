@@ -4,14 +4,14 @@
  * @module
  */
 import { randomInt } from 'node:crypto';
-import { seeDocs } from '../../docs/refs.js';
+import { seeDocs } from '../../docs/cite.js';
 import { fuzzHttp } from '../../fuzz/http.js';
 import { FUZZ_WINDOW, fuzzParser, parseReplay, showEscaped, type FuzzResult } from '../../fuzz/run.js';
 import { saveFinding } from '../../fuzz/save.js';
 import type { HeaderAnswers } from '../../scheme/header-answers.js';
 import { TesteeStartError } from '../../protocol/testee.js';
 import { createReferenceSubject } from '../../subjects/reference.js';
-import type { Subject } from '../../subjects/subject.js';
+import { describeImplementation, type Subject } from '../../subjects/subject.js';
 import { createTesteeSubject, type TesteeSubject } from '../../subjects/testee-subject.js';
 import { resolvePath } from '../_files.js';
 import { printStartFailure, startFailure } from '../_start-failure.js';
@@ -99,7 +99,7 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
       io.stderr(`pgv2kit fuzz: ${subject.implementation.name} does not offer authorization.parse: nothing to fuzz\n`);
       return EXIT.usage;
     }
-    const name = `${subject.implementation.name} ${subject.implementation.version}`;
+    const name = describeImplementation(subject.implementation);
     io.stdout(replay ? `replaying ${replay.seed}:${replay.path} against ${name}\n` : `fuzzing authorization.parse of ${name}: seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} runs`}${timeMs !== undefined ? `, ${timeMs / 1000} s` : ''}\n`);
     const every = Math.max(100, Math.min(Math.floor(runs / 10), 10_000));
     let next = every;

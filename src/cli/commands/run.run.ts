@@ -58,6 +58,8 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   if (positionals.length > 1) throw new UsageError('--gateway takes one base URL');
   if (values['update-expect-failures'] && !values['expect-failures']) throw new UsageError('--update-expect-failures needs --expect-failures <file>');
   if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
+  const naming = ['name', 'version'].find((k) => values[k as 'name' | 'version'] !== undefined);
+  if (naming && !values.gateway && !values.merchant) throw new UsageError(`--${naming} names a gateway or merchant under test (--gateway, --merchant): a testee or a module names itself in its handshake`);
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
   const deadlineMs = secondsOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS);
   const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;

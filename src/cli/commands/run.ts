@@ -6,7 +6,7 @@
  */
 import { DEFAULT_PROPERTY_RUNS } from '../../properties/defaults.js';
 import { defineCommand, type OptionSpecs } from '../command.js';
-import { merchantOptions } from '../merchant-options.js';
+import { merchantOptions, targetNameOptions } from '../merchant-options.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitOptions } from '../vector-limit-options.js';
 import { WRITING_VECTORS_HELP } from '../_writing-help.js';
@@ -22,6 +22,7 @@ export const runOptions = {
   ...merchantOptions,
   'app-id': { type: 'string', valueName: '<id>', description: 'Gateway and merchant roles: the merchant appId', env: APP_ID_ENV },
   secret: { type: 'string', valueName: '<secret>', description: 'Gateway and merchant roles: the merchant secret', env: APP_SECRET_ENV, secret: true },
+  ...targetNameOptions,
   vectors: { type: 'string', valueName: '<dirs>', description: "The vectors folder (default: the kit's own); several run together, comma-separated, kit naming the kit's own: --vectors kit,./my-vectors" },
   only: { type: 'string', valueName: '<patterns>', description: 'Run only cases matching these patterns (area, flag or id glob; comma-separated)' },
   skip: { type: 'string', valueName: '<patterns>', description: 'Skip cases matching these patterns' },

@@ -5,7 +5,8 @@
  */
 import { showBytes } from '../visible-bytes.js';
 import type { Explanation, Note, PartView } from './model.js';
-import { docDisplayPath, mistakeRef, seeDocs } from '../../docs/refs.js';
+import { docDisplayPath, seeDocs } from '../../docs/cite.js';
+import { mistakeRef } from '../../docs/refs.js';
 
 const GUTTER = '│';
 
