@@ -13,6 +13,7 @@ import { formatCommandHelp, formatMainHelp } from './help.js';
 import { redactingIo, type CliIo } from './io.js';
 import { COMMANDS } from './registry.js';
 import { clip } from '../scheme/text.js';
+import { closest } from '../closest.js';
 
 export { processIo, type CliIo } from './io.js';
 
@@ -42,7 +43,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 export async function runCli(argv: readonly string[], io: CliIo, commands: readonly Command[]): Promise<number> {
   const findCommand = (name: string): Command | undefined => commands.find((c) => c.name === name);
   const unknownCommand = (out: CliIo, name: string): number => {
-    const near = commands.filter((c) => distance(c.name, name) <= 2).map((c) => c.name);
+    const near = closest(name, commands.map((c) => c.name));
     const hint = near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : '';
     return usage(out, undefined, `unknown command ${JSON.stringify(clip(name, 40))}${hint}; the commands are ${commands.map((c) => c.name).join(', ')}`);
   };
@@ -102,17 +103,4 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
 function usage(io: CliIo, command: string | undefined, message: string): number {
   io.stderr(`pgv2kit${command ? ` ${command}` : ''}: ${message}\nsee pgv2kit${command ? ` ${command}` : ''} --help\n`);
   return EXIT.usage;
-}
-
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
 }
