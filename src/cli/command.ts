@@ -20,6 +20,11 @@ export interface OptionSpec {
   readonly env?: string;
   /** The value is a secret: masked in every output, error messages included. */
   readonly secret?: boolean;
+  /**
+   * The value is a comma-separated list of these (`patterns`, `folders`): the option given twice
+   * is answered with the one value that gives them all (`--only a,b`).
+   */
+  readonly list?: string;
 }
 
 /** The options of a command, by long name (without `--`). */

@@ -27,7 +27,7 @@ import { refuseInsideInstalledKit } from '../_installed.js';
 import { checkWritableFile, resolvePath } from '../_files.js';
 import { reportAbortedRun, startFailure } from '../_start-failure.js';
 import { DEFAULT_DEADLINE_SECONDS, integerOption, positiveNumber, secondsOption } from '../_numbers.js';
-import { standIn } from '../_args.js';
+import { quoteHint, standIn } from '../_args.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { runOptions } from './run.js';
@@ -55,7 +55,9 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   if (targets > 1) throw new UsageError('give one of --testee, --module, --gateway and --merchant');
   const merchantOnly = MERCHANT_OPTIONS.find((k) => values[k] !== undefined);
   if (merchantOnly && !values.merchant) throw new UsageError(`--${merchantOnly} goes with --merchant (the merchant role)`);
-  if (positionals.length > 0 && !values.gateway) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (a base URL goes with --gateway)`);
+  // `--testee python3 x.py` unquoted: the shell split the command line (and a path with spaces)
+  const split = values.testee !== undefined ? 'testee' : values.module !== undefined ? 'module' : undefined;
+  if (positionals.length > 0 && !values.gateway) throw new UsageError((split && quoteHint(split, runOptions, [values[split] ?? '', ...positionals])) || `unexpected argument ${JSON.stringify(positionals[0])} (a base URL goes with --gateway)`);
   if (positionals.length > 1) throw new UsageError('--gateway takes one base URL');
   if (values['update-expect-failures'] && !values['expect-failures']) throw new UsageError('--update-expect-failures needs --expect-failures <file>');
   if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
