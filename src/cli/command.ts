@@ -48,6 +48,11 @@ export interface CommandContext<O extends OptionSpecs = OptionSpecs> {
    * options and their environment variables are declared already).
    */
   readonly addSecret: (secret: string) => void;
+  /**
+   * Registers what to undo when the command ends, however it ends (main runs each, last first,
+   * after `run` returns or throws): a report folder's lock.
+   */
+  readonly atEnd: (cleanup: () => void) => void;
 }
 
 /** A command of the CLI. */

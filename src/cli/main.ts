@@ -76,13 +76,14 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
   if (!command) return unknownCommand(out, first);
   for (const s of findSecrets(rest, command.options, io.env)) secrets.add(s);
 
+  const cleanups: Array<() => void> = [];
   try {
     const { values, positionals } = parseCommandArgs(rest, { ...command.options, ...HELP_OPTION }, command.arguments !== undefined);
     if (values['help'] === true) {
       out.stdout(formatCommandHelp(command));
       return EXIT.ok;
     }
-    return await command.run({ values, positionals, io: out, addSecret: (s) => void secrets.add(s) });
+    return await command.run({ values, positionals, io: out, addSecret: (s) => void secrets.add(s), atEnd: (cleanup) => void cleanups.push(cleanup) });
   } catch (e) {
     if (e instanceof UsageError) return usage(out, command.name, e.message);
     if (e instanceof VectorSetError) {
@@ -95,6 +96,8 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     if (io.env[DEBUG_ENV] && e instanceof Error && e.stack) out.stderr(`${e.stack}\n`);
     else out.stderr(`(set ${DEBUG_ENV}=1 for the stack trace; please report it)\n`);
     return EXIT.failure;
+  } finally {
+    for (const cleanup of cleanups.reverse()) cleanup();
   }
 }
 

@@ -47,7 +47,7 @@ import { TargetUnreachableError } from '../_reach.js';
  * @param context - the parsed options and the io
  * @returns the exit code
  */
-export async function runRun({ values, positionals, io: given, addSecret }: CommandContext<typeof runOptions>): Promise<number> {
+export async function runRun({ values, positionals, io: given, addSecret, atEnd }: CommandContext<typeof runOptions>): Promise<number> {
   if (values.json && values.list) throw new UsageError('--json summarizes a run: leave out --list');
   // --json: stdout carries the one JSON summary; every line for people goes to stderr
   const { io, emit } = jsonOutput(values.json === true, given);
@@ -113,7 +113,7 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   }
 
   // where the reports go, and the list --update-expect-failures rewrites: checked before any case runs
-  const reportDir = values['no-reports'] || values.list ? undefined : checkedReportFolder(values, io.cwd);
+  const reportDir = values['no-reports'] || values.list ? undefined : checkedReportFolder(values, { name: 'run', io, atEnd });
   if (listPath && values['update-expect-failures']) checkWritableFile(listPath, '--expect-failures');
   const junitPath = values.list ? undefined : prepareJunit(values.junit, io.cwd);
   // what every ending does after its reports: the --junit file, the CI job summary, the --json line
