@@ -46,7 +46,7 @@ export function parseCommandArgs(argv: readonly string[], options: OptionSpecs, 
     } else if (token.kind === 'positional' && !positionalsAllowed) {
       const before = parsed.tokens[i - 1];
       const words = parsed.tokens.slice(i).filter((t) => t.kind === 'positional').map((t) => t.value);
-      const hint = before?.kind === 'option' && before.value !== undefined && !before.inlineValue ? quoteHint(before.name, options, [before.value, ...words]) : undefined;
+      const hint = before?.kind === 'option' && before.value !== undefined ? quoteHint(before.name, options, [before.value, ...words]) : undefined;
       throw new UsageError(hint ?? `unexpected argument #${token.index + 1}: this command takes no positional arguments (a value without its --option?)`);
     }
   }

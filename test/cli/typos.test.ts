@@ -95,6 +95,10 @@ describe('an unquoted --testee command line or --module path says how to quote i
     [['run', '--testee', 'python3', 'my adapter.py', 'x'], "run: --testee takes the whole command line as one argument: quote it: --testee 'python3 my adapter.py x'"],
     [['run', '--module', './my', 'dir/x.mjs'], "run: --module takes one path: quote one with spaces: --module './my dir/x.mjs'"],
     [['fuzz', '--testee', 'python3', 'x.py'], "fuzz: --testee takes the whole command line as one argument: quote it: --testee 'python3 x.py'"],
+    [['fuzz', '--testee=node', 'my adapter.mjs'], "fuzz: --testee takes the whole command line as one argument: quote it: --testee 'node my adapter.mjs'"],
+    [['explain', '--body-file', './my', 'body.json'], "explain: --body-file takes one path: quote one with spaces: --body-file './my body.json'"],
+    // an option whose value is not a command line or a path: as before
+    [['fuzz', '--seed', '1', '2'], 'fuzz: unexpected argument #3: this command takes no positional arguments (a value without its --option?)'],
     // the gateway's base URL keeps its message
     [['run', 'http://127.0.0.1:9'], 'run: unexpected argument "http://127.0.0.1:9" (a base URL goes with --gateway)'],
     // a value that may be a secret is never echoed
