@@ -73,7 +73,8 @@ export const runCommand = defineCommand({
     'Selection: --only and --skip take comma-separated patterns: an area (signature), a flag',
     '(FinalLfMissing) or an id glob (signature.url-*); prefixes area:, flag:, id: force the',
     'reading. Reports go to reports/<run name>/ (or --report-dir): junit.xml, results.json,',
-    'report.md, report.html, run.log — secrets masked.',
+    'report.md, report.html, run.log — secrets masked. A folder another pgv2kit is writing',
+    'is refused (exit 2, its pid named): two runs never replace each other\'s reports.',
     '',
     'Properties: after the vectors, fast-check properties run against the same target',
     '(property.<family>.<name>: LF handling, the sign, lower-case hex, header item order,',
@@ -105,7 +106,7 @@ export const runCommand = defineCommand({
   exitCodes: {
     0: 'some step ran and none failed (partial and skipped cases do not fail the run; failures as listed)',
     1: 'nonconformance: a case failed or errored, or a listed case passed; or no test ran',
-    2: 'usage or configuration error: options, vectors folder, module, expected-failure file',
+    2: 'usage or configuration error: options, vectors folder, module, expected-failure file, a report folder in use',
     3: 'the testee could not be started or never became ready, or was given up on (it could not be restarted, failed --give-up-after requests in a row or was restarted --max-restarts times); the gateway or merchant at the URLs given could not be reached (checked before any case); --deadline passed; the sample merchant could not be started. Reports are written in each case but the last, saying what ran and why the rest did not',
     130: 'interrupted by Ctrl-C (SIGINT): the testee stopped, reports written of what ran, marked interrupted (a second Ctrl-C stops at once)',
     143: 'terminated (SIGTERM): as 130',
