@@ -110,9 +110,13 @@ function takeLock(dir: string, file: string): number | undefined {
       const fd = openSync(file, 'wx');
       try {
         writeSync(fd, `${process.pid}\n`);
-      } finally {
+      } catch (e) {
+        // a lock that names no process would hold the folder for good: none is left
         closeSync(fd);
+        unlinkSync(file);
+        throw e;
       }
+      closeSync(fd);
       // two runs taking over one stale lock at once: the one whose lock is there holds it
       const now = holderOf(file);
       if (now === process.pid) return stale;
