@@ -121,7 +121,7 @@ describe('pgv2kit serve in process', () => {
     let stop!: (reason: string) => void;
     const stopped = new Promise<string>((resolve) => (stop = resolve));
     let failed: unknown;
-    const code = await serve(values, io, (s) => secrets.push(s), stopped, (g) => {
+    const code = await serve(values, io, (s) => secrets.push(s), () => stopped, (g) => {
       body(g).catch((e: unknown) => (failed = e)).finally(() => stop('test'));
     });
     if (failed) throw failed;
@@ -177,7 +177,7 @@ describe('pgv2kit serve in process', () => {
       const port = String((blocker.address() as { port: number }).port);
       let err = '';
       const io: CliIo = { stdout: () => undefined, stderr: (s) => void (err += s), env: {}, cwd: ROOT };
-      expect(await serve({ port }, io, () => undefined, new Promise(() => undefined))).toBe(3);
+      expect(await serve({ port }, io, () => undefined, () => new Promise(() => undefined))).toBe(3);
       expect(err).toMatch(/^pgv2kit serve: the gateway could not start: .*EADDRINUSE/);
     } finally {
       blocker.close();

@@ -48,26 +48,18 @@ describe('lockReportFolder', () => {
     expect(readFileSync(join(dir, REPORT_LOCK_FILE), 'utf8')).toBe('4194303\n');
   });
 
-  it('several folders held at once, each released on its own; a signal the command handles leaves them held', () => {
+  it('several folders held at once, each released on its own; its exit and signal listeners go with the last', () => {
     const [a, b] = [tmp(), tmp()];
-    const listeners = process.listenerCount('SIGINT');
+    const listeners = ['exit', 'SIGINT', 'SIGTERM'].map((e) => process.listenerCount(e));
     const first = lockReportFolder(a);
     const second = lockReportFolder(b);
-    // a command with a handler of its own (a run stopping on Ctrl-C) ends by itself, releasing then
-    const handler = (): void => undefined;
-    process.on('SIGINT', handler);
-    try {
-      process.emit('SIGINT', 'SIGINT');
-    } finally {
-      process.off('SIGINT', handler);
-    }
+    expect(['exit', 'SIGINT', 'SIGTERM'].map((e) => process.listenerCount(e))).toEqual(listeners.map((n) => n + 1));
     expect([existsSync(join(a, REPORT_LOCK_FILE)), existsSync(join(b, REPORT_LOCK_FILE))]).toEqual([true, true]);
     first.release();
     expect([existsSync(join(a, REPORT_LOCK_FILE)), existsSync(join(b, REPORT_LOCK_FILE))]).toEqual([false, true]);
     second.release();
     expect(existsSync(join(b, REPORT_LOCK_FILE))).toBe(false);
-    // its signal and exit listeners go with the last lock
-    expect(process.listenerCount('SIGINT')).toBe(listeners);
+    expect(['exit', 'SIGINT', 'SIGTERM'].map((e) => process.listenerCount(e))).toEqual(listeners);
   });
 
   it.each(['0\n', '', '12 34\n', '-5\n'])('a lock file holding %j names no process: refused, left as it is', (text) => {

@@ -18,25 +18,26 @@ import type { serveOptions } from './serve.js';
  * @returns the exit code
  */
 export async function runServe({ values, io, addSecret }: CommandContext<typeof serveOptions>): Promise<number> {
-  return serve(values, io, addSecret, untilStopped(io));
+  return serve(values, io, addSecret, () => untilStopped(io));
 }
 
 /**
- * Runs the gateway until `stop` settles (the command passes SIGINT/SIGTERM; tests pass their own).
+ * Runs the gateway until what `stop` returns settles (the command's: SIGINT, SIGTERM or its parent
+ * process gone; tests pass their own).
  * @param values - the command's option values
  * @param io - the io
  * @param addSecret - declares the secret in use, masked in every output
- * @param stop - settles when the gateway should stop, with the reason
+ * @param stop - called once the gateway listens (nothing is watched before, nor after a failed start): settles when it should stop, with the reason
  * @param started - called with the gateway once it listens (tests)
  * @returns the exit code
  * @throws {UsageError} for a bad port, an appId without a secret (or a secret without an appId), a bad appId
- * @example await serve({ port: '0' }, io, () => {}, stopPromise)
+ * @example await serve({ port: '0' }, io, () => {}, () => stopPromise)
  */
 export async function serve(
   values: OptionValues<typeof serveOptions>,
   io: CliIo,
   addSecret: (secret: string) => void,
-  stop: Promise<string>,
+  stop: () => Promise<string>,
   started?: (gateway: Gateway) => void,
 ): Promise<number> {
   const port = portOf(values.port, 'port');
@@ -88,7 +89,7 @@ export async function serve(
     );
   }
   started?.(gateway);
-  const reason = await stop;
+  const reason = await stop();
   await gateway.close();
   if (!values.json) io.stdout(`stopped (${reason})\n`);
   return EXIT.ok;
