@@ -5,7 +5,10 @@
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError, type OptionSpecs } from './command.js';
+import { closest } from '../closest.js';
+import { clip } from '../scheme/text.js';
+import { shellQuote } from '../shell-quote.js';
+import { UsageError, type OptionSpec, type OptionSpecs } from './command.js';
 
 /** The options every command has. */
 export const HELP_OPTION = { help: { type: 'boolean', short: 'h', description: 'Show this help' } } as const satisfies OptionSpecs;
@@ -22,8 +25,9 @@ export interface ParsedArgs {
  * @param options - the command's options (help included)
  * @param positionalsAllowed - whether the command takes positional arguments
  * @returns the values and positionals
- * @throws {UsageError} for an unknown option, a missing or unexpected value, an option
- *   given twice, or a positional argument the command does not take
+ * @throws {UsageError} for an unknown option (with the closest one), a missing or unexpected
+ *   value, an option given twice (a list option: how to give several), or a positional argument
+ *   the command does not take (words after a command or a path: how to quote them)
  */
 export function parseCommandArgs(argv: readonly string[], options: OptionSpecs, positionalsAllowed: boolean): ParsedArgs {
   const config: ParseArgsConfig['options'] = {};
@@ -32,15 +36,18 @@ export function parseCommandArgs(argv: readonly string[], options: OptionSpecs, 
   try {
     parsed = parseArgs({ args: [...argv], options: config, strict: true, allowPositionals: true, tokens: true });
   } catch (e) {
-    throw new UsageError(describeParseError(e));
+    throw new UsageError(describeParseError(e, options));
   }
   const seen = new Set<string>();
-  for (const token of parsed.tokens) {
+  for (const [i, token] of parsed.tokens.entries()) {
     if (token.kind === 'option') {
-      if (seen.has(token.name) && options[token.name]?.type === 'string') throw new UsageError(`option --${token.name} is given more than once`);
+      if (seen.has(token.name) && options[token.name]?.type === 'string') throw new UsageError(givenTwice(token.name, options, parsed.tokens));
       seen.add(token.name);
     } else if (token.kind === 'positional' && !positionalsAllowed) {
-      throw new UsageError(`unexpected argument #${token.index + 1}: this command takes no positional arguments (a value without its --option?)`);
+      const before = parsed.tokens[i - 1];
+      const words = parsed.tokens.slice(i).filter((t) => t.kind === 'positional').map((t) => t.value);
+      const hint = before?.kind === 'option' && before.value !== undefined ? quoteHint(before.name, options, [before.value, ...words]) : undefined;
+      throw new UsageError(hint ?? `unexpected argument #${token.index + 1}: this command takes no positional arguments (a value without its --option?)`);
     }
   }
   // No option is declared `multiple`, so every value is a string or a boolean.
@@ -101,15 +108,44 @@ export function optionLabel(name: string): string {
   return /^[A-Z][A-Z0-9_]*$/.test(name) ? name : `--${name}`;
 }
 
+/**
+ * What to say of words left over after a command line or a path given unquoted (`--testee python3
+ * x.py`: the shell split it): quote the whole value. Only for options whose value may hold spaces
+ * (a `<command>`, a `<path>`, a `<file>`, a `<dir>`), never a secret one.
+ * @param name - the option's long name
+ * @param options - the command's options
+ * @param words - the option's value and the words after it, as given
+ * @returns the message, or undefined when the option's value is not one to quote
+ * @example quoteHint('testee', runOptions, ['python3', 'x.py']) // "--testee takes the whole command line as one argument: quote it: --testee 'python3 x.py'"
+ */
+export function quoteHint(name: string, options: OptionSpecs, words: readonly string[]): string | undefined {
+  const spec = options[name];
+  if (spec === undefined || spec.secret || spec.type !== 'string') return undefined;
+  const value = `--${name} ${shellQuote(words.join(' '))}`;
+  if (spec.valueName === '<command>') return `--${name} takes the whole command line as one argument: quote it: ${value}`;
+  if (/^<(path|file|dir)>$/.test(spec.valueName ?? '')) return `--${name} takes one ${spec.valueName?.slice(1, -1)}: quote one with spaces: ${value}`;
+  return undefined;
+}
+
 // --- internal ---
 
-function describeParseError(e: unknown): string {
+/** An option given twice: a list option says how to give several (one comma-separated value, the user's values in it). */
+function givenTwice(name: string, options: OptionSpecs, tokens: ReadonlyArray<{ kind: string; name?: string; value?: string | undefined }>): string {
+  const spec: OptionSpec | undefined = options[name];
+  if (spec?.list === undefined || spec.secret) return `option --${name} is given more than once`;
+  const values = tokens.filter((t) => t.kind === 'option' && t.name === name).map((t) => t.value ?? '');
+  return `option --${name} is given more than once: give several ${spec.list} as one comma-separated value: --${name} ${shellQuote(values.join(','))}`;
+}
+
+function describeParseError(e: unknown, options: OptionSpecs): string {
   const code = (e as { code?: unknown }).code;
   const message = e instanceof Error ? e.message : String(e);
   const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? 'an option';
   switch (code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown option ${option}`;
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const near = option.startsWith('--') ? closest(option.slice(2), Object.keys(options)).map((n) => `--${n}`) : [];
+      return `unknown option ${clip(option, 40)}${near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
+    }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       if (/does not take an argument/.test(message)) return `option ${option} takes no value`;
       if (/ambiguous/.test(message)) return `option ${option} needs a value (for a value starting with "-", write ${option}=<value>)`;

@@ -4,11 +4,13 @@
  * (one line), and, for `pgv2kit run`, a run with no case that every report shows as such. Exit 3.
  * @module
  */
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describeEnd, formatStartFailure, type TesteeStartError, type TesteeStartFailure } from '../protocol/testee.js';
 import { ReportWriteError, writeReports } from '../reports/write.js';
 import type { RunAborted, RunResult, RunTarget } from '../runner/result.js';
 import { countVerdicts, defaultRunName } from '../runner/run.js';
+import { shellQuote } from '../shell-quote.js';
 import { KIT_NAME, kitVersion } from '../version.js';
 import type { CliIo } from './io.js';
 import { TargetUnreachableError } from './_reach.js';
@@ -26,14 +28,42 @@ export function startFailure(e: TesteeStartError, command: string): TesteeStartF
 
 /**
  * Prints a start failure on stderr: `pgv2kit <command>: the testee could not start: …`
- * and the facts, one a line (the io masks secrets).
- * @param io - the command's io
+ * and the facts, one a line (the io masks secrets), and a hint when the command line holds a
+ * path with a space the shell split ({@link splitPathHint}).
+ * @param io - the command's io (its working folder is the testee's)
  * @param name - the command's name, e.g. `run`
  * @param failure - the failure
  * @example printStartFailure(io, 'fuzz', startFailure(e, values.testee))
  */
-export function printStartFailure(io: Pick<CliIo, 'stderr'>, name: string, failure: TesteeStartFailure): void {
-  io.stderr(`pgv2kit ${name}: ${formatStartFailure(failure)}`);
+export function printStartFailure(io: Pick<CliIo, 'stderr' | 'cwd'>, name: string, failure: TesteeStartFailure): void {
+  const hint = splitPathHint(failure.command, io.cwd);
+  io.stderr(`pgv2kit ${name}: ${formatStartFailure(failure)}${hint !== undefined ? `  hint:    ${hint}\n` : ''}`);
+}
+
+/**
+ * Whether a testee's command line names a path with a space unquoted: a word that is no file
+ * or folder, which joined with the words after it (as written) is one. The shell that runs the
+ * command line (`sh -c`) split it, so the testee was given two arguments that name nothing.
+ * @param command - the command line, as given to --testee
+ * @param cwd - the folder it runs in (relative paths)
+ * @returns the hint with the command line mended, or undefined when no such word is found
+ * @example splitPathHint('python3 /tmp/my dir/a.py', '/') // 'the command line is run by a shell (sh -c), which split "/tmp/my dir/a.py" at its spaces: quote the path inside it: --testee \'python3 "/tmp/my dir/a.py"\''
+ */
+export function splitPathHint(command: string, cwd: string): string | undefined {
+  const words = [...command.matchAll(/\S+/g)].slice(0, MAX_WORDS).map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  for (const [i, first] of words.entries()) {
+    if (isPath(command.slice(first.start, first.end), cwd)) continue;
+    // the longest such join: `/tmp/a b c/x.py` whole, not its folder `/tmp/a b`
+    for (const last of words.slice(i + 1).reverse()) {
+      const path = command.slice(first.start, last.end);
+      if (!isPath(path, cwd)) continue;
+      // inside the command line: in double quotes when nothing in it is special there, else in single quotes
+      const quoted = /["$`\\!]/.test(path) ? shellQuote(path) : `"${path}"`;
+      const mended = `${command.slice(0, first.start)}${quoted}${command.slice(last.end)}`;
+      return `the command line is run by a shell (sh -c), which split ${JSON.stringify(path)} at its spaces: quote the path inside it: --testee ${shellQuote(mended)}`;
+    }
+  }
+  return undefined;
 }
 
 /** What a run that ended before any case knows of itself. */
@@ -113,4 +143,18 @@ export async function reportAbortedRun(io: CliIo, facts: AbortedRunFacts, report
     }
   }
   return { code: 3, run, dir };
+}
+
+// --- internal ---
+
+/** The words of a command line looked at for a split path (each joined with those after it). */
+const MAX_WORDS = 64;
+
+function isPath(path: string, cwd: string): boolean {
+  try {
+    statSync(resolve(cwd, path));
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -20,6 +20,11 @@ export interface OptionSpec {
   readonly env?: string;
   /** The value is a secret: masked in every output, error messages included. */
   readonly secret?: boolean;
+  /**
+   * The value is a comma-separated list of these (`patterns`, `folders`): the option given twice
+   * is answered with the one value that gives them all (`--only a,b`).
+   */
+  readonly list?: string;
 }
 
 /** The options of a command, by long name (without `--`). */
@@ -43,6 +48,11 @@ export interface CommandContext<O extends OptionSpecs = OptionSpecs> {
    * options and their environment variables are declared already).
    */
   readonly addSecret: (secret: string) => void;
+  /**
+   * Registers what to undo when the command ends, however it ends (main runs each, last first,
+   * after `run` returns or throws): a report folder's lock.
+   */
+  readonly atEnd: (cleanup: () => void) => void;
 }
 
 /** A command of the CLI. */

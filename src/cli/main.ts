@@ -13,6 +13,7 @@ import { formatCommandHelp, formatMainHelp } from './help.js';
 import { redactingIo, type CliIo } from './io.js';
 import { COMMANDS } from './registry.js';
 import { clip } from '../scheme/text.js';
+import { closest } from '../closest.js';
 
 export { processIo, type CliIo } from './io.js';
 
@@ -42,7 +43,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 export async function runCli(argv: readonly string[], io: CliIo, commands: readonly Command[]): Promise<number> {
   const findCommand = (name: string): Command | undefined => commands.find((c) => c.name === name);
   const unknownCommand = (out: CliIo, name: string): number => {
-    const near = commands.filter((c) => distance(c.name, name) <= 2).map((c) => c.name);
+    const near = closest(name, commands.map((c) => c.name));
     const hint = near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : '';
     return usage(out, undefined, `unknown command ${JSON.stringify(clip(name, 40))}${hint}; the commands are ${commands.map((c) => c.name).join(', ')}`);
   };
@@ -75,13 +76,14 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
   if (!command) return unknownCommand(out, first);
   for (const s of findSecrets(rest, command.options, io.env)) secrets.add(s);
 
+  const cleanups: Array<() => void> = [];
   try {
     const { values, positionals } = parseCommandArgs(rest, { ...command.options, ...HELP_OPTION }, command.arguments !== undefined);
     if (values['help'] === true) {
       out.stdout(formatCommandHelp(command));
       return EXIT.ok;
     }
-    return await command.run({ values, positionals, io: out, addSecret: (s) => void secrets.add(s) });
+    return await command.run({ values, positionals, io: out, addSecret: (s) => void secrets.add(s), atEnd: (cleanup) => void cleanups.push(cleanup) });
   } catch (e) {
     if (e instanceof UsageError) return usage(out, command.name, e.message);
     if (e instanceof VectorSetError) {
@@ -94,6 +96,8 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     if (io.env[DEBUG_ENV] && e instanceof Error && e.stack) out.stderr(`${e.stack}\n`);
     else out.stderr(`(set ${DEBUG_ENV}=1 for the stack trace; please report it)\n`);
     return EXIT.failure;
+  } finally {
+    for (const cleanup of cleanups.reverse()) cleanup();
   }
 }
 
@@ -102,17 +106,4 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
 function usage(io: CliIo, command: string | undefined, message: string): number {
   io.stderr(`pgv2kit${command ? ` ${command}` : ''}: ${message}\nsee pgv2kit${command ? ` ${command}` : ''} --help\n`);
   return EXIT.usage;
-}
-
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
 }

@@ -11,6 +11,7 @@ import type { CaseResult, Diagnosis, RunResult, RunStopped, Totals, Verdict } fr
 import { runConformant, runPassed } from '../runner/result.js';
 import { otherTargetsLine, type OperationCoverage } from '../runner/coverage.js';
 import { redact } from '../scheme/mask.js';
+import { shellQuote } from '../shell-quote.js';
 import { describeImplementation, type Json } from '../subjects/subject.js';
 import { diffContents, viewContent, type ContentDiff, type ContentView } from './_content.js';
 import { decodeBase64, Redactor } from './redact.js';
@@ -246,11 +247,6 @@ function curlField(ops: readonly OpView[]): { curl?: string } {
     if (curl) return { curl };
   }
   return {};
-}
-
-/** A word for a POSIX shell: as it is when it is plain, else in single quotes. */
-function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /**

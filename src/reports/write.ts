@@ -14,6 +14,7 @@ import { junitFromModel } from './junit.js';
 import { markdownFromModel } from './markdown.js';
 import { resultsJsonFromModel } from './results-json.js';
 import { SHARD_FILE, shardFileText } from './merge.js';
+import { REPORT_LOCK_FILE } from './lock.js';
 
 /**
  * The files of a report folder, in the order they are written.
@@ -160,7 +161,7 @@ export function checkReportDir(dir: string, extra: readonly string[] = []): void
   const stat = statOrUndefined(target, true);
   if (stat) {
     if (!stat.isDirectory()) throw new ReportWriteError(target, 'it exists and is not a folder; choose another --report-dir');
-    if (!readdirSync(target).every((f) => names.includes(f))) throw new ReportWriteError(target, `it exists and is not a report folder (only ${names.join(', ')} may be in it); remove it or choose another folder`);
+    if (!readdirSync(target).every((f) => isReportFile(f, names))) throw new ReportWriteError(target, `it exists and is not a report folder (only ${names.join(', ')} may be in it); remove it or choose another folder`);
   }
   checkCanCreate(target, dirname(target));
 }
@@ -201,6 +202,11 @@ function statOrUndefined(path: string, link = false): Stats | undefined {
 }
 
 
+/** A file a report folder may hold: a report file, or the lock of the run that will write it (lock.ts). */
+function isReportFile(name: string, names: readonly string[]): boolean {
+  return names.includes(name) || name === REPORT_LOCK_FILE;
+}
+
 async function folderState(path: string, names: readonly string[]): Promise<'missing' | 'report' | 'other'> {
   let stat;
   try {
@@ -211,7 +217,7 @@ async function folderState(path: string, names: readonly string[]): Promise<'mis
   }
   if (!stat.isDirectory()) return 'other';
   const entries = await fs.readdir(path);
-  return entries.every((f) => names.includes(f)) ? 'report' : 'other';
+  return entries.every((f) => isReportFile(f, names)) ? 'report' : 'other';
 }
 
 async function writeFlushed(path: string, text: string): Promise<void> {

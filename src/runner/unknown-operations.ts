@@ -4,6 +4,7 @@
  * name, lest a typo in a handshake silently leave an operation untested.
  * @module
  */
+import { closest } from '../closest.js';
 import { KIT_OPERATIONS, PROTOCOL_OPERATIONS } from '../protocol/operations.js';
 
 /** An advertised operation name protocol v1 does not know. */
@@ -33,39 +34,13 @@ export function unknownOperation(name: string, who: string): UnknownOperation {
 }
 
 /**
- * The protocol v1 operation closest to a name by edit distance (Levenshtein, case
- * ignored), when it is within a third of the name's length (at least 2 edits): a
- * likely typo. Ties go to the protocol's order.
+ * The protocol v1 operation closest to a name (see {@link closest}: a likely typo). Ties go to
+ * the protocol's order.
  * @param name - any name
  * @returns the closest operation, or undefined when none is close
  * @example closestOperation('signature.sgn') // 'signature.sign'
  * @example closestOperation('frobnicate') // undefined
  */
 export function closestOperation(name: string): string | undefined {
-  let best: { op: string; d: number } | undefined;
-  for (const op of PROTOCOL_OPERATIONS) {
-    const d = editDistance(name.toLowerCase(), op.toLowerCase());
-    if (!best || d < best.d) best = { op, d };
-  }
-  return best && best.d <= Math.max(2, Math.floor(name.length / 3)) ? best.op : undefined;
-}
-
-/**
- * Levenshtein distance: insertions, deletions and substitutions of one UTF-16 unit.
- * @param a - a string
- * @param b - a string
- * @returns the number of edits
- * @example editDistance('kitten', 'sitting') // 3
- */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
+  return closest(name, PROTOCOL_OPERATIONS)[0];
 }

@@ -5,11 +5,12 @@
  * A property whose operations the subject does not offer is skipped.
  *
  * Seed and inputs: FC_SEED (default random, printed on failure), FC_NUM_RUNS (default 200).
- * Replay a failure as it prints it: FC_SEED=<seed> FC_PATH=<path> npx vitest run suites/properties -t '<property id>'
+ * Replay a failure as it prints it: [PGV2KIT_SUBJECT=<path>] FC_SEED=<seed> FC_PATH=<path> npx vitest run suites/properties -t '<property id>'
  */
 import { describe, expect, it } from 'vitest';
 import { PROPERTIES } from '../../src/properties/catalogue.js';
 import { runProperties } from '../../src/runner/properties.js';
+import { replayCommand } from '../_support/replay.js';
 import { loadSubject } from '../_support/subject.js';
 
 const subject = await loadSubject();
@@ -22,7 +23,7 @@ describe(`properties of ${subject.implementation.name}`, () => {
     const offered = p.operations.every((op) => subject.operations.includes(op));
     if (!offered) return; // not offered: nothing to hold it to (pgv2kit run reports it as skipped)
     const [c] = await runProperties(subject, { runs, ...(seed !== undefined ? { seed } : {}), ...(path !== undefined && seed !== undefined ? { replay: { id, path } } : {}), only: (x) => x === id });
-    const failure = c?.verdict === 'passed' ? undefined : `${c?.message ?? 'not run'}\n  replay: FC_SEED=${c?.property?.replay?.split(':')[0] ?? ''} FC_PATH=${c?.property?.replay?.split(':').slice(1).join(':') ?? ''} npx vitest run suites/properties -t '${id}'`;
+    const failure = c?.verdict === 'passed' ? undefined : `${c?.message ?? 'not run'}\n  replay: ${replayCommand(id, c?.property?.replay ?? '', process.env)}`;
     expect(failure).toBeUndefined();
   }, 60_000);
 });

@@ -88,6 +88,8 @@ function expectMessage(stderr: string, command: string, c: StartFailureCase): vo
   expect(stderr).toMatch(new RegExp(`^  ended: +${c.ended.source}$`, 'm'));
   expect(stderr).toMatch(/^ {2}stderr \(last \d+ lines?\):$/m);
   expect(stderr).toMatch(new RegExp(`^ {4}\\| .*${c.tail.source}`, 'm'));
+  // no path with a space split here: no hint about quoting
+  expect(stderr).not.toContain('  hint:');
 }
 
 describe.concurrent('a testee that fails at start', () => {

@@ -5,7 +5,7 @@
  * cases that did not run are not in the run (never counted as passed), and the reports say how many.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -131,6 +131,8 @@ describe.concurrent('a signal stops a run, as a real process', () => {
     expect(json.conformant).toBe(false);
     expect(json.cases.some((c) => c.id === 'signature.final-lf-missing')).toBe(false);
     expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.interrupted"');
+    // the report folder's lock (src/reports/lock.ts) is not left behind
+    expect(readdirSync(join(cwd, 'r')).sort()).toEqual(['junit.xml', 'report.html', 'report.md', 'results.json', 'run.log']);
   }, 30_000);
 });
 

@@ -13,6 +13,7 @@ import { serve } from '../../src/cli/commands/serve.run.js';
 import type { CliIo } from '../../src/cli/io.js';
 import type { Gateway } from '../../src/gateway/index.js';
 import { verifyResponse } from '../../src/scheme/verify.js';
+import { alive } from '../_support.js';
 import { run } from '../cli/_run.js';
 import { CREDENTIALS_PATH, PDF_BODY, signedPost } from './_support.js';
 
@@ -55,6 +56,47 @@ describe('pgv2kit serve as a child process', () => {
   });
 });
 
+describe('pgv2kit serve outliving the process that started it', () => {
+  it('stops when its parent is killed (SIGKILL: nothing is passed on, as with npx): a line on stderr, the servers closed', async () => {
+    // the parent: starts serve (its output straight to this test's pipes), says serve's pid, then waits to be killed
+    const script = [
+      "const { spawn } = require('node:child_process');",
+      `const c = spawn(process.execPath, [${JSON.stringify(join(ROOT, 'bin/pgv2kit.js'))}, 'serve', '--port', '0', '--upload-port', '0'], { stdio: ['ignore', 'inherit', 'inherit'] });`,
+      "process.stdout.write(`serve pid ${c.pid}\\n`);",
+      'setInterval(() => {}, 1000);',
+    ].join('\n');
+    const parent = spawn(process.execPath, ['-e', script], { cwd: ROOT, env: { ...process.env, PGV2_APP_ID: '', PGV2_APP_SECRET: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    parent.stdout.setEncoding('utf8').on('data', (c: string) => void (stdout += c));
+    parent.stderr.setEncoding('utf8').on('data', (c: string) => void (stderr += c));
+    // every holder of the pipes gone: the parent and serve
+    const closed = new Promise<void>((resolve) => parent.on('close', () => resolve()));
+    let servePid = 0;
+    try {
+      for (let i = 0; i < 400 && !stdout.includes('Stop with'); i++) await new Promise((r) => setTimeout(r, 25));
+      servePid = Number(/^serve pid (\d+)$/m.exec(stdout)?.[1]);
+      const baseUrl = /^base URL +(http:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout)?.[1];
+      expect(baseUrl, stdout + stderr).toBeDefined();
+      expect(alive(servePid)).toBe(true);
+      // it answers (an unsigned request is refused): the servers listen
+      expect((await fetch(`${baseUrl}/pg/v2/payment/create`, { method: 'POST' })).status).toBeGreaterThanOrEqual(400);
+
+      parent.kill('SIGKILL');
+      // bounded: serve looks for its parent twice a second
+      for (let i = 0; i < 200 && alive(servePid); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(alive(servePid)).toBe(false);
+      await closed;
+      expect(stderr).toContain(`pgv2kit serve: the process that started it (pid ${parent.pid}) has exited: stopping\n`);
+      expect(stdout).toMatch(/stopped \(its parent process exited\)\n$/);
+      await expect(fetch(`${baseUrl}/pg/v2/payment/create`, { method: 'POST' })).rejects.toThrow();
+    } finally {
+      parent.kill('SIGKILL');
+      if (servePid > 0 && alive(servePid)) process.kill(servePid, 'SIGKILL');
+    }
+  }, 30_000);
+});
+
 describe('pgv2kit serve in process', () => {
   it.each([
     [['serve', '--port', 'abc'], /--port must be a port number from 0 to 65535, not "abc"/],
@@ -79,7 +121,7 @@ describe('pgv2kit serve in process', () => {
     let stop!: (reason: string) => void;
     const stopped = new Promise<string>((resolve) => (stop = resolve));
     let failed: unknown;
-    const code = await serve(values, io, (s) => secrets.push(s), stopped, (g) => {
+    const code = await serve(values, io, (s) => secrets.push(s), () => stopped, (g) => {
       body(g).catch((e: unknown) => (failed = e)).finally(() => stop('test'));
     });
     if (failed) throw failed;
@@ -135,7 +177,7 @@ describe('pgv2kit serve in process', () => {
       const port = String((blocker.address() as { port: number }).port);
       let err = '';
       const io: CliIo = { stdout: () => undefined, stderr: (s) => void (err += s), env: {}, cwd: ROOT };
-      expect(await serve({ port }, io, () => undefined, new Promise(() => undefined))).toBe(3);
+      expect(await serve({ port }, io, () => undefined, () => new Promise(() => undefined))).toBe(3);
       expect(err).toMatch(/^pgv2kit serve: the gateway could not start: .*EADDRINUSE/);
     } finally {
       blocker.close();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { worstStatus, type OpStatus, type Status } from '../../src/checks/outcome.js';
 import { noTestRan, operationCoverage } from '../../src/runner/coverage.js';
-import { closestOperation, editDistance, unknownOperation } from '../../src/runner/unknown-operations.js';
+import { closestOperation, unknownOperation } from '../../src/runner/unknown-operations.js';
 import type { Operation } from '../../src/protocol/operations.js';
 
 const steps = (...s: OpStatus[]): Array<{ status: OpStatus }> => s.map((status) => ({ status }));
@@ -75,16 +75,6 @@ describe('noTestRan', () => {
 });
 
 describe('unknown operation names', () => {
-  it.each([
-    ['kitten', 'sitting', 3],
-    ['', 'abc', 3],
-    ['signature.sgn', 'signature.sign', 1],
-    ['same', 'same', 0],
-  ])('editDistance(%j, %j) = %i', (a, b, d) => {
-    expect(editDistance(a, b)).toBe(d);
-    expect(editDistance(b, a)).toBe(d);
-  });
-
   it.each([
     ['signature.sgn', 'signature.sign'],
     ['Signature.Sign', 'signature.sign'],

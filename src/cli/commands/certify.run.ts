@@ -26,7 +26,7 @@ import type { certifyOptions } from './certify.js';
  * @param context - the parsed options and the io
  * @returns the exit code
  */
-export async function runCertify({ values, io: given, addSecret }: CommandContext<typeof certifyOptions>): Promise<number> {
+export async function runCertify({ values, io: given, addSecret, atEnd }: CommandContext<typeof certifyOptions>): Promise<number> {
   // --json: one summary line on stdout, every other line on stderr
   const { io, emit } = jsonOutput(values.json === true, given);
   const seed = values.seed === undefined ? randomInt(0, 2 ** 32 - 1) : parseSeed(values.seed);
@@ -34,7 +34,7 @@ export async function runCertify({ values, io: given, addSecret }: CommandContex
   const deadlineMs = secondsOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS);
 
   // checked before any call (a wrong --report-dir is exit 2 now, not after the run)
-  const reportDir = checkedReportFolder(values, io.cwd, CERTIFICATION_PAGES);
+  const reportDir = checkedReportFolder(values, { name: 'certify', io, atEnd }, CERTIFICATION_PAGES);
   const named = targetNaming(values);
 
   let merchant: ChosenMerchant;

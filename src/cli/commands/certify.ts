@@ -44,14 +44,15 @@ export const certifyCommand = defineCommand({
     '',
     'With no URLs, the sample merchant (examples/sample-merchant) is started on 127.0.0.1 with',
     'demo credentials and certified. Reports go to reports/<run name>/ (or --report-dir):',
-    'certification.html, certification.md, certification.json, junit.xml — secrets masked. The',
-    'same --seed gives the same calls (timestamps aside) and the same plan hash.',
+    'certification.html, certification.md, certification.json, junit.xml — secrets masked (a',
+    'folder another pgv2kit is writing is refused: exit 2, its pid named). The same --seed gives',
+    'the same calls (timestamps aside) and the same plan hash.',
   ].join('\n'),
   options: certifyOptions,
   exitCodes: {
     0: 'CERTIFIED: every requirement passed',
     1: 'NOT CERTIFIED: a requirement failed (the report names it), timeouts and answers that never came included',
-    2: 'usage error: options, URLs, credentials',
+    2: 'usage error: options, URLs, credentials, a report folder in use',
     3: 'an endpoint of the merchant could not be reached (checked before any call; the report says NOT CERTIFIED and why), --deadline passed, or the sample merchant could not be started',
   },
   examples: [

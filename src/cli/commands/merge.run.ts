@@ -20,10 +20,10 @@ import type { mergeOptions } from './merge.js';
  * @param context - the parsed options, the folders and the io
  * @returns the exit code one run would have had
  */
-export async function runMerge({ values, positionals, io: given }: CommandContext<typeof mergeOptions>): Promise<number> {
+export async function runMerge({ values, positionals, io: given, atEnd }: CommandContext<typeof mergeOptions>): Promise<number> {
   const { io, emit } = jsonOutput(values.json === true, given);
   if (positionals.length === 0) throw new UsageError('give the report folder of every shard (pgv2kit merge <dir>…)');
-  const reportDir = values['no-reports'] ? undefined : checkedReportFolder(values, io.cwd);
+  const reportDir = values['no-reports'] ? undefined : checkedReportFolder(values, { name: 'merge', io, atEnd });
   const junitPath = prepareJunit(values.junit, io.cwd);
   const inputs = positionals.map((d) => resolvePath(io.cwd, d));
   let model: ReportModel;

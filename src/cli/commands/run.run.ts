@@ -25,7 +25,7 @@ import { vectorFolders } from '../vector-folders.js';
 import { checkWritableFile, resolvePath } from '../_files.js';
 import { reportAbortedRun, startFailure } from '../_start-failure.js';
 import { DEFAULT_DEADLINE_SECONDS, integerOption, positiveNumber, secondsOption } from '../_numbers.js';
-import { standIn } from '../_args.js';
+import { quoteHint, standIn } from '../_args.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { runOptions } from './run.js';
@@ -46,7 +46,7 @@ import { TargetUnreachableError } from '../_reach.js';
  * @param context - the parsed options and the io
  * @returns the exit code
  */
-export async function runRun({ values, positionals, io: given, addSecret }: CommandContext<typeof runOptions>): Promise<number> {
+export async function runRun({ values, positionals, io: given, addSecret, atEnd }: CommandContext<typeof runOptions>): Promise<number> {
   if (values.json && values.list) throw new UsageError('--json summarizes a run: leave out --list');
   // --json: stdout carries the one JSON summary; every line for people goes to stderr
   const { io, emit } = jsonOutput(values.json === true, given);
@@ -54,7 +54,9 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   if (targets > 1) throw new UsageError('give one of --testee, --module, --gateway and --merchant');
   const merchantOnly = MERCHANT_OPTIONS.find((k) => values[k] !== undefined);
   if (merchantOnly && !values.merchant) throw new UsageError(`--${merchantOnly} goes with --merchant (the merchant role)`);
-  if (positionals.length > 0 && !values.gateway) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (a base URL goes with --gateway)`);
+  // `--testee python3 x.py` unquoted: the shell split the command line (and a path with spaces)
+  const split = values.testee !== undefined ? 'testee' : values.module !== undefined ? 'module' : undefined;
+  if (positionals.length > 0 && !values.gateway) throw new UsageError((split && quoteHint(split, runOptions, [values[split] ?? '', ...positionals])) || `unexpected argument ${JSON.stringify(positionals[0])} (a base URL goes with --gateway)`);
   if (positionals.length > 1) throw new UsageError('--gateway takes one base URL');
   if (values['update-expect-failures'] && !values['expect-failures']) throw new UsageError('--update-expect-failures needs --expect-failures <file>');
   if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
@@ -111,7 +113,7 @@ export async function runRun({ values, positionals, io: given, addSecret }: Comm
   }
 
   // where the reports go, and the list --update-expect-failures rewrites: checked before any case runs
-  const reportDir = values['no-reports'] || values.list ? undefined : checkedReportFolder(values, io.cwd);
+  const reportDir = values['no-reports'] || values.list ? undefined : checkedReportFolder(values, { name: 'run', io, atEnd });
   if (listPath && values['update-expect-failures']) checkWritableFile(listPath, '--expect-failures');
   const junitPath = values.list ? undefined : prepareJunit(values.junit, io.cwd);
   // what every ending does after its reports: the --junit file, the CI job summary, the --json line

@@ -18,25 +18,26 @@ import type { serveOptions } from './serve.js';
  * @returns the exit code
  */
 export async function runServe({ values, io, addSecret }: CommandContext<typeof serveOptions>): Promise<number> {
-  return serve(values, io, addSecret, untilSignal());
+  return serve(values, io, addSecret, () => untilStopped(io));
 }
 
 /**
- * Runs the gateway until `stop` settles (the command passes SIGINT/SIGTERM; tests pass their own).
+ * Runs the gateway until what `stop` returns settles (the command's: SIGINT, SIGTERM or its parent
+ * process gone; tests pass their own).
  * @param values - the command's option values
  * @param io - the io
  * @param addSecret - declares the secret in use, masked in every output
- * @param stop - settles when the gateway should stop, with the reason
+ * @param stop - called once the gateway listens (nothing is watched before, nor after a failed start): settles when it should stop, with the reason
  * @param started - called with the gateway once it listens (tests)
  * @returns the exit code
  * @throws {UsageError} for a bad port, an appId without a secret (or a secret without an appId), a bad appId
- * @example await serve({ port: '0' }, io, () => {}, stopPromise)
+ * @example await serve({ port: '0' }, io, () => {}, () => stopPromise)
  */
 export async function serve(
   values: OptionValues<typeof serveOptions>,
   io: CliIo,
   addSecret: (secret: string) => void,
-  stop: Promise<string>,
+  stop: () => Promise<string>,
   started?: (gateway: Gateway) => void,
 ): Promise<number> {
   const port = portOf(values.port, 'port');
@@ -88,7 +89,7 @@ export async function serve(
     );
   }
   started?.(gateway);
-  const reason = await stop;
+  const reason = await stop();
   await gateway.close();
   if (!values.json) io.stdout(`stopped (${reason})\n`);
   return EXIT.ok;
@@ -114,15 +115,30 @@ function merchantOf(values: OptionValues<typeof serveOptions>, env: Record<strin
   return { merchant: { appId, appSecret: secret }, source: values.secret ? 'from --secret' : `from ${APP_SECRET_ENV}` };
 }
 
-/** Settles on the first SIGINT or SIGTERM, with the signal's name. */
-function untilSignal(): Promise<string> {
+/** How often serve looks whether the process that started it is still there. */
+const PARENT_POLL_MS = 500;
+
+/**
+ * Settles on the first SIGINT or SIGTERM, with the signal's name, or once the process that
+ * started serve has exited (its parent pid changed: it was adopted) — `npx pgv2kit serve` in a
+ * test set-up is stopped by stopping npx, which does not pass the signal on.
+ */
+function untilStopped(io: Pick<CliIo, 'stderr'>): Promise<string> {
   return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(signal);
+    const parent = process.ppid;
+    const done = (reason: string): void => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      clearInterval(watch);
+      resolve(reason);
     };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
+    // unref'd: the gateway's listeners keep the process alive, never this
+    const watch = setInterval(() => {
+      if (process.ppid === parent) return;
+      io.stderr(`pgv2kit serve: the process that started it (pid ${parent}) has exited: stopping\n`);
+      done('its parent process exited');
+    }, PARENT_POLL_MS).unref();
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
   });
 }
