@@ -160,7 +160,8 @@ describe.concurrent('--give-up-after and --max-restarts: a broken testee is not 
   const FAILED_IN_A_ROW = (limit: number): RegExp => new RegExp(`^the testee failed on ${limit} requests in a row, the last: .*; it is not restarted again$`);
   it.each([
     ['crash', [] as string[], 10],
-    ['hang', ['--timeout', '0.5', '--give-up-after', '3'], 3],
+    // --timeout is the restarts' start timeout too: 2 s, so a restart on a loaded machine still starts in time
+    ['hang', ['--timeout', '2', '--give-up-after', '3'], 3],
   ])('%s on every case %j: the session gives up after %i in a row, the cases left not run, exit 3', async (mode, flags, limit) => {
     const cwd = tmp();
     const started = Date.now();
