@@ -73,6 +73,7 @@ export async function runCase(loaded: LoadedCase, subject: Subject, context: Che
   const status = worstStatus(ops);
   const deciding = ops.find((o) => o.status === status) ?? ops.find((o) => o.status === 'skip') ?? ops[0];
   const choice = ops.find((o) => o.choice)?.choice;
+  const advisory = ops.filter((o) => o.advisory).map((o) => o.advisory).join('; ');
   const message = status === 'partial' ? partialMessage(ops, subject.operations) : deciding ? `${deciding.op}: ${deciding.message}` : 'no operations';
   return {
     id: c.id,
@@ -82,6 +83,7 @@ export async function runCase(loaded: LoadedCase, subject: Subject, context: Che
     status,
     ops,
     ...(choice ? { choice } : {}),
+    ...(advisory ? { advisory } : {}),
     message,
   };
 }

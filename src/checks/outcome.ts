@@ -32,6 +32,8 @@ export interface OpOutcome {
   /** One line saying why it passed, failed, was skipped or broke. */
   readonly message: string;
   readonly choice?: Choice;
+  /** What passed but is worth saying, e.g. a 5xx counted as a refusal (R16): shown in every report. */
+  readonly advisory?: string;
 }
 
 /** The outcome of one case: its operations' outcomes combined ({@link worstStatus}). */
@@ -43,6 +45,8 @@ export interface CaseOutcome {
   readonly status: Status;
   readonly ops: readonly OpOutcome[];
   readonly choice?: Choice;
+  /** Its operations' advisories, joined: what passed but is worth saying (R16). */
+  readonly advisory?: string;
   /** The first non-passing operation's message, or a summary. */
   readonly message: string;
 }

@@ -22,6 +22,7 @@ export interface OpView {
   readonly status: OpStatus;
   readonly message: string;
   readonly choice?: Choice;
+  readonly advisory?: string;
   readonly durationMs: number;
   /** Clean JSON: secrets masked, `contentB64` as `contentText`, keys sorted. */
   readonly expected: Json;
@@ -113,6 +114,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
         status: o.status,
         message: t(o.message),
         ...(o.choice ? { choice: o.choice } : {}),
+        ...(o.advisory ? { advisory: t(o.advisory) } : {}),
         durationMs: o.durationMs,
         expected: o.op === 'signature.content' && typeof o.expected === 'string' && decodeBase64(o.expected) ? r.json({ contentB64: o.expected }) : r.json(o.expected),
         got: r.json(o.got),
@@ -139,6 +141,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
       status: c.status,
       verdict: c.verdict,
       ...(c.choice ? { choice: c.choice } : {}),
+      ...(c.advisory ? { advisory: t(c.advisory) } : {}),
       ...(c.listedReason !== undefined ? { listedReason: t(c.listedReason) } : {}),
       ...(c.property ? { property: { ...c.property, ...(c.property.replay !== undefined ? { replay: t(c.property.replay) } : {}), ...(c.property.counterexample !== undefined ? { counterexample: r.json(c.property.counterexample) } : {}) } } : {}),
       message: t(c.message),
@@ -306,6 +309,15 @@ export function failingCases(model: ReportModel): CaseView[] {
  */
 export function acceptableCases(model: ReportModel): CaseView[] {
   return model.cases.filter((c) => c.result === 'acceptable' && c.verdict !== 'skipped');
+}
+
+/**
+ * Cases that passed with an advisory (a 5xx counted as a refusal, R16), in run order.
+ * @param model - the model
+ * @returns the cases with an advisory
+ */
+export function advisoryCases(model: ReportModel): CaseView[] {
+  return model.cases.filter((c) => c.advisory !== undefined);
 }
 
 /**

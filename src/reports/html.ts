@@ -8,8 +8,10 @@ import { ABORT_INFO, VERDICT_INFO } from '../runner/result.js';
 import { escapeHtml as h } from './escape.js';
 import { article, caseLink, causesSection, explanationHtml, verdictBadge } from './_html-failures.js';
 import {
+  type CaseView,
   acceptableCases,
   buildModel,
+  advisoryCases,
   choiceText,
   COLUMN,
   COLUMNS,
@@ -95,6 +97,7 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     `<section id="acceptable"><h2>Acceptable cases: what the implementation chose (${acceptable.length})</h2>`,
     rows(['case', 'chose', 'message'], acceptable.map((c) => [caseLink(c), h(choiceText(c)), h(c.message)])),
     '</section>',
+    ...advisorySection(advisoryCases(m)),
     `<section id="xfail"><h2>Expected failures (${xfail.length})</h2>`,
     rows(['case', 'listed reason', 'message'], xfail.map((c) => [caseLink(c), h(c.listedReason ?? ''), h(c.message)])),
     '</section>',
@@ -226,6 +229,12 @@ function table(first: string, groups: readonly GroupRow[]): string {
   return `<div class="scroll"><table class="counts"><thead>${head}</thead><tbody>${body.join('')}</tbody></table></div>`;
 }
 
+/** Cases that passed with an advisory (R16: a 5xx counted as a refusal); nothing when none did. */
+function advisorySection(cases: readonly CaseView[]): string[] {
+  if (cases.length === 0) return [];
+  return [`<section id="advisories"><h2>Advisories: passed, but worth saying (${cases.length})</h2>`, rows(['case', 'advisory', 'message'], cases.map((c) => [caseLink(c), h(c.advisory ?? ''), h(c.message)])), '</section>'];
+}
+
 /** A table in its scroll box; the columns of free text (a message, a reason) wrap anywhere, so that a long value in one never widens the table. */
 function rows(head: readonly string[], cells: ReadonlyArray<readonly string[]>): string {
   if (cells.length === 0) return '<p>None.</p>';
@@ -233,4 +242,4 @@ function rows(head: readonly string[], cells: ReadonlyArray<readonly string[]>):
   return `<div class="scroll"><table><thead><tr>${head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${cells.map((r) => `<tr>${r.map((c, i) => `${td[i] ?? '<td>'}${c}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
 }
 
-const LONG_COLUMNS = new Set(['message', 'listed reason']);
+const LONG_COLUMNS = new Set(['message', 'listed reason', 'advisory']);

@@ -8,6 +8,7 @@ import { describeDifference } from './_content.js';
 import {
   acceptableCases,
   buildModel,
+  advisoryCases,
   choiceText,
   COLUMN,
   COLUMNS,
@@ -103,6 +104,13 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
     for (const c of acceptable) out.push(`| ${code(c.id)} | ${cell(choiceText(c))} | ${cell(c.message)} |`);
   } else out.push('None.');
   out.push('');
+
+  const advised = advisoryCases(m);
+  if (advised.length > 0) {
+    out.push(`## Advisories: passed, but worth saying (${advised.length})`, '', '| case | advisory | message |', '|---|---|---|');
+    for (const c of advised) out.push(`| ${code(c.id)} | ${cell(c.advisory ?? '')} | ${cell(c.message)} |`);
+    out.push('');
+  }
 
   const xfail = m.cases.filter((c) => c.verdict === 'expected-failure');
   out.push(`## Expected failures (${xfail.length})`, '');

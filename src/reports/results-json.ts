@@ -37,6 +37,8 @@ export interface ResultsJsonOp {
   readonly got: Json;
   readonly message: string;
   readonly choice: Choice | null;
+  /** What passed but is worth saying (R16: a 5xx counted as a refusal); else null. */
+  readonly advisory: string | null;
   /** Where two contents first differ, when the op carries both. */
   readonly contentDifference: string | null;
   readonly diagnosis: readonly ResultsJsonDiagnosis[];
@@ -64,6 +66,8 @@ export interface ResultsJsonCase {
   /** The operations whose step did not run. */
   readonly notRun: readonly string[];
   readonly choice: Choice | null;
+  /** What passed but is worth saying (R16: a 5xx counted as a refusal); else null. */
+  readonly advisory: string | null;
   readonly listedReason: string | null;
   readonly message: string;
   /** The command that runs this case alone against the same target. */
@@ -189,6 +193,7 @@ function caseJson(c: CaseView): ResultsJsonCase {
     ran: [...c.ran],
     notRun: [...c.notRun],
     choice: c.choice ?? null,
+    advisory: c.advisory ?? null,
     listedReason: c.listedReason ?? null,
     message: c.message,
     reproduce: c.reproduce,
@@ -208,6 +213,7 @@ function opJson(o: OpView): ResultsJsonOp {
     got: o.got,
     message: o.message,
     choice: o.choice ?? null,
+    advisory: o.advisory ?? null,
     contentDifference: o.content?.diff ? describeDifference(o.content.diff) : null,
     diagnosis: o.diagnosis.map(diagnosisJson),
     durationMs: o.durationMs,

@@ -160,6 +160,8 @@ export function summary(run: RunResult, colour = false): string {
     const accepted = chosen.filter((c) => c.choice === 'accepted').length;
     lines.push(`acceptable cases: ${accepted} accepted, ${chosen.length - accepted} refused (either passes; see the report)`);
   }
+  const advised = run.cases.filter((c) => c.advisory);
+  if (advised.length) lines.push(`advisories: ${advised.length} (${[...new Set(advised.map((c) => c.advisory))].join('; ')}; see the report)`);
   for (const id of run.staleListEntries) lines.push(`expected-failure list names ${id}, which is not a case: remove it (--update-expect-failures)`);
   const notRun = notRunLine(run);
   if (notRun) lines.push(notRun);

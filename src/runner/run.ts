@@ -344,6 +344,7 @@ async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFail
     status: outcome.status,
     ops,
     ...(outcome.choice ? { choice: outcome.choice } : {}),
+    ...(outcome.advisory ? { advisory: outcome.advisory } : {}),
     message,
     verdict,
     ...(listed ? { listedReason: listed.reason } : {}),
