@@ -58,6 +58,10 @@ export const clientCheck = defineCheck({
     const stored = await gateway.stored(storageUri);
     if (!stored) return fail(`the gateway holds no file at ${storageUri}`);
     if (!bytesEqual(stored, clientFile(c))) return fail(`the stored file differs from the file given (${stored.length} bytes stored)`);
+    // R14: another order than received is acceptable; what the client chose is recorded
+    if (record.uploads.some((u) => u.stored && u.reordered)) {
+      return { op, status: 'pass', expected, got, choice: 'reordered', message: 'uploaded; the stored file is byte-identical; sent the formFields in another order than received (acceptable, R14)' };
+    }
     return { op, status: 'pass', expected, got, message: 'uploaded; the stored file is byte-identical' };
   },
 });

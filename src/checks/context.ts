@@ -20,6 +20,8 @@ export interface ClientRecord {
     /** The rule of 4.2 the upload broke ("formFields entry x-amz-date changed", "file part not last"). */
     readonly problem?: string;
     readonly storageUri?: string;
+    /** Stored with the formFields entries in another order than issued (acceptable, R14). */
+    readonly reordered?: boolean;
   }>;
 }
 

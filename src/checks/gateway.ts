@@ -1,14 +1,19 @@
 /**
- * Gateway-role cases (4.1–4.3, 5, 7; R16): the gateway server under test answers a
+ * Gateway-role cases (4.1–4.3, 5, 7; R14, R16): the gateway server under test answers a
  * request the kit sent as the merchant. A valid request must get 200 with a
  * response that verifies and data valid against 2.4 (204 for an upload); an invalid
- * one must be refused — any non-2xx status or an envelope whose code is not OK (R16).
+ * one must be refused — any non-2xx status or an envelope whose code is not OK (R16);
+ * an acceptable one (an upload R14 lets an upload address accept or refuse) passes
+ * either way, the choice recorded. A 5xx counts as a refusal, with an advisory, and fails
+ * a valid request ({@link judgeAnswer}, the rule fuzz and certification use too).
  * The subject is the gateway seen through the kit's reference client
  * (src/subjects/gateway-subject.ts), which answers with what came back.
  * @module
  */
+import { judgeAnswer } from '../refusal.js';
 import type { Json } from '../subjects/subject.js';
-import { callOp, defineCheck, judge, nonResult } from './check.js';
+import type { UploadBreak } from '../vectors/types.js';
+import { callOp, defineCheck, nonResult } from './check.js';
 import type { OpOutcome } from './outcome.js';
 
 /** The check of gateway cases. */
@@ -22,13 +27,26 @@ export const gatewayCheck = defineCheck({
     const got = answer as unknown as Json;
     if (!('result' in answer)) return { op, status: 'error', expected: c.result, got, message: `the request could not be made: ${'rejected' in answer ? answer.rejected.reason : ''}` };
     const r = answer.result;
-    const status = typeof r['status'] === 'number' ? r['status'] : -1;
+    const status = r['status'];
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) return { op, status: 'error', expected: c.result, got, message: `the answer has no HTTP status: ${JSON.stringify(status ?? null)}` };
     const code = typeof r['code'] === 'string' ? r['code'] : null;
-    const accepted = status >= 200 && status < 300 && (code === null || code === 'OK');
+    const accepting = status >= 200 && status < 300 && (code === null || code === 'OK');
     const summary = `HTTP ${status}${code !== null ? `, code ${code}` : ''}${typeof r['errorMessage'] === 'string' ? `, errorMessage ${JSON.stringify(r['errorMessage'])}` : ''}`;
-    if (c.result === 'invalid') return judge(op, 'invalid', accepted, got, summary);
+    if (c.result !== 'valid') {
+      const expected: Json = c.result === 'acceptable' ? 'either' : 'refuse';
+      const j = judgeAnswer(c.result === 'acceptable' ? 'either' : 'refuse', status, accepting);
+      const advisory = j.advisory ? { advisory: j.advisory } : {};
+      if (!j.ok) return { op, status: 'fail', expected, got, message: `accepted, but the case is invalid (${summary})` };
+      if (c.result === 'acceptable') {
+        const what = c.inputs.break ? ACCEPTABLE_UPLOADS[c.inputs.break] ?? 'the request' : 'the request';
+        return { op, status: 'pass', expected, got, choice: j.counted, ...advisory, message: `acceptable case: the ${op === 'gateway.upload' ? 'upload address' : 'gateway'} ${j.counted} ${what}${j.serverError ? `, ${j.advisory}` : ''} (${summary})` };
+      }
+      return { op, status: 'pass', expected, got, ...advisory, message: `refused as expected${j.serverError ? `, but ${j.advisory}` : ''} (${summary})` };
+    }
     const want = c.expected.status ?? (op === 'gateway.upload' ? 204 : 200);
     const fail = (why: string): OpOutcome => ({ op, status: 'fail', expected: { status: want }, got, message: `${why} (${summary})` });
+    const genuine = judgeAnswer('accept', status, accepting);
+    if (genuine.serverError) return fail(`expected HTTP ${want}: ${genuine.problem ?? ''}`);
     if (status !== want) return fail(`expected HTTP ${want}`);
     if (op === 'gateway.upload') return { op, status: 'pass', expected: want, got, message: 'uploaded (204)' };
     if (code !== 'OK') return fail('the envelope code is not OK');
@@ -37,3 +55,12 @@ export const gatewayCheck = defineCheck({
     return { op, status: 'pass', expected: want, got, message: 'HTTP 200, the response verifies, the data is valid' };
   },
 });
+
+// --- internal ---
+
+/** What an acceptable upload changed, in the words of the report ("the upload address refused <this>"). */
+const ACCEPTABLE_UPLOADS: Partial<Record<UploadBreak, string>> = {
+  'fields-reordered': 'the reordered form (the formFields entries in another order than received, every one unchanged, the file last; R14)',
+  'type-not-accepted': "the file part whose own Content-Type header (image/gif) differs from the contentType requested, the Content-Type form field as issued (R14)",
+  'authorization-header': "the upload carrying the credentials request's Authorization header (R14: never sent; refused or ignored)",
+};

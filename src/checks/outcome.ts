@@ -18,8 +18,12 @@ export type OpStatus = 'pass' | 'fail' | 'skip' | 'error';
  */
 export type Status = OpStatus | 'partial';
 
-/** For acceptable cases: which behaviour the subject chose. */
-export type Choice = 'accepted' | 'refused';
+/**
+ * Which behaviour the subject chose where the readings allow several: a verifier or an
+ * address `accepted` or `refused`; a client building the upload form sent the formFields
+ * `in-order` (as received) or `reordered` (R14).
+ */
+export type Choice = 'accepted' | 'refused' | 'in-order' | 'reordered';
 
 /** The outcome of one operation of a case. */
 export interface OpOutcome {

@@ -45,31 +45,48 @@ async function checkForm(c: Extract<UploadCase, { op: 'upload.form' }>, answer: 
   } catch (e) {
     return { op, status: 'fail', expected, got, message: `the body is not valid multipart/form-data: ${(e as Error).message}` };
   }
-  const problem = compareParts(c.expected.parts, parts);
-  return problem ? { op, status: 'fail', expected, got, message: problem } : { op, status: 'pass', expected, got, message: 'parts as expected, file last' };
+  const compared = compareParts(c.expected.parts, parts);
+  if (compared.problem) return { op, status: 'fail', expected, got, message: compared.problem };
+  // R14: the order received is the reference's; another order is acceptable, and recorded
+  if (compared.reordered) return { op, status: 'pass', expected, got, choice: 'reordered', message: 'parts as expected, file last; sent the formFields in another order than received (acceptable, R14)' };
+  return { op, status: 'pass', expected, got, ...(c.result === 'acceptable' ? { choice: 'in-order' as const } : {}), message: 'parts as expected, in the order received, file last' };
 }
 
 /**
- * Compares parsed parts with the expected ones, in order.
- * @returns the first difference, or undefined
+ * Compares parsed parts with the expected ones (R14): every formFields entry once as a
+ * text part, name and value exact, in any order (the order received is the reference's,
+ * another is acceptable); no other part; the file part last, with the filename, the
+ * requested content type as its own Content-Type (a client rule) and the bytes.
+ * @returns the first difference, and whether the text parts came in another order
  */
-function compareParts(expected: readonly ExpectedPart[], actual: readonly MultipartPart[]): string | undefined {
-  for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
-    const want = expected[i];
-    const have = actual[i];
-    if (!want) return `extra part ${i + 1} named ${JSON.stringify(have?.name)} (R14: no other parts)`;
-    if (!have) return `part ${i + 1} (${JSON.stringify(want.name)}) is missing`;
-    if (have.name !== want.name) return `part ${i + 1} is named ${JSON.stringify(have.name)}, expected ${JSON.stringify(want.name)}`;
-    const data = partData(want);
-    if (data === undefined) {
-      if (have.kind !== 'field') return `part ${i + 1} (${want.name}) is a file part, expected a text part`;
-      if ('value' in want && have.value !== want.value) return `formFields entry ${want.name} changed: ${JSON.stringify(have.value)} instead of ${JSON.stringify(want.value)}`;
-      continue;
-    }
-    if (have.kind !== 'file' || !('filename' in want)) return `part ${i + 1} (${want.name}) is not the file part`;
-    if (have.filename !== want.filename) return `file part's filename is ${JSON.stringify(have.filename)}, expected ${JSON.stringify(want.filename)}`;
-    if (have.contentType !== want.contentType) return `file part's content type is ${JSON.stringify(have.contentType)}, expected ${JSON.stringify(want.contentType)}`;
-    if (!bytesEqual(have.data, data)) return `file part's bytes differ (${have.data.length} bytes, expected ${data.length})`;
+function compareParts(expected: readonly ExpectedPart[], actual: readonly MultipartPart[]): { readonly problem?: string; readonly reordered: boolean } {
+  const fail = (problem: string): { problem: string; reordered: boolean } => ({ problem, reordered: false });
+  const wantTexts = expected.filter((p) => partData(p) === undefined);
+  const wantFile = expected.find((p) => partData(p) !== undefined);
+  const fileAt = actual.findIndex((p) => p.kind === 'file');
+  if (wantFile && fileAt < 0) return fail(`the file part (${JSON.stringify(wantFile.name)}) is missing`);
+  if (wantFile && fileAt !== actual.length - 1) return fail(`part ${fileAt + 1} is the file part, but ${actual.length - fileAt - 1} part(s) follow it, the first named ${JSON.stringify(actual[fileAt + 1]?.name)}: the file part goes last (R14)`);
+  const texts = wantFile ? actual.slice(0, -1) : actual;
+  const seen = new Set<string>();
+  for (const [i, have] of texts.entries()) {
+    if (have.kind !== 'field') return fail(`part ${i + 1} (${have.name}) is a file part, expected a text part`);
+    const want = wantTexts.find((w) => w.name === have.name);
+    if (!want) return fail(`extra part ${i + 1} named ${JSON.stringify(have.name)} (R14: no other parts)`);
+    if (seen.has(have.name)) return fail(`part ${i + 1} repeats ${JSON.stringify(have.name)} (R14: each formFields entry once)`);
+    seen.add(have.name);
+    if ('value' in want && have.value !== want.value) return fail(`formFields entry ${want.name} changed: ${JSON.stringify(have.value)} instead of ${JSON.stringify(want.value)}`);
   }
-  return undefined;
+  const missing = wantTexts.find((w) => !seen.has(w.name));
+  if (missing) return fail(`formFields entry ${JSON.stringify(missing.name)} is missing`);
+  const reordered = texts.some((t, i) => t.name !== wantTexts[i]?.name);
+  if (wantFile) {
+    const have = actual[fileAt];
+    const data = partData(wantFile);
+    if (have?.kind !== 'file' || !('filename' in wantFile) || data === undefined) return fail(`the last part is not the file part (${JSON.stringify(wantFile.name)})`);
+    if (have.name !== wantFile.name) return fail(`the file part is named ${JSON.stringify(have.name)}, expected ${JSON.stringify(wantFile.name)}`);
+    if (have.filename !== wantFile.filename) return fail(`file part's filename is ${JSON.stringify(have.filename)}, expected ${JSON.stringify(wantFile.filename)}`);
+    if (have.contentType !== wantFile.contentType) return fail(`file part's content type is ${JSON.stringify(have.contentType)}, expected ${JSON.stringify(wantFile.contentType)} (R14: the requested contentType)`);
+    if (!bytesEqual(have.data, data)) return fail(`file part's bytes differ (${have.data.length} bytes, expected ${data.length})`);
+  }
+  return { reordered };
 }

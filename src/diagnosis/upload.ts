@@ -27,7 +27,6 @@ export const FORM_MISTAKES: Readonly<Record<FormProblemKind, string>> = Object.f
   'field-missing': 'a formFields entry was left out',
   'field-changed': 'a formFields value was changed',
   'field-added': 'a text part was added that is not a formFields entry, or an entry was repeated',
-  'field-order': 'the formFields entries are not in the order received',
   'file-name': "the file part's filename is not the one of the credentials request",
   'file-content-type': "the file part's content type is not the one of the credentials request",
   'file-content': "the file part does not carry the file's bytes",

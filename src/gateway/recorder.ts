@@ -121,6 +121,8 @@ export interface RecordedUpload {
   readonly uploadNo?: string;
   /** Deviations that do not refuse the upload (e.g. formFields out of order, R14). */
   readonly advisories: readonly string[];
+  /** Stored with the formFields entries in another order than issued (acceptable, R14). */
+  readonly reordered?: true;
 }
 
 /** Everything recorded under one scenario id. */

@@ -2,6 +2,8 @@
  * The upload address (spec §4.2, §3, §7, §8; readings R13, R14): POST <uploadUrl> with
  * a multipart/form-data body, read as a stream with busboy.
  *
+ * A request that carries an Authorization header is refused first (R14: the gateway's
+ * header signs another request; S3 refuses one it cannot read as its own).
  * As S3 reads a POST: the fields before the file part are checked against the policy
  * among them ({@link checkPostPolicy}: signature re-derived, every condition, nothing
  * added, not expired); fields after the file are ignored, so a file part that is not
@@ -127,6 +129,8 @@ class UploadExchange {
     const rest = this.#route.rest;
     if (rest !== `/${ctx.bucket}` && rest !== `/${ctx.bucket}/`) return this.#refuse({ rule: 'no-such-bucket', detail: `The specified bucket does not exist: ${rest}` });
     if (req.method !== 'POST') return this.#refuse({ rule: 'method-not-allowed', detail: `The specified method is not allowed against this resource: ${String(req.method)}` });
+    // R14: the gateway's Authorization signs another request and is never sent here; S3 would read it as its own and refuse it
+    if (req.headers.authorization !== undefined) return this.#refuse({ rule: 'authorization-header', detail: 'Unsupported Authorization Type: the upload carries an Authorization header; a POST upload is authorized by its policy and signature fields alone (4.2, R14).' });
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > MAX_UPLOAD_BODY) {
       return this.#refuse({ rule: 'body-too-large', detail: `Your proposed upload exceeds the maximum allowed size: Content-Length ${declared} > ${MAX_UPLOAD_BODY}` });
@@ -312,7 +316,9 @@ class UploadExchange {
       return this.#refuse({ rule: 'file-content-type', detail: `The file part's content type is ${file.contentType}, not ${reportedMediaType(issued.contentType)} as requested (4.2).` });
     }
     const order = issued.formFields.map(([n]) => n).filter((n) => fields.some(([f]) => f === n));
-    if (fields.some(([n], i) => n !== order[i])) advisories.push('formFields out of order: R14 reads them in the order received; S3 accepts any order');
+    // R14: another order is acceptable (S3-style policies do not depend on it): stored, and the choice recorded
+    const reordered = fields.some(([n], i) => n !== order[i]);
+    if (reordered) advisories.push('sent the formFields in another order than received (acceptable, R14); the upload address accepted the reordered form');
 
     this.#finish();
     const incoming = this.#incoming as IncomingObject;
@@ -327,7 +333,7 @@ class UploadExchange {
     });
     const part = this.#parts[file.index] as Extract<RecordedPart, { kind: 'file' }>;
     this.#parts[file.index] = { ...part, sha256: stored.sha256 };
-    this.#record({ outcome: { ok: true }, status: 204, stored: true, storageUri: stored.storageUri, key: stored.key, uploadNo: stored.uploadNo, advisories });
+    this.#record({ outcome: { ok: true }, status: 204, stored: true, storageUri: stored.storageUri, key: stored.key, uploadNo: stored.uploadNo, advisories, ...(reordered ? { reordered: true as const } : {}) });
     this.res.writeHead(204);
     this.res.end();
     this.ctx.log(`upload ${clip(this.req.url as string, 120)} -> 204 stored ${stored.storageUri} (${stored.size} bytes)`);
@@ -399,7 +405,7 @@ class UploadExchange {
     });
   }
 
-  #record(result: Pick<RecordedUpload, 'outcome' | 'status' | 'stored' | 'advisories'> & Partial<Pick<RecordedUpload, 'problem' | 'storageUri' | 'key' | 'uploadNo'>>): void {
+  #record(result: Pick<RecordedUpload, 'outcome' | 'status' | 'stored' | 'advisories'> & Partial<Pick<RecordedUpload, 'problem' | 'storageUri' | 'key' | 'uploadNo' | 'reordered'>>): void {
     this.ctx.recorder.addUpload(this.#route.id, {
       seq: this.#seq,
       at: this.#at,

@@ -11,6 +11,7 @@
 export type UploadRule =
   | 'no-such-bucket'
   | 'method-not-allowed'
+  | 'authorization-header'
   | 'not-multipart'
   | 'malformed-multipart'
   | 'body-too-large'
@@ -49,6 +50,14 @@ export interface UploadRuleInfo {
 export const UPLOAD_RULES: Readonly<Record<UploadRule, UploadRuleInfo>> = Object.freeze({
   'no-such-bucket': { status: 404, s3Code: 'NoSuchBucket', title: 'No upload address here', description: 'The path is not an uploadUrl this gateway issues.', sources: ['4.2'] },
   'method-not-allowed': { status: 405, s3Code: 'MethodNotAllowed', title: 'Method not POST', description: 'The upload is sent with the httpMethod of the credentials, POST.', sources: ['2.4', '4.2'] },
+  'authorization-header': {
+    status: 400,
+    s3Code: 'InvalidArgument',
+    title: 'Authorization header sent',
+    description:
+      "The upload carries an Authorization header. The gateway's V2_SHA256 header signs another request (the credentials request) and is never sent to the upload address, where it could be replayed (R14); S3 reads an Authorization header as its own and refuses it (Unsupported Authorization Type).",
+    sources: ['4.2', 'R14'],
+  },
   'not-multipart': {
     status: 412,
     s3Code: 'PreconditionFailed',
@@ -127,6 +136,8 @@ export function ruleMessage(rule: UploadRule, field?: string): string {
       return `part ${String(field)} is a second file part`;
     case 'file-part-name':
       return `file part named ${String(field)}, not file`;
+    case 'authorization-header':
+      return 'Authorization header sent (R14: never sent to the upload address)';
     default: {
       const title = UPLOAD_RULES[rule].title;
       return title.charAt(0).toLowerCase() + title.slice(1);

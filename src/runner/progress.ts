@@ -157,8 +157,9 @@ export function summary(run: RunResult, colour = false): string {
   }
   const chosen = run.cases.filter((c) => c.choice);
   if (chosen.length) {
-    const accepted = chosen.filter((c) => c.choice === 'accepted').length;
-    lines.push(`acceptable cases: ${accepted} accepted, ${chosen.length - accepted} refused (either passes; see the report)`);
+    const counts = (['accepted', 'refused', 'in-order', 'reordered'] as const).map((k) => [k, chosen.filter((c) => c.choice === k).length] as const);
+    const said = counts.filter(([k, n]) => n > 0 || k === 'accepted' || k === 'refused').map(([k, n]) => `${n} ${k === 'in-order' ? 'formFields sent in order' : k === 'reordered' ? 'formFields sent reordered' : k}`);
+    lines.push(`acceptable cases: ${said.join(', ')} (either passes; see the report)`);
   }
   const advised = run.cases.filter((c) => c.advisory);
   if (advised.length) lines.push(`advisories: ${advised.length} (${[...new Set(advised.map((c) => c.advisory))].join('; ')}; see the report)`);

@@ -8,8 +8,9 @@
  */
 import FormData from 'form-data';
 import { request } from 'undici';
-import { ClientError, requestUploadCredentials, signedRequest, uploadFile, type Mutation, type UploadCredentials } from '../client/index.js';
-import { ITEM_NAMES } from '../scheme/authorization.js';
+import { CREDENTIALS_PATH, ClientError, requestUploadCredentials, signedRequest, uploadFile, type Mutation, type UploadCredentials } from '../client/index.js';
+import { ITEM_NAMES, formatAuthorization } from '../scheme/authorization.js';
+import { sign } from '../scheme/sign.js';
 import { changeLastDigit } from '../scheme/tamper.js';
 import { verifyResponse } from '../scheme/verify.js';
 import { readHead } from '../merchant/send.js';
@@ -154,10 +155,20 @@ async function uploadCase(target: GatewayTarget, base: string, body: { [key: str
       throw e;
     }
   }
-  return { result: await brokenUpload(target, credentials, broken, filename, contentType ?? 'application/octet-stream', file) };
+  // the header the credentials request carried (same parts, signed again): a signature for another request (R14)
+  const authorization = broken === 'authorization-header' ? credentialsAuthorization(target, base, body) : undefined;
+  return { result: await brokenUpload(target, credentials, broken, filename, contentType ?? 'application/octet-stream', file, authorization) };
 }
 
-async function brokenUpload(target: GatewayTarget, credentials: UploadCredentials, broken: Exclude<UploadBreak, 'over-size'>, filename: string, contentType: string, file: Uint8Array): Promise<{ [key: string]: Json }> {
+function credentialsAuthorization(target: GatewayTarget, base: string, body: { [key: string]: Json }): string {
+  const timestamp = String(Date.now());
+  const nonce = `pgv2kit-${Math.random().toString(16).slice(2, 14)}`;
+  const request = JSON.stringify({ filename: body['filename'], contentType: body['contentType'] ?? undefined, scene: body['scene'] });
+  const value = sign({ appId: target.appId, appSecret: target.appSecret, method: 'POST', url: `${base}${CREDENTIALS_PATH}`, timestamp, nonce, body: request });
+  return formatAuthorization({ appId: target.appId, sign: value, timestamp, nonce });
+}
+
+async function brokenUpload(target: GatewayTarget, credentials: UploadCredentials, broken: Exclude<UploadBreak, 'over-size'>, filename: string, contentType: string, file: Uint8Array, authorization?: string): Promise<{ [key: string]: Json }> {
   let fields = [...credentials.formFields].map(([n, v]) => [n, v] as [string, string]);
   if (broken === 'field-removed') {
     const at = Math.max(0, fields.findIndex(([n]) => n === 'policy'));
@@ -168,13 +179,15 @@ async function brokenUpload(target: GatewayTarget, credentials: UploadCredential
     fields = fields.map(([n, v], i) => [n, i === at ? `${v}0` : v]);
   }
   if (broken === 'field-added') fields.push(['x-pgv2kit-added', '1']);
+  if (broken === 'fields-reordered') fields.reverse();
   const form = new FormData();
   const filePart = (): void => form.append('file', Buffer.from(file), { filename, contentType: broken === 'type-not-accepted' ? 'image/gif' : contentType });
   if (broken === 'file-not-last') filePart();
   for (const [n, v] of fields) form.append(n, v);
   if (broken !== 'file-not-last') filePart();
   const timeoutMs = target.timeoutMs ?? 10_000;
-  const r = await request(credentials.uploadUrl, { method: credentials.httpMethod as 'POST', headers: form.getHeaders(), body: form.getBuffer(), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const headers = { ...form.getHeaders(), ...(authorization !== undefined ? { authorization } : {}) };
+  const r = await request(credentials.uploadUrl, { method: credentials.httpMethod as 'POST', headers, body: form.getBuffer(), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   // the refusal's first bytes are what the check shows: the rest is not read (an answer of 1 GiB costs 64 KiB)
   const text = (await readHead(r.body, 64 * 1024)).toString('utf8');
   return { status: r.statusCode, errorMessage: text.slice(0, 300) };

@@ -20,7 +20,6 @@ export type FormProblem =
   | { readonly kind: 'field-missing'; readonly field: string }
   | { readonly kind: 'field-changed'; readonly field: string }
   | { readonly kind: 'field-added'; readonly field: string }
-  | { readonly kind: 'field-order' }
   | { readonly kind: 'file-name' }
   | { readonly kind: 'file-content-type' }
   | { readonly kind: 'file-content' };
@@ -28,8 +27,12 @@ export type FormProblem =
 /** Kinds of {@link FormProblem}. */
 export type FormProblemKind = FormProblem['kind'];
 
-/** The outcome of {@link checkUploadForm} and {@link checkUploadBody}. */
-export type FormCheckOutcome = { readonly valid: true } | { readonly valid: false; readonly problem: FormProblem; readonly message: string };
+/**
+ * The outcome of {@link checkUploadForm} and {@link checkUploadBody}. A valid form whose
+ * text parts came in another order than issued says so (`reordered`): acceptable (R14),
+ * recorded, never refused.
+ */
+export type FormCheckOutcome = { readonly valid: true; readonly reordered?: true } | { readonly valid: false; readonly problem: FormProblem; readonly message: string };
 
 /** What the kit says about one kind of {@link FormProblem}. */
 export interface FormProblemInfo {
@@ -80,11 +83,6 @@ export const FORM_PROBLEMS: Readonly<Record<FormProblemKind, FormProblemInfo>> =
     description: 'A text part has a name that is not in formFields, or repeats one.',
     sources: ['4.2', 'R14'],
   },
-  'field-order': {
-    title: 'formFields out of order',
-    description: 'The text parts carry the issued names and values in another order.',
-    sources: ['4.2', 'R14'],
-  },
   'file-name': {
     title: 'File name changed',
     description: 'The file part carries a filename other than the one of the credentials request.',
@@ -112,9 +110,12 @@ export const FORM_PROBLEMS: Readonly<Record<FormProblemKind, FormProblemInfo>> =
  * 4. `field-missing` — the first formFields entry, in formFields order, with no text part of that name;
  * 5. `field-changed` — the first text part whose value differs from the value issued for its name;
  * 6. `field-added` — the first text part whose name is not in formFields, or repeats an earlier text part's name;
- * 7. `field-order` — the names and values are all there, in another order;
- * 8. `file-name`, 9. `file-content-type`, 10. `file-content` — the file part does not carry
+ * 7. `file-name`, 8. `file-content-type`, 9. `file-content` — the file part does not carry
  *    the filename, the content type or the bytes.
+ *
+ * Text parts in another order than issued are not a problem (R14: the spec's failures are
+ * a file part not last and an entry missing or modified; S3-style policies do not depend on
+ * order): the form is valid, with `reordered` set.
  *
  * Names and values are compared exactly, except that a name or filename may also arrive
  * escaped as browsers escape it (CR, LF, `"` as `%0D`, `%0A`, `%22`), the only way a
@@ -167,14 +168,7 @@ export function checkUploadForm(issued: UploadFormInput, parts: readonly Multipa
     if (seen.has(at)) return refuse({ kind: 'field-added', field: t.name }, `text part ${JSON.stringify(t.name)} appears more than once (R14: no other parts)`);
     seen.add(at);
   }
-  const outOfOrder = texts.findIndex((t, i) => issuedIndex(t.name) !== i);
-  if (outOfOrder >= 0) {
-    const want = issued.formFields[outOfOrder]?.[0] ?? '';
-    return refuse(
-      { kind: 'field-order' },
-      `text part ${outOfOrder + 1} is ${JSON.stringify(texts[outOfOrder]?.name)} where formFields has ${JSON.stringify(want)}: parts go in the order received (R14)`,
-    );
-  }
+  const reordered = texts.some((t, i) => issuedIndex(t.name) !== i);
 
   if (!carriesParam(file.filename, issued.filename)) {
     return refuse({ kind: 'file-name' }, `the file part's filename is ${JSON.stringify(file.filename)}, not ${JSON.stringify(issued.filename)} (4.2, R14)`);
@@ -188,7 +182,7 @@ export function checkUploadForm(issued: UploadFormInput, parts: readonly Multipa
   if (!bytesEqual(file.data, issued.file)) {
     return refuse({ kind: 'file-content' }, `the file part holds ${file.data.byteLength} bytes that are not the file's ${issued.file.byteLength} (4.2)`);
   }
-  return { valid: true };
+  return reordered ? { valid: true, reordered: true } : { valid: true };
 }
 
 /**
@@ -200,7 +194,7 @@ export function checkUploadForm(issued: UploadFormInput, parts: readonly Multipa
  * @throws {TypeError} (rejects) when body is not a Uint8Array or contentType not a string
  * @example
  * const r = await checkUploadBody(issued, body, 'multipart/form-data; boundary=b0');
- * r.valid // true when the client sent every entry unchanged, in order, then the file
+ * r.valid // true when the client sent every entry unchanged (in any order, R14), then the file
  */
 export async function checkUploadBody(issued: UploadFormInput, body: Uint8Array, contentType: string): Promise<FormCheckOutcome> {
   let parts: MultipartPart[];

@@ -216,7 +216,7 @@ export type ClientCase = CaseBase & {
 export type GatewayMutation = 'body' | 'url' | 'method' | 'timestamp' | 'nonce' | 'app-id' | 'secret' | 'unsigned' | 'missing-item' | 'other-scheme' | 'content-type' | 'accept';
 
 /** One rule of 4.2 broken in an upload (gateway role). */
-export type UploadBreak = 'file-not-last' | 'field-removed' | 'field-changed' | 'field-added' | 'over-size' | 'type-not-accepted';
+export type UploadBreak = 'file-not-last' | 'field-removed' | 'field-changed' | 'field-added' | 'over-size' | 'type-not-accepted' | 'fields-reordered' | 'authorization-header';
 
 /** A gateway-role case: a request to the gateway under test, the kit playing the merchant. */
 export interface GatewayCase extends CaseBase {
