@@ -303,12 +303,13 @@ export function failingCases(model: ReportModel): CaseView[] {
 }
 
 /**
- * Acceptable cases with the choice the implementation made.
+ * Acceptable cases with the choice the implementation made, and the other cases that
+ * record one (a valid upload whose formFields went in another order, R14).
  * @param model - the model
- * @returns the acceptable cases that ran (passed or not), in run order
+ * @returns the acceptable cases that ran (passed or not) and the cases with a choice, in run order
  */
 export function acceptableCases(model: ReportModel): CaseView[] {
-  return model.cases.filter((c) => c.result === 'acceptable' && c.verdict !== 'skipped');
+  return model.cases.filter((c) => (c.result === 'acceptable' || c.choice !== undefined) && c.verdict !== 'skipped');
 }
 
 /**

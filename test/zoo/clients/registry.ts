@@ -20,6 +20,7 @@
  */
 import type { Subject } from '../../../src/subjects/subject.js';
 import * as amountAsNumber from './amount-as-number.js';
+import * as authorizationOnEveryRequest from './authorization-on-every-request.js';
 import * as bodySignedNotSent from './body-signed-not-sent.js';
 import * as filePartFirst from './file-part-first.js';
 import * as formfieldNamesLowercased from './formfield-names-lowercased.js';
@@ -79,6 +80,7 @@ const VALID_UPLOADS = [
   'client.formfields-extra-entries',
   'client.formfields-other-vendor',
   'client.formfields-special-values',
+  'client.upload-no-authorization-on-upload',
 ] as const;
 
 /** The valid client.createPayment cases. */
@@ -139,7 +141,15 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     module: filePartFirst,
     // every valid upload; the invalid ones are refused anyway (before the upload, or by the upload address)
     caught: [{ cases: VALID_UPLOADS, message: 'the gateway saw: upload: file part not last', recorded: 'file part not last' }],
-    expectedFailures: 15,
+    expectedFailures: 16,
+  },
+  {
+    name: 'authorization-on-every-request',
+    bug: "the SDK's HTTP stack (an OkHttp or axios interceptor) sends the merchant's Authorization header on every request, the upload included (§4.2, R14)",
+    module: authorizationOnEveryRequest,
+    // every valid upload; the invalid ones are refused anyway (before the upload, or by the upload address)
+    caught: [{ cases: VALID_UPLOADS, message: 'the gateway saw: upload: Authorization header sent (R14: never sent to the upload address)', recorded: 'Authorization header sent (R14: never sent to the upload address)' }],
+    expectedFailures: 16,
   },
   {
     name: 'formfield-names-lowercased',
@@ -147,7 +157,7 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     module: formfieldNamesLowercased,
     // only Content-Type has an upper-case letter: every valid upload with a contentType; client.upload-xlsx has none and passes
     caught: [{ cases: VALID_UPLOADS.filter((id) => id !== 'client.upload-xlsx'), message: 'the gateway saw: upload: formFields entry Content-Type missing', recorded: 'formFields entry Content-Type missing' }],
-    expectedFailures: 14,
+    expectedFailures: 15,
   },
   {
     name: 'amount-as-number',
@@ -172,7 +182,7 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
       { cases: VALID_UPLOADS, message: `the gateway saw: /pg/v2/file/generateUploadUrl: ${BODY_SIGNED_NOT_SENT}`, recorded: BODY_SIGNED_NOT_SENT },
       { cases: VALID_PAYMENTS, message: `the gateway saw: /pg/v2/payment/create: ${BODY_SIGNED_NOT_SENT}`, recorded: BODY_SIGNED_NOT_SENT },
     ],
-    expectedFailures: 17,
+    expectedFailures: 18,
   },
   {
     name: 'url-path-signed',
@@ -182,7 +192,7 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
       { cases: VALID_UPLOADS, message: `the gateway saw: /pg/v2/file/generateUploadUrl: ${PATH_SIGNED}`, recorded: PATH_SIGNED },
       { cases: VALID_PAYMENTS, message: `the gateway saw: /pg/v2/payment/create: ${PATH_SIGNED}`, recorded: PATH_SIGNED },
     ],
-    expectedFailures: 17,
+    expectedFailures: 18,
   },
   {
     name: 'response-verified-after-upload',
