@@ -1,14 +1,16 @@
 /**
  * Merchant-role cases (5.5, 5.6, 6; R7–R12, R15, R16): the merchant under test handles a
- * call the kit sent as the gateway. valid: it must accept the call; invalid: refuse it with a
- * non-2xx answer below 500 (a 5xx is a crash, not a refusal: it fails); acceptable: either,
- * cleanly, the choice recorded; advisory: any answer, reported (R12). A call that got no answer
+ * call the kit sent as the gateway. valid: it must accept the call (a 5xx fails it); invalid:
+ * refuse it with a non-2xx answer — a 5xx counts as a refusal, reported as an advisory ("answered
+ * with a server error, not a refusal", R16: {@link judgeAnswer}, the rule the gateway role and
+ * fuzz use too); acceptable: either, the choice recorded; advisory: any answer, reported (R12). A call that got no answer
  * (a timeout, a reset, nothing listening) is an error of the case, never a refusal. The case's
  * expectation is held to what the readings allow for the call as built: where they disagree
  * the case is an error naming the kit bug, never a verdict on the merchant.
  * @module
  */
 import { HANDLING_TITLES } from '../merchant/handling.js';
+import { judgeAnswer } from '../refusal.js';
 import type { MerchantAnswer } from '../subjects/merchant-subject.js';
 import type { Json } from '../subjects/subject.js';
 import { clip } from '../scheme/text.js';
@@ -33,18 +35,18 @@ export const merchantCheck = defineCheck({
       return { op, status: 'error', expected, got, message: `a kit bug, please report it: the case expects ${expected}, but the readings (R7–R11) allow ${allowed} for the call as built` };
     }
     const what = r.outcome.kind === 'response' ? `${HANDLING_TITLES[r.handling]}: status ${r.outcome.status}${r.outcome.body ? `, body ${JSON.stringify(clip(r.outcome.body, 120))}` : ''}` : `${HANDLING_TITLES[r.handling]}: ${r.outcome.message}`;
-    const clean = r.handling === 'accepted' || r.handling === 'refused';
-    // the choice of an acceptable or advisory case: which of the allowed answers the merchant gave
-    const choice = clean && (expected === 'either' || expected === 'anything') ? { choice: r.handling as 'accepted' | 'refused' } : {};
-    const out = (status: OpOutcome['status'], message: string): OpOutcome => ({ op, status, expected, got, ...choice, message });
     // advisory: any answer is reported, never failed; no answer at all is not a pass (nothing was judged)
-    // a 5xx is an answer (a crash on the call: it fails); a timeout, a reset, nothing listening is none (an error)
-    const crashed = r.handling === 'server-error';
-    if (expected === 'anything') return clean || crashed ? out('pass', `advisory: ${what}`) : out('error', `advisory, but no answer to report: ${what}`);
-    if (!clean) return out(crashed ? 'fail' : 'error', `${what}; ${expected === 'accept' ? mustAccept(r.acceptBody) : expected === 'refuse' ? 'must be refused with a non-2xx answer below 500' : 'must be accepted or refused cleanly'}`);
-    if (expected === 'either') return out('pass', `${what} (either is acceptable; the merchant ${r.handling} it)`);
-    if (r.handling === (expected === 'accept' ? 'accepted' : 'refused')) return out('pass', what);
-    return out('fail', `${what}; ${expected === 'accept' ? mustAccept(r.acceptBody) : 'must be refused'}`);
+    const answered = r.outcome.kind === 'response';
+    if (expected === 'anything') return answered ? { op, status: 'pass', expected, got, ...(r.handling === 'accepted' || r.handling === 'refused' ? { choice: r.handling } : {}), message: `advisory: ${what}` } : { op, status: 'error', expected, got, message: `advisory, but no answer to report: ${what}` };
+    // a timeout, a reset, nothing listening is no answer: an error of the case, never a refusal
+    if (r.outcome.kind !== 'response') return { op, status: 'error', expected, got, message: `${what}; ${expected === 'accept' ? mustAccept(r.acceptBody) : expected === 'refuse' ? 'must be refused with a non-2xx answer' : 'must be accepted or refused'}` };
+    // R16: a 5xx counts as a refusal (an advisory where a refusal is allowed, a failure for a genuine call)
+    const j = judgeAnswer(expected, r.outcome.status, r.handling === 'accepted');
+    const advisory = j.advisory ? { advisory: j.advisory } : {};
+    const said = j.advisory ? `; ${j.advisory}` : '';
+    if (expected === 'either') return { op, status: 'pass', expected, got, choice: j.counted, ...advisory, message: `${what} (either is acceptable; the merchant ${j.counted} it${said})` };
+    if (j.ok) return { op, status: 'pass', expected, got, ...advisory, message: `${what}${said}` };
+    return { op, status: 'fail', expected, got, message: `${what}; ${expected === 'accept' ? `${mustAccept(r.acceptBody)}${j.serverError ? ` — ${j.problem ?? ''}` : ''}` : 'must be refused'}` };
   },
 });
 

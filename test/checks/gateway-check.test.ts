@@ -30,7 +30,7 @@ describe('gateway check', () => {
     ['a 204 upload', upload('valid'), { result: { status: 204 } }, 'pass', 'gateway.upload: uploaded (204)'],
     ['a refused upload that should fail', upload('invalid'), { result: { status: 403, errorMessage: 'AccessDenied' } }, 'pass', 'gateway.upload: refused as expected (HTTP 403, errorMessage "AccessDenied")'],
     ['a request that could not be made', api('valid'), { rejected: { reason: 'connection refused' } }, 'error', 'gateway.generateUploadUrl: the request could not be made: connection refused'],
-    ['an answer without a status', upload('valid'), { result: {} }, 'fail', 'gateway.upload: expected HTTP 204 (HTTP -1)'],
+    ['an answer without a status', upload('valid'), { result: {} }, 'error', 'gateway.upload: the answer has no HTTP status: null'],
   ] as Array<[string, LoadedCase, Answer, string, string]>)('%s', async (_, c, answer, status, message) => {
     const outcome = await runCase(c, answering(answer));
     expect(outcome.status).toBe(status);

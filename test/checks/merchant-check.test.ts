@@ -40,21 +40,24 @@ describe('the merchant check', () => {
     // case, what came back, status, words, choice
     ['valid', ok, 'pass', /^accepted: status 200/, undefined],
     ['valid', no, 'fail', /refused: status 401.*; must be accepted \(2xx\)$/, undefined],
-    ['valid', crash, 'fail', /answered 5xx \(server error\): status 500, body "boom"; must be accepted/, undefined],
+    ['valid', crash, 'fail', /answered 5xx \(server error\): status 500, body "boom"; must be accepted \(2xx\) — answered 500 to a genuine message: a server error is a failure \(R16\)$/, undefined],
     ['valid', silent, 'error', /no answer within the timeout.*must be accepted/, undefined],
     ['invalid', no, 'pass', /^refused: status 401/, undefined],
     ['invalid', ok, 'fail', /accepted: status 200.*; must be refused$/, undefined],
-    ['invalid', crash, 'fail', /answered 5xx.*must be refused with a non-2xx answer below 500/, undefined],
-    ['invalid', reset, 'error', /connection reset.*must be refused with a non-2xx answer below 500/, undefined],
+    // R16: a 5xx counts as a refusal, reported as an advisory
+    ['invalid', crash, 'pass', /^answered 5xx \(server error\): status 500, body "boom"; answered with a server error, not a refusal \(R16\)$/, undefined],
+    ['invalid', reset, 'error', /connection reset.*must be refused with a non-2xx answer$/, undefined],
     ['acceptable', ok, 'pass', /either is acceptable; the merchant accepted it/, 'accepted'],
     ['acceptable', no, 'pass', /either is acceptable; the merchant refused it/, 'refused'],
-    ['acceptable', crash, 'fail', /must be accepted or refused cleanly/, undefined],
+    ['acceptable', crash, 'pass', /either is acceptable; the merchant refused it; answered with a server error, not a refusal \(R16\)/, 'refused'],
   ] as const)('a %s case answered %j: %s', async (result, outcome, status, words, choice) => {
     const c = caseOf(result);
     const o = await merchantCheck.run(c, 'merchant.webhook', subjectAnswering(outcome, readingsOf(c)), {});
     expect(o.status).toBe(status);
     expect(o.message).toMatch(words);
     expect(o.choice).toBe(choice);
+    // the advisory is carried as data (reports show it) exactly when a 5xx counted as a refusal
+    expect(o.advisory).toBe(outcome === crash && result !== 'valid' ? 'answered with a server error, not a refusal (R16)' : undefined);
   });
 
   it('an advisory case passes whatever the merchant answered, saying what; no answer at all is an error, not a pass', async () => {

@@ -47,8 +47,9 @@ describe('upload.form check', () => {
     expect((await runCase(loaded(formCase), reference)).status).toBe('pass');
   });
   it.each([
-    ['a field dropped', built([['bucket', 'evidence']]), 'upload.form: part 2 is named "file", expected "key"'],
-    ['a field added at the end of the fields', built([...fields, ['x', '1']]), 'upload.form: part 3 is named "x", expected "file"'],
+    ['a field dropped', built([['bucket', 'evidence']]), 'upload.form: formFields entry "key" is missing'],
+    ['a field added at the end of the fields', built([...fields, ['x', '1']]), 'upload.form: extra part 3 named "x" (R14: no other parts)'],
+    ['a field sent twice', built([...fields, ['key', 'k/1.pdf']]), 'upload.form: part 3 repeats "key" (R14: each formFields entry once)'],
     ['a value changed', built([['bucket', 'evidence'], ['key', 'k/2.pdf']]), 'upload.form: formFields entry key changed: "k/2.pdf" instead of "k/1.pdf"'],
     ['another filename', built(fields, 'b.pdf'), 'upload.form: file part\'s filename is "b.pdf", expected "a.pdf"'],
     ['another content type', built(fields, 'a.pdf', 'image/png'), 'upload.form: file part\'s content type is "image/png", expected "application/pdf"'],
@@ -61,15 +62,27 @@ describe('upload.form check', () => {
   });
   it('fails when the file part is missing or a part too many follows it', async () => {
     const noFile = { ...formCase, expected: { parts: [...formCase.expected.parts, { name: 'extra', value: 'x' }] } };
-    expect((await runCase(loaded(noFile), reference)).message).toBe('upload.form: part 4 ("extra") is missing');
+    expect((await runCase(loaded(noFile), reference)).message).toBe('upload.form: formFields entry "extra" is missing');
     const fewer = { ...formCase, expected: { parts: formCase.expected.parts.slice(1) } };
-    expect((await runCase(loaded(fewer), reference)).message).toBe('upload.form: part 1 is named "bucket", expected "key"');
+    expect((await runCase(loaded(fewer), reference)).message).toBe('upload.form: extra part 1 named "bucket" (R14: no other parts)');
     const asText = { ...formCase, expected: { parts: [...formCase.expected.parts.slice(0, 2), { name: 'file', value: '%PDF-1.4' }] } };
     expect((await runCase(loaded(asText), reference)).message).toBe('upload.form: part 3 (file) is a file part, expected a text part');
     const asFile = { ...formCase, expected: { parts: [{ name: 'bucket', filename: 'a', contentType: 'x', data: '' }, ...formCase.expected.parts.slice(1)] } };
-    expect((await runCase(loaded(asFile), reference)).message).toBe('upload.form: part 1 (bucket) is not the file part');
+    expect((await runCase(loaded(asFile), reference)).message).toBe('upload.form: extra part 1 named "bucket" (R14: no other parts)');
     const trailing = { ...formCase, expected: { parts: formCase.expected.parts.slice(0, 2) } };
-    expect((await runCase(loaded(trailing), reference)).message).toBe('upload.form: extra part 3 named "file" (R14: no other parts)');
+    expect((await runCase(loaded(trailing), reference)).message).toBe('upload.form: part 3 (file) is a file part, expected a text part');
+  });
+});
+
+describe('upload.form: the order of the formFields (R14)', () => {
+  it('passes a form whose entries came in another order, recording the choice', async () => {
+    const outcome = await runCase(loaded(formCase), answering(built([...fields].reverse() as typeof fields)));
+    expect([outcome.status, outcome.choice]).toEqual(['pass', 'reordered']);
+    expect(outcome.message).toBe('upload.form: parts as expected, file last; sent the formFields in another order than received (acceptable, R14)');
+  });
+  it('records the order received as the choice of an acceptable case', async () => {
+    const outcome = await runCase(loaded({ ...formCase, result: 'acceptable' }), reference);
+    expect([outcome.status, outcome.choice]).toEqual(['pass', 'in-order']);
   });
 });
 
