@@ -4,12 +4,15 @@
  * header is rebuilt around the real signed items, so a header R8 requires to be accepted
  * carrying exactly the signed values is a genuinely valid one and must get 200; one R8
  * refuses, or one whose values differ from what was signed, must never get a 2xx; nothing
- * may answer 5xx or hang.
+ * may hang. A 5xx counts as a refusal (R16, {@link judgeAnswer}: the rule the gateway role
+ * and certification use too): counted as an advisory where a refusal is allowed, a finding
+ * where the header must be accepted.
  * @module
  */
 import type { AuthorizationItems } from '../scheme/authorization.js';
 import { ITEM_NAMES } from '../scheme/authorization.js';
 import { ClientError } from '../client/errors.js';
+import { judgeAnswer, SERVER_ERROR_ADVISORY } from '../refusal.js';
 import { signedRequest } from '../client/signed-request.js';
 import { fuzzHeaderText, type FuzzHeader } from './arbitraries.js';
 import { headerAnswers } from '../scheme/header-answers.js';
@@ -47,16 +50,33 @@ export const MERCHANT_FUZZ_BODY = '{"paymentNo":"P_FUZZ_1","merchantTradeNo":"T_
  * @returns the run, with the shrunk finding (as {@link fuzzParser} gives it)
  * @example const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, appId, appSecret, seed: 1, runs: 100 }); r.finding // undefined
  */
-export async function fuzzHttp(options: FuzzHttpOptions): Promise<FuzzResult> {
-  return fuzzWith(
+export async function fuzzHttp(options: FuzzHttpOptions): Promise<FuzzResult & { readonly advisories: HttpAdvisories }> {
+  let count = 0;
+  let example: string | undefined;
+  const result = await fuzzWith(
     async (h) => {
-      const { header, reason } = await checkHttp(options, h);
+      const { header, reason, advisory } = await checkHttp(options, h);
+      if (advisory) {
+        count++;
+        example ??= header;
+      }
       return { header, judged: onTheWire(header), reason };
     },
     // a live endpoint (perhaps a shared sandbox) gets a few requests at a time, never a flood
     { window: 8, ...options },
     100,
   );
+  return { ...result, advisories: { serverErrors: count, ...(example !== undefined ? { example, message: SERVER_ERROR_ADVISORY } : {}) } };
+}
+
+/** The 5xx answers {@link fuzzHttp} counted as refusals (R16): reported, never a finding. */
+export interface HttpAdvisories {
+  /** Requests answered with a 5xx where a refusal was allowed (shrinking's requests included). */
+  readonly serverErrors: number;
+  /** The first such header. */
+  readonly example?: string;
+  /** {@link SERVER_ERROR_ADVISORY}, when there was one. */
+  readonly message?: string;
 }
 
 /**
@@ -90,7 +110,7 @@ export function onTheWire(header: string): string {
 
 // --- internal ---
 
-async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ header: string; reason?: string }> {
+async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ header: string; reason?: string; advisory?: true }> {
   let header = '';
   let signedItems: AuthorizationItems | undefined;
   const url = options.kind === 'gateway' ? `${options.url.replace(/\/+$/, '')}/pg/v2/file/generateUploadUrl` : options.url;
@@ -114,9 +134,12 @@ async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ hea
     /* c8 ignore next -- form always runs before sending */
     if (signedItems === undefined) return { header };
     const expect = httpExpectation(header, signedItems);
-    if (r.status >= 500) return { header, reason: `answered ${r.status}: no header may cause a server error` };
+    // R16: a 5xx counts as a refusal: an advisory where one is allowed, a finding for a header that must be accepted
+    const judged = judgeAnswer(expect, r.status, r.status >= 200 && r.status < 300);
+    if (expect === 'accept' && judged.serverError) return { header, reason: `a genuinely signed, valid header must be accepted (R8) but ${judged.problem ?? ''}` };
     if (expect === 'accept' && r.status !== 200) return { header, reason: `a genuinely signed, valid header must be accepted (R8) but got ${r.status}` };
-    if (expect === 'refuse' && r.status >= 200 && r.status < 300) {
+    if (judged.advisory) return { header, advisory: true };
+    if (!judged.ok) {
       const want = oracle(onTheWire(header));
       const strict = want.answers.strict;
       const why = want.verdict === 'must-refuse' ? `R8: ${strict.ok ? 'no reading accepts it' : strict.message}` : 'no reading gives the values that were signed';

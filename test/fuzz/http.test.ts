@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startMerchant } from '../../examples/sample-merchant/merchant.mjs';
 import { fuzzHttp, httpExpectation } from '../../src/fuzz/http.js';
+import { verifyRequest } from '../../src/scheme/verify.js';
 import { DEMO_MERCHANT, startGateway } from '../../src/gateway/index.js';
 
 const SIGNED = { appId: 'app_1', sign: 'ab'.repeat(32), timestamp: '1718090123456', nonce: 'n0nce' };
@@ -82,7 +83,7 @@ describe('fuzzHttp', () => {
     }
   }, 30_000);
 
-  it('reports a 5xx and a hang', async () => {
+  it('reports a 5xx to a genuine header (R16: a failure) and a hang', async () => {
     const server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
@@ -92,10 +93,35 @@ describe('fuzzHttp', () => {
     });
     const base = await listen(server);
     try {
-      const boom = await fuzzHttp({ kind: 'merchant', url: `${base}/boom`, appId: 'a', appSecret: 's', seed: 1, runs: 5 });
-      expect(boom.finding?.reason).toMatch(/answered 500/);
+      const boom = await fuzzHttp({ kind: 'merchant', url: `${base}/boom`, appId: 'a', appSecret: 's', seed: 1, runs: 50 });
+      expect(boom.finding?.reason).toMatch(/must be accepted \(R8\) but answered 500 to a genuine message: a server error is a failure \(R16\)/);
       const hang = await fuzzHttp({ kind: 'merchant', url: `${base}/hang`, appId: 'a', appSecret: 's', seed: 1, runs: 3, timeoutMs: 100, timeMs: 1000 });
       expect(hang.finding?.reason).toMatch(/no answer \(PGV2_CLIENT_TIMEOUT\)/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((res) => server.close(() => res()));
+    }
+  }, 30_000);
+
+  it('a 5xx to a header that must be refused counts as a refusal: no finding, an advisory (R16)', async () => {
+    // a verifier that crashes (500) on every header it does not accept, and answers 200 to a genuine one
+    const secret = 'loopback-secret';
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const url = `http://${String(req.headers.host)}${String(req.url)}`;
+        const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : null;
+        const ok = verifyRequest({ appId: 'app_500', appSecret: secret, method: 'POST', url, authorization, body: Buffer.concat(chunks) }).valid;
+        res.writeHead(ok ? 200 : 500).end(ok ? 'OK' : 'internal error');
+      });
+    });
+    const base = await listen(server);
+    try {
+      const r = await fuzzHttp({ kind: 'merchant', url: `${base}/notify`, appId: 'app_500', appSecret: secret, seed: 3, runs: 60 });
+      expect(r.finding).toBeUndefined();
+      expect(r.advisories.serverErrors).toBeGreaterThan(0);
+      expect(r.advisories.message).toBe('answered with a server error, not a refusal (R16)');
     } finally {
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));

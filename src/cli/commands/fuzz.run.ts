@@ -62,7 +62,10 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
     }
     io.stdout(`fuzzing the Authorization parsing of ${http.url} (${http.kind}): seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`);
     const result = await fuzzHttp({ ...http, appId, appSecret, seed, runs, timeoutMs, ...(timeMs !== undefined ? { timeMs } : {}), ...(replay ? { path: replay.path } : {}) });
-    return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${http.url}` }, io, (s) => emit(s, [appSecret]));
+    const advised = result.advisories;
+    // R16: 5xx answers counted as refusals are said, never a finding
+    if (advised.serverErrors > 0) io.stdout(`advisory: ${advised.serverErrors} request(s) ${advised.message ?? ''}, e.g. header ${showEscaped(advised.example ?? '')}\n`);
+    return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${http.url}` }, io, (s) => emit({ ...s, advisories: { serverErrors: advised.serverErrors } }, [appSecret]));
   }
 
   // the --save file, checked before fuzzing: in the authorization/ folder of a vectors folder (made when missing)
