@@ -174,7 +174,7 @@ export function certificationOf(run: RunResult, set: VectorSet, options: Certify
     const failed = r.checks.filter((c) => c.judgement.result === 'fail');
     reasons.push(`${r.id} (${r.sections.join(', ')}${r.readings.length ? `; ${r.readings.join(', ')}` : ''}): ${r.title} — ${failed.length} of ${r.checks.length} checks failed, e.g. ${failed[0]?.id}: ${failed[0]?.judgement.reason}`);
   }
-  const notes = all.filter((c) => c.expect === 'advisory' || c.expect === 'acceptable' || c.judgement.result === 'not-applicable').map((c) => `${c.id}: ${c.judgement.handling === 'not-sent' ? 'not applicable' : c.judgement.handling} — ${c.judgement.reason}`);
+  const notes = all.filter((c) => c.expect === 'advisory' || c.expect === 'acceptable' || c.judgement.result === 'not-applicable' || c.judgement.result === 'advisory').map((c) => `${c.id}: ${c.judgement.handling === 'not-sent' ? 'not applicable' : c.judgement.handling} — ${c.judgement.reason}`);
   const totals: Record<CheckResult, number> = { pass: 0, fail: 0, advisory: 0, 'not-applicable': 0 };
   for (const c of all) totals[c.judgement.result]++;
   return {
@@ -210,8 +210,10 @@ function checkOutcome(c: MerchantCase, r: CaseResult): CheckOutcome {
   const op = r.ops[0];
   const answer = op && typeof op.got === 'object' && op.got !== null && 'result' in op.got ? (op.got as unknown as { result: MerchantAnswer }).result : undefined;
   const reason = op?.message ?? r.message;
-  // an advisory check (R12) never fails the certification, answered or not: what happened is in the notes and the robustness counts
-  const result: CheckResult = r.status === 'skip' ? 'not-applicable' : c.advisory ? 'advisory' : r.status === 'fail' || r.status === 'error' || r.status === 'partial' ? 'fail' : 'pass';
+  // an advisory check (R12) never fails the certification, answered or not: what happened is in the notes and the robustness counts;
+  // a check passed with an advisory (R16: a 5xx counted as a refusal) is reported as advisory, never failed
+  const passed = r.status === 'pass' || r.status === 'skip';
+  const result: CheckResult = r.status === 'skip' ? 'not-applicable' : c.advisory ? 'advisory' : !passed ? 'fail' : r.advisory ? 'advisory' : 'pass';
   const handling: Handling | 'not-sent' = answer?.handling ?? 'not-sent';
   return {
     id: c.id,

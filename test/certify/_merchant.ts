@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { verifyRedirect } from '../../src/scheme/redirect.js';
 import { verifyWebhook } from '../../src/scheme/verify.js';
 
-export type Behaviour = 'correct' | 'accept-all' | 'status-500' | 'hang' | 'reset' | 'refuse-all';
+/** `crash-on-refusal`: verifies as `correct` does, but answers 500 (a thrown exception) instead of 401 to what it refuses. */
+export type Behaviour = 'correct' | 'accept-all' | 'status-500' | 'hang' | 'reset' | 'refuse-all' | 'crash-on-refusal';
 
 export interface TestMerchant {
   readonly url: string;
@@ -44,7 +45,7 @@ export async function startTestMerchant(behaviour: Behaviour, urls: (base: strin
       } else if (req.method === 'GET' && req.url?.startsWith('/return')) {
         ok = verifyRedirect({ appId: APP_ID, appSecret: APP_SECRET, returnUrl: r.returnUrl, redirectUrl: `${base}${req.url}` }).valid;
       }
-      res.writeHead(ok ? 200 : 401, { 'content-type': 'text/plain' }).end(ok ? 'SUCCESS' : 'FAIL');
+      res.writeHead(ok ? 200 : behaviour === 'crash-on-refusal' ? 500 : 401, { 'content-type': 'text/plain' }).end(ok ? 'SUCCESS' : 'FAIL');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -164,9 +164,9 @@ describe.concurrent('runCertification', () => {
     expect(sent.every((c) => c.judgement.handling === handling)).toBe(true);
     expect(result.robustness[handling]).toBe(sent.length);
     expect(result.reasons.join('\n')).toContain(words);
-    // a refuse check answered by a crash is not a refusal
+    // a refuse check answered by a crash counts as a refusal, reported as advisory (R16); other answers are none
     const refuse = result.requirements.find((q) => q.id === 'webhook.scheme');
-    expect(refuse?.result).toBe('fail');
+    expect(refuse?.result).toBe(behaviour === 'status-500' ? 'advisory' : 'fail');
     // replay stays advisory in the certification (R12); in the run, a replay nobody answered is an error, never a pass
     expect(result.requirements.find((q) => q.id === 'webhook.replay')?.result).toBe('advisory');
     const replays = result.run.cases.filter((c) => c.id.includes('.replay.'));
@@ -175,6 +175,19 @@ describe.concurrent('runCertification', () => {
     await writeCertificationReports(result, { dir, secrets: [APP_SECRET] });
     expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('NOT CERTIFIED');
     expect(readFileSync(join(dir, 'certification.md'), 'utf8')).not.toContain(APP_SECRET);
+  });
+
+  it('a merchant that verifies correctly but answers 500 to what it refuses is CERTIFIED, each such refusal an advisory (R16)', async () => {
+    const { result } = await certifyTestMerchant('crash-on-refusal');
+    expect(result.verdict).toBe('CERTIFIED');
+    const checks = result.requirements.flatMap((q) => q.checks);
+    const refused = checks.filter((c) => c.expect === 'refuse');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((c) => c.judgement.result === 'advisory' && c.judgement.handling === 'server-error')).toBe(true);
+    expect(result.requirements.find((q) => q.id === 'webhook.scheme')?.result).toBe('advisory');
+    expect(result.notes.some((n) => n.startsWith('merchant.') && n.includes('answered with a server error, not a refusal (R16)'))).toBe(true);
+    // the genuine calls were accepted, so nothing failed
+    expect(checks.filter((c) => c.expect === 'accept').every((c) => c.judgement.result === 'pass')).toBe(true);
   });
 
   it('a merchant that cannot be reached: one line, exit 3, no call made, a NOT CERTIFIED report that says why (as run --merchant)', async () => {
