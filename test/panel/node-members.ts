@@ -45,6 +45,7 @@ export const NODE_MEMBERS: ReadonlyArray<PanelMember> = [
       'R7: upper-case hex refused',
       'R13: 2 MB = 2,097,152 bytes; upper-case extensions refused',
       '5.3: format writes appId, timestamp, nonce, sign',
+      'R14: formFields copied into a TreeMap: the text parts sorted by name, not in the order received',
     ],
   },
   {

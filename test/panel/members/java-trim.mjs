@@ -12,6 +12,10 @@
 // - Upload (2.2, 8, R13): 2 MB = 2,097,152 bytes; extensions compared exactly, so "PDF" is refused.
 // - Authorization format (5.3): items in the order appId, timestamp, nonce, sign (any order is
 //   allowed); an empty value or one holding "," is refused.
+// - Upload form (4.2, R14): the formFields are copied into a `TreeMap<String, String>`, so the text
+//   parts go sorted by name (UTF-16 order, as `String.compareTo`), not in the order received: R14
+//   makes another order acceptable (the spec's failures are a file part not last and an entry
+//   missing or modified). Every entry once, unchanged; the file part last.
 // Everything else as the spec and the readings say: content bytes R1–R3, URL as sent R4, only a
 // 200 response is verified and its appId must be the merchant's own (R9), webhook part 4 is the
 // notifyUrl as submitted (R10), redirect query decoding R11, upload form R14.
@@ -209,7 +213,8 @@ function validateUpload({ filename, contentType, scene, fileSize }) {
 
 function buildForm({ formFields, filename, contentType, fileB64 }) {
   const file = Buffer.from(fileB64, 'base64');
-  const pairs = Array.isArray(formFields) ? formFields : Object.entries(formFields);
+  // a TreeMap copy: sorted by name, as String.compareTo orders them (R14: another order is acceptable)
+  const pairs = [...(Array.isArray(formFields) ? formFields : Object.entries(formFields))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const boundary = `----JavaPanelBoundary${randomUUID().replace(/-/g, '')}`;
   const header = (s) => {
     if (s.includes('\r') || s.includes('\n')) throw new Error('line break in a part header');
