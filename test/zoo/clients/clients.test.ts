@@ -25,7 +25,7 @@ import { selectCases } from '../../../src/runner/select.js';
 import { createReferenceSubject } from '../../../src/subjects/reference.js';
 import type { Subject } from '../../../src/subjects/subject.js';
 import { liveCases, loadVectorSet } from '../../../src/vectors/load.js';
-import { ZooClient, clientSubject } from './_client.js';
+import { ZooClient, clientSubject, type FormField } from './_client.js';
 import { CLIENT_ZOO, mustFail, type CaughtBy } from './registry.js';
 
 const DIR = fileURLToPath(new URL('./', import.meta.url));
@@ -93,6 +93,24 @@ describe('correct clients pass every client case (no false failures)', () => {
     await runClientCases(clientSubject('control', new ZooClient()), 'test/zoo/clients/_client.ts', async (result) => {
       expect(notPassed(result)).toEqual([]);
       expect(result.totals.passed).toBe(clientIds.length);
+    });
+  });
+
+  it('a client that sends the formFields in another order (a HashMap copy) passes every case, the choice recorded (R14)', async () => {
+    class ReorderingClient extends ZooClient {
+      override fieldsToSend(fields: readonly FormField[]): FormField[] {
+        return [...fields].reverse();
+      }
+    }
+    await runClientCases(clientSubject('reordering', new ReorderingClient()), 'a reordering client', async (result) => {
+      expect(notPassed(result)).toEqual([]);
+      // every upload the gateway stored was reordered, and each says so
+      const stored = result.cases.filter((c) => c.message.includes('the stored file is byte-identical'));
+      expect(stored.length).toBeGreaterThan(0);
+      for (const c of stored) {
+        expect(c.choice).toBe('reordered');
+        expect(c.message).toContain('sent the formFields in another order than received (acceptable, R14)');
+      }
     });
   });
 });
