@@ -124,7 +124,22 @@ describe('the form: every issued field present and unchanged, the file part name
     const fields = fieldsOf(data);
     const r = await postForm(data.uploadUrl, [{ name: 'x-ignore-trace', value: 'abc' }, ...fields.slice(1), fields[0] as FormPart, fileOf()]);
     expect(r.status).toBe(204);
-    expect(gateway.recorder.for('up.order').uploads[0]?.advisories).toEqual(['formFields out of order: R14 reads them in the order received; S3 accepts any order']);
+    expect(gateway.recorder.for('up.order').uploads[0]?.advisories).toEqual(['sent the formFields in another order than received (acceptable, R14); the upload address accepted the reordered form']);
+    expect(gateway.recorder.for('up.order').uploads[0]?.reordered).toBe(true);
+  });
+
+  it('a correct form sent with an Authorization header: 400 InvalidArgument, the rule naming R14, nothing stored, recorded', async () => {
+    const { data } = await credentials(gateway, 'up.auth');
+    const form = multipart([...fieldsOf(data), fileOf()]);
+    // the header a client signed its credentials request with, sent again on the upload (R14: never sent there)
+    const r = await send(data.uploadUrl, { body: form.body, headers: { 'content-type': form.contentType, authorization: `V2_SHA256 appId=${MERCHANT.appId},sign=${'0'.repeat(64)},timestamp=1,nonce=n` } });
+    expect([r.status, xmlElement(r.text, 'Code'), xmlElement(r.text, 'Rule')]).toEqual([400, 'InvalidArgument', 'authorization-header']);
+    expect(xmlElement(r.text, 'Message')).toMatch(/^Authorization header sent \(R14: never sent to the upload address\): Unsupported Authorization Type/);
+    expect(gateway.storage.get(data.storageUri)).toBeUndefined();
+    const recorded = gateway.recorder.for('up.auth').uploads[0];
+    expect([recorded?.stored, recorded?.problem]).toEqual([false, 'Authorization header sent (R14: never sent to the upload address)']);
+    // the same form without the header is stored
+    expect((await send(data.uploadUrl, { body: form.body, headers: { 'content-type': form.contentType } })).status).toBe(204);
   });
 
   it('no file part; a text part named file; two file parts; a file part named otherwise', async () => {
