@@ -19,9 +19,9 @@ describe('toResultsJson', () => {
     // 2: the status and verdict "partial" are new values (and the coverage fields new keys); causes, reproduce and input are keys added since (and the pages of causes and diagnoses), nothing removed
     expect(json.schemaVersion).toBe(2);
     expect(Object.keys(json.cases[0]!)).toEqual([
-      'id', 'kind', 'file', 'comment', 'spec', 'readings', 'flags', 'result', 'status', 'verdict', 'ran', 'notRun', 'choice', 'listedReason', 'message', 'reproduce', 'curl', 'durationMs', 'diagnosis', 'property', 'ops',
+      'id', 'kind', 'file', 'comment', 'spec', 'readings', 'flags', 'result', 'status', 'verdict', 'ran', 'notRun', 'choice', 'advisory', 'listedReason', 'message', 'reproduce', 'curl', 'durationMs', 'diagnosis', 'property', 'ops',
     ]);
-    expect(Object.keys(json.cases[0]!.ops[0]!)).toEqual(['op', 'status', 'expected', 'got', 'message', 'choice', 'contentDifference', 'diagnosis', 'durationMs', 'input']);
+    expect(Object.keys(json.cases[0]!.ops[0]!)).toEqual(['op', 'status', 'expected', 'got', 'message', 'choice', 'advisory', 'contentDifference', 'diagnosis', 'durationMs', 'input']);
   });
 
   it('gives the run: kit, vector set, implementation, target, times, selection, totals', () => {
