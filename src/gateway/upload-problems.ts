@@ -137,7 +137,7 @@ export function ruleMessage(rule: UploadRule, field?: string): string {
     case 'file-part-name':
       return `file part named ${String(field)}, not file`;
     case 'authorization-header':
-      return 'Authorization header sent (R14: never sent to the upload address)';
+      return 'an Authorization header sent (R14: never sent to the upload address)';
     default: {
       const title = UPLOAD_RULES[rule].title;
       return title.charAt(0).toLowerCase() + title.slice(1);

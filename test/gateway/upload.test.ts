@@ -134,10 +134,10 @@ describe('the form: every issued field present and unchanged, the file part name
     // the header a client signed its credentials request with, sent again on the upload (R14: never sent there)
     const r = await send(data.uploadUrl, { body: form.body, headers: { 'content-type': form.contentType, authorization: `V2_SHA256 appId=${MERCHANT.appId},sign=${'0'.repeat(64)},timestamp=1,nonce=n` } });
     expect([r.status, xmlElement(r.text, 'Code'), xmlElement(r.text, 'Rule')]).toEqual([400, 'InvalidArgument', 'authorization-header']);
-    expect(xmlElement(r.text, 'Message')).toMatch(/^Authorization header sent \(R14: never sent to the upload address\): Unsupported Authorization Type/);
+    expect(xmlElement(r.text, 'Message')).toMatch(/^an Authorization header sent \(R14: never sent to the upload address\): Unsupported Authorization Type/);
     expect(gateway.storage.get(data.storageUri)).toBeUndefined();
     const recorded = gateway.recorder.for('up.auth').uploads[0];
-    expect([recorded?.stored, recorded?.problem]).toEqual([false, 'Authorization header sent (R14: never sent to the upload address)']);
+    expect([recorded?.stored, recorded?.problem]).toEqual([false, 'an Authorization header sent (R14: never sent to the upload address)']);
     // the same form without the header is stored
     expect((await send(data.uploadUrl, { body: form.body, headers: { 'content-type': form.contentType } })).status).toBe(204);
   });

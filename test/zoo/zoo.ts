@@ -485,7 +485,7 @@ export const ZOO: readonly ZooMember[] = [
     bug: 'the upload form keeps only bucket, key, Content-Type, tagging, policy and x-amz-* entries (§4.2, R14, R15)',
     area: 'upload',
     module: uploadKnownFieldsOnly,
-    mustFail: ['upload.form-oss-vendor-prefix', 'upload.form-unknown-entries'],
+    mustFail: ['upload.form-oss-vendor-prefix', 'upload.form-unknown-entries', 'upload.form-integer-like-entry-names'],
     diagnosis: [{ mistake: 'field-missing', ops: ['upload.form'] }],
   },
   {

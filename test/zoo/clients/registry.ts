@@ -148,7 +148,7 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     bug: "the SDK's HTTP stack (an OkHttp or axios interceptor) sends the merchant's Authorization header on every request, the upload included (§4.2, R14)",
     module: authorizationOnEveryRequest,
     // every valid upload; the invalid ones are refused anyway (before the upload, or by the upload address)
-    caught: [{ cases: VALID_UPLOADS, message: 'the gateway saw: upload: Authorization header sent (R14: never sent to the upload address)', recorded: 'Authorization header sent (R14: never sent to the upload address)' }],
+    caught: [{ cases: VALID_UPLOADS, message: 'the gateway saw: upload: an Authorization header sent (R14: never sent to the upload address)', recorded: 'an Authorization header sent (R14: never sent to the upload address)' }],
     expectedFailures: 16,
   },
   {
