@@ -39,6 +39,8 @@ export const fuzzCommand = defineCommand({
     'its strict parser and its defensible variants give (white space kept, removed or refused',
     'at each place, by every common trim; unknown items ignored or refused; the scheme with or',
     'without case) passes; any other answer is a finding.',
+    'Over HTTP (--gateway, --merchant-notify) a 5xx counts as a refusal (R16): an advisory where',
+    'a refusal is allowed, a finding where the header must be accepted.',
     'A failure is shrunk to a minimal header and printed with its replay seed and path.',
     'Without --testee the built-in reference is fuzzed in process.',
     '',
