@@ -38,6 +38,7 @@ import * as headerByPosition from './members/header-by-position.js';
 import * as headerDuplicateLastWins from './members/header-duplicate-last-wins.js';
 import * as headerMissingAsEmpty from './members/header-missing-as-empty.js';
 import * as headerSplitLastEquals from './members/header-split-last-equals.js';
+import * as hexUnpadded from './members/hex-unpadded.js';
 import * as latin1Content from './members/latin1-content.js';
 import * as receivedBodyTextConverted from './members/received-body-text-converted.js';
 import * as noFinalLf from './members/no-final-lf.js';
@@ -152,6 +153,16 @@ const equalsInValue = (c: VectorCase): boolean => {
   return header !== undefined && itemPairs(header).some(([, value]) => value.includes('='));
 };
 
+/** A sign (64 hex digits) with a byte below 0x10: a "0" in the first digit of a pair. */
+const hasLowByte = (sign: string | undefined): boolean => sign !== undefined && /^(?:[0-9a-f]{2})*0/i.test(sign);
+
+/** The right sign of a case (a signature case's expected sign, a genuine message's header sign) has a byte below 0x10. */
+const rightSignHasLowByte = (c: VectorCase): boolean => {
+  if (c.kind === 'signature') return hasLowByte(c.expected.sign);
+  const header = headerOf(c);
+  return isGenuineMessage(c) && header !== undefined && hasLowByte(itemPairs(header).find(([n]) => n === 'sign')?.[1]);
+};
+
 const isRedirect = (c: VectorCase): boolean => c.kind === 'redirect';
 const paymentEncoded = (c: VectorCase): boolean => {
   const raw = redirectParam(c, 'payment');
@@ -243,6 +254,16 @@ export const ZOO: readonly ZooMember[] = [
     module: uppercaseHex,
     mustFail: signatureCase, // signature.sign of every signature case; nothing else
     diagnosis: [{ mistake: 'uppercase-hex', ops: ['signature.sign'] }],
+  },
+  {
+    name: 'hex-unpadded',
+    bug: "the signer writes each digest byte with toString(16), no padStart: a byte below 0x10 loses its leading zero (§5.2); its verifier compares signs as text",
+    area: 'signing',
+    module: hexUnpadded,
+    // signature cases and genuine messages whose right digest has a byte below 0x10 (the sign, and the refusal of
+    // the genuine sign); and the request signed with the unpadded digest, which its verifier accepts
+    mustFail: or(rightSignHasLowByte, ids('request.sign-hex-unpadded')),
+    diagnosis: [{ mistake: 'hex-unpadded', ops: ['signature.sign', 'request.verify'] }],
   },
   {
     name: 'body-reserialized',

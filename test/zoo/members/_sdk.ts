@@ -156,9 +156,13 @@ export class ZooSdk {
       throw e;
     }
     if (!this.appIdMatches(items.appId, creds.appId)) return { valid: false, reason: `appId ${items.appId} is not ours` };
-    if (!/^[0-9a-fA-F]{64}$/.test(items.sign)) return { valid: false, reason: 'sign is not 64 hex digits' };
     const computed = this.digest(this.content({ ...creds, method, url, timestamp: items.timestamp, nonce: items.nonce, body }));
-    return timingSafeEqual(computed, Buffer.from(items.sign, 'hex')) ? { valid: true } : { valid: false, reason: 'sign mismatch' };
+    return this.signMatches(computed, items.sign) ? { valid: true } : { valid: false, reason: 'sign mismatch' };
+  }
+
+  /** Whether the header's sign is the computed digest: 64 hex digits (R7), compared as bytes in constant time. */
+  signMatches(computed: Buffer, sign: string): boolean {
+    return /^[0-9a-fA-F]{64}$/.test(sign) && timingSafeEqual(computed, Buffer.from(sign, 'hex'));
   }
 
   /** Whether a response with this status is verified at all; only a 200 can be authentic (§5.4, R9). */
