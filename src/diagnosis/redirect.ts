@@ -3,14 +3,15 @@
  * payment text is wrong: the payment left encoded or decoded with decodeURIComponent
  * alone. An accepted invalid redirect: the sign is matched against the contents a
  * verifier builds with one known redirect mistake (the payment still encoded, "+" kept
- * in the payment or the nonce, the landed URL, the returnUrl without its query, POST);
+ * in the payment or the nonce, the landed URL, the whole query decoded before it was
+ * split, the payment decoded twice, the returnUrl without its query, POST);
  * a header R8 refuses is named; otherwise the refusal the case expected.
  * @module
  */
 import type { OpOutcome } from '../checks/outcome.js';
 import { parseAuthorization } from '../scheme/authorization.js';
 import type { SignatureParts } from '../scheme/parts.js';
-import { queryParameters } from '../scheme/redirect.js';
+import { decodeQueryComponent, queryParameters } from '../scheme/redirect.js';
 import { sign } from '../scheme/sign.js';
 import type { Diagnosis } from './diagnosis.js';
 import type { RedirectCase } from '../vectors/types.js';
@@ -28,7 +29,9 @@ export const REDIRECT_MISTAKES = Object.freeze({
     ref: 'R6, R11',
     description: 'the authorization value was decoded with decodeURIComponent alone: the nonce keeps "+" where the query means a space',
   },
-  'landed-url': { ref: '§5.6, R11', description: 'part 4 is the URL the payer landed on, not the returnUrl as submitted' },
+  'landed-url': { ref: '§5.6, R11', description: 'part 4 is the URL the payer landed on (its authorization parameter taken out), not the returnUrl as submitted' },
+  'query-decoded-whole': { ref: 'R11', description: 'the whole query was decoded before it was split at "&": an encoded "&" in the payment value cut it short' },
+  'payment-decoded-twice': { ref: 'R11', description: 'the payment value was decoded twice: a "%" or "+" it holds was decoded again' },
   'returnurl-without-query': { ref: 'R11', description: 'part 4 is the returnUrl without its own query' },
   'redirect-method': { ref: 'R11', description: 'part 3 is POST, not GET' },
 }) satisfies Readonly<Record<string, { readonly ref: string; readonly description: string }>>;
@@ -87,7 +90,9 @@ function signedOverMistake(c: RedirectCase, rawPayment: string, rawAuthorization
     [['payment-encoded'], { body: `payment=${rawPayment}` }],
     [['payment-plus-kept'], plusPayment],
     [['authorization-plus-kept'], plusNonce],
-    [['landed-url'], { url: c.inputs.redirectUrl.split('#')[0] }],
+    [['landed-url'], { url: withoutAuthorization(c.inputs.redirectUrl) }],
+    [['query-decoded-whole'], payment(wholeQueryValue(c.inputs.redirectUrl, 'payment'))],
+    [['payment-decoded-twice'], payment(decodeQueryComponent(decode(rawPayment)))],
     [['returnurl-without-query'], { url: c.inputs.returnUrl.split('?')[0] }],
     [['redirect-method'], { method: 'POST' }],
   ];
@@ -101,4 +106,23 @@ function signedOverMistake(c: RedirectCase, rawPayment: string, rawAuthorization
   // a verifier that decodes both values with decodeURIComponent alone
   if (found.length === 0 && matches({ ...plusPayment, ...plusNonce })) found = ['payment-plus-kept', 'authorization-plus-kept'];
   return found.map((id) => ({ mistake: id, message: `you accept the sign of the content in which ${REDIRECT_MISTAKES[id].description}`, ref: REDIRECT_MISTAKES[id].ref }));
+}
+
+/** The URL the payer landed on as a verifier reads its own request: the fragment never sent, the authorization parameter (which cannot sign itself) taken out. */
+function withoutAuthorization(redirectUrl: string): string {
+  return (redirectUrl.split('#')[0] ?? redirectUrl).replace(/([?&])authorization=[^&]*(&|$)/, (_, before: string, after: string) => (after ? before : ''));
+}
+
+/** A parameter's value as read by a verifier that decodes the whole query (R11 decoding) and then splits it at "&" and the first "=". */
+function wholeQueryValue(redirectUrl: string, name: string): string | undefined {
+  const noFragment = redirectUrl.split('#')[0] ?? redirectUrl;
+  const q = noFragment.indexOf('?');
+  const decoded = q < 0 ? undefined : decodeQueryComponent(noFragment.slice(q + 1));
+  const found = (decoded ?? '').split('&').filter((pair) => pair.slice(0, pair.indexOf('=') + 1) === `${name}=`);
+  return decoded === undefined || found.length !== 1 ? undefined : found[0]?.slice(name.length + 1);
+}
+
+/** Part 7 of a payment text, or no change when there is none. */
+function payment(text: string | undefined): Partial<SignatureParts> {
+  return text === undefined ? {} : { body: `payment=${text}` };
 }

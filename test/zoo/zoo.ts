@@ -27,7 +27,7 @@ import { decodeQueryComponent } from '../../src/scheme/redirect.js';
 import type { Operation } from '../../src/protocol/operations.js';
 import type { Subject } from '../../src/subjects/subject.js';
 import type { VectorCase } from '../../src/vectors/types.js';
-import { bodyPart, headerOf, isGenuineMessage, itemPairs, itemsOutOfSpecOrder, redirectParam, textParts, urlPart, utf8Text } from './cases.js';
+import { bodyPart, headerOf, isGenuineMessage, itemPairs, itemsOutOfSpecOrder, redirectParam, textParts, urlPart, utf8Text, wholeQueryParam } from './cases.js';
 import { parseAuthorization } from '../../src/scheme/authorization.js';
 import * as appIdNotChecked from './members/app-id-not-checked.js';
 import * as bodyReserialized from './members/body-reserialized.js';
@@ -42,7 +42,10 @@ import * as hexUnpadded from './members/hex-unpadded.js';
 import * as latin1Content from './members/latin1-content.js';
 import * as receivedBodyTextConverted from './members/received-body-text-converted.js';
 import * as noFinalLf from './members/no-final-lf.js';
+import * as redirectLandedUrl from './members/redirect-landed-url.js';
+import * as redirectPaymentDecodedTwice from './members/redirect-payment-decoded-twice.js';
 import * as redirectPaymentEncoded from './members/redirect-payment-encoded.js';
+import * as redirectQueryDecodedWhole from './members/redirect-query-decoded-whole.js';
 import * as redirectPaymentReturnedEncoded from './members/redirect-payment-returned-encoded.js';
 import * as redirectPlusKept from './members/redirect-plus-kept.js';
 import * as redirectReturnUrlWithoutQuery from './members/redirect-return-url-without-query.js';
@@ -168,6 +171,22 @@ const paymentEncoded = (c: VectorCase): boolean => {
   const raw = redirectParam(c, 'payment');
   return raw !== undefined && raw !== decodeQueryComponent(raw);
 };
+
+/** Decoding the payment value a second time changes it (or fails: a "%" that starts no escape). */
+const paymentChangesDecodedAgain = (c: VectorCase): boolean => {
+  const raw = redirectParam(c, 'payment');
+  const once = raw === undefined ? undefined : decodeQueryComponent(raw);
+  return once !== undefined && decodeQueryComponent(once) !== once;
+};
+
+/** Decoding the whole query before splitting it gives another payment or authorization value than splitting first. */
+const wholeQueryDecodingChanges = (c: VectorCase): boolean =>
+  (['payment', 'authorization'] as const).some((name) => {
+    const raw = redirectParam(c, name);
+    return wholeQueryParam(c, name) !== (raw === undefined ? undefined : decodeQueryComponent(raw));
+  });
+
+const validRedirect = (c: VectorCase): boolean => c.kind === 'redirect' && c.result === 'valid';
 
 const or =
   (...ps: Array<(c: VectorCase) => boolean>) =>
@@ -473,6 +492,31 @@ export const ZOO: readonly ZooMember[] = [
     // every redirect it accepts, acceptable ones included (the payment text is checked whenever accepted)
     mustFail: and(isRedirect, (c) => c.result !== 'invalid', paymentEncoded),
     diagnosis: [{ mistake: 'payment-not-decoded', ops: ['redirect.verify'] }],
+  },
+  {
+    name: 'redirect-landed-url',
+    bug: 'the redirect verifier puts the URL it landed on (its authorization parameter taken out) in part 4, not the returnUrl as submitted (§5.6, R11)',
+    area: 'redirect',
+    module: redirectLandedUrl,
+    // every genuine redirect (refused: one bit), and the two signed over the landed URL, which it accepts
+    mustFail: or(validRedirect, ids('redirect.signed-over-landed-url', 'redirect.signed-over-landed-url-own-query')),
+    diagnosis: [{ mistake: 'landed-url', ops: ['redirect.verify'] }],
+  },
+  {
+    name: 'redirect-query-decoded-whole',
+    bug: 'the redirect verifier decodes the whole query, then splits it at "&" and "=": an encoded "&" in the payment splits it (R11)',
+    area: 'redirect',
+    module: redirectQueryDecodedWhole,
+    mustFail: or(and(validRedirect, wholeQueryDecodingChanges), ids('redirect.signed-over-whole-query-decoded')),
+    diagnosis: [{ mistake: 'query-decoded-whole', ops: ['redirect.verify'] }],
+  },
+  {
+    name: 'redirect-payment-decoded-twice',
+    bug: "the redirect verifier decodes the payment value again after the framework decoded it (PHP's urldecode($_GET['payment'])) (R11)",
+    area: 'redirect',
+    module: redirectPaymentDecodedTwice,
+    mustFail: or(and(validRedirect, paymentChangesDecodedAgain), ids('redirect.signed-over-payment-decoded-twice')),
+    diagnosis: [{ mistake: 'payment-decoded-twice', ops: ['redirect.verify'] }],
   },
   {
     name: 'redirect-plus-kept',

@@ -201,8 +201,8 @@ export class ZooSdk {
     return read;
   }
 
-  /** Part 4 of a redirect: the returnUrl as submitted, its own query included (R11). */
-  redirectUrlPart(returnUrl: string): string {
+  /** Part 4 of a redirect: the returnUrl as submitted, its own query included (R11), not the URL landed on. */
+  redirectUrlPart(returnUrl: string, _redirectUrl: string): string {
     return returnUrl;
   }
 
@@ -219,7 +219,7 @@ export class ZooSdk {
     const payment = this.readPayment(rawPayment);
     const authorization = this.decodeQuery(rawAuthorization);
     if (payment === undefined || authorization === undefined) return { valid: false, reason: 'a parameter is not valid percent-encoded UTF-8' };
-    const verdict = this.verify(creds, 'GET', this.redirectUrlPart(returnUrl), authorization, Buffer.from(`payment=${payment}`, 'utf8'));
+    const verdict = this.verify(creds, 'GET', this.redirectUrlPart(returnUrl, redirectUrl), authorization, Buffer.from(`payment=${payment}`, 'utf8'));
     return verdict.valid ? { valid: true, payment: this.paymentResult(rawPayment, payment) } : verdict;
   }
 
