@@ -78,6 +78,22 @@ export function findMistakes(parts: ByteParts, headerSign: string): Mistake[] {
   ];
 }
 
+/**
+ * The mistakes a signer of these parts could make visibly: those whose content differs from
+ * the right one, and those whose sign is written otherwise (hex-unpadded when the digest has
+ * a byte below 0x10). A verifier that builds its content or sign with one of them refuses the
+ * genuine message, so they are the mistakes that could explain its refusal.
+ * @param parts - the parts a correct signer uses
+ * @returns the mistakes, in the order of {@link MISTAKES}
+ * @example differingMistakes(parts).some((m) => m.id === 'no-final-lf') // true
+ */
+export function differingMistakes(parts: ByteParts): Mistake[] {
+  const rightSign = signContent(signatureContent(parts));
+  const digest = Uint8Array.from(Buffer.from(rightSign, 'hex'));
+  const byContent = new Set(mistakenContents(parts).map(({ mistake }) => mistake.id));
+  return MISTAKES.filter(({ id, writeSign }) => byContent.has(id) || (writeSign !== undefined && writeSign(digest) !== rightSign)).map(({ build: _b, writeSign: _w, ...mistake }) => mistake);
+}
+
 /** How a known mistake builds its content (undefined when it does not apply; several contents when converters make it in several forms). */
 export type BuildMistake = (p: ByteParts, correct: Uint8Array) => Uint8Array | readonly Uint8Array[] | undefined;
 

@@ -12,10 +12,12 @@ import type { OpOutcome } from '../checks/outcome.js';
 import { parseAuthorization } from '../scheme/authorization.js';
 import type { SignatureParts } from '../scheme/parts.js';
 import { decodeQueryComponent, queryParameters } from '../scheme/redirect.js';
+import { utf8 } from '../scheme/bytes.js';
 import { sign } from '../scheme/sign.js';
 import type { Diagnosis } from './diagnosis.js';
 import type { RedirectCase } from '../vectors/types.js';
 import { decode, decodeUriOnly, refOf, refusalExpected, resultOf, type ResultObject } from './_common.js';
+import { differingMistakes, type MISTAKES } from './mistakes.js';
 import { REFUSALS } from './refusals.js';
 
 /**
@@ -79,14 +81,55 @@ function returnedPayment(c: RedirectCase, result: ResultObject, rawPayment: stri
 }
 
 function signedOverMistake(c: RedirectCase, rawPayment: string, rawAuthorization: string): Diagnosis[] {
+  const built = variantsOf(c, rawPayment, rawAuthorization);
+  if (!built) return [];
+  const { base, headerSign, variants, plusBoth } = built;
+  const wanted = headerSign.toLowerCase();
+  const baseSign = sign(base);
+  const matches = (change: Partial<SignatureParts> | 'refused'): boolean => {
+    if (change === 'refused') return false;
+    const s = sign({ ...base, ...change });
+    return s !== baseSign && s === wanted;
+  };
+  let found = variants.filter(([, change]) => matches(change)).flatMap(([ids]) => ids);
+  // a verifier that decodes both values with decodeURIComponent alone
+  if (found.length === 0 && matches(plusBoth)) found = ['payment-plus-kept', 'authorization-plus-kept'];
+  return found.map((id) => ({ mistake: id, message: `you accept the sign of the content in which ${REDIRECT_MISTAKES[id].description}`, ref: REDIRECT_MISTAKES[id].ref }));
+}
+
+/**
+ * The mistakes that would make a verifier refuse this genuine redirect: the signer mistakes
+ * and the redirect mistakes whose content differs from the right one for it, or whose
+ * reading of the query fails.
+ * @param c - a redirect case
+ * @returns mistake ids (of {@link MISTAKES} and {@link REDIRECT_MISTAKES}); empty when the redirect has no single payment and authorization
+ * @example redirectRefusalCauses(c) // ['payment-encoded', 'landed-url', 'redirect-method', …]
+ */
+export function redirectRefusalCauses(c: RedirectCase): string[] {
+  const params = queryParameters(c.inputs.redirectUrl);
+  const only = (name: string): string | undefined => (params.filter(([n]) => n === name).length === 1 ? params.find(([n]) => n === name)?.[1] : undefined);
+  const [rawPayment, rawAuthorization] = [only('payment'), only('authorization')];
+  const built = rawPayment === undefined || rawAuthorization === undefined ? undefined : variantsOf(c, rawPayment, rawAuthorization);
+  if (!built) return [];
+  const baseSign = sign(built.base);
+  const own = built.variants.filter(([, change]) => change === 'refused' || sign({ ...built.base, ...change }) !== baseSign).flatMap(([ids]) => ids);
+  return [...differingMistakes({ ...built.base, body: utf8(built.base.body) }).map((m) => m.id), ...own];
+}
+
+/** The right parts of a redirect, its header's sign, and the change each known redirect mistake makes to them ('refused': its reading of the query fails). */
+function variantsOf(
+  c: RedirectCase,
+  rawPayment: string,
+  rawAuthorization: string,
+): { base: SignatureParts; headerSign: string; variants: Array<[readonly RedirectMistake[], Partial<SignatureParts> | 'refused']>; plusBoth: Partial<SignatureParts> } | undefined {
   const parsed = parseAuthorization(decode(rawAuthorization));
-  if (!parsed.ok) return [];
+  if (!parsed.ok) return undefined;
   const { timestamp, nonce, sign: headerSign } = parsed.items;
   const base: SignatureParts = { appId: c.inputs.appId, appSecret: c.inputs.appSecret, method: 'GET', url: c.inputs.returnUrl, timestamp, nonce, body: `payment=${decode(rawPayment)}` };
   const plusPayment = { body: `payment=${decodeUriOnly(rawPayment)}` };
   const plusAuthorization = parseAuthorization(decodeUriOnly(rawAuthorization));
   const plusNonce = plusAuthorization.ok ? { timestamp: plusAuthorization.items.timestamp, nonce: plusAuthorization.items.nonce } : {};
-  const variants: Array<[readonly RedirectMistake[], Partial<SignatureParts>]> = [
+  const variants: Array<[readonly RedirectMistake[], Partial<SignatureParts> | 'refused']> = [
     [['payment-encoded'], { body: `payment=${rawPayment}` }],
     [['payment-plus-kept'], plusPayment],
     [['authorization-plus-kept'], plusNonce],
@@ -96,16 +139,7 @@ function signedOverMistake(c: RedirectCase, rawPayment: string, rawAuthorization
     [['returnurl-without-query'], { url: c.inputs.returnUrl.split('?')[0] }],
     [['redirect-method'], { method: 'POST' }],
   ];
-  const wanted = headerSign.toLowerCase();
-  const baseSign = sign(base);
-  const matches = (change: Partial<SignatureParts>): boolean => {
-    const s = sign({ ...base, ...change });
-    return s !== baseSign && s === wanted;
-  };
-  let found = variants.filter(([, change]) => matches(change)).flatMap(([ids]) => ids);
-  // a verifier that decodes both values with decodeURIComponent alone
-  if (found.length === 0 && matches({ ...plusPayment, ...plusNonce })) found = ['payment-plus-kept', 'authorization-plus-kept'];
-  return found.map((id) => ({ mistake: id, message: `you accept the sign of the content in which ${REDIRECT_MISTAKES[id].description}`, ref: REDIRECT_MISTAKES[id].ref }));
+  return { base, headerSign, variants, plusBoth: { ...plusPayment, ...plusNonce } };
 }
 
 /** The URL the payer landed on as a verifier reads its own request: the fragment never sent, the authorization parameter (which cannot sign itself) taken out. */
@@ -122,7 +156,7 @@ function wholeQueryValue(redirectUrl: string, name: string): string | undefined 
   return decoded === undefined || found.length !== 1 ? undefined : found[0]?.slice(name.length + 1);
 }
 
-/** Part 7 of a payment text, or no change when there is none. */
-function payment(text: string | undefined): Partial<SignatureParts> {
-  return text === undefined ? {} : { body: `payment=${text}` };
+/** Part 7 of a payment text; 'refused' when the mistaken reading gives none (the verifier refuses). */
+function payment(text: string | undefined): Partial<SignatureParts> | 'refused' {
+  return text === undefined ? 'refused' : { body: `payment=${text}` };
 }

@@ -58,6 +58,7 @@ import * as uploadUtf16Length from './members/upload-utf16-length.js';
 import * as largeBodyLfDropped from './members/large-body-lf-dropped.js';
 import * as largeBodyUnverified from './members/large-body-unverified.js';
 import * as uppercaseHex from './members/uppercase-hex.js';
+import * as wrongSecret from './members/wrong-secret.js';
 import * as urlPathOnly from './members/url-path-only.js';
 import * as urlQueryDropped from './members/url-query-dropped.js';
 
@@ -101,6 +102,8 @@ export interface ZooMember {
   /** Default: the cases that run one of `module.routed`. */
   readonly mayFail?: CaseSelector;
   readonly diagnosis?: readonly ExpectedDiagnosis[];
+  /** The mistake the run's first cause must name (src/runner/triage.ts), when it is none of the diagnoses': a run-level cause. */
+  readonly cause?: string;
   /** What else to know: cases the bug reaches beyond the obvious ones, diagnosis gaps. */
   readonly note?: string;
 }
@@ -265,6 +268,16 @@ export const ZOO: readonly ZooMember[] = [
       { mistake: 'url-without-query', ops: ['signature.content', 'signature.sign', 'request.verify', 'response.verify', 'webhook.verify'] },
       { mistake: 'returnurl-without-query', ops: ['redirect.verify'], note: 'the redirect names the same mistake after the returnUrl' },
     ],
+  },
+  {
+    name: 'wrong-secret',
+    bug: 'the SDK signs and verifies with the secret of its own configuration (a test secret fixed in the code), not the secret it is given (§5.1)',
+    area: 'signing',
+    module: wrongSecret,
+    mustFail: contentCase,
+    // every content differs in part 2: no case can say why, the run does (every genuine message refused)
+    diagnosis: [{ mistake: 'credentials-or-url', ops: ['signature.content', 'signature.sign'], undiagnosed: signatureCase, note: 'a run-level cause: the triage names it, no single diagnosis' }],
+    cause: 'credentials-or-url',
   },
   {
     name: 'uppercase-hex',
