@@ -72,6 +72,14 @@ describe('triage', () => {
     expect(triage([failed('signature.a', 'signature', 'no-final-lf'), ...wrongSecret.slice(1)]).map((c) => c.mistake)).toEqual(['no-final-lf', null]);
   });
 
+  it('a gateway under test refusing every genuine request: credentials-or-url (a URL rebuilt otherwise, R4)', () => {
+    const gateway = (id: string): CaseResult => failed(id, 'gateway', undefined, 'refused: the gateway answered HTTP 401', 'gateway.createPayment');
+    expect(triage([gateway('gateway.a'), gateway('gateway.b')]).map((c) => [c.mistake, c.count])).toEqual([['credentials-or-url', 2]]);
+    // one genuine request accepted: each refusal stays what its step said
+    const accepted = { ...gateway('gateway.c'), verdict: 'passed', status: 'pass', ops: [{ op: 'gateway.createPayment', status: 'pass', expected: null, got: null, message: 'accepted', durationMs: 1 }] } as CaseResult;
+    expect(triage([gateway('gateway.a'), gateway('gateway.b'), accepted]).map((c) => c.mistake)).toEqual([null]);
+  });
+
   it('reads what a step says without its particulars: the cases one bug fails alike group together', () => {
     expect(gist('refused: the payment response (POST http://127.0.0.1:41243/s/client.x/pg/v2/payment/create): the gateway answered HTTP 401: errorMessage "sign \\u2014 no"; not 200')).toBe('refused: the payment response: the gateway answered HTTP 401: errorMessage "…"');
     expect(gist('refused, but the case is valid (reason: sign mismatch)')).toBe('refused, but the case is valid (reason: sign mismatch)');
