@@ -126,7 +126,7 @@ describe.concurrent('a failing run names its likely cause first', () => {
     expect(r.stdout).toContain(`likely cause: ${second?.trim()}`);
     // every failed step keeps what it was sent
     expect(failing.every((c) => c.ops.filter((o) => o.status === 'fail').every((o) => o.input !== null && typeof o.input === 'object'))).toBe(true);
-    expect(readFileSync(join(cwd, 'r/report.md'), 'utf8')).toContain(`1. **${failing.length} cases**: the LF after the body was left out — \`no-final-lf\`\n   - what it means: `);
+    expect(readFileSync(join(cwd, 'r/report.md'), 'utf8')).toContain(`1. **${failing.length} cases**: the LF after the body was left out — \`no-final-lf\` (${refused.length} of them genuine messages refused, which it explains)\n   - what it means: `);
     expect(readFileSync(join(cwd, 'r/report.md'), 'utf8')).toContain('   - docs/mistakes/no-final-lf.md in the kit\n');
   });
 
