@@ -68,9 +68,9 @@ const CONTENT_LEADS: Readonly<Record<MistakeLead, string>> = {
 };
 
 const SIGN_LEADS: Readonly<Record<MistakeLead, string>> = {
-  'your sign': 'your sign is the right digest written in hex in which',
+  'your sign': 'your sign is the sign of the right content in which',
   'your content': 'your content is the content in which',
-  'you accept': 'you accept the right digest written in hex in which',
+  'you accept': 'you accept the sign of the right content in which',
 };
 
 /**

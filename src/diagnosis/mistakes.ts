@@ -68,7 +68,7 @@ export function findMistakes(parts: ByteParts, headerSign: string): Mistake[] {
   const digest = Uint8Array.from(Buffer.from(rightSign, 'hex'));
   const signed = MISTAKES.filter(({ writeSign }) => {
     const written = writeSign?.(digest);
-    return written !== undefined && written !== rightSign && written.toLowerCase() === wanted;
+    return written !== undefined && written !== rightSign && (written === headerSign || (/^[0-9a-f]+$/.test(written) && written === wanted)); // hex without regard to case (R7 apart), base64 as written
   }).map(({ build: _b, writeSign: _w, ...mistake }) => mistake);
   return [
     ...mistakenContents(parts)
@@ -187,6 +187,18 @@ export const KNOWN_MISTAKES = {
         writes: 'sign',
         description: 'the digest was written as one hex number, its leading zeros dropped (fewer than 64 digits)',
         writeSign: (digest) => Buffer.from(digest).toString('hex').replace(/^0+(?=.)/, ''),
+      },
+    ],
+  },
+  SignBase64: {
+    summary: SUMMARY.sign,
+    forms: [
+      {
+        id: 'sign-base64',
+        ref: '§5.2',
+        writes: 'sign',
+        description: 'the digest was written in base64, not in hex',
+        writeSign: (digest) => Buffer.from(digest).toString('base64'),
       },
     ],
   },

@@ -28,7 +28,7 @@ describe('hex without zero padding', () => {
 
   it('a sign with each byte below 0x10 as one digit: hex-unpadded', async () => {
     expect(await diagnose(signatureCase, failed('signature.sign', { result: { sign: UNPADDED } }))).toEqual([
-      { mistake: 'hex-unpadded', message: 'your sign is the right digest written in hex in which each byte of the digest below 0x10 was written as one hex digit, without its leading zero (fewer than 64 digits)', ref: '§5.2' },
+      { mistake: 'hex-unpadded', message: 'your sign is the sign of the right content in which each byte of the digest below 0x10 was written as one hex digit, without its leading zero (fewer than 64 digits)', ref: '§5.2' },
     ]);
   });
 
@@ -46,8 +46,14 @@ describe('hex without zero padding', () => {
       expected: { problem: { kind: 'malformed-sign' } },
     };
     expect((await diagnose(c, failed('request.verify', ACCEPTED))).map((d) => d.message)).toEqual([
-      'you accept the right digest written in hex in which each byte of the digest below 0x10 was written as one hex digit, without its leading zero (fewer than 64 digits)',
+      'you accept the sign of the right content in which each byte of the digest below 0x10 was written as one hex digit, without its leading zero (fewer than 64 digits)',
     ]);
+  });
+
+  it('the digest in base64 (xxd -r -p | base64 of the digest above): sign-base64, as written only', async () => {
+    const base64 = 'AlOVA/lPAJiQHu9vzL5+RT8VUcl51qFI0n4GjaH7srk=';
+    expect((await diagnose(signatureCase, failed('signature.sign', { result: { sign: base64 } }))).map((d) => d.message)).toEqual(['your sign is the sign of the right content in which the digest was written in base64, not in hex']);
+    expect(await diagnose(signatureCase, failed('signature.sign', { result: { sign: base64.toLowerCase() } }))).toEqual([]);
   });
 
   it('another short sign is no such mistake', async () => {

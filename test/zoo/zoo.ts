@@ -52,6 +52,7 @@ import * as redirectReturnUrlWithoutQuery from './members/redirect-return-url-wi
 import * as responseAnyStatus from './members/response-any-status.js';
 import * as responseReserialized from './members/response-reserialized.js';
 import * as secretOmitted from './members/secret-omitted.js';
+import * as signBase64 from './members/sign-base64.js';
 import * as uploadFileFirst from './members/upload-file-first.js';
 import * as uploadKnownFieldsOnly from './members/upload-known-fields-only.js';
 import * as uploadUtf16Length from './members/upload-utf16-length.js';
@@ -296,6 +297,15 @@ export const ZOO: readonly ZooMember[] = [
     // the genuine sign); and the request signed with the unpadded digest, which its verifier accepts
     mustFail: or(rightSignHasLowByte, ids('request.sign-hex-unpadded')),
     diagnosis: [{ mistake: 'hex-unpadded', ops: ['signature.sign', 'request.verify'] }],
+  },
+  {
+    name: 'sign-base64',
+    bug: 'the signer writes the digest in base64, not hex (§5.2); its verifier compares signs as text',
+    area: 'signing',
+    module: signBase64,
+    // every sign it writes, every genuine message it verifies; and the request signed in base64, which it accepts
+    mustFail: or(signatureCase, isGenuineMessage, ids('request.sign-base64')),
+    diagnosis: [{ mistake: 'sign-base64', ops: ['signature.sign', 'request.verify'] }],
   },
   {
     name: 'body-reserialized',
