@@ -106,7 +106,7 @@ describe.concurrent('a failing run names its likely cause first', () => {
     const cwd = tmp();
     const r = await run(['run', '--module', join(ROOT, 'test/zoo/members/no-final-lf.ts'), '--no-properties', '--report-dir', 'r'], { cwd });
     expect(r.code).toBe(1);
-    const results = JSON.parse(readFileSync(join(cwd, 'r/results.json'), 'utf8')) as { totals: Record<string, number>; cases: Array<{ id: string; kind: string; verdict: string; diagnosis: Array<{ mistake: string }>; reproduce: string; ops: Array<{ status: string; input: unknown }> }>; causes: Array<{ mistake: string | null; count: number }> };
+    const results = JSON.parse(readFileSync(join(cwd, 'r/results.json'), 'utf8')) as { totals: Record<string, number>; cases: Array<{ id: string; kind: string; verdict: string; diagnosis: Array<{ mistake: string }>; reproduce: string; ops: Array<{ status: string; input: unknown }> }>; causes: Array<{ mistake: string | null; count: number; refusals: number }> };
     const failing = results.cases.filter((c) => c.verdict === 'failed' || c.verdict === 'error');
     // counted here from each case's own diagnosis, not from the triage: the rest are the genuine messages it refuses
     const explained = failing.filter((c) => c.diagnosis[0]?.mistake === 'no-final-lf').length;
@@ -121,7 +121,7 @@ describe.concurrent('a failing run names its likely cause first', () => {
     const fix = readFileSync(join(ROOT, 'docs/mistakes/no-final-lf.md'), 'utf8').split('## How to fix it\n\n')[1]?.split('\n')[0];
     expect(third).toBe(`    fix: ${fix}`);
     expect(fourth).toBe('    see docs/mistakes/no-final-lf.md');
-    expect(results.causes[0]).toMatchObject({ mistake: 'no-final-lf', count: failing.length });
+    expect(results.causes[0]).toMatchObject({ mistake: 'no-final-lf', count: failing.length, refusals: refused.length });
     expect(results.causes.reduce((n, c) => n + c.count, 0)).toBe(failing.length);
     expect(r.stdout).toContain(`likely cause: ${second?.trim()}`);
     // every failed step keeps what it was sent
