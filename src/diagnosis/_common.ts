@@ -46,16 +46,32 @@ export function refused(got: Json): boolean {
   return resultOf(got)?.['valid'] === false;
 }
 
+/** Who did what with a mistake's content or sign: the lead of a diagnosis. */
+export type MistakeLead = 'your sign' | 'your content' | 'you accept';
+
 /**
- * A catalogue mistake as a diagnosis.
+ * A catalogue mistake as a diagnosis, its lead worded for a mistake in the content or in
+ * the sign written over the right content (`writes: 'sign'`).
  * @param m - the mistake
- * @param lead - what the implementation did, up to "in which"
- * @returns the diagnosis: `<lead> <the mistake's description>`
- * @example ofMistake(m, 'your sign equals the sign of the content in which').message
+ * @param who - whose answer it explains: a signer's sign or content, or a verifier's acceptance
+ * @returns the diagnosis: `<lead> in which <the mistake's description>`
+ * @example ofMistake(m, 'your sign').message // 'your sign equals the sign of the content in which …'
  */
-export function ofMistake(m: Mistake, lead: string): Diagnosis {
-  return { mistake: m.id, message: `${lead} ${m.description}`, ref: m.ref };
+export function ofMistake(m: Mistake, who: MistakeLead): Diagnosis {
+  return { mistake: m.id, message: `${(m.writes === 'sign' ? SIGN_LEADS : CONTENT_LEADS)[who]} ${m.description}`, ref: m.ref };
 }
+
+const CONTENT_LEADS: Readonly<Record<MistakeLead, string>> = {
+  'your sign': 'your sign equals the sign of the content in which',
+  'your content': 'your content is the content in which',
+  'you accept': 'you accept the sign of the content in which',
+};
+
+const SIGN_LEADS: Readonly<Record<MistakeLead, string>> = {
+  'your sign': 'your sign is the sign of the right content in which',
+  'your content': 'your content is the content in which',
+  'you accept': 'you accept the sign of the right content in which',
+};
 
 /**
  * The refusal a case expected, as a diagnosis: `accepts-<kind>`.

@@ -30,7 +30,7 @@ export type MessageCase = RequestCase | ResponseCase | WebhookCase;
 export function diagnoseMessage(c: MessageCase, outcome: OpOutcome): Diagnosis[] {
   if (!accepted(resultOf(outcome.got))) return [];
   const problem = c.expected.problem;
-  if (problem?.kind === 'sign-mismatch') {
+  if (problem?.kind === 'sign-mismatch' || problem?.kind === 'malformed-sign') {
     const found = signedOverMistake(c);
     if (found.length > 0) return found;
   }
@@ -56,6 +56,6 @@ function signedOverMistake(c: MessageCase): Diagnosis[] {
       ref: '§5.5, R10',
     });
   }
-  out.push(...findMistakes(parts, headerSign).map((m) => ofMistake(m, 'you accept the sign of the content in which')));
+  out.push(...findMistakes(parts, headerSign).map((m) => ofMistake(m, 'you accept')));
   return out;
 }

@@ -25,6 +25,8 @@ export interface Mistake {
   readonly description: string;
   /** The reading or spec section the correct behaviour follows. */
   readonly ref: string;
+  /** `sign` for a mistake in writing the sign (5.2) over the right content; absent for one in the content. */
+  readonly writes?: 'sign';
 }
 
 /**
@@ -39,8 +41,8 @@ export interface Mistake {
 export function mistakenContents(parts: ByteParts): Array<{ readonly mistake: Mistake; readonly content: Uint8Array }> {
   const correct = signatureContent(parts);
   const out: Array<{ mistake: Mistake; content: Uint8Array }> = [];
-  for (const { build, ...mistake } of MISTAKES) {
-    const built = build(parts, correct);
+  for (const { build, writeSign: _, ...mistake } of MISTAKES) {
+    const built = build?.(parts, correct);
     const contents: readonly Uint8Array[] = built === undefined ? [] : built instanceof Uint8Array ? [built] : built;
     const kept: Uint8Array[] = [];
     for (const content of contents) {
@@ -62,17 +64,50 @@ export function mistakenContents(parts: ByteParts): Array<{ readonly mistake: Mi
  */
 export function findMistakes(parts: ByteParts, headerSign: string): Mistake[] {
   const wanted = headerSign.toLowerCase();
-  return mistakenContents(parts)
-    .filter(({ content }) => signContent(content) === wanted)
-    .map(({ mistake }) => mistake);
+  const rightSign = signContent(signatureContent(parts));
+  const digest = Uint8Array.from(Buffer.from(rightSign, 'hex'));
+  const signed = MISTAKES.filter(({ writeSign }) => {
+    const written = writeSign?.(digest);
+    return written !== undefined && written !== rightSign && (written === headerSign || (/^[0-9a-f]+$/.test(written) && written === wanted)); // hex without regard to case (R7 apart), base64 as written
+  }).map(({ build: _b, writeSign: _w, ...mistake }) => mistake);
+  return [
+    ...mistakenContents(parts)
+      .filter(({ content }) => signContent(content) === wanted)
+      .map(({ mistake }) => mistake),
+    ...signed,
+  ];
+}
+
+/**
+ * The mistakes a signer of these parts could make visibly: those whose content differs from
+ * the right one, and those whose sign is written otherwise (hex-unpadded when the digest has
+ * a byte below 0x10). A verifier that builds its content or sign with one of them refuses the
+ * genuine message, so they are the mistakes that could explain its refusal.
+ * @param parts - the parts a correct signer uses
+ * @returns the mistakes, in the order of {@link MISTAKES}
+ * @example differingMistakes(parts).some((m) => m.id === 'no-final-lf') // true
+ */
+export function differingMistakes(parts: ByteParts): Mistake[] {
+  const rightSign = signContent(signatureContent(parts));
+  const digest = Uint8Array.from(Buffer.from(rightSign, 'hex'));
+  const byContent = new Set(mistakenContents(parts).map(({ mistake }) => mistake.id));
+  return MISTAKES.filter(({ id, writeSign }) => byContent.has(id) || (writeSign !== undefined && writeSign(digest) !== rightSign)).map(({ build: _b, writeSign: _w, ...mistake }) => mistake);
 }
 
 /** How a known mistake builds its content (undefined when it does not apply; several contents when converters make it in several forms). */
 export type BuildMistake = (p: ByteParts, correct: Uint8Array) => Uint8Array | readonly Uint8Array[] | undefined;
 
-/** One form of a known mistake: its id, what the signer did, the rule it breaks, and how it builds the content. */
+/** How a known mistake writes the sign from the right digest (5.2), e.g. hex without zero padding. */
+export type WriteSign = (digest: Uint8Array) => string;
+
+/**
+ * One form of a known mistake: its id, what the signer did, the rule it breaks, and how it
+ * builds the content (`build`) or, for a mistake in the sign over the right content
+ * (`writes: 'sign'`), how it writes the sign from the right digest (`writeSign`).
+ */
 export interface MistakeForm extends Omit<Mistake, 'flag'> {
-  readonly build: BuildMistake;
+  readonly build?: BuildMistake;
+  readonly writeSign?: WriteSign;
 }
 
 /** A known mistake, as a flag of vectors/notes.yaml names it: a summary and its forms. */
@@ -90,6 +125,7 @@ const SUMMARY = {
   path: 'the path was signed instead of the full URL',
   method: 'the method signed differs from the method sent',
   encoding: 'the content was not encoded as UTF-8',
+  sign: 'the sign was not written as 5.2 says',
 } as const;
 
 /**
@@ -133,6 +169,37 @@ export const KNOWN_MISTAKES = {
     forms: [
       { id: 'url-trailing-slash', ref: 'R4', description: 'part 4 had a trailing slash added or removed', build: (p) => urlVariant(p, () => toggleSlash(p.url)) },
       { id: 'url-normalised', ref: 'R4', description: 'part 4 was the URL as a URL parser rewrites it (default port, percent-encoding, host case)', build: (p) => urlVariant(p, (u) => u.href) },
+    ],
+  },
+  HexUnpadded: {
+    summary: SUMMARY.sign,
+    forms: [
+      {
+        id: 'hex-unpadded',
+        ref: '§5.2',
+        writes: 'sign',
+        description: 'each byte of the digest below 0x10 was written as one hex digit, without its leading zero (fewer than 64 digits)',
+        writeSign: (digest) => Array.from(digest, (b) => b.toString(16)).join(''),
+      },
+      {
+        id: 'hex-leading-zeros-dropped',
+        ref: '§5.2',
+        writes: 'sign',
+        description: 'the digest was written as one hex number, its leading zeros dropped (fewer than 64 digits)',
+        writeSign: (digest) => Buffer.from(digest).toString('hex').replace(/^0+(?=.)/, ''),
+      },
+    ],
+  },
+  SignBase64: {
+    summary: SUMMARY.sign,
+    forms: [
+      {
+        id: 'sign-base64',
+        ref: '§5.2',
+        writes: 'sign',
+        description: 'the digest was written in base64, not in hex',
+        writeSign: (digest) => Buffer.from(digest).toString('base64'),
+      },
     ],
   },
   BodyLfDropped: { summary: SUMMARY.body, forms: [{ id: 'body-trailing-lf-stripped', ref: 'R1', description: "the body's trailing LFs were stripped", build: (p) => bodyVariant(p, (t) => t.replace(/\n+$/, '')) }] },
@@ -206,7 +273,9 @@ export type MistakeFlag = keyof typeof KNOWN_MISTAKES;
  * Every form of every known mistake, with its flag, in the order they are tried.
  * @example MISTAKES.find((m) => m.id === 'no-final-lf')?.flag // 'FinalLfMissing'
  */
-export const MISTAKES: ReadonlyArray<Mistake & { readonly build: BuildMistake }> = (Object.entries(KNOWN_MISTAKES) as Array<[MistakeFlag, MistakeKind]>).flatMap(([flag, kind]) => kind.forms.map((form) => ({ ...form, flag })));
+export const MISTAKES: ReadonlyArray<Mistake & { readonly build?: BuildMistake; readonly writeSign?: WriteSign }> = (Object.entries(KNOWN_MISTAKES) as Array<[MistakeFlag, MistakeKind]>).flatMap(([flag, kind]) =>
+  kind.forms.map((form) => ({ ...form, flag })),
+);
 
 /**
  * The summary of a mistake's kind (what the reference gateway's record says).

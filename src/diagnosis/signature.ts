@@ -28,7 +28,7 @@ export function diagnoseSignature(c: SignatureCase, outcome: OpOutcome): Diagnos
     if (got !== c.expected.sign && got.toLowerCase() === c.expected.sign) {
       return [{ mistake: 'uppercase-hex', message: 'your sign is the expected sign in which the hex digits are upper case: signers write lower case', ref: '§5.2, R7' }];
     }
-    return findMistakes(parts, got).map((m) => ofMistake(m, 'your sign equals the sign of the content in which'));
+    return findMistakes(parts, got).map((m) => ofMistake(m, 'your sign'));
   }
   if (outcome.op === 'signature.content') {
     const got = result?.['contentB64'];
@@ -41,10 +41,10 @@ export function diagnoseSignature(c: SignatureCase, outcome: OpOutcome): Diagnos
     }
     return mistakenContents(parts)
       .filter(({ content }) => bytesEqual(content, bytes))
-      .map(({ mistake }) => ofMistake(mistake, 'your content is the content in which'));
+      .map(({ mistake }) => ofMistake(mistake, 'your content'));
   }
   if (outcome.op === 'request.verify' && accepted(result) && c.candidate) {
-    return findMistakes(parts, c.candidate.sign).map((m) => ofMistake(m, 'you accept the sign of the content in which'));
+    return findMistakes(parts, c.candidate.sign).map((m) => ofMistake(m, 'you accept'));
   }
   return [];
 }

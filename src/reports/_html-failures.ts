@@ -28,7 +28,8 @@ export function causesSection(m: ReportModel): string {
       const c = byId.get(id);
       return c ? caseLink(c) : `<code>${h(id)}</code>`;
     });
-    const where = cause.consequences > 0 ? ` <span class="ref">(${cause.rootCauses} in the scheme's operations, ${cause.consequences} in the roles)</span>` : '';
+    const notes = [...(cause.refusals ? [`${cause.refusals} of them genuine messages refused, which it explains`] : []), ...(cause.consequences > 0 ? [`${cause.rootCauses} in the scheme's operations, ${cause.consequences} in the roles`] : [])];
+    const where = notes.length > 0 ? ` <span class="ref">(${notes.join('; ')})</span>` : '';
     const page = cause.mistake ? mistakeRef(cause.mistake) : undefined;
     return `<li><strong>${cause.count} case${cause.count === 1 ? '' : 's'}</strong>: ${citeRefsHtml(h(cause.title))}${cause.mistake ? ` <code>${h(cause.mistake)}</code>` : ''}${where}${explanationHtml(page)}<details><summary>the case${cause.count === 1 ? '' : 's'}</summary>${links.join(', ')}</details></li>`;
   });

@@ -28,6 +28,8 @@ export interface OpView {
   readonly expected: Json;
   readonly got: Json;
   readonly diagnosis: readonly Diagnosis[];
+  /** For a refusal of a valid case: the known mistakes that could explain it (the triage reads them). */
+  readonly couldExplain?: readonly string[];
   /** The signature contents the op carries, when it carries any. */
   readonly content?: { readonly expected?: ContentView; readonly got?: ContentView; readonly diff?: ContentDiff };
   /** What the implementation was sent, for a step that failed or errored (clean JSON, as expected and got). */
@@ -120,6 +122,7 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
         got: r.json(o.got),
         ...(o.input !== undefined ? { input: r.json(o.input) } : {}),
         diagnosis: (o.diagnosis ?? []).map(diag),
+        ...(o.couldExplain?.length ? { couldExplain: o.couldExplain } : {}),
         ...(content ? { content } : {}),
       };
     });

@@ -143,7 +143,8 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
 function causeItems(causes: ReportModel['causes']): string[] {
   return causes.flatMap((c, i) => {
     const e = explained(c.mistake ? mistakeRef(c.mistake) : undefined);
-    const where = c.consequences > 0 ? ` (${c.rootCauses} in the scheme's operations, ${c.consequences} in the roles)` : '';
+    const notes = [...(c.refusals ? [`${c.refusals} of them genuine messages refused, which it explains`] : []), ...(c.consequences > 0 ? [`${c.rootCauses} in the scheme's operations, ${c.consequences} in the roles`] : [])];
+    const where = notes.length > 0 ? ` (${notes.join('; ')})` : '';
     const head = `${i + 1}. **${c.count} case${c.count === 1 ? '' : 's'}**: ${md(c.title)}${c.mistake ? ` — ${code(c.mistake)}` : ''}${where}`;
     return e ? [head, `   - what it means: ${withCode(e.means)}`, `   - how to fix it: ${withCode(e.fix)}`, `   - ${md(e.page)}`] : [head];
   });

@@ -106,8 +106,8 @@ export interface ResultsJson {
   readonly totals: Totals & { readonly total: number };
   /** Set for one shard of a run split across jobs (`--shard <i>/<n>`); null for a whole run (or one merged from its shards). */
   readonly shard: { readonly index: number; readonly count: number } | null;
-  /** The likely causes of the failing cases, most cases first: the known mistake (or null), in words, its page as a path in the kit (or null), how many cases, which, and how many of them are in the roles (consequences). */
-  readonly causes: ReadonlyArray<{ readonly mistake: string | null; readonly title: string; readonly page: string | null; readonly count: number; readonly cases: readonly string[]; readonly rootCauses: number; readonly consequences: number }>;
+  /** The likely causes of the failing cases, most cases first: the known mistake (or null), in words, its page as a path in the kit (or null), how many cases, which, how many of them are in the roles (consequences), and how many are refusals of genuine messages it explains (refusals). */
+  readonly causes: ReadonlyArray<{ readonly mistake: string | null; readonly title: string; readonly page: string | null; readonly count: number; readonly cases: readonly string[]; readonly rootCauses: number; readonly consequences: number; readonly refusals: number }>;
   /** Per operation: offered or not, the selected cases with a step of it, steps ran, passed, failed, error, not run. */
   readonly operations: readonly OperationCoverage[];
   /** Operation names the implementation advertised that protocol v1 does not know, with the closest known name. */
@@ -167,7 +167,7 @@ export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[])
       total: m.cases.length,
     },
     shard: m.shard ? { index: m.shard.index, count: m.shard.count } : null,
-    causes: m.causes.map((c) => ({ mistake: c.mistake, title: c.title, page: pagePath(c.mistake), count: c.count, cases: [...c.cases], rootCauses: c.rootCauses, consequences: c.consequences })),
+    causes: m.causes.map((c) => ({ mistake: c.mistake, title: c.title, page: pagePath(c.mistake), count: c.count, cases: [...c.cases], rootCauses: c.rootCauses, consequences: c.consequences, refusals: c.refusals ?? 0 })),
     operations: m.operations.map((o) => ({ op: o.op, offered: o.offered, cases: o.cases, ran: o.ran, passed: o.passed, failed: o.failed, error: o.error, notRun: o.notRun })),
     unknownOperations: m.unknownOperations.map((u) => ({ name: u.name, suggestion: u.suggestion ?? null, message: u.message })),
     cases: m.cases.map(caseJson),

@@ -39,6 +39,8 @@ export { COUNTEREXAMPLE_AREAS, type CounterexampleArea, type CounterexampleVecto
 /** An operation's outcome with its diagnosis. */
 export interface OpResult extends OpOutcome {
   readonly diagnosis?: readonly Diagnosis[];
+  /** For a refusal of a valid case (one bit, not diagnosed): the known mistakes that could explain it, their content for the case differing from the right one (src/diagnosis/refusal-causes.ts); the triage joins it to the group of one of them diagnosed elsewhere in the run. */
+  readonly couldExplain?: readonly string[];
   /** Milliseconds from request to answer. */
   readonly durationMs: number;
   /** What the implementation was sent (protocol v1 input: the header to parse, the request to verify), kept for a step that failed or errored. */

@@ -7,6 +7,7 @@
 import type { CheckContext } from '../checks/context.js';
 import { caseOperations, runCase } from '../checks/index.js';
 import { diagnose } from '../diagnosis/diagnose.js';
+import { refusalCauses } from '../diagnosis/refusal-causes.js';
 import { inOperationOrder, type Operation } from '../protocol/operations.js';
 import { forOtherTargets } from './other-targets.js';
 import type { OperationInput, Subject } from '../subjects/subject.js';
@@ -322,9 +323,10 @@ async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFail
   const ops: OpResult[] = await Promise.all(
     outcome.ops.map(async (o) => {
       const diagnosis = await diagnose(c, o);
+      const couldExplain = diagnosis.length === 0 ? refusalCauses(c, o) : [];
       // what was sent, for a step that failed: the report shows it beside what came back
       const sent = o.status === 'fail' || o.status === 'error' ? inputs.get(o.op) : undefined;
-      return { ...o, durationMs: round(durations.get(o.op) ?? 0), ...(diagnosis.length ? { diagnosis } : {}), ...(sent !== undefined ? { input: sent } : {}) };
+      return { ...o, durationMs: round(durations.get(o.op) ?? 0), ...(diagnosis.length ? { diagnosis } : {}), ...(couldExplain.length ? { couldExplain } : {}), ...(sent !== undefined ? { input: sent } : {}) };
     }),
   );
   let message = outcome.message;

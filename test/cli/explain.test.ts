@@ -137,6 +137,17 @@ describe('pgv2kit explain', () => {
     });
   });
 
+  it('hex-unpadded: a sign of 61 digits, the right digest with its bytes 05, 05 and 0e written as one digit each', async () => {
+    // nonce n-0: the content's digest, worked out with node:crypto, and written unpadded by hand
+    expect(sha256(CONTENT.replace('\nn-1\n', '\nn-0\n'))).toBe('34717b14a3bb056437daa9b60565518ba0bfc5e80ec69ba3d8f5a4e247f65e18');
+    const unpadded = '34717b14a3bb56437daa9b6565518ba0bfc5e8ec69ba3d8f5a4e247f65e18';
+    expect(unpadded).toHaveLength(61);
+    const r = await explain([...BASE, '--body', BODY, '--authorization', header(unpadded, `timestamp=${TS},nonce=n-0`)]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("the header's sign has 61 characters, not 64 hex digits");
+    expect(r.stdout).toContain('  - each byte of the digest below 0x10 was written as one hex digit, without its leading zero (fewer than 64 digits) (§5.2; hex-unpadded)\n');
+  });
+
   it('the right digest in upper-case hex: MISMATCH with the R7 note, exit 1', async () => {
     const r = await explain([...BASE, '--body', BODY, '--authorization', header(SIGN.toUpperCase())]);
     expect(r.code).toBe(1);

@@ -23,6 +23,8 @@ const OTHER_PARTIES: Record<string, string> = {
   HmacInsteadOfHash: 'a signer using HMAC: no content of the seven parts reproduces its sign',
   RedirectLandedUrl: 'redirect verifiers (src/diagnosis/redirect.ts)',
   RedirectEncodedPayment: 'redirect verifiers (src/diagnosis/redirect.ts)',
+  RedirectQueryDecodedWhole: 'redirect verifiers (src/diagnosis/redirect.ts)',
+  RedirectDecodedTwice: 'redirect verifiers (src/diagnosis/redirect.ts)',
   RedirectMethodNotGet: 'redirect verifiers (src/diagnosis/redirect.ts)',
   RedirectPart7Shape: 'redirect verifiers (src/diagnosis/redirect.ts)',
   FuzzFinding: 'header parsers, found by pgv2kit fuzz',

@@ -97,3 +97,28 @@ describe('the payment a verifier returns for a genuine redirect', () => {
     expect(await diagnose(genuine, failed('redirect.verify', { result: { valid: true } }))).toEqual([]);
   });
 });
+
+describe('a redirect verifier that reads the query otherwise (R11)', () => {
+  it('the landed URL, its authorization parameter taken out, as part 4: landed-url', async () => {
+    const landed = `https://shop.example/return?order=7&payment=${RAW_PAYMENT}`;
+    const c = redirect(sha(`app_r1\nsk_test_redirect_secret\nGET\n${landed}\n${TS}\nn1\npayment=${PAYMENT_DECODED}\n`), 'n1');
+    expect(await diagnose(c, failed('redirect.verify', accepted))).toEqual([
+      { mistake: 'landed-url', message: 'you accept the sign of the content in which part 4 is the URL the payer landed on (its authorization parameter taken out), not the returnUrl as submitted', ref: '§5.6, R11' },
+    ]);
+  });
+
+  it('the payment decoded twice ("+08:00" decoded again to " 08:00"): payment-decoded-twice', async () => {
+    const c = redirect(sha(content('n1', '{"attach":"x y","offset":" 08:00"}')), 'n1');
+    expect(await diagnose(c, failed('redirect.verify', accepted))).toEqual([
+      { mistake: 'payment-decoded-twice', message: 'you accept the sign of the content in which the payment value was decoded twice: a "%" or "+" it holds was decoded again', ref: 'R11' },
+    ]);
+  });
+
+  it('the whole query decoded before splitting (the payment cut at its own %26): query-decoded-whole', async () => {
+    const c = redirect(sha(content('n1', '{"a":"b')), 'n1');
+    const cut = { ...c, inputs: { ...c.inputs, redirectUrl: c.inputs.redirectUrl.replace(RAW_PAYMENT, '%7B%22a%22%3A%22b%26c%3Dd%22%7D') } };
+    expect((await diagnose(cut, failed('redirect.verify', accepted))).map((d) => d.message)).toEqual([
+      'you accept the sign of the content in which the whole query was decoded before it was split at "&": an encoded "&" in the payment value cut it short',
+    ]);
+  });
+});

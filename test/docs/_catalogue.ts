@@ -12,6 +12,7 @@ import { PARSER_MISTAKES } from '../../src/diagnosis/authorization.js';
 import { MISTAKES } from '../../src/diagnosis/mistakes.js';
 import { REDIRECT_MISTAKES } from '../../src/diagnosis/redirect.js';
 import { REFUSALS } from '../../src/diagnosis/refusals.js';
+import { RUN_CAUSES } from '../../src/diagnosis/run-causes.js';
 import { FORM_MISTAKES } from '../../src/diagnosis/upload.js';
 import { UPLOAD_RULES } from '../../src/gateway/upload-problems.js';
 import { VERDICT_INFO, type Verdict } from '../../src/runner/result.js';
@@ -28,6 +29,7 @@ export function mistakeIds(): Map<string, string> {
   for (const m of PARSER_MISTAKES) add(m.id, 'PARSER_MISTAKES (src/diagnosis/authorization.ts)');
   for (const id of Object.keys(REDIRECT_MISTAKES)) add(id, 'REDIRECT_MISTAKES (src/diagnosis/redirect.ts)');
   for (const id of Object.keys(FORM_MISTAKES)) add(id, 'FORM_MISTAKES (src/diagnosis/upload.ts)');
+  for (const id of Object.keys(RUN_CAUSES)) add(id, 'RUN_CAUSES (src/diagnosis/run-causes.ts)');
   for (const kind of Object.keys(REFUSALS)) add(`accepts-${kind}`, 'REFUSALS (src/diagnosis/refusals.ts), as accepts-<kind>');
   for (const [id, file] of literalMistakeIds()) add(id, `a literal mistake id in src/diagnosis/${file}`);
   return ids;

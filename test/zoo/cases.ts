@@ -46,6 +46,19 @@ export function redirectParam(c: VectorCase, name: 'payment' | 'authorization'):
   return found.length === 1 ? found[0]?.[1] : undefined;
 }
 
+/**
+ * A redirect parameter's value as read by a handler that decodes the whole query first and
+ * then splits it at "&" and the first "=" (undefined: not exactly one such parameter, or
+ * the query does not decode).
+ */
+export function wholeQueryParam(c: VectorCase, name: 'payment' | 'authorization'): string | undefined {
+  if (c.kind !== 'redirect') return undefined;
+  const landed = c.inputs.redirectUrl.split('#')[0] ?? '';
+  const decoded = landed.includes('?') ? decodeQueryComponent(landed.slice(landed.indexOf('?') + 1)) : '';
+  const found = (decoded ?? '').split('&').filter((pair) => pair.startsWith(`${name}=`));
+  return decoded === undefined || found.length !== 1 ? undefined : found[0]?.slice(name.length + 1);
+}
+
 /** Part 7 of the content: the body bytes, or for a redirect `payment=` and the decoded payment. */
 export function bodyPart(c: VectorCase): Uint8Array | undefined {
   switch (c.kind) {

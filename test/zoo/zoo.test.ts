@@ -11,7 +11,10 @@
  * 4. mustFail stays within the cases the bug may concern (mayFail), checked on the registry;
  * 5. every failure carries a diagnosis, unless it is a refusal of a valid case (one bit)
  *    or pinned `undiagnosed`; every diagnosis reads "your … is/equals … in which …" or
- *    "you accept …" and names none of the case's secrets or part values.
+ *    "you accept …" and names none of the case's secrets or part values;
+ * 6. the run's triage: its first cause names the member's own mistake (a diagnosis's, or the
+ *    run-level `cause`), and every case of a cause with a mistake is explained by that mistake
+ *    (diagnosed so, or a refusal the mistake could explain: couldExplain).
  *
  * `ZOO_SUMMARY=1 npx vitest run test/zoo` prints one line per member.
  */
@@ -22,6 +25,7 @@ import { caseOperations } from '../../src/checks/index.js';
 import { runCases } from '../../src/runner/run.js';
 import type { CaseResult, OpResult, RunResult } from '../../src/runner/result.js';
 import { selectCases, type Selection } from '../../src/runner/select.js';
+import { causeLine, triage } from '../../src/runner/triage.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
 import type { Operation } from '../../src/protocol/operations.js';
 import type { Json, Subject } from '../../src/subjects/subject.js';
@@ -167,6 +171,23 @@ describe.each(ZOO)('zoo member $name ($area): $bug', (m) => {
     }
     expect(unexplained, 'failures with no diagnosis that are not one-bit refusals').toEqual([]);
     expect(badMessages, 'diagnoses not in the form, or naming a value of the case').toEqual([]);
+
+    // (6) the triage: the first cause names the member's own mistake, and no cause mixes failures of two mistakes
+    const causes = triage(result.cases);
+    const own = m.cause !== undefined ? [m.cause] : (m.diagnosis ?? []).map((d) => d.mistake);
+    if (failed.length > 0 && own.length > 0) expect(causes[0]?.mistake, `the first cause: ${causes[0] ? causeLine(causes[0]) : 'none'}`).toBeOneOf(own);
+    const mixed: string[] = [];
+    for (const cause of causes.filter((x) => x.mistake !== null)) {
+      for (const id of cause.cases) {
+        const cr = result.cases.find((x) => x.id === id);
+        const steps = cr?.ops.filter((o) => o.status === 'fail') ?? [];
+        const named = steps.some((o) => o.diagnosis?.some((d) => d.mistake === cause.mistake));
+        const couldBe = steps.length > 0 && steps.every((o) => o.couldExplain?.includes(cause.mistake ?? ''));
+        const runLevel = cause.mistake === m.cause && steps.every((o) => !o.diagnosis?.length);
+        if (!named && !couldBe && !runLevel) mixed.push(`${id} in ${cause.mistake}: ${steps.map((o) => `${o.op} ${(o.diagnosis ?? []).map((d) => d.mistake).join(',') || 'could be ' + (o.couldExplain ?? []).join(',')}`).join('; ')}`);
+      }
+    }
+    expect(mixed, 'cases grouped under a mistake that does not explain them').toEqual([]);
 
     const diagnosed = failedCases(result).filter((c) => c.ops.some((o) => o.diagnosis?.length)).length;
     summary.push(`${m.name} | ${failed.length} | ${must.length} | ${diagnosed} | ${failed.length - diagnosed}`);

@@ -27,7 +27,7 @@ import { decodeQueryComponent } from '../../src/scheme/redirect.js';
 import type { Operation } from '../../src/protocol/operations.js';
 import type { Subject } from '../../src/subjects/subject.js';
 import type { VectorCase } from '../../src/vectors/types.js';
-import { bodyPart, headerOf, isGenuineMessage, itemPairs, itemsOutOfSpecOrder, redirectParam, textParts, urlPart, utf8Text } from './cases.js';
+import { bodyPart, headerOf, isGenuineMessage, itemPairs, itemsOutOfSpecOrder, redirectParam, textParts, urlPart, utf8Text, wholeQueryParam } from './cases.js';
 import { parseAuthorization } from '../../src/scheme/authorization.js';
 import * as appIdNotChecked from './members/app-id-not-checked.js';
 import * as bodyReserialized from './members/body-reserialized.js';
@@ -38,22 +38,28 @@ import * as headerByPosition from './members/header-by-position.js';
 import * as headerDuplicateLastWins from './members/header-duplicate-last-wins.js';
 import * as headerMissingAsEmpty from './members/header-missing-as-empty.js';
 import * as headerSplitLastEquals from './members/header-split-last-equals.js';
+import * as hexUnpadded from './members/hex-unpadded.js';
 import * as latin1Content from './members/latin1-content.js';
 import * as receivedBodyTextConverted from './members/received-body-text-converted.js';
 import * as noFinalLf from './members/no-final-lf.js';
+import * as redirectLandedUrl from './members/redirect-landed-url.js';
+import * as redirectPaymentDecodedTwice from './members/redirect-payment-decoded-twice.js';
 import * as redirectPaymentEncoded from './members/redirect-payment-encoded.js';
+import * as redirectQueryDecodedWhole from './members/redirect-query-decoded-whole.js';
 import * as redirectPaymentReturnedEncoded from './members/redirect-payment-returned-encoded.js';
 import * as redirectPlusKept from './members/redirect-plus-kept.js';
 import * as redirectReturnUrlWithoutQuery from './members/redirect-return-url-without-query.js';
 import * as responseAnyStatus from './members/response-any-status.js';
 import * as responseReserialized from './members/response-reserialized.js';
 import * as secretOmitted from './members/secret-omitted.js';
+import * as signBase64 from './members/sign-base64.js';
 import * as uploadFileFirst from './members/upload-file-first.js';
 import * as uploadKnownFieldsOnly from './members/upload-known-fields-only.js';
 import * as uploadUtf16Length from './members/upload-utf16-length.js';
 import * as largeBodyLfDropped from './members/large-body-lf-dropped.js';
 import * as largeBodyUnverified from './members/large-body-unverified.js';
 import * as uppercaseHex from './members/uppercase-hex.js';
+import * as wrongSecret from './members/wrong-secret.js';
 import * as urlPathOnly from './members/url-path-only.js';
 import * as urlQueryDropped from './members/url-query-dropped.js';
 
@@ -97,6 +103,8 @@ export interface ZooMember {
   /** Default: the cases that run one of `module.routed`. */
   readonly mayFail?: CaseSelector;
   readonly diagnosis?: readonly ExpectedDiagnosis[];
+  /** The mistake the run's first cause must name (src/runner/triage.ts), when it is none of the diagnoses': a run-level cause. */
+  readonly cause?: string;
   /** What else to know: cases the bug reaches beyond the obvious ones, diagnosis gaps. */
   readonly note?: string;
 }
@@ -152,11 +160,37 @@ const equalsInValue = (c: VectorCase): boolean => {
   return header !== undefined && itemPairs(header).some(([, value]) => value.includes('='));
 };
 
+/** A sign (64 hex digits) with a byte below 0x10: a "0" in the first digit of a pair. */
+const hasLowByte = (sign: string | undefined): boolean => sign !== undefined && /^(?:[0-9a-f]{2})*0/i.test(sign);
+
+/** The right sign of a case (a signature case's expected sign, a genuine message's header sign) has a byte below 0x10. */
+const rightSignHasLowByte = (c: VectorCase): boolean => {
+  if (c.kind === 'signature') return hasLowByte(c.expected.sign);
+  const header = headerOf(c);
+  return isGenuineMessage(c) && header !== undefined && hasLowByte(itemPairs(header).find(([n]) => n === 'sign')?.[1]);
+};
+
 const isRedirect = (c: VectorCase): boolean => c.kind === 'redirect';
 const paymentEncoded = (c: VectorCase): boolean => {
   const raw = redirectParam(c, 'payment');
   return raw !== undefined && raw !== decodeQueryComponent(raw);
 };
+
+/** Decoding the payment value a second time changes it (or fails: a "%" that starts no escape). */
+const paymentChangesDecodedAgain = (c: VectorCase): boolean => {
+  const raw = redirectParam(c, 'payment');
+  const once = raw === undefined ? undefined : decodeQueryComponent(raw);
+  return once !== undefined && decodeQueryComponent(once) !== once;
+};
+
+/** Decoding the whole query before splitting it gives another payment or authorization value than splitting first. */
+const wholeQueryDecodingChanges = (c: VectorCase): boolean =>
+  (['payment', 'authorization'] as const).some((name) => {
+    const raw = redirectParam(c, name);
+    return wholeQueryParam(c, name) !== (raw === undefined ? undefined : decodeQueryComponent(raw));
+  });
+
+const validRedirect = (c: VectorCase): boolean => c.kind === 'redirect' && c.result === 'valid';
 
 const or =
   (...ps: Array<(c: VectorCase) => boolean>) =>
@@ -237,12 +271,41 @@ export const ZOO: readonly ZooMember[] = [
     ],
   },
   {
+    name: 'wrong-secret',
+    bug: 'the SDK signs and verifies with the secret of its own configuration (a test secret fixed in the code), not the secret it is given (§5.1)',
+    area: 'signing',
+    module: wrongSecret,
+    mustFail: contentCase,
+    // every content differs in part 2: no case can say why, the run does (every genuine message refused)
+    diagnosis: [{ mistake: 'credentials-or-url', ops: ['signature.content', 'signature.sign'], undiagnosed: signatureCase, note: 'a run-level cause: the triage names it, no single diagnosis' }],
+    cause: 'credentials-or-url',
+  },
+  {
     name: 'uppercase-hex',
     bug: 'the signer writes the digest in upper-case hex (§5.2, R7); its verifier compares digests as bytes',
     area: 'signing',
     module: uppercaseHex,
     mustFail: signatureCase, // signature.sign of every signature case; nothing else
     diagnosis: [{ mistake: 'uppercase-hex', ops: ['signature.sign'] }],
+  },
+  {
+    name: 'hex-unpadded',
+    bug: "the signer writes each digest byte with toString(16), no padStart: a byte below 0x10 loses its leading zero (§5.2); its verifier compares signs as text",
+    area: 'signing',
+    module: hexUnpadded,
+    // signature cases and genuine messages whose right digest has a byte below 0x10 (the sign, and the refusal of
+    // the genuine sign); and the request signed with the unpadded digest, which its verifier accepts
+    mustFail: or(rightSignHasLowByte, ids('request.sign-hex-unpadded')),
+    diagnosis: [{ mistake: 'hex-unpadded', ops: ['signature.sign', 'request.verify'] }],
+  },
+  {
+    name: 'sign-base64',
+    bug: 'the signer writes the digest in base64, not hex (§5.2); its verifier compares signs as text',
+    area: 'signing',
+    module: signBase64,
+    // every sign it writes, every genuine message it verifies; and the request signed in base64, which it accepts
+    mustFail: or(signatureCase, isGenuineMessage, ids('request.sign-base64')),
+    diagnosis: [{ mistake: 'sign-base64', ops: ['signature.sign', 'request.verify'] }],
   },
   {
     name: 'body-reserialized',
@@ -452,6 +515,31 @@ export const ZOO: readonly ZooMember[] = [
     // every redirect it accepts, acceptable ones included (the payment text is checked whenever accepted)
     mustFail: and(isRedirect, (c) => c.result !== 'invalid', paymentEncoded),
     diagnosis: [{ mistake: 'payment-not-decoded', ops: ['redirect.verify'] }],
+  },
+  {
+    name: 'redirect-landed-url',
+    bug: 'the redirect verifier puts the URL it landed on (its authorization parameter taken out) in part 4, not the returnUrl as submitted (§5.6, R11)',
+    area: 'redirect',
+    module: redirectLandedUrl,
+    // every genuine redirect (refused: one bit), and the two signed over the landed URL, which it accepts
+    mustFail: or(validRedirect, ids('redirect.signed-over-landed-url', 'redirect.signed-over-landed-url-own-query')),
+    diagnosis: [{ mistake: 'landed-url', ops: ['redirect.verify'] }],
+  },
+  {
+    name: 'redirect-query-decoded-whole',
+    bug: 'the redirect verifier decodes the whole query, then splits it at "&" and "=": an encoded "&" in the payment splits it (R11)',
+    area: 'redirect',
+    module: redirectQueryDecodedWhole,
+    mustFail: or(and(validRedirect, wholeQueryDecodingChanges), ids('redirect.signed-over-whole-query-decoded')),
+    diagnosis: [{ mistake: 'query-decoded-whole', ops: ['redirect.verify'] }],
+  },
+  {
+    name: 'redirect-payment-decoded-twice',
+    bug: "the redirect verifier decodes the payment value again after the framework decoded it (PHP's urldecode($_GET['payment'])) (R11)",
+    area: 'redirect',
+    module: redirectPaymentDecodedTwice,
+    mustFail: or(and(validRedirect, paymentChangesDecodedAgain), ids('redirect.signed-over-payment-decoded-twice')),
+    diagnosis: [{ mistake: 'payment-decoded-twice', ops: ['redirect.verify'] }],
   },
   {
     name: 'redirect-plus-kept',

@@ -184,7 +184,9 @@ export function explainSignature(input: ExplainInput): Explanation {
     notes.push({ part: 'authorization', ref: '§5.2', message: "the header's sign has a character that is not a hex digit" });
   }
   const match = comparison.appIdMatches && signForm === 'lower-hex' && comparison.sameDigest;
-  const mistakes = match || comparison.sameDigest || signForm === 'wrong-length' || signForm === 'non-hex' ? [] : findMistakes(parts, headerSign);
+  // a sign that is not 64 hex digits can only be the right digest written otherwise (hex without zero padding, base64)
+  const malformed = signForm === 'wrong-length' || signForm === 'non-hex';
+  const mistakes = match || comparison.sameDigest ? [] : findMistakes(parts, headerSign).filter((m) => !malformed || m.writes === 'sign');
   return { verdict: match ? 'match' : 'mismatch', parts: views, contentBytes: content.byteLength, sign, header, comparison, mistakes, notes };
 }
 

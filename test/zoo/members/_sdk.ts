@@ -156,9 +156,13 @@ export class ZooSdk {
       throw e;
     }
     if (!this.appIdMatches(items.appId, creds.appId)) return { valid: false, reason: `appId ${items.appId} is not ours` };
-    if (!/^[0-9a-fA-F]{64}$/.test(items.sign)) return { valid: false, reason: 'sign is not 64 hex digits' };
     const computed = this.digest(this.content({ ...creds, method, url, timestamp: items.timestamp, nonce: items.nonce, body }));
-    return timingSafeEqual(computed, Buffer.from(items.sign, 'hex')) ? { valid: true } : { valid: false, reason: 'sign mismatch' };
+    return this.signMatches(computed, items.sign) ? { valid: true } : { valid: false, reason: 'sign mismatch' };
+  }
+
+  /** Whether the header's sign is the computed digest: 64 hex digits (R7), compared as bytes in constant time. */
+  signMatches(computed: Buffer, sign: string): boolean {
+    return /^[0-9a-fA-F]{64}$/.test(sign) && timingSafeEqual(computed, Buffer.from(sign, 'hex'));
   }
 
   /** Whether a response with this status is verified at all; only a 200 can be authentic (§5.4, R9). */
@@ -197,8 +201,8 @@ export class ZooSdk {
     return read;
   }
 
-  /** Part 4 of a redirect: the returnUrl as submitted, its own query included (R11). */
-  redirectUrlPart(returnUrl: string): string {
+  /** Part 4 of a redirect: the returnUrl as submitted, its own query included (R11), not the URL landed on. */
+  redirectUrlPart(returnUrl: string, _redirectUrl: string): string {
     return returnUrl;
   }
 
@@ -215,7 +219,7 @@ export class ZooSdk {
     const payment = this.readPayment(rawPayment);
     const authorization = this.decodeQuery(rawAuthorization);
     if (payment === undefined || authorization === undefined) return { valid: false, reason: 'a parameter is not valid percent-encoded UTF-8' };
-    const verdict = this.verify(creds, 'GET', this.redirectUrlPart(returnUrl), authorization, Buffer.from(`payment=${payment}`, 'utf8'));
+    const verdict = this.verify(creds, 'GET', this.redirectUrlPart(returnUrl, redirectUrl), authorization, Buffer.from(`payment=${payment}`, 'utf8'));
     return verdict.valid ? { valid: true, payment: this.paymentResult(rawPayment, payment) } : verdict;
   }
 
