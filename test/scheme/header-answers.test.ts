@@ -5,12 +5,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasWhiteSpaceAtPlaces, headerAnswers, headerVerdict, judgeHeader, judgeParserAnswer, parserAnswer, TRIM_SETS, type ParserAnswer } from '../../src/scheme/header-answers.js';
+import { hasWhiteSpaceAtPlaces, headerAnswers, headerVerdict, judgeHeader, judgeParserAnswer, NAME_FOLDS, parserAnswer, TRIM_SETS, type ParserAnswer } from '../../src/scheme/header-answers.js';
 import { parseAuthorization, strictItems } from '../../src/scheme/authorization.js';
 import { fuzzHeaderArb, fuzzHeaderText } from '../../src/fuzz/arbitraries.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 import { caseAnswers } from '../../src/checks/authorization.js';
-import { FAMILY_SETS, familyAnswers } from './_r8-family.js';
+import { FAMILY_FOLDS, FAMILY_SETS, familyAnswers } from './_r8-family.js';
 
 const S = 'ab'.repeat(32);
 const H = (rest = `appId=a,sign=${S},timestamp=1,nonce=n`, scheme = 'V2_SHA256 '): string => `${scheme}${rest}`;
@@ -38,6 +38,26 @@ describe('headerAnswers: R8 written out by hand', () => {
     ['the same item twice', H(`appId=a,sign=${S},timestamp=1,nonce=n,nonce=n`), true, []],
     ['an empty value', H(`appId=,sign=${S},timestamp=1,nonce=n`), true, []],
     ['an item missing', H(`appId=a,sign=${S},timestamp=1`), true, []],
+    // (d) empty list elements: ignored, or refused as the strict parser does
+    ['a comma after the last item: ignored (Java split) or refused', H(`appId=a,sign=${S},timestamp=1,nonce=n,`), true, [items()]],
+    ['two commas between items', H(`appId=a,,sign=${S},timestamp=1,nonce=n`), true, [items()]],
+    ['a comma before the first item', H(`,appId=a,sign=${S},timestamp=1,nonce=n`), true, [items()]],
+    ['an element of white space only: empty once trimmed', H(`appId=a, ,sign=${S},timestamp=1,nonce=n`), true, [items()]],
+    ['an element of text without "=" is never empty', H(`appId=a,x,sign=${S},timestamp=1,nonce=n,`), true, []],
+    ['only commas after the scheme', H(',,'), true, []],
+    ['empty elements do not make up for a missing item', H(`appId=a,sign=${S},timestamp=1,,`), true, []],
+    // (e) item names without regard to case: read as the item, or as an unknown one
+    ['AppId=: the appId when folding; unknown, so appId missing, when not', H(`AppId=a,sign=${S},timestamp=1,nonce=n`), true, [items()]],
+    ['NONCE=: likewise', H(`appId=a,sign=${S},timestamp=1,NONCE=n`), true, [items()]],
+    ['appid= beside appId=: a duplicate once folded (refused); unknown and ignored when not', H(`appid=x,appId=a,sign=${S},timestamp=1,nonce=n`), true, [items()]],
+    ['Nonce= beside nonce=, the other way round: the same', H(`appId=a,sign=${S},timestamp=1,nonce=n,Nonce=m`), true, [items()]],
+    ['Sign= and SIGN=, no sign=: a duplicate for every fold', H(`appId=a,Sign=${S},SIGN=${S},timestamp=1,nonce=n`), true, []],
+    ['a recased name and white space: both leniencies at once', H(`appId=a, Sign=${S},timestamp=1,nonce=n`), true, [items()]],
+    ['ſign= (LONG S): matches when upper-casing (Java, JS, Go, casefold)', H(`appId=a,\u017fign=${S},timestamp=1,nonce=n`), true, [items()]],
+    ['appİd= (DOTTED I): only Java equalsIgnoreCase matches it', H(`app\u0130d=a,sign=${S},timestamp=1,nonce=n`), true, [items()]],
+    ['appId and appıd: a duplicate for upper-casing and Java, unknown for Go', H(`appId=a,app\u0131d=b,sign=${S},timestamp=1,nonce=n`), true, [items()]],
+    ['timeﬆamp= (ligature st): only full case mappings match it', H(`appId=a,sign=${S},time\ufb06amp=1,nonce=n`), true, [items()]],
+    ['app_id is not appId in any case', H(`app_id=a,sign=${S},timestamp=1,nonce=n`), true, []],
   ])('%s', (_name, header, refusable, accepted) => {
     const a = headerAnswers(header);
     expect(a.refusable).toBe(refusable);
@@ -77,6 +97,21 @@ describe('headerAnswers: R8 written out by hand', () => {
       // the one class the engine scans long headers with is their union
       const some = Object.values(TRIM_SETS).some((v) => v.has(ch));
       if (hasWhiteSpaceAtPlaces(`V2_SHA256 appId=a,sign=0,timestamp=1,nonce=n${ch}`) !== some) throw new Error(`the white space class differs on U+${c.toString(16)}`);
+    }
+  });
+});
+
+describe('the name comparisons R8 (e) allows', () => {
+  it('fold exactly the characters the hand-written tables list to ASCII letters, on every BMP character', () => {
+    for (const [name, fold] of Object.entries(NAME_FOLDS)) {
+      const table = FAMILY_FOLDS[name] ?? {};
+      for (let c = 0x80; c < 0x10000; c++) {
+        const ch = String.fromCharCode(c);
+        const key = fold.key(ch);
+        const toAscii = /^[a-zA-Z]+$/.test(key) ? key.toLowerCase() : undefined;
+        if (toAscii !== table[ch]) throw new Error(`${name} folds U+${c.toString(16)} to ${JSON.stringify(toAscii)}, the table says ${JSON.stringify(table[ch])}`);
+      }
+      expect(fold.key('AppID')).toBe(fold.key('appid'));
     }
   });
 });
