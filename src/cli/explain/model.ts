@@ -194,6 +194,8 @@ const TOLERANCE_NOTES: Record<Tolerance, string> = {
   whitespace: 'the header has white space around its items: a verifier may accept or refuse it',
   'extra-item': 'the header has items other than appId, sign, timestamp, nonce: a verifier may ignore or refuse them',
   'scheme-case': 'the scheme name is not written V2_SHA256 in upper case: a verifier may accept or refuse it',
+  'empty-element': 'the item list has an empty element (two commas, or a comma first or last): a verifier may ignore it or refuse the header (R8 (d))',
+  'name-case': 'an item name is written in another letter case: a verifier may read it as the item or as an unknown one (R8 (e))',
 };
 
 function concat(bytes: Uint8Array): Uint8Array {
