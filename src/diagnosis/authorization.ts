@@ -51,13 +51,17 @@ export function diagnoseAuthorization(c: AuthorizationCase, outcome: OpOutcome):
   }).map((m): Diagnosis => ({ mistake: m.id, message: `your items equal the items of a parser in which ${m.description}`, ref: m.ref }));
   if (found.length > 0) return found;
   // accepted values no reading gives: the header read with its white space kept, or trimmed
-  // everywhere, has a problem that parser had to refuse it for (a missing or duplicate item …)
+  // everywhere, or with its names folded, has a problem that parser had to refuse it for (a missing
+  // or duplicate item …)
   const kinds = new Set<string>();
   for (const text of [c.inputs.header, trimEverywhere(c.inputs.header)]) {
     const read = parseAuthorization(text, { strict: true });
     if (!read.ok && read.problem.kind !== 'not-strict') kinds.add(read.problem.kind);
+    // a parser that folds names (R8 (e)) must refuse a duplicate that folding makes
+    const folded = parseAuthorization(text, { foldNames: true, ignoreEmpty: true });
+    if (!folded.ok && folded.problem.kind === 'duplicate-item') kinds.add('duplicate-item');
   }
-  return [...kinds].map((kind) => refusalExpected(kind, 'R8 (a)'));
+  return [...kinds].map((kind) => refusalExpected(kind, 'R8'));
 }
 
 /**

@@ -57,6 +57,13 @@ describe('messages and diagnoses', () => {
     expect(diagnoseAuthorization(noScheme, { op: 'authorization.parse', status: 'fail', expected: null, got, message: '' }).map((d) => d.mistake)).toEqual(['accepts-wrong-scheme']);
   });
 
+  it('names the duplicate a folding parser had to refuse (R8 (e)) when it kept one copy', () => {
+    const header = `V2_SHA256 appid=evil,appId=a,sign=${S},timestamp=1,nonce=n`;
+    const c = { id: 'authorization.x', kind: 'authorization', op: 'authorization.parse', spec: ['5.3'], readings: ['R8'], flags: [], result: 'acceptable', inputs: { header }, expected: { answers: [{ appId: 'a', sign: S, timestamp: '1', nonce: 'n' }] } } as unknown as AuthorizationCase;
+    const got = { result: { appId: 'evil', sign: S, timestamp: '1', nonce: 'n' } };
+    expect(diagnoseAuthorization(c, { op: 'authorization.parse', status: 'fail', expected: null, got, message: '' }).map((d) => d.mistake)).toEqual(['accepts-duplicate-item']);
+  });
+
   it('a return redirect without its payment parameter must be refused', () => {
     const options = { appId: 'app_1', appSecret: 'sk_test_x', notifyUrl: 'https://m.example/n', returnUrl: 'https://m.example/r' };
     expect(readingsExpectation({ method: 'GET', url: `https://m.example/r?authorization=${encodeURIComponent(`V2_SHA256 appId=app_1,sign=${S},timestamp=1,nonce=n`)}`, headers: [] }, options)).toBe('refuse');
