@@ -130,7 +130,8 @@ export function explainSignature(input: ExplainInput): Explanation {
   let timestamp = input.timestamp;
   let nonce = input.nonce;
   if (input.authorization !== undefined) {
-    const parsed = parseAuthorization(input.authorization);
+    // read as leniently as R8 lets a parser: what it tolerates is noted as open, not refused
+    const parsed = parseAuthorization(input.authorization, { ignoreEmpty: true, foldNames: true });
     if (!parsed.ok) {
       return { verdict: 'refused', header: { ok: false, header: input.authorization, problem: parsed.problem, message: parsed.message }, notes };
     }
