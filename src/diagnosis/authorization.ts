@@ -43,7 +43,13 @@ export const PARSER_MISTAKES: ReadonlyArray<{ readonly id: string; readonly ref:
 export function diagnoseAuthorization(c: AuthorizationCase, outcome: OpOutcome): Diagnosis[] {
   const result = resultOf(outcome.got);
   if (c.op !== 'authorization.parse' || !result) return [];
-  if (c.result === 'invalid') return [refusalExpected(c.expected.problem?.kind ?? 'refuse', '§5.3, R8')];
+  if (c.result === 'invalid') {
+    // a name written twice in other cases (Sign=, SIGN=): missing for a parser that compares names
+    // exactly, a duplicate for one that folds them (R8 (e)); a value returned for it says which
+    const folded = parseAuthorization(c.inputs.header, { foldNames: true, ignoreEmpty: true });
+    const twice = !folded.ok && folded.problem.kind === 'duplicate-item' && typeof result[folded.problem.item] === 'string' && result[folded.problem.item] !== '';
+    return [refusalExpected(twice ? 'duplicate-item' : (c.expected.problem?.kind ?? 'refuse'), '§5.3, R8')];
+  }
   const allowed = caseAnswers(c).accepted;
   const found = PARSER_MISTAKES.filter(({ read }) => {
     const theirs = read(c.inputs.header);

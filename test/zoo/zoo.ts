@@ -36,6 +36,7 @@ import * as bodyTrimmed from './members/body-trimmed.js';
 import * as crlfSeparators from './members/crlf-separators.js';
 import * as headerByPosition from './members/header-by-position.js';
 import * as headerDuplicateLastWins from './members/header-duplicate-last-wins.js';
+import * as headerFoldedFirstWins from './members/header-folded-first-wins.js';
 import * as headerMissingAsEmpty from './members/header-missing-as-empty.js';
 import * as headerSplitLastEquals from './members/header-split-last-equals.js';
 import * as latin1Content from './members/latin1-content.js';
@@ -338,6 +339,15 @@ export const ZOO: readonly ZooMember[] = [
     mustFail: ['authorization.duplicate-appid-same-value', 'authorization.duplicate-sign', 'authorization.duplicate-timestamp', 'authorization.duplicate-nonce', 'redirect.header-duplicate-sign', 'authorization.duplicate-after-trim'],
     // the verifier's case names the header problem (malformed-authorization, header: duplicate-item), as the parser's does
     diagnosis: [{ mistake: 'accepts-duplicate-item', ops: ['authorization.parse', 'redirect.verify'] }],
+  },
+  {
+    name: 'header-folded-first-wins',
+    bug: 'the header parser folds item names (R8 (e)) but keeps the first of two names equal only after folding, instead of refusing (R8)',
+    area: 'header',
+    module: headerFoldedFirstWins,
+    // authorization.duplicate-recased-twice (Sign=, SIGN=): a duplicate once folded, so it must refuse
+    mustFail: ['authorization.duplicate-after-folding', 'authorization.duplicate-recased-twice'],
+    diagnosis: [{ mistake: 'accepts-duplicate-item', ops: ['authorization.parse'] }],
   },
   {
     name: 'header-missing-as-empty',
