@@ -37,32 +37,37 @@ import hmac
 import json
 import secrets
 import sys
-from urllib.parse import unquote_plus
 
 IMPLEMENTATION = {"name": "panel-py-go-style", "version": "1.0.0", "language": "python"}
 ITEMS = ("appId", "sign", "timestamp", "nonce")
 OK_TYPES = ("jpg", "jpeg", "png", "pdf", "xls", "xlsx")
-TWO_MB = 2_097_152
+TWO_MB = 2 << 20
 
 
 class Refuse(Exception):
-    pass
+    """An error value, as the Go code returns one."""
 
 
 def get_text(i, key):
-    value = i[key]
-    if not isinstance(value, str):
-        raise Refuse(f"{key} is not a string")
-    return value
+    s = i[key]
+    if type(s) is not str:
+        raise Refuse(f"input {key}: want a string")
+    return s
 
 
 def get_bytes(i, key):
-    return base64.b64decode(get_text(i, key), validate=True)
+    return base64.b64decode(get_text(i, key).encode("ascii"), validate=True)
 
 
 def content_bytes(app_id, secret, method, url, timestamp, nonce, body):
-    lines = "\n".join((app_id, secret, method, url, timestamp, nonce)) + "\n"
-    return lines.encode("utf-8") + body + b"\n"
+    """A bytes.Buffer of the seven parts, each followed by LF (5.1; R1-R3: the body's bytes as they are)."""
+    buf = bytearray()
+    for part in (app_id, secret, method, url, timestamp, nonce):
+        buf += part.encode("utf-8")
+        buf += b"\n"
+    buf += body
+    buf += b"\n"
+    return bytes(buf)
 
 
 GO_SPACE = set("\t\n\v\f\r \u0085\u00a0\u1680\u2028\u2029\u202f\u205f\u3000") | {chr(c) for c in range(0x2000, 0x200B)}
@@ -124,200 +129,164 @@ def parse_header(header):
 
 
 def format_header(i):
-    order = ("sign", "appId", "nonce", "timestamp")
-    written = []
-    for name in order:
-        value = get_text(i, name)
-        if "," in value or not value:
-            raise Refuse(f"{name} is empty or holds ','")
-        written.append(f"{name}={value}")
-    return "V2_SHA256 " + ",".join(written)
+    """fmt.Sprintf of the four items, sign first (5.3: any order)."""
+    vals = {n: get_text(i, n) for n in ITEMS}
+    if any(v == "" or "," in v for v in vals.values()):
+        raise Refuse("an item value is empty or holds a comma")
+    return "V2_SHA256 sign={sign},appId={appId},nonce={nonce},timestamp={timestamp}".format(**vals)
 
 
-HEX = set("0123456789abcdefABCDEF")
-
-
-def verify(app_id, secret, method, url, authorization, body):
-    if authorization is None:
-        return {"valid": False, "reason": "the Authorization header is missing"}
+def check_sign(app_id, secret, method, url, header, body):
+    """The Go gateway's verifySignature: nil (None) when it verifies, else the error text."""
+    if header is None:
+        return "missing Authorization"
     try:
-        items = parse_header(authorization)
+        items = parse_header(header)
     except Refuse as e:
-        return {"valid": False, "reason": f"Authorization: {e}"}
+        return f"authorization: {e}"
     if items["appId"] != app_id:
-        return {"valid": False, "reason": "appId is not ours"}
-    given = items["sign"]
-    if len(given) != 64 or not set(given) <= HEX:
-        return {"valid": False, "reason": "sign is not 64 hex digits"}
-    expected = hashlib.sha256(content_bytes(app_id, secret, method, url, items["timestamp"], items["nonce"], body)).digest()
-    if not hmac.compare_digest(expected, bytes.fromhex(given)):
-        return {"valid": False, "reason": "signature mismatch"}
-    return {"valid": True}
+        return "appId mismatch (R9)"
+    try:
+        got = bytes.fromhex(items["sign"]) if len(items["sign"]) == 64 else None  # hex.DecodeString: either case
+    except ValueError:
+        got = None
+    if got is None:
+        return "sign is not 64 hex digits"
+    want = hashlib.sha256(content_bytes(app_id, secret, method, url, items["timestamp"], items["nonce"], body)).digest()
+    return None if hmac.compare_digest(want, got) else "signature mismatch"
 
 
-def op_request(i):
-    return verify(get_text(i, "appId"), get_text(i, "appSecret"), get_text(i, "method"), get_text(i, "url"),
-                  i["authorization"], get_bytes(i, "bodyB64"))
+def verdict(err):
+    return {"valid": True} if err is None else {"valid": False, "reason": err}
 
 
-def op_response(i):
-    status = i["status"]
-    if isinstance(status, bool) or status != 200:
-        return {"valid": False, "reason": f"HTTP {status}: only 200 responses are authenticated (5.4, R9)"}
-    return op_request(i)
+def query_unescape(s):
+    """url.QueryUnescape, then utf8.ValidString: '+' is a space, a bad %-escape or bytes that are not UTF-8 an error."""
+    raw = bytearray()
+    pos = 0
+    while pos < len(s):
+        if s[pos] == "%":
+            digits = s[pos + 1:pos + 3]
+            if len(digits) < 2 or not all(d in "0123456789abcdefABCDEF" for d in digits):
+                raise Refuse(f"invalid URL escape {s[pos:pos + 3]!r}")
+            raw.append(int(digits, 16))
+            pos += 3
+        else:
+            raw += b" " if s[pos] == "+" else s[pos].encode("utf-8")
+            pos += 1
+    return raw.decode("utf-8")
 
 
-def op_webhook(i):
-    return verify(get_text(i, "appId"), get_text(i, "appSecret"), get_text(i, "method"), get_text(i, "notifyUrl"),
-                  i["authorization"], get_bytes(i, "bodyB64"))
+def parse_query(query):
+    """url.ParseQuery: every key's values in order (an error stops the redirect)."""
+    values = {}
+    for pair in query.split("&"):
+        if pair:
+            key, _, value = pair.partition("=")
+            values.setdefault(query_unescape(key), []).append(query_unescape(value))
+    return values
 
 
 def op_redirect(i):
-    app_id, secret, return_url = get_text(i, "appId"), get_text(i, "appSecret"), get_text(i, "returnUrl")
-    address = get_text(i, "redirectUrl").split("#", 1)[0]
-    query = address.split("?", 1)[1] if "?" in address else ""
-    payment, authorization = [], []
+    u = get_text(i, "redirectUrl").split("#")[0]
     try:
-        for field in filter(None, query.split("&")):
-            key, _, value = field.partition("=")
-            key = unquote_plus(key, errors="strict")
-            if key == "payment":
-                payment.append(unquote_plus(value, errors="strict"))
-            elif key == "authorization":
-                authorization.append(unquote_plus(value, errors="strict"))
-    except UnicodeDecodeError as e:
-        return {"valid": False, "payment": None, "reason": f"percent-decoding is not UTF-8: {e}"}
-    if len(payment) != 1 or len(authorization) != 1:
-        return {"valid": False, "payment": None,
-                "reason": f"{len(payment)} payment / {len(authorization)} authorization parameters; one each needed (R11)"}
-    out = verify(app_id, secret, "GET", return_url, authorization[0], ("payment=" + payment[0]).encode("utf-8"))
-    out["payment"] = payment[0] if out["valid"] else None
-    return out
+        q = parse_query(u.split("?", 1)[1] if "?" in u else "")
+    except (Refuse, UnicodeDecodeError) as e:
+        return {"valid": False, "payment": None, "reason": str(e)}
+    payments, auths = q.get("payment", []), q.get("authorization", [])
+    if len(payments) != 1 or len(auths) != 1:
+        return {"valid": False, "payment": None, "reason": "want one payment and one authorization (R11)"}
+    err = check_sign(get_text(i, "appId"), get_text(i, "appSecret"), "GET", get_text(i, "returnUrl"), auths[0], b"payment=" + payments[0].encode("utf-8"))
+    return {**verdict(err), "payment": payments[0] if err is None else None}
+
+
+def op_verify(url_key, status_checked=False):
+    def run(i):
+        if status_checked and (type(i["status"]) is not int or i["status"] != 200):
+            return verdict(f"status {i['status']} is not 200 (R9)")
+        return verdict(check_sign(get_text(i, "appId"), get_text(i, "appSecret"), get_text(i, "method"), get_text(i, url_key), i["authorization"], get_bytes(i, "bodyB64")))
+    return run
 
 
 def op_validate(i):
-    problems = []
-    filename = i.get("filename")
-    if filename is None:
-        problems.append("filename is required (2.1)")
-    elif not isinstance(filename, str):
-        problems.append("filename must be a string")
+    errs = []
+    name = i.get("filename")
+    if not isinstance(name, str):
+        errs.append("filename: required string (2.1)")
     else:
-        if len(filename) > 32:
-            problems.append(f"filename: {len(filename)} characters > 32 (2.1)")
-        _, dot, ext = filename.rpartition(".")
-        if not dot or not ext:
-            problems.append("filename has no extension (2.1)")
-        elif not ext.isascii() or ext.lower() not in OK_TYPES:
-            problems.append(f"file type {ext!r} not accepted (2.2)")
-    content_type = i.get("contentType")
-    if content_type is not None and (not isinstance(content_type, str) or len(content_type) > 32):
-        problems.append("contentType: string of at most 32 characters (2.1)")
-    scene = i.get("scene")
-    if scene is None:
-        problems.append("scene is required (2.1)")
-    elif not isinstance(scene, str) or len(scene) > 50 or scene != "DISPUTE_EVIDENCE":
-        problems.append(f"scene {scene!r}: must be DISPUTE_EVIDENCE (2.2)")
+        if len(name) > 32:
+            errs.append("filename: over 32 characters (2.1)")
+        dot = name.rfind(".")
+        ext = name[dot + 1:] if dot >= 0 else ""
+        if not any(equal_fold(ext, t) for t in OK_TYPES):
+            errs.append(f"file type {ext!r} not allowed (2.2)")
+    ct = i.get("contentType")
+    if ct is not None and not (isinstance(ct, str) and len(ct) <= 32):
+        errs.append("contentType: at most 32 characters (2.1)")
+    if i.get("scene") != "DISPUTE_EVIDENCE":
+        errs.append("scene: DISPUTE_EVIDENCE only (2.2)")
     size = i.get("fileSize")
-    if size is None:
-        pass  # not given: unknown at this step, nothing to check (2.1 has no such field)
-    elif isinstance(size, bool) or not isinstance(size, int) or size < 0:
-        problems.append("fileSize must be a non-negative integer")
-    elif size > TWO_MB:
-        problems.append(f"file size {size} > 2 MB = 2,097,152 bytes (8, R13)")
-    if problems:
-        return {"valid": False, "reason": "; ".join(problems)}
-    return {"valid": True}
-
-
-def quoted(value):
-    return value.replace("\n", "%0A").replace("\r", "%0D").replace('"', "%22").encode("utf-8")
+    if size is not None and (type(size) is not int or size < 0 or size > TWO_MB):
+        errs.append("fileSize: 0 to 2 MB = 2,097,152 bytes (8, R13)")
+    return verdict("; ".join(errs) or None)
 
 
 def op_form(i):
     fields = i["formFields"]
-    if not isinstance(fields, list):
-        raise Refuse("formFields is not a list")
-    entries = []
-    for entry in fields:
-        if not isinstance(entry, list) or len(entry) != 2 or not all(isinstance(x, str) for x in entry):
-            raise Refuse("a formFields entry is not a pair of strings")
-        entries.append((entry[0], entry[1].encode("utf-8")))
-    filename = get_text(i, "filename")
-    content_type = i.get("contentType")
-    if content_type is None:
-        content_type = "application/octet-stream"
-    elif not isinstance(content_type, str):
-        raise Refuse("contentType is not a string")
+    if not isinstance(fields, list) or any(not isinstance(f, list) or len(f) != 2 or not all(isinstance(x, str) for x in f) for f in fields):
+        raise Refuse("formFields: want [][2]string")
     data = get_bytes(i, "fileB64")
-    while True:
-        boundary = secrets.token_hex(30)
-        delimiter = b"--" + boundary.encode("ascii")
-        if delimiter not in data and not any(delimiter in v for _, v in entries):
-            break
-    body = b""
-    for name, value in entries:
-        body += delimiter + b'\r\nContent-Disposition: form-data; name="' + quoted(name) + b'"\r\n\r\n' + value + b"\r\n"
-    body += (delimiter + b'\r\nContent-Disposition: form-data; name="file"; filename="' + quoted(filename)
-             + b'"\r\nContent-Type: ' + content_type.encode("utf-8") + b"\r\n\r\n" + data + b"\r\n")
-    body += delimiter + b"--\r\n"
-    return {"contentType": f"multipart/form-data; boundary={boundary}",
-            "bodyB64": base64.b64encode(body).decode("ascii")}
+    boundary = secrets.token_hex(30)  # mime/multipart's randomBoundary
+    esc = lambda t: t.replace("\r", "%0D").replace("\n", "%0A").replace('"', "%22")
+    buf = b""
+    for name, value in fields:
+        buf += f'--{boundary}\r\nContent-Disposition: form-data; name="{esc(name)}"\r\n\r\n'.encode("utf-8") + value.encode("utf-8") + b"\r\n"
+    ctype = i.get("contentType") if isinstance(i.get("contentType"), str) else "application/octet-stream"
+    buf += (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{esc(get_text(i, "filename"))}"\r\n'
+            f"Content-Type: {ctype}\r\n\r\n").encode("utf-8") + data + f"\r\n--{boundary}--\r\n".encode("ascii")
+    return {"contentType": "multipart/form-data; boundary=" + boundary, "bodyB64": base64.b64encode(buf).decode("ascii")}
 
 
-def op_content(i):
-    c = content_bytes(*(get_text(i, k) for k in ("appId", "appSecret", "method", "url", "timestamp", "nonce")),
-                      get_bytes(i, "bodyB64"))
-    return {"contentB64": base64.b64encode(c).decode("ascii")}
+def seven_parts(i):
+    return content_bytes(*(get_text(i, k) for k in ("appId", "appSecret", "method", "url", "timestamp", "nonce")), get_bytes(i, "bodyB64"))
 
 
-def op_sign(i):
-    c = content_bytes(*(get_text(i, k) for k in ("appId", "appSecret", "method", "url", "timestamp", "nonce")),
-                      get_bytes(i, "bodyB64"))
-    return {"sign": hashlib.sha256(c).hexdigest()}
-
-
-OPS = {
-    "signature.content": op_content,
-    "signature.sign": op_sign,
+ROUTES = {
+    "signature.content": lambda i: {"contentB64": base64.b64encode(seven_parts(i)).decode("ascii")},
+    "signature.sign": lambda i: {"sign": hashlib.sha256(seven_parts(i)).hexdigest()},
     "authorization.format": lambda i: {"header": format_header(i)},
     "authorization.parse": lambda i: parse_header(i["header"]),
-    "request.verify": op_request,
-    "response.verify": op_response,
-    "webhook.verify": op_webhook,
+    "request.verify": op_verify("url"),
+    "response.verify": op_verify("url", status_checked=True),
+    "webhook.verify": op_verify("notifyUrl"),
     "redirect.verify": op_redirect,
     "upload.validate": op_validate,
     "upload.form": op_form,
 }
 
 
-def reply(msg):
-    if msg["cmd"] == "start":
-        if msg.get("protocol") == 1:
-            return {"ready": True, "protocol": 1, "implementation": IMPLEMENTATION, "operations": list(OPS)}
-        return {"ready": False, "reason": "only protocol 1 is spoken"}
-    handler = OPS.get(msg.get("op"))
-    if handler is None:
-        return {"id": msg["id"], "unsupported": {"reason": "operation not implemented"}}
-    try:
-        return {"id": msg["id"], "result": handler(msg["input"])}
-    except Exception as e:
-        return {"id": msg["id"], "rejected": {"reason": f"{type(e).__name__}: {e}"}}
-
-
-def main():
-    out = sys.stdout
-    for line in sys.stdin.buffer:
+def serve(stdin, stdout):
+    for line in stdin:
         try:
-            msg = json.loads(line)
+            m = json.loads(line)
         except ValueError as e:
-            print(f"not a protocol line: {e}", file=sys.stderr)
+            print("bad line:", e, file=sys.stderr)
             continue
-        if msg.get("cmd") == "stop":
-            break
-        out.write(json.dumps(reply(msg), separators=(",", ":")) + "\n")
-        out.flush()
+        if m.get("cmd") == "stop":
+            return
+        if m.get("cmd") == "start":
+            out = ({"ready": True, "protocol": 1, "implementation": IMPLEMENTATION, "operations": list(ROUTES)}
+                   if m.get("protocol") == 1 else {"ready": False, "reason": "speaks protocol 1"})
+        elif m.get("op") not in ROUTES:
+            out = {"id": m["id"], "unsupported": {"reason": "no such operation here"}}
+        else:
+            try:
+                out = {"id": m["id"], "result": ROUTES[m["op"]](m["input"])}
+            except Exception as e:
+                out = {"id": m["id"], "rejected": {"reason": f"{type(e).__name__}: {e}"}}
+        stdout.write(json.dumps(out, separators=(",", ":")) + "\n")
+        stdout.flush()
 
 
 if __name__ == "__main__":
-    main()
+    serve(sys.stdin, sys.stdout)

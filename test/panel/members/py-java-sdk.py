@@ -33,10 +33,10 @@ authorization parameter R11, upload form R14.
 import base64
 import hashlib
 import hmac
+import io
 import json
 import secrets
 import sys
-from urllib.parse import unquote_plus
 
 IMPLEMENTATION = {"name": "panel-py-java-sdk", "version": "1.0.0", "language": "python"}
 ITEMS = ("appId", "sign", "timestamp", "nonce")
@@ -45,14 +45,13 @@ TWO_MB = 2_000_000
 
 
 class Refuse(Exception):
-    pass
+    """The SDK's IllegalArgumentException."""
 
 
 def get_text(i, key):
-    value = i[key]
-    if not isinstance(value, str):
-        raise Refuse(f"{key} is not a string")
-    return value
+    if key not in i or not isinstance(i[key], str):
+        raise Refuse(key + " must be a String")
+    return i[key]
 
 
 def get_bytes(i, key):
@@ -60,8 +59,12 @@ def get_bytes(i, key):
 
 
 def content_bytes(app_id, secret, method, url, timestamp, nonce, body):
-    lines = "\n".join((app_id, secret, method, url, timestamp, nonce)) + "\n"
-    return lines.encode("utf-8") + body + b"\n"
+    """A StringBuilder of parts 1-6, each with LF, its UTF-8 bytes, then the body and LF (5.1; R1-R3)."""
+    sb = []
+    for part in (app_id, secret, method, url, timestamp, nonce):
+        sb.append(part)
+        sb.append("\n")
+    return b"".join(["".join(sb).encode("utf-8"), body, b"\n"])
 
 
 def java_trim(s):
@@ -147,200 +150,173 @@ def parse_header(header):
 
 
 def format_header(i):
-    order = ITEMS
-    written = []
-    for name in order:
+    """The SDK's buildAuthorization: the four items in the order of 5.3."""
+    sb = "V2_SHA256 "
+    for k, name in enumerate(ITEMS):
         value = get_text(i, name)
-        if "," in value or not value:
-            raise Refuse(f"{name} is empty or holds ','")
-        written.append(f"{name}={value}")
-    return "V2_SHA256 " + ",".join(written)
+        if value == "" or value.find(",") >= 0:
+            raise Refuse(name + " must be non-empty and comma-free")
+        sb += ("," if k > 0 else "") + name + "=" + value
+    return sb
 
 
-LOWER_HEX = set("0123456789abcdef")
+class V2Verifier:
+    """The SDK's verifier, one per merchant: parse, check the appId, compare the lower-case hex digest."""
+
+    def __init__(self, app_id, secret):
+        self.app_id = app_id
+        self.secret = secret
+
+    def check(self, method, url, authorization, body):
+        if authorization is None:
+            return {"valid": False, "reason": "no Authorization header"}
+        try:
+            items = parse_header(authorization)
+        except Refuse as e:
+            return {"valid": False, "reason": f"bad Authorization: {e}"}
+        if items["appId"] != self.app_id:
+            return {"valid": False, "reason": "the header names another appId (R9)"}
+        sign = items["sign"]
+        if len(sign) != 64 or any(c not in "0123456789abcdef" for c in sign):
+            return {"valid": False, "reason": "sign must be 64 lower-case hex digits (R7)"}
+        mine = hashlib.sha256(content_bytes(self.app_id, self.secret, method, url, items["timestamp"], items["nonce"], body)).hexdigest()
+        return {"valid": True} if hmac.compare_digest(mine.encode("ascii"), sign.encode("ascii")) else {"valid": False, "reason": "sign mismatch"}
 
 
-def verify(app_id, secret, method, url, authorization, body):
-    if authorization is None:
-        return {"valid": False, "reason": "the Authorization header is missing"}
+def verifier(i):
+    return V2Verifier(get_text(i, "appId"), get_text(i, "appSecret"))
+
+
+def url_decode(text):
+    """URLDecoder.decode(text, UTF_8), strict: '+' is a space, %XX runs are UTF-8, anything malformed refuses."""
+    out = bytearray()
+    k = 0
+    while k < len(text):
+        c = text[k]
+        if c == "+":
+            out += b" "
+            k += 1
+        elif c == "%":
+            pair = text[k + 1:k + 3]
+            if len(pair) != 2 or any(x not in "0123456789abcdefABCDEF" for x in pair):
+                raise Refuse("malformed %-escape")
+            out.append(int(pair, 16))
+            k += 3
+        else:
+            out += c.encode("utf-8")
+            k += 1
+    return out.decode("utf-8")  # strict: not UTF-8 raises
+
+
+def verify_redirect(i):
+    v = verifier(i)
+    target = get_text(i, "redirectUrl").partition("#")[0]
+    query = target.partition("?")[2]
+    found = {"payment": [], "authorization": []}
     try:
-        items = parse_header(authorization)
-    except Refuse as e:
-        return {"valid": False, "reason": f"Authorization: {e}"}
-    if items["appId"] != app_id:
-        return {"valid": False, "reason": "appId is not ours"}
-    given = items["sign"]
-    if len(given) != 64 or not set(given) <= LOWER_HEX:
-        return {"valid": False, "reason": "sign is not 64 lower-case hex digits (R7: upper case refused)"}
-    expected = hashlib.sha256(content_bytes(app_id, secret, method, url, items["timestamp"], items["nonce"], body)).hexdigest()
-    if not hmac.compare_digest(expected, given):
-        return {"valid": False, "reason": "signature mismatch"}
-    return {"valid": True}
+        for pair in query.split("&"):
+            if pair == "":
+                continue
+            key, _, value = pair.partition("=")
+            key = url_decode(key)
+            if key in found:
+                found[key].append(url_decode(value))
+    except (Refuse, UnicodeDecodeError) as e:
+        return {"valid": False, "payment": None, "reason": f"undecodable query: {e}"}
+    if len(found["payment"]) != 1 or len(found["authorization"]) != 1:
+        return {"valid": False, "payment": None, "reason": "exactly one payment and one authorization parameter are required (R11)"}
+    payment = found["payment"][0]
+    verdict = v.check("GET", get_text(i, "returnUrl"), found["authorization"][0], ("payment=" + payment).encode("utf-8"))
+    return {**verdict, "payment": payment if verdict["valid"] else None}
 
 
-def op_request(i):
-    return verify(get_text(i, "appId"), get_text(i, "appSecret"), get_text(i, "method"), get_text(i, "url"),
-                  i["authorization"], get_bytes(i, "bodyB64"))
-
-
-def op_response(i):
+def verify_response(i):
     status = i["status"]
-    if isinstance(status, bool) or status != 200:
-        return {"valid": False, "reason": f"HTTP {status}: only 200 responses are authenticated (5.4, R9)"}
-    return op_request(i)
+    if type(status) is not int or status != 200:
+        return {"valid": False, "reason": "only an HTTP 200 response is verified (R9)"}
+    return verifier(i).check(get_text(i, "method"), get_text(i, "url"), i["authorization"], get_bytes(i, "bodyB64"))
 
 
-def op_webhook(i):
-    return verify(get_text(i, "appId"), get_text(i, "appSecret"), get_text(i, "method"), get_text(i, "notifyUrl"),
-                  i["authorization"], get_bytes(i, "bodyB64"))
+RULES = [
+    ("filename", lambda v: isinstance(v, str), "filename is a required string (2.1)"),
+    ("filename", lambda v: not isinstance(v, str) or len(v) <= 32, "filename is longer than 32 characters (2.1)"),
+    ("filename", lambda v: not isinstance(v, str) or v.rpartition(".")[2] in OK_TYPES and "." in v,
+     "the extension is none of jpg, jpeg, png, pdf, xls, xlsx as written (2.2)"),
+    ("contentType", lambda v: v is None or isinstance(v, str) and len(v) <= 32, "contentType is a string of at most 32 characters (2.1)"),
+    ("scene", lambda v: v == "DISPUTE_EVIDENCE", "scene must be DISPUTE_EVIDENCE (2.2)"),
+    ("fileSize", lambda v: v is None or type(v) is int and 0 <= v <= TWO_MB, "fileSize is over 2 MB = 2,000,000 bytes, or not a size (8, R13)"),
+]
 
 
-def op_redirect(i):
-    app_id, secret, return_url = get_text(i, "appId"), get_text(i, "appSecret"), get_text(i, "returnUrl")
-    address = get_text(i, "redirectUrl").split("#", 1)[0]
-    query = address.split("?", 1)[1] if "?" in address else ""
-    payment, authorization = [], []
-    try:
-        for field in filter(None, query.split("&")):
-            key, _, value = field.partition("=")
-            key = unquote_plus(key, errors="strict")
-            if key == "payment":
-                payment.append(unquote_plus(value, errors="strict"))
-            elif key == "authorization":
-                authorization.append(unquote_plus(value, errors="strict"))
-    except UnicodeDecodeError as e:
-        return {"valid": False, "payment": None, "reason": f"percent-decoding is not UTF-8: {e}"}
-    if len(payment) != 1 or len(authorization) != 1:
-        return {"valid": False, "payment": None,
-                "reason": f"{len(payment)} payment / {len(authorization)} authorization parameters; one each needed (R11)"}
-    out = verify(app_id, secret, "GET", return_url, authorization[0], ("payment=" + payment[0]).encode("utf-8"))
-    out["payment"] = payment[0] if out["valid"] else None
-    return out
+def validate(i):
+    broken = [why for key, ok, why in RULES if not ok(i.get(key))]
+    return {"valid": False, "reason": "; ".join(broken)} if broken else {"valid": True}
 
 
-def op_validate(i):
-    problems = []
-    filename = i.get("filename")
-    if filename is None:
-        problems.append("filename is required (2.1)")
-    elif not isinstance(filename, str):
-        problems.append("filename must be a string")
-    else:
-        if len(filename) > 32:
-            problems.append(f"filename: {len(filename)} characters > 32 (2.1)")
-        _, dot, ext = filename.rpartition(".")
-        if not dot or not ext:
-            problems.append("filename has no extension (2.1)")
-        elif ext not in OK_TYPES:
-            problems.append(f"file type {ext!r} not accepted (2.2)")
-    content_type = i.get("contentType")
-    if content_type is not None and (not isinstance(content_type, str) or len(content_type) > 32):
-        problems.append("contentType: string of at most 32 characters (2.1)")
-    scene = i.get("scene")
-    if scene is None:
-        problems.append("scene is required (2.1)")
-    elif not isinstance(scene, str) or len(scene) > 50 or scene != "DISPUTE_EVIDENCE":
-        problems.append(f"scene {scene!r}: must be DISPUTE_EVIDENCE (2.2)")
-    size = i.get("fileSize")
-    if size is None:
-        pass  # not given: unknown at this step, nothing to check (2.1 has no such field)
-    elif isinstance(size, bool) or not isinstance(size, int) or size < 0:
-        problems.append("fileSize must be a non-negative integer")
-    elif size > TWO_MB:
-        problems.append(f"file size {size} > 2 MB = 2,000,000 bytes (8, R13)")
-    if problems:
-        return {"valid": False, "reason": "; ".join(problems)}
-    return {"valid": True}
+def escape_disposition(text):
+    return text.replace("\r", "%0D").replace("\n", "%0A").replace('"', "%22")
 
 
-def quoted(value):
-    return value.replace("\n", "%0A").replace("\r", "%0D").replace('"', "%22").encode("utf-8")
-
-
-def op_form(i):
-    fields = i["formFields"]
-    if not isinstance(fields, list):
-        raise Refuse("formFields is not a list")
-    entries = []
-    for entry in fields:
-        if not isinstance(entry, list) or len(entry) != 2 or not all(isinstance(x, str) for x in entry):
-            raise Refuse("a formFields entry is not a pair of strings")
-        entries.append((entry[0], entry[1].encode("utf-8")))
-    filename = get_text(i, "filename")
-    content_type = i.get("contentType")
-    if content_type is None:
-        content_type = "application/octet-stream"
-    elif not isinstance(content_type, str):
-        raise Refuse("contentType is not a string")
+def build_form(i):
+    pairs = i["formFields"]
+    if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in pairs):
+        raise Refuse("formFields must be a list of [name, value] strings")
+    file_type = i.get("contentType") or "application/octet-stream"
     data = get_bytes(i, "fileB64")
-    while True:
+    chunks = [(f'form-data; name="{escape_disposition(n)}"', None, v.encode("utf-8")) for n, v in pairs]
+    chunks.append((f'form-data; name="file"; filename="{escape_disposition(get_text(i, "filename"))}"', file_type, data))
+    boundary = "----JavaFormBoundary" + secrets.token_hex(8)
+    while any(boundary.encode("ascii") in c[2] for c in chunks):
         boundary = "----JavaFormBoundary" + secrets.token_hex(8)
-        delimiter = b"--" + boundary.encode("ascii")
-        if delimiter not in data and not any(delimiter in v for _, v in entries):
-            break
-    body = b""
-    for name, value in entries:
-        body += delimiter + b'\r\nContent-Disposition: form-data; name="' + quoted(name) + b'"\r\n\r\n' + value + b"\r\n"
-    body += (delimiter + b'\r\nContent-Disposition: form-data; name="file"; filename="' + quoted(filename)
-             + b'"\r\nContent-Type: ' + content_type.encode("utf-8") + b"\r\n\r\n" + data + b"\r\n")
-    body += delimiter + b"--\r\n"
-    return {"contentType": f"multipart/form-data; boundary={boundary}",
-            "bodyB64": base64.b64encode(body).decode("ascii")}
+    out = io.BytesIO()
+    for disposition, part_type, payload in chunks:
+        out.write(f"--{boundary}\r\nContent-Disposition: {disposition}\r\n".encode("utf-8"))
+        if part_type is not None:
+            out.write(f"Content-Type: {part_type}\r\n".encode("utf-8"))
+        out.write(b"\r\n" + payload + b"\r\n")
+    out.write(f"--{boundary}--\r\n".encode("ascii"))
+    return {"contentType": f"multipart/form-data; boundary={boundary}", "bodyB64": base64.b64encode(out.getvalue()).decode("ascii")}
 
 
-def op_content(i):
-    c = content_bytes(*(get_text(i, k) for k in ("appId", "appSecret", "method", "url", "timestamp", "nonce")),
-                      get_bytes(i, "bodyB64"))
-    return {"contentB64": base64.b64encode(c).decode("ascii")}
+def parts_of(i):
+    return [get_text(i, k) for k in ("appId", "appSecret", "method", "url", "timestamp", "nonce")] + [get_bytes(i, "bodyB64")]
 
 
-def op_sign(i):
-    c = content_bytes(*(get_text(i, k) for k in ("appId", "appSecret", "method", "url", "timestamp", "nonce")),
-                      get_bytes(i, "bodyB64"))
-    return {"sign": hashlib.sha256(c).hexdigest()}
-
-
-OPS = {
-    "signature.content": op_content,
-    "signature.sign": op_sign,
+HANDLERS = {
+    "signature.content": lambda i: {"contentB64": base64.b64encode(content_bytes(*parts_of(i))).decode("ascii")},
+    "signature.sign": lambda i: {"sign": hashlib.sha256(content_bytes(*parts_of(i))).hexdigest()},
     "authorization.format": lambda i: {"header": format_header(i)},
     "authorization.parse": lambda i: parse_header(i["header"]),
-    "request.verify": op_request,
-    "response.verify": op_response,
-    "webhook.verify": op_webhook,
-    "redirect.verify": op_redirect,
-    "upload.validate": op_validate,
-    "upload.form": op_form,
+    "request.verify": lambda i: verifier(i).check(get_text(i, "method"), get_text(i, "url"), i["authorization"], get_bytes(i, "bodyB64")),
+    "response.verify": verify_response,
+    "webhook.verify": lambda i: verifier(i).check(get_text(i, "method"), get_text(i, "notifyUrl"), i["authorization"], get_bytes(i, "bodyB64")),
+    "redirect.verify": verify_redirect,
+    "upload.validate": validate,
+    "upload.form": build_form,
 }
 
 
-def reply(msg):
-    if msg["cmd"] == "start":
-        if msg.get("protocol") == 1:
-            return {"ready": True, "protocol": 1, "implementation": IMPLEMENTATION, "operations": list(OPS)}
-        return {"ready": False, "reason": "only protocol 1 is spoken"}
-    handler = OPS.get(msg.get("op"))
+def answer(msg):
+    if msg.get("cmd") == "start":
+        ok = msg.get("protocol") == 1
+        return {"ready": True, "protocol": 1, "implementation": IMPLEMENTATION, "operations": list(HANDLERS)} if ok else {"ready": False, "reason": "protocol 1 only"}
+    handler = HANDLERS.get(msg.get("op"))
     if handler is None:
-        return {"id": msg["id"], "unsupported": {"reason": "operation not implemented"}}
+        return {"id": msg["id"], "unsupported": {"reason": "not offered"}}
     try:
         return {"id": msg["id"], "result": handler(msg["input"])}
-    except Exception as e:
+    except Exception as e:  # the SDK's exceptions, as the adapter reports them
         return {"id": msg["id"], "rejected": {"reason": f"{type(e).__name__}: {e}"}}
 
 
-def main():
-    out = sys.stdout
-    for line in sys.stdin.buffer:
+if __name__ == "__main__":
+    for line in sys.stdin:
         try:
-            msg = json.loads(line)
+            message = json.loads(line)
         except ValueError as e:
             print(f"not a protocol line: {e}", file=sys.stderr)
             continue
-        if msg.get("cmd") == "stop":
+        if message.get("cmd") == "stop":
             break
-        out.write(json.dumps(reply(msg), separators=(",", ":")) + "\n")
-        out.flush()
-
-
-if __name__ == "__main__":
-    main()
+        sys.stdout.write(json.dumps(answer(message), separators=(",", ":")) + "\n")
+        sys.stdout.flush()
