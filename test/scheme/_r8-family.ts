@@ -126,8 +126,12 @@ export function familyAnswers(header: string): { refusable: boolean; accepted: s
   const trims: Trim[] = [undefined, ...sets];
   const splits: Array<[Trim, boolean]> = [[undefined, false]];
   for (const t of sets) splits.push([t, false], [t, true]);
-  // folds that act alike on this header's characters are tried once
-  const folds: Fold[] = [undefined, FAMILY_FOLDS['ascii']];
+  // folds that act alike on this header's characters are tried once; none when no name could be
+  // another case of an item name (each name written exactly wherever it appears in any case)
+  const lower = header.toLowerCase();
+  const occurrences = (text: string, word: string): number => text.split(word).length - 1;
+  const recased = NAMES.some((n) => occurrences(lower, n.toLowerCase()) > occurrences(header, n));
+  const folds: Fold[] = recased ? [undefined, FAMILY_FOLDS['ascii']] : [undefined];
   const foldKeys = new Set<string>(['']);
   for (const f of Object.values(FAMILY_FOLDS)) {
     const key = present.filter((ch) => ch in f).map((ch) => `${ch}${f[ch]}`).join('');
@@ -136,6 +140,15 @@ export function familyAnswers(header: string): { refusable: boolean; accepted: s
       folds.push(f);
     }
   }
+  // skipping empty elements changes nothing when no element can be empty once trimmed
+  const isSpace = (ch: string): boolean => ch === ' ' || sets.some((t) => t(ch));
+  const elements = header.split(',');
+  const first = (elements[0] ?? '').split('');
+  while (first.length > 0 && isSpace(first[0] ?? '')) first.shift();
+  while (first.length > 0 && isSpace(first[first.length - 1] ?? '')) first.pop();
+  // an empty element: one of white space only after a comma, or nothing but the scheme word before the first comma
+  const mayBeEmpty = elements.slice(1).some((e) => e.split('').every(isSpace)) || (elements.length > 1 && !first.some(isSpace));
+  const drops = mayBeEmpty ? [false, true] : [false];
   let refusable = false;
   const accepted = new Set<string>();
   for (const hd of trims)
@@ -146,7 +159,7 @@ export function familyAnswers(header: string): { refusable: boolean; accepted: s
             for (const afterEq of trims)
               for (const ignoreUnknown of [false, true])
                 for (const schemeAnyCase of [false, true])
-                  for (const dropEmpty of [false, true])
+                  for (const dropEmpty of drops)
                     for (const nameFold of folds) {
                       const c = { header: hd, schemeSplit, schemeRun, itemStart, itemEnd, beforeEq, afterEq, ignoreUnknown, schemeAnyCase, dropEmpty, nameFold };
                       const a = familyParse(header, c);
