@@ -37,7 +37,7 @@ describe('fuzzHttp and R8 (d), (e)', () => {
     const gateway = await startGateway({ merchants: [DEMO_MERCHANT], header: { foldNames: true, ignoreEmpty: true } });
     try {
       for (const seed of [1, 2, 3, 4, 5]) {
-        const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, ...DEMO_MERCHANT, seed, runs: 60 });
+        const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, ...DEMO_MERCHANT, seed, runs: 100 });
         expect([seed, r.finding?.header, r.finding?.reason]).toEqual([seed, undefined, undefined]);
       }
       const tolerated = gateway.recorder.for(undefined).requests.flatMap((q) => (q.verification.valid ? q.verification.tolerated : []));
