@@ -22,7 +22,10 @@
  * @module
  */
 import { AUTH_SCHEME, isItemName, ITEM_NAMES, parseAuthorization, strictItems, type AuthorizationItems, type ItemName, type ParseOutcome } from './authorization.js';
+import { NAME_FOLDS, type NameFold } from './name-folds.js';
 import { quotedAscii } from './text.js';
+
+export { NAME_FOLDS, type NameFold } from './name-folds.js';
 
 /** A set of characters one common trim removes (R8 (a)). */
 export type TrimSet = 'ows' | 'ascii' | 'js' | 'python' | 'unicode' | 'java';
@@ -35,23 +38,6 @@ export const TRIM_SETS: Readonly<Record<TrimSet, { readonly title: string; reado
   python: { title: 'Python str.strip() (str.isspace: U+001C–U+001F, U+0085 and Unicode spaces)', has: (ch) => PYTHON_SPACE.test(ch) },
   unicode: { title: 'Unicode White_Space (Go strings.TrimSpace, .NET String.Trim)', has: (ch) => /^\p{White_Space}$/u.test(ch) },
   java: { title: 'Java String#trim (every char up to U+0020)', has: (ch) => ch.length === 1 && ch.charCodeAt(0) <= 0x20 },
-};
-
-/** A common way of comparing item names without regard to letter case (R8 (e)). */
-export type NameFold = 'ascii' | 'upper' | 'lower' | 'java' | 'go' | 'casefold';
-
-/**
- * What each name comparison of R8 (e) treats as the same, as a key: two names are the same
- * when their keys are equal. They differ only on the few non-ASCII letters that fold to an
- * ASCII one (ſ, ı, İ, the Kelvin sign, the ligatures ﬀ–ﬆ).
- */
-export const NAME_FOLDS: Readonly<Record<NameFold, { readonly title: string; readonly key: (name: string) => string }>> = {
-  ascii: { title: 'ASCII letters only (C strcasecmp, .NET OrdinalIgnoreCase on ASCII names)', key: (n) => n.replace(/[A-Z]/g, (c) => c.toLowerCase()) },
-  upper: { title: 'both upper-cased (JavaScript, Java and Python toUpperCase / upper: ſ, ı, ﬆ match)', key: (n) => n.toUpperCase() },
-  lower: { title: 'both lower-cased (JavaScript, Java and Python toLowerCase / lower: the Kelvin sign matches k)', key: (n) => n.toLowerCase() },
-  java: { title: 'Java String#equalsIgnoreCase (per char: upper case, then lower case; ſ, ı, İ match)', key: (n) => mapChars(n, (c) => simpleLower(simpleUpper(c))) },
-  go: { title: 'Go strings.EqualFold (simple case folding: ſ matches s, the Kelvin sign k)', key: (n) => mapChars(n, (c) => (c === '\u0131' || c === '\u0130' ? c : simpleLower(simpleUpper(c)))) },
-  casefold: { title: 'Python str.casefold (full case folding: ſ and ﬆ match, ı does not)', key: (n) => mapChars(n, (c) => (c === '\u0131' ? c : c.toUpperCase().toLowerCase())) },
 };
 
 /** Every answer R8 allows for one header. */
@@ -362,26 +348,6 @@ function collect(names: ReadonlyArray<ItemName | undefined>, values: readonly st
   }
   if (found.size !== ITEM_NAMES.length) return undefined;
   return Object.fromEntries(ITEM_NAMES.map((n) => [n, found.get(n) ?? ''])) as Record<(typeof ITEM_NAMES)[number], string>;
-}
-
-/** A text with each code point mapped. */
-function mapChars(text: string, map: (ch: string) => string): string {
-  let out = '';
-  for (const ch of text) out += map(ch);
-  return out;
-}
-
-/** A code point's simple upper case (one for one, as Java's Character.toUpperCase): itself when the full mapping is longer. */
-function simpleUpper(ch: string): string {
-  const up = ch.toUpperCase();
-  return up.length === ch.length ? up : ch;
-}
-
-/** A code point's simple lower case (U+0130 to "i", as Java's Character.toLowerCase). */
-function simpleLower(ch: string): string {
-  if (ch === '\u0130') return 'i';
-  const low = ch.toLowerCase();
-  return low.length === ch.length ? low : ch;
 }
 
 function showValue(value: unknown): string {
