@@ -31,6 +31,15 @@ describe('a finding saved as a vector', () => {
   });
 });
 
+describe('an HTTP finding saved as a vector', () => {
+  it('is the value the endpoint received: without the SP/HTAB around it (RFC 9110 §5.5), judged as the oracle judged it', () => {
+    const sent = ` V2_SHA256 appId=app_1,sign=${S},timestamp=1,nonce=n\t`;
+    const received = sent.trim();
+    const c = findingCase({ ...finding(received), header: sent, received }, 'authorization.fuzz-10', new Date('2026-01-01T00:00:00Z'));
+    expect(c).toMatchObject({ result: 'valid', inputs: { header: received } });
+  });
+});
+
 describe('the HTTP fuzzer: what a genuinely signed request with this header must get', () => {
   it.each([
     ['the header as signed', `V2_SHA256 appId=app_1,sign=${S},timestamp=1700000000000,nonce=n1`, 'accept'],
