@@ -26,17 +26,17 @@ alone. Its defensible choices (each within the readings):
 - redirect decoding (R11) as `url.ParseQuery`: `+` is a space, percent-escapes are UTF-8, malformed
   ones refuse the redirect.
 - upload.form uses a boundary like Go's mime/multipart (60 hex digits).
-Everything else follows the spec and R1-R16 as written: content bytes R1-R6, URL as sent R4, raw
-response bytes R9 (only 200 verified, 200 without Authorization invalid, appId must be the
-merchant's own), webhook part 4 = notifyUrl as submitted R10, exactly one payment and one
-authorization parameter R11, upload form R14.
+The rest is as the spec and the readings write it, nothing chosen: the seven parts as bytes (R1-R6:
+the body untouched, the URL as sent), a response verified over its raw bytes and only when 200, its
+appId the merchant's own (R9), the webhook's part 4 the notifyUrl as submitted (R10), one payment and
+one authorization parameter in a redirect (R11), the formFields in order then the file (R14).
 """
-import base64
-import hashlib
-import hmac
-import json
-import secrets
 import sys
+import json
+import hmac
+import hashlib
+import base64
+import secrets
 
 IMPLEMENTATION = {"name": "panel-py-go-style", "version": "1.0.0", "language": "python"}
 ITEMS = ("appId", "sign", "timestamp", "nonce")
@@ -117,14 +117,11 @@ def parse_header(header):
         known = next((n for n in ITEMS if equal_fold(n, name)), None)
         if known is None:
             raise Refuse(f"unknown item {name!r}")
-        if known in values:
-            raise Refuse(f"item {known} appears twice")
-        if value == "":
-            raise Refuse(f"item {known} has no value")
+        if value == "" or known in values:
+            raise Refuse(f"{known}: " + ("duplicate item" if known in values else "empty value"))
         values[known] = value
-    absent = [n for n in ITEMS if n not in values]
-    if absent:
-        raise Refuse("missing " + ",".join(absent))
+    if len(values) != len(ITEMS):
+        raise Refuse("want appId, sign, timestamp and nonce; have " + ",".join(values))
     return {n: values[n] for n in ITEMS}
 
 
