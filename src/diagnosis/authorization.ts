@@ -43,7 +43,13 @@ export const PARSER_MISTAKES: ReadonlyArray<{ readonly id: string; readonly ref:
 export function diagnoseAuthorization(c: AuthorizationCase, outcome: OpOutcome): Diagnosis[] {
   const result = resultOf(outcome.got);
   if (c.op !== 'authorization.parse' || !result) return [];
-  if (c.result === 'invalid') return [refusalExpected(c.expected.problem?.kind ?? 'refuse', '§5.3, R8')];
+  if (c.result === 'invalid') {
+    // a name written twice in other cases (Sign=, SIGN=): missing for a parser that compares names
+    // exactly, a duplicate for one that folds them (R8 (e)); a value returned for it says which
+    const folded = parseAuthorization(c.inputs.header, { foldNames: true, ignoreEmpty: true });
+    const twice = !folded.ok && folded.problem.kind === 'duplicate-item' && typeof result[folded.problem.item] === 'string' && result[folded.problem.item] !== '';
+    return [refusalExpected(twice ? 'duplicate-item' : (c.expected.problem?.kind ?? 'refuse'), '§5.3, R8')];
+  }
   const allowed = caseAnswers(c).accepted;
   const found = PARSER_MISTAKES.filter(({ read }) => {
     const theirs = read(c.inputs.header);
@@ -51,13 +57,17 @@ export function diagnoseAuthorization(c: AuthorizationCase, outcome: OpOutcome):
   }).map((m): Diagnosis => ({ mistake: m.id, message: `your items equal the items of a parser in which ${m.description}`, ref: m.ref }));
   if (found.length > 0) return found;
   // accepted values no reading gives: the header read with its white space kept, or trimmed
-  // everywhere, has a problem that parser had to refuse it for (a missing or duplicate item …)
+  // everywhere, or with its names folded, has a problem that parser had to refuse it for (a missing
+  // or duplicate item …)
   const kinds = new Set<string>();
   for (const text of [c.inputs.header, trimEverywhere(c.inputs.header)]) {
     const read = parseAuthorization(text, { strict: true });
     if (!read.ok && read.problem.kind !== 'not-strict') kinds.add(read.problem.kind);
+    // a parser that folds names (R8 (e)) must refuse a duplicate that folding makes
+    const folded = parseAuthorization(text, { foldNames: true, ignoreEmpty: true });
+    if (!folded.ok && folded.problem.kind === 'duplicate-item') kinds.add('duplicate-item');
   }
-  return [...kinds].map((kind) => refusalExpected(kind, 'R8 (a)'));
+  return [...kinds].map((kind) => refusalExpected(kind, 'R8'));
 }
 
 /**

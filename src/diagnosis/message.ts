@@ -43,7 +43,8 @@ export function diagnoseMessage(c: MessageCase, outcome: OpOutcome): Diagnosis[]
 // --- internal ---
 
 function signedOverMistake(c: MessageCase): Diagnosis[] {
-  const parsed = c.inputs.authorization ? parseAuthorization(c.inputs.authorization) : undefined;
+  // read as leniently as R8 lets a parser (empty elements ignored, names folded): the sign is what is diagnosed
+  const parsed = c.inputs.authorization ? parseAuthorization(c.inputs.authorization, { ignoreEmpty: true, foldNames: true }) : undefined;
   if (!parsed?.ok) return [];
   const { timestamp, nonce, sign: headerSign } = parsed.items;
   const url = c.kind === 'webhook' ? c.inputs.notifyUrl : c.inputs.url;

@@ -161,7 +161,8 @@ const otherSchemeArb = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom('v2_sha256', 'V2_sha256', 'v2_SHA256', 'V2_SHA256,', 'V2_SHA1', 'V1_SHA256', 'V2-SHA256', 'V2_SHA256X', 'Bearer', 'Basic', 'V2_SHA256\u0000', 'Ｖ2_SHA256', '') },
   { weight: 1, arbitrary: over(`${ALNUM}_-`, 1, 12) },
 );
-const nameVariantArb = fc.constantFrom('appid', 'APPID', 'AppId', 'Sign', 'SIGN', 'Timestamp', 'NONCE', 'nonce ', ' appId', 'app_id', 'appId\u0000', 'ａppId');
+/** Item names as they are misspelt or recased: ASCII case, white space, snake case, and the non-ASCII letters some case folds map to ASCII ones (ſ, ı, İ, the ligature ﬆ: R8 (e)). */
+const nameVariantArb = fc.constantFrom('appid', 'APPID', 'AppId', 'Sign', 'SIGN', 'Timestamp', 'NONCE', 'nonce ', ' appId', 'app_id', 'appId\u0000', 'ａppId', '\u017fign', 'app\u0131d', 'app\u0130d', 'time\ufb06amp');
 const extraNameArb = fc.oneof(fc.constantFrom('version', 'algo', 'x', 'keyId', 'signature', 'appID', 'Nonce'), over(LOWER, 1, 8));
 
 const itemIndexArb = fc.nat({ max: 7 });

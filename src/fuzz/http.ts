@@ -15,7 +15,8 @@ import { ClientError } from '../client/errors.js';
 import { judgeAnswer, SERVER_ERROR_ADVISORY } from '../refusal.js';
 import { signedRequest } from '../client/signed-request.js';
 import { fuzzHeaderText, type FuzzHeader } from './arbitraries.js';
-import { headerAnswers } from '../scheme/header-answers.js';
+import { headerAnswers, headerVerdict } from '../scheme/header-answers.js';
+import { FIELD_VALUE_RULE, httpFieldValue } from '../scheme/field-value.js';
 import { oracle } from './oracle.js';
 import { fuzzWith, type FuzzResult } from './run.js';
 
@@ -104,8 +105,19 @@ export function httpExpectation(header: string, signed: AuthorizationItems): 'ac
  * @returns the value received
  * @example onTheWire(' V2_SHA256 a=b\t') // 'V2_SHA256 a=b'
  */
-export function onTheWire(header: string): string {
-  return header.replace(/^[ \t]+|[ \t]+$/g, '');
+export const onTheWire: (header: string) => string = httpFieldValue;
+
+/**
+ * Why a header must be accepted, cited by the rule that makes it so: RFC 9110 §5.5 when only
+ * the SP/HTAB around the field value let a parser refuse the value as sent, else R8.
+ * @param header - the header sent
+ * @returns the rule, e.g. `RFC 9110 §5.5: the SP/HTAB around a field value are not part of it`
+ * @example mustAcceptRule(' V2_SHA256 appId=a,sign=00,timestamp=1,nonce=n') // 'RFC 9110 §5.5: …'
+ */
+export function mustAcceptRule(header: string): string {
+  const wire = onTheWire(header);
+  if (wire !== header && headerVerdict(headerAnswers(header)) !== 'must-accept') return `${FIELD_VALUE_RULE}: the SP/HTAB around a field value are not part of it`;
+  return 'R8';
 }
 
 // --- internal ---
@@ -136,8 +148,8 @@ async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ hea
     const expect = httpExpectation(header, signedItems);
     // R16: a 5xx counts as a refusal: an advisory where one is allowed, a finding for a header that must be accepted
     const judged = judgeAnswer(expect, r.status, r.status >= 200 && r.status < 300);
-    if (expect === 'accept' && judged.serverError) return { header, reason: `a genuinely signed, valid header must be accepted (R8) but ${judged.problem ?? ''}` };
-    if (expect === 'accept' && r.status !== 200) return { header, reason: `a genuinely signed, valid header must be accepted (R8) but got ${r.status}` };
+    if (expect === 'accept' && judged.serverError) return { header, reason: `a genuinely signed, valid header must be accepted (${mustAcceptRule(header)}) but ${judged.problem ?? ''}` };
+    if (expect === 'accept' && r.status !== 200) return { header, reason: `a genuinely signed, valid header must be accepted (${mustAcceptRule(header)}) but got ${r.status}` };
     if (judged.advisory) return { header, advisory: true };
     if (!judged.ok) {
       const want = oracle(onTheWire(header));

@@ -40,7 +40,9 @@ export interface FuzzFinding {
   readonly header: string;
   /** Why it fails, e.g. `must be accepted (R8) but was refused: …`. */
   readonly reason: string;
-  /** What R8 requires of it. */
+  /** The header as the implementation received it, when that differs (HTTP drops SP/HTAB around a field value, RFC 9110 §5.5). */
+  readonly received?: string;
+  /** What R8 requires of it (of the header as received). */
   readonly oracle: OracleVerdict;
   readonly seed: number;
   /** fast-check's counterexample path. */
@@ -130,7 +132,7 @@ export async function fuzzWith(
   const f = result.failure;
   if (!f) return base;
   const again = await check(f.input);
-  return { ...base, finding: { header: again.header, reason: again.reason ?? f.reason, oracle: oracle(again.judged), seed: result.seed, path: f.path, replay: f.replay, shrinks: f.shrinks } };
+  return { ...base, finding: { header: again.header, ...(again.judged !== again.header ? { received: again.judged } : {}), reason: again.reason ?? f.reason, oracle: oracle(again.judged), seed: result.seed, path: f.path, replay: f.replay, shrinks: f.shrinks } };
 }
 
 /**

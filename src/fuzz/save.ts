@@ -35,7 +35,8 @@ export interface SavedCase {
  */
 export function findingCase(finding: FuzzFinding, id: string, date: Date = new Date()): Record<string, unknown> {
   const provenance = { generator: 'pgv2kit fuzz', seed: finding.replay, kitVersion: kitVersion(), date: date.toISOString().slice(0, 10) };
-  return { ...headerParseCase(finding.header, { id, comment: `Found by pgv2kit fuzz: ${oneLine(finding.reason)}`, provenance, flags: [FUZZ_FLAG] }, finding.oracle.answers) };
+  // the value the implementation parsed: over HTTP, without the SP/HTAB around it (RFC 9110 §5.5), which the oracle judged
+  return { ...headerParseCase(finding.received ?? finding.header, { id, comment: `Found by pgv2kit fuzz: ${oneLine(finding.reason)}`, provenance, flags: [FUZZ_FLAG] }, finding.oracle.answers) };
 }
 
 /**

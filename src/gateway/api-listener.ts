@@ -26,7 +26,7 @@ import type { Merchant, MerchantBook } from './merchants.js';
 import { checkPaymentBody, createdPayment } from './payment.js';
 import type { StorageSigner } from './policy.js';
 import type { RecordedRequest, Recorder, RequestVerification } from './recorder.js';
-import { authenticateRequest, type AuthOutcome } from './request-auth.js';
+import { authenticateRequest, type AuthOutcome, type HeaderChoices } from './request-auth.js';
 import type { Scenario } from '../vectors/scenario.js';
 import { lookupScenario, splitScenarioPath, type ScenarioSource } from './scenario-routing.js';
 import { credentialsData, issueUpload, type IssuedUpload, type IssuedUploads } from './upload-credentials.js';
@@ -59,6 +59,8 @@ export interface ApiContext {
   readonly extra: ReadonlyArray<readonly [string, string]>;
   readonly bodyTimeoutMs: number;
   readonly log: (line: string) => void;
+  /** The header parser's R8 (d), (e) choices. */
+  readonly header?: HeaderChoices;
 }
 
 /**
@@ -78,7 +80,7 @@ export async function handleApiRequest(ctx: ApiContext, req: IncomingMessage, re
   const url = fullUrl(req);
   const route = splitScenarioPath(targetPath(target));
   const body = await readBody(req, API_BODY_LIMIT, ctx.bodyTimeoutMs);
-  const auth = authenticateRequest(ctx.merchants, { method, url, authorization: req.headers.authorization, body: body.bytes, ...(route.prefix ? { scenarioPrefix: route.prefix } : {}) });
+  const auth = authenticateRequest(ctx.merchants, { method, url, authorization: req.headers.authorization, body: body.bytes, ...(route.prefix ? { scenarioPrefix: route.prefix } : {}) }, ctx.header);
   const base = { seq, at, method, url, path: route.rest, headers: rawHeaderPairs(req), body: body.bytes, bodyComplete: body.stopped === undefined, verification: verificationOf(auth), verified: auth.valid };
 
   if (body.stopped === 'aborted') {

@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { clientErrorAnswer } from './_http.js';
 import { s3ErrorXml } from './_xml.js';
 import { handleApiRequest, type ApiContext } from './api-listener.js';
+import type { HeaderChoices } from './request-auth.js';
 import { envelopeBytes } from './envelope.js';
 import { API_FAILURES } from './failures.js';
 import { DEMO_MERCHANT, MerchantBook, type Merchant } from './merchants.js';
@@ -59,6 +60,8 @@ export interface GatewayOptions {
   readonly recordBounds?: Pick<RecorderLimits, 'maxBytes' | 'maxScenarios'>;
   /** The bucket name (the last segment of uploadUrl). Default `pgv2kit-evidence`. */
   readonly bucket?: string;
+  /** The Authorization parser's choices where R8 (d), (e) leave it free: empty list elements ignored, item names folded. Default: both refused. */
+  readonly header?: HeaderChoices;
 }
 
 /** A running gateway. */
@@ -118,7 +121,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const servers = [api, upload];
   try {
     const uploadOrigin = origin(host, await listen(upload, host, options.uploadPort ?? 0));
-    const apiCtx: ApiContext = { merchants, scenarios: options.scenarios, clock, recorder, issued, signer, bucket, uploadOrigin, vendor, extra, bodyTimeoutMs, log };
+    const apiCtx: ApiContext = { merchants, scenarios: options.scenarios, clock, recorder, issued, signer, bucket, uploadOrigin, vendor, extra, bodyTimeoutMs, log, ...(options.header ? { header: options.header } : {}) };
     api.on('request', guarded(log, 'api', (req, res) => handleApiRequest(apiCtx, req, res), () => ({ type: 'application/json', text: envelopeText('INTERNAL', 'internal error of the reference gateway (logged)') })));
     api.on('clientError', clientErrorAnswer((_status, message) => ({ type: 'application/json', text: envelopeText('BAD_REQUEST', message) })));
     const baseUrl = origin(host, await listen(api, host, options.port ?? 0));

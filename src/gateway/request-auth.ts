@@ -13,7 +13,7 @@
  * nonce are not checked against the clock or for reuse (R12).
  * @module
  */
-import { parseAuthorization, type AuthorizationItems, type Tolerance } from '../scheme/authorization.js';
+import { parseAuthorization, type AuthorizationItems, type ParseOptions, type Tolerance } from '../scheme/authorization.js';
 import { signatureContent } from '../scheme/content.js';
 import { signContent } from '../scheme/sign.js';
 import { describeVerifyProblem, verifyRequest, type VerifyProblem } from '../scheme/verify.js';
@@ -56,10 +56,11 @@ export interface ReceivedRequest {
  * Verifies a request's signature as the gateway does.
  * @param merchants - the merchants the gateway knows
  * @param request - the request as received
+ * @param header - the header parser's further R8 choices (empty elements ignored, names folded); default neither
  * @returns valid with the merchant, or the problem with a message and the mistakes found
  * @example authenticateRequest(book, { method: 'POST', url, authorization, body }).valid
  */
-export function authenticateRequest(merchants: MerchantBook, request: ReceivedRequest): AuthOutcome {
+export function authenticateRequest(merchants: MerchantBook, request: ReceivedRequest, header: HeaderChoices = {}): AuthOutcome {
   const refused = (problem: AuthProblem, message: string, mistakes: readonly FoundMistake[] = [], merchant?: Merchant): AuthOutcome => ({
     valid: false,
     problem,
@@ -67,13 +68,13 @@ export function authenticateRequest(merchants: MerchantBook, request: ReceivedRe
     mistakes,
     ...(merchant ? { merchant } : {}),
   });
-  const header = request.authorization;
-  if (header === undefined) return refused({ kind: 'no-authorization' }, 'no Authorization header: every request is signed (V2_SHA256, 5.3)');
-  const parsed = parseAuthorization(header);
+  const value = request.authorization;
+  if (value === undefined) return refused({ kind: 'no-authorization' }, 'no Authorization header: every request is signed (V2_SHA256, 5.3)');
+  const parsed = parseAuthorization(value, header);
   if (!parsed.ok) return refused({ kind: 'malformed-authorization', header: parsed.problem }, `Authorization refused: ${parsed.message} (5.3, R8)`);
   const merchant = merchants.get(parsed.items.appId);
   if (!merchant) return refused({ kind: 'unknown-app-id', appId: parsed.items.appId }, `unknown appId ${JSON.stringify(clip(parsed.items.appId, 40))}: no merchant has it`);
-  const outcome = verifyRequest({ ...merchant, method: request.method, url: request.url, authorization: header, body: request.body });
+  const outcome = verifyRequest({ ...merchant, method: request.method, url: request.url, authorization: value, body: request.body }, { header });
   if (outcome.valid) return { valid: true, merchant, items: outcome.items, tolerated: outcome.tolerated };
   if (outcome.problem.kind !== 'sign-mismatch') return refused(outcome.problem, `${describeVerifyProblem(outcome.problem)} (5.2, R7)`, [], merchant);
   const { timestamp, nonce, sign } = parsed.items;
@@ -94,6 +95,9 @@ export const GATEWAY_MISTAKES: readonly GatewayMistake[] = [
   { id: 'url-without-scenario-prefix', ref: 'R4', description: 'part 4 was the URL without the /s/<scenario id> prefix the request was sent to', summary: 'the URL signed differs from the URL sent' },
   { id: 'url-https', ref: 'R4', description: 'part 4 was the URL with https:// while the request was sent over http://', summary: 'the URL signed differs from the URL sent' },
 ];
+
+/** The gateway's choices where R8 (d) and (e) leave the header parser free. */
+export type HeaderChoices = Pick<ParseOptions, 'ignoreEmpty' | 'foldNames'>;
 
 /** A mistake only the gateway tries (no vector flags it): its summary is its own. */
 export type GatewayMistake = Omit<Mistake, 'flag'> & { readonly summary: string };

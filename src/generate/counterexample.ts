@@ -5,8 +5,8 @@
  * with the property's verdict; content and sign checked by an independent computation).
  * @module
  */
-import { ITEM_NAMES, formatAuthorization, parseAuthorization, strictItems, type AuthorizationItems } from '../scheme/authorization.js';
-import { hasWhiteSpaceAtPlaces, headerAnswers, headerVerdict, type HeaderAnswers } from '../scheme/header-answers.js';
+import { ITEM_NAMES, formatAuthorization, isItemName, parseAuthorization, strictItems, type AuthorizationItems } from '../scheme/authorization.js';
+import { hasWhiteSpaceAtPlaces, headerAnswers, headerVerdict, NAME_FOLDS, type HeaderAnswers } from '../scheme/header-answers.js';
 import { verifyRequest, verifyResponse, verifyWebhook, type VerifyOutcome } from '../scheme/verify.js';
 import type { CounterexampleVector } from '../vectors/counterexample.js';
 import type { AuthorizationCase, Provenance } from '../vectors/types.js';
@@ -106,13 +106,17 @@ function verifyCase(v: Extract<CounterexampleVector, { readonly message: unknown
   } as unknown as GeneratedCase;
 }
 
-/** The R8 flags of what a header deviates in: white space, unknown items, scheme case. */
+/** The R8 flags of what a header deviates in: white space, unknown items, scheme case, empty elements, name case. */
 function deviationFlags(header: string): string[] {
   const flags = new Set<string>();
   if (hasWhiteSpaceAtPlaces(header)) flags.add('HeaderWhitespace');
   const lenient = parseAuthorization(header);
   if (lenient.ok && lenient.tolerated.includes('extra-item')) flags.add('HeaderExtraItem');
   if (!header.trimStart().startsWith('V2_SHA256')) flags.add('SchemeCase');
+  const elements = header.trim().replace(/^\S+\s+/, '').split(',');
+  if (elements.some((e) => e.trim() === '')) flags.add('EmptyListElement');
+  const names = elements.flatMap((e) => (e.includes('=') ? [e.slice(0, e.indexOf('=')).trim()] : []));
+  if (names.some((n) => !isItemName(n) && Object.values(NAME_FOLDS).some((f) => ITEM_NAMES.some((i) => f.key(i) === f.key(n))))) flags.add('ItemNameCase');
   return [...flags];
 }
 

@@ -114,6 +114,7 @@ function writeAuthorization(items: Record<ItemName, string>, a: MerchantInputs['
   if (a?.duplicate === 'sign') text = `${formatAuthorization({ ...it, sign: '0'.repeat(64) }, a.order ?? ITEM_NAMES)},sign=${it.sign}`;
   if (a?.duplicate === 'nonce') text = `${text},nonce=${it.nonce}`;
   if (a?.scheme) text = text.replace(/^V2_SHA256/, a.scheme);
+  if (a?.padded) text = ` ${text}\t`;
   return text;
 }
 

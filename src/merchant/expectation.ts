@@ -8,6 +8,7 @@
  */
 import { redirectValues } from '../scheme/redirect.js';
 import { verifyAnswers, type VerifyAnswers } from '../scheme/verify-answers.js';
+import { httpFieldValue } from '../scheme/field-value.js';
 import type { HttpCall, MerchantTarget } from './target.js';
 
 /** What the readings allow: accept only, refuse only, or either. */
@@ -25,7 +26,8 @@ export function readingsExpectation(call: HttpCall, target: Pick<MerchantTarget,
   let answers: VerifyAnswers;
   if (call.method === 'POST') {
     const header = call.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-    answers = verifyAnswers({ appId, appSecret, method: 'POST', url: target.notifyUrl, body: call.body ?? '' }, header);
+    // an HTTP header: SP and HTAB around its value are not part of it (RFC 9110 §5.5)
+    answers = verifyAnswers({ appId, appSecret, method: 'POST', url: target.notifyUrl, body: call.body ?? '' }, header === undefined ? header : httpFieldValue(header));
   } else {
     const values = redirectValues(call.url);
     answers = 'problem' in values ? { mayAccept: false, mayRefuse: true } : verifyAnswers({ appId, appSecret, method: 'GET', url: target.returnUrl, body: `payment=${values.payment}` }, values.authorization);

@@ -32,7 +32,7 @@ export type ItemName = (typeof ITEM_NAMES)[number];
 export type AuthorizationItems = Readonly<Record<ItemName, string>>;
 
 /** A deviation from the strict grammar that R8 leaves open ("either way"). */
-export type Tolerance = 'whitespace' | 'extra-item' | 'scheme-case';
+export type Tolerance = 'whitespace' | 'extra-item' | 'scheme-case' | 'empty-element' | 'name-case';
 
 /** Why a header was refused: outcomes as data, discriminated on `kind`. */
 export type HeaderProblem =
@@ -64,6 +64,10 @@ export type ParseOutcome =
 export interface ParseOptions {
   /** Refuse every deviation R8 leaves open instead of tolerating it. Default false. */
   readonly strict?: boolean;
+  /** Ignore empty list elements (",,", a comma before the first item or after the last; R8 (d)) instead of refusing them. Default false. */
+  readonly ignoreEmpty?: boolean;
+  /** Compare item names without regard to ASCII letter case (R8 (e); a duplicate after folding is refused). Default false. */
+  readonly foldNames?: boolean;
 }
 
 function isOws(code: number): boolean {
@@ -111,9 +115,15 @@ export function parseAuthorization(header: string, options: ParseOptions = {}): 
   for (const raw of trimmedHeader.slice(gap.index + gap[0].length).split(',')) {
     const item = trimOws(raw);
     if (item !== raw) tolerated.add('whitespace');
+    if (item === '' && options.ignoreEmpty) {
+      tolerated.add('empty-element');
+      continue;
+    }
     const eq = item.indexOf('=');
     if (eq <= 0) return refuse({ kind: 'malformed-item', item });
-    const name = item.slice(0, eq);
+    const written = item.slice(0, eq);
+    const name = options.foldNames && !isItemName(written) ? (ITEM_NAMES.find((n) => n.toLowerCase() === asciiLower(written)) ?? written) : written;
+    if (name !== written) tolerated.add('name-case');
     const value = item.slice(eq + 1);
     if (value === '') return refuse({ kind: 'empty-value', item: name });
     if (isItemName(name)) {
@@ -224,4 +234,8 @@ export function isItemName(name: string): name is ItemName {
 }
 
 // --- internal ---
+
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
 

@@ -10,14 +10,22 @@
  *   place chosen independently, "white space" being what one common trim removes
  *   ({@link TRIM_SETS});
  * - unknown items ignored (an empty name included) or refused;
- * - the scheme word compared exactly or without regard to letter case.
+ * - the scheme word compared exactly or without regard to letter case;
+ * - empty list elements (nothing, or only white space a parser trimmed, between two commas,
+ *   before the first item or after the last) ignored or refused (RFC 9110 §5.6.1);
+ * - item names compared exactly or without regard to letter case, by one of the common
+ *   comparisons ({@link NAME_FOLDS}; RFC 9110 §11.2), a duplicate that only appears after
+ *   folding refused by a folding parser.
  *
  * {@link headerAnswers} computes that set once; every judgement of a parse outcome (the
  * authorization vectors, verification, `fuzz`, certification) goes through it.
  * @module
  */
-import { AUTH_SCHEME, isItemName, ITEM_NAMES, parseAuthorization, strictItems, type AuthorizationItems, type ParseOutcome } from './authorization.js';
+import { AUTH_SCHEME, isItemName, ITEM_NAMES, parseAuthorization, strictItems, type AuthorizationItems, type ItemName, type ParseOutcome } from './authorization.js';
+import { NAME_FOLDS, type NameFold } from './name-folds.js';
 import { quotedAscii } from './text.js';
+
+export { NAME_FOLDS, type NameFold } from './name-folds.js';
 
 /** A set of characters one common trim removes (R8 (a)). */
 export type TrimSet = 'ows' | 'ascii' | 'js' | 'python' | 'unicode' | 'java';
@@ -249,28 +257,40 @@ function itemLists(header: string, sets: readonly Has[]): Set<string> {
   return lists;
 }
 
-/** The accepted answers for one item list, over every choice at the four item places. */
+/**
+ * The accepted answers for one item list, over every choice at the four item places, empty
+ * elements ignored (R8 (d): refusing them is the strict parser's answer, always allowed) and
+ * names compared exactly or by each fold that reads them differently (R8 (e)).
+ */
 function acceptedItems(rest: string, sets: readonly Has[]): AuthorizationItems[] {
   const raw = rest.split(',');
-  if (raw.some((item) => !item.includes('='))) return [];
-  const pairs = raw.map((item) => {
-    const eq = item.indexOf('=');
-    return [item.slice(0, eq), item.slice(eq + 1)] as const;
-  });
-  const names = pairs.map(([n]) => n);
-  const values = pairs.map(([, v]) => v);
+  // an element without "=" can only be ignored, as empty after its trims (R8 (d))
+  if (raw.some((item) => !item.includes('=') && !onlyWhiteSpace(item))) return [];
+  const bare = raw.map((item) => !item.includes('='));
+  const names = raw.map((item, i) => (bare[i] ? item : item.slice(0, item.indexOf('='))));
+  const values = raw.map((item, i) => (bare[i] ? '' : item.slice(item.indexOf('=') + 1)));
+  const ends = raw.map((item, i) => (bare[i] ? item : (values[i] ?? '')));
   const nameStart = choices(names, sets, trimStart);
   const nameEnd = choices(names, sets, trimEnd);
   const valueStart = choices(values, sets, trimStart);
-  const valueEnd = choices(values, sets, trimEnd);
+  const valueEnd = choices(ends, sets, trimEnd);
   const out: AuthorizationItems[] = [];
   for (const ns of nameStart) {
     for (const ne of nameEnd) {
-      const trimmedNames = names.map((n) => ne(ns(n)));
       for (const vs of valueStart) {
         for (const ve of valueEnd) {
-          const items = collect(trimmedNames, values.map((v) => ve(vs(v))));
-          if (items) out.push(items);
+          const kept: Array<[string, string]> = [];
+          let ok = true;
+          for (let i = 0; i < raw.length && ok; i++) {
+            if (bare[i]) ok = ve(ns(names[i] ?? '')) === '';
+            else kept.push([ne(ns(names[i] ?? '')), ve(vs(values[i] ?? ''))]);
+          }
+          if (!ok) continue;
+          const keptValues = kept.map(([, v]) => v);
+          for (const resolved of nameReadings(kept.map(([n]) => n))) {
+            const items = collect(resolved, keptValues);
+            if (items) out.push(items);
+          }
         }
       }
     }
@@ -291,12 +311,37 @@ function choices(texts: readonly string[], sets: readonly Has[], trim: (t: strin
   return out;
 }
 
+function onlyWhiteSpace(text: string): boolean {
+  for (const ch of text) if (!isAnyWhiteSpace(ch)) return false;
+  return true;
+}
+
+const FOLD_NAMES = Object.keys(NAME_FOLDS) as NameFold[];
+const ITEM_KEYS = FOLD_NAMES.map((f) => ITEM_NAMES.map((n) => NAME_FOLDS[f].key(n)));
+
+/**
+ * The items the names stand for, compared exactly and by each fold that reads them
+ * differently (R8 (e)); undefined for an unknown name. A name longer than 12 units folds to
+ * none of the four (no fold shortens a name).
+ */
+function nameReadings(names: readonly string[]): Array<ReadonlyArray<ItemName | undefined>> {
+  const exact = names.map((n) => (isItemName(n) ? n : undefined));
+  const out = [exact];
+  if (!names.some((n, i) => exact[i] === undefined && n.length >= 3 && n.length <= 12)) return out;
+  FOLD_NAMES.forEach((f, k) => {
+    const keys = ITEM_KEYS[k] ?? [];
+    const read = names.map((n, i) => exact[i] ?? (n.length > 12 ? undefined : ITEM_NAMES[keys.indexOf(NAME_FOLDS[f].key(n))]));
+    if (!out.some((o) => o.every((x, i) => x === read[i]))) out.push(read);
+  });
+  return out;
+}
+
 /** The strict rules after the leniency: unknown items ignored, each item once, no empty value. */
-function collect(names: readonly string[], values: readonly string[]): AuthorizationItems | undefined {
+function collect(names: ReadonlyArray<ItemName | undefined>, values: readonly string[]): AuthorizationItems | undefined {
   const found = new Map<string, string>();
   for (let i = 0; i < names.length; i++) {
-    const name = names[i] ?? '';
-    if (!isItemName(name)) continue;
+    const name = names[i];
+    if (name === undefined) continue;
     const value = values[i] ?? '';
     if (value === '' || found.has(name)) return undefined;
     found.set(name, value);

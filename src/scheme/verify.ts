@@ -4,7 +4,7 @@
  * problem discriminated on `kind`, with a message that never contains the secret.
  * @module
  */
-import { parseAuthorization, type AuthorizationItems, type HeaderProblem, describeHeaderProblem, type Tolerance } from './authorization.js';
+import { parseAuthorization, type AuthorizationItems, type HeaderProblem, describeHeaderProblem, type ParseOptions, type Tolerance } from './authorization.js';
 import { signEquals } from './constant-time.js';
 import type { SignatureParts } from './parts.js';
 import { sign } from './sign.js';
@@ -35,6 +35,8 @@ export interface VerifyOptions {
   readonly acceptUppercaseHex?: boolean;
   /** R8: refuse white space, extra items and a lower-case scheme. Default false (tolerated). */
   readonly strictHeader?: boolean;
+  /** R8 (d), (e): the parser's further choices (empty list elements ignored, item names folded). Default: neither. */
+  readonly header?: Pick<ParseOptions, 'ignoreEmpty' | 'foldNames'>;
 }
 
 /** A merchant's credentials: the appId it expects in headers and its secret. */
@@ -132,7 +134,7 @@ export function verifySigned(
   options: VerifyOptions = {},
 ): VerifyOutcome {
   if (authorization === null || authorization === undefined) return refuse({ kind: 'no-authorization' });
-  const parsed = parseAuthorization(authorization, { strict: options.strictHeader ?? false });
+  const parsed = parseAuthorization(authorization, { ...options.header, strict: options.strictHeader ?? false });
   if (!parsed.ok) return refuse({ kind: 'malformed-authorization', header: parsed.problem });
   const { items } = parsed;
   if (items.appId !== parts.appId) return refuse({ kind: 'app-id-mismatch', expected: parts.appId, got: items.appId });

@@ -120,6 +120,9 @@ function mutation(kind: GatewayMutation, at: { url: string; body: string; timest
       return { kind: 'authorization', form: (items) => `V2_SHA256 ${ITEM_NAMES.filter((n) => n !== 'nonce').map((n) => `${n}=${items[n]}`).join(',')}` };
     case 'other-scheme':
       return { kind: 'authorization', form: (_, header) => header.replace(/^V2_SHA256/, 'V1_SHA256') };
+    case 'header-ows':
+      // not a change: SP and HTAB around a field value are not part of it (RFC 9110 §5.5)
+      return { kind: 'authorization', form: (_, header) => ` ${header}\t` };
     case 'content-type':
       return { kind: 'contentType', value: 'text/plain' };
     case 'accept':

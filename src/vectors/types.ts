@@ -213,7 +213,7 @@ export type ClientCase = CaseBase & {
   );
 
 /** One change made to a request after signing (gateway role). */
-export type GatewayMutation = 'body' | 'url' | 'method' | 'timestamp' | 'nonce' | 'app-id' | 'secret' | 'unsigned' | 'missing-item' | 'other-scheme' | 'content-type' | 'accept';
+export type GatewayMutation = 'body' | 'url' | 'method' | 'timestamp' | 'nonce' | 'app-id' | 'secret' | 'unsigned' | 'missing-item' | 'other-scheme' | 'content-type' | 'accept' | 'header-ows';
 
 /** One rule of 4.2 broken in an upload (gateway role). */
 export type UploadBreak = 'file-not-last' | 'field-removed' | 'field-changed' | 'field-added' | 'over-size' | 'type-not-accepted' | 'fields-reordered' | 'authorization-header';
@@ -260,6 +260,8 @@ export interface MerchantInputs {
     readonly scheme?: 'V1_SHA256';
     readonly form?: 'bearer';
     readonly absent?: true;
+    /** SP before and HTAB after the value (RFC 9110 §5.5: not part of a header's field value). */
+    readonly padded?: true;
   };
   /** Send again, byte for byte, the call of this earlier case. */
   readonly replayOf?: string;

@@ -31,6 +31,15 @@ describe('a finding saved as a vector', () => {
   });
 });
 
+describe('an HTTP finding saved as a vector', () => {
+  it('is the value the endpoint received: without the SP/HTAB around it (RFC 9110 §5.5), judged as the oracle judged it', () => {
+    const sent = ` V2_SHA256 appId=app_1,sign=${S},timestamp=1,nonce=n\t`;
+    const received = sent.trim();
+    const c = findingCase({ ...finding(received), header: sent, received }, 'authorization.fuzz-10', new Date('2026-01-01T00:00:00Z'));
+    expect(c).toMatchObject({ result: 'valid', inputs: { header: received } });
+  });
+});
+
 describe('the HTTP fuzzer: what a genuinely signed request with this header must get', () => {
   it.each([
     ['the header as signed', `V2_SHA256 appId=app_1,sign=${S},timestamp=1700000000000,nonce=n1`, 'accept'],
@@ -55,6 +64,13 @@ describe('messages and diagnoses', () => {
     expect(diagnoseAuthorization(c, { op: 'authorization.parse', status: 'fail', expected: null, got, message: '' }).map((d) => d.mistake)).toEqual(['accepts-missing-item']);
     const noScheme = { ...c, inputs: { header: 'garbage' } } as AuthorizationCase;
     expect(diagnoseAuthorization(noScheme, { op: 'authorization.parse', status: 'fail', expected: null, got, message: '' }).map((d) => d.mistake)).toEqual(['accepts-wrong-scheme']);
+  });
+
+  it('names the duplicate a folding parser had to refuse (R8 (e)) when it kept one copy', () => {
+    const header = `V2_SHA256 appid=evil,appId=a,sign=${S},timestamp=1,nonce=n`;
+    const c = { id: 'authorization.x', kind: 'authorization', op: 'authorization.parse', spec: ['5.3'], readings: ['R8'], flags: [], result: 'acceptable', inputs: { header }, expected: { answers: [{ appId: 'a', sign: S, timestamp: '1', nonce: 'n' }] } } as unknown as AuthorizationCase;
+    const got = { result: { appId: 'evil', sign: S, timestamp: '1', nonce: 'n' } };
+    expect(diagnoseAuthorization(c, { op: 'authorization.parse', status: 'fail', expected: null, got, message: '' }).map((d) => d.mistake)).toEqual(['accepts-duplicate-item']);
   });
 
   it('a return redirect without its payment parameter must be refused', () => {

@@ -15,7 +15,7 @@ import type { Gateway } from '../../src/gateway/index.js';
 import { verifyResponse } from '../../src/scheme/verify.js';
 import { alive } from '../_support.js';
 import { run } from '../cli/_run.js';
-import { CREDENTIALS_PATH, PDF_BODY, signedPost } from './_support.js';
+import { CREDENTIALS_PATH, PDF_BODY, authHeader, signedPost } from './_support.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const DEMO = { appId: 'pgv2kit-demo', appSecret: 'pgv2kit-demo-secret' };
@@ -157,6 +157,18 @@ describe('pgv2kit serve in process', () => {
     expect(r.stdout).toMatch(/stopped \(test\)\n$/);
     expect(r.stderr).toMatch(/^pgv2kit serve: warning: listening on 0\.0\.0\.0: reachable from other machines/);
     expect(r.stderr).toMatch(/api POST \/pg\/v2\/file\/generateUploadUrl -> 400 INVALID_ARGUMENT: filename breaks required/);
+  });
+
+  it.each([
+    [{}, 401],
+    [{ 'ignore-empty-items': true, 'fold-item-names': true }, 200],
+  ])('R8 (d), (e) as chosen (%j): a genuine header with a recased name and a trailing comma gets %i', async (values, status) => {
+    const r = await inProcess({ quiet: true, ...values }, {}, async (g) => {
+      const url = `${g.baseUrl}${CREDENTIALS_PATH}`;
+      const authorization = `${authHeader({ ...DEMO, url, body: PDF_BODY }).replace('appId=', 'AppId=')},`;
+      expect((await signedPost(url, PDF_BODY, { authorization }, DEMO)).status).toBe(status);
+    });
+    expect(r.code).toBe(0);
   });
 
   it('the demo merchant: its published secret in clear in the JSON line, marked a test credential, never declared a secret to mask', async () => {

@@ -66,6 +66,9 @@ describe('counterexampleCase', () => {
     const missing = headerParseCase('V2_SHA256 appId=a,sign=ff,timestamp=1', base('authorization.b'));
     expect(missing).toMatchObject({ result: 'invalid', flags: ['Generated', 'MissingItem'], expected: { problem: { kind: 'missing-item', item: 'nonce' } } });
     expect(headerParseCase('v2_sha256 appId=a,sign=ff,timestamp=1,nonce=n ', { ...base('authorization.c'), flags: ['FuzzFinding'] })).toMatchObject({ result: 'acceptable', flags: ['FuzzFinding', 'HeaderWhitespace', 'SchemeCase'] });
+    // R8 (d), (e): an empty element, a recased name, each flagged for the variant that leaves it open
+    expect(headerParseCase('V2_SHA256 appId=a,sign=ff,timestamp=1,nonce=n,', { ...base('authorization.d'), flags: ['FuzzFinding'] })).toMatchObject({ result: 'acceptable', flags: ['FuzzFinding', 'EmptyListElement'] });
+    expect(headerParseCase('V2_SHA256 APPID=a,sign=ff,timestamp=1,nonce=n', { ...base('authorization.e'), flags: ['FuzzFinding'] })).toMatchObject({ result: 'acceptable', flags: ['FuzzFinding', 'ItemNameCase'] });
     expect(await passes('authorization', missing)).toBe('pass');
   });
 });

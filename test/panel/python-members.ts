@@ -57,4 +57,29 @@ export const PYTHON_MEMBERS: ReadonlyArray<{ name: string; command: string; choi
       'R13: 2 MB = 2,097,152 bytes; upper-case extensions accepted',
     ],
   },
+  {
+    name: 'py-java-sdk',
+    command: 'python3 test/panel/members/py-java-sdk.py',
+    choices: [
+      'R8 (a): Java String.trim (every char <= U+0020) on the whole header, item ends and both sides of "="; the scheme exact, one SP',
+      'R8 (d): String.split(",") without a limit: trailing empty elements dropped, others refused',
+      'R8 (e): item names matched with String.equalsIgnoreCase; a duplicate after folding refused',
+      'R8 (b): unknown items ignored',
+      'R7: the right digest in upper case refused',
+      'R13: 2 MB = 2,000,000 bytes; upper-case extensions refused',
+    ],
+  },
+  {
+    name: 'py-go-style',
+    command: 'python3 test/panel/members/py-go-style.py',
+    choices: [
+      'R8 (a): Go strings.TrimSpace (Unicode White_Space) on the whole header, item ends and both sides of "="',
+      'R8 (c): scheme word compared with strings.EqualFold',
+      'R8 (d): empty elements (once trimmed) skipped wherever they stand',
+      'R8 (e): item names compared with strings.EqualFold (simple case folding); a duplicate after folding refused',
+      'R8 (b): unknown items refused',
+      'R7: the right digest in upper case accepted (hex-decoded bytes compared)',
+      'R13: 2 MB = 2,097,152 bytes; upper-case extensions accepted',
+    ],
+  },
 ];

@@ -1,7 +1,8 @@
 /**
  * An independent model of reading R8's parser family, for tests: one configurable parser,
  * written the way SDKs write them (trim the header, split off the scheme word, split at
- * commas, trim each item, split at the first "=", trim around it), and every combination of
+ * commas, trim each item, skip empty ones or not, split at the first "=", trim around it,
+ * match names exactly or by a case fold), and every combination of
  * its configuration enumerated. It shares no code with src/scheme/header-answers.ts.
  */
 
@@ -17,6 +18,29 @@ export const FAMILY_SETS: Record<string, (ch: string) => boolean> = {
   java: (ch) => ch.length === 1 && ch.charCodeAt(0) <= 32,
 };
 
+/**
+ * The name comparisons of R8 (e), each written out by hand as the non-ASCII characters it
+ * folds to ASCII letters (every other character compares as itself; ASCII letters without case).
+ */
+export const FAMILY_FOLDS: Record<string, Record<string, string>> = {
+  ascii: {},
+  upper: { '\u017f': 's', '\u0131': 'i', '\u00df': 'ss', '\ufb00': 'ff', '\ufb01': 'fi', '\ufb02': 'fl', '\ufb03': 'ffi', '\ufb04': 'ffl', '\ufb05': 'st', '\ufb06': 'st' },
+  lower: { '\u212a': 'k' },
+  java: { '\u017f': 's', '\u0131': 'i', '\u0130': 'i', '\u212a': 'k' },
+  go: { '\u017f': 's', '\u212a': 'k' },
+  casefold: { '\u017f': 's', '\u00df': 'ss', '\u212a': 'k', '\ufb00': 'ff', '\ufb01': 'fi', '\ufb02': 'fl', '\ufb03': 'ffi', '\ufb04': 'ffl', '\ufb05': 'st', '\ufb06': 'st' },
+};
+
+type Fold = undefined | Record<string, string>;
+
+function folded(name: string, fold: Record<string, string>): string {
+  return name
+    .split('')
+    .map((ch) => fold[ch] ?? ch)
+    .join('')
+    .replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
 type Trim = undefined | ((ch: string) => boolean);
 
 export interface FamilyConfig {
@@ -29,6 +53,8 @@ export interface FamilyConfig {
   readonly afterEq: Trim;
   readonly ignoreUnknown: boolean;
   readonly schemeAnyCase: boolean;
+  readonly dropEmpty: boolean; // empty elements (after the item trims) skipped
+  readonly nameFold: Fold; // undefined: names compared exactly
 }
 
 export type FamilyAnswer = { refused: true } | { items: Record<'appId' | 'sign' | 'timestamp' | 'nonce', string> };
@@ -63,9 +89,12 @@ export function familyParse(header: string, c: FamilyConfig): FamilyAnswer {
   const got: Record<string, string> = {};
   for (const rawItem of rest.split(',')) {
     const item = rtrim(ltrim(rawItem, c.itemStart), c.itemEnd);
+    if (item === '' && c.dropEmpty) continue;
     const eq = item.indexOf('=');
     if (eq < 0) return { refused: true };
-    const name = rtrim(item.substring(0, eq), c.beforeEq);
+    const written = rtrim(item.substring(0, eq), c.beforeEq);
+    const fold = c.nameFold;
+    const name = fold === undefined ? written : (NAMES.find((n) => folded(n, fold) === folded(written, fold)) ?? written);
     const value = ltrim(item.substring(eq + 1), c.afterEq);
     if (!NAMES.includes(name)) {
       if (!c.ignoreUnknown) return { refused: true };
@@ -97,6 +126,29 @@ export function familyAnswers(header: string): { refusable: boolean; accepted: s
   const trims: Trim[] = [undefined, ...sets];
   const splits: Array<[Trim, boolean]> = [[undefined, false]];
   for (const t of sets) splits.push([t, false], [t, true]);
+  // folds that act alike on this header's characters are tried once; none when no name could be
+  // another case of an item name (each name written exactly wherever it appears in any case)
+  const lower = header.toLowerCase();
+  const occurrences = (text: string, word: string): number => text.split(word).length - 1;
+  const recased = NAMES.some((n) => occurrences(lower, n.toLowerCase()) > occurrences(header, n));
+  const folds: Fold[] = recased ? [undefined, FAMILY_FOLDS['ascii']] : [undefined];
+  const foldKeys = new Set<string>(['']);
+  for (const f of Object.values(FAMILY_FOLDS)) {
+    const key = present.filter((ch) => ch in f).map((ch) => `${ch}${f[ch]}`).join('');
+    if (!foldKeys.has(key)) {
+      foldKeys.add(key);
+      folds.push(f);
+    }
+  }
+  // skipping empty elements changes nothing when no element can be empty once trimmed
+  const isSpace = (ch: string): boolean => ch === ' ' || sets.some((t) => t(ch));
+  const elements = header.split(',');
+  const first = (elements[0] ?? '').split('');
+  while (first.length > 0 && isSpace(first[0] ?? '')) first.shift();
+  while (first.length > 0 && isSpace(first[first.length - 1] ?? '')) first.pop();
+  // an empty element: one of white space only after a comma, or nothing but the scheme word before the first comma
+  const mayBeEmpty = elements.slice(1).some((e) => e.split('').every(isSpace)) || (elements.length > 1 && !first.some(isSpace));
+  const drops = mayBeEmpty ? [false, true] : [false];
   let refusable = false;
   const accepted = new Set<string>();
   for (const hd of trims)
@@ -106,12 +158,14 @@ export function familyAnswers(header: string): { refusable: boolean; accepted: s
           for (const beforeEq of trims)
             for (const afterEq of trims)
               for (const ignoreUnknown of [false, true])
-                for (const schemeAnyCase of [false, true]) {
-                  const c = { header: hd, schemeSplit, schemeRun, itemStart, itemEnd, beforeEq, afterEq, ignoreUnknown, schemeAnyCase };
-                  const a = familyParse(header, c);
-                  if ('refused' in a) refusable = true;
-                  else accepted.add(JSON.stringify(a.items));
-                }
+                for (const schemeAnyCase of [false, true])
+                  for (const dropEmpty of drops)
+                    for (const nameFold of folds) {
+                      const c = { header: hd, schemeSplit, schemeRun, itemStart, itemEnd, beforeEq, afterEq, ignoreUnknown, schemeAnyCase, dropEmpty, nameFold };
+                      const a = familyParse(header, c);
+                      if ('refused' in a) refusable = true;
+                      else accepted.add(JSON.stringify(a.items));
+                    }
   // a parser may refuse white space wherever it stands at one of R8's places
   if (hasWhiteSpaceAtPlaces(header, sets)) refusable = true;
   return { refusable, accepted: [...accepted].sort() };

@@ -43,6 +43,31 @@ describe('parseAuthorization (5.3, R8)', () => {
   });
 });
 
+describe('parseAuthorization with the R8 (d), (e) choices', () => {
+  const S = 'ab'.repeat(32);
+  const items = { appId: 'a', sign: S, timestamp: '1', nonce: 'n' };
+  it.each([
+    ['a trailing comma', `V2_SHA256 appId=a,sign=${S},timestamp=1,nonce=n,`, { ignoreEmpty: true }, items, ['empty-element']],
+    ['two commas and one first', `V2_SHA256 ,appId=a,,sign=${S},timestamp=1,nonce=n`, { ignoreEmpty: true }, items, ['empty-element']],
+    ['an element of one space, trimmed first', `V2_SHA256 appId=a, ,sign=${S},timestamp=1,nonce=n`, { ignoreEmpty: true }, items, ['whitespace', 'empty-element']],
+    ['AppId and NONCE', `V2_SHA256 AppId=a,sign=${S},timestamp=1,NONCE=n`, { foldNames: true }, items, ['name-case']],
+  ])('%s', (_name, header, options, want, tolerated) => {
+    const r = parseAuthorization(header, options);
+    expect(r).toMatchObject({ ok: true, items: want });
+    expect(r.ok && [...r.tolerated].sort()).toEqual([...tolerated].sort());
+    expect(parseAuthorization(header).ok).toBe(false); // the defaults refuse it
+    expect(parseAuthorization(header, { ...options, strict: true })).toMatchObject({ ok: false, problem: { kind: 'not-strict' } });
+  });
+
+  it.each([
+    ['a duplicate that folding makes', `V2_SHA256 appid=x,appId=a,sign=${S},timestamp=1,nonce=n`, { kind: 'duplicate-item', item: 'appId' }],
+    ['an element of text without "=" is not empty', `V2_SHA256 appId=a,x,sign=${S},timestamp=1,nonce=n`, { kind: 'malformed-item', item: 'x' }],
+    ['app_id folds to nothing', `V2_SHA256 app_id=a,sign=${S},timestamp=1,nonce=n`, { kind: 'missing-item', item: 'appId' }],
+  ])('still refuses %s', (_name, header, problem) => {
+    expect(parseAuthorization(header, { ignoreEmpty: true, foldNames: true })).toMatchObject({ ok: false, problem });
+  });
+});
+
 describe('formatAuthorization (5.3)', () => {
   it('writes the spec order by default, or the order given', () => {
     expect(formatAuthorization(items)).toBe(good);

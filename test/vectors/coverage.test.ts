@@ -22,7 +22,7 @@ const READINGS: Array<[string, VectorKind[], string[]]> = [
   ['R5', ['signature'], []],
   ['R6', ['signature'], []],
   ['R7', ['signature', 'request', 'response', 'webhook', 'redirect'], ['UppercaseHex']],
-  ['R8', ['authorization'], ['HeaderOrder', 'HeaderWhitespace', 'HeaderExtraItem', 'SchemeCase']],
+  ['R8', ['authorization'], ['HeaderOrder', 'HeaderWhitespace', 'HeaderExtraItem', 'SchemeCase', 'EmptyListElement', 'ItemNameCase']],
   ['R9', ['response'], ['RawResponse']],
   ['R10', ['webhook'], ['NotifyUrlAsSubmitted']],
   ['R11', ['redirect'], ['RedirectDecoded']],

@@ -36,6 +36,7 @@ import * as bodyTrimmed from './members/body-trimmed.js';
 import * as crlfSeparators from './members/crlf-separators.js';
 import * as headerByPosition from './members/header-by-position.js';
 import * as headerDuplicateLastWins from './members/header-duplicate-last-wins.js';
+import * as headerFoldedFirstWins from './members/header-folded-first-wins.js';
 import * as headerMissingAsEmpty from './members/header-missing-as-empty.js';
 import * as headerSplitLastEquals from './members/header-split-last-equals.js';
 import * as hexUnpadded from './members/hex-unpadded.js';
@@ -403,6 +404,15 @@ export const ZOO: readonly ZooMember[] = [
     diagnosis: [{ mistake: 'accepts-duplicate-item', ops: ['authorization.parse', 'redirect.verify'] }],
   },
   {
+    name: 'header-folded-first-wins',
+    bug: 'the header parser folds item names (R8 (e)) but keeps the first of two names equal only after folding, instead of refusing (R8)',
+    area: 'header',
+    module: headerFoldedFirstWins,
+    // authorization.duplicate-recased-twice (Sign=, SIGN=): a duplicate once folded, so it must refuse
+    mustFail: ['authorization.duplicate-after-folding', 'authorization.duplicate-recased-twice'],
+    diagnosis: [{ mistake: 'accepts-duplicate-item', ops: ['authorization.parse'] }],
+  },
+  {
     name: 'header-missing-as-empty',
     bug: 'the header parser takes a missing item as "" instead of refusing (R8)',
     area: 'header',
@@ -413,9 +423,13 @@ export const ZOO: readonly ZooMember[] = [
       'authorization.missing-sign',
       'authorization.missing-timestamp',
       'authorization.missing-nonce',
-      'authorization.name-recased-appid',
+      // a recased name (R8 (e)): a parser that compares names exactly sees the item missing and must refuse
+      'authorization.name-recased-appid-folded-or-unknown',
       'authorization.name-snake-case-appid',
-      'authorization.name-recased-nonce',
+      'authorization.name-recased-nonce-folded-or-unknown',
+      'authorization.names-upper-case',
+      'authorization.duplicate-recased-twice',
+      'authorization.name-long-s',
       'authorization.name-signature-for-sign',
       'authorization.name-ts-for-timestamp',
       'authorization.separator-semicolon',

@@ -60,6 +60,8 @@ export async function serve(
       uploadPort,
       ...(values['storage-dir'] !== undefined ? { storageDir: resolvePath(io.cwd, values['storage-dir']) } : {}),
       ...(values.quiet ? {} : { log: (line: string) => io.stderr(`${new Date().toISOString()} ${line}\n`) }),
+      // R8 (d), (e): the header parser's further choices, both refused unless asked
+      header: { ignoreEmpty: values['ignore-empty-items'] === true, foldNames: values['fold-item-names'] === true },
     });
   } catch (e) {
     if (e instanceof RangeError || e instanceof TypeError) throw new UsageError(e.message);

@@ -20,6 +20,8 @@ export const serveOptions = {
   'storage-dir': { type: 'string', valueName: '<dir>', description: 'Keep uploaded files in this folder (default: a temporary one, removed on exit)' },
   json: { type: 'boolean', description: 'Print one JSON line (baseUrl, uploadUrl, appId, secret: the demo one in clear, any other masked; testCredential) instead of text' },
   quiet: { type: 'boolean', description: 'Print no line per request' },
+  'ignore-empty-items': { type: 'boolean', description: 'Ignore empty Authorization list elements (",,", a comma first or last; R8 (d)) instead of refusing them' },
+  'fold-item-names': { type: 'boolean', description: 'Compare Authorization item names without regard to ASCII case (R8 (e); a duplicate after folding is refused)' },
 } as const;
 
 export const serveCommand = defineCommand({

@@ -130,7 +130,8 @@ export function explainSignature(input: ExplainInput): Explanation {
   let timestamp = input.timestamp;
   let nonce = input.nonce;
   if (input.authorization !== undefined) {
-    const parsed = parseAuthorization(input.authorization);
+    // read as leniently as R8 lets a parser: what it tolerates is noted as open, not refused
+    const parsed = parseAuthorization(input.authorization, { ignoreEmpty: true, foldNames: true });
     if (!parsed.ok) {
       return { verdict: 'refused', header: { ok: false, header: input.authorization, problem: parsed.problem, message: parsed.message }, notes };
     }
@@ -196,6 +197,8 @@ const TOLERANCE_NOTES: Record<Tolerance, string> = {
   whitespace: 'the header has white space around its items: a verifier may accept or refuse it',
   'extra-item': 'the header has items other than appId, sign, timestamp, nonce: a verifier may ignore or refuse them',
   'scheme-case': 'the scheme name is not written V2_SHA256 in upper case: a verifier may accept or refuse it',
+  'empty-element': 'the item list has an empty element (two commas, or a comma first or last): a verifier may ignore it or refuse the header (R8 (d))',
+  'name-case': 'an item name is written in another letter case: a verifier may read it as the item or as an unknown one (R8 (e))',
 };
 
 function concat(bytes: Uint8Array): Uint8Array {
