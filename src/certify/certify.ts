@@ -8,6 +8,7 @@
 import type { CaseResult, RunResult } from '../runner/result.js';
 import { runCases } from '../runner/run.js';
 import type { HttpCall, MerchantTarget } from '../merchant/call.js';
+import type { AcceptanceRule } from '../merchant/acceptance.js';
 import type { Handling } from '../merchant/handling.js';
 import { planHash } from '../merchant/plan.js';
 import type { SendOutcome } from '../merchant/send.js';
@@ -18,13 +19,11 @@ import { liveCases, loadVectorSet } from '../vectors/load.js';
 import type { MerchantCase, VectorSet } from '../vectors/types.js';
 
 /** Options of {@link runCertification}; `name` and `version` name the merchant in the reports (default: `merchant <host of the notifyUrl>`, no version). */
-export interface CertifyOptions extends MerchantTarget, TargetNaming {
+export interface CertifyOptions extends MerchantTarget, TargetNaming, AcceptanceRule {
   /** Seeds the payloads and nonces (with each case id). */
   readonly seed: number;
   /** Limit for one call (default 5000). */
   readonly timeoutMs?: number;
-  /** With it, an accepting answer is a 2xx whose body equals this text. */
-  readonly acceptBody?: string;
   /** The clock (default Date.now): a fixed clock gives byte-identical calls for a seed. */
   readonly now?: () => number;
   /** The vector set whose merchant cases run (default: the kit's own). */
@@ -94,7 +93,12 @@ export interface CertificationResult {
     readonly returnDeliverTo: string;
   };
   readonly timeoutMs: number;
+  /** --accept-body: the notify endpoint's accepting body. */
   readonly acceptBody?: string;
+  /** --return-refusal-body: the text of the return endpoint's refusal page. */
+  readonly returnRefusalBody?: string;
+  /** --return-refusal-location: where the return endpoint redirects a refusal. */
+  readonly returnRefusalLocation?: string;
   readonly verdict: CertificationVerdict;
   /** Why the verdict is NOT CERTIFIED (empty when CERTIFIED). */
   readonly reasons: readonly string[];
@@ -113,7 +117,7 @@ export interface CertificationResult {
 /**
  * Certifies a merchant's webhook and return-redirect handling (spec §5.5, §5.6, §6): runs every
  * merchant case, one call at a time in case order, and maps the requirements' results.
- * @param options - credentials, registered and delivery URLs, seed, timeout, accept body
+ * @param options - credentials, registered and delivery URLs, seed, timeout, what counts as acceptance per endpoint
  * @returns the result, verdict and reasons included; never throws for merchant behaviour
  * @example const r = await runCertification({ appId, appSecret, notifyUrl, returnUrl, seed: 1 }); r.verdict
  */
@@ -192,6 +196,8 @@ export function certificationOf(run: RunResult, set: VectorSet, options: Certify
     },
     timeoutMs: options.timeoutMs,
     ...(options.acceptBody !== undefined ? { acceptBody: options.acceptBody } : {}),
+    ...(options.returnRefusalBody !== undefined ? { returnRefusalBody: options.returnRefusalBody } : {}),
+    ...(options.returnRefusalLocation !== undefined ? { returnRefusalLocation: options.returnRefusalLocation } : {}),
     verdict: reasons.length === 0 ? 'CERTIFIED' : 'NOT CERTIFIED',
     reasons,
     answered,

@@ -11,6 +11,7 @@ import { escapeHtml } from '../reports/escape.js';
 import { describeImplementation } from '../subjects/subject.js';
 import { REPORT_FILES, writeReports } from '../reports/write.js';
 import type { CertificationResult } from './certify.js';
+import { acceptanceWords } from '../merchant/acceptance.js';
 
 /**
  * The certification's own pages, written beside the run's reports.
@@ -135,7 +136,8 @@ function summary(r: CertificationResult): Array<[string, string]> {
     ['plan hash (SHA-256 of the cases)', r.planHash],
     ['vector set hash', r.vectorSetHash],
     ['timeout per call', `${r.timeoutMs} ms`],
-    ['accepted means', r.acceptBody !== undefined ? `2xx with body ${JSON.stringify(r.acceptBody)}` : 'any 2xx'],
+    ['accepted means (notify)', acceptanceWords('notify', r)],
+    ['accepted means (return)', acceptanceWords('return', r)],
     ['checks', `${r.totals.pass} passed, ${r.totals.fail} failed, ${r.totals.advisory} advisory, ${r.totals['not-applicable']} not applicable`],
     ['robustness', robustness || 'every call answered (no 5xx, timeout or reset)'],
   ];

@@ -1,7 +1,8 @@
 /**
  * Merchant-role cases (5.5, 5.6, 6; R7–R12, R15, R16): the merchant under test handles a
  * call the kit sent as the gateway. valid: it must accept the call (a 5xx fails it); invalid:
- * refuse it with a non-2xx answer — a 5xx counts as a refusal, reported as an advisory ("answered
+ * refuse it — any answer that does not read as acceptance at the endpoint called
+ * (src/merchant/acceptance.ts) — a 5xx counts as a refusal, reported as an advisory ("answered
  * with a server error, not a refusal", R16: {@link judgeAnswer}, the rule the gateway role and
  * fuzz use too); acceptable: either, the choice recorded; advisory: any answer, reported (R12). A call that got no answer
  * (a timeout, a reset, nothing listening) is an error of the case, never a refusal. The case's
@@ -39,14 +40,14 @@ export const merchantCheck = defineCheck({
     const answered = r.outcome.kind === 'response';
     if (expected === 'anything') return answered ? { op, status: 'pass', expected, got, ...(r.handling === 'accepted' || r.handling === 'refused' ? { choice: r.handling } : {}), message: `advisory: ${what}` } : { op, status: 'error', expected, got, message: `advisory, but no answer to report: ${what}` };
     // a timeout, a reset, nothing listening is no answer: an error of the case, never a refusal
-    if (r.outcome.kind !== 'response') return { op, status: 'error', expected, got, message: `${what}; ${expected === 'accept' ? mustAccept(r.acceptBody) : expected === 'refuse' ? 'must be refused with a non-2xx answer' : 'must be accepted or refused'}` };
+    if (r.outcome.kind !== 'response') return { op, status: 'error', expected, got, message: `${what}; ${expected === 'accept' ? mustAccept(r.accepting) : expected === 'refuse' ? 'must be refused' : 'must be accepted or refused'}` };
     // R16: a 5xx counts as a refusal (an advisory where a refusal is allowed, a failure for a genuine call)
     const j = judgeAnswer(expected, r.outcome.status, r.handling === 'accepted');
     const advisory = j.advisory ? { advisory: j.advisory } : {};
     const said = j.advisory ? `; ${j.advisory}` : '';
     if (expected === 'either') return { op, status: 'pass', expected, got, choice: j.counted, ...advisory, message: `${what} (either is acceptable; the merchant ${j.counted} it${said})` };
     if (j.ok) return { op, status: 'pass', expected, got, ...advisory, message: `${what}${said}` };
-    return { op, status: 'fail', expected, got, message: `${what}; ${expected === 'accept' ? `${mustAccept(r.acceptBody)}${j.serverError ? ` — ${j.problem ?? ''}` : ''}` : 'must be refused'}` };
+    return { op, status: 'fail', expected, got, message: `${what}; ${expected === 'accept' ? `${mustAccept(r.accepting)}${j.serverError ? ` — ${j.problem ?? ''}` : ''}` : `must be refused (accepted means ${r.accepting})`}` };
   },
 });
 
@@ -63,6 +64,6 @@ export function expectationOf(c: Pick<MerchantCase, 'result' | 'advisory'>): 'ac
 
 // --- internal ---
 
-function mustAccept(acceptBody: string | undefined): string {
-  return `must be accepted${acceptBody !== undefined ? ` (2xx with body ${JSON.stringify(acceptBody)})` : ' (2xx)'}`;
+function mustAccept(accepting: string): string {
+  return `must be accepted (${accepting})`;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { MerchantTarget } from '../merchant/call.js';
+import { acceptanceProblem, type AcceptanceRule } from '../merchant/acceptance.js';
 import { startSampleMerchant } from '../certify/sample.js';
 import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
@@ -19,6 +20,31 @@ export interface MerchantChoice {
   readonly 'return-deliver-to'?: string;
   readonly 'app-id'?: string;
   readonly secret?: string;
+}
+
+/** The options that say what counts as acceptance, per endpoint. */
+export interface AcceptanceChoice {
+  readonly 'accept-body'?: string;
+  readonly 'return-refusal-body'?: string;
+  readonly 'return-refusal-location'?: string;
+}
+
+/**
+ * What counts as acceptance at each endpoint, from the options, checked.
+ * @param choice - --accept-body, --return-refusal-body, --return-refusal-location
+ * @returns the rule (only the options given)
+ * @throws {UsageError} for an empty refusal text or a refusal location that is neither an http(s) URL nor a path
+ * @example acceptanceRuleOf({ 'accept-body': 'SUCCESS' }) // { acceptBody: 'SUCCESS' }
+ */
+export function acceptanceRuleOf(choice: AcceptanceChoice): AcceptanceRule {
+  const rule: AcceptanceRule = {
+    ...(choice['accept-body'] !== undefined ? { acceptBody: choice['accept-body'] } : {}),
+    ...(choice['return-refusal-body'] !== undefined ? { returnRefusalBody: choice['return-refusal-body'] } : {}),
+    ...(choice['return-refusal-location'] !== undefined ? { returnRefusalLocation: choice['return-refusal-location'] } : {}),
+  };
+  const problem = acceptanceProblem(rule);
+  if (problem !== undefined) throw new UsageError(problem);
+  return rule;
 }
 
 /** A merchant to run against, and what stops it (the sample merchant) if anything. */

@@ -20,18 +20,17 @@ import type { Subject, TargetNaming } from '../subjects/subject.js';
 import { createTesteeSubject } from '../subjects/testee-subject.js';
 import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
-import { chooseMerchant, describeMerchant, reachMerchant, type MerchantChoice } from './merchant-target.js';
+import { acceptanceRuleOf, chooseMerchant, describeMerchant, reachMerchant, type AcceptanceChoice, type MerchantChoice } from './merchant-target.js';
 import { targetNaming as naming } from './_target-naming.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../env.js';
 import { requireReachable } from './_reach.js';
 
 /** The options of `run` that choose the target. */
-export interface TargetChoice extends MerchantChoice {
+export interface TargetChoice extends MerchantChoice, AcceptanceChoice {
   readonly testee?: string;
   readonly module?: string;
   readonly gateway?: boolean;
   readonly merchant?: boolean;
-  readonly 'accept-body'?: string;
   readonly 'validate-protocol'?: boolean;
   readonly 'app-id'?: string;
   readonly secret?: string;
@@ -121,6 +120,7 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
 
 /** The merchant under test (the sample merchant when no URL is given) and its subject. */
 async function merchantTarget(choice: TargetChoice, io: Pick<CliIo, 'env'>, run: { readonly timeoutMs: number; readonly seed: number; readonly addSecret: (s: string) => void }): Promise<{ subject: Subject; description: string; close: (() => Promise<void>) | undefined }> {
+  const acceptance = acceptanceRuleOf(choice);
   const m = await chooseMerchant(choice, io, 'the merchant role');
   run.addSecret(m.target.appSecret);
   try {
@@ -129,7 +129,7 @@ async function merchantTarget(choice: TargetChoice, io: Pick<CliIo, 'env'>, run:
     await m.close?.();
     throw e;
   }
-  const subject = createMerchantSubject({ ...m.target, ...(m.sample ? { name: SAMPLE_MERCHANT_NAME } : {}), ...naming(choice), seed: run.seed, timeoutMs: run.timeoutMs, ...(choice['accept-body'] !== undefined ? { acceptBody: choice['accept-body'] } : {}) });
+  const subject = createMerchantSubject({ ...m.target, ...(m.sample ? { name: SAMPLE_MERCHANT_NAME } : {}), ...naming(choice), ...acceptance, seed: run.seed, timeoutMs: run.timeoutMs });
   return { subject, description: `${describeMerchant(m)}; seed ${run.seed}`, close: m.close };
 }
 

@@ -1,11 +1,12 @@
 /**
- * What a merchant did with a call, from its outcome. Accepted = a 2xx status and, with
- * `acceptBody`, a body equal to it (white space around it ignored). Refused = an answer that is
- * not accepted and is not 5xx: a 4xx, a 3xx, or (with `acceptBody`) a 2xx with another body (R16:
- * any non-success form). A 5xx, a timeout, a reset connection or another transport error is
- * neither.
+ * What a merchant did with a call, from its outcome. Accepted = an answer that reads as
+ * acceptance at the endpoint called (src/merchant/acceptance.ts: the notify endpoint a 2xx, with
+ * `acceptBody` one with that body; the return endpoint a 2xx or 3xx that is not the refusal page
+ * the merchant named). Refused = an answer that is not accepted and is not 5xx (R16: any
+ * non-success form). A 5xx, a timeout, a reset connection or another transport error is neither.
  * @module
  */
+import { isAccepting, type AcceptanceRule, type Endpoint } from './acceptance.js';
 import type { SendOutcome } from './send.js';
 
 /** What the merchant did with a call. */
@@ -28,15 +29,17 @@ export const HANDLING_TITLES: Readonly<Record<Handling, string>> = {
 /**
  * Classifies what the merchant did with a call.
  * @param outcome - the outcome of the call
- * @param acceptBody - the body an accepting merchant answers, if required
+ * @param endpoint - the endpoint called (notify or return)
+ * @param rule - what counts as acceptance ({@link AcceptanceRule}: --accept-body, --return-refusal-body, --return-refusal-location)
+ * @param base - the URL a relative Location is resolved against (the returnUrl as registered)
  * @returns the handling
- * @example handlingOf({ kind: 'response', status: 200, body: '', ms: 1 }) // 'accepted'
+ * @example handlingOf({ kind: 'response', status: 200, body: '', ms: 1 }, 'notify') // 'accepted'
  */
-export function handlingOf(outcome: SendOutcome, acceptBody?: string): Handling {
+export function handlingOf(outcome: SendOutcome, endpoint: Endpoint, rule: AcceptanceRule = {}, base = 'http://localhost/'): Handling {
   if (outcome.kind === 'error') {
     return outcome.error === 'timeout' ? 'timeout' : outcome.error === 'reset' ? 'reset' : outcome.error === 'refused' ? 'refused-connection' : 'transport-error';
   }
   if (outcome.status >= 500) return 'server-error';
-  if (outcome.status >= 200 && outcome.status < 300 && (acceptBody === undefined || outcome.body.trim() === acceptBody.trim())) return 'accepted';
+  if (isAccepting(outcome, endpoint, rule, base)) return 'accepted';
   return 'refused';
 }

@@ -8,6 +8,7 @@
  * @module
  */
 import { createCallBuilder, type HttpCall, type MerchantTarget } from '../merchant/call.js';
+import { acceptanceWords, endpointOf, type AcceptanceRule } from '../merchant/acceptance.js';
 import { handlingOf, type Handling } from '../merchant/handling.js';
 import type { ReadingsExpectation } from '../merchant/expectation.js';
 import { createSender, type SendOutcome } from '../merchant/send.js';
@@ -16,13 +17,11 @@ import type { Answer, Json, Subject, TargetNaming } from './subject.js';
 import { httpImplementation } from './_http-implementation.js';
 
 /** The merchant under test, how the run talks to it and how reports name it (default: `merchant <host of the notifyUrl>`, no version). */
-export interface MerchantSubjectOptions extends MerchantTarget, TargetNaming {
+export interface MerchantSubjectOptions extends MerchantTarget, TargetNaming, AcceptanceRule {
   /** Seeds the payloads and nonces of every call (with the case id). */
   readonly seed: number;
   /** Limit for one call, connection to last body byte (default 5000). */
   readonly timeoutMs?: number;
-  /** With it, an accepting answer is a 2xx whose body equals this text. */
-  readonly acceptBody?: string;
   /** The clock put in the timestamps, read once when the subject is created (default Date.now). */
   readonly now?: () => number;
 }
@@ -34,12 +33,13 @@ export interface MerchantAnswer {
   readonly handling: Handling;
   /** What the readings allow a merchant to do with the call. */
   readonly readings: ReadingsExpectation;
-  readonly acceptBody?: string;
+  /** What counts as acceptance at the endpoint called, in words (e.g. `a 2xx with body "SUCCESS"`). */
+  readonly accepting: string;
 }
 
 /**
  * Creates the subject for a merchant.
- * @param options - credentials, registered and delivery URLs, seed, timeout, accept body
+ * @param options - credentials, registered and delivery URLs, seed, timeout, what counts as acceptance per endpoint
  * @returns a subject offering merchant.webhook and merchant.redirect; close() releases its connections
  * @example const subject = createMerchantSubject({ appId, appSecret, notifyUrl, returnUrl, seed: 1 });
  */
@@ -54,7 +54,8 @@ export function createMerchantSubject(options: MerchantSubjectOptions): Subject 
       const built = builder.build({ id: caseId, op, inputs: input as MerchantInputs });
       if ('notApplicable' in built) return { unsupported: { reason: `not applicable: ${built.notApplicable}` } };
       const outcome = await sender.send(built.call);
-      const answer: MerchantAnswer = { call: built.call, outcome, handling: handlingOf(outcome, options.acceptBody), readings: built.readings, ...(options.acceptBody !== undefined ? { acceptBody: options.acceptBody } : {}) };
+      const endpoint = endpointOf(op);
+      const answer: MerchantAnswer = { call: built.call, outcome, handling: handlingOf(outcome, endpoint, options, options.returnUrl), readings: built.readings, accepting: acceptanceWords(endpoint, options) };
       return { result: answer as unknown as { [key: string]: Json } };
     },
     close: () => sender.close(),

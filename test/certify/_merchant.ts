@@ -7,8 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { verifyRedirect } from '../../src/scheme/redirect.js';
 import { verifyWebhook } from '../../src/scheme/verify.js';
 
-/** `crash-on-refusal`: verifies as `correct` does, but answers 500 (a thrown exception) instead of 401 to what it refuses. */
-export type Behaviour = 'correct' | 'accept-all' | 'status-500' | 'hang' | 'reset' | 'refuse-all' | 'crash-on-refusal';
+/**
+ * `crash-on-refusal`: verifies as `correct` does, but answers 500 (a thrown exception) instead of 401 to what it refuses.
+ * `refusal-page`: verifies as `correct` does, but refuses with a 200: `FAIL` to a webhook (the common convention), a page
+ * saying "Payment could not be verified" to a redirect (a thank-you page when it accepts one).
+ * `refusal-redirect`: verifies as `correct` does, but answers a redirect with a 302: to /pay/failed when it refuses, to /orders/7 when it accepts.
+ * `pages-accept-all`: answers webhooks as `correct` does, and every redirect with the thank-you page (no verification).
+ */
+export type Behaviour = 'correct' | 'accept-all' | 'status-500' | 'hang' | 'reset' | 'refuse-all' | 'crash-on-refusal' | 'refusal-page' | 'refusal-redirect' | 'pages-accept-all';
 
 export interface TestMerchant {
   readonly url: string;
@@ -40,11 +46,15 @@ export async function startTestMerchant(behaviour: Behaviour, urls: (base: strin
       if (behaviour === 'refuse-all') return void res.writeHead(401).end('FAIL');
       const r = registered ?? { notifyUrl: '', returnUrl: '' };
       let ok = false;
+      const redirect = req.method === 'GET' && req.url?.startsWith('/return') === true;
       if (req.method === 'POST' && req.url?.startsWith('/notify')) {
         ok = verifyWebhook({ appId: APP_ID, appSecret: APP_SECRET, notifyUrl: r.notifyUrl, method: 'POST', authorization: req.headers.authorization ?? null, body }).valid;
-      } else if (req.method === 'GET' && req.url?.startsWith('/return')) {
-        ok = verifyRedirect({ appId: APP_ID, appSecret: APP_SECRET, returnUrl: r.returnUrl, redirectUrl: `${base}${req.url}` }).valid;
+      } else if (redirect) {
+        ok = behaviour === 'pages-accept-all' || verifyRedirect({ appId: APP_ID, appSecret: APP_SECRET, returnUrl: r.returnUrl, redirectUrl: `${base}${req.url}` }).valid;
       }
+      if (redirect && (behaviour === 'refusal-page' || behaviour === 'pages-accept-all')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(ok ? '<h1>Thank you</h1>' : '<p>Payment could not be verified</p>');
+      if (redirect && behaviour === 'refusal-redirect') return void res.writeHead(302, { location: ok ? '/orders/7' : 'https://merchant.example.test/pay/failed?order=7' }).end();
+      if (behaviour === 'refusal-page') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(ok ? 'SUCCESS' : 'FAIL');
       res.writeHead(ok ? 200 : behaviour === 'crash-on-refusal' ? 500 : 401, { 'content-type': 'text/plain' }).end(ok ? 'SUCCESS' : 'FAIL');
     });
   });

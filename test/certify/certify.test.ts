@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCertification, type CertificationResult } from '../../src/certify/certify.js';
+import type { AcceptanceRule } from '../../src/merchant/acceptance.js';
 import { merchantPlan, planHash, REFERENCE_TIME } from '../../src/merchant/plan.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 import type { MerchantCase } from '../../src/vectors/types.js';
@@ -23,7 +24,7 @@ function tempDir(): string {
 }
 
 /** A test merchant registered at public-looking URLs, delivered to on loopback. */
-async function certifyTestMerchant(behaviour: Behaviour, extra: { timeoutMs?: number; acceptBody?: string; returnQuery?: boolean; now?: () => number } = {}): Promise<{ merchant: TestMerchant; result: CertificationResult }> {
+async function certifyTestMerchant(behaviour: Behaviour, extra: { timeoutMs?: number; returnQuery?: boolean; now?: () => number } & AcceptanceRule = {}): Promise<{ merchant: TestMerchant; result: CertificationResult }> {
   const notifyUrl = 'https://merchant.example.test/notify';
   const returnUrl = extra.returnQuery === false ? 'https://merchant.example.test/return' : 'https://merchant.example.test/return?shop=7&x=a+b';
   const merchant = await startTestMerchant(behaviour, () => ({ notifyUrl, returnUrl }));
@@ -39,6 +40,8 @@ async function certifyTestMerchant(behaviour: Behaviour, extra: { timeoutMs?: nu
     seed: 1234,
     ...(extra.timeoutMs ? { timeoutMs: extra.timeoutMs } : {}),
     ...(extra.acceptBody ? { acceptBody: extra.acceptBody } : {}),
+    ...(extra.returnRefusalBody ? { returnRefusalBody: extra.returnRefusalBody } : {}),
+    ...(extra.returnRefusalLocation ? { returnRefusalLocation: extra.returnRefusalLocation } : {}),
     ...(extra.now ? { now: extra.now } : {}),
     }) };
   } finally {
@@ -51,9 +54,9 @@ function failed(result: CertificationResult): string[] {
 }
 
 describe.concurrent('pgv2kit certify with no URLs: the sample merchant', () => {
-  it('is CERTIFIED, every requirement passing, the four report files written without the secret', async () => {
+  it('is CERTIFIED with the guide\'s --accept-body SUCCESS (its notify endpoint\'s; its return page is a page), every requirement passing, the four report files written without the secret', async () => {
     const dir = join(tempDir(), 'report');
-    const r = await run(['certify', '--seed', '42', '--report-dir', dir]);
+    const r = await run(['certify', '--seed', '42', '--report-dir', dir, '--accept-body', 'SUCCESS']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Verdict: CERTIFIED; plan hash [0-9a-f]{64}$/m);
@@ -75,6 +78,7 @@ describe.concurrent('pgv2kit certify with no URLs: the sample merchant', () => {
     expect(json.totals.fail).toBe(0);
     expect(json.totals['not-applicable']).toBe(0);
     expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('**Verdict: CERTIFIED**');
+    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('- accepted means (notify): a 2xx with body "SUCCESS"\n- accepted means (return): a 2xx or 3xx\n');
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('failures="0"');
     // the standard reports of the same run: every merchant case, passed
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { totals: { passed: number; failed: number }; cases: Array<{ id: string; kind: string }> };
@@ -112,6 +116,27 @@ describe.concurrent('runCertification', () => {
     const { result } = await certifyTestMerchant('correct', { acceptBody: 'OK' });
     expect(result.verdict).toBe('NOT CERTIFIED');
     expect(failed(result)).toContain('webhook.valid');
+  });
+
+  it('the return endpoint is a page: 200 + "SUCCESS"/"FAIL" webhooks and a 200 refusal page certified with --accept-body and --return-refusal-body, not without', async () => {
+    const certified = (await certifyTestMerchant('refusal-page', { acceptBody: 'SUCCESS', returnRefusalBody: 'could not be verified' })).result;
+    expect(certified.reasons).toEqual([]);
+    expect(certified.verdict).toBe('CERTIFIED');
+    // without the refusal text, its refusal pages read as acceptance: every forged redirect accepted
+    const bare = (await certifyTestMerchant('refusal-page', { acceptBody: 'SUCCESS' })).result;
+    expect(bare.verdict).toBe('NOT CERTIFIED');
+    expect(failed(bare)).toEqual(REFUSE_REQUIREMENTS.filter((q) => q.startsWith('redirect.')));
+    expect(bare.reasons.join('\n')).toContain('must be refused (accepted means a 2xx or 3xx)');
+    // a merchant that shows the thank-you page to every redirect is never certified, whatever it says its refusal looks like
+    const lax = (await certifyTestMerchant('pages-accept-all', { returnRefusalBody: 'could not be verified' })).result;
+    expect(failed(lax)).toEqual(REFUSE_REQUIREMENTS.filter((q) => q.startsWith('redirect.')));
+  });
+
+  it('a return endpoint that redirects: a 3xx is acceptance, a 3xx to --return-refusal-location a refusal', async () => {
+    expect(failed((await certifyTestMerchant('refusal-redirect')).result)).toEqual(REFUSE_REQUIREMENTS.filter((q) => q.startsWith('redirect.')));
+    const { result } = await certifyTestMerchant('refusal-redirect', { returnRefusalLocation: '/pay/failed' });
+    expect(result.reasons).toEqual([]);
+    expect(result.verdict).toBe('CERTIFIED');
   });
 
   it('same seed and clock → same plan hash and byte-identical calls', async ({ onTestFinished }) => {
@@ -217,6 +242,8 @@ describe.concurrent('pgv2kit certify usage', () => {
     [['certify', '--notify-url', 'https://m.test/n', '--return-url', 'https://m.test/r'], 'needs the merchant credentials'],
     [['certify', '--seed', 'x'], '--seed must be an integer'],
     [['certify', '--timeout', '0'], '--timeout must be a positive number'],
+    [['certify', '--return-refusal-location', 'pay/failed'], '--return-refusal-location must be an http(s):// URL or a path starting with "/" (where the return endpoint redirects a refused payment), not "pay/failed"'],
+    [['certify', '--return-refusal-body', ''], '--return-refusal-body needs a text the return page shows only when it refuses'],
   ])('%j → exit 2', async (argv, message) => {
     const r = await run(argv);
     expect(r.code).toBe(2);
@@ -276,6 +303,17 @@ describe.concurrent('pgv2kit run --merchant: the same cases through the runner, 
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).not.toContain(SAMPLE_CREDENTIALS.appSecret);
   });
 
+  it('a merchant that refuses with 200 pages: every case passes with --accept-body and --return-refusal-body', async ({ onTestFinished }) => {
+    const notifyUrl = 'https://merchant.example.test/notify';
+    const returnUrl = 'https://merchant.example.test/return';
+    const m = await startTestMerchant('refusal-page', () => ({ notifyUrl, returnUrl }));
+    onTestFinished(() => m.close());
+    const argv = ['run', '--merchant', '--notify-url', notifyUrl, '--return-url', returnUrl, '--deliver-to', localDelivery(m.url, notifyUrl), '--return-deliver-to', localDelivery(m.url, returnUrl), '--seed', '3', '--no-reports'];
+    const r = await run([...argv, '--accept-body', 'SUCCESS', '--return-refusal-body', 'could not be verified'], { env: { PGV2_APP_ID: APP_ID, PGV2_APP_SECRET: APP_SECRET } });
+    expect(r.stdout).toContain(`\n${merchantCases.length} passed, 0 failed\n`);
+    expect(r.code).toBe(0);
+  });
+
   it('a merchant that accepts everything fails exactly the cases it must refuse, exit 1, its secret never shown', async ({ onTestFinished }) => {
     const notifyUrl = 'https://merchant.example.test/notify';
     const returnUrl = 'https://merchant.example.test/return';
@@ -297,6 +335,8 @@ describe.concurrent('pgv2kit run --merchant: the same cases through the runner, 
     [['run', '--merchant', '--gateway'], 'give one of --testee, --module, --gateway and --merchant'],
     [['run', '--merchant', '--notify-url', 'https://m.test/n', '--return-url', 'https://m.test/r'], 'the merchant role needs the merchant credentials'],
     [['run', '--merchant', '--properties', '10'], '--properties and --replay need the properties'],
+    [['run', '--return-refusal-body', 'not verified'], '--return-refusal-body goes with --merchant'],
+    [['run', '--merchant', '--return-refusal-location', 'ftp://x/'], '--return-refusal-location must be an http(s):// URL or a path'],
   ])('%j → exit 2', async (argv, message) => {
     const r = await run(argv, { env: { PGV2_APP_ID: '', PGV2_APP_SECRET: '' } });
     expect(r.stderr).toContain(message);

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { merchantCheck } from '../../src/checks/merchant.js';
 import type { HttpCall } from '../../src/merchant/call.js';
+import { acceptanceProblem, acceptanceWords, endpointOf, type AcceptanceRule } from '../../src/merchant/acceptance.js';
 import { handlingOf } from '../../src/merchant/handling.js';
 import type { SendOutcome } from '../../src/merchant/send.js';
 import type { Answer, Json, Subject } from '../../src/subjects/subject.js';
@@ -20,14 +21,16 @@ const crash: SendOutcome = { kind: 'response', status: 500, body: 'boom', ms: 1 
 const silent: SendOutcome = { kind: 'error', error: 'timeout', message: 'no complete answer within 40 ms', ms: 40 };
 const reset: SendOutcome = { kind: 'error', error: 'reset', message: 'other side closed', ms: 2 };
 
-function subjectAnswering(outcome: SendOutcome | Answer, readings: 'accept' | 'refuse' | 'acceptable', acceptBody?: string): Subject {
+function subjectAnswering(outcome: SendOutcome | Answer, readings: 'accept' | 'refuse' | 'acceptable', rule: AcceptanceRule = {}): Subject {
   return {
     implementation: { name: 'stub', version: '0', language: 'http' },
     operations: ['merchant.webhook', 'merchant.redirect'],
-    call: async () =>
-      'kind' in outcome
-        ? { result: { call, outcome, handling: handlingOf(outcome, acceptBody), readings, ...(acceptBody !== undefined ? { acceptBody } : {}) } as unknown as { [key: string]: Json } }
-        : outcome,
+    call: async (op) => {
+      const endpoint = endpointOf(op as 'merchant.webhook' | 'merchant.redirect');
+      return 'kind' in outcome
+        ? { result: { call, outcome, handling: handlingOf(outcome, endpoint, rule, 'https://shop.example/return?x=1'), readings, accepting: acceptanceWords(endpoint, rule) } as unknown as { [key: string]: Json } }
+        : outcome;
+    },
   };
 }
 
@@ -39,14 +42,14 @@ describe('the merchant check', () => {
   it.each([
     // case, what came back, status, words, choice
     ['valid', ok, 'pass', /^accepted: status 200/, undefined],
-    ['valid', no, 'fail', /refused: status 401.*; must be accepted \(2xx\)$/, undefined],
-    ['valid', crash, 'fail', /answered 5xx \(server error\): status 500, body "boom"; must be accepted \(2xx\) — answered 500 to a genuine message: a server error is a failure \(R16\)$/, undefined],
+    ['valid', no, 'fail', /refused: status 401.*; must be accepted \(any 2xx\)$/, undefined],
+    ['valid', crash, 'fail', /answered 5xx \(server error\): status 500, body "boom"; must be accepted \(any 2xx\) — answered 500 to a genuine message: a server error is a failure \(R16\)$/, undefined],
     ['valid', silent, 'error', /no answer within the timeout.*must be accepted/, undefined],
     ['invalid', no, 'pass', /^refused: status 401/, undefined],
-    ['invalid', ok, 'fail', /accepted: status 200.*; must be refused$/, undefined],
+    ['invalid', ok, 'fail', /accepted: status 200.*; must be refused \(accepted means any 2xx\)$/, undefined],
     // R16: a 5xx counts as a refusal, reported as an advisory
     ['invalid', crash, 'pass', /^answered 5xx \(server error\): status 500, body "boom"; answered with a server error, not a refusal \(R16\)$/, undefined],
-    ['invalid', reset, 'error', /connection reset.*must be refused with a non-2xx answer$/, undefined],
+    ['invalid', reset, 'error', /connection reset.*must be refused$/, undefined],
     ['acceptable', ok, 'pass', /either is acceptable; the merchant accepted it/, 'accepted'],
     ['acceptable', no, 'pass', /either is acceptable; the merchant refused it/, 'refused'],
     ['acceptable', crash, 'pass', /either is acceptable; the merchant refused it; answered with a server error, not a refusal \(R16\)/, 'refused'],
@@ -74,9 +77,46 @@ describe('the merchant check', () => {
   });
 
   it('with --accept-body, a 2xx with another body is a refusal, and the message says what accepting means', async () => {
-    const o = await merchantCheck.run(caseOf('valid'), 'merchant.webhook', subjectAnswering({ kind: 'response', status: 200, body: 'OK', ms: 1 }, 'accept', 'SUCCESS'), {});
+    const o = await merchantCheck.run(caseOf('valid'), 'merchant.webhook', subjectAnswering({ kind: 'response', status: 200, body: 'OK', ms: 1 }, 'accept', { acceptBody: 'SUCCESS' }), {});
     expect(o.status).toBe('fail');
-    expect(o.message).toMatch(/refused: status 200, body "OK"; must be accepted \(2xx with body "SUCCESS"\)/);
+    expect(o.message).toMatch(/refused: status 200, body "OK"; must be accepted \(a 2xx with body "SUCCESS"\)/);
+  });
+
+  it('--accept-body is the notify endpoint\'s: the return endpoint is a page, a 2xx or 3xx accepted, a 4xx refused', async () => {
+    const redirect = { ...caseOf('valid'), op: 'merchant.redirect' } as MerchantCase;
+    const page: SendOutcome = { kind: 'response', status: 200, body: '<h1>Thank you</h1>', ms: 1 };
+    const found: SendOutcome = { kind: 'response', status: 302, body: '', location: '/orders/7', ms: 1 };
+    for (const outcome of [page, found]) expect((await merchantCheck.run(redirect, 'merchant.redirect', subjectAnswering(outcome, 'accept', { acceptBody: 'SUCCESS' }), {})).status).toBe('pass');
+    const o = await merchantCheck.run(redirect, 'merchant.redirect', subjectAnswering(no, 'accept', { acceptBody: 'SUCCESS' }), {});
+    expect(o.message).toMatch(/refused: status 401, body "FAIL"; must be accepted \(a 2xx or 3xx\)$/);
+  });
+
+  it.each([
+    // the answer, the rule, accepted at the return endpoint
+    [{ status: 200, body: '<p>Payment could not be verified</p>' }, { returnRefusalBody: 'could not be verified' }, false],
+    [{ status: 200, body: '<p>Thank you</p>' }, { returnRefusalBody: 'could not be verified' }, true],
+    [{ status: 302, body: '', location: '/pay/failed?order=7' }, { returnRefusalLocation: '/pay/failed' }, false],
+    [{ status: 302, body: '', location: 'https://shop.example/pay/failed' }, { returnRefusalLocation: '/pay/failed' }, false],
+    [{ status: 303, body: '', location: '/pay/failed' }, { returnRefusalLocation: 'https://shop.example/pay/failed' }, false],
+    [{ status: 302, body: '', location: '/pay/done' }, { returnRefusalLocation: '/pay/failed' }, true],
+    [{ status: 302, body: '', location: 'https://evil.example/pay/failed' }, { returnRefusalLocation: 'https://shop.example/pay/failed' }, true],
+    [{ status: 200, body: '', location: '/pay/failed' }, { returnRefusalLocation: '/pay/failed' }, true],
+    [{ status: 404, body: 'no' }, {}, false],
+  ] as const)('the return endpoint answering %j with %j: accepted %s', async (answer, rule, accepted) => {
+    const redirect = { ...caseOf('invalid'), op: 'merchant.redirect' } as MerchantCase;
+    const o = await merchantCheck.run(redirect, 'merchant.redirect', subjectAnswering({ kind: 'response', ms: 1, ...answer }, 'refuse', rule), {});
+    expect(o.status).toBe(accepted ? 'fail' : 'pass');
+    if (accepted) expect(o.message).toContain(`must be refused (accepted means ${acceptanceWords('return', rule)})`);
+  });
+
+  it.each([
+    [{ returnRefusalBody: '  ' }, '--return-refusal-body needs a text the return page shows only when it refuses'],
+    [{ returnRefusalLocation: 'failed' }, '--return-refusal-location must be an http(s):// URL or a path starting with "/"'],
+    [{ returnRefusalLocation: '//evil.example/x' }, '--return-refusal-location must be an http(s):// URL or a path starting with "/"'],
+    [{ returnRefusalLocation: '/pay#failed' }, '--return-refusal-location must not have a fragment'],
+  ] as const)('%j is refused: %s', (rule, problem) => {
+    expect(acceptanceProblem(rule)).toContain(problem);
+    expect(acceptanceProblem({ acceptBody: 'SUCCESS', returnRefusalBody: 'not verified', returnRefusalLocation: '/pay/failed' })).toBeUndefined();
   });
 
   it('a case the readings contradict is an error naming the kit bug; a call not applicable is skipped; a subject that throws is an error', async () => {

@@ -11,7 +11,7 @@ import { abortedRun } from '../_start-failure.js';
 import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../../certify/report.js';
 import { ReportWriteError } from '../../reports/write.js';
 import { checkedReportFolder } from '../_report-folder.js';
-import { chooseMerchant, describeMerchant, reachMerchant, SampleMerchantError, type ChosenMerchant } from '../merchant-target.js';
+import { acceptanceRuleOf, chooseMerchant, describeMerchant, reachMerchant, SampleMerchantError, type ChosenMerchant } from '../merchant-target.js';
 import { DEFAULT_DEADLINE_SECONDS, secondsOption } from '../_numbers.js';
 import { TargetUnreachableError } from '../_reach.js';
 import { UsageError, type CommandContext } from '../command.js';
@@ -33,6 +33,7 @@ export async function runCertify({ values, io: given, addSecret, atEnd }: Comman
   const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
   const deadlineMs = secondsOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS);
 
+  const acceptance = acceptanceRuleOf(values);
   // checked before any call (a wrong --report-dir is exit 2 now, not after the run)
   const reportDir = checkedReportFolder(values, { name: 'certify', io, atEnd }, CERTIFICATION_PAGES);
   const named = targetNaming(values);
@@ -56,14 +57,14 @@ export async function runCertify({ values, io: given, addSecret, atEnd }: Comman
     let result: CertificationResult;
     try {
       await reachMerchant(merchant, timeoutMs);
-      result = await runCertification({ ...target, ...naming, seed, timeoutMs, deadlineMs, ...(values['accept-body'] !== undefined ? { acceptBody: values['accept-body'] } : {}) });
+      result = await runCertification({ ...target, ...naming, ...acceptance, seed, timeoutMs, deadlineMs });
     } catch (e) {
       if (!(e instanceof TargetUnreachableError)) throw e;
       // not reached: one line, and a report that says no call was sent (NOT CERTIFIED, exit 3)
       io.stderr(`pgv2kit certify: ${e.message}\n`);
       const set = loadVectorSet();
       const run = abortedRun({ failure: e, vectorSetHash: set.hash, target: { kind: 'merchant', description: e.url }, selection: { only: ['area:merchant'], skip: [] }, startedAt, finishedAt: new Date(), log: [], ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
-      result = certificationOf(run, set, { ...target, seed, timeoutMs, ...(values['accept-body'] !== undefined ? { acceptBody: values['accept-body'] } : {}) });
+      result = certificationOf(run, set, { ...target, ...acceptance, seed, timeoutMs });
     }
     for (const r of result.requirements) io.stdout(`${r.result.toUpperCase().padEnd(14)} ${r.id}  ${r.title} (${r.sections.join(', ')})\n`);
     for (const n of result.notes) io.stdout(`note: ${n}\n`);

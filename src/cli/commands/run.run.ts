@@ -236,7 +236,7 @@ function runExitCode(run: RunResult, subject: Subject, signalled: NodeJS.Signals
 // --- internal ---
 
 /** Options that mean something only in the merchant role. */
-const MERCHANT_OPTIONS = ['notify-url', 'return-url', 'deliver-to', 'return-deliver-to', 'accept-body'] as const;
+const MERCHANT_OPTIONS = ['notify-url', 'return-url', 'deliver-to', 'return-deliver-to', 'accept-body', 'return-refusal-body', 'return-refusal-location'] as const;
 
 /** An option's text and the name it came by (see {@link standIn}). */
 type StandIn = NonNullable<ReturnType<typeof standIn>>;
