@@ -62,6 +62,13 @@ export interface SignedRequestInput extends ClientOptions {
   readonly headers?: ReadonlyArray<readonly [string, string]>;
   /** One change made after signing. */
   readonly mutate?: Mutation;
+  /**
+   * Where the request goes when not to `url`, which is still what part 4 signs, exactly as
+   * written: a webhook signs the notifyUrl as the merchant registered it and is delivered
+   * through a proxy or to a local port (R10). Not a change after signing: a `url` mutation
+   * still sends elsewhere.
+   */
+  readonly deliverTo?: string;
 }
 
 /** What was signed: the parts of 5.1 other than the secret, and the sign. */
@@ -104,7 +111,9 @@ export async function signedRequest(input: SignedRequestInput): Promise<SignedEx
   }
   if (typeof input.body !== 'string' && !(input.body instanceof Uint8Array)) throw new TypeError('body must be a string or a Uint8Array');
   const m = input.mutate;
-  const url = wireUrl(input.url).url;
+  // R10: a URL signed but not sent is signed as written (as registered); one sent, as it goes on the wire
+  const onTheWire = wireUrl(input.url).url;
+  const url = input.deliverTo !== undefined ? input.url : onTheWire;
   const body = utf8(input.body);
   const timestamp = timestampOf(input);
   const nonce = nonceOf(input);
@@ -134,7 +143,7 @@ export async function signedRequest(input: SignedRequestInput): Promise<SignedEx
 
   const sent: WireRequest = {
     method: m?.kind === 'method' ? m.method : input.method,
-    url: m?.kind === 'url' ? wireUrl(m.url).url : url,
+    url: m?.kind === 'url' ? wireUrl(m.url).url : input.deliverTo !== undefined ? wireUrl(input.deliverTo).url : url,
     headers,
     body: m?.kind === 'body' ? utf8(m.body) : body,
   };

@@ -22,9 +22,11 @@ import { fuzzWith, type FuzzResult } from './run.js';
 
 /** Options of {@link fuzzHttp}. */
 export interface FuzzHttpOptions {
-  /** gateway: POST <url>/pg/v2/file/generateUploadUrl; merchant: POST <url> (the notifyUrl as registered). */
+  /** gateway: POST <url>/pg/v2/file/generateUploadUrl; merchant: POST <url> (where webhooks are delivered). */
   readonly kind: 'gateway' | 'merchant';
   readonly url: string;
+  /** merchant: the notifyUrl as the merchant registered it, signed as part 4 (R10; default: `url`). */
+  readonly notifyUrl?: string;
   readonly appId: string;
   /** Never printed. */
   readonly appSecret: string;
@@ -44,6 +46,18 @@ export interface FuzzHttpOptions {
 export const GATEWAY_FUZZ_BODY = '{"filename":"evidence.pdf","contentType":"application/pdf","scene":"DISPUTE_EVIDENCE"}';
 /** The fixed webhook body sent to a merchant's notify endpoint. */
 export const MERCHANT_FUZZ_BODY = '{"paymentNo":"P_FUZZ_1","merchantTradeNo":"T_FUZZ_1","status":"SUCCESS","amount":"10.00","currency":"USD"}';
+
+/**
+ * The URL part 4 of every request signs: the gateway endpoint's, or the merchant's notifyUrl as
+ * registered (R10), which is the URL webhooks are sent to unless `notifyUrl` says otherwise.
+ * @param options - kind, url, notifyUrl
+ * @returns the URL signed
+ * @example signedUrlOf({ kind: 'merchant', url: 'http://127.0.0.1:8080/n', notifyUrl: 'https://shop.example/n' }) // 'https://shop.example/n'
+ */
+export function signedUrlOf(options: Pick<FuzzHttpOptions, 'kind' | 'url' | 'notifyUrl'>): string {
+  if (options.kind === 'gateway') return `${options.url.replace(/\/+$/, '')}/pg/v2/file/generateUploadUrl`;
+  return options.notifyUrl ?? options.url;
+}
 
 /**
  * Fuzzes the Authorization handling of a live gateway or merchant notify endpoint.
@@ -125,11 +139,12 @@ export function mustAcceptRule(header: string): string {
 async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ header: string; reason?: string; advisory?: true }> {
   let header = '';
   let signedItems: AuthorizationItems | undefined;
-  const url = options.kind === 'gateway' ? `${options.url.replace(/\/+$/, '')}/pg/v2/file/generateUploadUrl` : options.url;
   try {
     const r = await signedRequest({
       method: 'POST',
-      url,
+      // R10: a webhook signs the notifyUrl as registered (as written), wherever it is delivered
+      url: signedUrlOf(options),
+      ...(options.kind === 'merchant' && options.notifyUrl !== undefined ? { deliverTo: options.url } : {}),
       appId: options.appId,
       appSecret: options.appSecret,
       body: options.kind === 'gateway' ? GATEWAY_FUZZ_BODY : MERCHANT_FUZZ_BODY,

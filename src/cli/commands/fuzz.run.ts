@@ -5,7 +5,8 @@
  */
 import { randomInt } from 'node:crypto';
 import { seeDocs } from '../../docs/cite.js';
-import { fuzzHttp } from '../../fuzz/http.js';
+import { fuzzHttp, signedUrlOf } from '../../fuzz/http.js';
+import { shellQuote } from '../../shell-quote.js';
 import { FUZZ_WINDOW, fuzzParser, parseReplay, showEscaped, type FuzzResult } from '../../fuzz/run.js';
 import { saveFinding } from '../../fuzz/save.js';
 import type { HeaderAnswers } from '../../scheme/header-answers.js';
@@ -45,6 +46,12 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
   if (values.testee !== undefined && values.testee.trim() === '') throw new UsageError('--testee needs a command');
   const http = values.gateway !== undefined ? { kind: 'gateway' as const, url: values.gateway } : values['merchant-notify'] !== undefined ? { kind: 'merchant' as const, url: values['merchant-notify'] } : undefined;
   if ([values.testee, values.gateway, values['merchant-notify']].filter((v) => v !== undefined).length > 1) throw new UsageError('give one of --testee, --gateway and --merchant-notify');
+  const notifyUrl = values['notify-url'];
+  if (notifyUrl !== undefined) {
+    if (http?.kind !== 'merchant') throw new UsageError('--notify-url goes with --merchant-notify: the notifyUrl as registered, which the webhooks sent there sign (R10)');
+    if (!/^https?:\/\/[^/]/.test(notifyUrl)) throw new UsageError(`--notify-url must be an http(s):// URL, not ${JSON.stringify(notifyUrl)}`);
+    if (notifyUrl.includes('#')) throw new UsageError('--notify-url must not have a fragment (a fragment is never sent, nor registered)');
+  }
   if (http) {
     if (!/^https?:\/\/[^/]/.test(http.url)) throw new UsageError(`the URL must be http(s)://…, not ${JSON.stringify(http.url)}`);
     const appId = values['app-id'] ?? io.env[APP_ID_ENV];
@@ -61,11 +68,18 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
       return EXIT.failure;
     }
     io.stdout(`fuzzing the Authorization parsing of ${http.url} (${http.kind}): seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`);
-    const result = await fuzzHttp({ ...http, appId, appSecret, seed, runs, timeoutMs, ...(timeMs !== undefined ? { timeMs } : {}), ...(replay ? { path: replay.path } : {}) });
+    const target = { ...http, ...(notifyUrl !== undefined ? { notifyUrl } : {}) };
+    const signedUrl = signedUrlOf(target);
+    // R10: say which URL part 4 signs, and how to sign another
+    if (http.kind === 'merchant') io.stdout(notifyUrl === undefined ? `webhooks signed over ${signedUrl} (part 4), the URL they are sent to: a merchant registered at another notifyUrl verifies against that one (R10); give it with --notify-url\n` : `webhooks signed over ${signedUrl} (part 4: the notifyUrl as registered, --notify-url, R10), sent to ${http.url}\n`);
+    const result = await fuzzHttp({ ...target, appId, appSecret, seed, runs, timeoutMs, ...(timeMs !== undefined ? { timeMs } : {}), ...(replay ? { path: replay.path } : {}) });
     const advised = result.advisories;
     // R16: 5xx answers counted as refusals are said, never a finding
     if (advised.serverErrors > 0) io.stdout(`advisory: ${advised.serverErrors} request(s) ${advised.message ?? ''}, e.g. header ${showEscaped(advised.example ?? '')}\n`);
-    return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${http.url}` }, io, (s) => emit({ ...s, advisories: { serverErrors: advised.serverErrors } }, [appSecret]));
+    // a genuine header refused by a merchant whose webhooks were signed over the URL they went to: perhaps it registered another (R10)
+    const hint = http.kind === 'merchant' && notifyUrl === undefined ? 'signed over the URL it was sent to: if the merchant registered another notifyUrl, give it with --notify-url (R10)' : undefined;
+    const wire = { signedUrl, sentTo: http.kind === 'gateway' ? signedUrl : http.url, ...(hint !== undefined ? { hint } : {}) };
+    return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${shellQuote(http.url)}${notifyUrl !== undefined ? ` --notify-url ${shellQuote(notifyUrl)}` : ''}`, wire }, io, (s) => emit({ ...s, advisories: { serverErrors: advised.serverErrors } }, [appSecret]));
   }
 
   // the --save file, checked before fuzzing: in the authorization/ folder of a vectors folder (made when missing)
@@ -127,7 +141,7 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
 
 // --- internal ---
 
-function report(result: FuzzResult, values: { target?: string; save?: string; limits?: VectorLimits }, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }, emit: (summary: object) => void): number {
+function report(result: FuzzResult, values: { target?: string; save?: string; limits?: VectorLimits; wire?: { signedUrl: string; sentTo: string; hint?: string } }, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }, emit: (summary: object) => void): number {
   const f = result.finding;
   if (!f) {
     io.stdout(`no finding: ${result.runs} headers tried${result.interrupted ? ' (stopped by --time)' : ''}, seed ${result.seed}\n`);
@@ -139,8 +153,11 @@ function report(result: FuzzResult, values: { target?: string; save?: string; li
   io.stdout(
     [
       `FINDING after ${result.runs} headers (${f.shrinks} shrinks):`,
-      `  header:  ${showEscaped(f.header)}`,
+      // over HTTP: the request as it went (the URL part 4 signed, where it was sent, the header sent)
+      ...(values.wire ? [`  signed:  POST ${values.wire.signedUrl} (part 4)`, `  sent to: ${values.wire.sentTo}`] : []),
+      `  header:  ${showEscaped(f.header)}${values.wire ? ' (sent)' : ''}`,
       `  reason:  ${f.reason}`,
+      ...(values.wire?.hint !== undefined && f.reason.includes('must be accepted') ? [`  hint:    ${values.wire.hint}`] : []),
       `  R8:      ${f.oracle.verdict} (${describeAnswers(f.oracle.answers)}; ${seeDocs('R8', io.cwd)})`,
       `  replay:  ${replay}`,
       '',
@@ -157,7 +174,7 @@ function report(result: FuzzResult, values: { target?: string; save?: string; li
       io.stderr(`pgv2kit fuzz: the finding could not be saved (nothing was): ${problemsText(e)}\n`);
     }
   }
-  emit({ seed: result.seed, exitCode: EXIT.nonconformance, runs: result.runs, stoppedByTime: result.interrupted, finding: { header: f.header, reason: f.reason, verdict: f.oracle.verdict, shrinks: f.shrinks, replay: f.replay, replayCommand: replay, saved } });
+  emit({ seed: result.seed, exitCode: EXIT.nonconformance, runs: result.runs, stoppedByTime: result.interrupted, finding: { header: f.header, ...(values.wire ? { signedUrl: values.wire.signedUrl, sentTo: values.wire.sentTo } : {}), reason: f.reason, verdict: f.oracle.verdict, shrinks: f.shrinks, replay: f.replay, replayCommand: replay, saved } });
   return EXIT.nonconformance;
 }
 

@@ -15,6 +15,7 @@ export const fuzzOptions = {
   testee: { type: 'string', valueName: '<command>', description: 'Start this command and fuzz it over protocol v1' },
   gateway: { type: 'string', valueName: '<url>', description: 'Fuzz a gateway: signed credentials requests to <url> with fuzzed Authorization headers' },
   'merchant-notify': { type: 'string', valueName: '<url>', description: "Fuzz a merchant's notify endpoint: signed webhooks to <url> with fuzzed Authorization headers" },
+  'notify-url': { type: 'string', valueName: '<url>', description: 'With --merchant-notify: the notifyUrl as the merchant registered it, which every webhook signs (R10; default: the --merchant-notify URL)' },
   'app-id': { type: 'string', valueName: '<id>', description: 'With --gateway or --merchant-notify: the merchant appId', env: APP_ID_ENV },
   secret: { type: 'string', valueName: '<secret>', description: 'With --gateway or --merchant-notify: the merchant secret', env: APP_SECRET_ENV, secret: true },
   seed: { type: 'string', valueName: '<n>', description: 'The random seed (default: random, printed)' },
@@ -30,7 +31,7 @@ export const fuzzOptions = {
 export const fuzzCommand = defineCommand({
   name: 'fuzz',
   summary: "Fuzz an implementation's Authorization header parser against reading R8 and shrink what breaks it",
-  usage: 'pgv2kit fuzz [--testee "<command>" | --gateway <url> | --merchant-notify <url>] [--seed <n>] [--runs <n>] [--time <s>] [--replay <seed:path>] [--save <file>]',
+  usage: 'pgv2kit fuzz [--testee "<command>" | --gateway <url> | --merchant-notify <url> [--notify-url <url>]] [--seed <n>] [--runs <n>] [--time <s>] [--replay <seed:path>] [--save <file>]',
   description: [
     'Sends authorization.parse headers to the implementation: valid headers in every item',
     'order with realistic values, and mutated ones (items dropped, duplicated or emptied,',
@@ -40,7 +41,10 @@ export const fuzzCommand = defineCommand({
     'at each place, by every common trim; unknown items ignored or refused; the scheme with or',
     'without case) passes; any other answer is a finding.',
     'Over HTTP (--gateway, --merchant-notify) a 5xx counts as a refusal (R16): an advisory where',
-    'a refusal is allowed, a finding where the header must be accepted.',
+    'a refusal is allowed, a finding where the header must be accepted. A webhook signs, as part 4,',
+    'the notifyUrl as the merchant registered it (R10): --notify-url, when the endpoint is reached',
+    'at another URL (a proxy, a local port); without it, the URL it is sent to. The URL signed is',
+    'printed at the start and with a finding.',
     'A failure is shrunk to a minimal header and printed with its replay seed and path.',
     'Without --testee the built-in reference is fuzzed in process.',
     '',
@@ -61,6 +65,7 @@ export const fuzzCommand = defineCommand({
     'pgv2kit fuzz --testee "python3 examples/python-adapter/pgv2kit_adapter.py"',
     'pgv2kit fuzz --testee "node my-adapter.mjs" --runs 10000 --time 60 --save vectors/authorization/fuzz.yaml',
     'pgv2kit fuzz --testee "node my-adapter.mjs" --replay 1234:5:0:0',
+    'pgv2kit fuzz --merchant-notify http://127.0.0.1:8080/hooks/pg --notify-url https://shop.example/hooks/pg --runs 300',
   ],
   run: async (context) => (await import('./fuzz.run.js')).runFuzz(context),
 });
