@@ -2,7 +2,8 @@
  * How an HTTP answer to a message counts (spec §7, reading R16), the one rule the gateway
  * role (src/checks/gateway.ts), `fuzz --gateway` / `--merchant-notify` (src/fuzz/http.ts)
  * and the merchant role with certification (src/checks/merchant.ts, src/certify/) share:
- * any non-2xx answer is a refusal; a 5xx answer to a forged, malformed or refused message
+ * any answer that does not read as acceptance is a refusal (a non-2xx; at a merchant's return
+ * endpoint, a page, what src/merchant/acceptance.ts says); a 5xx answer to a forged, malformed or refused message
  * counts as a refusal too, reported as an advisory ("answered with a server error, not a
  * refusal"); a 5xx answer to a genuine message is a failure, as any refusal of it is.
  * @module
