@@ -35,7 +35,7 @@ export const merchantCheck = defineCheck({
     if (expected !== 'anything' && allowed !== expected) {
       return { op, status: 'error', expected, got, message: `a kit bug, please report it: the case expects ${expected}, but the readings (R7–R11) allow ${allowed} for the call as built` };
     }
-    const what = r.outcome.kind === 'response' ? `${HANDLING_TITLES[r.handling]}: status ${r.outcome.status}${r.outcome.body ? `, body ${JSON.stringify(clip(r.outcome.body, 120))}` : ''}` : `${HANDLING_TITLES[r.handling]}: ${r.outcome.message}`;
+    const what = r.outcome.kind === 'response' ? `${HANDLING_TITLES[r.handling]}: status ${r.outcome.status}${r.outcome.location !== undefined ? `, Location ${JSON.stringify(clip(r.outcome.location, 120))}` : ''}${r.outcome.body ? `, body ${JSON.stringify(clip(r.outcome.body, 120))}` : ''}` : `${HANDLING_TITLES[r.handling]}: ${r.outcome.message}`;
     // advisory: any answer is reported, never failed; no answer at all is not a pass (nothing was judged)
     const answered = r.outcome.kind === 'response';
     if (expected === 'anything') return answered ? { op, status: 'pass', expected, got, ...(r.handling === 'accepted' || r.handling === 'refused' ? { choice: r.handling } : {}), message: `advisory: ${what}` } : { op, status: 'error', expected, got, message: `advisory, but no answer to report: ${what}` };

@@ -87,6 +87,7 @@ describe('the merchant check', () => {
     const page: SendOutcome = { kind: 'response', status: 200, body: '<h1>Thank you</h1>', ms: 1 };
     const found: SendOutcome = { kind: 'response', status: 302, body: '', location: '/orders/7', ms: 1 };
     for (const outcome of [page, found]) expect((await merchantCheck.run(redirect, 'merchant.redirect', subjectAnswering(outcome, 'accept', { acceptBody: 'SUCCESS' }), {})).status).toBe('pass');
+    expect((await merchantCheck.run(redirect, 'merchant.redirect', subjectAnswering(found, 'accept'), {})).message).toBe('accepted: status 302, Location "/orders/7"');
     const o = await merchantCheck.run(redirect, 'merchant.redirect', subjectAnswering(no, 'accept', { acceptBody: 'SUCCESS' }), {});
     expect(o.message).toMatch(/refused: status 401, body "FAIL"; must be accepted \(a 2xx or 3xx\)$/);
   });
