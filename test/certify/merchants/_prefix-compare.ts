@@ -5,17 +5,10 @@
  * an empty one always, unless the parser refuses empty values.
  */
 import { createHash } from 'node:crypto';
-import { parseAuthorization, signatureContent, type ParseAuthorization, type Verdict } from '../../../examples/sample-merchant/merchant.mjs';
+import { parseAuthorization, signatureContent, type Verdict, type verifySignature } from '../../../examples/sample-merchant/merchant.mjs';
 
-export interface PrefixInput {
-  appId: string;
-  appSecret: string;
-  method: string;
-  url: string;
-  authorization: string | undefined;
-  body: string | Uint8Array;
-  parse?: ParseAuthorization;
-}
+/** The sample's verifySignature input (its appId check kept, always on). */
+export type PrefixInput = Omit<Parameters<typeof verifySignature>[0], 'checkAppId'>;
 
 export function verifyByReceivedLength({ appId, appSecret, method, url, authorization, body, parse = parseAuthorization }: PrefixInput): Verdict {
   const parsed = parse(authorization);
