@@ -105,6 +105,7 @@ const SENT_BODY: Record<NonNullable<NonNullable<MerchantInputs['sent']>['body']>
   'one-digit': changeLastDigit,
   'trailing-lf': (text) => `${text}\n`,
   'white-space': (text) => text.replace(':', ': '),
+  bom: (text) => `\uFEFF${text}`,
 };
 
 /** Part 7's payment value when the signature covers another text than the decoded value. */

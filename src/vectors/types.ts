@@ -251,7 +251,7 @@ export interface MerchantInputs {
     readonly timestamp?: 'week-old';
   };
   readonly sent?: {
-    readonly body?: 'one-digit' | 'trailing-lf' | 'white-space';
+    readonly body?: 'one-digit' | 'trailing-lf' | 'white-space' | 'bom';
     readonly payment?: 'one-digit';
     /** The payment parameter twice: the genuine value and a forged one, in this order. */
     readonly paymentTwice?: 'forged-first' | 'genuine-first';

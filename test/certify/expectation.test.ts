@@ -117,6 +117,9 @@ describe('the forgery classes (issue 22): sent as named at every seed, checked w
     const lf = webhook('merchant.webhook.body-trailing-lf.added');
     expect(lf.body.endsWith('}\n')).toBe(true);
     expect(lf.it.sign).toBe(sha(`${base.appId}\n${base.appSecret}\nPOST\n${base.notifyUrl}\n${lf.it.timestamp}\n${lf.it.nonce}\n${lf.body.slice(0, -1)}\n`));
+    const bom = webhook('merchant.webhook.body-bom.added');
+    expect(bom.body.startsWith('\uFEFF{')).toBe(true);
+    expect(bom.it.sign).toBe(sha(`${base.appId}\n${base.appSecret}\nPOST\n${base.notifyUrl}\n${bom.it.timestamp}\n${bom.it.nonce}\n${bom.body.slice(1)}\n`));
     // the redirect's payment twice, in each order: one of the two is the payment the authorization signs
     for (const order of ['forged-first', 'genuine-first']) {
       const ps = pairs(call(`merchant.redirect.payment-twice.${order}`).url);
