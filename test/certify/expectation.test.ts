@@ -12,6 +12,7 @@ import type { MerchantTarget } from '../../src/merchant/call.js';
 import { createMerchantSubject } from '../../src/subjects/merchant-subject.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 import type { LoadedCase, MerchantCase } from '../../src/vectors/types.js';
+import { mistakeIds } from '../docs/_catalogue.js';
 import { APP_ID, APP_SECRET, startTestMerchant, type TestMerchant } from './_merchant.js';
 
 const base: MerchantTarget = { appId: 'app_9f2c', appSecret: 'sk_test_expectations', notifyUrl: 'https://shop.example.com/hooks/pg', returnUrl: 'https://shop.example.com/return?lang=en' };
@@ -132,5 +133,22 @@ describe('the forgery classes (issue 22): sent as named at every seed, checked w
     for (const order of ['forged-first', 'genuine-first']) {
       expect(pairs(call(`merchant.redirect.authorization-twice.${order}`).url).filter(([n]) => n === 'authorization').length).toBe(2);
     }
+  });
+});
+
+describe('the requirements name the mistakes they catch', () => {
+  const requirements = loadVectorSet().requirements;
+  const known = mistakeIds();
+
+  it('every named mistake is one of the catalogue (its page in docs/mistakes/)', () => {
+    const named = Object.entries(requirements).filter(([, q]) => q.mistake !== undefined);
+    expect(named.length).toBeGreaterThanOrEqual(28);
+    expect(named.filter(([, q]) => !known.has(q.mistake ?? '')).map(([id, q]) => `${id}: ${q.mistake}`)).toEqual([]);
+  });
+
+  it('every requirement a forgery class serves (issue 22) names one', () => {
+    const forgeries = new Set(cases.filter((c) => c.result === 'invalid' && /\.(sign-|item-|body-(trailing|white|bom)|payment-twice|authorization-twice|re-encoded|decoded-once-more|signed-with-ids)/.test(c.id)).map((c) => c.requirement));
+    expect(forgeries.size).toBeGreaterThanOrEqual(20);
+    expect([...forgeries].filter((id) => requirements[id]?.mistake === undefined)).toEqual([]);
   });
 });
