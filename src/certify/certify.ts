@@ -5,6 +5,7 @@
  * data; {@link writeCertificationReports} writes it beside the run's standard reports.
  * @module
  */
+import { mistakeTitle } from '../docs/refs.js';
 import type { CaseResult, RunResult } from '../runner/result.js';
 import { runCases } from '../runner/run.js';
 import type { HttpCall, MerchantTarget } from '../merchant/call.js';
@@ -67,6 +68,8 @@ export interface RequirementResult {
   readonly title: string;
   readonly sections: readonly string[];
   readonly readings: readonly string[];
+  /** The known mistake a failure of the requirement reveals (docs/mistakes/<id>.md), when the vectors name one. */
+  readonly mistake?: string;
   /** fail when a check failed; pass when every applicable check passed; advisory for advisory-only requirements. */
   readonly result: CheckResult;
   readonly checks: readonly CheckOutcome[];
@@ -159,7 +162,7 @@ export function certificationOf(run: RunResult, set: VectorSet, options: Certify
   const results = new Map(run.cases.map((r) => [r.id, r]));
   const requirements: RequirementResult[] = Object.entries(set.requirements).map(([id, q]) => {
     const checks = cases.filter((c) => c.requirement === id && results.has(c.id)).map((c) => checkOutcome(c, results.get(c.id) as CaseResult));
-    return { id, title: q.title, sections: q.spec.map((s) => `§${s}`), readings: q.readings, result: requirementResult(checks), checks };
+    return { id, title: q.title, sections: q.spec.map((s) => `§${s}`), readings: q.readings, ...(q.mistake !== undefined ? { mistake: q.mistake } : {}), result: requirementResult(checks), checks };
   }).filter((q) => q.checks.length > 0);
   const all = requirements.flatMap((r) => r.checks);
   const answered = all.some((c) => c.outcome?.kind === 'response');
@@ -176,7 +179,7 @@ export function certificationOf(run: RunResult, set: VectorSet, options: Certify
   if (!answered && sent > 0) reasons.push(`the merchant answered none of the ${sent} calls sent (${Object.entries(robustness).map(([h, n]) => `${n} ${h}`).join(', ')})`);
   for (const r of requirements.filter((r) => r.result === 'fail')) {
     const failed = r.checks.filter((c) => c.judgement.result === 'fail');
-    reasons.push(`${r.id} (${r.sections.join(', ')}${r.readings.length ? `; ${r.readings.join(', ')}` : ''}): ${r.title} — ${failed.length} of ${r.checks.length} checks failed, e.g. ${failed[0]?.id}: ${failed[0]?.judgement.reason}`);
+    reasons.push(`${r.id} (${r.sections.join(', ')}${r.readings.length ? `; ${r.readings.join(', ')}` : ''}): ${r.title} — ${failed.length} of ${r.checks.length} checks failed${mistakeNamed(r.mistake)}, e.g. ${failed[0]?.id}: ${failed[0]?.judgement.reason}`);
   }
   const notes = all.filter((c) => c.expect === 'advisory' || c.expect === 'acceptable' || c.judgement.result === 'not-applicable' || c.judgement.result === 'advisory').map((c) => `${c.id}: ${c.judgement.handling === 'not-sent' ? 'not applicable' : c.judgement.handling} — ${c.judgement.reason}`);
   const totals: Record<CheckResult, number> = { pass: 0, fail: 0, advisory: 0, 'not-applicable': 0 };
@@ -210,6 +213,13 @@ export function certificationOf(run: RunResult, set: VectorSet, options: Certify
 }
 
 // --- internal ---
+
+/** ", the known mistake <id> (<its page's title>)", or nothing when the requirement names none. */
+function mistakeNamed(id: string | undefined): string {
+  if (id === undefined) return '';
+  const title = mistakeTitle(id);
+  return `, the known mistake ${id}${title !== undefined ? ` (${title})` : ''}`;
+}
 
 function checkOutcome(c: MerchantCase, r: CaseResult): CheckOutcome {
   const expect: Expectation = c.advisory ? 'advisory' : c.result === 'valid' ? 'accept' : c.result === 'invalid' ? 'refuse' : 'acceptable';

@@ -77,7 +77,7 @@ export function certificationMarkdown(r: CertificationResult): string {
   lines.push('');
   for (const q of r.requirements) {
     const docs = docsNamed([...q.sections, ...q.readings].join(', '));
-    lines.push(`## ${q.id} — ${q.title}`, '', `Spec ${q.sections.join(', ')}${q.readings.length ? `; readings ${q.readings.join(', ')}` : ''}. Result: **${q.result.toUpperCase()}**.${docs ? ` Docs, in the kit: ${docs}.` : ''}`, '');
+    lines.push(`## ${q.id} — ${q.title}`, '', `Spec ${q.sections.join(', ')}${q.readings.length ? `; readings ${q.readings.join(', ')}` : ''}.${q.mistake !== undefined ? ` Catches the known mistake \`${q.mistake}\`.` : ''} Result: **${q.result.toUpperCase()}**.${docs ? ` Docs, in the kit: ${docs}.` : ''}`, '');
     lines.push('| Check | Sent | Expected | Result | What happened | ms |', '|---|---|---|---|---|---|');
     for (const c of q.checks) lines.push(`| ${c.id} | ${cell(c.title)} | ${c.expect} | ${c.judgement.result.toUpperCase()} | ${cell(c.judgement.reason)} | ${c.outcome?.ms ?? ''} |`);
     lines.push('');
@@ -99,7 +99,7 @@ export function certificationHtml(r: CertificationResult): string {
       const checks = q.checks
         .map((c) => `<tr class="${c.judgement.result}"><td><code>${e(c.id)}</code></td><td class="long">${e(c.title)}</td><td>${e(c.expect)}</td><td>${e(c.judgement.result.toUpperCase())}</td><td class="long">${e(c.judgement.reason)}</td><td>${c.outcome?.ms ?? ''}</td></tr>`)
         .join('\n');
-      return `<h3 id="${e(q.id)}" class="${q.result}">${e(q.id)} — ${e(q.title)}: ${e(q.result.toUpperCase())}</h3>\n<p>Spec ${citeRefsHtml(e(q.sections.join(', ')), true)}${q.readings.length ? `; readings ${citeRefsHtml(e(q.readings.join(', ')))}` : ''}</p>\n<div class="scroll"><table><tr><th>Check</th><th>Sent</th><th>Expected</th><th>Result</th><th>What happened</th><th>ms</th></tr>\n${checks}\n</table></div>`;
+      return `<h3 id="${e(q.id)}" class="${q.result}">${e(q.id)} — ${e(q.title)}: ${e(q.result.toUpperCase())}</h3>\n<p>Spec ${citeRefsHtml(e(q.sections.join(', ')), true)}${q.readings.length ? `; readings ${citeRefsHtml(e(q.readings.join(', ')))}` : ''}${q.mistake !== undefined ? `; catches the known mistake <code>${e(q.mistake)}</code>` : ''}</p>\n<div class="scroll"><table><tr><th>Check</th><th>Sent</th><th>Expected</th><th>Result</th><th>What happened</th><th>ms</th></tr>\n${checks}\n</table></div>`;
     })
     .join('\n');
   return `<!doctype html>

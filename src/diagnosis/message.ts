@@ -50,6 +50,16 @@ function signedOverMistake(c: MessageCase): Diagnosis[] {
   const url = c.kind === 'webhook' ? c.inputs.notifyUrl : c.inputs.url;
   const parts: ByteParts = { appId: c.inputs.appId, appSecret: c.inputs.appSecret, method: c.inputs.method, url, timestamp, nonce, body: bodyBytes(c.inputs) };
   const out: Diagnosis[] = [];
+  const rightSign = sign(parts);
+  const got = headerSign.toLowerCase();
+  // the right sign cut short, or with digits added: compared over the length of one of the two (strncasecmp, startsWith)
+  if (got !== rightSign && (rightSign.startsWith(got) || got.startsWith(rightSign))) {
+    out.push({
+      mistake: 'sign-compared-as-prefix',
+      message: `you accept ${got.length < 64 ? `the first ${got.length} digits of the right sign` : 'the right sign with digits added'}: the sign is compared over the length of one of the two, not as 64 digits (§5.2, R7)`,
+      ref: '§5.2, R7',
+    });
+  }
   if (c.kind === 'webhook' && c.inputs.deliveryUrl && sign({ ...parts, url: c.inputs.deliveryUrl }) === headerSign.toLowerCase()) {
     out.push({
       mistake: 'delivery-url',

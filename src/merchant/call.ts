@@ -9,10 +9,12 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { formatAuthorization, ITEM_NAMES, type ItemName } from '../scheme/authorization.js';
+import type { ItemName } from '../scheme/authorization.js';
+import { decodeQueryComponent } from '../scheme/redirect.js';
 import { sign } from '../scheme/sign.js';
 import { changeLastDigit } from '../scheme/tamper.js';
 import type { MerchantInputs, MerchantOperation } from '../vectors/types.js';
+import { writeAuthorization, type ForgeryValues } from './authorization-forms.js';
 import { readingsExpectation, type ReadingsExpectation } from './expectation.js';
 import { compactJson, createRng, makePayment, nonCanonicalJson, webhookPayload, type Rng } from './payloads.js';
 import type { HttpCall, MerchantTarget } from './target.js';
@@ -98,24 +100,25 @@ function formEncode(s: string): string {
   return new URLSearchParams([['', s]]).toString().slice(1);
 }
 
-const SIGN_CHANGES: Record<NonNullable<NonNullable<MerchantInputs['authorization']>['sign']>, (sign: string) => string> = {
-  'one-digit': (s) => `${s.slice(0, 10)}${s[10] === '0' ? '1' : '0'}${s.slice(11)}`,
-  zeros: () => '0'.repeat(64),
-  short: (s) => s.slice(1),
-  'upper-case': (s) => s.toUpperCase(),
+/** What `sent.body` does to the body after signing. */
+const SENT_BODY: Record<NonNullable<NonNullable<MerchantInputs['sent']>['body']>, (text: string) => string> = {
+  'one-digit': changeLastDigit,
+  'trailing-lf': (text) => `${text}\n`,
+  'white-space': (text) => text.replace(':', ': '),
+  bom: (text) => `\uFEFF${text}`,
 };
 
-/** The Authorization value the inputs ask for, from correct items; undefined for none. */
-function writeAuthorization(items: Record<ItemName, string>, a: MerchantInputs['authorization'], otherAppId: string): string | undefined {
-  if (a?.absent) return undefined;
-  const it = { ...items, ...(a?.appId ? { appId: otherAppId } : {}), ...(a?.sign ? { sign: SIGN_CHANGES[a.sign](items.sign) } : {}) };
-  if (a?.form === 'bearer') return `Bearer ${it.sign}`;
-  let text = a?.missing ? `V2_SHA256 ${ITEM_NAMES.filter((n) => n !== a.missing).map((n) => `${n}=${it[n]}`).join(',')}` : formatAuthorization(it, a?.order ?? ITEM_NAMES);
-  if (a?.duplicate === 'sign') text = `${formatAuthorization({ ...it, sign: '0'.repeat(64) }, a.order ?? ITEM_NAMES)},sign=${it.sign}`;
-  if (a?.duplicate === 'nonce') text = `${text},nonce=${it.nonce}`;
-  if (a?.scheme) text = text.replace(/^V2_SHA256/, a.scheme);
-  if (a?.padded) text = ` ${text}\t`;
-  return text;
+/** Part 7's payment value when the signature covers another text than the decoded value. */
+const SIGNED_PAYMENT: Record<NonNullable<NonNullable<MerchantInputs['signed']>['payment']>, (payment: string) => string> = {
+  'still-encoded': formEncode,
+  're-encoded': encodeURIComponent,
+  'decoded-once-more': (payment) => decodeQueryComponent(payment) ?? `${payment} `,
+};
+
+/** A parameter once, or twice (the genuine value and a forged one, in the order asked). */
+function twice(name: string, genuine: string, forged: string, order: 'forged-first' | 'genuine-first' | undefined): Array<[string, string]> {
+  if (order === undefined) return [[name, genuine]];
+  return order === 'forged-first' ? [[name, forged], [name, genuine]] : [[name, genuine], [name, forged]];
 }
 
 class Builder {
@@ -128,13 +131,19 @@ class Builder {
     this.otherAppId = `${t.appId}X`;
   }
 
-  /** The items of a signature over these parts, with the signed changes the inputs ask for. */
-  private items(signed: MerchantInputs['signed'], method: 'GET' | 'POST', url: string, body: string): Record<ItemName, string> {
+  /**
+   * The items of a signature over these parts, with the signed changes the inputs ask for, and
+   * the other values a forged Authorization may use (`otherBody`: the part 7 of another message).
+   */
+  private items(signed: MerchantInputs['signed'], method: 'GET' | 'POST', url: string, body: string, otherBody: string): { items: Record<ItemName, string>; values: ForgeryValues } {
     const appId = signed?.appId ? this.otherAppId : this.t.appId;
     const timestamp = String(signed?.timestamp ? this.now - OLD_TIMESTAMP_MS : this.now);
     const nonce = this.rng.word(24);
     const appSecret = signed?.secret ? `${this.t.appSecret}-wrong` : this.t.appSecret;
-    return { appId, sign: sign({ appId, appSecret, method, url, timestamp, nonce, body }), timestamp, nonce };
+    const parts = { appId, appSecret, method, url, timestamp, nonce };
+    // otherNonce has a "-", which no signed nonce (letters and digits) has: never the genuine one
+    const values = { otherAppId: this.otherAppId, otherContentSign: sign({ ...parts, body: otherBody }), otherNonce: `${this.rng.word(23)}-` };
+    return { items: { appId, sign: sign({ ...parts, body }), timestamp, nonce }, values };
   }
 
   webhook(i: MerchantInputs): HttpCall | string {
@@ -143,22 +152,28 @@ class Builder {
     const payload = webhookPayload(this.rng, { ...(i.payment?.unknownFields ? { unknown: true } : {}), ...(i.payment?.attach !== undefined ? { attach: i.payment.attach } : {}) });
     const text = i.json === 'non-canonical' ? nonCanonicalJson(payload) : compactJson(payload);
     const signedBody = i.signed?.body === 'compact-re-serialization' ? compactJson(JSON.parse(text)) : text;
-    const items = this.items(i.signed, 'POST', i.signed?.url === 'delivery' ? deliverTo : this.t.notifyUrl, signedBody);
-    const authorization = writeAuthorization(items, i.authorization, this.otherAppId);
+    const { items, values } = this.items(i.signed, 'POST', i.signed?.url === 'delivery' ? deliverTo : this.t.notifyUrl, signedBody, changeLastDigit(signedBody));
+    const authorization = writeAuthorization(items, i.authorization, values);
     const headers: Array<[string, string]> = [['content-type', 'application/json; charset=utf-8']];
     if (authorization !== undefined) headers.push(['authorization', authorization]);
-    return { method: 'POST', url: deliverTo, headers, body: i.sent?.body ? changeLastDigit(text) : text };
+    return { method: 'POST', url: deliverTo, headers, body: i.sent?.body ? SENT_BODY[i.sent.body](text) : text };
   }
 
   redirect(i: MerchantInputs): HttpCall {
     const p = makePayment(this.rng, i.payment?.attach);
     const payment = compactJson(p);
     const added: Array<[string, string]> = [['paymentNo', p.paymentNo], ['merchantTradeNo', p.merchantTradeNo]];
-    const signedUrl = i.signed?.url === 'with-added-params' ? addQuery(this.t.returnUrl, [...added, ['payment', payment]], 'form') : this.t.returnUrl;
-    const items = this.items(i.signed, 'GET', signedUrl, `payment=${i.signed?.payment ? formEncode(payment) : payment}`);
-    const authorization = writeAuthorization(items, i.authorization, this.otherAppId);
-    const params: Array<[string, string]> = [...added, ['payment', i.sent?.payment ? changeLastDigit(payment) : payment]];
-    if (authorization !== undefined) params.push(['authorization', authorization]);
+    const signedUrl = i.signed?.url === 'with-added-params' ? addQuery(this.t.returnUrl, [...added, ['payment', payment]], 'form') : i.signed?.url === 'with-ids' ? addQuery(this.t.returnUrl, added, 'form') : this.t.returnUrl;
+    const signedPayment = i.signed?.payment ? SIGNED_PAYMENT[i.signed.payment](payment) : payment;
+    const { items, values } = this.items(i.signed, 'GET', signedUrl, `payment=${signedPayment}`, `payment=${changeLastDigit(payment)}`);
+    const authorization = writeAuthorization(items, i.authorization, values);
+    const forged = changeLastDigit(payment);
+    const sent = i.sent?.payment ? forged : payment;
+    const params: Array<[string, string]> = [...added, ...twice('payment', sent, forged, i.sent?.paymentTwice)];
+    if (authorization !== undefined) {
+      const forgedAuthorization = writeAuthorization(items, { ...i.authorization, sign: 'last-digit' }, values) ?? '';
+      params.push(...twice('authorization', authorization, forgedAuthorization, i.sent?.authorizationTwice));
+    }
     return { method: 'GET', url: addQuery(this.t.returnDeliverTo ?? this.t.returnUrl, params, i.encoding ?? 'form'), headers: [] };
   }
 }

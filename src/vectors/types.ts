@@ -245,16 +245,29 @@ export interface MerchantInputs {
   readonly signed?: {
     readonly appId?: 'other';
     readonly secret?: 'other';
-    readonly url?: 'delivery' | 'with-added-params';
+    readonly url?: 'delivery' | 'with-added-params' | 'with-ids';
     readonly body?: 'compact-re-serialization';
-    readonly payment?: 'still-encoded';
+    readonly payment?: 'still-encoded' | 're-encoded' | 'decoded-once-more';
     readonly timestamp?: 'week-old';
   };
-  readonly sent?: { readonly body?: 'one-digit'; readonly payment?: 'one-digit' };
+  readonly sent?: {
+    readonly body?: 'one-digit' | 'trailing-lf' | 'white-space' | 'bom';
+    readonly payment?: 'one-digit';
+    /** The payment parameter twice: the genuine value and a forged one, in this order. */
+    readonly paymentTwice?: 'forged-first' | 'genuine-first';
+    /** The authorization parameter twice: the genuine value and a forged one, in this order. */
+    readonly authorizationTwice?: 'forged-first' | 'genuine-first';
+  };
   readonly authorization?: {
     readonly order?: readonly ItemName[];
     readonly appId?: 'other';
-    readonly sign?: 'one-digit' | 'zeros' | 'short' | 'upper-case';
+    readonly sign?: 'one-digit' | 'zeros' | 'short' | 'upper-case' | 'prefix-1' | 'prefix-2' | 'prefix-8' | 'prefix-32' | 'prefix-63' | 'extra-digit' | 'first-digit' | 'last-digit' | 'non-hex' | 'other-content';
+    /** This item written with an empty value. */
+    readonly empty?: ItemName;
+    /** This item written twice, its genuine value and another, the genuine one `first` or `last`. */
+    readonly twice?: { readonly item: ItemName; readonly genuine: 'first' | 'last' };
+    /** This item given a new value after signing. */
+    readonly refreshed?: 'timestamp' | 'nonce';
     readonly missing?: ItemName;
     readonly duplicate?: 'sign' | 'nonce';
     readonly scheme?: 'V1_SHA256';
@@ -285,6 +298,8 @@ export interface RequirementEntry {
   /** Sections of gateway-spec.md. */
   readonly spec: readonly string[];
   readonly readings: readonly string[];
+  /** The known mistake (docs/mistakes/<id>.md) a failure of the requirement reveals. */
+  readonly mistake?: string;
 }
 
 /** Any case, discriminated on `kind` (the area it was loaded from). */

@@ -107,9 +107,26 @@ describe('each defective merchant shows its bug', () => {
       expect((await webhook(m, headerReordered(genuineSign))).status).toBe(401);
     },
     'unchecked-appid': async (m) => expect((await webhook(m, header(genuineSign, 'intruder'))).status).toBe(200),
+    'prefix-sign': async (m) => {
+      expect((await webhook(m, header(genuineSign.slice(0, 1)))).status).toBe(200);
+      expect((await webhook(m, header(genuineSign.slice(0, 63).toUpperCase()))).status).toBe(200);
+      expect((await webhook(m, header(`${genuineSign}0`))).status).toBe(401);
+      expect((await webhook(m, header(''))).status).toBe(401);
+    },
+    'empty-sign': async (m) => {
+      expect((await webhook(m, header(''))).status).toBe(200);
+      expect((await webhook(m, header('', appId, '1700000000000', 'any-nonce'), '{"forged":true}')).status).toBe(200);
+    },
+    'last-payment': async (m) => {
+      const forged = payment.replace('"1.00"', '"0.01"');
+      const authorization = formEncode(header(sha(content('GET', returnUrl, `payment=${payment}`))));
+      const twice = (first: string, last: string) => `order=A%2B1&lang=fr&paymentNo=P1&merchantTradeNo=T1&payment=${formEncode(first)}&payment=${formEncode(last)}&authorization=${authorization}`;
+      expect(await redirect(m, twice(forged, payment))).toBe(200);
+      expect(await redirect(m, twice(payment, forged))).toBe(401);
+    },
   };
 
-  it('lists nine defective merchants, each with a check here', () => {
+  it('lists twelve defective merchants, each with a check here', () => {
     expect(DEFECTIVE_MERCHANTS.map((d) => d.name).sort()).toEqual(Object.keys(shows).sort());
   });
 

@@ -73,7 +73,7 @@ describe.concurrent('an unreachable target: one line, exit 3, before any case', 
 describe.concurrent('a target that connects and never answers: its checks fail (exit 1), it is not "unreachable"', () => {
   it('certify: NOT CERTIFIED, exit 1, every call a timeout, the reason says so', async () => {
     const dir = join(tmp(), 'r');
-    const r = await run(['certify', '--notify-url', `${silentUrl}/n`, '--return-url', `${silentUrl}/r`, '--timeout', '0.05', '--seed', '1', '--report-dir', dir], { env: CREDENTIALS });
+    const r = await run(['certify', '--notify-url', `${silentUrl}/n`, '--return-url', `${silentUrl}/r`, '--timeout', '0.025', '--seed', '1', '--report-dir', dir], { env: CREDENTIALS });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/reason: the merchant answered none of the (\d+) calls sent \(\1 timeout\)\n/);
     expect(r.stdout).toContain('Verdict: NOT CERTIFIED');

@@ -86,6 +86,23 @@ describe('webhook verifiers', () => {
     expect((await diagnose(webhook(sha(content(NOTIFY).slice(0, -1))), failed('webhook.verify', ACCEPTED))).map((d) => d.mistake)).toEqual(['no-final-lf']);
   });
 
+  it.each([
+    ['its first digit', (s: string) => s.slice(0, 1), 'the first 1 digits of the right sign'],
+    ['its first 63 digits', (s: string) => s.slice(0, 63), 'the first 63 digits of the right sign'],
+    ['it in upper case, cut to 32 digits', (s: string) => s.slice(0, 32).toUpperCase(), 'the first 32 digits of the right sign'],
+    ['it with a digit added', (s: string) => `${s}0`, 'the right sign with digits added'],
+  ])('the right sign as %s: sign-compared-as-prefix', async (_, change, words) => {
+    const c = { ...webhook(change(sha(content(NOTIFY)))), expected: { problem: { kind: 'malformed-sign' } } } as WebhookCase;
+    const found = await diagnose(c, failed('webhook.verify', ACCEPTED));
+    expect(found.map((d) => d.mistake)).toEqual(['sign-compared-as-prefix']);
+    expect(found[0]?.message).toContain(`you accept ${words}`);
+  });
+
+  it('a sign that is no prefix of the right one: not sign-compared-as-prefix', async () => {
+    const c = { ...webhook(sha(content(NOTIFY)).slice(1)), expected: { problem: { kind: 'malformed-sign' } } } as WebhookCase;
+    expect((await diagnose(c, failed('webhook.verify', ACCEPTED))).map((d) => d.mistake)).toEqual(['accepts-malformed-sign']);
+  });
+
   it('a sign over nothing known: the refusal the case expected', async () => {
     expect((await diagnose(webhook(sha('unrelated')), failed('webhook.verify', ACCEPTED))).map((d) => d.mistake)).toEqual(['accepts-sign-mismatch']);
   });

@@ -5,9 +5,12 @@
  */
 import type { MerchantOptions, RunningMerchant } from '../../../examples/sample-merchant/merchant.mjs';
 import * as acceptsEverything from './accepts-everything.js';
+import * as emptySign from './empty-sign.js';
 import * as encodedPayment from './encoded-payment.js';
 import * as fixedOrder from './fixed-order.js';
 import * as landedUrl from './landed-url.js';
+import * as lastPayment from './last-payment.js';
+import * as prefixSign from './prefix-sign.js';
 import * as requestUrl from './request-url.js';
 import * as reserializedBody from './reserialized-body.js';
 import * as strictFields from './strict-fields.js';
@@ -33,6 +36,8 @@ export interface DefectiveMerchant {
   bug: string;
   /** the requirement the certification must report as failed */
   requirement: Requirement;
+  /** the known mistake (docs/mistakes/<id>.md) the certification's first reason must name, at every seed */
+  mistake?: string;
   start(options: MerchantOptions): Promise<RunningMerchant>;
 }
 
@@ -45,5 +50,8 @@ export const DEFECTIVE_MERCHANTS: readonly DefectiveMerchant[] = [
   { name: 'encoded-payment', bug: 'verifies the redirect over the still percent-encoded payment value', requirement: 'redirect: accepts genuine redirects', start: encodedPayment.startDefectiveMerchant },
   { name: 'landed-url', bug: 'uses the URL it landed on, gateway-added parameters included, as part 4 of the redirect', requirement: 'redirect: accepts genuine redirects', start: landedUrl.startDefectiveMerchant },
   { name: 'fixed-order', bug: 'reads the Authorization items by position (appId, sign, timestamp, nonce), not by name', requirement: 'header: item order (R8)', start: fixedOrder.startDefectiveMerchant },
+  { name: 'prefix-sign', bug: 'compares the sign case-insensitively over the length of the sign it received (strncasecmp, startsWith)', requirement: 'webhook: refuses forged calls', mistake: 'sign-compared-as-prefix', start: prefixSign.startDefectiveMerchant },
+  { name: 'empty-sign', bug: 'compares over the received length and never refuses an empty value: sign= gets every forged call in', requirement: 'webhook: refuses forged calls', mistake: 'accepts-empty-value', start: emptySign.startDefectiveMerchant },
+  { name: 'last-payment', bug: "reads the redirect's parameters as PHP's $_GET does, the last occurrence of a repeated one", requirement: 'redirect: refuses forged redirects', mistake: 'accepts-redirect-parameter', start: lastPayment.startDefectiveMerchant },
   { name: 'unchecked-appid', bug: 'never compares the appId of the Authorization header with its own', requirement: 'appId check (R9)', start: uncheckedAppId.startDefectiveMerchant },
 ];
