@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // The checks `npm test` runs before the tests: the build and the type check at once (each is
 // tsc, single-threaded for most of its time: two cores take both in the time of the longer),
-// then the layer rules on the built tree. Each one's output is printed whole when it ends; the
+// then the layer rules on the built tree. A dist/ newer than every source and build setting is
+// not built again (scripts/dist-fresh.mjs: on a fresh clone, npm ci has just built it). Each one's output is printed whole when it ends; the
 // exit code is the first failure's, so a red step is never hidden by a green one.
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { distFresh } from './dist-fresh.mjs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -20,6 +23,8 @@ function step(script) {
   });
 }
 
-const [build, typecheck] = await Promise.all([step('build'), step('typecheck')]);
+const fresh = distFresh(fileURLToPath(new URL('..', import.meta.url)));
+if (fresh) process.stdout.write('> build: dist/ is newer than src/, package.json and tsconfig.build.json: not built again (npm run build forces it)\n');
+const [build, typecheck] = await Promise.all([fresh ? 0 : step('build'), step('typecheck')]);
 const layers = build === 0 ? await step('layers') : 1;
 process.exit([build, typecheck, layers].find((c) => c !== 0) ?? 0);

@@ -6,26 +6,16 @@
  * (CONTRIBUTING, "Adding a vector") is what the tests load. `npm test` builds first anyway.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { distFresh, newest } from '../../scripts/dist-fresh.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ENTRY = join(ROOT, 'dist', 'cli', 'main.js');
 const SNAPSHOT = join(ROOT, 'dist', 'vectors', 'set-snapshot.json');
 
-/** The newest change under a folder: of its files matching `files`, and of its folders (a file added or removed). */
-function newest(dir: string, files: RegExp): number {
-  let time = statSync(dir).mtimeMs;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    time = Math.max(time, entry.isDirectory() ? newest(path, files) : files.test(entry.name) ? statSync(path).mtimeMs : 0);
-  }
-  return time;
-}
-
 export default function setup(): void {
-  if (existsSync(ENTRY) && existsSync(SNAPSHOT) && statSync(ENTRY).mtimeMs >= newest(join(ROOT, 'src'), /\.(ts|json)$/)) {
+  if (distFresh(ROOT)) {
     if (statSync(SNAPSHOT).mtimeMs < newest(join(ROOT, 'vectors'), /\.(ya?ml|json)$/)) execFileSync('npm', ['run', '--silent', 'snapshot'], { cwd: ROOT, stdio: 'inherit' });
     return;
   }
