@@ -109,7 +109,13 @@ function copyKit(): string {
 /** Runs a command as a contributor would in the copy (a shell, its folder), outside this test run's vitest. */
 async function expectPasses(command: string, cwd: string): Promise<string> {
   // the variables vitest sets for its own workers would make the command's vitest think it is one
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(__)?VITEST|^TINYPOOL|^NODE_V8_COVERAGE$/.test(k)));
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(__)?VITEST|^TINYPOOL|^NODE_V8_COVERAGE$/.test(k))),
+    // in the copy, node_modules is a link: npm reads it as an out-of-date tree, and npx installs the
+    // copy as a package first, whose prepare would rebuild dist/ on every `npx pgv2kit` (6 s of tsc);
+    // a clone's npx runs its bin without installing anything, so nothing is built there either
+    npm_config_ignore_scripts: 'true',
+  };
   const { code, out } = await new Promise<{ code: number; out: string }>((resolve) => {
     execFile('sh', ['-c', command], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, out: `${stdout}${stderr}` }));
   });
