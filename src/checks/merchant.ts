@@ -12,6 +12,7 @@
  */
 import { HANDLING_TITLES } from '../merchant/handling.js';
 import { judgeAnswer } from '../refusal.js';
+import type { HttpCall } from '../merchant/target.js';
 import type { MerchantAnswer } from '../subjects/merchant-subject.js';
 import type { Json } from '../subjects/subject.js';
 import { clip } from '../scheme/text.js';
@@ -31,23 +32,24 @@ export const merchantCheck = defineCheck({
     const got = answer as unknown as Json;
     if (!('result' in answer)) return { op, status: 'error', expected, got, message: `the call could not be made: ${'rejected' in answer ? answer.rejected.reason : 'no result'}` };
     const r = answer.result as unknown as MerchantAnswer;
+    const sent = sentOf(r.call);
     const allowed = r.readings === 'acceptable' ? 'either' : r.readings;
     if (expected !== 'anything' && allowed !== expected) {
-      return { op, status: 'error', expected, got, message: `a kit bug, please report it: the case expects ${expected}, but the readings (R7–R11) allow ${allowed} for the call as built` };
+      return { op, status: 'error', expected, got, sent, message: `a kit bug, please report it: the case expects ${expected}, but the readings (R7–R11) allow ${allowed} for the call as built` };
     }
     const what = r.outcome.kind === 'response' ? `${HANDLING_TITLES[r.handling]}: status ${r.outcome.status}${r.outcome.location !== undefined ? `, Location ${JSON.stringify(clip(r.outcome.location, 120))}` : ''}${r.outcome.body ? `, body ${JSON.stringify(clip(r.outcome.body, 120))}` : ''}` : `${HANDLING_TITLES[r.handling]}: ${r.outcome.message}`;
     // advisory: any answer is reported, never failed; no answer at all is not a pass (nothing was judged)
     const answered = r.outcome.kind === 'response';
-    if (expected === 'anything') return answered ? { op, status: 'pass', expected, got, ...(r.handling === 'accepted' || r.handling === 'refused' ? { choice: r.handling } : {}), message: `advisory: ${what}` } : { op, status: 'error', expected, got, message: `advisory, but no answer to report: ${what}` };
+    if (expected === 'anything') return answered ? { op, status: 'pass', expected, got, ...(r.handling === 'accepted' || r.handling === 'refused' ? { choice: r.handling } : {}), message: `advisory: ${what}` } : { op, status: 'error', expected, got, sent, message: `advisory, but no answer to report: ${what}` };
     // a timeout, a reset, nothing listening is no answer: an error of the case, never a refusal
-    if (r.outcome.kind !== 'response') return { op, status: 'error', expected, got, message: `${what}; ${expected === 'accept' ? mustAccept(r.accepting) : expected === 'refuse' ? 'must be refused' : 'must be accepted or refused'}` };
+    if (r.outcome.kind !== 'response') return { op, status: 'error', expected, got, sent, message: `${what}; ${expected === 'accept' ? mustAccept(r.accepting) : expected === 'refuse' ? 'must be refused' : 'must be accepted or refused'}` };
     // R16: a 5xx counts as a refusal (an advisory where a refusal is allowed, a failure for a genuine call)
     const j = judgeAnswer(expected, r.outcome.status, r.handling === 'accepted');
     const advisory = j.advisory ? { advisory: j.advisory } : {};
     const said = j.advisory ? `; ${j.advisory}` : '';
     if (expected === 'either') return { op, status: 'pass', expected, got, choice: j.counted, ...advisory, message: `${what} (either is acceptable; the merchant ${j.counted} it${said})` };
     if (j.ok) return { op, status: 'pass', expected, got, ...advisory, message: `${what}${said}` };
-    return { op, status: 'fail', expected, got, message: `${what}; ${expected === 'accept' ? `${mustAccept(r.accepting)}${j.serverError ? ` — ${j.problem ?? ''}` : ''}` : `must be refused (accepted means ${r.accepting})`}` };
+    return { op, status: 'fail', expected, got, sent, message: `${what}; ${expected === 'accept' ? `${mustAccept(r.accepting)}${j.serverError ? ` — ${j.problem ?? ''}` : ''}` : `must be refused (accepted means ${r.accepting})`}` };
   },
 });
 
@@ -63,6 +65,22 @@ export function expectationOf(c: Pick<MerchantCase, 'result' | 'advisory'>): 'ac
 }
 
 // --- internal ---
+
+/**
+ * The call as sent, and what its signature covers (part 4, part 7, the content with the secret
+ * masked), as `pgv2kit explain` shows them: the report of a failing case shows it.
+ */
+function sentOf(call: HttpCall): Json {
+  const { signed, ...http } = call;
+  const shown: { [key: string]: Json } = { method: http.method, url: http.url };
+  if (http.headers.length) shown.headers = http.headers.map(([n, v]) => `${n}: ${v}`);
+  if (http.body !== undefined) shown.body = http.body;
+  if (signed) {
+    shown[http.method === 'GET' ? 'returnUrl' : 'notifyUrl'] = signed.registered;
+    shown.signed = { part4: signed.url, part7: signed.body, content: signed.content };
+  }
+  return shown;
+}
 
 function mustAccept(accepting: string): string {
   return `must be accepted (${accepting})`;

@@ -38,6 +38,8 @@ export interface OpOutcome {
   readonly choice?: Choice;
   /** What passed but is worth saying, e.g. a 5xx counted as a refusal (R16): shown in every report. */
   readonly advisory?: string;
+  /** What was actually sent where it is more than the case's input (a role's HTTP call and what it signed): a report shows it for a failing step instead of the input. */
+  readonly sent?: Json;
 }
 
 /** The outcome of one case: its operations' outcomes combined ({@link worstStatus}). */

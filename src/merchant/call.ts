@@ -11,15 +11,17 @@
 import { createHash } from 'node:crypto';
 import type { ItemName } from '../scheme/authorization.js';
 import { decodeQueryComponent } from '../scheme/redirect.js';
+import { contentHead } from '../scheme/content.js';
+import { maskSecret } from '../scheme/mask.js';
 import { sign } from '../scheme/sign.js';
 import { changeLastDigit } from '../scheme/tamper.js';
 import type { MerchantInputs, MerchantOperation } from '../vectors/types.js';
 import { writeAuthorization, type ForgeryValues } from './authorization-forms.js';
 import { readingsExpectation, type ReadingsExpectation } from './expectation.js';
 import { compactJson, createRng, makePayment, nonCanonicalJson, webhookPayload, type Rng } from './payloads.js';
-import type { HttpCall, MerchantTarget } from './target.js';
+import type { HttpCall, MerchantTarget, SignedParts } from './target.js';
 
-export type { HttpCall, MerchantTarget } from './target.js';
+export type { HttpCall, MerchantTarget, SignedParts } from './target.js';
 
 /** A built call and what the readings allow, or why the case cannot be made with these URLs. */
 export type BuiltCall = { readonly call: HttpCall; readonly readings: ReadingsExpectation } | { readonly notApplicable: string };
@@ -135,7 +137,7 @@ class Builder {
    * The items of a signature over these parts, with the signed changes the inputs ask for, and
    * the other values a forged Authorization may use (`otherBody`: the part 7 of another message).
    */
-  private items(signed: MerchantInputs['signed'], method: 'GET' | 'POST', url: string, body: string, otherBody: string): { items: Record<ItemName, string>; values: ForgeryValues } {
+  private items(signed: MerchantInputs['signed'], method: 'GET' | 'POST', url: string, body: string, otherBody: string): { items: Record<ItemName, string>; values: ForgeryValues; parts: SignedParts } {
     const appId = signed?.appId ? this.otherAppId : this.t.appId;
     const timestamp = String(signed?.timestamp ? this.now - OLD_TIMESTAMP_MS : this.now);
     const nonce = this.rng.word(24);
@@ -143,7 +145,9 @@ class Builder {
     const parts = { appId, appSecret, method, url, timestamp, nonce };
     // otherNonce has a "-", which no signed nonce (letters and digits) has: never the genuine one
     const values = { otherAppId: this.otherAppId, otherContentSign: sign({ ...parts, body: otherBody }), otherNonce: `${this.rng.word(23)}-` };
-    return { items: { appId, sign: sign({ ...parts, body }), timestamp, nonce }, values };
+    // what the signature covers, for a report of a failing call: the secret never written out
+    const content = `${contentHead({ ...parts, appSecret: maskSecret(appSecret), body })}${body}\n`;
+    return { items: { appId, sign: sign({ ...parts, body }), timestamp, nonce }, values, parts: { registered: method === 'POST' ? this.t.notifyUrl : this.t.returnUrl, url, body, content } };
   }
 
   webhook(i: MerchantInputs): HttpCall | string {
@@ -152,11 +156,11 @@ class Builder {
     const payload = webhookPayload(this.rng, { ...(i.payment?.unknownFields ? { unknown: true } : {}), ...(i.payment?.attach !== undefined ? { attach: i.payment.attach } : {}) });
     const text = i.json === 'non-canonical' ? nonCanonicalJson(payload) : compactJson(payload);
     const signedBody = i.signed?.body === 'compact-re-serialization' ? compactJson(JSON.parse(text)) : text;
-    const { items, values } = this.items(i.signed, 'POST', i.signed?.url === 'delivery' ? deliverTo : this.t.notifyUrl, signedBody, changeLastDigit(signedBody));
+    const { items, values, parts } = this.items(i.signed, 'POST', i.signed?.url === 'delivery' ? deliverTo : this.t.notifyUrl, signedBody, changeLastDigit(signedBody));
     const authorization = writeAuthorization(items, i.authorization, values);
     const headers: Array<[string, string]> = [['content-type', 'application/json; charset=utf-8']];
     if (authorization !== undefined) headers.push(['authorization', authorization]);
-    return { method: 'POST', url: deliverTo, headers, body: i.sent?.body ? SENT_BODY[i.sent.body](text) : text };
+    return { method: 'POST', url: deliverTo, headers, body: i.sent?.body ? SENT_BODY[i.sent.body](text) : text, signed: parts };
   }
 
   redirect(i: MerchantInputs): HttpCall {
@@ -165,7 +169,7 @@ class Builder {
     const added: Array<[string, string]> = [['paymentNo', p.paymentNo], ['merchantTradeNo', p.merchantTradeNo]];
     const signedUrl = i.signed?.url === 'with-added-params' ? addQuery(this.t.returnUrl, [...added, ['payment', payment]], 'form') : i.signed?.url === 'with-ids' ? addQuery(this.t.returnUrl, added, 'form') : this.t.returnUrl;
     const signedPayment = i.signed?.payment ? SIGNED_PAYMENT[i.signed.payment](payment) : payment;
-    const { items, values } = this.items(i.signed, 'GET', signedUrl, `payment=${signedPayment}`, `payment=${changeLastDigit(payment)}`);
+    const { items, values, parts } = this.items(i.signed, 'GET', signedUrl, `payment=${signedPayment}`, `payment=${changeLastDigit(payment)}`);
     const authorization = writeAuthorization(items, i.authorization, values);
     const forged = changeLastDigit(payment);
     const sent = i.sent?.payment ? forged : payment;
@@ -174,6 +178,6 @@ class Builder {
       const forgedAuthorization = writeAuthorization(items, { ...i.authorization, sign: 'last-digit' }, values) ?? '';
       params.push(...twice('authorization', authorization, forgedAuthorization, i.sent?.authorizationTwice));
     }
-    return { method: 'GET', url: addQuery(this.t.returnDeliverTo ?? this.t.returnUrl, params, i.encoding ?? 'form'), headers: [] };
+    return { method: 'GET', url: addQuery(this.t.returnDeliverTo ?? this.t.returnUrl, params, i.encoding ?? 'form'), headers: [], signed: parts };
   }
 }

@@ -25,4 +25,18 @@ export interface HttpCall {
   readonly url: string;
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly body?: string;
+  /** What the signature of the call covers (never sent: shown beside a failing call, as `pgv2kit explain` would). */
+  readonly signed?: SignedParts;
+}
+
+/** The parts a call's signature covers where a merchant goes wrong, and its content with the secret masked. */
+export interface SignedParts {
+  /** The endpoint's URL as the merchant registered it (notifyUrl or returnUrl). */
+  readonly registered: string;
+  /** Part 4: the URL signed (the registered notifyUrl or returnUrl, unless the case signs another). */
+  readonly url: string;
+  /** Part 7: the body signed (the webhook's body, or `payment=<decoded value>` of a redirect). */
+  readonly body: string;
+  /** The seven parts, each followed by LF (§5.1), part 2 masked with `maskSecret`. */
+  readonly content: string;
 }

@@ -321,11 +321,11 @@ async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFail
   const durationMs = performance.now() - t0;
   const c = loaded.case;
   const ops: OpResult[] = await Promise.all(
-    outcome.ops.map(async (o) => {
+    outcome.ops.map(async ({ sent: call, ...o }) => {
       const diagnosis = await diagnose(c, o);
       const couldExplain = diagnosis.length === 0 ? refusalCauses(c, o) : [];
-      // what was sent, for a step that failed: the report shows it beside what came back
-      const sent = o.status === 'fail' || o.status === 'error' ? inputs.get(o.op) : undefined;
+      // what was sent, for a step that failed: the report shows it beside what came back (a role's call as sent, else the input)
+      const sent = o.status === 'fail' || o.status === 'error' ? (call ?? inputs.get(o.op)) : undefined;
       return { ...o, durationMs: round(durations.get(o.op) ?? 0), ...(diagnosis.length ? { diagnosis } : {}), ...(couldExplain.length ? { couldExplain } : {}), ...(sent !== undefined ? { input: sent } : {}) };
     }),
   );

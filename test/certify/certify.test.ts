@@ -338,6 +338,20 @@ describe.concurrent('pgv2kit run --merchant: the same cases through the runner, 
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { cases: Array<{ id: string; verdict: string }> };
     expect(results.cases.filter((c) => c.verdict !== 'passed').map((c) => c.id).sort()).toEqual([...mustRefuse].sort());
     expect(r.stdout + r.stderr + allFiles(dir)).not.toContain(APP_SECRET);
+    // a failing redirect case shows what was sent, as explain would: the URL sent, the returnUrl as
+    // registered, the signed parts 4 and 7 and the content (§5.1: seven parts, each + LF), its secret masked
+    type Sent = { url: string; returnUrl: string; signed: { part4: string; part7: string; content: string } };
+    const redirects = (results.cases as unknown as Array<{ id: string; verdict: string; ops: Array<{ input: Sent | null }> }>).filter((c) => c.id.startsWith('merchant.redirect.') && c.verdict === 'failed');
+    const plain = redirects.map((c) => c.ops[0]?.input).filter((x): x is Sent => x?.signed?.part4 === returnUrl);
+    expect(plain.length).toBeGreaterThan(0);
+    for (const sent of plain) {
+      expect(sent.returnUrl).toBe(returnUrl);
+      expect(sent.url.startsWith(`${localDelivery(m.url, returnUrl)}?`)).toBe(true);
+      expect(sent.signed.part7.startsWith('payment=')).toBe(true);
+      expect(sent.signed.content.startsWith(`${APP_ID}\nsk${'*'.repeat(APP_SECRET.length - 2)} (${APP_SECRET.length} chars)\nGET\n${returnUrl}\n`)).toBe(true);
+      expect(sent.signed.content.endsWith(`\n${sent.signed.part7}\n`)).toBe(true);
+    }
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('"returnUrl"');
   });
 
   it.each([
