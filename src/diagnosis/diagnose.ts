@@ -21,6 +21,7 @@ import type { OpOutcome } from '../checks/outcome.js';
 import type { Diagnosis } from './diagnosis.js';
 import type { VectorCase } from '../vectors/types.js';
 import { diagnoseAuthorization } from './authorization.js';
+import { diagnoseMerchant } from './merchant.js';
 import { diagnoseMessage } from './message.js';
 import type { MISTAKES } from './mistakes.js';
 import { diagnoseRedirect } from './redirect.js';
@@ -51,10 +52,12 @@ export async function diagnose(c: VectorCase, outcome: OpOutcome): Promise<Diagn
       return diagnoseAuthorization(c, outcome);
     case 'upload':
       return diagnoseUpload(c, outcome);
+    case 'merchant':
+      // a forged call the merchant accepted, by the forgery (the run's pattern decides: merchantPattern)
+      return diagnoseMerchant(c, outcome);
     case 'client':
     case 'gateway':
-    case 'merchant':
-      // the gateway's record (client role), the server's answer (gateway role) or the merchant's (merchant role) is in the message
+      // the gateway's record (client role) or the server's answer (gateway role) is in the message
       return [];
   }
 }

@@ -13,6 +13,7 @@ import { bodyBytes } from '../vectors/fields.js';
 import type { VectorCase } from '../vectors/types.js';
 import { refused } from './_common.js';
 import { PARSER_MISTAKES } from './authorization.js';
+import { merchantRefusalCauses } from './merchant.js';
 import { differingMistakes, type ByteParts } from './mistakes.js';
 import { redirectRefusalCauses } from './redirect.js';
 
@@ -25,6 +26,8 @@ import { redirectRefusalCauses } from './redirect.js';
  * @example refusalCauses(c, outcome) // ['no-final-lf', 'extra-final-lf', …, 'items-by-position']
  */
 export function refusalCauses(c: VectorCase, outcome: OpOutcome): string[] {
+  // a merchant's answer is an HTTP answer: what it did is its handling
+  if (c.kind === 'merchant') return merchantRefusalCauses(c, outcome);
   if (outcome.status !== 'fail' || c.result !== 'valid' || !refused(outcome.got)) return [];
   switch (c.kind) {
     case 'signature': {

@@ -7,6 +7,7 @@
 import type { CheckContext } from '../checks/context.js';
 import { caseOperations, runCase } from '../checks/index.js';
 import { diagnose } from '../diagnosis/diagnose.js';
+import { merchantPattern } from '../diagnosis/merchant.js';
 import { refusalCauses } from '../diagnosis/refusal-causes.js';
 import { inOperationOrder, type Operation } from '../protocol/operations.js';
 import { forOtherTargets } from './other-targets.js';
@@ -172,7 +173,8 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
     if (deadline) clearTimeout(deadline);
     options.signal?.removeEventListener('abort', onAbort);
   }
-  const results = [...slots.slice(0, before.length), ...propertyResults, ...slots.slice(before.length)].filter((r): r is CaseResult => r !== undefined);
+  // the merchant's diagnoses stand or fall by the run's pattern (a merchant that does not verify accepts every forgery)
+  const results = merchantPattern([...slots.slice(0, before.length), ...propertyResults, ...slots.slice(before.length)].filter((r): r is CaseResult => r !== undefined));
   const propertiesNotRun = chosenProperties.size - propertyResults.length;
   const finished = now();
   const known = new Set(options.set.cases.map((c) => c.case.id));

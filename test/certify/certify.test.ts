@@ -9,6 +9,7 @@ import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 import type { MerchantCase } from '../../src/vectors/types.js';
 import { CERTIFICATION_FILES, writeCertificationReports } from '../../src/certify/report.js';
 import { SAMPLE_CREDENTIALS, SAMPLE_REGISTERED, localDelivery } from '../../src/certify/sample.js';
+import { triage } from '../../src/runner/triage.js';
 import { run } from '../cli/_run.js';
 import { APP_ID, APP_SECRET, startTestMerchant, type Behaviour, type TestMerchant } from './_merchant.js';
 import { DEFECTIVE_MERCHANTS, type Requirement } from './merchants/index.js';
@@ -293,6 +294,11 @@ describe.concurrent('the defective merchants of test/certify/merchants', () => {
       const shown = SHOWN_BY[defective.requirement];
       expect(failed(result).filter((id) => shown.includes(id)), `seed ${seed}, failed: ${failed(result).join(', ')}`).not.toEqual([]);
       if (defective.mistake !== undefined) expect(result.reasons[0], `seed ${seed}`).toContain(`, the known mistake ${defective.mistake} (`);
+      // the run names the mistake by the pattern of the merchant's answers: the first cause, holding a forged call it accepted
+      if (defective.diagnosed !== undefined) {
+        const causes = triage(result.run.cases);
+        expect(causes[0]?.mistake, `seed ${seed}: ${causes.map((c) => `${c.mistake ?? '-'} ${c.title} (${c.count})`).join('; ')}`).toBe(defective.diagnosed);
+      }
     }
   });
 });

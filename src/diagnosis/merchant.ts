@@ -1,0 +1,120 @@
+/**
+ * The merchant role's diagnosis (5.5, 5.6; R3, R10, R11). A merchant is a black box: what it
+ * did is one bit per call. So a mistake is named by the pattern of its answers, never by one:
+ *
+ * - a forged call it accepted is diagnosed with the mistake that makes exactly that forgery
+ *   verify ({@link diagnoseMerchant}: a body signed re-serialized, a URL with the added
+ *   parameters signed as part 4, a payment value decoded once more, a parameter twice…);
+ * - but only while the merchant verifies at that endpoint: one that also accepts a call
+ *   changed after signing does not verify at all, which explains every forgery it accepted
+ *   ({@link merchantPattern} names them all `accepts-sign-mismatch`);
+ * - a genuine call it refused is one bit, never diagnosed: it joins (in the triage) a mistake
+ *   diagnosed elsewhere in the run whose content for that call differs from the right one
+ *   ({@link merchantRefusalCauses}), e.g. a value with `%` refused by a merchant diagnosed as
+ *   decoding the payment twice.
+ * @module
+ */
+import type { OpOutcome } from '../checks/outcome.js';
+import { decodeQueryComponent, redirectValues } from '../scheme/redirect.js';
+import type { Json } from '../subjects/subject.js';
+import type { MerchantCase, MerchantInputs } from '../vectors/types.js';
+import { resultOf } from './_common.js';
+import type { Diagnosis } from './diagnosis.js';
+
+/**
+ * The known mistakes a merchant's acceptance of a forged call reveals: a change the case
+ * makes (what is signed, or what is sent after signing) → the mistake under which the
+ * forged call verifies, in words.
+ */
+const FORGERIES: ReadonlyArray<{ readonly applies: (i: MerchantInputs) => boolean; readonly mistake: string; readonly said: string; readonly ref: string }> = [
+  { applies: (i) => i.sent?.body === 'one-digit' || i.sent?.payment === 'one-digit', mistake: 'accepts-sign-mismatch', said: 'a call changed after signing: its sign is not compared with the content received', ref: '§5.5, §5.6' },
+  { applies: (i) => i.signed?.body === 'compact-re-serialization' || i.sent?.body === 'white-space', mistake: 'body-reserialized', said: 'a body whose JSON was written otherwise than signed: the sign is computed over the body re-serialized (json_encode(json_decode($raw))), not the bytes received', ref: '§5.5, R3' },
+  { applies: (i) => i.sent?.body === 'trailing-lf', mistake: 'body-trailing-lf-stripped', said: 'a body with an LF added after signing: the body is trimmed (its trailing LF stripped) before verifying', ref: '§5.5, R3' },
+  { applies: (i) => i.sent?.body === 'bom', mistake: 'body-bom-dropped', said: 'a body with a BOM added after signing: the body is decoded as text (the BOM dropped) before verifying', ref: '§5.5, R3' },
+  { applies: (i) => i.signed?.url === 'delivery', mistake: 'delivery-url', said: 'a webhook signed over the URL it was delivered to: part 4 is the URL the call arrived on, not the notifyUrl as registered', ref: '§5.5, R10' },
+  { applies: (i) => i.signed?.url === 'with-added-params' || i.signed?.url === 'with-ids', mistake: 'landed-url', said: 'a redirect signed over the URL with parameters the gateway added: part 4 is the URL landed on, not the returnUrl as registered', ref: '§5.6, R11' },
+  { applies: (i) => i.signed?.payment === 'decoded-once-more', mistake: 'payment-decoded-twice', said: 'a redirect signed over the payment value decoded once more than sent: the value is decoded twice before verifying', ref: '§5.6, R11' },
+  { applies: (i) => i.signed?.payment === 'still-encoded' || i.signed?.payment === 're-encoded', mistake: 'payment-encoded', said: 'a redirect signed over the payment value still encoded: part 7 is not the decoded value', ref: '§5.6, R11' },
+  { applies: (i) => i.sent?.paymentTwice !== undefined || i.sent?.authorizationTwice !== undefined, mistake: 'accepts-redirect-parameter', said: 'a redirect with a parameter twice, genuine and forged: a repeated parameter is read once (the first or the last) and not refused', ref: '§5.6, R11' },
+];
+
+/**
+ * The known mistake a merchant's acceptance of a forged call reveals, taken alone (the run's
+ * pattern decides whether it stands: {@link merchantPattern}).
+ * @param c - the merchant case
+ * @param outcome - the operation's outcome (only a failed refusal, i.e. an acceptance, is diagnosed)
+ * @returns one diagnosis, or none
+ * @example diagnoseMerchant(reserializedCase, failedOutcome)[0]?.mistake // 'body-reserialized'
+ */
+export function diagnoseMerchant(c: MerchantCase, outcome: OpOutcome): Diagnosis[] {
+  if (outcome.status !== 'fail' || outcome.expected !== 'refuse' || handlingOf(outcome.got) !== 'accepted') return [];
+  const found = FORGERIES.find((f) => f.applies(c.inputs));
+  return found ? [{ mistake: found.mistake, message: `you accept ${found.said}`, ref: found.ref }] : [];
+}
+
+/**
+ * The run's pattern over the merchant's diagnoses: at an endpoint where the merchant accepted
+ * a call changed after signing (`accepts-sign-mismatch`), it does not verify, and that alone
+ * explains every forged call it accepted there: their diagnoses become that one.
+ * @param cases - a run's cases (any kinds; only merchant cases are read)
+ * @returns the cases, those changed copied
+ * @example merchantPattern(results).filter((c) => c.kind === 'merchant')
+ */
+export function merchantPattern<T extends { readonly kind: string; readonly ops: ReadonlyArray<{ readonly op: string; readonly diagnosis?: readonly Diagnosis[] }> }>(cases: readonly T[]): T[] {
+  const unverified = new Set(cases.filter((c) => c.kind === 'merchant').flatMap((c) => c.ops.filter((o) => o.diagnosis?.[0]?.mistake === 'accepts-sign-mismatch').map((o) => o.op)));
+  if (unverified.size === 0) return [...cases];
+  return cases.map((c) => {
+    if (c.kind !== 'merchant' || !c.ops.some((o) => unverified.has(o.op) && o.diagnosis?.length)) return c;
+    const ops = c.ops.map((o) => (unverified.has(o.op) && o.diagnosis?.length && o.diagnosis[0]?.mistake !== 'accepts-sign-mismatch' ? { ...o, diagnosis: [NOT_VERIFIED] } : o));
+    return { ...c, ops };
+  });
+}
+
+/**
+ * The mistakes whose content differs from the right one for a genuine call the merchant
+ * refused: those that could explain the refusal (the triage joins it to one diagnosed in the run).
+ * @param c - the merchant case
+ * @param outcome - the operation's outcome
+ * @returns mistake ids; empty unless a valid case's call was refused
+ * @example merchantRefusalCauses(specialCharsCase, refusedOutcome) // ['landed-url', 'payment-encoded', 'payment-decoded-twice']
+ */
+export function merchantRefusalCauses(c: MerchantCase, outcome: OpOutcome): string[] {
+  if (outcome.status !== 'fail' || c.result !== 'valid' || handlingOf(outcome.got) !== 'refused') return [];
+  const call = resultOf(outcome.got)?.['call'];
+  if (typeof call !== 'object' || call === null || Array.isArray(call)) return [];
+  const url = typeof call['url'] === 'string' ? call['url'] : '';
+  if (call['method'] === 'GET') {
+    const values = redirectValues(url);
+    if ('problem' in values) return [];
+    const p = values.payment;
+    // a landed URL always carries the added parameters: its part 4 differs for every redirect
+    return ['landed-url', ...(new URLSearchParams([['', p]]).toString().slice(1) !== p ? ['payment-encoded'] : []), ...(decodeQueryComponent(p) !== p ? ['payment-decoded-twice'] : [])];
+  }
+  const body = typeof call['body'] === 'string' ? call['body'] : '';
+  const signed = call['signed'];
+  const registered = typeof signed === 'object' && signed !== null && !Array.isArray(signed) ? signed['registered'] : undefined;
+  return [
+    ...(reserialized(body) !== body ? ['body-reserialized'] : []),
+    ...(body.endsWith('\n') ? ['body-trailing-lf-stripped'] : []),
+    ...(body.trim() !== body ? ['body-trimmed'] : []),
+    ...(body.startsWith('\uFEFF') ? ['body-bom-dropped'] : []),
+    ...(registered !== undefined && registered !== url ? ['delivery-url'] : []),
+  ];
+}
+
+// --- internal ---
+
+const NOT_VERIFIED: Diagnosis = { mistake: 'accepts-sign-mismatch', message: 'you accept forged calls at this endpoint, even one changed after signing: the sign is not compared with the content received', ref: '§5.5, §5.6' };
+
+function handlingOf(got: Json): string | undefined {
+  const h = resultOf(got)?.['handling'];
+  return typeof h === 'string' ? h : undefined;
+}
+
+function reserialized(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body));
+  } catch {
+    return body;
+  }
+}
