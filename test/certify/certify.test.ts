@@ -298,6 +298,9 @@ describe.concurrent('the defective merchants of test/certify/merchants', () => {
       if (defective.diagnosed !== undefined) {
         const causes = triage(result.run.cases);
         expect(causes[0]?.mistake, `seed ${seed}: ${causes.map((c) => `${c.mistake ?? '-'} ${c.title} (${c.count})`).join('; ')}`).toBe(defective.diagnosed);
+        // one mistake of content, nothing left unexplained: the genuine calls it refused join it, its content differing for them
+        // (a merchant that does not verify also accepts the header forgeries, which no content mistake names)
+        if (defective.diagnosed !== 'accepts-sign-mismatch') expect(causes.filter((c) => c.mistake === null).map((c) => c.title), `seed ${seed}`).toEqual([]);
       }
     }
   });
