@@ -35,6 +35,8 @@ const FORGERIES: ReadonlyArray<{ readonly applies: (i: MerchantInputs) => boolea
   { applies: (i) => i.signed?.url === 'with-added-params' || i.signed?.url === 'with-ids', mistake: 'landed-url', said: 'a redirect signed over the URL with parameters the gateway added: part 4 is the URL landed on, not the returnUrl as registered', ref: '§5.6, R11' },
   { applies: (i) => i.signed?.payment === 'decoded-once-more', mistake: 'payment-decoded-twice', said: 'a redirect signed over the payment value decoded once more than sent: the value is decoded twice before verifying', ref: '§5.6, R11' },
   { applies: (i) => i.signed?.payment === 'still-encoded' || i.signed?.payment === 're-encoded', mistake: 'payment-encoded', said: 'a redirect signed over the payment value still encoded: part 7 is not the decoded value', ref: '§5.6, R11' },
+  { applies: (i) => i.authorization?.sign?.startsWith('prefix-') === true || i.authorization?.sign === 'extra-digit', mistake: 'sign-compared-as-prefix', said: 'the right sign cut short or with a digit added: the sign is compared over the length of one of the two, not as 64 digits', ref: '§5.2, R7' },
+  { applies: (i) => i.authorization?.empty !== undefined, mistake: 'accepts-empty-value', said: 'an Authorization item with an empty value: an empty value is not refused', ref: '§5.3, R8' },
   { applies: (i) => i.sent?.paymentTwice !== undefined || i.sent?.authorizationTwice !== undefined, mistake: 'accepts-redirect-parameter', said: 'a redirect with a parameter twice, genuine and forged: a repeated parameter is read once (the first or the last) and not refused', ref: '§5.6, R11' },
 ];
 
