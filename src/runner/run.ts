@@ -96,6 +96,8 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
   // exactly N failures and --deadline ends within moments of its time, whatever the testee does.
   let stopped: Omit<RunStopped, 'notRun'> | undefined;
   let cut: () => void = () => undefined;
+  // every stop but a given-up testee cuts what is in flight
+  const isCut = (): boolean => stopped !== undefined && stopped.kind !== 'gave-up';
   const cutting = new Promise<undefined>((resolve) => (cut = () => resolve(undefined)));
   const stopFor = (why: Omit<RunStopped, 'notRun'>): void => {
     if (stopped) return;
@@ -119,7 +121,7 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
   };
   // once cut, the subject takes no more requests: what is still in flight (a case's later steps,
   // a property's next inputs) ends at once, as not run
-  const subject = gated(options.subject, () => stopped !== undefined && stopped.kind !== 'gave-up');
+  const subject = gated(options.subject, isCut);
   const runPhase = async (from: number, to: number): Promise<void> => {
     let next = from;
     const worker = async (): Promise<void> => {
@@ -129,7 +131,7 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
         const running = runOne(loaded, subject, listed.get(loaded.case.id), options.context ?? {});
         const ran = await Promise.race([running, cutting]);
         // cut while in flight, or answered after the run stopped: not run, not counted
-        if (ran === undefined || (stopped && stopped.kind !== 'gave-up')) {
+        if (ran === undefined || isCut()) {
           running.catch(() => undefined);
           return;
         }
@@ -155,7 +157,7 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
       const only = options.properties.only;
       const running = runProperties(subject, { ...options.properties, only: (id) => chosenProperties.has(id) && (only?.(id) ?? true) });
       const found = await Promise.race([running, cutting]);
-      if (found === undefined || (stopped && stopped.kind !== 'gave-up')) running.catch(() => undefined);
+      if (found === undefined || isCut()) running.catch(() => undefined);
       else {
         // the properties ran side by side: past the N-th failure, the rest count as cut (not run), as cases in flight do
         for (const r of found) {

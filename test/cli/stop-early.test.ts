@@ -50,6 +50,8 @@ async function signalKit(
 }
 
 describe.concurrent('--max-failures and --bail', () => {
+  /** An SDK that drops the final LF, behind testee protocol v1. */
+  const testee = `"${process.execPath}" --import tsx test/zoo/protocol-adapter.ts no-final-lf`;
   it.each([
     [['--max-failures', '3'], 3],
     [['--bail'], 1],
@@ -70,7 +72,6 @@ describe.concurrent('--max-failures and --bail', () => {
 
   it('--bail against an SDK that drops the final LF, at the default concurrency with properties: exactly 1 failed case, a root cause (signature), the cases in flight not run', async () => {
     const cwd = tmp();
-    const testee = `"${process.execPath}" --import tsx test/zoo/protocol-adapter.ts no-final-lf`;
     const r = await run(['run', '--testee', testee, '--bail', '--report-dir', join(cwd, 'r')], { cwd: ROOT });
     expect(r.code, r.stderr).toBe(1);
     const json = results(join(cwd, 'r'));
@@ -87,7 +88,6 @@ describe.concurrent('--max-failures and --bail', () => {
 
   it('--max-failures 2 where only properties fail (they run side by side): exactly 2 counted, the rest not run', async () => {
     const cwd = tmp();
-    const testee = `"${process.execPath}" --import tsx test/zoo/protocol-adapter.ts no-final-lf`;
     const whole = await run(['run', '--testee', testee, '--only', 'area:property', '--report-dir', join(cwd, 'whole')], { cwd: ROOT });
     expect(whole.code).toBe(1);
     const all = results(join(cwd, 'whole')).cases;
