@@ -8,6 +8,7 @@
 import { mistakeTitle } from '../docs/refs.js';
 import type { CaseResult, RunResult } from '../runner/result.js';
 import { runCases } from '../runner/run.js';
+import { triage } from '../runner/triage.js';
 import type { HttpCall, MerchantTarget } from '../merchant/call.js';
 import type { AcceptanceRule } from '../merchant/acceptance.js';
 import type { Handling } from '../merchant/handling.js';
@@ -177,9 +178,16 @@ export function certificationOf(run: RunResult, set: VectorSet, options: Certify
   if (run.stopped) reasons.push(`${run.stopped.reason}: ${run.stopped.notRun} of the checks did not run`);
   const sent = all.filter((c) => c.judgement.handling !== 'not-sent').length;
   if (!answered && sent > 0) reasons.push(`the merchant answered none of the ${sent} calls sent (${Object.entries(robustness).map(([h, n]) => `${n} ${h}`).join(', ')})`);
-  for (const r of requirements.filter((r) => r.result === 'fail')) {
+  // the failed requirements, the one whose failures the run's leading cause explains first: a known mistake
+  // the pattern of the merchant's answers names (the triage), else the one the requirement itself names
+  const causeOf = causesByCheck(run);
+  const failing = requirements.filter((r) => r.result === 'fail').map((r) => {
     const failed = r.checks.filter((c) => c.judgement.result === 'fail');
-    reasons.push(`${r.id} (${r.sections.join(', ')}${r.readings.length ? `; ${r.readings.join(', ')}` : ''}): ${r.title} — ${failed.length} of ${r.checks.length} checks failed${mistakeNamed(r.mistake)}, e.g. ${failed[0]?.id}: ${failed[0]?.judgement.reason}`);
+    const named = failed.map((c) => ({ c, cause: causeOf.get(c.id) })).filter((x) => x.cause !== undefined).sort((a, b) => (a.cause?.rank ?? 0) - (b.cause?.rank ?? 0))[0];
+    return { r, failed, example: named?.c ?? failed[0], mistake: named?.cause?.mistake ?? r.mistake, rank: named?.cause?.rank ?? Infinity };
+  });
+  for (const { r, failed, example, mistake } of failing.sort((a, b) => a.rank - b.rank)) {
+    reasons.push(`${r.id} (${r.sections.join(', ')}${r.readings.length ? `; ${r.readings.join(', ')}` : ''}): ${r.title} — ${failed.length} of ${r.checks.length} checks failed${mistakeNamed(mistake)}, e.g. ${example?.id}: ${example?.judgement.reason}`);
   }
   const notes = all.filter((c) => c.expect === 'advisory' || c.expect === 'acceptable' || c.judgement.result === 'not-applicable' || c.judgement.result === 'advisory').map((c) => `${c.id}: ${c.judgement.handling === 'not-sent' ? 'not applicable' : c.judgement.handling} — ${c.judgement.reason}`);
   const totals: Record<CheckResult, number> = { pass: 0, fail: 0, advisory: 0, 'not-applicable': 0 };
@@ -213,6 +221,16 @@ export function certificationOf(run: RunResult, set: VectorSet, options: Certify
 }
 
 // --- internal ---
+
+/** Each failed check's cause, as the run's triage names it: the known mistake and the cause's rank (0 leads). */
+function causesByCheck(run: RunResult): Map<string, { readonly mistake: string; readonly rank: number }> {
+  const byCheck = new Map<string, { mistake: string; rank: number }>();
+  triage(run.cases).forEach((cause, rank) => {
+    if (cause.mistake === null) return;
+    for (const id of cause.cases) if (!byCheck.has(id)) byCheck.set(id, { mistake: cause.mistake, rank });
+  });
+  return byCheck;
+}
 
 /** ", the known mistake <id> (<its page's title>)", or nothing when the requirement names none. */
 function mistakeNamed(id: string | undefined): string {

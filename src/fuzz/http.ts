@@ -2,8 +2,10 @@
  * `pgv2kit fuzz --gateway` / `--merchant-notify`: fuzzes a live endpoint's Authorization
  * handling over real HTTP. Each request is genuinely signed (spec §5.1–§5.3); the drawn
  * header is rebuilt around the real signed items, so a header R8 requires to be accepted
- * carrying exactly the signed values is a genuinely valid one and must get 200; one R8
- * refuses, or one whose values differ from what was signed, must never get a 2xx; nothing
+ * carrying exactly the signed values is a genuinely valid one and must be accepted (the
+ * gateway: 200, R9; a merchant's notify endpoint: as certification reads it, any 2xx or with
+ * `acceptBody` a 2xx with that body); one R8 refuses, or one whose values differ from what was
+ * signed, must never be accepted; nothing
  * may hang. A 5xx counts as a refusal (R16, {@link judgeAnswer}: the rule the gateway role
  * and certification use too): counted as an advisory where a refusal is allowed, a finding
  * where the header must be accepted.
@@ -13,6 +15,7 @@ import type { AuthorizationItems } from '../scheme/authorization.js';
 import { ITEM_NAMES } from '../scheme/authorization.js';
 import { ClientError } from '../client/errors.js';
 import { judgeAnswer, SERVER_ERROR_ADVISORY } from '../refusal.js';
+import { isAccepting } from '../merchant/acceptance.js';
 import { signedRequest } from '../client/signed-request.js';
 import { fuzzHeaderText, type FuzzHeader } from './arbitraries.js';
 import { headerAnswers, headerVerdict } from '../scheme/header-answers.js';
@@ -27,6 +30,8 @@ export interface FuzzHttpOptions {
   readonly url: string;
   /** merchant: the notifyUrl as the merchant registered it, signed as part 4 (R10; default: `url`). */
   readonly notifyUrl?: string;
+  /** merchant: an accepting answer is a 2xx with this body (`--accept-body`, as certification reads the notify endpoint); default: any 2xx. */
+  readonly acceptBody?: string;
   readonly appId: string;
   /** Never printed. */
   readonly appSecret: string;
@@ -136,6 +141,13 @@ export function mustAcceptRule(header: string): string {
 
 // --- internal ---
 
+/** An answer in a finding: its status, and its body (clipped) when --accept-body makes the body count. */
+function answerWords(status: number, body: Uint8Array, acceptBody: string | undefined): string {
+  if (acceptBody === undefined) return String(status);
+  const text = Buffer.from(body).toString('utf8');
+  return `${status}, body ${JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)}`;
+}
+
 async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ header: string; reason?: string; advisory?: true }> {
   let header = '';
   let signedItems: AuthorizationItems | undefined;
@@ -161,16 +173,19 @@ async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ hea
     /* c8 ignore next -- form always runs before sending */
     if (signedItems === undefined) return { header };
     const expect = httpExpectation(header, signedItems);
+    // the gateway accepts with a 200 (R9); a merchant's notify endpoint as certification reads it: any 2xx, or a 2xx with --accept-body
+    const accepted = options.kind === 'gateway' ? r.status === 200 : isAccepting({ status: r.status, body: Buffer.from(r.body).toString('utf8') }, 'notify', options.acceptBody !== undefined ? { acceptBody: options.acceptBody } : {}, signedUrlOf(options));
+    const got = answerWords(r.status, r.body, options.acceptBody);
     // R16: a 5xx counts as a refusal: an advisory where one is allowed, a finding for a header that must be accepted
-    const judged = judgeAnswer(expect, r.status, r.status >= 200 && r.status < 300);
+    const judged = judgeAnswer(expect, r.status, accepted);
     if (expect === 'accept' && judged.serverError) return { header, reason: `a genuinely signed, valid header must be accepted (${mustAcceptRule(header)}) but ${judged.problem ?? ''}` };
-    if (expect === 'accept' && r.status !== 200) return { header, reason: `a genuinely signed, valid header must be accepted (${mustAcceptRule(header)}) but got ${r.status}` };
+    if (expect === 'accept' && !accepted) return { header, reason: `a genuinely signed, valid header must be accepted (${mustAcceptRule(header)}) but got ${got}` };
     if (judged.advisory) return { header, advisory: true };
     if (!judged.ok) {
       const want = oracle(onTheWire(header));
       const strict = want.answers.strict;
       const why = want.verdict === 'must-refuse' ? `R8: ${strict.ok ? 'no reading accepts it' : strict.message}` : 'no reading gives the values that were signed';
-      return { header, reason: `must be refused (${why}) but got ${r.status}` };
+      return { header, reason: `must be refused (${why}) but got ${got}` };
     }
     return { header };
   } catch (e) {

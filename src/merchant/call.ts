@@ -18,6 +18,7 @@ import { changeLastDigit } from '../scheme/tamper.js';
 import type { MerchantInputs, MerchantOperation } from '../vectors/types.js';
 import { writeAuthorization, type ForgeryValues } from './authorization-forms.js';
 import { readingsExpectation, type ReadingsExpectation } from './expectation.js';
+import { RESERIALIZE } from './reserialize.js';
 import { compactJson, createRng, makePayment, nonCanonicalJson, webhookPayload, type Rng } from './payloads.js';
 import type { HttpCall, MerchantTarget, SignedParts } from './target.js';
 
@@ -107,6 +108,7 @@ const SENT_BODY: Record<NonNullable<NonNullable<MerchantInputs['sent']>['body']>
   'one-digit': changeLastDigit,
   'trailing-lf': (text) => `${text}\n`,
   'white-space': (text) => text.replace(':', ': '),
+  padded: (text) => ` ${text} `,
   bom: (text) => `\uFEFF${text}`,
 };
 
@@ -155,7 +157,7 @@ class Builder {
     if (i.signed?.url === 'delivery' && deliverTo === this.t.notifyUrl) return 'the delivery URL is the notifyUrl (give --deliver-to to make this check)';
     const payload = webhookPayload(this.rng, { ...(i.payment?.unknownFields ? { unknown: true } : {}), ...(i.payment?.attach !== undefined ? { attach: i.payment.attach } : {}) });
     const text = i.json === 'non-canonical' ? nonCanonicalJson(payload) : compactJson(payload);
-    const signedBody = i.signed?.body === 'compact-re-serialization' ? compactJson(JSON.parse(text)) : text;
+    const signedBody = i.signed?.body ? RESERIALIZE[i.signed.body](JSON.parse(text)) : text;
     const { items, values, parts } = this.items(i.signed, 'POST', i.signed?.url === 'delivery' ? deliverTo : this.t.notifyUrl, signedBody, changeLastDigit(signedBody));
     const authorization = writeAuthorization(items, i.authorization, values);
     const headers: Array<[string, string]> = [['content-type', 'application/json; charset=utf-8']];

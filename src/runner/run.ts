@@ -176,7 +176,11 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
     options.signal?.removeEventListener('abort', onAbort);
   }
   // the merchant's diagnoses stand or fall by the run's pattern (a merchant that does not verify accepts every forgery)
-  const results = merchantPattern([...slots.slice(0, before.length), ...propertyResults, ...slots.slice(before.length)].filter((r): r is CaseResult => r !== undefined));
+  const merchantCases = new Map(options.set.cases.flatMap((l) => (l.case.kind === 'merchant' ? [[l.case.id, l.case] as const] : [])));
+  const results = merchantPattern(
+    [...slots.slice(0, before.length), ...propertyResults, ...slots.slice(before.length)].filter((r): r is CaseResult => r !== undefined),
+    (id) => merchantCases.get(id),
+  );
   const propertiesNotRun = chosenProperties.size - propertyResults.length;
   const finished = now();
   const known = new Set(options.set.cases.map((c) => c.case.id));

@@ -246,12 +246,12 @@ export interface MerchantInputs {
     readonly appId?: 'other';
     readonly secret?: 'other';
     readonly url?: 'delivery' | 'with-added-params' | 'with-ids';
-    readonly body?: 'compact-re-serialization';
+    readonly body?: 'compact-re-serialization' | 'php-json-encode' | 'python-json-dumps';
     readonly payment?: 'still-encoded' | 're-encoded' | 'decoded-once-more';
     readonly timestamp?: 'week-old';
   };
   readonly sent?: {
-    readonly body?: 'one-digit' | 'trailing-lf' | 'white-space' | 'bom';
+    readonly body?: 'one-digit' | 'trailing-lf' | 'white-space' | 'padded' | 'bom';
     readonly payment?: 'one-digit';
     /** The payment parameter twice: the genuine value and a forged one, in this order. */
     readonly paymentTwice?: 'forged-first' | 'genuine-first';

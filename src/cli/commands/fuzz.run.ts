@@ -52,6 +52,11 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
     if (!/^https?:\/\/[^/]/.test(notifyUrl)) throw new UsageError(`--notify-url must be an http(s):// URL, not ${JSON.stringify(notifyUrl)}`);
     if (notifyUrl.includes('#')) throw new UsageError('--notify-url must not have a fragment (a fragment is never sent, nor registered)');
   }
+  const acceptBody = values['accept-body'];
+  if (acceptBody !== undefined) {
+    if (http?.kind !== 'merchant') throw new UsageError("--accept-body goes with --merchant-notify: how the merchant's notify endpoint says it accepted a webhook");
+    if (acceptBody.trim() === '') throw new UsageError('--accept-body needs the text an accepting answer carries (e.g. SUCCESS)');
+  }
   if (http) {
     if (!/^https?:\/\/[^/]/.test(http.url)) throw new UsageError(`the URL must be http(s)://…, not ${JSON.stringify(http.url)}`);
     const appId = values['app-id'] ?? io.env[APP_ID_ENV];
@@ -68,7 +73,7 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
       return EXIT.failure;
     }
     io.stdout(`fuzzing the Authorization parsing of ${http.url} (${http.kind}): seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`);
-    const target = { ...http, ...(notifyUrl !== undefined ? { notifyUrl } : {}) };
+    const target = { ...http, ...(notifyUrl !== undefined ? { notifyUrl } : {}), ...(acceptBody !== undefined ? { acceptBody } : {}) };
     const signedUrl = signedUrlOf(target);
     // R10: say which URL part 4 signs, and how to sign another
     if (http.kind === 'merchant') io.stdout(notifyUrl === undefined ? `webhooks signed over ${signedUrl} (part 4), the URL they are sent to: a merchant registered at another notifyUrl verifies against that one (R10); give it with --notify-url\n` : `webhooks signed over ${signedUrl} (part 4: the notifyUrl as registered, --notify-url, R10), sent to ${http.url}\n`);
@@ -79,7 +84,7 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
     // a genuine header refused by a merchant whose webhooks were signed over the URL they went to: perhaps it registered another (R10)
     const hint = http.kind === 'merchant' && notifyUrl === undefined ? 'signed over the URL it was sent to: if the merchant registered another notifyUrl, give it with --notify-url (R10)' : undefined;
     const wire = { signedUrl, sentTo: http.kind === 'gateway' ? signedUrl : http.url, ...(hint !== undefined ? { hint } : {}) };
-    return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${shellQuote(http.url)}${notifyUrl !== undefined ? ` --notify-url ${shellQuote(notifyUrl)}` : ''}`, wire }, io, (s) => emit({ ...s, advisories: { serverErrors: advised.serverErrors } }, [appSecret]));
+    return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${shellQuote(http.url)}${notifyUrl !== undefined ? ` --notify-url ${shellQuote(notifyUrl)}` : ''}${acceptBody !== undefined ? ` --accept-body ${shellQuote(acceptBody)}` : ''}`, wire }, io, (s) => emit({ ...s, advisories: { serverErrors: advised.serverErrors } }, [appSecret]));
   }
 
   // the --save file, checked before fuzzing: in the authorization/ folder of a vectors folder (made when missing)
