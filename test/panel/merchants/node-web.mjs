@@ -39,6 +39,10 @@
 // - Replay and clock skew (R12): not checked (R12: accepting is never a failure).
 // - Hostile input never gets a 500: every unexpected error ends in the endpoint's refusal.
 //
+// Certify with no extra option (acceptance is any 2xx at notify; the 400 page refuses at return).
+// `pgv2kit fuzz --merchant-notify` reads only a 200 as acceptance, so it reports this member's 204 as a
+// refusal of a genuine header: a kit defect (certify and R16 count any 2xx), not a member error.
+//
 // Interface: env MERCHANT_APP_ID, MERCHANT_APP_SECRET (required, exit 2 without), MERCHANT_NOTIFY_URL,
 // MERCHANT_RETURN_URL (as registered; routed on their paths), MERCHANT_HOST (127.0.0.1),
 // MERCHANT_PORT (0). Prints its origin once listening; exits on SIGTERM and when stdin ends.
