@@ -18,6 +18,8 @@ describe('pgv2kit fuzz over HTTP', () => {
     [['fuzz', '--gateway', 'http://127.0.0.1:1', '--save', 'x.yaml'], '--save writes authorization.parse vectors'],
     [['fuzz', '--gateway', 'http://127.0.0.1:1', '--notify-url', 'https://shop.example/n'], '--notify-url goes with --merchant-notify'],
     [['fuzz', '--merchant-notify', 'http://127.0.0.1:1/n', '--notify-url', '/n'], '--notify-url must be an http(s):// URL, not "/n"'],
+    [['fuzz', '--gateway', 'http://127.0.0.1:1', '--accept-body', 'SUCCESS'], '--accept-body goes with --merchant-notify'],
+    [['fuzz', '--merchant-notify', 'http://127.0.0.1:1/n', '--accept-body', ' '], '--accept-body needs the text an accepting answer carries'],
   ])('%j is a usage error', async (argv, message) => {
     const r = await run(argv, { env: argv.includes('--merchant-notify') ? {} : env });
     expect(r.code).toBe(2);
@@ -54,6 +56,40 @@ describe('pgv2kit fuzz over HTTP', () => {
       expect(summary.finding.header).toMatch(/^V2_SHA256 /);
     } finally {
       await merchant.close();
+    }
+  }, 30_000);
+
+  it('reads the notify endpoint as certify does: a 204 is acceptance; with --accept-body SUCCESS a 200 FAIL is a refusal, without it an acceptance', async () => {
+    const notifyUrl = 'https://shop.example.test/hooks/pg';
+    const sample = await startMerchant({ appId: DEMO_MERCHANT.appId, appSecret: DEMO_MERCHANT.appSecret, notifyUrl, returnUrl: 'https://shop.example.test/return' });
+    // a merchant in front of the sample that answers its acceptance 204 (no body), its refusal 200 FAIL
+    const front = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void fetch(`${sample.url}/hooks/pg`, { method: 'POST', headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' }, body: Buffer.concat(chunks) }).then(async (a) => {
+          await a.text();
+          if (a.status === 200) res.writeHead(204).end();
+          else res.writeHead(200, { 'content-type': 'text/plain' }).end('FAIL');
+        });
+      });
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}/hooks/pg`;
+    try {
+      const argv = ['fuzz', '--merchant-notify', url, '--notify-url', notifyUrl, '--runs', '60', '--seed', '3'];
+      const read = await run([...argv, '--accept-body', 'SUCCESS'], { env });
+      // 204 has no body "SUCCESS": with --accept-body the genuine header reads as refused
+      expect(read.code).toBe(1);
+      expect(read.stdout + read.stderr).toContain('must be accepted');
+      expect(read.stdout + read.stderr).toContain('but got 204, body ""');
+      const bare = await run(argv, { env });
+      // without it, the 200 FAIL refusals read as acceptance: a finding names the answer
+      expect(bare.code).toBe(1);
+      expect(bare.stdout + bare.stderr).toMatch(/must be refused \(.*\) but got 200/);
+    } finally {
+      front.close();
+      await sample.close();
     }
   }, 30_000);
 
