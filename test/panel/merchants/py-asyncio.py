@@ -305,6 +305,8 @@ async def serve(merchant, reader, writer):
                 return
     except (asyncio.IncompleteReadError, ConnectionError):
         return
+    except asyncio.CancelledError:
+        return  # shutting down; a cancelled connection task makes Python 3.11's streams log a traceback
     finally:
         writer.close()
 

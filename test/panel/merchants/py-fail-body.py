@@ -26,7 +26,8 @@
 #   More than one Authorization field refuses the call.
 # - appId must be the merchant's own (R9). Timestamp and nonce are the exact bytes of the header
 #   (R6). No clock-skew or replay check (R12: either is acceptable).
-# - Never a 500 for hostile input: every parse error is a refusal (FAIL, or the refusal page).
+# - Never a 500 for hostile input: every parse error is a refusal (FAIL, or the refusal page). A
+#   webhook sent with Transfer-Encoding (no chunked bodies here) gets 411 Length Required.
 #
 # Environment: MERCHANT_APP_ID, MERCHANT_APP_SECRET (required, exit 2 without), MERCHANT_NOTIFY_URL,
 # MERCHANT_RETURN_URL (as registered; routing uses their paths; required, exit 2 without),
@@ -180,6 +181,9 @@ class Handler(BaseHTTPRequestHandler):
             except Refused:
                 pass
             return self.answer(404 if path != self.cfg["return_path"] else 405, "Not Found\n")
+        if self.headers.get("Transfer-Encoding"):  # no chunked bodies here: HTTP framing, not a verdict
+            self.close_connection = True
+            return self.answer(411, "Length Required\n")
         try:
             body = self.read_body()
             fields = self.headers.get_all("Authorization") or []

@@ -29,7 +29,8 @@
 #   empty (R8). More than one Authorization field refuses the call.
 # - appId must be the merchant's own (R9). Timestamp and nonce are the exact strings of the header
 #   (R6). No clock-skew or replay check (R12: either is acceptable).
-# - Never a 500 for hostile input: every parse error is a refusal.
+# - Never a 500 for hostile input: every parse error is a refusal. A body sent with Transfer-Encoding
+#   (wsgiref reads none) gets 411 Length Required.
 #
 # Environment: MERCHANT_APP_ID, MERCHANT_APP_SECRET (required, exit 2 without), MERCHANT_NOTIFY_URL,
 # MERCHANT_RETURN_URL (as registered; routing uses their paths; required, exit 2 without),
@@ -229,6 +230,8 @@ def make_app(cfg):
         method = environ.get("REQUEST_METHOD", "")
         path = environ.get("PATH_INFO", "")
         try:
+            if environ.get("HTTP_TRANSFER_ENCODING"):  # wsgiref reads no chunked body: not a refusal
+                return text(start_response, "411 Length Required", "Length Required\n")
             if path == cfg["notify_path"] and method == "POST":
                 return webhook(cfg, environ, start_response)
             if path == cfg["return_path"] and method == "GET":
@@ -276,8 +279,10 @@ def main():
     signal.signal(signal.SIGINT, stop)
 
     def watch_stdin():
+        # os.read, not sys.stdin.buffer: a daemon thread blocked inside the buffered reader holds
+        # its lock, and the interpreter aborts on it at shutdown.
         try:
-            while sys.stdin.buffer.read(65536):
+            while os.read(sys.stdin.fileno(), 65536):
                 pass
         except (OSError, ValueError):
             pass
