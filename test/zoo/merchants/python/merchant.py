@@ -464,24 +464,30 @@ def main():
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
 
-    def watch_stdin():
+    def watch_stdin(fd):
+        # os.read on the descriptor, not sys.stdin: a thread blocked inside the buffered
+        # reader holds its lock and makes the interpreter abort at exit (after SIGTERM).
         try:
-            while sys.stdin.buffer.read1(65536):
+            while os.read(fd, 65536):
                 pass
-        except (OSError, ValueError):
+        except OSError:
             pass
         stop.set()
 
-    if sys.stdin is not None:
-        threading.Thread(target=watch_stdin, name="stdin-eof", daemon=True).start()
-    threading.Thread(target=server.serve_forever, name="http", daemon=True).start()
+    try:
+        stdin_fd = sys.stdin.fileno() if sys.stdin is not None else None
+    except (OSError, ValueError):
+        stdin_fd = None
+    if stdin_fd is not None:
+        threading.Thread(target=watch_stdin, args=(stdin_fd,), name="stdin-eof", daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.1,), name="http", daemon=True).start()
 
     host, port = server.server_address[:2]
     shown = "[%s]" % host if ":" in host else host
     sys.stdout.write("http://%s:%d\n" % (shown, port))
     sys.stdout.flush()
 
-    while not stop.wait(0.5):
+    while not stop.wait(0.2):
         pass
     server.shutdown()
     server.server_close()
