@@ -52,6 +52,13 @@ Choices where the readings allow several (each one the readings call defensible)
     does not describe the webhook payload, 6; it is parsed only for the log, if at all).
   * A webhook body is read from Content-Length, or chunked Transfer-Encoding; it is always
     read to the end before answering (no reset connection); over 16 MiB: 413.
+
+MERCHANT_MISTAKE switches on exactly one bug (MISTAKES below), everything else staying
+correct. The header and comparison mistakes (startswith, empty-skips-check, no-appid-check,
+items-by-position) live in the shared verification code, so they hit both endpoints; for
+empty-skips-check the parser lets an empty sign through (the PHP code it ports has no
+emptiness check of its own: `!empty($sign)` is the only one). landed-url keeps the whole
+query the browser landed on, authorization included (self.path unchanged).
 """
 
 import hashlib
