@@ -49,7 +49,7 @@ Choices where the readings allow several (each one the readings call defensible)
     and one authorization parameter (R11), counted after decoding the names; other
     parameters (the returnUrl's own, paymentNo, merchantTradeNo) are not looked at.
   * A webhook body that verifies is accepted whatever it holds (no JSON check: the spec
-    does not describe the webhook payload, 6; it is parsed only for the log, if at all).
+    does not describe the webhook payload, 6; the correct merchant never parses it).
   * A webhook body is read from Content-Length, or chunked Transfer-Encoding; it is always
     read to the end before answering (no reset connection); over 16 MiB: 413.
 
