@@ -17,6 +17,7 @@
 import type { OpOutcome } from '../checks/outcome.js';
 import { decodeQueryComponent, redirectValues } from '../scheme/redirect.js';
 import type { Json } from '../subjects/subject.js';
+import { RESERIALIZE } from '../merchant/reserialize.js';
 import type { MerchantCase, MerchantInputs } from '../vectors/types.js';
 import { resultOf } from './_common.js';
 import type { Diagnosis } from './diagnosis.js';
@@ -140,7 +141,7 @@ export function merchantRefusalCauses(c: MerchantCase, outcome: OpOutcome): stri
   const signed = call['signed'];
   const registered = typeof signed === 'object' && signed !== null && !Array.isArray(signed) ? signed['registered'] : undefined;
   return [
-    ...(reserialized(body) !== body ? ['body-reserialized'] : []),
+    ...(reserializations(body).some((r) => r !== body) ? ['body-reserialized'] : []),
     ...(body.endsWith('\n') ? ['body-trailing-lf-stripped'] : []),
     ...(body.trim() !== body ? ['body-trimmed'] : []),
     ...(body.startsWith('\uFEFF') ? ['body-bom-dropped'] : []),
@@ -155,11 +156,13 @@ function handlingOf(got: Json): string | undefined {
   return typeof h === 'string' ? h : undefined;
 }
 
-function reserialized(body: string): string {
+/** What the common serializers write of the body parsed (none when it is not JSON). */
+function reserializations(body: string): string[] {
   try {
-    return JSON.stringify(JSON.parse(body));
+    const value: unknown = JSON.parse(body);
+    return Object.values(RESERIALIZE).map((write) => write(value));
   } catch {
-    return body;
+    return [];
   }
 }
 

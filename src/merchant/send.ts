@@ -35,8 +35,9 @@ export interface Sender {
  * @example const s = createSender(5000); const o = await s.send(call); await s.close();
  */
 export function createSender(timeoutMs: number): Sender {
-  // No keep-alive: a call that hangs or resets cannot disturb the next one.
-  const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, pipelining: 0 });
+  // Keep-alive, one request at a time per connection, as a gateway delivers: a call that times out,
+  // resets, or whose answer is cut short destroys its connection, so it cannot disturb the next one.
+  const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, pipelining: 1 });
   return {
     send: (call) => send(agent, call, timeoutMs),
     close: () => agent.destroy(),
@@ -86,7 +87,7 @@ async function send(agent: Agent, call: HttpCall, timeoutMs: number): Promise<Se
       signal: controller.signal,
       ...(call.body !== undefined ? { body: Buffer.from(call.body, 'utf8') } : {}),
     });
-    // enough to judge by: the rest is dropped with the connection (no keep-alive)
+    // enough to judge by: a longer answer is cut here, its connection destroyed
     const text = (await readHead(response.body, MAX_BODY_BYTES)).toString('utf8');
     const location = response.headers['location'];
     return {

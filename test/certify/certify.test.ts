@@ -20,7 +20,7 @@ const REFUSE_REQUIREMENTS = [
   'webhook.item-empty', 'webhook.item-twice', 'webhook.item-refreshed', 'webhook.body-trailing-lf', 'webhook.body-white-space', 'webhook.body-padded', 'webhook.body-bom',
   'redirect.payment-tampered', 'redirect.authorization-tampered', 'redirect.signed-with-added-params', 'redirect.still-encoded',
   'redirect.sign-empty', 'redirect.sign-prefix', 'redirect.sign-extended', 'redirect.payment-twice', 'redirect.authorization-twice', 'redirect.re-encoded',
-  'redirect.decoded-once-more', 'redirect.signed-with-ids',
+  'redirect.decoded-once-more', 'redirect.signed-with-ids', 'redirect.wrong-app-id',
 ];
 /** The kit's merchant cases (what every certification sends). */
 const MERCHANT_CASES = liveCases(loadVectorSet()).map((l) => l.case).filter((c): c is MerchantCase => c.kind === 'merchant');
@@ -314,7 +314,9 @@ describe.concurrent('pgv2kit run --merchant: the same cases through the runner, 
       expect(sent.returnUrl).toBe(returnUrl);
       expect(sent.url.startsWith(`${localDelivery(m.url, returnUrl)}?`)).toBe(true);
       expect(sent.signed.part7.startsWith('payment=')).toBe(true);
-      expect(sent.signed.content.startsWith(`${APP_ID}\nsk${'*'.repeat(APP_SECRET.length - 2)} (${APP_SECRET.length} chars)\nGET\n${returnUrl}\n`)).toBe(true);
+      // the merchant's appId, or another merchant's (merchant.redirect.wrong-app-id.consistent: signed over that one)
+      const appId = sent.signed.content.startsWith(`${APP_ID}X\n`) ? `${APP_ID}X` : APP_ID;
+      expect(sent.signed.content.startsWith(`${appId}\nsk${'*'.repeat(APP_SECRET.length - 2)} (${APP_SECRET.length} chars)\nGET\n${returnUrl}\n`)).toBe(true);
       expect(sent.signed.content.endsWith(`\n${sent.signed.part7}\n`)).toBe(true);
     }
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('"returnUrl"');
