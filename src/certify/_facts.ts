@@ -62,10 +62,14 @@ export function runFacts(r: CertificationResult): Fact[] {
 /** A requirement as a row of the table: its result and how many of its checks passed. */
 export interface RequirementRow {
   readonly requirement: RequirementResult;
-  /** Checks passed (or advisory: nothing to fix) of those that applied. */
+  /** Checks passed. */
   readonly passed: number;
-  /** Checks that applied (not-applicable ones left out). */
+  /** Checks judged pass or fail (advisory and not-applicable ones left out). */
   readonly total: number;
+  /** Checks whose result is only noted (R12's replays, R16's 5xx to a forgery). */
+  readonly advisory: number;
+  /** The three in words: `3 of 4`, `2 of 2, 1 advisory`, `2 advisory`. */
+  readonly text: string;
 }
 
 /**
@@ -78,10 +82,21 @@ export function requirementRows(r: CertificationResult): RequirementRow[] {
   return [...r.requirements]
     .map((q, i) => ({ q, i }))
     .sort((a, b) => ORDER[a.q.result] - ORDER[b.q.result] || a.i - b.i)
-    .map(({ q }) => {
-      const applied = q.checks.filter((c) => c.judgement.result !== 'not-applicable');
-      return { requirement: q, passed: applied.filter((c) => c.judgement.result !== 'fail').length, total: applied.length };
-    });
+    .map(({ q }) => requirementRow(q));
+}
+
+/**
+ * One requirement's row: how many of its checks passed, of those judged, and how many are advisory.
+ * @param q - the requirement
+ * @returns the row
+ */
+export function requirementRow(q: RequirementResult): RequirementRow {
+  const count = (x: CheckResult): number => q.checks.filter((c) => c.judgement.result === x).length;
+  const passed = count('pass');
+  const total = passed + count('fail');
+  const advisory = count('advisory');
+  const text = [...(total > 0 ? [`${passed} of ${total}`] : []), ...(advisory > 0 ? [`${advisory} advisory`] : [])].join(', ') || 'none applied';
+  return { requirement: q, passed, total, advisory, text };
 }
 
 /**
@@ -206,7 +221,7 @@ export function withoutBody(reason: string): string {
  * that an HTML page a merchant answered does not fill the line.
  * @param text - the text
  * @param max - the most characters kept of each body
- * @returns the text, e.g. `…, body "<!doctype html><title>Pay…" (158 characters); …`
+ * @returns the text, e.g. `accepted: status 200, body "<!doctype html><title>Payment received</title><h…"`
  */
 export function shortBodies(text: string, max = 40): string {
   return text.replace(QUOTED_BODY, (whole: string, quoted: string) => {

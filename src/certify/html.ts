@@ -21,6 +21,7 @@ import {
   failedRequirements,
   notCovered,
   reasonRequirement,
+  requirementRow,
   requirementRows,
   resultWord,
   runFacts,
@@ -128,14 +129,14 @@ function requirementTable(r: CertificationResult): string {
   const rows = requirementRows(r);
   const count = (x: CheckResult): number => rows.filter((row) => row.requirement.result === x).length;
   const said = [`${count('fail')} failed`, `${count('pass')} passed`, `${count('advisory')} advisory`, ...(count('not-applicable') > 0 ? [`${count('not-applicable')} not applicable`] : [])];
-  const body = rows.map(({ requirement: q, passed, total }) => {
+  const body = rows.map(({ requirement: q, text }) => {
     const cells = [
       badge(q.result),
       `<a href="#${h(anchor(q))}"><code>${h(q.id)}</code></a>`,
       h(q.title),
       citeRefsHtml(h(q.sections.join(' ')), true),
       citeRefsHtml(h(q.readings.join(' '))) || '—',
-      `${passed} of ${total}`,
+      h(text),
     ];
     return `<tr class="r-${q.result}">${cells.map((c, i) => `<td${i === 2 ? ' class="what"' : i === 5 ? ' class="num"' : ''}>${c}</td>`).join('')}</tr>`;
   });
@@ -194,12 +195,10 @@ function notCoveredSection(r: CertificationResult): string {
 
 /** One requirement: its result, sections, readings, known mistake, and its checks' table. */
 function requirementDetail(q: RequirementResult): string {
-  const applied = q.checks.filter((c) => c.judgement.result !== 'not-applicable');
-  const passed = applied.filter((c) => c.judgement.result !== 'fail').length;
   const facts = [
     `spec ${citeRefsHtml(h(q.sections.join(', ')), true)}`,
     ...(q.readings.length > 0 ? [`readings ${citeRefsHtml(h(q.readings.join(', ')))}`] : []),
-    `${passed} of ${applied.length} checks passed`,
+    `checks passed: ${h(requirementRow(q).text)}`,
     ...(q.mistake !== undefined ? [`a failure is the known mistake <code>${h(q.mistake)}</code>`] : []),
   ];
   const explained = q.result === 'fail' && q.mistake !== undefined ? explanationHtml(mistakeRef(q.mistake)) : '';
@@ -223,7 +222,7 @@ function checkRow(c: CheckOutcome): string {
   const answer = body ? `<div class="answer">answer body${body.clipped ? `, first 200 characters of ${body.bytes} bytes` : ''}: <code>${h(body.text)}${body.clipped ? '…' : ''}</code></div>` : '';
   const curl = c.judgement.result === 'fail' && c.call ? curlCommand(c.call) : undefined;
   const again = curl ? `<details><summary>the call again, with curl</summary><pre>${h(curl)}</pre></details>` : '';
-  const cells = [`<code>${h(c.id)}</code>`, h(c.title), h(c.expect), badge(c.judgement.result), `${h(withoutBody(c.judgement.reason))}${answer}${again}`, String(c.outcome?.ms ?? '')];
+  const cells = [`<code>${h(c.id).replace(/\./g, '.<wbr>')}</code>`, h(c.title), h(c.expect), badge(c.judgement.result), `${h(withoutBody(c.judgement.reason))}${answer}${again}`, String(c.outcome?.ms ?? '')];
   return `<tr class="r-${c.judgement.result}">${cells.map((x, i) => `<td${i === 1 || i === 4 ? ' class="long"' : ''}>${x}</td>`).join('')}</tr>`;
 }
 

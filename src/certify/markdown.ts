@@ -16,6 +16,7 @@ import {
   failedRequirements,
   notCovered,
   reasonRequirement,
+  requirementRow,
   requirementRows,
   resultWord,
   runFacts,
@@ -41,9 +42,9 @@ export function certificationMarkdown(r: CertificationResult): string {
   const count = (x: string): number => rows.filter((q) => q.requirement.result === x).length;
   out.push(`## Requirements (${rows.length}): ${count('fail')} failed, ${count('pass')} passed, ${count('advisory')} advisory`, '');
   out.push('| Result | Requirement | What the merchant must do | Spec | Readings | Checks passed |', '|---|---|---|---|---|---|');
-  for (const { requirement: q, passed, total } of rows) {
+  for (const { requirement: q, text } of rows) {
     const result = q.result === 'fail' ? `**${resultWord(q.result)}**` : resultWord(q.result);
-    out.push(`| ${result} | ${code(q.id)} | ${md(q.title)} | ${md(q.sections.join(' '))} | ${md(q.readings.join(' ')) || '—'} | ${passed} of ${total} |`);
+    out.push(`| ${result} | ${code(q.id)} | ${md(q.title)} | ${md(q.sections.join(' '))} | ${md(q.readings.join(' ')) || '—'} | ${text} |`);
   }
   out.push('');
   out.push(...why(r));
@@ -88,12 +89,10 @@ function why(r: CertificationResult): string[] {
 
 /** One requirement: its facts, its checks' table, the failed checks' calls again with curl. */
 function requirementDetail(q: RequirementResult): string[] {
-  const applied = q.checks.filter((c) => c.judgement.result !== 'not-applicable');
-  const passed = applied.filter((c) => c.judgement.result !== 'fail').length;
   const facts = [
     `Spec ${md(q.sections.join(', '))}`,
     ...(q.readings.length > 0 ? [`readings ${md(q.readings.join(', '))}`] : []),
-    `${passed} of ${applied.length} checks passed`,
+    `checks passed: ${requirementRow(q).text}`,
     ...(q.mistake !== undefined ? [`a failure is the known mistake ${code(q.mistake)}`] : []),
   ];
   const out = [`### ${resultWord(q.result)}: ${code(q.id)} — ${md(q.title)}`, '', `${facts.join('; ')}.`, ''];
