@@ -49,6 +49,7 @@ export function certificationHtml(r: CertificationResult): string {
     `<div class="stamp ${certified ? 'ok' : 'bad'}"><strong>${h(r.verdict)}</strong><span>${h(stampLine(r, failed))}</span></div>`,
     '</div>',
     facts(subjectFacts(r), 'facts'),
+    ...runReasons(r),
     '</header>',
     requirementTable(r),
     nav(r),
@@ -112,8 +113,15 @@ dl.covered dt{font-weight:600;margin-top:.5rem}dl.covered dd{margin:0 0 0 1rem}
 
 /** The stamp's second line: how many requirements failed, or how many passed. */
 function stampLine(r: CertificationResult, failed: number): string {
-  if (r.verdict === 'CERTIFIED') return `${r.requirements.filter((q) => q.result === 'pass').length} of ${r.requirements.length} requirements met, none failed`;
-  return failed > 0 ? `${failed} of ${r.requirements.length} requirements failed` : `${r.reasons.length} reason${r.reasons.length === 1 ? '' : 's'}: see below`;
+  const count = (x: CheckResult): number => r.requirements.filter((q) => q.result === x).length;
+  if (r.verdict === 'CERTIFIED') return `${r.requirements.length} requirements: ${count('pass')} passed, ${count('advisory')} advisory, none failed`;
+  if (failed > 0) return `${failed} of ${r.requirements.length} requirements failed`;
+  return r.requirements.length === 0 ? 'no check ran' : `${r.reasons.length} reason${r.reasons.length === 1 ? '' : 's'}`;
+}
+
+/** The reasons about the run rather than a requirement (a merchant not reached, a run stopped, no call answered): on the first screen. */
+function runReasons(r: CertificationResult): string[] {
+  return r.reasons.filter((x) => reasonRequirement(x, r) === undefined).map((x) => `<p class="notice bad"><strong>${h(shortBodies(x))}</strong></p>`);
 }
 
 function facts(items: readonly Fact[], cls: string): string {
@@ -140,6 +148,7 @@ function requirementTable(r: CertificationResult): string {
     ];
     return `<tr class="r-${q.result}">${cells.map((c, i) => `<td${i === 2 ? ' class="what"' : i === 5 ? ' class="num"' : ''}>${c}</td>`).join('')}</tr>`;
   });
+  if (rows.length === 0) return '<section id="requirements"><p class="notice bad">No check ran: no requirement was certified.</p></section>';
   return [
     '<section id="requirements">',
     '<table class="reqs">',

@@ -38,10 +38,12 @@ export function certificationMarkdown(r: CertificationResult): string {
   const failed = failedRequirements(r).length;
   const out = [`# Merchant certification: ${r.verdict}`, ''];
   out.push(`**${r.verdict}**: ${r.verdict === 'CERTIFIED' ? 'no requirement failed' : failed > 0 ? `${failed} of ${r.requirements.length} requirements failed` : `${r.reasons.length} reason${r.reasons.length === 1 ? '' : 's'}, below`}.`, '');
+  for (const reason of r.reasons.filter((x) => reasonRequirement(x, r) === undefined)) out.push(`> **${md(shortBodies(reason))}**`, '');
   out.push(...factTable(subjectFacts(r)), '');
   const count = (x: string): number => rows.filter((q) => q.requirement.result === x).length;
   out.push(`## Requirements (${rows.length}): ${count('fail')} failed, ${count('pass')} passed, ${count('advisory')} advisory`, '');
-  out.push('| Result | Requirement | What the merchant must do | Spec | Readings | Checks passed |', '|---|---|---|---|---|---|');
+  if (rows.length === 0) out.push('No check ran: no requirement was certified.');
+  else out.push('| Result | Requirement | What the merchant must do | Spec | Readings | Checks passed |', '|---|---|---|---|---|---|');
   for (const { requirement: q, text } of rows) {
     const result = q.result === 'fail' ? `**${resultWord(q.result)}**` : resultWord(q.result);
     out.push(`| ${result} | ${code(q.id)} | ${md(q.title)} | ${md(q.sections.join(' '))} | ${md(q.readings.join(' ')) || '—'} | ${text} |`);
