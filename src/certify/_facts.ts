@@ -47,13 +47,14 @@ export function subjectFacts(r: CertificationResult): Fact[] {
 export function runFacts(r: CertificationResult): Fact[] {
   const m = r.merchant;
   const robustness = Object.entries(r.robustness).map(([k, n]) => `${k} ×${n}`).join(', ');
+  const t = r.totals;
   return [
     { label: 'Webhooks delivered to', value: m.deliverTo, code: true },
     { label: 'Redirects delivered to', value: m.returnDeliverTo, code: true },
     { label: 'Accepted means (notify)', value: acceptanceWords('notify', r) },
     { label: 'Accepted means (return)', value: acceptanceWords('return', r) },
     { label: 'Timeout per call', value: `${r.timeoutMs} ms` },
-    { label: 'Checks', value: `${r.totals.pass} passed, ${r.totals.fail} failed, ${r.totals.advisory} advisory, ${r.totals['not-applicable']} not applicable` },
+    { label: 'Checks', value: `${t.pass} passed, ${t.fail} failed, ${t.advisory} advisory, ${t['not-applicable']} not applicable` },
     { label: 'Answers', value: robustness || 'every call answered (no 5xx, timeout or reset)' },
     { label: 'Vector set hash', value: r.vectorSetHash, code: true },
   ];
@@ -95,7 +96,8 @@ export function requirementRow(q: RequirementResult): RequirementRow {
   const passed = count('pass');
   const total = passed + count('fail');
   const advisory = count('advisory');
-  const text = [...(total > 0 ? [`${passed} of ${total}`] : []), ...(advisory > 0 ? [`${advisory} advisory`] : [])].join(', ') || 'none applied';
+  const said = [...(total > 0 ? [`${passed} of ${total}`] : []), ...(advisory > 0 ? [`${advisory} advisory`] : [])];
+  const text = said.join(', ') || 'none applied';
   return { requirement: q, passed, total, advisory, text };
 }
 
@@ -128,6 +130,13 @@ export function reasonRequirement(reason: string, r: CertificationResult): Requi
   return failedRequirements(r).find((q) => reason.startsWith(`${q.id} `) || reason.startsWith(`${q.id}:`));
 }
 
+/** What the certification says it certifies, before what it does not cover. */
+export const COVERS =
+  "It certifies that the endpoints verify the gateway's signatures as the spec and the kit's readings say, on the calls below.";
+
+/** What the certificate says when no check ran. */
+export const NO_CHECK = 'No check ran: no requirement was certified.';
+
 /** One thing the certification does not cover: what, in words, and the spec sections and readings that leave it open. */
 export interface NotCovered {
   readonly title: string;
@@ -145,41 +154,54 @@ export interface NotCovered {
  * @returns the items
  */
 export function notCovered(r: CertificationResult): NotCovered[] {
-  const replay = r.requirements.filter((q) => q.checks.some((c) => c.expect === 'advisory')).flatMap((q) => q.checks.filter((c) => c.expect === 'advisory'));
-  const acceptedReplays = replay.filter((c) => c.judgement.handling === 'accepted').length;
-  const found = replay.length === 0 ? '' : ` This merchant accepted ${acceptedReplays} of the ${replay.length} replayed or old-timestamp calls sent; it is noted, not held against it.`;
+  const replay = r.requirements.flatMap((q) => q.checks).filter((c) => c.expect === 'advisory');
+  const accepted = replay.filter((c) => c.judgement.handling === 'accepted').length;
+  const found = replay.length === 0 ? '' : ` This merchant accepted ${accepted} of the ${replay.length} replayed or old calls sent.`;
   const moved = r.merchant.deliverTo !== r.merchant.notifyUrl || r.merchant.returnDeliverTo !== r.merchant.returnUrl;
+  const item = (title: string, refs: string, ...sentences: string[]): NotCovered => ({ title, refs, text: sentences.join(' ') });
   return [
-    {
-      title: 'Clock skew and replay',
-      text: `The spec gives no allowed difference between a call's timestamp and the clock, and no rule for nonces, so checks of an old timestamp or of the same call sent twice are advisory only: a merchant that accepts them is still certified.${found} Protect against replay on your side (a window for the timestamp, nonces remembered).`,
-      refs: '§5.7, R12',
-    },
-    {
-      title: 'Retries and duplicate webhooks',
-      text: 'The spec says nothing of retries or delivery guarantees. Each webhook was sent once (the replay checks aside): whether your endpoint processes a webhook delivered more than once only once (idempotency), and what a retry after a timeout does to your orders, was not checked.',
-      refs: '§6',
-    },
-    {
-      title: 'What the notify endpoint answers',
-      text: `The spec shows no status or body a webhook must get back. This certification took acceptance to mean ${acceptanceWords('notify', r)} at the notify endpoint and ${acceptanceWords('return', r)} at the return endpoint, as it was told; the gateway's own rule may differ.`,
-      refs: '§5.5, §6, R16',
-    },
-    {
-      title: 'TLS, certificates and reachability',
-      text: `The kit called the URLs it was given${moved ? ' (the delivery URLs, not the registered ones: those were only signed)' : ''}. Whether the registered URLs resolve, serve a valid TLS certificate and are reachable from the gateway through your proxies and firewalls was not checked.`,
-      refs: '§5.5, §5.6, R10, R11',
-    },
-    {
-      title: 'Your order processing',
-      text: 'The payments sent were made up by the kit. Whether you match a payment to its order, check its amount and currency, and move the order to the right state (and only once) was not checked; the spec does not show the webhook\'s event kinds or every field of its payload.',
-      refs: '§2.5, §3, §6',
-    },
-    {
-      title: 'Everything else the spec leaves open',
-      text: 'Your own calls to the gateway and your verification of its responses (pgv2kit run checks those: §5.4, R9), where the appSecret comes from and how it is kept and rotated, the length and characters of nonces, rate limits, and any change made to your endpoints after this date.',
-      refs: '§5.4, §5.7, §8, R9',
-    },
+    item(
+      'Clock skew and replay',
+      '§5.7, R12',
+      "The spec gives no allowed difference between a call's timestamp and the clock, and no rule for nonces, so checks of an old",
+      `timestamp or of the same call sent twice are advisory only: a merchant that accepts them is still certified.${found}`,
+      'Protect against replay on your side (a window for the timestamp, nonces remembered).',
+    ),
+    item(
+      'Retries and duplicate webhooks',
+      '§6',
+      'The spec says nothing of retries or delivery guarantees. Each webhook was sent once (the replay checks aside): whether your',
+      'endpoint processes a webhook delivered more than once only once (idempotency), and what a retry after a timeout does to your',
+      'orders, was not checked.',
+    ),
+    item(
+      'What the notify endpoint answers',
+      '§5.5, §6, R16',
+      'The spec shows no status or body a webhook must get back. This certification took acceptance to mean',
+      `${acceptanceWords('notify', r)} at the notify endpoint and ${acceptanceWords('return', r)} at the return endpoint, as it was told;`,
+      "the gateway's own rule may differ.",
+    ),
+    item(
+      'TLS, certificates and reachability',
+      '§5.5, §5.6, R10, R11',
+      `The kit called the URLs it was given${moved ? ' (the delivery URLs, not the registered ones: those were only signed)' : ''}.`,
+      'Whether the registered URLs resolve, serve a valid TLS certificate and are reachable from the gateway through your proxies',
+      'and firewalls was not checked.',
+    ),
+    item(
+      'Your order processing',
+      '§2.5, §3, §6',
+      'The payments sent were made up by the kit. Whether you match a payment to its order, check its amount and currency, and move',
+      "the order to the right state (and only once) was not checked; the spec does not show the webhook's event kinds or every field",
+      'of its payload.',
+    ),
+    item(
+      'Everything else the spec leaves open',
+      '§5.4, §5.7, §8, R9',
+      'Your own calls to the gateway and your verification of its responses (pgv2kit run checks those: §5.4, R9), where the',
+      'appSecret comes from and how it is kept and rotated, the length and characters of nonces, rate limits, and any change made to',
+      'your endpoints after this date.',
+    ),
   ];
 }
 
@@ -195,6 +217,9 @@ export interface BodyShown {
 /** The most characters of an answer body the certificate shows. */
 export const BODY_CHARS = 200;
 
+/** What the certificate says of the answer bodies it shows. */
+export const BODY_NOTE = `An answer body is shown as text, cut at ${BODY_CHARS} characters.`;
+
 /**
  * The answer body of a call, as the certificate shows it.
  * @param outcome - the call's outcome
@@ -204,7 +229,8 @@ export function bodyShown(outcome: SendOutcome | undefined): BodyShown | undefin
   if (outcome?.kind !== 'response' || outcome.body === '') return undefined;
   const bytes = Buffer.byteLength(outcome.body);
   const chars = [...outcome.body];
-  return chars.length > BODY_CHARS ? { text: chars.slice(0, BODY_CHARS).join(''), bytes, clipped: true } : { text: outcome.body, bytes, clipped: false };
+  if (chars.length <= BODY_CHARS) return { text: outcome.body, bytes, clipped: false };
+  return { text: chars.slice(0, BODY_CHARS).join(''), bytes, clipped: true };
 }
 
 /**

@@ -12,7 +12,10 @@ import { mistakeRef } from '../docs/refs.js';
 import { curlCommand } from '../reports/curl.js';
 import { code, md, withCode } from '../reports/markdown.js';
 import {
+  BODY_CHARS,
+  BODY_NOTE,
   bodyShown,
+  COVERS,
   failedRequirements,
   notCovered,
   reasonRequirement,
@@ -37,7 +40,10 @@ export function certificationMarkdown(r: CertificationResult): string {
   const rows = requirementRows(r);
   const failed = failedRequirements(r).length;
   const out = [`# Merchant certification: ${r.verdict}`, ''];
-  out.push(`**${r.verdict}**: ${r.verdict === 'CERTIFIED' ? 'no requirement failed' : failed > 0 ? `${failed} of ${r.requirements.length} requirements failed` : `${r.reasons.length} reason${r.reasons.length === 1 ? '' : 's'}, below`}.`, '');
+  const n = r.reasons.length;
+  const some = failed > 0 ? `${failed} of ${r.requirements.length} requirements failed` : `${n} reason${n === 1 ? '' : 's'}, below`;
+  const said = r.verdict === 'CERTIFIED' ? 'no requirement failed' : some;
+  out.push(`**${r.verdict}**: ${said}.`, '');
   for (const reason of r.reasons.filter((x) => reasonRequirement(x, r) === undefined)) out.push(`> **${md(shortBodies(reason))}**`, '');
   out.push(...factTable(subjectFacts(r)), '');
   const count = (x: string): number => rows.filter((q) => q.requirement.result === x).length;
@@ -46,19 +52,24 @@ export function certificationMarkdown(r: CertificationResult): string {
   else out.push('| Result | Requirement | What the merchant must do | Spec | Readings | Checks passed |', '|---|---|---|---|---|---|');
   for (const { requirement: q, text } of rows) {
     const result = q.result === 'fail' ? `**${resultWord(q.result)}**` : resultWord(q.result);
-    out.push(`| ${result} | ${code(q.id)} | ${md(q.title)} | ${md(q.sections.join(' '))} | ${md(q.readings.join(' ')) || '—'} | ${text} |`);
+    const readings = md(q.readings.join(' ')) || '—';
+    out.push(`| ${result} | ${code(q.id)} | ${md(q.title)} | ${md(q.sections.join(' '))} | ${readings} | ${text} |`);
   }
   out.push('');
   out.push(...why(r));
   out.push('## What this certification does not cover', '');
-  out.push("It certifies that the endpoints verify the gateway's signatures as the spec and the kit's readings say, on the calls listed below. It says nothing of:", '');
+  out.push(`${md(COVERS)} It says nothing of:`, '');
   for (const n of notCovered(r)) out.push(`- **${md(n.title)}** (${md(n.refs)}): ${md(n.text)}`);
   out.push('');
-  out.push("## Each requirement's checks", '', 'What was sent, what the merchant had to do with it, and what it did. An answer body is shown as text, cut at 200 characters.', '');
+  out.push("## Each requirement's checks", '', `What was sent, what the merchant had to do with it, and what it did. ${BODY_NOTE}`, '');
   for (const { requirement: q } of rows) out.push(...requirementDetail(q));
   out.push('## How the run went', '', ...factTable(runFacts(r)), '');
-  if (r.notes.length > 0) out.push(`## Notes: advisory, acceptable and not applicable checks (${r.notes.length})`, '', ...r.notes.map((n) => `- ${md(shortBodies(n))}`), '');
-  out.push(`${md(`${r.kit.name} ${r.kit.version}`)}. In this folder, one case per call: [report.html](report.html), [report.md](report.md), [results.json](results.json), [junit.xml](junit.xml).`);
+  if (r.notes.length > 0) {
+    out.push(`## Notes: advisory, acceptable and not applicable checks (${r.notes.length})`, '');
+    out.push(...r.notes.map((x) => `- ${md(shortBodies(x))}`), '');
+  }
+  const links = ['report.html', 'report.md', 'results.json', 'junit.xml'].map((f) => `[${f}](${f})`).join(', ');
+  out.push(`${md(`${r.kit.name} ${r.kit.version}`)}. In this folder, one case per call: ${links}.`);
   return `${out.join('\n')}\n`;
 }
 
@@ -99,16 +110,21 @@ function requirementDetail(q: RequirementResult): string[] {
   ];
   const out = [`### ${resultWord(q.result)}: ${code(q.id)} — ${md(q.title)}`, '', `${facts.join('; ')}.`, ''];
   out.push('| Check | Sent | Expected | Result | What happened | ms |', '|---|---|---|---|---|---|');
-  for (const c of q.checks) out.push(`| ${code(c.id)} | ${md(c.title)} | ${c.expect} | ${resultWord(c.judgement.result)} | ${happened(c)} | ${c.outcome?.ms ?? ''} |`);
+  for (const c of q.checks) {
+    const result = resultWord(c.judgement.result);
+    out.push(`| ${code(c.id)} | ${md(c.title)} | ${c.expect} | ${result} | ${happened(c)} | ${c.outcome?.ms ?? ''} |`);
+  }
   out.push('');
   const calls = q.checks.filter((c) => c.judgement.result === 'fail' && c.call).map((c) => [`# ${c.id}`, curlCommand(c.call) ?? '']);
-  if (calls.length > 0) out.push('The failed checks\' calls again, byte for byte (paste into a shell):', '', '```sh', ...calls.flat(), '```', '');
+  if (calls.length === 0) return out;
+  out.push("The failed checks' calls again, byte for byte (paste into a shell):", '', '```sh', ...calls.flat(), '```', '');
   return out;
 }
 
 /** What happened, without the body the reason quotes; the body beside it as a clipped code span. */
 function happened(c: CheckOutcome): string {
   const body = bodyShown(c.outcome);
-  const answer = body ? `; answer body${body.clipped ? `, first 200 characters of ${body.bytes} bytes` : ''}: ${code(`${body.text}${body.clipped ? '…' : ''}`)}` : '';
+  const size = body?.clipped ? `, first ${BODY_CHARS} characters of ${body.bytes} bytes` : '';
+  const answer = body ? `; answer body${size}: ${code(`${body.text}${body.clipped ? '…' : ''}`)}` : '';
   return `${md(withoutBody(c.judgement.reason))}${answer}`;
 }

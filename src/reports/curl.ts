@@ -20,7 +20,8 @@ export const CURL_MAX_BODY = 4000;
  *   the merchant role): `method`, `url`, `headers` as `[name, value]` pairs, `body` sent as its UTF-8
  * @returns the command, or undefined when `sent` is not a request
  * @example curlCommand({ method: 'POST', url: 'http://127.0.0.1:8080/n', headers: [['Content-Type', 'application/json']], body: '{}\n' })
- * // "printf '{}\\n' | curl -sS -i --globoff -X POST http://127.0.0.1:8080/n -H 'Content-Type: application/json' -H Accept: -H User-Agent: --data-binary @-"
+ * // "printf '{}\\n' | curl -sS -i --globoff -X POST http://127.0.0.1:8080/n -H 'Content-Type: application/json' \
+ * //   -H Accept: -H User-Agent: --data-binary @-"
  */
 export function curlCommand(sent: unknown): string | undefined {
   if (typeof sent !== 'object' || sent === null) return undefined;
@@ -36,7 +37,8 @@ export function curlCommand(sent: unknown): string | undefined {
   for (const [name, value] of sentHeaders) parts.push('-H', word(value === '' ? `${name};` : `${name}: ${value}`));
   // what curl adds of its own, the kit did not send
   // (and curl before 8 sends `Expect: 100-continue` with a body over 1 KiB)
-  const added = ['Accept', 'User-Agent', ...(hasBody ? ['Content-Type'] : []), ...(hasBody && Buffer.byteLength(body) > 1024 ? ['Expect'] : [])];
+  const added = ['Accept', 'User-Agent', ...(hasBody ? ['Content-Type'] : [])];
+  if (hasBody && Buffer.byteLength(body) > 1024) added.push('Expect');
   for (const name of added) if (!has(name.toLowerCase())) parts.push('-H', `${name}:`);
   if (!hasBody) return parts.join(' ');
   if (body.length > CURL_MAX_BODY) return [...parts, '--data-binary', "'<the body: see results.json>'"].join(' ');
@@ -46,7 +48,7 @@ export function curlCommand(sent: unknown): string | undefined {
 
 // --- internal ---
 
-/** The URL as undici sends it (a WHATWG URL: dot segments resolved, non-ASCII percent-encoded, no fragment); as it is when it does not parse. */
+/** The URL as undici sends it (a WHATWG URL: dot segments resolved, non-ASCII percent-encoded, no fragment); else as it is. */
 function wireUrl(url: string): string {
   try {
     const u = new URL(url);
@@ -57,7 +59,7 @@ function wireUrl(url: string): string {
   }
 }
 
-/** A word of the command: quoted as it is when it is printable ASCII; else its bytes by printf (a URL or header has no trailing LF to lose). */
+/** A word of the command: quoted when it is printable ASCII; else its bytes by printf (a URL or header has no trailing LF to lose). */
 function word(text: string): string {
   return isPrintableAscii(text) ? shellQuote(text) : `"$(${shellPrintf(text)})"`;
 }

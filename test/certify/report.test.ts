@@ -13,6 +13,7 @@ import { runCertification, type CertificationResult } from '../../src/certify/ce
 import { CERTIFICATION_FILES, writeCertificationReports } from '../../src/certify/report.js';
 import { localDelivery } from '../../src/certify/sample.js';
 import { curlCommand } from '../../src/reports/curl.js';
+import { escapeHtml } from '../../src/reports/escape.js';
 import { tempFolders } from '../_support.js';
 import { APP_ID, APP_SECRET, HTML_PAGE, startTestMerchant, type Behaviour } from './_merchant.js';
 
@@ -46,7 +47,8 @@ async function certify(behaviour: Behaviour): Promise<Written> {
   }
   const dir = join(tmp(), 'r');
   await writeCertificationReports(result, { dir, secrets: [APP_SECRET] });
-  return { result, dir, html: readFileSync(join(dir, 'certification.html'), 'utf8'), md: readFileSync(join(dir, 'certification.md'), 'utf8') };
+  const read = (file: string): string => readFileSync(join(dir, file), 'utf8');
+  return { result, dir, html: read('certification.html'), md: read('certification.md') };
 }
 
 let failing: Written;
@@ -74,17 +76,22 @@ describe('certification.html and certification.md', () => {
     const head = html.slice(0, table);
     expect(table).toBeGreaterThan(0);
     expect(head).toContain('NOT CERTIFIED');
-    for (const fact of ['shop-html-accept-all', NOTIFY, APP_ID, result.planHash, result.kit.version, result.date]) expect(head, fact).toContain(fact);
+    const facts = ['shop-html-accept-all', NOTIFY, APP_ID, result.planHash, result.kit.version, result.date];
+    for (const fact of facts) expect(head, fact).toContain(fact);
     expect(head).toContain(RETURN.replace('?', '?').replace('&', '&amp;'));
     expect(head).toMatch(/<dt>Seed<\/dt><dd><code>7<\/code><\/dd>/);
     // the table before the reasons, the not-covered section and the first requirement's details
-    for (const later of ['id="why"', 'id="not-covered"', 'id="details"', '<section class="req ']) expect(html.indexOf(later), later).toBeGreaterThan(table);
+    for (const later of ['id="why"', 'id="not-covered"', 'id="details"', '<section class="req ']) {
+      expect(html.indexOf(later), later).toBeGreaterThan(table);
+    }
     // every requirement in it, once
     expect(tableRows(html).map((r) => r.id).sort()).toEqual(result.requirements.map((q) => q.id).sort());
     // the Markdown in the same order
     const mdTable = md.indexOf('| Result | Requirement |');
     expect(mdTable).toBeGreaterThan(md.indexOf(result.planHash));
-    for (const later of ['## Why NOT CERTIFIED', '## What this certification does not cover', "## Each requirement's checks"]) expect(md.indexOf(later), later).toBeGreaterThan(mdTable);
+    for (const later of ['## Why NOT CERTIFIED', '## What this certification does not cover', "## Each requirement's checks"]) {
+      expect(md.indexOf(later), later).toBeGreaterThan(mdTable);
+    }
   });
 
   it('a failed requirement shows FAIL in the table, failed ones first; a certified merchant has none', () => {
@@ -119,7 +126,10 @@ describe('certification.html and certification.md', () => {
     for (const { html, md } of [failing, passing]) {
       const section = /<section id="not-covered">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
       expect(section).toMatch(/>R12<\/span>/);
-      for (const topic of ['Clock skew and replay', 'Retries and duplicate webhooks', 'TLS, certificates and reachability', 'Your order processing']) expect(section, topic).toContain(topic);
+      const topics = ['Clock skew and replay', 'Retries and duplicate webhooks', 'TLS, certificates and reachability', 'order processing'];
+      for (const topic of topics) {
+        expect(section, topic).toContain(topic);
+      }
       const mdSection = md.slice(md.indexOf('## What this certification does not cover'), md.indexOf("## Each requirement's checks"));
       expect(mdSection).toMatch(/\*\*Clock skew and replay\*\* \([^)]*R12\)/);
       expect(mdSection).toContain('idempotency');
@@ -141,13 +151,13 @@ describe('certification.html and certification.md', () => {
     expect(mdLinks.every((l) => /^(report\.html|report\.md|results\.json|junit\.xml)$/.test(l))).toBe(true);
   });
 
-  it("the merchant's HTML answer is text: escaped, cut at 200 characters with its length, never rendered, never in the reasons whole", () => {
+  it("the merchant's HTML answer is text: escaped, cut at 200 characters with its length, never rendered nor whole in the reasons", () => {
     const { html, md } = failing;
     expect(html).not.toMatch(/<script|<h1 class="x"|<title>Thank you/);
     const bytes = Buffer.byteLength(HTML_PAGE);
     const first = [...HTML_PAGE].slice(0, 200).join('');
-    expect(html).toContain(`first 200 characters of ${bytes} bytes: <code>${first.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}…</code>`);
-    expect(html).not.toContain(HTML_PAGE.slice(0, 260).replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'));
+    expect(html).toContain(`first 200 characters of ${bytes} bytes: <code>${escapeHtml(first)}…</code>`);
+    expect(html).not.toContain(escapeHtml(HTML_PAGE.slice(0, 260)));
     // the reasons and notes quote at most the body's first 40 characters
     const why = /<section id="why">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
     expect(why).not.toContain('alert');
@@ -158,11 +168,12 @@ describe('certification.html and certification.md', () => {
   });
 
   it("a failed check's call again is the byte-exact curl line; the secret is in no page", () => {
-    const check = failing.result.requirements.flatMap((q) => q.checks).find((c) => c.judgement.result === 'fail' && c.call?.method === 'POST');
+    const checks = failing.result.requirements.flatMap((q) => q.checks);
+    const check = checks.find((c) => c.judgement.result === 'fail' && c.call?.method === 'POST');
     const curl = curlCommand(check?.call);
     expect(curl).toMatch(/--data-binary/);
     expect(failing.md).toContain(`# ${check?.id}\n${curl}\n`);
-    expect(failing.html).toContain(`<pre>${(curl ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')}</pre>`);
+    expect(failing.html).toContain(`<pre>${escapeHtml(curl ?? '')}</pre>`);
     for (const { html, md } of [failing, passing]) {
       for (const text of [html, md]) {
         expect(text).not.toContain(APP_SECRET);
