@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpCall } from '../../src/merchant/target.js';
 import { createSender } from '../../src/merchant/send.js';
 import { curlCommand } from '../../src/reports/curl.js';
+import { shellPrintf } from '../../src/shell-quote.js';
 import { APP_ID, APP_SECRET, startTestMerchant, type TestMerchant } from '../certify/_merchant.js';
 import { tempFolders } from '../_support.js';
 import { run } from '../cli/_run.js';
@@ -59,6 +60,9 @@ describe('curl commands in the reports', () => {
     const printf = /^(printf '[^']*') \|/.exec(line ?? '')?.[1] ?? 'false';
     const { stdout } = await exec('sh', ['-c', printf], { encoding: 'buffer' });
     expect(Buffer.compare(stdout, Buffer.from(body, 'utf8'))).toBe(0);
+    // a body starting with `-` is no printf option
+    const dash = await exec('sh', ['-c', shellPrintf('-x %s\\')], { encoding: 'buffer' });
+    expect(dash.stdout.toString('utf8')).toBe('-x %s\\');
   });
 
   it.skipIf(!hasCurl)('a multi-line, non-ASCII body with a quote: pasted into sh, its curl line sends the bytes the kit sent', async () => {
