@@ -16,3 +16,43 @@
 export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
+
+/**
+ * Whether a text goes into a shell command as it is, in single quotes: printable ASCII only
+ * (no LF, CR, tab or other control, no byte above 0x7E), so that what is pasted is what is sent.
+ * @param text - any text
+ * @returns true when every character is in U+0020–U+007E
+ * @example isPrintableAscii('{"a":1}') // true
+ * @example isPrintableAscii('a\nb') // false
+ */
+export function isPrintableAscii(text: string): boolean {
+  return /^[\x20-\x7e]*$/.test(text);
+}
+
+/**
+ * A `printf` command for any POSIX shell (dash, bash, zsh, busybox) that writes exactly these
+ * bytes: LF, CR and tab as `\n`, `\r`, `\t`; every other byte outside printable ASCII, and `'`,
+ * as a 3-digit octal escape (`\303\251` for é, `\047` for `'`); `\` as `\\`, `%` as `%%`.
+ * `$'…'` would be shorter, but dash (Debian's and Ubuntu's `sh`, 0.5.12) does not know it; and
+ * `$(printf …)` drops trailing LFs — so a body goes into a pipe: `printf '…' | curl --data-binary @- …`.
+ * @param bytes - the bytes (a string is taken as its UTF-8)
+ * @returns e.g. `printf 'a\nb'`
+ * @example shellPrintf('a\nb') // "printf 'a\\nb'"
+ * @example shellPrintf("it's 100%") // "printf 'it\\047s 100%%'"
+ */
+export function shellPrintf(bytes: Uint8Array | string): string {
+  const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
+  let format = '';
+  for (const [i, b] of data.entries()) {
+    if (b === 0x25) format += '%%';
+    else if (b === 0x5c) format += '\\\\';
+    else if (ESCAPES[b] !== undefined) format += ESCAPES[b];
+    // a format starting with `-` would be read as an option
+    else if (b >= 0x20 && b < 0x7f && b !== 0x27 && !(i === 0 && b === 0x2d)) format += String.fromCharCode(b);
+    else format += `\\${b.toString(8).padStart(3, '0')}`;
+  }
+  return `printf '${format}'`;
+}
+
+/** The bytes {@link shellPrintf} writes as a letter escape. */
+const ESCAPES: Readonly<Record<number, string>> = { 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t' };

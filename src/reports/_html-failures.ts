@@ -6,8 +6,9 @@
  */
 import type { Verdict } from '../runner/result.js';
 import { VERDICT_INFO } from '../runner/result.js';
-import { citePageHtml, citeRefsHtml, explained } from '../docs/cite.js';
-import { failureRef, mistakeRef, type DocRef } from '../docs/refs.js';
+import { citePageHtml, citeRefsHtml } from '../docs/cite.js';
+import { explanationHtml } from './explanation-html.js';
+import { failureRef, mistakeRef } from '../docs/refs.js';
 import { escapeHtml as h } from './escape.js';
 import { contentTable, diffTable } from './_html-content.js';
 import { notRunReason, type CaseView, type OpView, type ReportModel } from './_model.js';
@@ -34,19 +35,6 @@ export function causesSection(m: ReportModel): string {
     return `<li><strong>${cause.count} case${cause.count === 1 ? '' : 's'}</strong>: ${citeRefsHtml(h(cause.title))}${cause.mistake ? ` <code>${h(cause.mistake)}</code>` : ''}${where}${explanationHtml(page)}<details><summary>the case${cause.count === 1 ? '' : 's'}</summary>${links.join(', ')}</details></li>`;
   });
   return `<section id="causes"><h2>Likely causes, most cases first</h2><ol class="causes">${items.join('')}</ol></section>`;
-}
-
-/**
- * What a page explains, written out: what it means, how to fix it, and the page named as text.
- * @param ref - a known mistake's or a failure kind's page
- * @param only - `fix` for how to fix it alone (where the box already says what happened)
- * @returns the HTML, or '' when there is no such page
- */
-export function explanationHtml(ref: DocRef | undefined, only?: 'fix'): string {
-  const e = explained(ref);
-  if (!e) return '';
-  const means = only === 'fix' ? '' : `<p><strong>What it means</strong>: ${withCode(e.means)}</p>`;
-  return `<div class="explained">${means}<p><strong>How to fix it</strong>: ${withCode(e.fix)}</p><p class="ref">${h(e.page)}</p></div>`;
 }
 
 /**
@@ -108,14 +96,6 @@ export function caseLink(c: CaseView): string {
 
 function anchor(c: CaseView): string {
   return `case-${c.id.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
-}
-
-/** Text whose `code` spans (a page's explanation) become `<code>`, everything escaped. */
-function withCode(text: string): string {
-  return text
-    .split(/(`[^`]+`)/)
-    .map((part, i) => (i % 2 === 1 ? `<code>${h(part.slice(1, -1))}</code>` : citeRefsHtml(h(part))))
-    .join('');
 }
 
 /** A step: its status and message, then what it was sent, expected against got and the contents — or, for a step that did not run, why. */

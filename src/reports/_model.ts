@@ -15,6 +15,7 @@ import { shellQuote } from '../shell-quote.js';
 import { describeImplementation, type Json } from '../subjects/subject.js';
 import { diffContents, viewContent, type ContentDiff, type ContentView } from './_content.js';
 import { decodeBase64, Redactor } from './redact.js';
+import { curlCommand } from './curl.js';
 
 /** An operation's outcome, clean. */
 export interface OpView {
@@ -225,23 +226,6 @@ export function reproduceCommand(target: RunResult['target'], id: string, replay
   const only = `--only ${shellQuote(`id:${id}`)}${replay !== undefined ? ` --replay ${shellQuote(`${id}=${replay}`)}` : ''}`;
   // npx finds the kit installed in the project or globally: the command works where it is pasted
   return `npx pgv2kit run${how[target.kind]} ${only}`;
-}
-
-/**
- * A curl command that sends an HTTP request again as it went on the wire: method, URL, every
- * header in order, the body. A gateway may refuse it now for its timestamp or its nonce, used once.
- * @param sent - the request, as a step's answer records it (`sent` of the gateway role, `call` of the merchant role)
- * @returns the command, or undefined when `sent` is not a request
- * @example curlCommand({ method: 'POST', url: 'http://127.0.0.1:8080/pg/v2/payment/create', headers: [['Content-Type', 'application/json']], body: '{}' })
- */
-export function curlCommand(sent: unknown): string | undefined {
-  if (typeof sent !== 'object' || sent === null) return undefined;
-  const { method, url, headers, body } = sent as { method?: unknown; url?: unknown; headers?: unknown; body?: unknown };
-  if (typeof method !== 'string' || typeof url !== 'string' || !Array.isArray(headers)) return undefined;
-  const parts = ['curl', '-sS', '-i', '-X', method, shellQuote(url)];
-  for (const h of headers) if (Array.isArray(h) && typeof h[0] === 'string' && typeof h[1] === 'string' && !/^(content-length|host|connection)$/i.test(h[0])) parts.push('-H', shellQuote(`${h[0]}: ${h[1]}`));
-  if (typeof body === 'string' && body !== '') parts.push('--data-binary', body.length > 4000 ? "'<the body: see results.json>'" : shellQuote(body));
-  return parts.join(' ');
 }
 
 /** The curl field of a case: from the first step whose answer records the request it sent. */

@@ -211,8 +211,13 @@ function cell(text: string): string {
   return md(text);
 }
 
-/** A page's text (`code` spans kept as code, the rest escaped). */
-function withCode(text: string): string {
+/**
+ * A page's text for Markdown prose: `code` spans kept as code, the rest escaped.
+ * @param text - plain text with `code` spans in backticks
+ * @returns the Markdown
+ * @example withCode('append an `LF` *now*') // 'append an `LF` \\*now\\*'
+ */
+export function withCode(text: string): string {
   return text
     .split(/(`[^`]+`)/)
     .map((part, i) => (i % 2 === 1 ? code(part.slice(1, -1)) : md(part)))
@@ -225,7 +230,14 @@ function fixLine(ref: DocRef | undefined): string {
   return e ? ` How to fix it: ${withCode(e.fix)} (${md(e.page)})` : '';
 }
 
-function code(text: string): string {
+/**
+ * Text as one Markdown code span, safe in a table cell: line breaks as spaces, `|` escaped, a
+ * fence longer than any run of backticks in it.
+ * @param text - any text
+ * @returns the code span
+ * @example code('a|b') // '`a\\|b`'
+ */
+export function code(text: string): string {
   const flat = visibleForbidden(text).replace(/\r\n|\r|\n/g, ' ').replace(/\|/g, '\\|');
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);

@@ -13,8 +13,9 @@ import { verifyWebhook } from '../../src/scheme/verify.js';
  * saying "Payment could not be verified" to a redirect (a thank-you page when it accepts one).
  * `refusal-redirect`: verifies as `correct` does, but answers a redirect with a 302: to /pay/failed when it refuses, to /orders/7 when it accepts.
  * `pages-accept-all`: answers webhooks as `correct` does, and every redirect with the thank-you page (no verification).
+ * `html-accept-all`: accepts everything with a 200 and a long HTML page ({@link HTML_PAGE}: a script, a `|`, a backtick, non-ASCII).
  */
-export type Behaviour = 'correct' | 'accept-all' | 'status-500' | 'hang' | 'reset' | 'refuse-all' | 'crash-on-refusal' | 'refusal-page' | 'refusal-redirect' | 'pages-accept-all';
+export type Behaviour = 'correct' | 'accept-all' | 'html-accept-all' | 'status-500' | 'hang' | 'reset' | 'refuse-all' | 'crash-on-refusal' | 'refusal-page' | 'refusal-redirect' | 'pages-accept-all';
 
 export interface TestMerchant {
   readonly url: string;
@@ -23,6 +24,9 @@ export interface TestMerchant {
 }
 
 export const APP_ID = 'app_test_merchant';
+
+/** What `html-accept-all` answers to every call: a page a report must show as text, never render. */
+export const HTML_PAGE = `<!doctype html><html><head><title>Thank you | Shop</title><script>alert("rendered")</script></head><body><h1 class="x">Merci, payé ✓</h1>${'<p>`order` details</p>'.repeat(20)}</body></html>`;
 export const APP_SECRET = 'sk_test_9f8e7d6c5b4a39281706';
 
 /**
@@ -43,6 +47,7 @@ export async function startTestMerchant(behaviour: Behaviour, urls: (base: strin
       if (behaviour === 'reset') return void req.socket.destroy();
       if (behaviour === 'status-500') return void res.writeHead(500).end('boom');
       if (behaviour === 'accept-all') return void res.writeHead(200).end('SUCCESS');
+      if (behaviour === 'html-accept-all') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HTML_PAGE);
       if (behaviour === 'refuse-all') return void res.writeHead(401).end('FAIL');
       const r = registered ?? { notifyUrl: '', returnUrl: '' };
       let ok = false;

@@ -83,8 +83,8 @@ describe.concurrent('pgv2kit certify with no URLs: the sample merchant', () => {
     expect(json.requirements.filter((q) => q.result === 'advisory').map((q) => q.id)).toEqual(['webhook.replay', 'redirect.replay']);
     expect(json.totals.fail).toBe(0);
     expect(json.totals['not-applicable']).toBe(0);
-    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('**Verdict: CERTIFIED**');
-    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('- accepted means (notify): a 2xx with body "SUCCESS"\n- accepted means (return): a 2xx or 3xx\n');
+    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('**CERTIFIED**: no requirement failed.');
+    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('| Accepted means (notify) | a 2xx with body "SUCCESS" |\n| Accepted means (return) | a 2xx or 3xx |\n');
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('failures="0"');
     // the standard reports of the same run: every merchant case, passed
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { totals: { passed: number; failed: number }; cases: Array<{ id: string; kind: string }> };

@@ -118,8 +118,8 @@ describe.concurrent('run --merchant and certify', () => {
     const dir = join(tmp(), 'c');
     const r = await run(['certify', ...urls(), '--name', 'acme-shop', '--version', '7.1.0', '--report-dir', dir], { env });
     expect(r.code, r.stdout).toBe(0);
-    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('\n- merchant: acme-shop 7.1.0\n');
-    expect(readFileSync(join(dir, 'certification.html'), 'utf8')).toContain('<li>merchant: acme-shop 7.1.0</li>');
+    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('\n| Merchant | acme-shop 7.1.0 |\n');
+    expect(readFileSync(join(dir, 'certification.html'), 'utf8')).toContain('<dt>Merchant</dt><dd>acme-shop 7.1.0</dd>');
     expectNamed(written(dir), 'acme-shop 7.1.0');
   });
 

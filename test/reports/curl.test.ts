@@ -8,8 +8,13 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curlCommand } from '../../src/reports/_model.js';
+import type { HttpCall } from '../../src/merchant/target.js';
+import { createSender } from '../../src/merchant/send.js';
+import { curlCommand } from '../../src/reports/curl.js';
+import { shellPrintf } from '../../src/shell-quote.js';
 import { APP_ID, APP_SECRET, startTestMerchant, type TestMerchant } from '../certify/_merchant.js';
 import { tempFolders } from '../_support.js';
 import { run } from '../cli/_run.js';
@@ -17,6 +22,13 @@ import { run } from '../cli/_run.js';
 const exec = promisify(execFile);
 const tmp = tempFolders('pgv2kit-curl-');
 let merchant: TestMerchant;
+/** A request as the recording server got it. */
+interface Recorded {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: readonly string[];
+  readonly body: Buffer;
+}
 const hasCurl = await exec('curl', ['--version']).then(() => true, () => false);
 
 beforeAll(async () => {
@@ -25,13 +37,80 @@ beforeAll(async () => {
 afterAll(async () => merchant.close());
 
 describe('curl commands in the reports', () => {
-  it('quotes what a shell would split, leaves out what curl sets itself', () => {
-    expect(curlCommand({ method: 'POST', url: 'http://h/p?a=1&b=2', headers: [['Content-Type', 'application/json'], ['Content-Length', '2'], ['Authorization', "V2_SHA256 appId=a,sign=s'x"]], body: '{}' })).toBe(
-      "curl -sS -i -X POST 'http://h/p?a=1&b=2' -H 'Content-Type: application/json' -H 'Authorization: V2_SHA256 appId=a,sign=s'\\''x' --data-binary '{}'",
+  it('quotes what a shell would split, leaves out what curl sets itself, and takes out what curl would add', () => {
+    const headers = [['Content-Type', 'application/json'], ['Content-Length', '2'], ['Authorization', "V2_SHA256 appId=a,sign=s'x"]];
+    expect(curlCommand({ method: 'POST', url: 'http://h/p?a=1&b=2', headers, body: '{}' })).toBe(
+      "curl -sS -i --globoff -X POST 'http://h/p?a=1&b=2' -H 'Content-Type: application/json' " +
+        "-H 'Authorization: V2_SHA256 appId=a,sign=s'\\''x' -H Accept: -H User-Agent: --data-binary '{}'",
     );
-    expect(curlCommand({ method: 'GET', url: 'http://h/r', headers: [] })).toBe('curl -sS -i -X GET http://h/r');
+    expect(curlCommand({ method: 'GET', url: 'http://h/r', headers: [] })).toBe('curl -sS -i --globoff -X GET http://h/r -H Accept: -H User-Agent:');
+    // a body with no Content-Type: curl's form type taken out; an empty header value kept (`Name;`)
+    expect(curlCommand({ method: 'POST', url: 'http://h/n', headers: [['X-Empty', '']], body: 'a' })).toBe(
+      "curl -sS -i --globoff -X POST http://h/n -H 'X-Empty;' -H Accept: -H User-Agent: -H Content-Type: --data-binary a",
+    );
     expect(curlCommand({ url: 'x' })).toBeUndefined();
     expect(curlCommand(null)).toBeUndefined();
+  });
+
+  it('a body outside printable ASCII goes through printf: any sh (dash too) writes back exactly its bytes', async () => {
+    const body = "{\"note\":\"l'été\\n100%\"}\n\r\n\uFEFF-\\x";
+    const line = curlCommand({ method: 'POST', url: 'http://h/n', headers: [['Content-Type', 'application/json']], body });
+    expect(line).toMatch(/^printf '[^']*' \| curl .* --data-binary @-$/);
+    expect(line).not.toMatch(/[^\x20-\x7e]/);
+    const printf = /^(printf '[^']*') \|/.exec(line ?? '')?.[1] ?? 'false';
+    const { stdout } = await exec('sh', ['-c', printf], { encoding: 'buffer' });
+    expect(Buffer.compare(stdout, Buffer.from(body, 'utf8'))).toBe(0);
+    // a body starting with `-` is no printf option
+    const dash = await exec('sh', ['-c', shellPrintf('-x %s\\')], { encoding: 'buffer' });
+    expect(dash.stdout.toString('utf8')).toBe('-x %s\\');
+  });
+
+  it.skipIf(!hasCurl)('a multi-line, non-ASCII body with a quote: pasted into sh, its curl line sends the bytes the kit sent', async () => {
+    const got: Recorded[] = [];
+    const server = createServer((q, s) => {
+      const chunks: Buffer[] = [];
+      q.on('data', (c: Buffer) => chunks.push(c));
+      q.on('end', () => {
+        got.push({ method: q.method ?? '', url: q.url ?? '', headers: q.rawHeaders, body: Buffer.concat(chunks) });
+        s.end('SUCCESS');
+      });
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const call: HttpCall = {
+        method: 'POST',
+        url: `${base}/notify/[a]/../x?order=A1&lang=fr`,
+        headers: [
+          ['Content-Type', 'application/json; charset=utf-8'],
+          ['Authorization', "V2_SHA256 appId=a'b,sign=00,timestamp=1,nonce=n"],
+        ],
+        body: `{\n  "note": "l'été, 100% \\\\ sûr",\r\n  "x": "\uFEFF\t"\n}\n\n`,
+      };
+      const sender = createSender(5000);
+      try {
+        expect((await sender.send(call)).kind).toBe('response');
+      } finally {
+        await sender.close();
+      }
+      const line = curlCommand(call) ?? 'false';
+      const { stdout } = await exec('sh', ['-c', line], { timeout: 10_000 });
+      expect(stdout).toMatch(/^HTTP\/1\.1 200/);
+      const [kit, curl] = got;
+      expect(Buffer.compare(curl?.body ?? Buffer.alloc(0), kit?.body ?? Buffer.alloc(1)), 'the body bytes').toBe(0);
+      expect(kit?.body.toString('utf8')).toBe(call.body);
+      expect([curl?.method, curl?.url]).toEqual([kit?.method, kit?.url]);
+      // every header the kit wrote, in order, and none of curl's own
+      const own = (r: Recorded | undefined): string[] => {
+        const raw = r?.headers ?? [];
+        const pairs = raw.flatMap((name, i) => (i % 2 === 0 ? [`${name}: ${raw[i + 1] ?? ''}`] : []));
+        return pairs.filter((p) => !/^(host|content-length|connection):/i.test(p));
+      };
+      expect(own(curl)).toEqual(own(kit));
+      expect(own(kit)).toEqual(call.headers.map(([n, v]) => `${n}: ${v}`));
+    } finally {
+      server.close();
+    }
   });
 
   it('a gateway case records its request: the curl command carries its URL, headers and body', async () => {
@@ -40,7 +119,7 @@ describe('curl commands in the reports', () => {
     expect(r.code, r.stderr).toBe(0);
     const results = JSON.parse(readFileSync(join(cwd, 'g/results.json'), 'utf8')) as { cases: Array<{ id: string; curl: string | null }> };
     const api = results.cases.find((c) => c.curl?.includes('/pg/v2/payment/create'));
-    expect(api?.curl).toMatch(/^curl -sS -i -X POST http:\/\/127\.0\.0\.1:\d+\/pg\/v2\/payment\/create -H 'Content-Type: application\/json' .*-H 'Authorization: V2_SHA256 appId=[^']*' --data-binary '\{/);
+    expect(api?.curl).toMatch(/^curl -sS -i --globoff -X POST http:\/\/127\.0\.0\.1:\d+\/pg\/v2\/payment\/create -H 'Content-Type: application\/json' .*-H 'Authorization: V2_SHA256 appId=[^']*' .*--data-binary '\{/);
   });
 
   it.skipIf(!hasCurl)('a forged webhook the merchant accepted: its curl command sends the same request again', async () => {
@@ -49,7 +128,7 @@ describe('curl commands in the reports', () => {
     expect(r.code).toBe(1);
     const results = JSON.parse(readFileSync(join(cwd, 'r/results.json'), 'utf8')) as { cases: Array<{ id: string; verdict: string; curl: string | null }> };
     const forged = results.cases.find((c) => c.verdict === 'failed' && c.id.startsWith('merchant.webhook') && c.curl);
-    expect(forged?.curl).toMatch(/^curl -sS -i -X POST /);
+    expect(forged?.curl).toMatch(/^curl -sS -i --globoff -X POST /);
     const before = merchant.calls.length;
     const { stdout } = await exec('sh', ['-c', forged?.curl ?? 'false'], { timeout: 10_000 });
     expect(stdout).toMatch(/^HTTP\/1\.1 200/);

@@ -1,0 +1,65 @@
+/**
+ * The curl command of an HTTP call, byte-exact: pasted into any POSIX shell, it sends the method,
+ * the URL, the headers in order and the body bytes the kit sent — nothing more that the kit did
+ * not send (curl's own `Accept`, `User-Agent`, a form `Content-Type`), nothing changed on the way
+ * (the URL as the kit's HTTP client sent it: parsed as a WHATWG URL, its `/../` resolved, its
+ * non-ASCII percent-encoded; curl's globbing of `[` and `{` off). A body outside printable ASCII (an LF, a CR, a BOM,
+ * non-ASCII text) is written by `printf` into `--data-binary @-`; `-d` is never used (it strips
+ * newlines).
+ * @module
+ */
+import { isPrintableAscii, shellPrintf, shellQuote } from '../shell-quote.js';
+
+/** The longest body a curl command carries; a longer one is named, not written (results.json has it). */
+export const CURL_MAX_BODY = 4000;
+
+/**
+ * A curl command that sends an HTTP request again as it went on the wire: method, URL, every
+ * header in order, the body. A gateway may refuse it now for its timestamp or its nonce, used once.
+ * @param sent - the request, as a step's answer records it (`sent` of the gateway role, `call` of
+ *   the merchant role): `method`, `url`, `headers` as `[name, value]` pairs, `body` sent as its UTF-8
+ * @returns the command, or undefined when `sent` is not a request
+ * @example curlCommand({ method: 'POST', url: 'http://127.0.0.1:8080/n', headers: [['Content-Type', 'application/json']], body: '{}\n' })
+ * // "printf '{}\\n' | curl -sS -i --globoff -X POST http://127.0.0.1:8080/n -H 'Content-Type: application/json' \
+ * //   -H Accept: -H User-Agent: --data-binary @-"
+ */
+export function curlCommand(sent: unknown): string | undefined {
+  if (typeof sent !== 'object' || sent === null) return undefined;
+  const { method, url, headers, body } = sent as { method?: unknown; url?: unknown; headers?: unknown; body?: unknown };
+  if (typeof method !== 'string' || typeof url !== 'string' || !Array.isArray(headers)) return undefined;
+  const pairs = headers.filter((h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string' && typeof h[1] === 'string');
+  // Host, Content-Length and Connection are curl's to write, as they were undici's
+  const sentHeaders = pairs.filter(([name]) => !/^(content-length|host|connection)$/i.test(name));
+  const has = (name: string): boolean => pairs.some(([n]) => n.toLowerCase() === name);
+  const hasBody = typeof body === 'string' && body !== '';
+  const parts = ['curl', '-sS', '-i', '--globoff', '-X', word(method), word(wireUrl(url))];
+  // `-H 'Name:'` would remove the header: an empty value is written `Name;`
+  for (const [name, value] of sentHeaders) parts.push('-H', word(value === '' ? `${name};` : `${name}: ${value}`));
+  // what curl adds of its own, the kit did not send
+  // (and curl before 8 sends `Expect: 100-continue` with a body over 1 KiB)
+  const added = ['Accept', 'User-Agent', ...(hasBody ? ['Content-Type'] : [])];
+  if (hasBody && Buffer.byteLength(body) > 1024) added.push('Expect');
+  for (const name of added) if (!has(name.toLowerCase())) parts.push('-H', `${name}:`);
+  if (!hasBody) return parts.join(' ');
+  if (body.length > CURL_MAX_BODY) return [...parts, '--data-binary', "'<the body: see results.json>'"].join(' ');
+  if (isPrintableAscii(body)) return [...parts, '--data-binary', shellQuote(body)].join(' ');
+  return `${shellPrintf(body)} | ${[...parts, '--data-binary', '@-'].join(' ')}`;
+}
+
+// --- internal ---
+
+/** The URL as undici sends it (a WHATWG URL: dot segments resolved, non-ASCII percent-encoded, no fragment); else as it is. */
+function wireUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.hash = '';
+    return u.href;
+  } catch {
+    return url;
+  }
+}
+
+/** A word of the command: quoted when it is printable ASCII; else its bytes by printf (a URL or header has no trailing LF to lose). */
+function word(text: string): string {
+  return isPrintableAscii(text) ? shellQuote(text) : `"$(${shellPrintf(text)})"`;
+}
