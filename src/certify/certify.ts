@@ -71,6 +71,8 @@ export interface RequirementResult {
   readonly readings: readonly string[];
   /** The known mistake a failure of the requirement reveals (docs/mistakes/<id>.md), when the vectors name one. */
   readonly mistake?: string;
+  /** For a failed requirement: the known mistake the run's diagnosis names for its failures (by the pattern of the merchant's answers), when it names one. */
+  readonly named?: string;
   /** fail when a check failed; pass when every applicable check passed; advisory for advisory-only requirements. */
   readonly result: CheckResult;
   readonly checks: readonly CheckOutcome[];
@@ -161,9 +163,14 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
 export function certificationOf(run: RunResult, set: VectorSet, options: CertifyOptions & { readonly timeoutMs: number }): CertificationResult {
   const cases = liveCases(set).map((l) => l.case).filter((c): c is MerchantCase => c.kind === 'merchant');
   const results = new Map(run.cases.map((r) => [r.id, r]));
+  // a failed requirement names the mistake the run's leading cause among its failures is (the triage)
+  const causeOf = causesByCheck(run);
+  const rank = new Map<string, number>();
   const requirements: RequirementResult[] = Object.entries(set.requirements).map(([id, q]) => {
     const checks = cases.filter((c) => c.requirement === id && results.has(c.id)).map((c) => checkOutcome(c, results.get(c.id) as CaseResult));
-    return { id, title: q.title, sections: q.spec.map((s) => `§${s}`), readings: q.readings, ...(q.mistake !== undefined ? { mistake: q.mistake } : {}), result: requirementResult(checks), checks };
+    const named = checks.filter((c) => c.judgement.result === 'fail').map((c) => causeOf.get(c.id)).filter((x) => x !== undefined).sort((a, b) => a.rank - b.rank)[0];
+    if (named) rank.set(id, named.rank);
+    return { id, title: q.title, sections: q.spec.map((s) => `§${s}`), readings: q.readings, ...(q.mistake !== undefined ? { mistake: q.mistake } : {}), ...(named ? { named: named.mistake } : {}), result: requirementResult(checks), checks };
   }).filter((q) => q.checks.length > 0);
   const all = requirements.flatMap((r) => r.checks);
   const answered = all.some((c) => c.outcome?.kind === 'response');
@@ -180,14 +187,11 @@ export function certificationOf(run: RunResult, set: VectorSet, options: Certify
   if (!answered && sent > 0) reasons.push(`the merchant answered none of the ${sent} calls sent (${Object.entries(robustness).map(([h, n]) => `${n} ${h}`).join(', ')})`);
   // the failed requirements, the one whose failures the run's leading cause explains first: a known mistake
   // the pattern of the merchant's answers names (the triage), else the one the requirement itself names
-  const causeOf = causesByCheck(run);
-  const failing = requirements.filter((r) => r.result === 'fail').map((r) => {
+  const failing = requirements.filter((r) => r.result === 'fail').sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity));
+  for (const r of failing) {
     const failed = r.checks.filter((c) => c.judgement.result === 'fail');
-    const named = failed.map((c) => ({ c, cause: causeOf.get(c.id) })).filter((x) => x.cause !== undefined).sort((a, b) => (a.cause?.rank ?? 0) - (b.cause?.rank ?? 0))[0];
-    return { r, failed, example: named?.c ?? failed[0], mistake: named?.cause?.mistake ?? r.mistake, rank: named?.cause?.rank ?? Infinity };
-  });
-  for (const { r, failed, example, mistake } of failing.sort((a, b) => a.rank - b.rank)) {
-    reasons.push(`${r.id} (${r.sections.join(', ')}${r.readings.length ? `; ${r.readings.join(', ')}` : ''}): ${r.title} — ${failed.length} of ${r.checks.length} checks failed${mistakeNamed(mistake)}, e.g. ${example?.id}: ${example?.judgement.reason}`);
+    const example = failed.find((c) => r.named !== undefined && causeOf.get(c.id)?.mistake === r.named) ?? failed[0];
+    reasons.push(`${r.id} (${r.sections.join(', ')}${r.readings.length ? `; ${r.readings.join(', ')}` : ''}): ${r.title} — ${failed.length} of ${r.checks.length} checks failed${mistakeNamed(r.named ?? r.mistake)}, e.g. ${example?.id}: ${example?.judgement.reason}`);
   }
   const notes = all.filter((c) => c.expect === 'advisory' || c.expect === 'acceptable' || c.judgement.result === 'not-applicable' || c.judgement.result === 'advisory').map((c) => `${c.id}: ${c.judgement.handling === 'not-sent' ? 'not applicable' : c.judgement.handling} — ${c.judgement.reason}`);
   const totals: Record<CheckResult, number> = { pass: 0, fail: 0, advisory: 0, 'not-applicable': 0 };

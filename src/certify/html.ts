@@ -210,14 +210,16 @@ function why(r: CertificationResult): string[] {
     const q = reasonRequirement(reason, r);
     const link = q ? ` <a class="ref" href="#${h(anchor(q))}">its checks</a>` : '';
     let mistake = '';
-    if (q?.mistake !== undefined) {
-      const first = explainedAt.get(q.mistake);
+    // the mistake the reason names: the one the run's diagnosis names for the failures, else the requirement's
+    const id = q?.named ?? q?.mistake;
+    if (id !== undefined) {
+      const first = explainedAt.get(id);
       if (first === undefined) {
-        explainedAt.set(q.mistake, i + 1);
-        mistake = explanationHtml(mistakeRef(q.mistake));
+        explainedAt.set(id, i + 1);
+        mistake = explanationHtml(mistakeRef(id));
       } else {
         const back = `<a href="#why-${first}">reason ${first}</a>`;
-        mistake = `<p class="ref">The known mistake <code>${h(q.mistake)}</code>: what it means and how to fix it are under ${back}.</p>`;
+        mistake = `<p class="ref">The known mistake <code>${h(id)}</code>: what it means and how to fix it are under ${back}.</p>`;
       }
     }
     return `<li id="why-${i + 1}"><span class="reason">${citeRefsHtml(h(shortBodies(reason)))}</span>${link}${mistake}</li>`;
@@ -245,9 +247,10 @@ function requirementDetail(q: RequirementResult): string {
     `spec ${citeRefsHtml(h(q.sections.join(', ')), true)}`,
     ...(q.readings.length > 0 ? [`readings ${citeRefsHtml(h(q.readings.join(', ')))}`] : []),
     `checks passed: ${h(requirementRow(q).text)}`,
-    ...(q.mistake !== undefined ? [`a failure is the known mistake <code>${h(q.mistake)}</code>`] : []),
+    ...(q.named !== undefined ? [`its failures are the known mistake <code>${h(q.named)}</code>`] : q.mistake !== undefined ? [`a failure is the known mistake <code>${h(q.mistake)}</code>`] : []),
   ];
-  const explained = q.result === 'fail' && q.mistake !== undefined ? explanationHtml(mistakeRef(q.mistake)) : '';
+  const shown = q.named ?? q.mistake;
+  const explained = q.result === 'fail' && shown !== undefined ? explanationHtml(mistakeRef(shown)) : '';
   const rows = q.checks.map((c) => checkRow(c));
   return [
     `<section class="req r-${q.result}" id="${h(anchor(q))}">`,

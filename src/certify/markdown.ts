@@ -87,12 +87,14 @@ function why(r: CertificationResult): string[] {
   r.reasons.forEach((reason, i) => {
     out.push(`${i + 1}. ${md(shortBodies(reason))}`);
     const q = reasonRequirement(reason, r);
-    if (q?.mistake === undefined) return;
-    const first = explainedAt.get(q.mistake);
-    const e = explained(mistakeRef(q.mistake));
-    if (first !== undefined) out.push(`   - the known mistake ${code(q.mistake)}: explained under reason ${first}`);
+    // the mistake the reason names: the one the run's diagnosis names for the failures, else the requirement's
+    const id = q?.named ?? q?.mistake;
+    if (id === undefined) return;
+    const first = explainedAt.get(id);
+    const e = explained(mistakeRef(id));
+    if (first !== undefined) out.push(`   - the known mistake ${code(id)}: explained under reason ${first}`);
     else if (e) {
-      explainedAt.set(q.mistake, i + 1);
+      explainedAt.set(id, i + 1);
       out.push(`   - what it means: ${withCode(e.means)}`, `   - how to fix it: ${withCode(e.fix)}`, `   - ${md(e.page)}`);
     }
   });
@@ -106,7 +108,7 @@ function requirementDetail(q: RequirementResult): string[] {
     `Spec ${md(q.sections.join(', '))}`,
     ...(q.readings.length > 0 ? [`readings ${md(q.readings.join(', '))}`] : []),
     `checks passed: ${requirementRow(q).text}`,
-    ...(q.mistake !== undefined ? [`a failure is the known mistake ${code(q.mistake)}`] : []),
+    ...(q.named !== undefined ? [`its failures are the known mistake ${code(q.named)}`] : q.mistake !== undefined ? [`a failure is the known mistake ${code(q.mistake)}`] : []),
   ];
   const out = [`### ${resultWord(q.result)}: ${code(q.id)} — ${md(q.title)}`, '', `${facts.join('; ')}.`, ''];
   out.push('| Check | Sent | Expected | Result | What happened | ms |', '|---|---|---|---|---|---|');

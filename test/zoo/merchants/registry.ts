@@ -25,7 +25,7 @@ import * as uncheckedAppId from './unchecked-appid.js';
 import * as uncheckedRedirect from './unchecked-redirect.js';
 
 export interface ZooMerchant {
-  /** short id: a Node member's file name, a Python member's MERCHANT_MISTAKE */
+  /** short id, unique per language: a Node member's file name, a Python member's MERCHANT_MISTAKE */
   readonly name: string;
   readonly language: 'node' | 'python';
   /** the bug, in one line */
@@ -64,5 +64,12 @@ export const ZOO_MERCHANTS: readonly ZooMerchant[] = [
   { name: 'unquote-twice', language: 'python', bug: 'decodes the payment value with parse_qs and then unquote_plus again', mistake: 'payment-decoded-twice', start: python('unquote-twice') },
   { name: 'empty-skips-check', language: 'python', bug: "PHP's if (!empty($sign) && !hash_equals($expected, $sign)) fail; ported: an empty sign skips the comparison", mistake: 'accepts-empty-value', start: python('empty-skips-check') },
   { name: 'strict-model', language: 'python', bug: 'checks the webhook payload against a closed model (pydantic extra="forbid"): an unknown field refused', mistake: 'refuses-unknown-fields', start: python('strict-model') },
+  { name: 'args-last', language: 'python', bug: "PHP's $_GET ported: dict(parse_qsl(q)), the last occurrence of a repeated parameter wins", mistake: 'accepts-redirect-parameter', start: python('args-last') },
+  { name: 'json-dumps-compact', language: 'python', bug: 'verifies the webhook over json.dumps(json.loads(raw), separators=(",", ":"), ensure_ascii=False)', mistake: 'body-reserialized', start: python('json-dumps-compact') },
+  { name: 'raw-payment', language: 'python', bug: 'puts the payment value into part 7 as it appears in the raw query string (still percent-encoded)', mistake: 'payment-encoded', start: python('raw-payment') },
+  { name: 'startswith', language: 'python', bug: 'compares the sign with expected.startswith(sign.lower()) (an empty sign refused apart)', mistake: 'sign-compared-as-prefix', start: python('startswith') },
+  { name: 'no-appid-check', language: 'python', bug: "never compares the header's appId with its own, on either endpoint", mistake: 'accepts-app-id-mismatch', start: python('no-appid-check') },
+  { name: 'landed-url', language: 'python', bug: 'puts the URL the browser landed on (the registered origin + self.path, query included) into part 4 of the redirect', mistake: 'landed-url', start: python('landed-url') },
+  { name: 'unverified-return', language: 'python', bug: 'shows the thank-you page to every redirect, verifying nothing', mistake: 'accepts-sign-mismatch', start: python('unverified-return') },
   { name: 'items-by-position', language: 'python', bug: 'app_id, sign, timestamp, nonce = [i.split("=", 1)[1] for i in items]: the items by position', mistake: 'items-by-position', start: python('items-by-position') },
 ];
