@@ -135,6 +135,9 @@ PAGE = ("<!doctype html><html><head><meta charset=\"utf-8\"><title>%s</title></h
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # headers and body go out in separate writes: without TCP_NODELAY a kept-alive connection
+    # waits for the client's delayed ACK (about 40 ms) on every answer
+    disable_nagle_algorithm = True
     server_version = "py-fail-body/1"
     cfg = None
 

@@ -252,6 +252,7 @@ class ThreadingWSGIServer(socketserver.ThreadingMixIn, WSGIServer):
 
 
 class Handler(WSGIRequestHandler):
+    disable_nagle_algorithm = True  # answers in several writes: no delayed-ACK wait between them
     def get_environ(self):
         env = super().get_environ()
         # wsgiref joins repeated fields and strips the value with str.strip(); keep the fields as

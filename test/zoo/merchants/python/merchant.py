@@ -323,6 +323,7 @@ NOT_VERIFIED = (b"<!doctype html><html><head><meta charset=\"utf-8\"><title>Not 
 
 
 class Handler(BaseHTTPRequestHandler):
+    disable_nagle_algorithm = True  # answers in several writes: no delayed-ACK wait between them
     server_version = "zoo-python-merchant/1"
     sys_version = ""
 
