@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { runCertification } from '../../../src/certify/certify.js';
 import { SAMPLE_CREDENTIALS, SAMPLE_REGISTERED, localDelivery } from '../../../src/certify/sample.js';
 import { triage } from '../../../src/runner/triage.js';
-import { ZOO_MERCHANTS } from './registry.js';
+import { startMerchantProcess } from '../../_merchant-process.js';
+import { PYTHON_MERCHANT, ZOO_MERCHANTS } from './registry.js';
 
 const SEEDS = [1, 2, 3, 4, 5];
 
@@ -22,6 +23,20 @@ describe('the merchant zoo', () => {
 });
 
 describe.concurrent('the merchant zoo, certified', () => {
+  it('python/merchant.py without MERCHANT_MISTAKE is CERTIFIED: each Python member fails for its one bug', async ({ onTestFinished }) => {
+    const m = await startMerchantProcess('python3', [PYTHON_MERCHANT], { ...SAMPLE_CREDENTIALS, ...SAMPLE_REGISTERED });
+    onTestFinished(() => m.close());
+    const result = await runCertification({
+      ...SAMPLE_CREDENTIALS,
+      ...SAMPLE_REGISTERED,
+      deliverTo: localDelivery(m.url, SAMPLE_REGISTERED.notifyUrl),
+      returnDeliverTo: localDelivery(m.url, SAMPLE_REGISTERED.returnUrl),
+      seed: 1,
+    });
+    expect(result.reasons).toEqual([]);
+    expect(result.verdict).toBe('CERTIFIED');
+  });
+
   it.for(ZOO_MERCHANTS.map((z) => [`${z.language} ${z.name}`, z] as const))('%s is NOT CERTIFIED at seeds 1–5, its first reason naming its mistake', async ([, z], { onTestFinished }) => {
     const m = await z.start({ ...SAMPLE_CREDENTIALS, ...SAMPLE_REGISTERED, host: '127.0.0.1', port: 0 });
     onTestFinished(() => m.close());

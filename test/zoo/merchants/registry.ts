@@ -37,7 +37,8 @@ export interface ZooMerchant {
   start(options: MerchantOptions): Promise<RunningMerchant>;
 }
 
-const PYTHON_MERCHANT = fileURLToPath(new URL('./python/merchant.py', import.meta.url));
+/** The Python zoo's one merchant (correct without MERCHANT_MISTAKE). */
+export const PYTHON_MERCHANT = fileURLToPath(new URL('./python/merchant.py', import.meta.url));
 const python = (mistake: string) => (options: MerchantOptions) => startMerchantProcess('python3', [PYTHON_MERCHANT], options, { MERCHANT_MISTAKE: mistake });
 
 export const ZOO_MERCHANTS: readonly ZooMerchant[] = [

@@ -323,6 +323,9 @@ NOT_VERIFIED = (b"<!doctype html><html><head><meta charset=\"utf-8\"><title>Not 
 
 
 class Handler(BaseHTTPRequestHandler):
+    # keep-alive (HTTP/1.1), as a production server does: a connection ends after an answer only
+    # when the request's body was not read to its end (it cannot be told from the next request)
+    protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True  # answers in several writes: no delayed-ACK wait between them
     server_version = "zoo-python-merchant/1"
     sys_version = ""
@@ -334,11 +337,14 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Connection", "close")
+        unread = not getattr(self, "body_read", False) and (self.headers.get("Content-Length") or self.headers.get("Transfer-Encoding"))
+        if unread:
+            self.send_header("Connection", "close")
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
-        self.close_connection = True
+        if unread:
+            self.close_connection = True
 
     def split_path(self):
         path, _, query = self.path.partition("?")
@@ -346,6 +352,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def read_body(self):
         """The request body, byte for byte; BadRequest if it cannot be read."""
+        body = self.read_body_bytes()
+        self.body_read = True
+        return body
+
+    def read_body_bytes(self):
         te = (self.headers.get("Transfer-Encoding") or "").strip().lower()
         if te:
             if te != "chunked":
@@ -445,6 +456,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def handle_one_request(self):
         # never a 500 page or a dropped connection for hostile input the handlers missed
+        self.body_read = False  # one handler serves every request of a kept-alive connection
         try:
             super().handle_one_request()
         except (ConnectionError, TimeoutError):
