@@ -4,7 +4,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,15 @@ describe('bin/pgv2kit.js', () => {
     for (const r of [match, mismatch]) expect(r.stdout + r.stderr).not.toContain(secret);
   });
 
+  it("prepare (npm ci, npm pack, and npx in a clone, which links the clone into its cache) leaves a fresh dist/ as it is", () => {
+    const entry = join(ROOT, 'dist/cli/main.js');
+    const before = statSync(entry).mtimeMs;
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts/prepare.mjs')], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('not built again');
+    expect(statSync(entry).mtimeMs).toBe(before);
+  });
+
   it('a usage error exits 2 with one line and the hint, no stack trace', () => {
     expect(pgv2kit(['explain', '--bogus'])).toEqual({ code: 2, stdout: '', stderr: 'pgv2kit explain: unknown option --bogus\nsee pgv2kit explain --help\n' });
   });
@@ -65,7 +74,8 @@ describe('bin/pgv2kit.js', () => {
       // the script it names is the one npm's prepare runs on npm ci / npm install in a clone
       const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
       expect(scripts['build']).toContain('tsc');
-      expect(scripts['prepare']).toBe('npm run build');
+      expect(scripts['prepare']).toBe('node scripts/prepare.mjs');
+      expect(readFileSync(join(ROOT, 'scripts/prepare.mjs'), 'utf8')).toContain("['run', 'build']");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -71,7 +71,7 @@ describe.concurrent('installed from the packed tarball into an empty project', (
     // prepare builds dist/ in a clone and for an install from a git URL; npm never runs it for a
     // tarball (this install ran scripts: had it run, its build would have needed tsc, absent here)
     expect(Object.keys(manifest.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall'].includes(s))).toEqual([]);
-    expect(manifest.scripts?.['prepare']).toBe('npm run build');
+    expect(manifest.scripts?.['prepare']).toBe('node scripts/prepare.mjs');
     expect(existsSync(join(installed, 'dist/cli/main.js'))).toBe(true);
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
     const maps = (readdirSync(join(installed, 'dist'), { recursive: true }) as string[]).filter((f) => f.endsWith('.map'));

@@ -111,9 +111,8 @@ async function expectPasses(command: string, cwd: string): Promise<string> {
   // the variables vitest sets for its own workers would make the command's vitest think it is one
   const env = {
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(__)?VITEST|^TINYPOOL|^NODE_V8_COVERAGE$/.test(k))),
-    // in the copy, node_modules is a link: npm reads it as an out-of-date tree, and npx installs the
-    // copy as a package first, whose prepare would rebuild dist/ on every `npx pgv2kit` (6 s of tsc);
-    // a clone's npx runs its bin without installing anything, so nothing is built there either
+    // in the copy, node_modules is a link: npm reads it as an out-of-date tree; npx links the copy
+    // into its cache as a package first, and its prepare (scripts/prepare.mjs) would check dist/ each time
     npm_config_ignore_scripts: 'true',
   };
   const { code, out } = await new Promise<{ code: number; out: string }>((resolve) => {
