@@ -15,7 +15,7 @@ import { mistakeRef } from '../docs/refs.js';
 import { curlCommand } from '../reports/curl.js';
 import { escapeHtml as h } from '../reports/escape.js';
 import { explanationHtml } from '../reports/explanation-html.js';
-import { REPORT_CSS } from '../reports/style.js';
+import { pageHead, REPORT_CSS } from '../reports/style.js';
 import {
   BODY_CHARS,
   BODY_NOTE,
@@ -70,14 +70,7 @@ export function certificationHtml(r: CertificationResult): string {
     ` · in this folder, one case per call: ${reportLinks()}</footer>`,
   ];
   return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8" />',
-    '<meta name="viewport" content="width=device-width, initial-scale=1" />',
-    `<title>${h(title)}</title>`,
-    `<style>${REPORT_CSS}\n${CERTIFICATE_CSS}</style>`,
-    '</head>',
+    ...pageHead(h(title), `${REPORT_CSS}\n${CERTIFICATE_CSS}`),
     '<body class="certificate">',
     ...body.filter((l) => l !== ''),
     '</body>',

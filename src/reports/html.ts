@@ -6,7 +6,7 @@
 import type { RunResult } from '../runner/result.js';
 import { ABORT_INFO, VERDICT_INFO } from '../runner/result.js';
 import { escapeHtml as h } from './escape.js';
-import { REPORT_CSS } from './style.js';
+import { pageHead, REPORT_CSS } from './style.js';
 import { article, caseLink, causesSection, verdictBadge } from './_html-failures.js';
 import { explanationHtml } from './explanation-html.js';
 import {
@@ -121,14 +121,7 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     `<footer>${h(`${m.kit.name} ${m.kit.version} · vector set ${m.vectorSetHash}`)} · ${h(`the docs: ${inKit({ kind: 'failure', label: 'docs', file: DOCS.index })} (node_modules/pgv2kit when installed): the spec, the readings, every known mistake and failure kind`)}</footer>`,
   ];
   const page = [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8" />',
-    '<meta name="viewport" content="width=device-width, initial-scale=1" />',
-    `<title>${h(title)}</title>`,
-    `<style>${REPORT_CSS}</style>`,
-    '</head>',
+    ...pageHead(h(title), REPORT_CSS),
     '<body>',
     ...body.filter((l) => l !== ''),
     '</body>',

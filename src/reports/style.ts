@@ -45,3 +45,14 @@ mark.first{background:var(--mark);outline:2px solid var(--bad);outline-offset:0}
 footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
 @media (max-width:700px){body{padding:.8rem}.sbs{grid-template-columns:minmax(0,1fr)}article.case{padding:.3rem .6rem}dl.meta{grid-template-columns:minmax(0,1fr)}dl.meta dd{margin-bottom:.3rem}}
 `.trim();
+
+/**
+ * The opening of a report page up to its body: doctype, charset, viewport, title, the stylesheet.
+ * @param title - the page's title, already HTML-escaped
+ * @param css - the stylesheet ({@link REPORT_CSS}, and a page's own rules after it)
+ * @returns the lines, ending with `</head>`
+ * @example pageHead('pgv2kit report', REPORT_CSS)[0] // '<!DOCTYPE html>'
+ */
+export function pageHead(title: string, css: string): string[] {
+  return ['<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8" />', '<meta name="viewport" content="width=device-width, initial-scale=1" />', `<title>${title}</title>`, `<style>${css}</style>`, '</head>'];
+}
