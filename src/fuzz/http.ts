@@ -173,8 +173,12 @@ async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ hea
     /* c8 ignore next -- form always runs before sending */
     if (signedItems === undefined) return { header };
     const expect = httpExpectation(header, signedItems);
-    // the gateway accepts with a 200 (R9); a merchant's notify endpoint as certification reads it: any 2xx, or a 2xx with --accept-body
-    const accepted = options.kind === 'gateway' ? r.status === 200 : isAccepting({ status: r.status, body: Buffer.from(r.body).toString('utf8') }, 'notify', options.acceptBody !== undefined ? { acceptBody: options.acceptBody } : {}, signedUrlOf(options));
+    // a gateway's 2xx is an acceptance, and a genuine request must get its 200 (R9); a merchant's notify
+    // endpoint reads as certification reads it: any 2xx, or a 2xx with --accept-body
+    const accepted =
+      options.kind === 'gateway'
+        ? r.status >= 200 && r.status < 300 && (expect !== 'accept' || r.status === 200)
+        : isAccepting({ status: r.status, body: Buffer.from(r.body).toString('utf8') }, 'notify', options.acceptBody !== undefined ? { acceptBody: options.acceptBody } : {}, signedUrlOf(options));
     const got = answerWords(r.status, r.body, options.acceptBody);
     // R16: a 5xx counts as a refusal: an advisory where one is allowed, a finding for a header that must be accepted
     const judged = judgeAnswer(expect, r.status, accepted);
