@@ -3,7 +3,7 @@
  * never from one above, with no cycles and no reach into another folder's `_` files.
  *
  *   scheme, version, seeded, env, bytes, file-errors, atomic-file, closest, shell-quote, refusal → vectors, upload, docs → protocol → subjects, client, merchant → checks →
- *   diagnosis → properties, fuzz, generate → runner → reports → gateway, certify, conformance → cli, index, run
+ *   diagnosis → roles → properties, fuzz, generate → runner → reports → gateway, certify, conformance → cli, index, run
  *
  * Type-only imports count: a type is a dependency too.
  * @type {import('dependency-cruiser').IConfiguration}
@@ -15,6 +15,7 @@ const LAYERS = [
   ['subjects', 'client', 'merchant'],
   ['checks'],
   ['diagnosis'],
+  ['roles'],
   ['properties', 'fuzz', 'generate'],
   ['runner'],
   ['reports'],

@@ -140,7 +140,10 @@ export type { ReferenceOptions } from './subjects/reference.js';
 export type { Answer, Implementation, Json, OperationInput, Subject } from './subjects/subject.js';
 
 // --- checks: running vectors against a subject ---
-export { CHECKS, caseOperations, runCase } from './checks/index.js';
+export { CHECKS, caseOperations, diagnose, runCase } from './roles/run-case.js';
+export { END_TO_END_KINDS, KIND_INFO, ROLES, roleNamed } from './roles/registry.js';
+export { defineRole } from './roles/role.js';
+export type { CaseOf, KindInfo, Role, RoleName } from './roles/role.js';
 export { callOp, defineCheck, judge, judgeValid, nonResult } from './checks/check.js';
 export type { Check } from './checks/check.js';
 export { STATUS_INFO, worstStatus } from './checks/outcome.js';

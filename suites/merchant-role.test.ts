@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSampleMerchant } from '../src/certify/sample.js';
-import { runCase } from '../src/checks/index.js';
+import { runCase } from '../src/roles/run-case.js';
 import { createMerchantSubject } from '../src/subjects/merchant-subject.js';
 import { liveCases, loadVectorSet } from '../src/vectors/load.js';
 import { VECTORS_DIR } from './_support/subject.js';

@@ -7,7 +7,7 @@
  * One case:  npx vitest run suites/vectors -t 'signature.final-lf-missing'
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCase } from '../src/checks/index.js';
+import { runCase } from '../src/roles/run-case.js';
 import { startClientGateway } from '../src/gateway/client-role.js';
 import { liveCases, loadVectorSet } from '../src/vectors/load.js';
 import { VECTOR_KINDS } from '../src/vectors/types.js';

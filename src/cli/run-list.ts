@@ -4,7 +4,7 @@
  * cases left to other targets (kit-internal operations) said apart, by the rule the run uses.
  * @module
  */
-import { caseOperations } from '../checks/index.js';
+import { caseOperations } from '../roles/run-case.js';
 import { PROPERTIES } from '../properties/catalogue.js';
 import { forOtherTargets, selectionLine } from '../runner/other-targets.js';
 import type { PropertyOptions } from '../runner/properties.js';

@@ -6,7 +6,7 @@
  * holds the list's numbers to the run's.
  * @module
  */
-import { caseOperations } from '../checks/index.js';
+import { caseOperations } from '../roles/run-case.js';
 import { isKitOperation, type Operation } from '../protocol/operations.js';
 import type { VectorCase } from '../vectors/types.js';
 

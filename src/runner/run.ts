@@ -5,10 +5,7 @@
  * @module
  */
 import type { CheckContext } from '../checks/context.js';
-import { caseOperations, runCase } from '../checks/index.js';
-import { diagnose } from '../diagnosis/diagnose.js';
-import { merchantPattern } from '../diagnosis/merchant.js';
-import { refusalCauses } from '../diagnosis/refusal-causes.js';
+import { caseOperations, diagnose, refusalCauses, rolePatterns, runCase } from '../roles/run-case.js';
 import { inOperationOrder, type Operation } from '../protocol/operations.js';
 import { forOtherTargets } from './other-targets.js';
 import type { OperationInput, Subject } from '../subjects/subject.js';
@@ -175,11 +172,11 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
     if (deadline) clearTimeout(deadline);
     options.signal?.removeEventListener('abort', onAbort);
   }
-  // the merchant's diagnoses stand or fall by the run's pattern (a merchant that does not verify accepts every forgery)
-  const merchantCases = new Map(options.set.cases.flatMap((l) => (l.case.kind === 'merchant' ? [[l.case.id, l.case] as const] : [])));
-  const results = merchantPattern(
+  // a role's diagnoses stand or fall by the run's pattern (a merchant that does not verify accepts every forgery)
+  const byId = new Map(options.set.cases.map((l) => [l.case.id, l.case] as const));
+  const results = rolePatterns(
     [...slots.slice(0, before.length), ...propertyResults, ...slots.slice(before.length)].filter((r): r is CaseResult => r !== undefined),
-    (id) => merchantCases.get(id),
+    (id) => byId.get(id),
   );
   const propertiesNotRun = chosenProperties.size - propertyResults.length;
   const finished = now();

@@ -9,6 +9,8 @@
 import { mistakeTitle } from '../docs/refs.js';
 import type { Diagnosis } from '../diagnosis/diagnosis.js';
 import { RUN_CAUSES } from '../diagnosis/run-causes.js';
+import { END_TO_END_KINDS, KIND_INFO, ROLES } from '../roles/registry.js';
+import type { VectorKind } from '../vectors/types.js';
 import { VERDICT_INFO, type CaseArea, type CaseResult } from './result.js';
 
 /** What triage reads of a case: a run's case, or a report's clean view of one. */
@@ -19,12 +21,21 @@ export type TriageCase = Pick<CaseResult, 'id' | 'kind' | 'verdict' | 'message'>
 
 /**
  * The areas in the order a failure is read: the scheme's operations (where a signer's or a
- * verifier's bug is), the properties over them, then the roles that use them end to end.
+ * verifier's bug is), the properties over them, then the roles that use them end to end — the
+ * roles' order in the registry (src/roles/registry.ts).
+ * @example CAUSE_ORDER.indexOf('property') < CAUSE_ORDER.indexOf('client') // true
  */
-export const CAUSE_ORDER: readonly CaseArea[] = ['signature', 'authorization', 'request', 'response', 'webhook', 'redirect', 'upload', 'property', 'client', 'gateway', 'merchant'];
+export const CAUSE_ORDER: readonly CaseArea[] = [
+  ...ROLES.filter((r) => !r.endToEnd).flatMap((r) => Object.keys(r.kinds) as VectorKind[]),
+  'property',
+  ...ROLES.filter((r) => r.endToEnd).flatMap((r) => Object.keys(r.kinds) as VectorKind[]),
+];
 
-/** Areas whose failures are consequences of the scheme's operations (end-to-end roles). */
-export const ROLE_AREAS: ReadonlySet<CaseArea> = new Set(['client', 'gateway', 'merchant']);
+/**
+ * Areas whose failures are consequences of the scheme's operations (the end-to-end roles' kinds).
+ * @example ROLE_AREAS.has('merchant') // true
+ */
+export const ROLE_AREAS: ReadonlySet<CaseArea> = END_TO_END_KINDS;
 
 /** One likely cause and the failing cases it explains. */
 export interface Cause {
@@ -191,7 +202,9 @@ function refusalCauses(c: TriageCase): readonly string[] | undefined {
 
 /** A step that carries a genuine message to the implementation, which must accept it: a verify of a valid case, or a role's exchange. */
 function genuineStep(c: TriageCase, o: TriageCase['ops'][number]): boolean {
-  return c.result === 'valid' && (o.op.endsWith('.verify') || c.kind === 'gateway' || c.kind === 'merchant');
+  if (c.result !== 'valid' || c.kind === 'property' || KIND_INFO[c.kind].implementation?.verifies !== true) return false;
+  // an operation kind verifies in its verify steps; a role's every step carries a message to the implementation
+  return o.op.endsWith('.verify') || END_TO_END_KINDS.has(c.kind);
 }
 
 /**
@@ -205,7 +218,7 @@ function credentialsCause(cases: readonly TriageCase[], failing: readonly Triage
   if (refusalExplained) return undefined;
   const genuine = cases.flatMap((c) => c.ops.filter((o) => genuineStep(c, o) && (o.status === 'pass' || o.status === 'fail')).map((o) => ({ c, o })));
   if (genuine.length < 2 || genuine.some(({ o }) => o.status !== 'fail' || o.diagnosis?.length)) return undefined;
-  const signing = failing.filter((c) => c.kind === 'signature' || c.kind === 'client');
+  const signing = failing.filter((c) => c.kind !== 'property' && KIND_INFO[c.kind].implementation?.signs === true);
   if (signing.some((c) => c.ops.some((o) => o.diagnosis?.length))) return undefined;
   return new Set([...genuine.map(({ c }) => c), ...signing].filter((c) => failing.includes(c) && !c.ops.some((o) => o.status === 'error')));
 }

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCase } from '../../src/checks/index.js';
+import { runCase } from '../../src/roles/run-case.js';
 import { readingsExpectation } from '../../src/merchant/expectation.js';
 import { merchantPlan } from '../../src/merchant/plan.js';
 import type { MerchantTarget } from '../../src/merchant/call.js';

@@ -3,7 +3,7 @@
  * subject that answers in a fixed way, on cases written here.
  */
 import { describe, expect, it } from 'vitest';
-import { runCase } from '../../src/checks/index.js';
+import { runCase } from '../../src/roles/run-case.js';
 import type { Answer, Subject } from '../../src/subjects/subject.js';
 import type { LoadedCase, VectorCase } from '../../src/vectors/types.js';
 

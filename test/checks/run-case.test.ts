@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { runCase } from '../../src/checks/index.js';
+import { runCase } from '../../src/roles/run-case.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
 import type { Operation } from '../../src/protocol/operations.js';
 import type { Answer, OperationInput, Subject } from '../../src/subjects/subject.js';

@@ -3,7 +3,7 @@
  * reference subject's handling of inputs of the wrong shape.
  */
 import { describe, expect, it } from 'vitest';
-import { runCase } from '../../src/checks/index.js';
+import { runCase } from '../../src/roles/run-case.js';
 import { toBase64 } from '../../src/scheme/bytes.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
 import type { Answer, Subject } from '../../src/subjects/subject.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { itemsByPosition, itemsSplitAtLastEquals } from '../../src/diagnosis/authorization.js';
-import { diagnose } from '../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../src/roles/run-case.js';
 import type { AuthorizationCase, ItemsField } from '../../src/vectors/types.js';
 import { BASE, failed } from './_support.js';
 

@@ -6,7 +6,7 @@
  * decode (U+FFFD for its bad bytes). Every expected content is written out byte by byte.
  */
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../src/roles/run-case.js';
 import type { SignatureCase } from '../../src/vectors/types.js';
 import { BASE, failed, sha } from './_support.js';
 

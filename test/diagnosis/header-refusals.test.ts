@@ -5,7 +5,7 @@
  * webhooks and redirects alike.
  */
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../src/roles/run-case.js';
 import type { RedirectCase, RequestCase, ResponseCase, VerifyExpected, WebhookCase } from '../../src/vectors/types.js';
 import { ACCEPTED, BASE, REFUSED, failed } from './_support.js';
 

@@ -4,7 +4,7 @@
  * by the catalogue), named for a signer's sign and for a verifier that accepts it.
  */
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../src/roles/run-case.js';
 import type { RequestCase, SignatureCase } from '../../src/vectors/types.js';
 import { ACCEPTED, BASE, failed, sha } from './_support.js';
 

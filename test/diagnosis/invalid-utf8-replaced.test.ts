@@ -9,7 +9,7 @@
  * too. Node's TextDecoder is checked against the hand-written bytes, not used for them.
  */
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../src/roles/run-case.js';
 import { MISTAKES, mistakenContents } from '../../src/diagnosis/mistakes.js';
 import { MerchantBook } from '../../src/gateway/merchants.js';
 import { authenticateRequest } from '../../src/gateway/request-auth.js';

@@ -5,7 +5,7 @@
  * out by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../src/roles/run-case.js';
 import type { RedirectCase } from '../../src/vectors/types.js';
 import { BASE, failed, sha } from './_support.js';
 

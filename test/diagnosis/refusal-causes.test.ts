@@ -5,7 +5,7 @@
  * node:crypto; what each mistake changes is read off them here, from the spec.
  */
 import { describe, expect, it } from 'vitest';
-import { refusalCauses } from '../../src/diagnosis/refusal-causes.js';
+import { refusalCauses } from '../../src/roles/run-case.js';
 import type { RedirectCase, RequestCase } from '../../src/vectors/types.js';
 import { ACCEPTED, BASE, REFUSED, failed, sha } from './_support.js';
 

@@ -4,7 +4,7 @@
  * over a mistaken content. Contents are written out by hand and signed with node:crypto.
  */
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../src/roles/run-case.js';
 import type { SignatureCase, WebhookCase } from '../../src/vectors/types.js';
 import { ACCEPTED, BASE, REFUSED, failed, sha } from './_support.js';
 

@@ -5,7 +5,7 @@
  * units is diagnosed utf16-length. The multipart bodies are written out by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../src/roles/run-case.js';
 import type { UploadCase } from '../../src/vectors/types.js';
 import { BASE, failed } from './_support.js';
 

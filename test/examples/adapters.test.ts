@@ -16,7 +16,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { caseOperations } from '../../src/checks/index.js';
+import { caseOperations } from '../../src/roles/run-case.js';
 import { startClientGateway } from '../../src/gateway/client-role.js';
 import { PROPERTIES } from '../../src/properties/catalogue.js';
 import { validateTesteeLine } from '../../src/protocol/validate.js';

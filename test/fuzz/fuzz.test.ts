@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runCase } from '../../src/checks/index.js';
+import { runCase } from '../../src/roles/run-case.js';
 import { applyMutation, fuzzHeaderArb, fuzzHeaderText, renderHeader, validModel, type FuzzHeader } from '../../src/fuzz/arbitraries.js';
 import { oracle } from '../../src/fuzz/oracle.js';
 import { fuzzParser, parseReplay, showEscaped } from '../../src/fuzz/run.js';

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { runCase } from '../../src/checks/index.js';
+import { runCase } from '../../src/roles/run-case.js';
 import { counterexampleCase, headerParseCase } from '../../src/generate/counterexample.js';
 import { GenerateCheckError } from '../../src/generate/generate.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';

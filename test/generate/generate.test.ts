@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCase } from '../../src/checks/index.js';
+import { runCase } from '../../src/roles/run-case.js';
 import { generateRandom, independentSign } from '../../src/generate/generate.js';
 import { GenerateCheckError } from '../../src/generate/generate.js';
 import { sign } from '../../src/scheme/sign.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runCase } from '../../src/checks/index.js';
+import { runCase } from '../../src/roles/run-case.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
 import { DEFAULT_VECTORS_DIR, formatProblem, liveCases, loadVectorSet, loadVectorSetInFull, VectorSetError } from '../../src/vectors/load.js';
 import { contentKey, readSnapshot } from '../../src/vectors/snapshot.js';

@@ -21,7 +21,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { caseOperations } from '../../src/checks/index.js';
+import { caseOperations } from '../../src/roles/run-case.js';
 import { runCases } from '../../src/runner/run.js';
 import type { CaseResult, OpResult, RunResult } from '../../src/runner/result.js';
 import { selectCases, type Selection } from '../../src/runner/select.js';

@@ -1,0 +1,62 @@
+/**
+ * The roles, and every per-kind fact read from them. Adding a role is a folder of src/roles/
+ * with its `role.ts` and one line in {@link ROLES}; a vector kind no role owns is a type error
+ * here ({@link KIND_INFO}), not a case that runs nowhere.
+ * @module
+ */
+import { VECTOR_KINDS, type VectorKind } from '../vectors/types.js';
+import { clientRole } from './client/role.js';
+import { gatewayRole } from './gateway/role.js';
+import { merchantRole } from './merchant/role.js';
+import { operationsRole } from './operations/role.js';
+import type { KindInfo, Role, RoleName } from './role.js';
+
+/**
+ * Every role, in the order failures are read: the operations, then the roles end to end.
+ * @example ROLES.map((r) => r.name) // ['operations', 'client', 'gateway', 'merchant']
+ */
+export const ROLES = [operationsRole, clientRole, gatewayRole, merchantRole] as const;
+
+/** The kinds the roles own. */
+type OwnedKind = { [R in (typeof ROLES)[number] as string]: keyof R['kinds'] }[string];
+/** A kind no role owns (never, when every kind has its role). */
+type Unowned = Exclude<VectorKind, OwnedKind>;
+
+/**
+ * Each vector kind's check, diagnosis and role.
+ * @example KIND_INFO.merchant.role.name // 'merchant'
+ */
+export const KIND_INFO: { readonly [K in VectorKind]: KindInfo<K> & { readonly role: Role } } = kindInfo(ROLES);
+
+/**
+ * The kinds whose cases are end to end (client, gateway, merchant): their failures are read after
+ * the operations', as their likely consequence.
+ * @example END_TO_END_KINDS.has('merchant') // true
+ */
+export const END_TO_END_KINDS: ReadonlySet<VectorKind> = new Set(VECTOR_KINDS.filter((k) => KIND_INFO[k].role.endToEnd));
+
+/**
+ * The role of a name.
+ * @param name - a role's name
+ * @returns the role
+ * @example roleNamed('merchant').kinds // { merchant: … }
+ */
+export function roleNamed(name: RoleName): Role {
+  return ROLES.find((r) => r.name === name) as Role;
+}
+
+// --- internal ---
+
+function kindInfo(roles: readonly Role[]): { readonly [K in VectorKind]: KindInfo<K> & { readonly role: Role } } {
+  // a kind no role owns does not compile: Unowned must be never
+  const complete: [Unowned] extends [never] ? true : { readonly unowned: Unowned } = true;
+  void complete;
+  const info: Partial<Record<VectorKind, KindInfo<VectorKind> & { role: Role }>> = {};
+  for (const role of roles) {
+    for (const [kind, entry] of Object.entries(role.kinds) as Array<[VectorKind, KindInfo<VectorKind>]>) {
+      if (info[kind]) throw new Error(`kind ${kind} belongs to two roles: ${info[kind].role.name} and ${role.name}`);
+      info[kind] = { ...entry, role };
+    }
+  }
+  return info as { readonly [K in VectorKind]: KindInfo<K> & { readonly role: Role } };
+}
