@@ -45,6 +45,8 @@ export class TesteeStartError extends Pgv2kitError {
   override readonly name = 'TesteeStartError';
   /** What is known of the failed start (absent only when constructed by hand). */
   readonly failure: TesteeStartFailure | undefined;
+  /** How it failed (Bowtie's StartupFailure / ImplementationNotReady): `not-ready` when the testee said so; `exit` when constructed by hand. */
+  readonly kind: TesteeStartKind;
 
   /**
    * @param message - the reason, with the stderr tail on the same line
@@ -53,6 +55,7 @@ export class TesteeStartError extends Pgv2kitError {
   constructor(message: string, failure?: TesteeStartFailure) {
     super(message);
     this.failure = failure;
+    this.kind = failure?.kind ?? 'exit';
   }
 }
 
