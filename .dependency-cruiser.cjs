@@ -2,14 +2,14 @@
  * The layers of src/, read top to bottom (issue 11): each may import from the layers below it,
  * never from one above, with no cycles and no reach into another folder's `_` files.
  *
- *   scheme, version, seeded, env, bytes, file-errors, atomic-file, closest, shell-quote, refusal → vectors, upload, docs → protocol → subjects, client, merchant → checks →
+ *   scheme, version, seeded, env, bytes, errors, file-errors, atomic-file, closest, shell-quote, refusal → vectors, upload, docs → protocol → subjects, client, merchant → checks →
  *   diagnosis → roles → properties, fuzz, generate → runner → reports → gateway, certify, conformance → cli, index, run
  *
  * Type-only imports count: a type is a dependency too.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 const LAYERS = [
-  ['scheme', 'version.ts', 'seeded.ts', 'env.ts', 'bytes.ts', 'file-errors.ts', 'atomic-file.ts', 'closest.ts', 'shell-quote.ts', 'refusal.ts'],
+  ['scheme', 'version.ts', 'seeded.ts', 'env.ts', 'bytes.ts', 'errors.ts', 'file-errors.ts', 'atomic-file.ts', 'closest.ts', 'shell-quote.ts', 'refusal.ts'],
   ['vectors', 'upload', 'docs'],
   ['protocol'],
   ['subjects', 'client', 'merchant'],

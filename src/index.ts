@@ -10,6 +10,7 @@
 
 // --- the kit ---
 export { KIT_NAME, kitVersion } from './version.js';
+export { Pgv2kitError, type ErrorExit } from './errors.js';
 
 // --- the scheme (spec §5) ---
 export { AUTH_SCHEME, ITEM_NAMES, describeHeaderProblem, formatAuthorization, isItemName, parseAuthorization } from './scheme/authorization.js';

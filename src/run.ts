@@ -27,6 +27,7 @@ export { createTesteeSubject } from './subjects/testee-subject.js';
 export type { TesteeSubject } from './subjects/testee-subject.js';
 export type { TesteeOptions } from './protocol/testee.js';
 export { TesteeStartError, formatStartFailure } from './protocol/start-failure.js';
+export { Pgv2kitError, type ErrorExit } from './errors.js';
 export type { TesteeStartFailure, TesteeStartKind } from './protocol/start-failure.js';
 export { ModuleSubjectError, loadModuleSubject } from './subjects/module-subject.js';
 

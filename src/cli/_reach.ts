@@ -4,9 +4,14 @@
  * @module
  */
 import { reach } from '../subjects/reach.js';
+import { Pgv2kitError } from '../errors.js';
 
 /** A target could not be reached: the run did not start (exit 3). */
-export class TargetUnreachableError extends Error {
+export class TargetUnreachableError extends Pgv2kitError {
+  /** Stable code for programs. */
+  override readonly code = 'PGV2_TARGET_UNREACHABLE';
+  /** A failure (exit 3). */
+  override readonly exit = 'failure';
   override readonly name = 'TargetUnreachableError';
 
   /**

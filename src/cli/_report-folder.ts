@@ -8,10 +8,10 @@
  * @module
  */
 import { join } from 'node:path';
-import { lockReportFolder, ReportFolderLockError } from '../reports/lock.js';
-import { checkReportDir, checkReportsRoot, ReportWriteError } from '../reports/write.js';
+import { lockReportFolder } from '../reports/lock.js';
+import { checkReportDir, checkReportsRoot } from '../reports/write.js';
 import { resolvePath } from './_files.js';
-import { UsageError, type CommandContext } from './command.js';
+import type { CommandContext } from './command.js';
 
 /**
  * The report folder the options name, checked, and locked until the command ends.
@@ -25,18 +25,14 @@ import { UsageError, type CommandContext } from './command.js';
 export function checkedReportFolder(values: { readonly 'report-dir'?: string | undefined; readonly 'run-name'?: string | undefined }, command: { readonly name: string; readonly io: Pick<CommandContext['io'], 'cwd' | 'stderr'>; readonly atEnd: CommandContext['atEnd'] }, extra: readonly string[] = []): string | undefined {
   const { cwd } = command.io;
   const dir = values['report-dir'] ? resolvePath(cwd, values['report-dir']) : values['run-name'] ? join(cwd, 'reports', values['run-name']) : undefined;
-  try {
-    if (dir) checkReportDir(dir, extra);
-    else checkReportsRoot(join(cwd, 'reports'));
-    // only a folder that passed the check is locked: the lock file is never written into one refused
-    if (dir) {
-      const lock = lockReportFolder(dir);
-      command.atEnd(() => lock.release());
-      if (lock.tookOverFrom !== undefined) command.io.stderr(`pgv2kit ${command.name}: note: the report folder ${lock.dir} was locked by pid ${lock.tookOverFrom}, which is no longer running: taken over\n`);
-    }
-  } catch (e) {
-    if (e instanceof ReportWriteError || e instanceof ReportFolderLockError) throw new UsageError(e.message);
-    throw e;
+  // a folder refused (ReportWriteError) or in use (ReportFolderLockError) is a usage error (exit 2)
+  if (dir) checkReportDir(dir, extra);
+  else checkReportsRoot(join(cwd, 'reports'));
+  // only a folder that passed the check is locked: the lock file is never written into one refused
+  if (dir) {
+    const lock = lockReportFolder(dir);
+    command.atEnd(() => lock.release());
+    if (lock.tookOverFrom !== undefined) command.io.stderr(`pgv2kit ${command.name}: note: the report folder ${lock.dir} was locked by pid ${lock.tookOverFrom}, which is no longer running: taken over\n`);
   }
   return dir;
 }

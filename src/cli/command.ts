@@ -6,6 +6,7 @@
  */
 import type { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import { Pgv2kitError } from '../errors.js';
 
 /** One option of a command, as `node:util` parseArgs takes it plus what `--help` prints. */
 export interface OptionSpec {
@@ -98,8 +99,10 @@ export function defineCommand<const O extends OptionSpecs>(command: Command<O>):
  * A mistake in how the command was invoked (or configured): printed as one line,
  * followed by `see pgv2kit <cmd> --help`, and exit code 2. Never a stack trace.
  */
-export class UsageError extends Error {
+export class UsageError extends Pgv2kitError {
   /** Stable code for programs. */
-  readonly code = 'PGV2_CLI_USAGE';
+  override readonly code = 'PGV2_CLI_USAGE';
+  /** A usage error (exit 2). */
+  override readonly exit = 'usage';
   override readonly name = 'UsageError';
 }

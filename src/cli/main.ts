@@ -5,9 +5,10 @@
  * @module
  */
 import { VectorSetError, formatProblem } from '../vectors/errors.js';
+import { Pgv2kitError } from '../errors.js';
 import { HELP_OPTION, findSecrets, parseCommandArgs } from './_args.js';
 import { kitVersion } from '../version.js';
-import { UsageError, type Command } from './command.js';
+import type { Command } from './command.js';
 import { EXIT } from './exit-codes.js';
 import { formatCommandHelp, formatMainHelp } from './help.js';
 import { redactingIo, type CliIo } from './io.js';
@@ -85,12 +86,8 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     }
     return await command.run({ values, positionals, io: out, addSecret: (s) => void secrets.add(s), atEnd: (cleanup) => void cleanups.push(cleanup) });
   } catch (e) {
-    if (e instanceof UsageError) return usage(out, command.name, e.message);
-    if (e instanceof VectorSetError) {
-      out.stderr(`pgv2kit ${command.name}: the vector files are not valid (${e.problems.length} problem${e.problems.length === 1 ? '' : 's'}):\n`);
-      out.stderr(e.problems.map((p) => `  ${formatProblem(p)}\n`).join(''));
-      return EXIT.usage;
-    }
+    // the one place an error becomes an exit code: a kit error by its exit class, anything else is internal
+    if (e instanceof Pgv2kitError) return kitError(out, command.name, e);
     const message = e instanceof Error ? e.message : String(e);
     out.stderr(`pgv2kit ${command.name}: internal error: ${message}\n`);
     if (io.env[DEBUG_ENV] && e instanceof Error && e.stack) out.stderr(`${e.stack}\n`);
@@ -102,6 +99,22 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
 }
 
 // --- internal ---
+
+/**
+ * A kit error as the CLI reports it: a usage error (exit 2) as one line and the help hint, a
+ * vector set that does not load with its problems one a line (exit 2), a failure (exit 3) as
+ * one line.
+ */
+function kitError(io: CliIo, command: string, e: Pgv2kitError): number {
+  if (e instanceof VectorSetError) {
+    io.stderr(`pgv2kit ${command}: the vector files are not valid (${e.problems.length} problem${e.problems.length === 1 ? '' : 's'}):\n`);
+    io.stderr(e.problems.map((p) => `  ${formatProblem(p)}\n`).join(''));
+    return EXIT[e.exit];
+  }
+  if (e.exit === 'usage') return usage(io, command, e.message);
+  io.stderr(`pgv2kit ${command}: ${e.message}\n`);
+  return EXIT[e.exit];
+}
 
 function usage(io: CliIo, command: string | undefined, message: string): number {
   io.stderr(`pgv2kit${command ? ` ${command}` : ''}: ${message}\nsee pgv2kit${command ? ` ${command}` : ''} --help\n`);

@@ -11,6 +11,7 @@ import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../env.js';
 import { requireReachable } from './_reach.js';
+import { Pgv2kitError } from '../errors.js';
 
 /** The options that name the merchant. */
 export interface MerchantChoice {
@@ -56,7 +57,11 @@ export interface ChosenMerchant {
 }
 
 /** Thrown when the sample merchant cannot be started (exit 3). */
-export class SampleMerchantError extends Error {
+export class SampleMerchantError extends Pgv2kitError {
+  /** Stable code for programs. */
+  override readonly code = 'PGV2_SAMPLE_MERCHANT';
+  /** A failure (exit 3). */
+  override readonly exit = 'failure';
   override readonly name = 'SampleMerchantError';
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 import type { VerifyProblem } from '../scheme/verify.js';
+import { Pgv2kitError } from '../errors.js';
 
 /**
  * Every code a {@link ClientError} can carry.
@@ -106,10 +107,12 @@ export interface ClientErrorDetails {
  *   if (e instanceof ClientError && e.code === 'PGV2_CLIENT_RESPONSE_NOT_AUTHENTIC') …
  * }
  */
-export class ClientError extends Error {
+export class ClientError extends Pgv2kitError {
   override readonly name = 'ClientError';
   /** One of {@link CLIENT_ERROR_CODES}. */
-  readonly code: ClientErrorCode;
+  override readonly code: ClientErrorCode;
+  /** A failure (exit 3). */
+  override readonly exit = 'failure';
   /** The HTTP status of the response concerned, when there was one. */
   readonly status: number | undefined;
   /** Why a 200 did not verify, for PGV2_CLIENT_RESPONSE_NOT_AUTHENTIC. */

@@ -10,6 +10,7 @@ import { sign, signContent } from '../scheme/sign.js';
 import type { VerifyOutcome } from '../scheme/verify.js';
 import type { AuthorizationCase, RedirectCase, ResponseCase, SignatureCase, WebhookCase } from '../vectors/types.js';
 import type { SignatureParts } from '../scheme/parts.js';
+import { Pgv2kitError } from '../errors.js';
 
 /** The flag every generated case carries (explained in the kit's vectors/notes.yaml, written by generate and run --save). */
 export const GENERATED_FLAG = 'Generated';
@@ -21,8 +22,10 @@ export const GENERATOR = 'pgv2kit generate';
 export type GeneratedCase = Omit<SignatureCase, 'kind'> | Omit<AuthorizationCase, 'kind'> | Omit<ResponseCase, 'kind'> | Omit<WebhookCase, 'kind'> | Omit<RedirectCase, 'kind'>;
 
 /** An independent check disagreed with the reference: nothing may be written. */
-export class GenerateCheckError extends Error {
-  readonly code = 'PGV2_GENERATE_CHECK';
+export class GenerateCheckError extends Pgv2kitError {
+  override readonly code = 'PGV2_GENERATE_CHECK';
+  /** A failure (exit 3). */
+  override readonly exit = 'failure';
   override readonly name = 'GenerateCheckError';
 }
 

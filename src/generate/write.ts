@@ -13,12 +13,15 @@ import { makeVectorFolder, vectorTargetProblem, VectorTargetError, type MadeFold
 import type { VectorSet } from '../vectors/types.js';
 import { appendCases, type Appended } from '../vectors/write.js';
 import type { GeneratedCase } from './generate.js';
+import { Pgv2kitError } from '../errors.js';
 
 export { vectorsRootOf } from '../vectors/target.js';
 
 /** The target file exists and appending was not asked for (a usage error). */
-export class TargetExistsError extends Error {
-  readonly code = 'PGV2_GENERATE_EXISTS';
+export class TargetExistsError extends Pgv2kitError {
+  override readonly code = 'PGV2_GENERATE_EXISTS';
+  /** A usage error (exit 2). */
+  override readonly exit = 'usage';
   override readonly name = 'TargetExistsError';
 }
 

@@ -3,6 +3,7 @@
  * lines of its stderr) and as the lines the CLI prints.
  * @module
  */
+import { Pgv2kitError } from '../errors.js';
 
 /** Requests a testee may fail in a row (a crash, a hang, a line that is not its answer) before its session gives up on it (`--give-up-after`). */
 export const DEFAULT_GIVE_UP_AFTER = 10;
@@ -37,11 +38,15 @@ export const STDERR_TAIL_LINES = 10;
  * The testee could not be started or never became ready (exit code 3).
  * @example catch (e) { if (e instanceof TesteeStartError) console.error(formatStartFailure(e.failure)) }
  */
-export class TesteeStartError extends Error {
-  readonly code = 'PGV2_TESTEE_START';
+export class TesteeStartError extends Pgv2kitError {
+  override readonly code = 'PGV2_TESTEE_START';
+  /** A failure (exit 3). */
+  override readonly exit = 'failure';
   override readonly name = 'TesteeStartError';
   /** What is known of the failed start (absent only when constructed by hand). */
   readonly failure: TesteeStartFailure | undefined;
+  /** How it failed (Bowtie's StartupFailure / ImplementationNotReady): `not-ready` when the testee said so; `exit` when constructed by hand. */
+  readonly kind: TesteeStartKind;
 
   /**
    * @param message - the reason, with the stderr tail on the same line
@@ -50,6 +55,7 @@ export class TesteeStartError extends Error {
   constructor(message: string, failure?: TesteeStartFailure) {
     super(message);
     this.failure = failure;
+    this.kind = failure?.kind ?? 'exit';
   }
 }
 

@@ -303,7 +303,7 @@ export class TesteeSession {
     if (first === 'timeout') return fail('timeout', `the testee did not answer start within ${startTimeoutMs} ms`);
     if (typeof first === 'object') return fail('exit', spawnError ? spawnReason(spawnError, cwd) : `${first.exit} before it was ready`);
     const hello = readHello(first, this.options.validate);
-    if (typeof hello === 'string') return fail(hello.startsWith('the testee is not ready') ? 'not-ready' : 'protocol', hello);
+    if ('refused' in hello) return fail(hello.refused, hello.why);
     this.onLine = (line) => this.answer(line);
     this.onExit = (why) => this.broken(`${why} before answering`);
     greeted = true;
@@ -435,22 +435,29 @@ export class TesteeSession {
   }
 }
 
-function readHello(line: string, validate: TesteeOptions['validate']): Hello | string {
+/** An answer to start that is not a ready hello: the testee said it is not ready, or answered outside the protocol. */
+interface HelloRefused {
+  readonly refused: Extract<TesteeStartKind, 'not-ready' | 'protocol'>;
+  readonly why: string;
+}
+
+function readHello(line: string, validate: TesteeOptions['validate']): Hello | HelloRefused {
+  const protocol = (why: string): HelloRefused => ({ refused: 'protocol', why });
   let m: unknown;
   try {
     m = JSON.parse(line);
   } catch {
-    return `the answer to start is not JSON: ${clipQuoted(line, 120)}`;
+    return protocol(`the answer to start is not JSON: ${clipQuoted(line, 120)}`);
   }
   const problems = validate?.(m, { expecting: 'ready' }) ?? [];
-  if (problems.length > 0) return `protocol: the answer to start: ${problems.join('; ')}`;
+  if (problems.length > 0) return protocol(`protocol: the answer to start: ${problems.join('; ')}`);
   const msg = m as { ready?: unknown; reason?: unknown; protocol?: unknown; implementation?: Record<string, unknown>; operations?: unknown };
-  if (msg.ready === false) return `the testee is not ready: ${typeof msg.reason === 'string' ? msg.reason : 'no reason given'}`;
-  if (msg.ready !== true) return `the answer to start has no "ready": ${clipQuoted(line, 120)}`;
-  if (msg.protocol !== 1) return `the testee speaks protocol ${JSON.stringify(msg.protocol)}, not 1`;
+  if (msg.ready === false) return { refused: 'not-ready', why: `the testee is not ready: ${typeof msg.reason === 'string' ? msg.reason : 'no reason given'}` };
+  if (msg.ready !== true) return protocol(`the answer to start has no "ready": ${clipQuoted(line, 120)}`);
+  if (msg.protocol !== 1) return protocol(`the testee speaks protocol ${JSON.stringify(msg.protocol)}, not 1`);
   const impl = msg.implementation ?? {};
   const text = (k: string): string => (typeof impl[k] === 'string' ? (impl[k] as string) : 'unknown');
-  if (!Array.isArray(msg.operations) || !msg.operations.every((o) => typeof o === 'string')) return 'the answer to start has no list of operations';
+  if (!Array.isArray(msg.operations) || !msg.operations.every((o) => typeof o === 'string')) return protocol('the answer to start has no list of operations');
   const names = msg.operations as string[];
   return {
     implementation: { name: text('name'), version: text('version'), language: text('language') },

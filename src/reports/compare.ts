@@ -15,6 +15,7 @@ import { RUN_AREAS, VERDICT_INFO, type Verdict } from '../runner/result.js';
 import { escapeHtml as h, escapeXml } from './escape.js';
 import { md } from './markdown.js';
 import type { ResultsJson } from './results-json.js';
+import { Pgv2kitError } from '../errors.js';
 
 /** One implementation's run, as read from its results.json. */
 export interface CompareEntry {
@@ -26,7 +27,11 @@ export interface CompareEntry {
 }
 
 /** Files a compare run reads that are not a run's results (exit 2). */
-export class CompareInputError extends Error {
+export class CompareInputError extends Pgv2kitError {
+  /** Stable code for programs. */
+  override readonly code = 'PGV2_COMPARE_INPUT';
+  /** A usage error (exit 2). */
+  override readonly exit = 'usage';
   override readonly name = 'CompareInputError';
 }
 

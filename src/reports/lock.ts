@@ -10,6 +10,7 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { Pgv2kitError } from '../errors.js';
 
 /** The lock file's name in a report folder: never a report file, allowed in a report folder. */
 export const REPORT_LOCK_FILE = '.pgv2kit.lock';
@@ -19,9 +20,11 @@ export const REPORT_LOCK_FILE = '.pgv2kit.lock';
  * not be made (`pid` undefined, the cause given).
  * @example catch (e) { if (e instanceof ReportFolderLockError) console.error(e.message) }
  */
-export class ReportFolderLockError extends Error {
+export class ReportFolderLockError extends Pgv2kitError {
   /** Stable code for programs. */
-  readonly code = 'PGV2_REPORT_FOLDER_LOCKED';
+  override readonly code = 'PGV2_REPORT_FOLDER_LOCKED';
+  /** A usage error (exit 2). */
+  override readonly exit = 'usage';
   override readonly name = 'ReportFolderLockError';
   /** The report folder. */
   readonly dir: string;

@@ -14,6 +14,7 @@ import type { RunStopped } from '../runner/result.js';
 import type { OpOutcome } from '../checks/outcome.js';
 import { inOperationOrder, type Operation } from '../protocol/operations.js';
 import { withDerived, type ReportModel } from './_model.js';
+import { Pgv2kitError } from '../errors.js';
 
 /** The file a shard's report folder holds its model in. */
 export const SHARD_FILE = 'shard.json';
@@ -22,7 +23,11 @@ export const SHARD_FILE = 'shard.json';
 const SHARD_FORMAT = 'pgv2kit-shard/1';
 
 /** Shards that cannot be merged: not shards, of different runs, one missing or given twice (exit 2). */
-export class MergeError extends Error {
+export class MergeError extends Pgv2kitError {
+  /** Stable code for programs. */
+  override readonly code = 'PGV2_MERGE';
+  /** A usage error (exit 2). */
+  override readonly exit = 'usage';
   override readonly name = 'MergeError';
 }
 

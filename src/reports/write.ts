@@ -15,6 +15,7 @@ import { markdownFromModel } from './markdown.js';
 import { resultsJsonFromModel } from './results-json.js';
 import { SHARD_FILE, shardFileText } from './merge.js';
 import { REPORT_LOCK_FILE } from './lock.js';
+import { Pgv2kitError } from '../errors.js';
 
 /**
  * The files of a report folder, in the order they are written.
@@ -26,9 +27,12 @@ export const REPORT_FILES = ['junit.xml', 'results.json', 'report.md', 'report.h
  * A report folder could not be written; nothing was left half-written.
  * @example catch (e) { if (e instanceof ReportWriteError) console.error(e.message) } // nothing half-written is left
  */
-export class ReportWriteError extends Error {
+export class ReportWriteError extends Pgv2kitError {
   /** Stable code for scripts. */
-  readonly code = 'PGV2_REPORT_WRITE';
+  override readonly code = 'PGV2_REPORT_WRITE';
+  /** A usage error (exit 2). */
+  override readonly exit = 'usage';
+  override readonly name = 'ReportWriteError';
   /** The report folder that was to be written. */
   readonly path: string;
   override readonly cause: unknown;
@@ -40,7 +44,6 @@ export class ReportWriteError extends Error {
    */
   constructor(path: string, message: string, cause?: unknown) {
     super(`cannot write the report folder ${path}: ${message}${cause instanceof Error ? ` (${cause.message})` : ''}`, { cause });
-    this.name = 'ReportWriteError';
     this.path = path;
     this.cause = cause;
   }

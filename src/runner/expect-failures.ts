@@ -16,6 +16,7 @@ import { stringify } from 'yaml';
 import { DEFAULT_VECTOR_LIMITS } from '../vectors/limits.js';
 import { describeYamlProblem, parseVectorYaml } from '../vectors/yaml.js';
 import { writeFileAtomic } from '../atomic-file.js';
+import { Pgv2kitError } from '../errors.js';
 
 /** One listed case. */
 export interface ExpectedFailure {
@@ -24,8 +25,10 @@ export interface ExpectedFailure {
 }
 
 /** The file is unreadable or malformed (a configuration error, exit 2). */
-export class ExpectFailuresError extends Error {
-  readonly code = 'PGV2_EXPECT_FAILURES';
+export class ExpectFailuresError extends Pgv2kitError {
+  override readonly code = 'PGV2_EXPECT_FAILURES';
+  /** A usage error (exit 2). */
+  override readonly exit = 'usage';
   override readonly name = 'ExpectFailuresError';
 }
 

@@ -7,13 +7,16 @@
  */
 
 import { VECTOR_KINDS } from '../vectors/types.js';
+import { Pgv2kitError } from '../errors.js';
 
 /**
  * A pattern that matches no case at all (a usage error: probably a typo).
  * @example catch (e) { if (e instanceof SelectionError) console.error(e.message) } // a pattern that matches no case
  */
-export class SelectionError extends Error {
-  readonly code = 'PGV2_SELECTION';
+export class SelectionError extends Pgv2kitError {
+  override readonly code = 'PGV2_SELECTION';
+  /** A usage error (exit 2). */
+  override readonly exit = 'usage';
   override readonly name = 'SelectionError';
 }
 

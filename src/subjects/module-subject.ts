@@ -11,13 +11,16 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isOperation, type Operation } from '../protocol/operations.js';
 import type { Implementation, Json, OperationInput, Subject } from './subject.js';
+import { Pgv2kitError } from '../errors.js';
 
 /**
  * The module could not be loaded or exports nothing usable (a usage error, exit 2).
  * @example catch (e) { if (e instanceof ModuleSubjectError) console.error(e.message) }
  */
-export class ModuleSubjectError extends Error {
-  readonly code = 'PGV2_MODULE_SUBJECT';
+export class ModuleSubjectError extends Pgv2kitError {
+  override readonly code = 'PGV2_MODULE_SUBJECT';
+  /** A usage error (exit 2). */
+  override readonly exit = 'usage';
   override readonly name = 'ModuleSubjectError';
 }
 

@@ -18,6 +18,7 @@ import { buildUploadForm, checkUploadBody, validateCredentialsRequest } from '..
 import { kitVersion } from '../version.js';
 import type { Operation } from '../protocol/operations.js';
 import type { Answer, Json, OperationInput, Subject } from './subject.js';
+import { Pgv2kitError } from '../errors.js';
 
 /** Options of {@link createReferenceSubject}: the choices the readings leave open, and the client's. */
 export interface ReferenceOptions extends VerifyOptions {
@@ -117,7 +118,12 @@ export function createReferenceSubject(options: ReferenceOptions = {}): Subject 
 
 // --- internal ---
 
-class InputError extends Error {}
+/** An operation input of the wrong shape: the operation is rejected, naming the field. */
+class InputError extends Pgv2kitError {
+  override readonly name = 'InputError';
+  override readonly code = 'PGV2_OPERATION_INPUT';
+  override readonly exit = 'usage';
+}
 
 /** Typed access to an operation input; a wrong shape is refused with the field named. */
 class Input {

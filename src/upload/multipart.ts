@@ -8,6 +8,7 @@ import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import { parseContentType } from './content-type.js';
 import { clip } from '../scheme/text.js';
+import { Pgv2kitError } from '../errors.js';
 
 /**
  * One part of a multipart/form-data body. A part is a file part when its
@@ -52,9 +53,11 @@ export const MULTIPART_MALFORMED = 'PGV2_MULTIPART_MALFORMED';
  * @example
  * try { await parseMultipart(body, type) } catch (e) { if (e instanceof MultipartError) e.code }
  */
-export class MultipartError extends Error {
+export class MultipartError extends Pgv2kitError {
   /** Always {@link MULTIPART_MALFORMED}. */
-  readonly code = MULTIPART_MALFORMED;
+  override readonly code = MULTIPART_MALFORMED;
+  /** A failure (exit 3). */
+  override readonly exit = 'failure';
   override readonly name = 'MultipartError';
 
   /**

@@ -3,6 +3,7 @@
  * reports these without loading the loader, its YAML parser or its schema compiler).
  * @module
  */
+import { Pgv2kitError } from '../errors.js';
 
 /** One thing wrong with a vector file. */
 export interface VectorProblem {
@@ -24,9 +25,11 @@ export interface VectorProblem {
  * The vector set could not be loaded: every problem found, each naming file, case and pointer.
  * @example catch (e) { if (e instanceof VectorSetError) for (const p of e.problems) console.error(formatProblem(p)) }
  */
-export class VectorSetError extends Error {
+export class VectorSetError extends Pgv2kitError {
   /** Stable code for programs. */
-  readonly code: string = 'PGV2_VECTORS_INVALID';
+  override readonly code: string = 'PGV2_VECTORS_INVALID';
+  /** A usage error (exit 2). */
+  override readonly exit = 'usage';
   override readonly name: string = 'VectorSetError';
   constructor(readonly problems: readonly VectorProblem[]) {
     super(`${problems.length} problem${problems.length === 1 ? '' : 's'} in the vector files:\n${problems.map(formatProblem).join('\n')}`);

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, realpathSync, rmSync, statSync, writeFileSync } 
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileSystemReason } from '../file-errors.js';
 import { DEFAULT_VECTORS_DIR, loadVectorSet, type LoadOptions } from './load.js';
+import { Pgv2kitError } from '../errors.js';
 
 /** The notes.yaml a folder gets when it has none: an empty table for flags of its own (the kit's apply). */
 export const OWN_NOTES = [
@@ -24,9 +25,11 @@ export const OWN_NOTES = [
 ].join('\n');
 
 /** A vector file a command may not write where it was asked to (a usage error: nothing was written). */
-export class VectorTargetError extends Error {
+export class VectorTargetError extends Pgv2kitError {
   /** Stable code for programs. */
-  readonly code = 'PGV2_VECTOR_TARGET';
+  override readonly code = 'PGV2_VECTOR_TARGET';
+  /** A usage error (exit 2). */
+  override readonly exit = 'usage';
   override readonly name = 'VectorTargetError';
 }
 

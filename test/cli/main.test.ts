@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { defineCommand, UsageError } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { VectorSetError } from '../../src/vectors/load.js';
+import { MergeError } from '../../src/reports/merge.js';
+import { TesteeStartError } from '../../src/protocol/start-failure.js';
 import { run } from './_run.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -114,6 +116,13 @@ describe('pgv2kit (global)', () => {
       expect(r.stderr).toBe(
         'pgv2kit boom: the vector files are not valid (1 problem):\n  signature/a.yaml: case signature.x at /cases/0/expected/sign: must match pattern\n',
       );
+    });
+
+    it('any kit error is mapped by its exit class, in main: usage as a UsageError, failure one line and exit 3', async () => {
+      const usage = await run(['boom'], { commands: [failing(new MergeError('/s does not exist'))] });
+      expect(usage).toEqual({ code: 2, stdout: '', stderr: 'pgv2kit boom: /s does not exist\nsee pgv2kit boom --help\n' });
+      const failure = await run(['boom'], { commands: [failing(new TesteeStartError('the testee exited with code 2 before it was ready'))] });
+      expect(failure).toEqual({ code: 3, stdout: '', stderr: 'pgv2kit boom: the testee exited with code 2 before it was ready\n' });
     });
 
     it('masks a secret option in every output, even in an error message', async () => {

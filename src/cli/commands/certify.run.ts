@@ -9,9 +9,8 @@ import { certificationOf, runCertification, type CertificationResult } from '../
 import { loadVectorSet } from '../../vectors/load.js';
 import { abortedRun } from '../_start-failure.js';
 import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../../certify/report.js';
-import { ReportWriteError } from '../../reports/write.js';
 import { checkedReportFolder } from '../_report-folder.js';
-import { acceptanceRuleOf, chooseMerchant, describeMerchant, reachMerchant, SampleMerchantError, type ChosenMerchant } from '../merchant-target.js';
+import { acceptanceRuleOf, chooseMerchant, describeMerchant, reachMerchant, type ChosenMerchant } from '../merchant-target.js';
 import { DEFAULT_DEADLINE_SECONDS, secondsOption } from '../_numbers.js';
 import { TargetUnreachableError } from '../_reach.js';
 import { UsageError, type CommandContext } from '../command.js';
@@ -38,14 +37,8 @@ export async function runCertify({ values, io: given, addSecret, atEnd }: Comman
   const reportDir = checkedReportFolder(values, { name: 'certify', io, atEnd }, CERTIFICATION_PAGES);
   const named = targetNaming(values);
 
-  let merchant: ChosenMerchant;
-  try {
-    merchant = await chooseMerchant(values, io, 'certify');
-  } catch (e) {
-    if (!(e instanceof SampleMerchantError)) throw e;
-    io.stderr(`pgv2kit certify: ${e.message}\n`);
-    return EXIT.failure;
-  }
+  // a sample merchant that cannot start is a SampleMerchantError: one line, exit 3
+  const merchant: ChosenMerchant = await chooseMerchant(values, io, 'certify');
   const target = merchant.target;
   addSecret(target.appSecret);
   // the sample merchant is named as run --merchant names it, unless --name says otherwise
@@ -71,13 +64,9 @@ export async function runCertify({ values, io: given, addSecret, atEnd }: Comman
     for (const reason of result.reasons) io.stdout(`reason: ${reason}\n`);
     const runName = values['run-name'] ?? `certify-${result.date.replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`;
     const dir = reportDir ?? join(io.cwd, 'reports', runName);
-    try {
-      const written = await writeCertificationReports(result, { dir, secrets: [target.appSecret] });
-      io.stdout(`reports: ${written.dir}\n`);
-    } catch (e) {
-      if (e instanceof ReportWriteError) throw new UsageError(e.message);
-      throw e;
-    }
+    // a folder that cannot be written is a ReportWriteError: a usage error (exit 2)
+    const written = await writeCertificationReports(result, { dir, secrets: [target.appSecret] });
+    io.stdout(`reports: ${written.dir}\n`);
     io.stdout(`${verdictLine(result)}; plan hash ${result.planHash}\n`);
     // a certification that did not reach the merchant or finish in its time is the run failing (exit 3), not the merchant
     const code = result.run.aborted || result.run.stopped?.kind === 'deadline' ? EXIT.failure : result.verdict === 'CERTIFIED' ? EXIT.ok : EXIT.nonconformance;

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { fileSystemReason } from '../../file-errors.js';
-import { badgeFile, badgeSvg, badgeVerdict, caseRows, compareHtml, compareMarkdown, CompareInputError, compareWarnings, readCompareEntries } from '../../reports/compare.js';
+import { badgeFile, badgeSvg, badgeVerdict, caseRows, compareHtml, compareMarkdown, compareWarnings, readCompareEntries } from '../../reports/compare.js';
 import { resolvePath } from '../_files.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -28,13 +28,8 @@ export async function runCompare({ values, positionals, io }: CommandContext<typ
     const other = readdirSync(out).filter((f) => !OWN.has(f));
     if (other.length > 0) throw new UsageError(`--out ${out} holds other files (${other.slice(0, 3).join(', ')}${other.length > 3 ? ', …' : ''}): give a new folder or an earlier comparison's`);
   }
-  let entries;
-  try {
-    entries = readCompareEntries(positionals.map((p) => resolvePath(io.cwd, p)));
-  } catch (e) {
-    if (e instanceof CompareInputError) throw new UsageError(e.message);
-    throw e;
-  }
+  // a path that holds no run's results is a CompareInputError: a usage error (exit 2)
+  const entries = readCompareEntries(positionals.map((p) => resolvePath(io.cwd, p)));
   try {
     // an earlier comparison's badges go: a badge left of a run not compared now would mislead
     rmSync(join(out, 'badges'), { recursive: true, force: true });

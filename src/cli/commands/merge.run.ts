@@ -3,7 +3,7 @@
  * @module
  */
 import { join, resolve } from 'node:path';
-import { MergeError, mergeShards, readShard, ReportWriteError, writeModelReports, type ReportModel } from '../../reports/index.js';
+import { mergeShards, readShard, ReportWriteError, writeModelReports, type ReportModel } from '../../reports/index.js';
 import { STOP_INFO } from '../../runner/result.js';
 import { caseLines } from '../../runner/progress.js';
 import { APP_SECRET_ENV } from '../../env.js';
@@ -26,15 +26,10 @@ export async function runMerge({ values, positionals, io: given, atEnd }: Comman
   const reportDir = values['no-reports'] ? undefined : checkedReportFolder(values, { name: 'merge', io, atEnd });
   const junitPath = prepareJunit(values.junit, io.cwd);
   const inputs = positionals.map((d) => resolvePath(io.cwd, d));
-  let model: ReportModel;
-  try {
-    const parts = inputs.map(readShard);
-    // the merged run is named apart from its shards: its default folder is never one of theirs
-    model = mergeShards(parts, values['run-name'] ?? `merged-${parts[0]?.runName ?? 'run'}`);
-  } catch (e) {
-    if (e instanceof MergeError) throw new UsageError(e.message);
-    throw e;
-  }
+  // shards that cannot be merged are a MergeError: a usage error (exit 2)
+  const parts = inputs.map(readShard);
+  // the merged run is named apart from its shards: its default folder is never one of theirs
+  const model: ReportModel = mergeShards(parts, values['run-name'] ?? `merged-${parts[0]?.runName ?? 'run'}`);
   const out = values['no-reports'] ? undefined : (reportDir ?? join(io.cwd, 'reports', model.runName));
   if (out !== undefined && inputs.some((d) => resolve(d) === resolve(out))) throw new UsageError(`--report-dir ${out} is one of the shards' folders: the merged reports would replace the shard they are made from; give another folder`);
   // the shards' texts are masked already; the merchant secret of this job is masked again

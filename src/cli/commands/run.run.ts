@@ -8,19 +8,18 @@ import { join } from 'node:path';
 import { TesteeStartError } from '../../protocol/testee.js';
 import { ReportWriteError } from '../../reports/write.js';
 import { checkedReportFolder } from '../_report-folder.js';
-import { ExpectFailuresError, readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
+import { readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
 import { parseShard } from '../../runner/shard.js';
 import { runConformant, STOP_INFO, type RunResult, type RunTarget } from '../../runner/result.js';
 import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, selectedIds } from '../../runner/run.js';
 import { runConformance } from '../../conformance.js';
-import { SelectionError, selectCases } from '../../runner/select.js';
+import { selectCases } from '../../runner/select.js';
 import { PROPERTIES } from '../../properties/catalogue.js';
 import { DEFAULT_PROPERTY_RUNS, type PropertyOptions } from '../../runner/properties.js';
 import { unknownOperation } from '../../runner/unknown-operations.js';
-import { ModuleSubjectError } from '../../subjects/module-subject.js';
 import type { Subject } from '../../subjects/subject.js';
-import { liveCases, loadVectorSets, VectorSetError } from '../../vectors/load.js';
+import { liveCases, loadVectorSets } from '../../vectors/load.js';
 import { vectorFolders } from '../vector-folders.js';
 import { checkWritableFile, resolvePath } from '../_files.js';
 import { reportAbortedRun, startFailure } from '../_start-failure.js';
@@ -30,7 +29,6 @@ import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { runOptions } from './run.js';
 import { startTarget } from '../run-target.js';
-import { SampleMerchantError } from '../merchant-target.js';
 import { saveCounterexamples, saveTarget } from '../run-save.js';
 import { listSelection } from '../run-list.js';
 import { APP_SECRET_ENV } from '../../env.js';
@@ -83,34 +81,17 @@ export async function runRun({ values, positionals, io: given, addSecret, atEnd 
   const limits = vectorLimitsOf(values, io.env);
   const saveTo = values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties, limits) : undefined;
 
-  let set;
-  try {
-    set = loadVectorSets(vectorFolders(values.vectors, io.cwd), { limits });
-  } catch (e) {
-    if (e instanceof VectorSetError) throw new UsageError(`the vector set cannot be loaded:\n${e.message}`);
-    throw e;
-  }
-  let selected;
-  try {
-    selected = selectCases(liveCases(set), selection, PROPERTY_SELECTABLES);
-  } catch (e) {
-    if (e instanceof SelectionError) throw new UsageError(e.message);
-    throw e;
-  }
+  // a set that does not load (VectorSetError) and a pattern that matches nothing (SelectionError) are usage errors (exit 2)
+  const set = loadVectorSets(vectorFolders(values.vectors, io.cwd), { limits });
+  const selected = selectCases(liveCases(set), selection, PROPERTY_SELECTABLES);
   for (const s of caseSecrets(selected)) addSecret(s);
   // every secret the run knows: the vectors', and the merchant's (a testee may print it)
   const secrets = [...caseSecrets(selected), values.secret ?? '', io.env[APP_SECRET_ENV] ?? ''].filter((x) => x !== '');
 
   const listPath = values['expect-failures'] ? resolvePath(io.cwd, values['expect-failures']) : undefined;
   let listed = new Map<string, ExpectedFailure>();
-  if (listPath) {
-    try {
-      listed = readExpectFailures(listPath, { missingOk: values['update-expect-failures'] === true });
-    } catch (e) {
-      if (e instanceof ExpectFailuresError) throw new UsageError(e.message);
-      throw e;
-    }
-  }
+  // an unreadable or malformed list is an ExpectFailuresError: a usage error (exit 2)
+  if (listPath) listed = readExpectFailures(listPath, { missingOk: values['update-expect-failures'] === true });
 
   // where the reports go, and the list --update-expect-failures rewrites: checked before any case runs
   const reportDir = values['no-reports'] || values.list ? undefined : checkedReportFolder(values, { name: 'run', io, atEnd });
@@ -139,11 +120,7 @@ export async function runRun({ values, positionals, io: given, addSecret, atEnd 
       const ended = await reportAbortedRun(io, facts, values['no-reports'] || values.list ? undefined : { ...(reportDir ? { dir: reportDir } : {}), secrets });
       return values.list ? ended.code : conclude(buildModel(ended.run, secrets), ended.code, ended.dir);
     }
-    if (e instanceof ModuleSubjectError) throw new UsageError(e.message);
-    if (e instanceof SampleMerchantError) {
-      io.stderr(`pgv2kit run: ${e.message}\n`);
-      return EXIT.failure;
-    }
+    // ModuleSubjectError (exit 2), SampleMerchantError (exit 3): reported by main, by their exit class
     throw e;
   }
 
