@@ -130,6 +130,6 @@ describe('the merchant check', () => {
     expect([na.status, na.message]).toEqual(['skip', 'unsupported: not applicable: the delivery URL is the notifyUrl']);
     const thrower: Subject = { ...subjectAnswering(ok, 'accept'), call: async () => { throw new Error('socket gone'); } };
     const thrown = await merchantCheck.run(caseOf('valid'), 'merchant.webhook', thrower, {});
-    expect([thrown.status, thrown.message]).toEqual(['error', 'the subject threw: socket gone']);
+    expect([thrown.status, thrown.message]).toEqual(['error', 'the implementation threw: socket gone']);
   });
 });
