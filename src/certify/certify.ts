@@ -6,6 +6,7 @@
  * @module
  */
 import { mistakeTitle } from '../docs/refs.js';
+import { expectationOf } from '../checks/merchant.js';
 import type { CaseResult, RunResult } from '../runner/result.js';
 import { runCases } from '../runner/run.js';
 import { triage } from '../runner/triage.js';
@@ -244,7 +245,7 @@ function mistakeNamed(id: string | undefined): string {
 }
 
 function checkOutcome(c: MerchantCase, r: CaseResult): CheckOutcome {
-  const expect: Expectation = c.advisory ? 'advisory' : c.result === 'valid' ? 'accept' : c.result === 'invalid' ? 'refuse' : 'acceptable';
+  const expect: Expectation = expectationOf(c);
   const op = r.ops[0];
   const answer = op && typeof op.got === 'object' && op.got !== null && 'result' in op.got ? (op.got as unknown as { result: MerchantAnswer }).result : undefined;
   const reason = op?.message ?? r.message;

@@ -42,7 +42,7 @@ export const authorizationCheck = defineCheck({
     const judged = judgeParserAnswer(allowed, parserAnswer(answer));
     if (!judged.ok) return { op, status: 'fail', expected, got, message: judged.reason };
     const did = judged.choice === 'refused' ? `refused${'rejected' in answer ? ` (${answer.rejected.reason})` : ''}` : 'accepted with values R8 allows';
-    if (c.result === 'acceptable') return { op, status: 'pass', expected, got, choice: judged.choice, message: `acceptable case: the subject ${did}` };
+    if (c.result === 'acceptable') return { op, status: 'pass', expected, got, choice: judged.choice, message: `acceptable case: the implementation ${did}` };
     return { op, status: 'pass', expected, got, message: `${did}, as expected` };
   },
 });

@@ -41,7 +41,7 @@ export async function callOp(subject: Subject, op: Operation, input: OperationIn
   try {
     return await subject.call(op, input, caseId);
   } catch (e) {
-    return { failed: { reason: `the subject threw: ${e instanceof Error ? e.message : String(e)}` } };
+    return { failed: { reason: `the implementation threw: ${e instanceof Error ? e.message : String(e)}` } };
   }
 }
 
@@ -77,7 +77,7 @@ export function judge(op: Operation, result: ExpectedResult, accepted: boolean, 
   const tail = detail ? ` (${detail})` : '';
   if (result === 'acceptable') {
     const choice: Choice = accepted ? 'accepted' : 'refused';
-    return { op, status: 'pass', expected, got, choice, message: `acceptable case: the subject ${did}${tail}` };
+    return { op, status: 'pass', expected, got, choice, message: `acceptable case: the implementation ${did}${tail}` };
   }
   const pass = accepted === (result === 'valid');
   return { op, status: pass ? 'pass' : 'fail', expected, got, message: pass ? `${did} as expected${tail}` : `${did}, but the case is ${result}${tail}` };

@@ -62,11 +62,11 @@ export interface CaseOutcome {
  * @example STATUS_INFO.fail.title
  */
 export const STATUS_INFO: Record<Status, { readonly title: string; readonly description: string }> = {
-  pass: { title: 'passed', description: 'The subject behaved as the case expects (for acceptable cases: either way).' },
-  fail: { title: 'failed', description: 'The subject is not conformant on this case.' },
-  skip: { title: 'skipped', description: 'No step of the case ran: the subject does not offer its operations.' },
-  partial: { title: 'partial', description: 'Some steps passed, others did not run (an operation the subject does not offer): not a pass.' },
-  error: { title: 'error', description: 'The subject crashed, hung, or answered outside the protocol.' },
+  pass: { title: 'passed', description: 'The implementation behaved as the case expects (for acceptable cases: either way).' },
+  fail: { title: 'failed', description: 'The implementation is not conformant on this case.' },
+  skip: { title: 'skipped', description: 'No step of the case ran: the implementation does not offer its operations.' },
+  partial: { title: 'partial', description: 'Some steps passed, others did not run (an operation the implementation does not offer): not a pass.' },
+  error: { title: 'error', description: 'The implementation crashed, hung, or answered outside the protocol.' },
 };
 
 /**

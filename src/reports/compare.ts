@@ -238,7 +238,7 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
     hashes.size === 1 ? `<p class="muted">Vector set <code>${h([...hashes][0] ?? '')}</code>.</p>` : '',
     '<h2>Verdicts</h2>',
     `<table><thead>${head}</thead><tbody><tr><th>verdict</th>${entries.map((e) => `<td class="verdict-${badgeVerdict(e.results).replace(' ', '-')}">${h(badgeVerdict(e.results))}<div class="muted">${h(e.results.summary)}</div></td>`).join('')}</tr></tbody></table>`,
-    '<h2>By area</h2>',
+    '<h2>By kind</h2>',
     `<table><thead>${head}</thead><tbody>${areas.map(areaRow).join('')}</tbody></table>`,
     '<h2>By operation</h2>',
     `<table><thead>${head}</thead><tbody>${ops.map(opRow).join('')}</tbody></table>`,

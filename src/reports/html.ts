@@ -85,7 +85,7 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     meta(m),
     '</header>',
     '<nav>',
-    [...(m.causes.length > 0 ? [['causes', `Likely causes (${m.causes.length})`]] : []), ['failures', `Failures (${failing.length})`], ['operations', 'By operation'], ['areas', 'By area'], ['sections', 'By spec section'], ['acceptable', `Acceptable (${acceptable.length})`], ['xfail', `Expected failures (${xfail.length})`], ['partial', `Partial (${m.totals.partial})`], ['skipped', `Skipped (${m.totals.skipped})`], ['all', 'All cases'], ['log', 'Log']]
+    [...(m.causes.length > 0 ? [['causes', `Likely causes (${m.causes.length})`]] : []), ['failures', `Failures (${failing.length})`], ['operations', 'By operation'], ['kinds', 'By kind'], ['sections', 'By spec section'], ['acceptable', `Acceptable (${acceptable.length})`], ['xfail', `Expected failures (${xfail.length})`], ['partial', `Partial (${m.totals.partial})`], ['skipped', `Skipped (${m.totals.skipped})`], ['all', 'All cases'], ['log', 'Log']]
       .map(([id, text]) => `<a href="#${id}">${h(text ?? '')}</a>`)
       .join(' · '),
     '</nav>',
@@ -94,7 +94,7 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     failing.length === 0 ? '<p>None.</p>' : failing.map(article).join('\n'),
     '</section>',
     `<section id="operations"><h2>By operation</h2>${operationTable(m)}</section>`,
-    `<section id="areas"><h2>By area</h2>${table('area', m.byArea)}</section>`,
+    `<section id="kinds"><h2>By kind</h2>${table('kind', m.byArea)}</section>`,
     `<section id="sections"><h2>By spec section</h2><details><summary>Show the ${m.bySection.length} section${m.bySection.length === 1 ? '' : 's'}</summary>${table('section', m.bySection)}</details></section>`,
     `<section id="acceptable"><h2>Acceptable cases: what the implementation chose (${acceptable.length})</h2>`,
     rows(['case', 'chose', 'message'], acceptable.map((c) => [caseLink(c), h(choiceText(c)), h(c.message)])),
@@ -113,7 +113,7 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
       ? `<section id="stale"><h2>Stale expected-failure entries (${m.staleListEntries.length})</h2><p>Listed, but not in this run:</p><ul>${m.staleListEntries.map((id) => `<li><code>${h(id)}</code></li>`).join('')}</ul></section>`
       : '',
     `<section id="all"><h2>All cases (${m.cases.length})</h2><details><summary>Show every case</summary>`,
-    rows(['case', 'area', 'result', 'verdict', 'message', 'ms'], m.cases.map((c) => [caseLink(c), h(c.kind), h(c.result), verdictBadge(c.verdict), h(c.message), String(c.durationMs)])),
+    rows(['case', 'kind', 'result', 'verdict', 'message', 'ms'], m.cases.map((c) => [caseLink(c), h(c.kind), h(c.result), verdictBadge(c.verdict), h(c.message), String(c.durationMs)])),
     '</details></section>',
     `<section id="log"><h2>Log (${m.log.length} line${m.log.length === 1 ? '' : 's'})</h2>`,
     m.log.length === 0 ? '<p>Empty.</p>' : `<details><summary>Show the log</summary><pre class="log">${m.log.map(h).join('\n')}</pre></details>`,

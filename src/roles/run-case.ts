@@ -49,7 +49,7 @@ export async function runCase(loaded: LoadedCase, subject: Subject, context: Che
   const ops: OpOutcome[] = [];
   for (const op of check.operations(c as never)) {
     if (!subject.operations.includes(op)) {
-      ops.push({ op, status: 'skip', expected: null, got: null, message: `the subject does not offer ${op}` });
+      ops.push({ op, status: 'skip', expected: null, got: null, message: `the implementation does not offer ${op}` });
       continue;
     }
     ops.push(await check.run(c as never, op, subject, context));

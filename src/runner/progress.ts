@@ -142,7 +142,7 @@ export function summary(run: RunResult, colour = false): string {
   const lines: string[] = [];
   lines.push('', `${describeImplementation(run.implementation)} (${run.target.description}) against vectors ${run.vectorSetHash.slice(0, 12)}`);
   const columns: Verdict[] = ['passed', 'failed', 'error', 'partial', 'skipped', 'expected-failure', 'unexpected-pass'];
-  lines.push(`  ${'area'.padEnd(27)}${['passed', 'failed', 'error', 'partial', 'skipped', 'xfail', 'xpass'].map((h) => h.padStart(8)).join('')}`);
+  lines.push(`  ${'kind'.padEnd(27)}${['passed', 'failed', 'error', 'partial', 'skipped', 'xfail', 'xpass'].map((h) => h.padStart(8)).join('')}`);
   for (const kind of RUN_AREAS) {
     const of = run.cases.filter((c) => c.kind === kind);
     if (of.length === 0) continue;

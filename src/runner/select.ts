@@ -1,8 +1,9 @@
 /**
- * Choosing cases: `--only` and `--skip` take patterns that name an area
+ * Choosing cases: `--only` and `--skip` take patterns that name a kind
  * (`signature`), a flag (`FinalLfMissing`) or an id glob (`signature.url-*`,
  * `*.uppercase-hex`; `*` any run of characters, `?` one). A prefix forces the reading:
- * `area:`, `flag:`, `id:`.
+ * `kind:`, `flag:`, `id:` (`area:`, the kind's old name, is read as `kind:`: it is in
+ * scripts and in results.json's selection).
  * @module
  */
 
@@ -26,7 +27,7 @@ export interface Selection {
   readonly skip: readonly string[];
 }
 
-/** Anything a selection can name: a vector case, or a property (area `property`, flag `Property`). */
+/** Anything a selection can name: a vector case, or a property (kind `property`, flag `Property`). */
 export interface Selectable {
   readonly case: { readonly id: string; readonly kind: string; readonly flags: readonly string[] };
 }
@@ -44,7 +45,7 @@ export function selectCases<C extends Selectable>(cases: readonly C[], selection
   const only = expand(selection.only);
   const skip = expand(selection.skip);
   for (const p of [...only, ...skip]) {
-    if (!cases.some((c) => matches(c, p)) && !others.some((c) => matches(c, p))) throw new SelectionError(`the pattern ${JSON.stringify(p)} matches no case (an area, a flag or an id glob)`);
+    if (!cases.some((c) => matches(c, p)) && !others.some((c) => matches(c, p))) throw new SelectionError(`the pattern ${JSON.stringify(p)} matches no case (a kind, a flag or an id glob)`);
   }
   return cases.filter((c) => selects(c, selection));
 }
@@ -65,14 +66,14 @@ export function selects(item: Selectable, selection: Selection): boolean {
 /**
  * Whether a case matches one pattern.
  * @param loaded - the case
- * @param pattern - an area, a flag, an id glob, or one of them prefixed with `area:`, `flag:`, `id:`
+ * @param pattern - a kind, a flag, an id glob, or one of them prefixed with `kind:` (or `area:`), `flag:`, `id:`
  * @returns true when it matches
  * @example matches(c, 'flag:FinalLfMissing')
  */
 export function matches(loaded: Selectable, pattern: string): boolean {
   const c = loaded.case;
   const [prefix, rest] = splitPrefix(pattern);
-  if (prefix === 'area') return c.kind === rest;
+  if (prefix === 'kind' || prefix === 'area') return c.kind === rest;
   if (prefix === 'flag') return c.flags.includes(rest);
   if (prefix === 'id') return glob(rest).test(c.id);
   if ((VECTOR_KINDS as readonly string[]).includes(pattern) || pattern === 'property') return c.kind === pattern;
@@ -86,7 +87,7 @@ function expand(patterns: readonly string[]): string[] {
 }
 
 function splitPrefix(pattern: string): [string | undefined, string] {
-  const m = /^(area|flag|id):(.*)$/.exec(pattern);
+  const m = /^(kind|area|flag|id):(.*)$/.exec(pattern);
   return m ? [m[1], m[2] ?? ''] : [undefined, pattern];
 }
 

@@ -31,8 +31,14 @@ export function combineSubjects(primary: Subject, ...others: Subject[]): Subject
       }
       return undefined;
     },
+    warnings() {
+      return all.flatMap((s) => s.warnings?.() ?? []);
+    },
     async close() {
       for (const s of all) await s.close?.();
+    },
+    abort() {
+      for (const s of all) s.abort?.();
     },
   };
 }

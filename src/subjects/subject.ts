@@ -32,8 +32,18 @@ export interface Subject {
    * (answered `failed` with `notRun`) are cases that did not run.
    */
   gaveUp?(): string | undefined;
+  /**
+   * What went wrong outside any case, in words, for the run to say after it (a testee's lines
+   * that were no request's answer): never charged to a case. Left out, or empty: nothing did.
+   */
+  warnings?(): readonly string[];
   /** Releases what the subject holds (a child process, a server). */
   close?(): Promise<void>;
+  /**
+   * Stops the subject at once, without a word to it and without waiting (a second Ctrl-C: a
+   * testee's whole process group is killed). Left out: there is nothing to stop but by {@link close}.
+   */
+  abort?(): void;
 }
 
 /** How the run names an HTTP target, a gateway or a merchant (`--name`, `--version`), which says nothing of itself. */

@@ -9,8 +9,12 @@ import type { Subject } from './subject.js';
 
 /** A subject backed by a testee session. */
 export interface TesteeSubject extends Subject {
+  /** The session itself (its restarts, for tools and tests): the run reaches the testee only through the members of {@link Subject}. */
   readonly session: TesteeSession;
+  gaveUp(): string | undefined;
+  warnings(): readonly string[];
   close(): Promise<void>;
+  abort(): void;
 }
 
 /**
@@ -34,6 +38,16 @@ export async function createTesteeSubject(options: TesteeOptions): Promise<Teste
     unknownOperations: [...session.hello.unknownOperations, ...session.hello.operations.filter((op) => !(operations as readonly string[]).includes(op))],
     call: (op, input, caseId) => session.call(caseId, op, input),
     gaveUp: () => session.failure,
+    warnings: () => protocolWarnings(session.protocolProblems),
     close: () => session.close(),
+    abort: () => session.kill(),
   };
+}
+
+// --- internal ---
+
+/** The lines that broke the protocol outside any case, as one warning (run.log has each). */
+function protocolWarnings(broken: readonly string[]): string[] {
+  if (broken.length === 0) return [];
+  return [`the testee broke the protocol ${broken.length} time${broken.length === 1 ? '' : 's'} outside any case (run.log has each): ${broken[0]}`];
 }

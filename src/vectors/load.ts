@@ -89,7 +89,7 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
     if (file === 'notes.yaml') continue;
     const folder = file.split('/')[0] ?? '';
     if (!isKind(folder) || file.split('/').length !== 2) {
-      problems.push({ file, pointer: '', message: `not in a vector area folder (${VECTOR_KINDS.join(', ')})` });
+      problems.push({ file, pointer: '', message: `not in a vector kind folder (${VECTOR_KINDS.join(', ')})` });
       continue;
     }
     const data = readYaml(root, listed, limits, problems, hash);

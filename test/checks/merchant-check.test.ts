@@ -59,6 +59,8 @@ describe('the merchant check', () => {
     expect(o.status).toBe(status);
     expect(o.message).toMatch(words);
     expect(o.choice).toBe(choice);
+    // results.json's `expected` keeps its words (a contract; CONTRIBUTING's Words): `either` for an acceptable case
+    expect(o.expected).toBe(result === 'valid' ? 'accept' : result === 'invalid' ? 'refuse' : 'either');
     // the advisory is carried as data (reports show it) exactly when a 5xx counted as a refusal
     expect(o.advisory).toBe(outcome === crash && result !== 'valid' ? 'answered with a server error, not a refusal (R16)' : undefined);
   });
@@ -66,7 +68,7 @@ describe('the merchant check', () => {
   it('an advisory case passes whatever the merchant answered, saying what; no answer at all is an error, not a pass', async () => {
     for (const [outcome, choice] of [[ok, 'accepted'], [no, 'refused'], [crash, undefined]] as const) {
       const o = await merchantCheck.run(caseOf('acceptable', true), 'merchant.webhook', subjectAnswering(outcome, 'accept'), {});
-      expect([o.status, o.choice]).toEqual(['pass', choice]);
+      expect([o.status, o.choice, o.expected]).toEqual(['pass', choice, 'anything']);
       expect(o.message).toMatch(/^advisory: /);
     }
     for (const outcome of [silent, reset]) {
@@ -128,6 +130,6 @@ describe('the merchant check', () => {
     expect([na.status, na.message]).toEqual(['skip', 'unsupported: not applicable: the delivery URL is the notifyUrl']);
     const thrower: Subject = { ...subjectAnswering(ok, 'accept'), call: async () => { throw new Error('socket gone'); } };
     const thrown = await merchantCheck.run(caseOf('valid'), 'merchant.webhook', thrower, {});
-    expect([thrown.status, thrown.message]).toEqual(['error', 'the subject threw: socket gone']);
+    expect([thrown.status, thrown.message]).toEqual(['error', 'the implementation threw: socket gone']);
   });
 });

@@ -55,7 +55,7 @@ describe('runCase', () => {
     const thrower = fixed(() => {
       throw new Error('boom');
     });
-    expect(await runCase(loaded(sigCase), thrower)).toMatchObject({ status: 'error', message: 'signature.content: the subject threw: boom' });
+    expect(await runCase(loaded(sigCase), thrower)).toMatchObject({ status: 'error', message: 'signature.content: the implementation threw: boom' });
     expect((await runCase(loaded(sigCase), fixed(() => ({ result: {} })))).message).toBe('signature.content: result has no string "contentB64"');
     expect((await runCase(loaded(sigCase), fixed(() => ({ result: { contentB64: '%%' } })))).message).toBe('signature.content: contentB64 is not base64');
     expect((await runCase(loaded(sigCase), fixed(() => ({ failed: { reason: 'timeout' } })))).status).toBe('error');

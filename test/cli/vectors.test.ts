@@ -127,7 +127,7 @@ describe('pgv2kit vectors', () => {
         `vector set ${dir}`,
         `hash (SHA-256 of the files) ${expectedHash()}`,
         '',
-        '  area           files  cases  valid  invalid  acceptable  superseded',
+        '  kind           files  cases  valid  invalid  acceptable  superseded',
         '  signature          1      2      2        0           0           1',
         '  authorization      1      2      0        1           1           0',
         '  request            0      0      0        0           0           0',
@@ -212,7 +212,7 @@ describe('pgv2kit vectors', () => {
     writeFileSync(join(dir, 'authorization', 'parse.yaml'), AUTHORIZATION_FILE.replace('flags: [HeaderWhitespace]', 'flags: [OwnFlagWithoutNote]'));
     const r = await run(['vectors', '--dir', dir]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('  stray.yaml: at /: not in a vector area folder');
+    expect(r.stdout).toContain('  stray.yaml: at /: not in a vector kind folder');
     expect(r.stdout).toContain('  authorization/wrong-kind.yaml: at /kind: kind is "signature", but the file is in the authorization/ folder');
     expect(r.stdout).toContain('  authorization/parse.yaml: case authorization.whitespace at /cases/1/flags/0: flag OwnFlagWithoutNote is not explained in notes.yaml');
   });

@@ -43,8 +43,8 @@ describe('an empty run', () => {
   const run = fixtureRun({ cases: [], durationMs: 0 });
 
   it('renders every format', () => {
-    expect(toMarkdown(run, SECRETS)).toContain('## By area\n\nNo cases.');
-    expect(toHtml(run, SECRETS)).toContain('<h2>By area</h2><p>No cases.</p>');
+    expect(toMarkdown(run, SECRETS)).toContain('## By kind\n\nNo cases.');
+    expect(toHtml(run, SECRETS)).toContain('<h2>By kind</h2><p>No cases.</p>');
     expect(parseXml(toJUnitXml(run, SECRETS)).attrs['tests']).toBe('0');
     expect(toResultsJson(run, SECRETS).totals.total).toBe(0);
     expect(summaryLine(run.totals, 1)).toBe('CONFORMANT: 0 passed (0 cases, 0.001 s)');

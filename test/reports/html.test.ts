@@ -33,7 +33,7 @@ describe('toHtml', () => {
 
   it('starts with the verdict, the likely causes and the failures; the tables come after them, the long one folded', () => {
     expect(html).toContain('<p class="summary bad">NOT CONFORMANT: 3 passed, 1 failed');
-    const order = ['<p class="summary bad">', '<h2>Likely causes, most cases first</h2>', '<h2>Failures (3)</h2>', 'id="case-signature.final-lf-missing"', 'id="case-request.verify.crash"', 'id="case-webhook.genuine.basic"', '<h2>By operation</h2>', '<h2>By area</h2>', '<h2>By spec section</h2>', 'id="acceptable"', 'id="xfail"', 'id="partial"', 'id="skipped"', 'id="all"', 'id="log"'].map(at);
+    const order = ['<p class="summary bad">', '<h2>Likely causes, most cases first</h2>', '<h2>Failures (3)</h2>', 'id="case-signature.final-lf-missing"', 'id="case-request.verify.crash"', 'id="case-webhook.genuine.basic"', '<h2>By operation</h2>', '<h2>By kind</h2>', '<h2>By spec section</h2>', 'id="acceptable"', 'id="xfail"', 'id="partial"', 'id="skipped"', 'id="all"', 'id="log"'].map(at);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     // nothing tabular before the first failure but the run's facts
     expect(html.slice(0, at('id="case-signature.final-lf-missing"')).match(/<table/g)).toBeNull();
@@ -75,7 +75,7 @@ describe('toHtml', () => {
 
   it('counts per operation and partial cases, and names what did not run and the unknown names at the top', () => {
     expect(html).toContain('<tr><td><code>signature.content</code></td><td>yes</td><td class="num">3</td><td class="num">2</td><td class="num">1</td><td class="num v-failed">1</td><td class="num zero">0</td><td class="num v-partial">1</td></tr>');
-    const top = html.slice(0, at('id="areas"'));
+    const top = html.slice(0, at('id="kinds"'));
     expect(top).toContain('<strong>Not run</strong>: <code>signature.content</code> (answered unsupported, 1 step)');
     expect(top).toContain('<strong>Warning</strong>: the testee offers &quot;signature.sgn&quot;, which protocol v1 does not know (did you mean &quot;signature.sign&quot;?)');
     expect(html).toContain('<h2>Partial (1)</h2>\n<h3>Not run: <code>signature.content</code>, <code>signature.sign</code> (1)</h3><p><code>signature.verify-only</code></p>');

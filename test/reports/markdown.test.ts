@@ -27,7 +27,7 @@ describe('toMarkdown', () => {
   });
 
   it('puts the sections in order: the verdict, the likely causes and the failures, then the tables, choices, expected failures, skipped', () => {
-    const order = ['**NOT CONFORMANT', '## Likely causes, most cases first', '## Failures (3)', '### FAILED', '## By operation', '## By area', '## By spec section', '## Acceptable cases', '## Expected failures (1)', '## Partial (1)', '## Skipped (2)', '## Stale expected-failure entries (1)'].map(at);
+    const order = ['**NOT CONFORMANT', '## Likely causes, most cases first', '## Failures (3)', '### FAILED', '## By operation', '## By kind', '## By spec section', '## Acceptable cases', '## Expected failures (1)', '## Partial (1)', '## Skipped (2)', '## Stale expected-failure entries (1)'].map(at);
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
@@ -48,7 +48,7 @@ describe('toMarkdown', () => {
   });
 
   it('counts per area and per spec section', () => {
-    expect(text).toContain('| area | cases | passed | failed | error | partial | skipped | xfail | xpass |');
+    expect(text).toContain('| kind | cases | passed | failed | error | partial | skipped | xfail | xpass |');
     expect(text).toContain('| signature | 3 | 1 | 1 | · | 1 | · | · | · |');
     expect(text).toContain('| upload | 2 | · | · | · | · | 2 | · | · |');
     expect(text).toContain('| 5.1 | 4 | 1 | 1 | 1 | 1 | · | · | · |');

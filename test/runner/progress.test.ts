@@ -109,7 +109,7 @@ describe('progress', () => {
         { op: 'request.verify', offered: true, cases: 2, ran: 2, passed: 1, failed: 1, error: 0, notRun: 0 },
       ],
     });
-    expect(text).toContain('\n  area                         passed  failed   error partial skipped   xfail   xpass\n  signature                         0       0       0       1       0       0       0\n');
+    expect(text).toContain('\n  kind                         passed  failed   error partial skipped   xfail   xpass\n  signature                         0       0       0       1       0       0       0\n');
     expect(text).toContain('\n  operation                   offered   cases     ran  passed  failed   error not run\n  signature.content                NO       1       0       0       0       0       1\n');
     expect(text).toContain('\n  request.verify                  yes       2       2       1       1       0       0\n');
     expect(text.endsWith('not run: signature.content (not offered, 1 step), signature.sign (not offered, 1 step)\npartial: 1 (not counted as passed), skipped: 0, expected failures: 0\n1 passed, 0 failed\n')).toBe(true);

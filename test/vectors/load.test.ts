@@ -89,7 +89,7 @@ describe('loadVectorSet', () => {
     mkdirSync(join(dir, 'response'));
     writeFileSync(join(dir, 'response', 'x.yaml'), readFileSync(join(dir, 'signature', 'tiny.yaml')));
     const problems = problemsOf(dir);
-    expect(problems).toContain('stray.yaml: at /: not in a vector area folder (signature, authorization, request, response, webhook, redirect, upload, client, gateway, merchant)');
+    expect(problems).toContain('stray.yaml: at /: not in a vector kind folder (signature, authorization, request, response, webhook, redirect, upload, client, gateway, merchant)');
     expect(problems).toContain('response/x.yaml: at /kind: kind is "signature", but the file is in the response/ folder');
   });
 

@@ -16,7 +16,7 @@ export const compareCommand = defineCommand({
   arguments: [{ name: 'runs', description: 'The results.json of each run, or its report folder' }],
   description: [
     'Reads each run and writes compare.html and compare.md — implementations as columns,',
-    'their verdicts, areas, operations and cases as rows, the cases on which they differ',
+    'their verdicts, kinds, operations and cases as rows, the cases on which they differ',
     "first, each failure linked to its known mistake's page and to the case in that run's",
     'own report — and badges/<implementation>.svg for each: passed/total, green when',
     'conformant, amber when partial, red when not, grey when nothing ran, for a README.',

@@ -111,7 +111,7 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
   // a group of its own, which the terminal's signal does not reach), the seed is printed, exit 130 / 143
   const onSignal = (signal: NodeJS.Signals): void => {
     io.stderr(`pgv2kit fuzz: ${signal}: stopped (seed ${seed}; no finding so far)\n`);
-    testee?.session.kill();
+    testee?.abort();
     process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
   };
   process.on('SIGINT', onSignal);

@@ -139,7 +139,7 @@ export async function runRun({ values, positionals, io: given, addSecret, atEnd 
     let signalled: NodeJS.Signals | undefined;
     const onSignal = (signal: NodeJS.Signals): void => {
       if (signalled) {
-        (subject as { session?: { kill?: () => void } }).session?.kill?.();
+        subject.abort?.();
         process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
       }
       signalled = signal;
@@ -187,16 +187,14 @@ export async function runRun({ values, positionals, io: given, addSecret, atEnd 
 
 /** The exit code of a run that finished (its warnings said on stderr): 130/143 interrupted, 3 the run itself failed, 1 nonconformant or nothing ran, 0 conformant. */
 function runExitCode(run: RunResult, subject: Subject, signalled: NodeJS.Signals | undefined, io: CliIo): number {
-  const session = 'session' in subject ? (subject as { session: { failure?: string; protocolProblems?: readonly string[] } }).session : undefined;
-  const broken = session?.protocolProblems ?? [];
-  // lines that were no request's answer: no case is charged with them, and the run says so
-  if (broken.length > 0) io.stderr(`pgv2kit run: warning: the testee broke the protocol ${broken.length} time${broken.length === 1 ? '' : 's'} outside any case (run.log has each): ${broken[0]}\n`);
+  // what went wrong outside any case (a testee's lines that were no request's answer): no case is charged with it, and the run says so
+  for (const warning of subject.warnings?.() ?? []) io.stderr(`pgv2kit run: warning: ${warning}\n`);
   if (run.stopped) io.stderr(`pgv2kit run: stopped early: ${run.stopped.reason}; ${run.stopped.notRun} selected case${run.stopped.notRun === 1 ? '' : 's'} not run\n`);
   if (signalled) return signalled === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
   // the run did not finish in its time, or the testee was given up on: what did not run did not pass (exit 3, the reports say so)
   if (run.stopped && STOP_INFO[run.stopped.kind].runFailed) return EXIT.failure;
   // given up on while the properties ran (no case left to stop)
-  const dead = session?.failure;
+  const dead = subject.gaveUp?.();
   if (dead) {
     io.stderr(`pgv2kit run: ${dead}\n`);
     return EXIT.failure;

@@ -152,7 +152,7 @@ export function summarise(set: VectorSet): VectorsReport {
 function formatReport(r: VectorsReport): string {
   const row = (name: string, c: AreaCounts): Array<string | number> => [name, c.files, c.cases, c.valid, c.invalid, c.acceptable, c.superseded];
   const table = formatTable(
-    ['area', 'files', 'cases', 'valid', 'invalid', 'acceptable', 'superseded'],
+    ['kind', 'files', 'cases', 'valid', 'invalid', 'acceptable', 'superseded'],
     [...VECTOR_KINDS.map((k) => row(k, r.areas[k])), row('total', r.total)],
     '  ',
   );

@@ -1,6 +1,6 @@
 /**
  * `pgv2kit vectors`: loads and validates every vector file and counts the cases
- * per area and expected result.
+ * per kind and expected result.
  * @module
  */
 import type { VectorProblem } from '../../vectors/load.js';
@@ -52,7 +52,7 @@ export const vectorsOptions = {
 
 export const vectorsCommand = defineCommand({
   name: 'vectors',
-  summary: 'Validate every vector file and count the cases per area and result',
+  summary: 'Validate every vector file and count the cases per kind and result',
   usage: 'pgv2kit vectors [--dir <vectors dir>] [--json]\n       pgv2kit vectors export --format json --out <dir> [--dir <vectors dir>]\n       pgv2kit vectors init <dir>',
   arguments: [
     { name: 'export', description: 'Write the set as JSON files any language can load without the kit (--out)' },
@@ -60,9 +60,9 @@ export const vectorsCommand = defineCommand({
   ],
   description: [
     'Loads every YAML file of the vectors folder, checks each against the JSON Schema of',
-    'its area (vectors/schema/) and the set as a whole (unique ids, flags explained in',
+    'its kind (vectors/schema/) and the set as a whole (unique ids, flags explained in',
     'notes.yaml, superseded cases pointing at existing ones), then prints the number of',
-    'files and cases per area and expected result (valid, invalid, acceptable), the',
+    'files and cases per kind and expected result (valid, invalid, acceptable), the',
     'superseded cases apart, the vector-set hash and the warnings. A bad set prints',
     'every problem with its file, case id and JSON pointer.',
     '',
