@@ -2,8 +2,9 @@
  * The layers of src/, read top to bottom (issue 11): each may import from the layers below it,
  * never from one above, with no cycles and no reach into another folder's `_` files.
  *
- *   scheme, version, seeded, env, bytes, errors, file-errors, atomic-file, closest, shell-quote, refusal → vectors, upload, docs → protocol → subjects, client, merchant → checks →
- *   diagnosis → roles → properties, fuzz, generate → runner → reports → gateway, certify, conformance → cli, index, run
+ *   scheme, version, seeded, env, bytes, errors, file-errors, atomic-file, closest, shell-quote, refusal → vectors, upload, docs → protocol →
+ *   subjects, client, roles/<role>/as-gateway, roles/<role>/subject.ts → checks, roles/<role>/check.ts → diagnosis, roles/<role>/diagnosis.ts →
+ *   roles/<file>.ts, roles/<role>/role.ts → properties, fuzz, generate → runner → reports → gateway, roles/<role>/certify, conformance → cli, index, run
  *
  * Type-only imports count: a type is a dependency too.
  * @type {import('dependency-cruiser').IConfiguration}
@@ -12,17 +13,20 @@ const LAYERS = [
   ['scheme', 'version.ts', 'seeded.ts', 'env.ts', 'bytes.ts', 'errors.ts', 'file-errors.ts', 'atomic-file.ts', 'closest.ts', 'shell-quote.ts', 'refusal.ts'],
   ['vectors', 'upload', 'docs'],
   ['protocol'],
-  ['subjects', 'client', 'merchant'],
-  ['checks'],
-  ['diagnosis'],
-  ['roles'],
+  // a role's folder (src/roles/<role>/) holds its parts at their layers, by name: as-gateway/ and subject.ts
+  // with the subjects, check.ts with the checks, diagnosis.ts with the diagnosis, role.ts with the registry,
+  // certify/ with the commands' work
+  ['subjects', 'client', '^src/roles/[^/]+/as-gateway/', '^src/roles/[^/]+/subject\\.ts$'],
+  ['checks', '^src/roles/[^/]+/check\\.ts$'],
+  ['diagnosis', '^src/roles/[^/]+/diagnosis\\.ts$'],
+  ['^src/roles/[^/]+\\.ts$', '^src/roles/[^/]+/role\\.ts$'],
   ['properties', 'fuzz', 'generate'],
   ['runner'],
   ['reports'],
-  ['gateway', 'certify', 'conformance.ts'],
+  ['gateway', '^src/roles/[^/]+/certify/', 'conformance.ts'],
   ['cli', 'index.ts', 'run.ts'],
 ];
-const path = (name) => `^src/${name.replace('.', '\\.')}${name.endsWith('.ts') ? '$' : '/'}`;
+const path = (name) => (name.startsWith('^') ? name : `^src/${name.replace('.', '\\.')}${name.endsWith('.ts') ? '$' : '/'}`);
 const above = (i) => LAYERS.slice(i + 1).flat().map(path);
 
 module.exports = {
@@ -32,7 +36,7 @@ module.exports = {
     { name: 'no-circular', severity: 'error', comment: 'a cycle between modules', from: { path: '^src/' }, to: { circular: true, viaOnly: { dependencyTypesNot: ['dynamic-import'] } } },
     ...LAYERS.slice(0, -1).flatMap((layer, i) =>
       layer.map((name) => ({
-        name: `layer-${name.replace('.ts', '')}`,
+        name: `layer-${name.startsWith('^') ? name.replace(/[^a-z-]+/g, '-').replace(/^-|-$/g, '') : name.replace('.ts', '')}`,
         severity: 'error',
         comment: `${name} imports a layer above it (${LAYERS.slice(i + 1).flat().join(', ')})`,
         from: { path: path(name) },

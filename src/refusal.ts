@@ -1,9 +1,9 @@
 /**
  * How an HTTP answer to a message counts (spec §7, reading R16), the one rule the gateway
  * role (src/checks/gateway.ts), `fuzz --gateway` / `--merchant-notify` (src/fuzz/http.ts)
- * and the merchant role with certification (src/checks/merchant.ts, src/certify/) share:
+ * and the merchant role with certification (src/roles/merchant/check.ts, src/roles/merchant/certify/) share:
  * any answer that does not read as acceptance is a refusal (a non-2xx; at a merchant's return
- * endpoint, a page, what src/merchant/acceptance.ts says); a 5xx answer to a forged, malformed or refused message
+ * endpoint, a page, what src/roles/merchant/as-gateway/acceptance.ts says); a 5xx answer to a forged, malformed or refused message
  * counts as a refusal too, reported as an advisory ("answered with a server error, not a
  * refusal"); a 5xx answer to a genuine message is a failure, as any refusal of it is.
  * @module

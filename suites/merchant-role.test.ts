@@ -5,9 +5,9 @@
  * find the calls they repeat.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSampleMerchant } from '../src/certify/sample.js';
+import { startSampleMerchant } from '../src/roles/merchant/certify/sample.js';
 import { runCase } from '../src/roles/run-case.js';
-import { createMerchantSubject } from '../src/subjects/merchant-subject.js';
+import { createMerchantSubject } from '../src/roles/merchant/subject.js';
 import { liveCases, loadVectorSet } from '../src/vectors/load.js';
 import { VECTORS_DIR } from './_support/subject.js';
 

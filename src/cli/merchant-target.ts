@@ -4,9 +4,9 @@
  * merchant (examples/sample-merchant) started on 127.0.0.1 with its demo credentials.
  * @module
  */
-import type { MerchantTarget } from '../merchant/call.js';
-import { acceptanceProblem, type AcceptanceRule } from '../merchant/acceptance.js';
-import { startSampleMerchant } from '../certify/sample.js';
+import type { MerchantTarget } from '../roles/merchant/as-gateway/call.js';
+import { acceptanceProblem, type AcceptanceRule } from '../roles/merchant/as-gateway/acceptance.js';
+import { startSampleMerchant } from '../roles/merchant/certify/sample.js';
 import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../env.js';

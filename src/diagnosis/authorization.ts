@@ -11,7 +11,7 @@ import { caseAnswers } from '../checks/authorization.js';
 import { ITEM_NAMES, parseAuthorization, type AuthorizationItems, type ItemName } from '../scheme/authorization.js';
 import type { Diagnosis } from './diagnosis.js';
 import type { AuthorizationCase } from '../vectors/types.js';
-import { refusalExpected, resultOf } from './_common.js';
+import { refusalExpected, resultOf } from './common.js';
 
 /**
  * The known wrong parsers: each gives the items it reads from a header, or undefined

@@ -12,7 +12,7 @@ import { sign } from '../scheme/sign.js';
 import type { Diagnosis } from './diagnosis.js';
 import { bodyBytes } from '../vectors/fields.js';
 import type { RequestCase, ResponseCase, WebhookCase } from '../vectors/types.js';
-import { accepted, ofMistake, refOf, refusalExpected, resultOf } from './_common.js';
+import { accepted, ofMistake, refOf, refusalExpected, resultOf } from './common.js';
 import { findMistakes, type ByteParts } from './mistakes.js';
 import { REFUSALS } from './refusals.js';
 

@@ -16,7 +16,7 @@ import { utf8 } from '../scheme/bytes.js';
 import { sign } from '../scheme/sign.js';
 import type { Diagnosis } from './diagnosis.js';
 import type { RedirectCase } from '../vectors/types.js';
-import { decode, decodeUriOnly, refOf, refusalExpected, resultOf, type ResultObject } from './_common.js';
+import { decode, decodeUriOnly, refOf, refusalExpected, resultOf, type ResultObject } from './common.js';
 import { differingMistakes, type MISTAKES } from './mistakes.js';
 import { REFUSALS } from './refusals.js';
 

@@ -12,7 +12,7 @@ import { parseAuthorization, type AuthorizationItems } from '../scheme/authoriza
 import { decodeQueryComponent, queryParameters } from '../scheme/redirect.js';
 import { bodyBytes } from '../vectors/fields.js';
 import type { VectorCase } from '../vectors/types.js';
-import { refused } from './_common.js';
+import { refused } from './common.js';
 import { PARSER_MISTAKES } from './authorization.js';
 import { differingMistakes, type ByteParts } from './mistakes.js';
 import { redirectRefusalCauses } from './redirect.js';

@@ -9,7 +9,7 @@ import { bytesEqual, fromBase64 } from '../scheme/bytes.js';
 import type { Diagnosis } from './diagnosis.js';
 import { bodyBytes } from '../vectors/fields.js';
 import type { SignatureCase } from '../vectors/types.js';
-import { accepted, ofMistake, resultOf } from './_common.js';
+import { accepted, ofMistake, resultOf } from './common.js';
 import { findMistakes, mistakenContents, type ByteParts } from './mistakes.js';
 
 /**

@@ -12,7 +12,7 @@ import type { Diagnosis } from './diagnosis.js';
 import { CREDENTIALS_LIMITS, FORM_PROBLEMS, checkUploadBody, codePointLength, type FormProblemKind } from '../upload/index.js';
 import { fileBytes } from '../vectors/fields.js';
 import type { UploadCase } from '../vectors/types.js';
-import { refused, resultOf } from './_common.js';
+import { refused, resultOf } from './common.js';
 
 /**
  * What a form with each problem of {@link FORM_PROBLEMS} is, "in which …"; the mistake id

@@ -15,7 +15,7 @@ import type { AuthorizationItems } from '../scheme/authorization.js';
 import { ITEM_NAMES } from '../scheme/authorization.js';
 import { ClientError } from '../client/errors.js';
 import { judgeAnswer, SERVER_ERROR_ADVISORY } from '../refusal.js';
-import { isAccepting } from '../merchant/acceptance.js';
+import { isAccepting } from '../roles/merchant/as-gateway/acceptance.js';
 import { signedRequest } from '../client/signed-request.js';
 import { fuzzHeaderText, type FuzzHeader } from './arbitraries.js';
 import { headerAnswers, headerVerdict } from '../scheme/header-answers.js';

@@ -2,13 +2,13 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCertification, type CertificationResult } from '../../src/certify/certify.js';
-import type { AcceptanceRule } from '../../src/merchant/acceptance.js';
-import { merchantPlan, planHash, REFERENCE_TIME } from '../../src/merchant/plan.js';
+import { runCertification, type CertificationResult } from '../../src/roles/merchant/certify/certify.js';
+import type { AcceptanceRule } from '../../src/roles/merchant/as-gateway/acceptance.js';
+import { merchantPlan, planHash, REFERENCE_TIME } from '../../src/roles/merchant/as-gateway/plan.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 import type { MerchantCase } from '../../src/vectors/types.js';
-import { CERTIFICATION_FILES, writeCertificationReports } from '../../src/certify/report.js';
-import { SAMPLE_CREDENTIALS, SAMPLE_REGISTERED, localDelivery } from '../../src/certify/sample.js';
+import { CERTIFICATION_FILES, writeCertificationReports } from '../../src/roles/merchant/certify/report.js';
+import { SAMPLE_CREDENTIALS, SAMPLE_REGISTERED, localDelivery } from '../../src/roles/merchant/certify/sample.js';
 import { run } from '../cli/_run.js';
 import { APP_ID, APP_SECRET, startTestMerchant, type Behaviour, type TestMerchant } from './_merchant.js';
 

@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCase } from '../../src/roles/run-case.js';
-import { readingsExpectation } from '../../src/merchant/expectation.js';
-import { merchantPlan } from '../../src/merchant/plan.js';
-import type { MerchantTarget } from '../../src/merchant/call.js';
-import { createMerchantSubject } from '../../src/subjects/merchant-subject.js';
+import { readingsExpectation } from '../../src/roles/merchant/as-gateway/expectation.js';
+import { merchantPlan } from '../../src/roles/merchant/as-gateway/plan.js';
+import type { MerchantTarget } from '../../src/roles/merchant/as-gateway/call.js';
+import { createMerchantSubject } from '../../src/roles/merchant/subject.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 import type { LoadedCase, MerchantCase } from '../../src/vectors/types.js';
 import { mistakeIds } from '../docs/_catalogue.js';

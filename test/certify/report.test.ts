@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCertification, type CertificationResult } from '../../src/certify/certify.js';
-import { CERTIFICATION_FILES, writeCertificationReports } from '../../src/certify/report.js';
-import { localDelivery } from '../../src/certify/sample.js';
+import { runCertification, type CertificationResult } from '../../src/roles/merchant/certify/certify.js';
+import { CERTIFICATION_FILES, writeCertificationReports } from '../../src/roles/merchant/certify/report.js';
+import { localDelivery } from '../../src/roles/merchant/certify/sample.js';
 import { curlCommand } from '../../src/reports/curl.js';
 import { escapeHtml } from '../../src/reports/escape.js';
 import { tempFolders } from '../_support.js';

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { RESERIALIZE } from '../../src/merchant/reserialize.js';
+import { RESERIALIZE } from '../../src/roles/merchant/as-gateway/reserialize.js';
 
 const VALUE = { paymentNo: 'P1', note: 'Café/№7 東京 😀', nested: { n: 12, ok: true, none: null, list: [1, 'a/b'], empty: [] }, quote: 'say "hi"\\', ctl: 'a\tb\u2028' };
 

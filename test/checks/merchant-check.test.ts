@@ -6,11 +6,11 @@
  * subject itself is tested against real merchants (test/certify/).
  */
 import { describe, expect, it } from 'vitest';
-import { merchantCheck } from '../../src/checks/merchant.js';
-import type { HttpCall } from '../../src/merchant/call.js';
-import { acceptanceProblem, acceptanceWords, endpointOf, type AcceptanceRule } from '../../src/merchant/acceptance.js';
-import { handlingOf } from '../../src/merchant/handling.js';
-import type { SendOutcome } from '../../src/merchant/send.js';
+import { merchantCheck } from '../../src/roles/merchant/check.js';
+import type { HttpCall } from '../../src/roles/merchant/as-gateway/call.js';
+import { acceptanceProblem, acceptanceWords, endpointOf, type AcceptanceRule } from '../../src/roles/merchant/as-gateway/acceptance.js';
+import { handlingOf } from '../../src/roles/merchant/as-gateway/handling.js';
+import type { SendOutcome } from '../../src/roles/merchant/as-gateway/send.js';
 import type { Answer, Json, Subject } from '../../src/subjects/subject.js';
 import type { MerchantCase } from '../../src/vectors/types.js';
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSender, MAX_BODY_BYTES } from '../../src/merchant/send.js';
+import { createSender, MAX_BODY_BYTES } from '../../src/roles/merchant/as-gateway/send.js';
 import { reach } from '../../src/subjects/reach.js';
 import { tempFolders } from '../_support.js';
 import { run } from './_run.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localDelivery } from '../../src/certify/sample.js';
+import { localDelivery } from '../../src/roles/merchant/certify/sample.js';
 import { DEMO_MERCHANT, startGateway, type Gateway } from '../../src/gateway/index.js';
 import { tempFolders } from '../_support.js';
 import { APP_ID, APP_SECRET, startTestMerchant, type TestMerchant } from '../certify/_merchant.js';

@@ -6,7 +6,7 @@
  * are spelled out as exhaustive records, so a new kind without an entry here is a
  * type error (npm test type-checks test/).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PARSER_MISTAKES } from '../../src/diagnosis/authorization.js';
 import { MISTAKES } from '../../src/diagnosis/mistakes.js';
@@ -35,12 +35,17 @@ export function mistakeIds(): Map<string, string> {
   return ids;
 }
 
-/** `mistake: 'id'` literals in the diagnosis sources (diagnoses written inline, not in a table). */
+/** `mistake: 'id'` literals in the diagnosis sources (diagnoses written inline, not in a table): src/diagnosis/ and each role's diagnosis.ts. */
 export function literalMistakeIds(): Array<[string, string]> {
   const dir = join(PACKAGE_ROOT, 'src', 'diagnosis');
+  const roles = join(PACKAGE_ROOT, 'src', 'roles');
+  const files = [
+    ...readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => ({ path: join(dir, f), name: f })),
+    ...readdirSync(roles, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => ({ path: join(roles, e.name, 'diagnosis.ts'), name: `../roles/${e.name}/diagnosis.ts` })),
+  ].filter((f) => existsSync(f.path));
   const out: Array<[string, string]> = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
-    for (const m of readFileSync(join(dir, file), 'utf8').matchAll(/\bmistake:\s*'([a-z0-9-]+)'/g)) if (m[1]) out.push([m[1], file]);
+  for (const { path, name } of files) {
+    for (const m of readFileSync(path, 'utf8').matchAll(/\bmistake:\s*'([a-z0-9-]+)'/g)) if (m[1]) out.push([m[1], name]);
   }
   return out;
 }

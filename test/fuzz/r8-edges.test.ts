@@ -5,7 +5,7 @@
  * without a payment parameter.
  */
 import { describe, expect, it } from 'vitest';
-import { readingsExpectation } from '../../src/merchant/expectation.js';
+import { readingsExpectation } from '../../src/roles/merchant/as-gateway/expectation.js';
 import { diagnoseAuthorization } from '../../src/diagnosis/authorization.js';
 import { httpExpectation } from '../../src/fuzz/http.js';
 import { oracle } from '../../src/fuzz/oracle.js';

@@ -5,10 +5,10 @@
  */
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import { certificationOf, runCertification, type CertificationResult } from '../../certify/certify.js';
+import { certificationOf, runCertification, type CertificationResult } from '../../roles/merchant/certify/certify.js';
 import { loadVectorSet } from '../../vectors/load.js';
 import { abortedRun } from '../_start-failure.js';
-import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../../certify/report.js';
+import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../../roles/merchant/certify/report.js';
 import { checkedReportFolder } from '../_report-folder.js';
 import { acceptanceRuleOf, chooseMerchant, describeMerchant, reachMerchant, type ChosenMerchant } from '../merchant-target.js';
 import { DEFAULT_DEADLINE_SECONDS, secondsOption } from '../_numbers.js';
@@ -17,7 +17,7 @@ import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonOutput } from '../_json-output.js';
 import { targetNaming } from '../_target-naming.js';
-import { SAMPLE_MERCHANT_NAME } from '../../certify/sample.js';
+import { SAMPLE_MERCHANT_NAME } from '../../roles/merchant/certify/sample.js';
 import type { certifyOptions } from './certify.js';
 
 /**

@@ -3,8 +3,8 @@
  * webhooks and return redirects, genuine and forged (spec §5.5, §5.6, §6); certification maps it.
  * @module
  */
-import { merchantCheck } from '../../checks/merchant.js';
-import { diagnoseMerchant, merchantPattern, merchantRefusalCauses } from '../../diagnosis/merchant.js';
+import { merchantCheck } from './check.js';
+import { diagnoseMerchant, merchantPattern, merchantRefusalCauses } from './diagnosis.js';
 import { defineRole } from '../role.js';
 
 /**

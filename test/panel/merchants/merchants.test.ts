@@ -4,8 +4,8 @@
  * seeds 1–5. A failure here is a false failure of the kit, never a reason to bend a member.
  */
 import { describe, expect, it } from 'vitest';
-import { runCertification } from '../../../src/certify/certify.js';
-import { SAMPLE_CREDENTIALS, SAMPLE_REGISTERED, localDelivery } from '../../../src/certify/sample.js';
+import { runCertification } from '../../../src/roles/merchant/certify/certify.js';
+import { SAMPLE_CREDENTIALS, SAMPLE_REGISTERED, localDelivery } from '../../../src/roles/merchant/certify/sample.js';
 import { fuzzHttp } from '../../../src/fuzz/http.js';
 import { PANEL_MERCHANTS } from './registry.js';
 

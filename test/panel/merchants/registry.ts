@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { startMerchant, type MerchantOptions, type RunningMerchant } from '../../../examples/sample-merchant/merchant.mjs';
-import type { AcceptanceRule } from '../../../src/merchant/acceptance.js';
+import type { AcceptanceRule } from '../../../src/roles/merchant/as-gateway/acceptance.js';
 import { startMerchantProcess } from '../../_merchant-process.js';
 // @ts-expect-error -- plain-JS panel members have no types: they are the code a merchant writes
 import * as nodeWeb from './node-web.mjs';

@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCertification } from '../../../src/certify/certify.js';
-import { SAMPLE_CREDENTIALS, SAMPLE_REGISTERED, localDelivery } from '../../../src/certify/sample.js';
+import { runCertification } from '../../../src/roles/merchant/certify/certify.js';
+import { SAMPLE_CREDENTIALS, SAMPLE_REGISTERED, localDelivery } from '../../../src/roles/merchant/certify/sample.js';
 import { triage } from '../../../src/runner/triage.js';
 import { startMerchantProcess } from '../../_merchant-process.js';
 import { PYTHON_MERCHANT, ZOO_MERCHANTS } from './registry.js';

@@ -9,13 +9,13 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import type { ItemName } from '../scheme/authorization.js';
-import { decodeQueryComponent } from '../scheme/redirect.js';
-import { contentHead } from '../scheme/content.js';
-import { maskSecret } from '../scheme/mask.js';
-import { sign } from '../scheme/sign.js';
-import { changeLastDigit } from '../scheme/tamper.js';
-import type { MerchantInputs, MerchantOperation } from '../vectors/types.js';
+import type { ItemName } from '../../../scheme/authorization.js';
+import { decodeQueryComponent } from '../../../scheme/redirect.js';
+import { contentHead } from '../../../scheme/content.js';
+import { maskSecret } from '../../../scheme/mask.js';
+import { sign } from '../../../scheme/sign.js';
+import { changeLastDigit } from '../../../scheme/tamper.js';
+import type { MerchantInputs, MerchantOperation } from '../../../vectors/types.js';
 import { writeAuthorization, type ForgeryValues } from './authorization-forms.js';
 import { readingsExpectation, type ReadingsExpectation } from './expectation.js';
 import { RESERIALIZE } from './reserialize.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import type { MerchantCase } from '../vectors/types.js';
+import type { MerchantCase } from '../../../vectors/types.js';
 import { createCallBuilder, type BuiltCall, type MerchantTarget } from './call.js';
 
 /** The clock the plan hash is computed at: the hash does not depend on the time of the run. */

@@ -1,20 +1,20 @@
 /**
  * The merchant role's subject: a merchant's notify and return endpoints under test, the
  * kit playing the gateway (`pgv2kit run --merchant`, `pgv2kit certify`). Each operation
- * builds the call of its case (src/merchant/call.ts: signed correctly, then changed as the
+ * builds the call of its case (src/roles/merchant/as-gateway/call.ts: signed correctly, then changed as the
  * case states), sends it exactly as built — one call at a time per case, a timeout per call,
  * redirects never followed — and answers with the call, what came back, what the merchant did
- * with it, and what the readings allow, for the merchant check (src/checks/merchant.ts).
+ * with it, and what the readings allow, for the merchant check (src/roles/merchant/check.ts).
  * @module
  */
-import { createCallBuilder, type HttpCall, type MerchantTarget } from '../merchant/call.js';
-import { acceptanceWords, endpointOf, type AcceptanceRule } from '../merchant/acceptance.js';
-import { handlingOf, type Handling } from '../merchant/handling.js';
-import type { ReadingsExpectation } from '../merchant/expectation.js';
-import { createSender, type SendOutcome } from '../merchant/send.js';
-import type { MerchantInputs } from '../vectors/types.js';
-import type { Answer, Json, Subject, TargetNaming } from './subject.js';
-import { httpImplementation } from './_http-implementation.js';
+import { createCallBuilder, type HttpCall, type MerchantTarget } from './as-gateway/call.js';
+import { acceptanceWords, endpointOf, type AcceptanceRule } from './as-gateway/acceptance.js';
+import { handlingOf, type Handling } from './as-gateway/handling.js';
+import type { ReadingsExpectation } from './as-gateway/expectation.js';
+import { createSender, type SendOutcome } from './as-gateway/send.js';
+import type { MerchantInputs } from '../../vectors/types.js';
+import type { Answer, Json, Subject, TargetNaming } from '../../subjects/subject.js';
+import { httpImplementation } from '../../subjects/http-implementation.js';
 
 /** The merchant under test, how the run talks to it and how reports name it (default: `merchant <host of the notifyUrl>`, no version). */
 export interface MerchantSubjectOptions extends MerchantTarget, TargetNaming, AcceptanceRule {

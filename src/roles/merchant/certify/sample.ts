@@ -33,8 +33,8 @@ export interface StartedSample {
   close(): Promise<void>;
 }
 
-/** The sample merchant's module, relative to this file in both src/certify and dist/certify. */
-export const SAMPLE_MODULE = new URL('../../examples/sample-merchant/merchant.mjs', import.meta.url);
+/** The sample merchant's module, relative to this file in both src/roles/merchant/certify and dist/roles/merchant/certify. */
+export const SAMPLE_MODULE = new URL('../../../../examples/sample-merchant/merchant.mjs', import.meta.url);
 
 /**
  * Starts the sample merchant on 127.0.0.1 (a free port).

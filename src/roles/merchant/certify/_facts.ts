@@ -5,9 +5,9 @@
  * page). The pages only lay it out.
  * @module
  */
-import { acceptanceWords } from '../merchant/acceptance.js';
-import type { SendOutcome } from '../merchant/send.js';
-import { describeImplementation } from '../subjects/subject.js';
+import { acceptanceWords } from '../as-gateway/acceptance.js';
+import type { SendOutcome } from '../as-gateway/send.js';
+import { describeImplementation } from '../../../subjects/subject.js';
 import type { CertificationResult, CheckResult, RequirementResult } from './certify.js';
 
 /** One fact of the certificate: a label and its value; `code` for an identifier or a URL. */
@@ -266,5 +266,5 @@ export function shortBodies(text: string, max = 40): string {
 
 const ORDER: Readonly<Record<CheckResult, number>> = { fail: 0, advisory: 1, pass: 2, 'not-applicable': 3 };
 
-/** `, body "<a JSON string>"` as src/checks/merchant.ts writes an answer's body into a reason. */
+/** `, body "<a JSON string>"` as src/roles/merchant/check.ts writes an answer's body into a reason. */
 const QUOTED_BODY = /, body ("(?:[^"\\]|\\.)*")/g;

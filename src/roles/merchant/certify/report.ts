@@ -6,7 +6,7 @@
  * folder, atomically, every file masked by the report redactor ({@link writeReports}).
  * @module
  */
-import { REPORT_FILES, writeReports } from '../reports/write.js';
+import { REPORT_FILES, writeReports } from '../../../reports/write.js';
 import type { CertificationResult } from './certify.js';
 import { certificationHtml } from './html.js';
 import { certificationMarkdown } from './markdown.js';

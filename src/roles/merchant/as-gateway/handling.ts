@@ -1,6 +1,6 @@
 /**
  * What a merchant did with a call, from its outcome. Accepted = an answer that reads as
- * acceptance at the endpoint called (src/merchant/acceptance.ts: the notify endpoint a 2xx, with
+ * acceptance at the endpoint called (src/roles/merchant/as-gateway/acceptance.ts: the notify endpoint a 2xx, with
  * `acceptBody` one with that body; the return endpoint a 2xx or 3xx that is not the refusal page
  * the merchant named). Refused = an answer that is not accepted and is not 5xx (R16: any
  * non-success form). A 5xx, a timeout, a reset connection or another transport error is neither.

@@ -5,21 +5,21 @@
  * data; {@link writeCertificationReports} writes it beside the run's standard reports.
  * @module
  */
-import { mistakeTitle } from '../docs/refs.js';
-import { expectationOf } from '../checks/merchant.js';
-import type { CaseResult, RunResult } from '../runner/result.js';
-import { runCases } from '../runner/run.js';
-import { triage } from '../runner/triage.js';
-import type { HttpCall, MerchantTarget } from '../merchant/call.js';
-import type { AcceptanceRule } from '../merchant/acceptance.js';
-import type { Handling } from '../merchant/handling.js';
-import { planHash } from '../merchant/plan.js';
-import type { SendOutcome } from '../merchant/send.js';
-import { createMerchantSubject, type MerchantAnswer } from '../subjects/merchant-subject.js';
-import type { TargetNaming } from '../subjects/subject.js';
-import { KIT_NAME, kitVersion } from '../version.js';
-import { liveCases, loadVectorSet } from '../vectors/load.js';
-import type { MerchantCase, VectorSet } from '../vectors/types.js';
+import { mistakeTitle } from '../../../docs/refs.js';
+import { expectationOf } from '../check.js';
+import type { CaseResult, RunResult } from '../../../runner/result.js';
+import { runCases } from '../../../runner/run.js';
+import { triage } from '../../../runner/triage.js';
+import type { HttpCall, MerchantTarget } from '../as-gateway/call.js';
+import type { AcceptanceRule } from '../as-gateway/acceptance.js';
+import type { Handling } from '../as-gateway/handling.js';
+import { planHash } from '../as-gateway/plan.js';
+import type { SendOutcome } from '../as-gateway/send.js';
+import { createMerchantSubject, type MerchantAnswer } from '../subject.js';
+import type { TargetNaming } from '../../../subjects/subject.js';
+import { KIT_NAME, kitVersion } from '../../../version.js';
+import { liveCases, loadVectorSet } from '../../../vectors/load.js';
+import type { MerchantCase, VectorSet } from '../../../vectors/types.js';
 
 /** Options of {@link runCertification}; `name` and `version` name the merchant in the reports (default: `merchant <host of the notifyUrl>`, no version). */
 export interface CertifyOptions extends MerchantTarget, TargetNaming, AcceptanceRule {

@@ -6,9 +6,9 @@
  * contradicts the readings is reported as the kit bug it is, never judged.
  * @module
  */
-import { redirectValues } from '../scheme/redirect.js';
-import { verifyAnswers, type VerifyAnswers } from '../scheme/verify-answers.js';
-import { httpFieldValue } from '../scheme/field-value.js';
+import { redirectValues } from '../../../scheme/redirect.js';
+import { verifyAnswers, type VerifyAnswers } from '../../../scheme/verify-answers.js';
+import { httpFieldValue } from '../../../scheme/field-value.js';
 import type { HttpCall, MerchantTarget } from './target.js';
 
 /** What the readings allow: accept only, refuse only, or either. */

@@ -7,10 +7,10 @@
  * (`<`, `|`, backticks, line breaks) is escaped or in code: nothing renders as HTML.
  * @module
  */
-import { explained } from '../docs/cite.js';
-import { mistakeRef } from '../docs/refs.js';
-import { curlCommand } from '../reports/curl.js';
-import { code, md, withCode } from '../reports/markdown.js';
+import { explained } from '../../../docs/cite.js';
+import { mistakeRef } from '../../../docs/refs.js';
+import { curlCommand } from '../../../reports/curl.js';
+import { code, md, withCode } from '../../../reports/markdown.js';
 import {
   BODY_CHARS,
   BODY_NOTE,

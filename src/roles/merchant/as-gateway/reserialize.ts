@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { MerchantInputs } from '../vectors/types.js';
+import type { MerchantInputs } from '../../../vectors/types.js';
 
 /** The serializers: JavaScript's `JSON.stringify`, PHP's `json_encode` (defaults), Python's `json.dumps` (defaults). */
 export type Reserializer = NonNullable<NonNullable<MerchantInputs['signed']>['body']>;

@@ -10,12 +10,12 @@
  * beside it (relative).
  * @module
  */
-import { citeRefsHtml } from '../docs/cite.js';
-import { mistakeRef } from '../docs/refs.js';
-import { curlCommand } from '../reports/curl.js';
-import { escapeHtml as h } from '../reports/escape.js';
-import { explanationHtml } from '../reports/explanation-html.js';
-import { pageHead, REPORT_CSS } from '../reports/style.js';
+import { citeRefsHtml } from '../../../docs/cite.js';
+import { mistakeRef } from '../../../docs/refs.js';
+import { curlCommand } from '../../../reports/curl.js';
+import { escapeHtml as h } from '../../../reports/escape.js';
+import { explanationHtml } from '../../../reports/explanation-html.js';
+import { pageHead, REPORT_CSS } from '../../../reports/style.js';
 import {
   BODY_CHARS,
   BODY_NOTE,

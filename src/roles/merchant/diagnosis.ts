@@ -14,13 +14,13 @@
  *   decoding the payment twice.
  * @module
  */
-import type { OpOutcome } from '../checks/outcome.js';
-import { decodeQueryComponent, redirectValues } from '../scheme/redirect.js';
-import type { Json } from '../subjects/subject.js';
-import { RESERIALIZE } from '../merchant/reserialize.js';
-import type { MerchantCase, MerchantInputs } from '../vectors/types.js';
-import { resultOf } from './_common.js';
-import type { Diagnosis } from './diagnosis.js';
+import type { OpOutcome } from '../../checks/outcome.js';
+import { decodeQueryComponent, redirectValues } from '../../scheme/redirect.js';
+import type { Json } from '../../subjects/subject.js';
+import { RESERIALIZE } from './as-gateway/reserialize.js';
+import type { MerchantCase, MerchantInputs } from '../../vectors/types.js';
+import { resultOf } from '../../diagnosis/common.js';
+import type { Diagnosis } from '../../diagnosis/diagnosis.js';
 
 /**
  * The known mistakes a merchant's acceptance of a forged call reveals: a change the case

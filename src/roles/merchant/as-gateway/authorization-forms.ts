@@ -5,11 +5,11 @@
  * message's sign; an item missing, empty, twice with another value, or given a new value
  * after signing; another scheme; none at all (R7, R8). Every change is one that every
  * reading refuses, or (upper-case hex, padding) one the case's result says is allowed; the
- * merchant check holds each call to what the readings allow (src/merchant/expectation.ts).
+ * merchant check holds each call to what the readings allow (src/roles/merchant/as-gateway/expectation.ts).
  * @module
  */
-import { ITEM_NAMES, type ItemName } from '../scheme/authorization.js';
-import type { MerchantInputs } from '../vectors/types.js';
+import { ITEM_NAMES, type ItemName } from '../../../scheme/authorization.js';
+import type { MerchantInputs } from '../../../vectors/types.js';
 
 /** The Authorization changes of a merchant case's inputs. */
 export type AuthorizationForm = MerchantInputs['authorization'];

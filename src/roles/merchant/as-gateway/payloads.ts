@@ -4,7 +4,7 @@
  * or in a non-canonical way (the merchant must verify over the bytes, §5.5).
  * @module
  */
-import { seededRandom } from '../seeded.js';
+import { seededRandom } from '../../../seeded.js';
 
 /** A small deterministic PRNG (mulberry32): same seed, same sequence. */
 export interface Rng {

@@ -11,10 +11,10 @@
  */
 export { certificationOf, runCertification } from './certify.js';
 export type { CertificationResult, CertificationVerdict, CertifyOptions, CheckOutcome, CheckResult, Expectation, Judgement, RequirementResult } from './certify.js';
-export type { Handling } from '../merchant/handling.js';
-export type { HttpCall, MerchantTarget } from '../merchant/call.js';
-export { createMerchantSubject } from '../subjects/merchant-subject.js';
-export type { MerchantAnswer, MerchantSubjectOptions } from '../subjects/merchant-subject.js';
+export type { Handling } from '../as-gateway/handling.js';
+export type { HttpCall, MerchantTarget } from '../as-gateway/call.js';
+export { createMerchantSubject } from '../subject.js';
+export type { MerchantAnswer, MerchantSubjectOptions } from '../subject.js';
 export { CERTIFICATION_FILES, verdictLine, writeCertificationReports } from './report.js';
 export { SAMPLE_CREDENTIALS, startSampleMerchant } from './sample.js';
 export type { StartedSample } from './sample.js';

@@ -2,7 +2,7 @@
  * Merchant-role cases (5.5, 5.6, 6; R7–R12, R15, R16): the merchant under test handles a
  * call the kit sent as the gateway. valid: it must accept the call (a 5xx fails it); invalid:
  * refuse it — any answer that does not read as acceptance at the endpoint called
- * (src/merchant/acceptance.ts) — a 5xx counts as a refusal, reported as an advisory ("answered
+ * (src/roles/merchant/as-gateway/acceptance.ts) — a 5xx counts as a refusal, reported as an advisory ("answered
  * with a server error, not a refusal", R16: {@link judgeAnswer}, the rule the gateway role and
  * fuzz use too); acceptable: either, the choice recorded; advisory: any answer, reported (R12). A call that got no answer
  * (a timeout, a reset, nothing listening) is an error of the case, never a refusal. The case's
@@ -10,15 +10,15 @@
  * the case is an error naming the kit bug, never a verdict on the merchant.
  * @module
  */
-import { HANDLING_TITLES } from '../merchant/handling.js';
-import { judgeAnswer } from '../refusal.js';
-import type { HttpCall } from '../merchant/target.js';
-import type { MerchantAnswer } from '../subjects/merchant-subject.js';
-import type { Json } from '../subjects/subject.js';
-import { clip } from '../scheme/text.js';
-import type { MerchantCase } from '../vectors/types.js';
-import { callOp, defineCheck, nonResult } from './check.js';
-import type { OpOutcome } from './outcome.js';
+import { HANDLING_TITLES } from './as-gateway/handling.js';
+import { judgeAnswer } from '../../refusal.js';
+import type { HttpCall } from './as-gateway/target.js';
+import type { MerchantAnswer } from './subject.js';
+import type { Json } from '../../subjects/subject.js';
+import { clip } from '../../scheme/text.js';
+import type { MerchantCase } from '../../vectors/types.js';
+import { callOp, defineCheck, nonResult } from '../../checks/check.js';
+import type { OpOutcome } from '../../checks/outcome.js';
 
 /** The check of merchant cases. */
 export const merchantCheck = defineCheck({
