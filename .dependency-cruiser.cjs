@@ -4,7 +4,8 @@
  *
  *   scheme, version, seeded, env, bytes, errors, file-errors, atomic-file, closest, shell-quote, refusal → vectors, upload, docs → protocol →
  *   subjects, client, roles/<role>/as-gateway, roles/<role>/subject.ts → checks, roles/<role>/check.ts → diagnosis, roles/<role>/diagnosis.ts →
- *   roles/<file>.ts, roles/<role>/role.ts → properties, fuzz, generate → runner → reports → gateway, roles/<role>/certify, conformance → cli, index, run
+ *   roles/<file>.ts, roles/<role>/role.ts → properties, fuzz, generate → runner → reports → gateway, roles/<role>/certify,
+ *   roles/<role>/reference-gateway.ts, conformance → cli, index, run
  *
  * Type-only imports count: a type is a dependency too.
  * @type {import('dependency-cruiser').IConfiguration}
@@ -15,7 +16,7 @@ const LAYERS = [
   ['protocol'],
   // a role's folder (src/roles/<role>/) holds its parts at their layers, by name: as-gateway/ and subject.ts
   // with the subjects, check.ts with the checks, diagnosis.ts with the diagnosis, role.ts with the registry,
-  // certify/ with the commands' work
+  // certify/ and reference-gateway.ts (the kit's own server of the other party) with the commands' work
   ['subjects', 'client', '^src/roles/[^/]+/as-gateway/', '^src/roles/[^/]+/subject\\.ts$'],
   ['checks', '^src/roles/[^/]+/check\\.ts$'],
   ['diagnosis', '^src/roles/[^/]+/diagnosis\\.ts$'],
@@ -23,7 +24,7 @@ const LAYERS = [
   ['properties', 'fuzz', 'generate'],
   ['runner'],
   ['reports'],
-  ['gateway', '^src/roles/[^/]+/certify/', 'conformance.ts'],
+  ['gateway', '^src/roles/[^/]+/certify/', '^src/roles/[^/]+/reference-gateway\\.ts$', 'conformance.ts'],
   ['cli', 'index.ts', 'run.ts'],
 ];
 const path = (name) => (name.startsWith('^') ? name : `^src/${name.replace('.', '\\.')}${name.endsWith('.ts') ? '$' : '/'}`);

@@ -4,7 +4,7 @@
  * for the client-role cases when the subject offers client operations — unless told otherwise.
  * @module
  */
-import { startClientGateway } from './gateway/client-role.js';
+import { startClientGateway } from './roles/client/reference-gateway.js';
 import { DEFAULT_PROPERTY_RUNS } from './runner/properties.js';
 import type { RunResult } from './runner/result.js';
 import { PROPERTY_SELECTABLES, runCases, type RunOptions } from './runner/run.js';

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_MERCHANT, startGateway } from '../src/gateway/index.js';
 import { runCase } from '../src/roles/run-case.js';
-import { createGatewaySubject } from '../src/subjects/gateway-subject.js';
+import { createGatewaySubject } from '../src/roles/gateway/subject.js';
 import { liveCases, loadVectorSet } from '../src/vectors/load.js';
 import { VECTORS_DIR } from './_support/subject.js';
 

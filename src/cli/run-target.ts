@@ -10,7 +10,7 @@ import { DEMO_MERCHANT, startGateway } from '../gateway/index.js';
 import { validateTesteeLine } from '../protocol/validate.js';
 import type { RunTarget } from '../runner/result.js';
 import { combineSubjects } from '../subjects/combine.js';
-import { createGatewaySubject, type GatewayTarget } from '../subjects/gateway-subject.js';
+import { createGatewaySubject, type GatewayTarget } from '../roles/gateway/subject.js';
 import { kitVersion } from '../version.js';
 import { SAMPLE_MERCHANT_NAME } from '../roles/merchant/certify/sample.js';
 import { createMerchantSubject } from '../roles/merchant/subject.js';

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { caseOperations } from '../../src/roles/run-case.js';
-import { startClientGateway } from '../../src/gateway/client-role.js';
+import { startClientGateway } from '../../src/roles/client/reference-gateway.js';
 import { PROPERTIES } from '../../src/properties/catalogue.js';
 import { validateTesteeLine } from '../../src/protocol/validate.js';
 import { runCases } from '../../src/runner/run.js';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzHttp } from '../../src/fuzz/http.js';
 import { runCases } from '../../src/runner/run.js';
-import { createGatewaySubject } from '../../src/subjects/gateway-subject.js';
+import { createGatewaySubject } from '../../src/roles/gateway/subject.js';
 import { loadVectorSet } from '../../src/vectors/load.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzParser, showEscaped, type FuzzResult } from '../../src/fuzz/run.js';
 import { validateTesteeLine } from '../../src/protocol/validate.js';
-import { startClientGateway } from '../../src/gateway/client-role.js';
+import { startClientGateway } from '../../src/roles/client/reference-gateway.js';
 import type { CaseResult, RunResult } from '../../src/runner/result.js';
 import { runCases } from '../../src/runner/run.js';
 import { PROPERTIES } from '../../src/properties/catalogue.js';

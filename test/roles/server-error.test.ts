@@ -11,7 +11,7 @@ import { markdownFromModel } from '../../src/reports/markdown.js';
 import { buildModel } from '../../src/reports/_model.js';
 import { summary } from '../../src/runner/progress.js';
 import { runCases } from '../../src/runner/run.js';
-import { createGatewaySubject } from '../../src/subjects/gateway-subject.js';
+import { createGatewaySubject } from '../../src/roles/gateway/subject.js';
 import { loadVectorSet } from '../../src/vectors/load.js';
 
 const set = loadVectorSet();

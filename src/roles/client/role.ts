@@ -3,7 +3,7 @@
  * requests it sends, the responses it verifies, the upload it makes (spec §2, §4, §5.4).
  * @module
  */
-import { clientCheck } from '../../checks/client.js';
+import { clientCheck } from './check.js';
 import { defineRole } from '../role.js';
 
 /**

@@ -3,7 +3,7 @@
  * forged, and the upload protocol's rules (spec §2, §4, §5, §8).
  * @module
  */
-import { gatewayCheck } from '../../checks/gateway.js';
+import { gatewayCheck } from './check.js';
 import { defineRole } from '../role.js';
 
 /**

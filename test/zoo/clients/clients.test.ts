@@ -18,7 +18,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ClientRecord } from '../../../src/checks/context.js';
-import { startClientGateway } from '../../../src/gateway/client-role.js';
+import { startClientGateway } from '../../../src/roles/client/reference-gateway.js';
 import type { RunResult } from '../../../src/runner/result.js';
 import { runCases } from '../../../src/runner/run.js';
 import { selectCases } from '../../../src/runner/select.js';

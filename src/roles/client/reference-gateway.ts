@@ -5,11 +5,11 @@
  * `/s/<case id>`), and seen by the client check through {@link GatewayView}.
  * @module
  */
-import type { CheckContext } from '../checks/context.js';
-import { startGateway } from './gateway.js';
-import type { Scenario } from '../vectors/scenario.js';
-import type { Subject } from '../subjects/subject.js';
-import type { ClientCase, LoadedCase } from '../vectors/types.js';
+import type { CheckContext } from '../../checks/context.js';
+import { startGateway } from '../../gateway/gateway.js';
+import type { Scenario } from '../../vectors/scenario.js';
+import type { Subject } from '../../subjects/subject.js';
+import type { ClientCase, LoadedCase } from '../../vectors/types.js';
 
 /** A started gateway and how to stop it. */
 export interface ClientGateway {

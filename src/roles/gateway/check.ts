@@ -10,11 +10,11 @@
  * (src/subjects/gateway-subject.ts), which answers with what came back.
  * @module
  */
-import { judgeAnswer } from '../refusal.js';
-import type { Json } from '../subjects/subject.js';
-import type { UploadBreak } from '../vectors/types.js';
-import { callOp, defineCheck, nonResult } from './check.js';
-import type { OpOutcome } from './outcome.js';
+import { judgeAnswer } from '../../refusal.js';
+import type { Json } from '../../subjects/subject.js';
+import type { UploadBreak } from '../../vectors/types.js';
+import { callOp, defineCheck, nonResult } from '../../checks/check.js';
+import type { OpOutcome } from '../../checks/outcome.js';
 
 /** The check of gateway cases. */
 export const gatewayCheck = defineCheck({

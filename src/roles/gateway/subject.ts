@@ -8,15 +8,15 @@
  */
 import FormData from 'form-data';
 import { request } from 'undici';
-import { CREDENTIALS_PATH, ClientError, requestUploadCredentials, signedRequest, uploadFile, type Mutation, type UploadCredentials } from '../client/index.js';
-import { ITEM_NAMES, formatAuthorization } from '../scheme/authorization.js';
-import { sign } from '../scheme/sign.js';
-import { changeLastDigit } from '../scheme/tamper.js';
-import { verifyResponse } from '../scheme/verify.js';
-import { readHead } from '../roles/merchant/as-gateway/send.js';
-import type { GatewayMutation, UploadBreak } from '../vectors/types.js';
-import type { Answer, Json, OperationInput, Subject, TargetNaming } from './subject.js';
-import { httpImplementation } from './http-implementation.js';
+import { CREDENTIALS_PATH, ClientError, requestUploadCredentials, signedRequest, uploadFile, type Mutation, type UploadCredentials } from '../../client/index.js';
+import { ITEM_NAMES, formatAuthorization } from '../../scheme/authorization.js';
+import { sign } from '../../scheme/sign.js';
+import { changeLastDigit } from '../../scheme/tamper.js';
+import { verifyResponse } from '../../scheme/verify.js';
+import { readHead } from '../merchant/as-gateway/send.js';
+import type { GatewayMutation, UploadBreak } from '../../vectors/types.js';
+import type { Answer, Json, OperationInput, Subject, TargetNaming } from '../../subjects/subject.js';
+import { httpImplementation } from '../../subjects/http-implementation.js';
 
 /** The gateway under test, the merchant credentials the kit plays with, and how reports name the gateway (default: `gateway <host>`, no version). */
 export interface GatewayTarget extends TargetNaming {

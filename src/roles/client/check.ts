@@ -6,13 +6,13 @@
  * recorded says exactly what the client did wrong.
  * @module
  */
-import { bytesEqual, toBase64 } from '../scheme/bytes.js';
-import type { Json, OperationInput } from '../subjects/subject.js';
-import { fileBytes } from '../vectors/fields.js';
-import type { ClientCase } from '../vectors/types.js';
-import { callOp, defineCheck, nonResult } from './check.js';
-import type { ClientRecord } from './context.js';
-import type { OpOutcome } from './outcome.js';
+import { bytesEqual, toBase64 } from '../../scheme/bytes.js';
+import type { Json, OperationInput } from '../../subjects/subject.js';
+import { fileBytes } from '../../vectors/fields.js';
+import type { ClientCase } from '../../vectors/types.js';
+import { callOp, defineCheck, nonResult } from '../../checks/check.js';
+import type { ClientRecord } from '../../checks/context.js';
+import type { OpOutcome } from '../../checks/outcome.js';
 
 /** The check of client cases. */
 export const clientCheck = defineCheck({
