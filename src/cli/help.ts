@@ -2,7 +2,7 @@
  * The help texts: `pgv2kit --help` and `pgv2kit <cmd> --help`.
  * @module
  */
-import { HELP_OPTION } from './_args.js';
+import { HELP_OPTION, conflictsOf, ruleOf } from './_args.js';
 import type { Command, OptionSpec } from './command.js';
 import { EXIT_CODE_TITLES, type ExitCode } from './exit-codes.js';
 
@@ -62,10 +62,7 @@ export function formatMainHelp(commands: readonly Command[]): string {
  * @example formatCommandHelp(vectorsCommand)
  */
 export function formatCommandHelp(command: Command): string {
-  const options = Object.entries({ ...command.options, ...HELP_OPTION } as Record<string, OptionSpec>).map(([name, o]) => {
-    const flag = `${o.short ? `-${o.short}, ` : '    '}--${name}${o.type === 'string' ? ` ${o.valueName ?? '<value>'}` : ''}`;
-    return [flag, `${o.description}${o.env ? ` (default: env ${o.env})` : ''}`] as const;
-  });
+  const options = optionRows(command).map((o) => [`${o.short ? `-${o.short}, ` : '    '}${o.flag}`, o.text] as const);
   const width = Math.max(...options.map(([flag]) => flag.length));
   const args = command.arguments ?? [];
   const argWidth = Math.max(0, ...args.map((a) => a.name.length));
@@ -84,4 +81,52 @@ export function formatCommandHelp(command: Command): string {
     ...Object.entries({ ...EXIT_CODE_TITLES, ...command.exitCodes }).map(([code, title]) => `  ${code}  ${command.exitCodes?.[Number(code) as ExitCode] ?? title}`),
     '',
   ].join('\n');
+}
+
+/** One option of a command as `--help` and docs/guide/cli.md show it. */
+export interface OptionRow {
+  /** `--timeout <seconds>`, `--bail`. */
+  readonly flag: string;
+  /** The one-letter alias, when it has one. */
+  readonly short?: string;
+  /** The description. */
+  readonly description: string;
+  /** The default (`5`, `env PGV2_APP_ID`, `env PGV2KIT_SEED, else random, printed`), when it has one. */
+  readonly default?: string;
+  /** The options it cannot be combined with (`--module`), in table order, either side's rule. */
+  readonly conflicts: readonly string[];
+  /** The options one of which it needs (`--merchant`). */
+  readonly requires: readonly string[];
+  /** The description with the rest, as one line of `--help`. */
+  readonly text: string;
+}
+
+/**
+ * The rows of a command's option table, `--help` last: what `--help` and the CLI reference print.
+ * @param command - the command
+ * @returns one row per option, in table order
+ * @example optionRows(runCommand)[0].flag // '--testee <command>'
+ */
+export function optionRows(command: Command): OptionRow[] {
+  const table = { ...command.options, ...HELP_OPTION } as Record<string, OptionSpec>;
+  return Object.entries(table).map(([name, o]) => {
+    const plain = o.default === undefined ? undefined : typeof o.default === 'object' ? o.default.shown : String(o.default);
+    const fallback = o.env !== undefined ? `env ${o.env}${plain !== undefined ? `, else ${plain}` : ''}` : plain;
+    const conflicts = conflictsOf(name, table).map((n) => `--${n}`);
+    const requires = o.requires === undefined ? [] : ruleOf(o.requires).options.map((n) => `--${n}`);
+    const text = [
+      `${o.description}${fallback !== undefined ? ` (default: ${fallback})` : ''}`,
+      ...(requires.length > 0 ? [`[goes with ${requires.join(' or ')}]`] : []),
+      ...(conflicts.length > 0 ? [`[not with ${conflicts.join(', ')}]`] : []),
+    ].join(' ');
+    return {
+      flag: `--${name}${o.type === 'string' ? ` ${o.valueName ?? '<value>'}` : ''}`,
+      ...(o.short !== undefined ? { short: o.short } : {}),
+      description: o.description,
+      ...(fallback !== undefined ? { default: fallback } : {}),
+      conflicts,
+      requires,
+      text,
+    };
+  });
 }

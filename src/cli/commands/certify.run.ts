@@ -12,7 +12,6 @@ import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../
 import { ReportWriteError } from '../../reports/write.js';
 import { checkedReportFolder } from '../_report-folder.js';
 import { acceptanceRuleOf, chooseMerchant, describeMerchant, reachMerchant, SampleMerchantError, type ChosenMerchant } from '../merchant-target.js';
-import { DEFAULT_DEADLINE_SECONDS, secondsOption } from '../_numbers.js';
 import { TargetUnreachableError } from '../_reach.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -30,8 +29,9 @@ export async function runCertify({ values, io: given, addSecret, atEnd }: Comman
   // --json: one summary line on stdout, every other line on stderr
   const { io, emit } = jsonOutput(values.json === true, given);
   const seed = values.seed === undefined ? randomInt(0, 2 ** 32 - 1) : parseSeed(values.seed);
-  const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
-  const deadlineMs = secondsOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS);
+  // plain defaults: the parser applies them (certify.ts's table)
+  const timeoutMs = values.timeout!;
+  const deadlineMs = values.deadline!;
 
   const acceptance = acceptanceRuleOf(values);
   // checked before any call (a wrong --report-dir is exit 2 now, not after the run)

@@ -5,7 +5,7 @@
  */
 import { defineCommand, type OptionSpecs } from '../command.js';
 import { merchantOptions, targetNameOptions } from '../merchant-options.js';
-import { deadlineOption } from '../_numbers.js';
+import { deadlineOption, parseOption } from '../_numbers.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 
 /** The options of `pgv2kit certify`. */
@@ -22,7 +22,7 @@ export const certifyOptions = {
   name: { ...targetNameOptions.name, description: 'The name of the merchant in the reports (default: merchant <host of the notifyUrl>, or sample-merchant)' },
   version: { ...targetNameOptions.version, description: "The merchant's version, shown after its name (default: none)" },
   seed: { type: 'string', valueName: '<n>', description: 'Seed of the payloads and nonces, 0 to 4294967295 (default: random, printed)' },
-  timeout: { type: 'string', valueName: '<seconds>', description: 'Limit for each call (default 5)' },
+  timeout: { type: 'string', valueName: '<seconds>', description: 'Limit for each call', default: 5, parse: parseOption.seconds },
   'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the report here (default: reports/<run name>)' },
   'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run (default: certify-<date>-<time>)' },
   json: { type: 'boolean', description: 'Print one JSON summary on stdout (verdict, reasons, requirements, exit code, reports); every other line goes to stderr' },
