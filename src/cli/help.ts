@@ -14,6 +14,35 @@ import { EXIT_CODE_TITLES, type ExitCode } from './exit-codes.js';
  */
 export function formatMainHelp(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
+  const environment = environmentLines(commands);
+  return [
+    'pgv2kit: conformance kit for the V2_SHA256 signing scheme of the payment gateway',
+    '',
+    'Usage: pgv2kit <command> [options]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Options:',
+    '  -h, --help     Show this help (pgv2kit <command> --help for a command)',
+    '  -V, --version  Show the version (-v too)',
+    '',
+    ...(environment.length > 0 ? ['Environment:', ...environment, ''] : []),
+    'Exit codes:',
+    ...Object.entries(EXIT_CODE_TITLES).map(([code, title]) => `  ${code}  ${title}`),
+    '',
+  ].join('\n');
+}
+
+/**
+ * The environment variables the commands read, one line each: those that stand in for an option
+ * (naming the commands that have it) and the conventions (NO_COLOR …), for `pgv2kit --help` and
+ * the CLI reference.
+ * @param commands - the registered commands
+ * @returns the lines, indented by two spaces
+ * @example environmentLines(COMMANDS)[0] // '  PGV2_APP_ID                stands in for --app-id (run, serve, certify, fuzz)'
+ */
+export function environmentLines(commands: readonly Command[]): string[] {
   // one line per variable and option, naming the commands that have it
   const standIns = new Map<string, { env: string; option: string; commands: string[] }>();
   for (const c of commands) {
@@ -32,27 +61,10 @@ export function formatMainHelp(commands: readonly Command[]): string {
     ['GITHUB_STEP_SUMMARY', 'set (GitHub Actions): run appends a Markdown summary of the run to that file'],
   ];
   const width2 = Math.max(envWidth, ...conventions.map(([name]) => name.length));
-  const environment = [
+  return [
     ...[...standIns.values()].map((e) => `  ${e.env.padEnd(width2)}  stands in for --${e.option} (${e.commands.join(', ')})`),
     ...conventions.map(([name, what]) => `  ${name.padEnd(width2)}  ${what}`),
   ];
-  return [
-    'pgv2kit: conformance kit for the V2_SHA256 signing scheme of the payment gateway',
-    '',
-    'Usage: pgv2kit <command> [options]',
-    '',
-    'Commands:',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
-    '',
-    'Options:',
-    '  -h, --help     Show this help (pgv2kit <command> --help for a command)',
-    '  -V, --version  Show the version (-v too)',
-    '',
-    ...(environment.length > 0 ? ['Environment:', ...environment, ''] : []),
-    'Exit codes:',
-    ...Object.entries(EXIT_CODE_TITLES).map(([code, title]) => `  ${code}  ${title}`),
-    '',
-  ].join('\n');
 }
 
 /**
