@@ -65,7 +65,8 @@ function commandSection(command: Command): string[] {
     '|---|---|---|',
     ...optionRows(command).map((o) => {
       const rules = [...(o.requires.length > 0 ? [`Goes with ${o.requires.map(code).join(' or ')}.`] : []), ...(o.conflicts.length > 0 ? [`Not with ${o.conflicts.map(code).join(', ')}.`] : [])];
-      return `| ${o.short !== undefined ? `\`-${o.short}\`, ` : ''}\`${o.flag}\` | ${o.default !== undefined ? cell(o.default) : ''} | ${[cell(o.description), ...rules].join(' ')} |`;
+      const description = rules.length > 0 && !/[.!?]$/.test(o.description) ? `${o.description}.` : o.description;
+      return `| ${o.short !== undefined ? `\`-${o.short}\`, ` : ''}\`${o.flag.replace(/\|/g, '\\|')}\` | ${o.default !== undefined ? cell(o.default) : ''} | ${[cell(description), ...rules].join(' ')} |`;
     }),
     '',
     ...(command.examples && command.examples.length > 0 ? ['Examples:', '', '```text', ...command.examples, '```', ''] : []),
