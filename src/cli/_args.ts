@@ -8,14 +8,15 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { closest } from '../closest.js';
 import { clip } from '../scheme/text.js';
 import { shellQuote } from '../shell-quote.js';
-import { UsageError, type OptionSpec, type OptionSpecs } from './command.js';
+import { UsageError, type OptionRule, type OptionSpec, type OptionSpecs, type OptionValues } from './command.js';
 
 /** The options every command has. */
 export const HELP_OPTION = { help: { type: 'boolean', short: 'h', description: 'Show this help' } } as const satisfies OptionSpecs;
 
 /** What {@link parseCommandArgs} returns. */
 export interface ParsedArgs {
-  readonly values: Readonly<Record<string, string | boolean | undefined>>;
+  /** Strings and booleans as given, an option's `parse` result, a plain default (typed per command by {@link OptionValues}). */
+  readonly values: OptionValues<OptionSpecs>;
   readonly positionals: readonly string[];
 }
 
@@ -26,8 +27,9 @@ export interface ParsedArgs {
  * @param positionalsAllowed - whether the command takes positional arguments
  * @returns the values and positionals
  * @throws {UsageError} for an unknown option (with the closest one), a missing or unexpected
- *   value, an option given twice (a list option: how to give several), or a positional argument
- *   the command does not take (words after a command or a path: how to quote them)
+ *   value, an option given twice (a list option: how to give several), a positional argument
+ *   the command does not take (words after a command or a path: how to quote them), or a rule
+ *   or value of the option table ({@link applyOptionTable}; not with `--help`)
  */
 export function parseCommandArgs(argv: readonly string[], options: OptionSpecs, positionalsAllowed: boolean): ParsedArgs {
   const config: ParseArgsConfig['options'] = {};
@@ -51,7 +53,70 @@ export function parseCommandArgs(argv: readonly string[], options: OptionSpecs, 
     }
   }
   // No option is declared `multiple`, so every value is a string or a boolean.
-  return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
+  const given = parsed.values as Readonly<Record<string, string | boolean | undefined>>;
+  // --help shows the help whatever else is given: the table's rules wait for a run
+  if (given['help'] === true) return { values: given, positionals: parsed.positionals };
+  return { values: applyOptionTable(given, options) as OptionValues<OptionSpecs>, positionals: parsed.positionals };
+}
+
+/**
+ * Applies a command's option table to the values given: its rules first (`conflicts`, then
+ * `requires`, each in table order), then each `parse` and plain `default`.
+ * @param given - the values parseArgs found
+ * @param options - the command's options
+ * @returns the values the command receives
+ * @throws {UsageError} for options given together that conflict, an option without one it
+ *   requires, or a value its `parse` refuses
+ * @example applyOptionTable({ bail: true, 'max-failures': '2' }, runOptions) // throws "give --bail or --max-failures, not both (--bail is --max-failures 1)"
+ */
+export function applyOptionTable(given: Readonly<Record<string, unknown>>, options: OptionSpecs): Record<string, unknown> {
+  const isGiven = (name: string): boolean => given[name] !== undefined;
+  const names = Object.keys(options);
+  for (const [name, spec] of Object.entries(options)) {
+    if (spec.conflicts === undefined || !isGiven(name)) continue;
+    const rule = ruleOf(spec.conflicts);
+    if (!rule.options.some(isGiven)) continue;
+    throw new UsageError(rule.message ?? withWhy(conflictMessage(name, rule.options, names), rule.why));
+  }
+  for (const [name, spec] of Object.entries(options)) {
+    if (spec.requires === undefined || !isGiven(name)) continue;
+    const rule = ruleOf(spec.requires);
+    if (rule.options.some(isGiven)) continue;
+    throw new UsageError(rule.message ?? withWhy(`--${name} goes with ${joinOptions(rule.options, 'or')}`, rule.why));
+  }
+  const values: Record<string, unknown> = { ...given };
+  for (const [name, spec] of Object.entries(options)) {
+    if (spec.parse === undefined) continue;
+    const text = given[name];
+    if (typeof text === 'string') values[name] = spec.parse(text, name);
+    else if (text === undefined && spec.env === undefined && (typeof spec.default === 'string' || typeof spec.default === 'number')) values[name] = spec.parse(String(spec.default), name);
+  }
+  return values;
+}
+
+/**
+ * A rule's options, reason and message, whichever form it was declared in.
+ * @param rule - a `conflicts` or `requires` rule
+ * @returns its parts
+ * @example ruleOf(['merchant']).options // ['merchant']
+ */
+export function ruleOf(rule: OptionRule): { readonly options: readonly string[]; readonly why?: string; readonly message?: string } {
+  return isOptionList(rule) ? { options: rule } : rule;
+}
+
+/**
+ * The options an option cannot be combined with: those its `conflicts` names and those whose
+ * `conflicts` name it, in table order (for `--help`: a rule reads the same from either side).
+ * @param name - the option's long name
+ * @param options - the command's options
+ * @returns the long names
+ * @example conflictsOf('max-failures', runOptions) // ['bail']
+ */
+export function conflictsOf(name: string, options: OptionSpecs): string[] {
+  const own = options[name]?.conflicts;
+  const mine = new Set(own === undefined ? [] : ruleOf(own).options);
+  for (const [other, spec] of Object.entries(options)) if (spec.conflicts !== undefined && ruleOf(spec.conflicts).options.includes(name)) mine.add(other);
+  return Object.keys(options).filter((n) => mine.has(n));
 }
 
 /**
@@ -135,6 +200,26 @@ function givenTwice(name: string, options: OptionSpecs, tokens: ReadonlyArray<{ 
   if (spec?.list === undefined || spec.secret) return `option --${name} is given more than once`;
   const values = tokens.filter((t) => t.kind === 'option' && t.name === name).map((t) => t.value ?? '');
   return `option --${name} is given more than once: give several ${spec.list} as one comma-separated value: --${name} ${shellQuote(values.join(','))}`;
+}
+
+function isOptionList(rule: OptionRule): rule is readonly string[] {
+  return Array.isArray(rule);
+}
+
+/** `give --a or --b, not both`, or for a group `give one of --a, --b and --c` (table order). */
+function conflictMessage(name: string, others: readonly string[], order: readonly string[]): string {
+  const group = [name, ...others].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  return group.length === 2 ? `give --${group[0]} or --${group[1]}, not both` : `give one of ${joinOptions(group, 'and')}`;
+}
+
+/** `--a`, `--a or --b`, `--a, --b and --c`. */
+function joinOptions(names: readonly string[], word: 'and' | 'or'): string {
+  const flags = names.map((n) => `--${n}`);
+  return flags.length <= 1 ? (flags[0] ?? '') : `${flags.slice(0, -1).join(', ')} ${word} ${flags.at(-1)}`;
+}
+
+function withWhy(message: string, why: string | undefined): string {
+  return why === undefined ? message : `${message} (${why})`;
 }
 
 function describeParseError(e: unknown, options: OptionSpecs): string {

@@ -9,9 +9,9 @@ import { UsageError, type OptionSpecs } from './command.js';
 /** The default of `--deadline`, in seconds: far beyond any run of the kit's vectors, short of a CI job's own limit. */
 export const DEFAULT_DEADLINE_SECONDS = 1800;
 
-/** `--deadline`, shared by run and certify. */
+/** `--deadline`, shared by run and certify: milliseconds. */
 export const deadlineOption = {
-  deadline: { type: 'string', valueName: '<seconds>', description: `Stop starting cases after this long; the rest are not run and the run exits 3 (default ${DEFAULT_DEADLINE_SECONDS})` },
+  deadline: { type: 'string', valueName: '<seconds>', description: 'Stop starting cases after this long; the rest are not run and the run exits 3', default: DEFAULT_DEADLINE_SECONDS, parse: (text: string, name: string): number => secondsOption(text, name, 0) },
 } as const satisfies OptionSpecs;
 
 /** The longest duration a Node timer holds, in seconds (2^31 - 1 ms). */
@@ -62,3 +62,24 @@ export function integerOption(value: string, name: string, positiveOnly: boolean
   if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || (positiveOnly && n <= 0)) throw new UsageError(`${optionLabel(name)} must be a${positiveOnly ? ' positive' : 'n'} integer, not ${JSON.stringify(value)}`);
   return n;
 }
+
+/**
+ * Value parsers for option tables (`parse` of an option spec): each throws the {@link UsageError}
+ * of the function it stands on, naming the option (or the environment variable that stood in).
+ */
+export const parseOption = {
+  /** A duration in seconds, as milliseconds ({@link secondsOption}). */
+  seconds: (text: string, name: string): number => secondsOption(text, name, 0),
+  /** A positive safe integer. */
+  positiveInteger: (text: string, name: string): number => integerOption(text, name, true),
+  /** A safe integer. */
+  integer: (text: string, name: string): number => integerOption(text, name, false),
+  /** 0 or a positive safe integer (a count where 0 is a choice). */
+  count: (text: string, name: string): number => {
+    const n = integerOption(text, name, false);
+    if (n < 0) throw new UsageError(`${optionLabel(name)} must be 0 or a positive integer, not ${JSON.stringify(text)}`);
+    return n;
+  },
+  /** A positive number, rounded down (a count given as 2.5 is 2). */
+  positiveWhole: (text: string, name: string): number => Math.floor(positiveNumber(text, name, 1)),
+} as const;

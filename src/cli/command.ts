@@ -26,19 +26,55 @@ export interface OptionSpec {
    * is answered with the one value that gives them all (`--only a,b`).
    */
   readonly list?: string;
+  /**
+   * The value when the option is not given, for `--help` and docs/guide/cli.md. A string or number
+   * is the plain default: the parser applies it (through {@link OptionSpec.parse}) when the option
+   * has no {@link OptionSpec.env}; `{ shown }` only describes a default the command works out.
+   */
+  readonly default?: string | number | { readonly shown: string };
+  /**
+   * Options this one cannot be combined with: given with any of them, the parser refuses the
+   * invocation (`give --a or --b, not both`; several: `give one of --a, --b and --c`, in table
+   * order). A group of options of which at most one is given declares the others on each.
+   */
+  readonly conflicts?: OptionRule;
+  /** Options of which one must be given with this one (`--a goes with --b`). */
+  readonly requires?: OptionRule;
+  /**
+   * Reads the option's text into its value (a number, milliseconds, a shard…): the parser calls it
+   * for the text given on the command line (and for a plain {@link OptionSpec.default}), and the
+   * command receives the result. It throws a {@link UsageError} naming the option; `name` is the
+   * option's long name, or the environment variable that stood in for it.
+   */
+  readonly parse?: (text: string, name: string) => unknown;
 }
+
+/**
+ * A rule between options ({@link OptionSpec.conflicts}, {@link OptionSpec.requires}): the options
+ * it names, with the reason the message adds in parentheses (`why`) or the whole message.
+ */
+export type OptionRule = readonly string[] | { readonly options: readonly string[]; readonly why?: string; readonly message?: string };
 
 /** The options of a command, by long name (without `--`). */
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
-/** The parsed values of a command's options: absent when not given. */
+/** The value of one option: what its `parse` returns, else its text (a string option) or true (a boolean one). */
+type OptionValue<S extends OptionSpec> = S extends { readonly parse: (text: string, name: string) => infer T } ? T : S['type'] extends 'boolean' ? boolean : S['type'] extends 'string' ? string : string | boolean;
+
+/**
+ * The parsed values of a command's options: absent when not given. An option with `parse` and a
+ * plain `default` (and no `env`) is always there: the parser applies the default.
+ */
 export type OptionValues<O extends OptionSpecs> = {
-  readonly [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : O[K]['type'] extends 'string' ? string : string | boolean;
+  readonly [K in keyof O]?: OptionValue<O[K]>;
 };
 
 /** What `run` receives. */
 export interface CommandContext<O extends OptionSpecs = OptionSpecs> {
-  /** The option values as given on the command line (no environment fallback applied). */
+  /**
+   * The option values as given on the command line (no environment fallback applied), read by
+   * their `parse` and with their plain defaults; the table's `conflicts` and `requires` hold.
+   */
   readonly values: OptionValues<O>;
   /** Positional arguments, when the command declares {@link Command.arguments}. */
   readonly positionals: readonly string[];
@@ -66,7 +102,7 @@ export interface Command<O extends OptionSpecs = OptionSpecs> {
   readonly usage: string;
   /** Paragraphs `pgv2kit <cmd> --help` prints after the usage line. */
   readonly description?: string;
-  /** The options; `--help` (`-h`) is added to every command. */
+  /** The options; `--help` (`-h`) is added to every command. `--help` and docs/guide/cli.md are made from them. */
   readonly options: O;
   /** Positional arguments the command takes (default: none), for `--help`. */
   readonly arguments?: ReadonlyArray<{ readonly name: string; readonly description: string }>;
@@ -93,6 +129,17 @@ export interface Command<O extends OptionSpecs = OptionSpecs> {
  */
 export function defineCommand<const O extends OptionSpecs>(command: Command<O>): Command<O> {
   return command;
+}
+
+/**
+ * Options shared between commands, with a rule (or other fields) one command adds to each.
+ * @param options - the shared options
+ * @param extra - what to add to every one of them, e.g. `{ requires: ['merchant'] }`
+ * @returns the options with it
+ * @example withRule(merchantOptions, { requires: { options: ['merchant'], why: 'the merchant role' } })
+ */
+export function withRule<const O extends OptionSpecs, const E extends Partial<OptionSpec>>(options: O, extra: E): { readonly [K in keyof O]: O[K] & E } {
+  return Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, { ...spec, ...extra }])) as { readonly [K in keyof O]: O[K] & E };
 }
 
 /**

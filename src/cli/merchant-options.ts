@@ -19,6 +19,6 @@ export const merchantOptions = {
 
 /** --name, --version: how the reports and the default run name call the gateway or merchant under test. */
 export const targetNameOptions = {
-  name: { type: 'string', valueName: '<name>', description: 'Gateway and merchant roles: the name of the server under test in the reports and the default run name (default: its host, e.g. gateway 127.0.0.1:8080)' },
-  version: { type: 'string', valueName: '<version>', description: 'Gateway and merchant roles: its version, shown after the name (default: none)' },
+  name: { type: 'string', valueName: '<name>', description: 'Gateway and merchant roles: the name of the server under test in the reports and the default run name', default: { shown: 'its host, e.g. gateway 127.0.0.1:8080' } },
+  version: { type: 'string', valueName: '<version>', description: 'Gateway and merchant roles: its version, shown after the name', default: { shown: 'none' } },
 } as const satisfies OptionSpecs;

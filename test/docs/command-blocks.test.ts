@@ -104,7 +104,8 @@ describe('the convention is kept', () => {
   });
 
   it('most blocks run: a guide that marks every block not run teaches nothing checked', () => {
-    for (const file of FILES.filter((f) => f.startsWith('docs/guide/') && f !== 'docs/guide/README.md')) {
+    // the guides' index, and the CLI reference (made from the option tables, it shows no command to run)
+    for (const file of FILES.filter((f) => f.startsWith('docs/guide/') && f !== 'docs/guide/README.md' && f !== 'docs/guide/cli.md')) {
       expect(runCommands(parsed.get(file)?.blocks ?? []).length, file).toBeGreaterThan(0);
     }
   });

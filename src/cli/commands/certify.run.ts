@@ -11,9 +11,8 @@ import { abortedRun } from '../_start-failure.js';
 import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../../roles/merchant/certify/report.js';
 import { checkedReportFolder } from '../_report-folder.js';
 import { acceptanceRuleOf, chooseMerchant, describeMerchant, reachMerchant, type ChosenMerchant } from '../merchant-target.js';
-import { DEFAULT_DEADLINE_SECONDS, secondsOption } from '../_numbers.js';
 import { TargetUnreachableError } from '../_reach.js';
-import { UsageError, type CommandContext } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonOutput } from '../_json-output.js';
 import { targetNaming } from '../_target-naming.js';
@@ -28,9 +27,10 @@ import type { certifyOptions } from './certify.js';
 export async function runCertify({ values, io: given, addSecret, atEnd }: CommandContext<typeof certifyOptions>): Promise<number> {
   // --json: one summary line on stdout, every other line on stderr
   const { io, emit } = jsonOutput(values.json === true, given);
-  const seed = values.seed === undefined ? randomInt(0, 2 ** 32 - 1) : parseSeed(values.seed);
-  const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
-  const deadlineMs = secondsOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS);
+  const seed = values.seed ?? randomInt(0, 2 ** 32 - 1);
+  // plain defaults: the parser applies them (certify.ts's table)
+  const timeoutMs = values.timeout!;
+  const deadlineMs = values.deadline!;
 
   const acceptance = acceptanceRuleOf(values);
   // checked before any call (a wrong --report-dir is exit 2 now, not after the run)
@@ -96,9 +96,3 @@ function certificationSummary(r: CertificationResult, exitCode: number, reportsD
     reportsDir,
   };
 }
-
-function parseSeed(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 2 ** 32 - 1) throw new UsageError(`--seed must be an integer from 0 to 4294967295, not ${JSON.stringify(value)}`);
-  return Number(value);
-}
-

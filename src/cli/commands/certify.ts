@@ -3,10 +3,16 @@
  * and return-redirect endpoints and writes a certification report.
  * @module
  */
-import { defineCommand, type OptionSpecs } from '../command.js';
+import { defineCommand, UsageError, type OptionSpecs } from '../command.js';
 import { merchantOptions, targetNameOptions } from '../merchant-options.js';
-import { deadlineOption } from '../_numbers.js';
+import { deadlineOption, parseOption } from '../_numbers.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
+
+/** --seed: 0 to 2^32 - 1. */
+function seedOf(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 2 ** 32 - 1) throw new UsageError(`--seed must be an integer from 0 to 4294967295, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
 
 /** The options of `pgv2kit certify`. */
 export const certifyOptions = {
@@ -19,12 +25,12 @@ export const certifyOptions = {
   'accept-body': merchantOptions['accept-body'],
   'return-refusal-body': merchantOptions['return-refusal-body'],
   'return-refusal-location': merchantOptions['return-refusal-location'],
-  name: { ...targetNameOptions.name, description: 'The name of the merchant in the reports (default: merchant <host of the notifyUrl>, or sample-merchant)' },
-  version: { ...targetNameOptions.version, description: "The merchant's version, shown after its name (default: none)" },
-  seed: { type: 'string', valueName: '<n>', description: 'Seed of the payloads and nonces, 0 to 4294967295 (default: random, printed)' },
-  timeout: { type: 'string', valueName: '<seconds>', description: 'Limit for each call (default 5)' },
-  'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the report here (default: reports/<run name>)' },
-  'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run (default: certify-<date>-<time>)' },
+  name: { ...targetNameOptions.name, description: 'The name of the merchant in the reports', default: { shown: 'merchant <host of the notifyUrl>, or sample-merchant' } },
+  version: { ...targetNameOptions.version, description: "The merchant's version, shown after its name", default: { shown: 'none' } },
+  seed: { type: 'string', valueName: '<n>', description: 'Seed of the payloads and nonces, 0 to 4294967295', default: { shown: 'random, printed' }, parse: seedOf },
+  timeout: { type: 'string', valueName: '<seconds>', description: 'Limit for each call', default: 5, parse: parseOption.seconds },
+  'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the report here', default: { shown: 'reports/<run name>' } },
+  'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run', default: { shown: 'certify-<date>-<time>' } },
   json: { type: 'boolean', description: 'Print one JSON summary on stdout (verdict, reasons, requirements, exit code, reports); every other line goes to stderr' },
   ...deadlineOption,
 } as const satisfies OptionSpecs;

@@ -6,7 +6,7 @@ import { defineCommand, type OptionSpecs } from '../command.js';
 
 /** The options of `pgv2kit compare`. */
 export const compareOptions = {
-  out: { type: 'string', valueName: '<dir>', description: 'The folder to write compare.html, compare.md and badges/ into (default: compare)' },
+  out: { type: 'string', valueName: '<dir>', description: 'The folder to write compare.html, compare.md and badges/ into', default: { shown: 'compare' } },
 } as const satisfies OptionSpecs;
 
 export const compareCommand = defineCommand({

@@ -16,9 +16,14 @@ export const explainOptions = {
   url: { type: 'string', valueName: '<url>', description: 'Part 4: the full URL as sent (R4)' },
   timestamp: { type: 'string', valueName: '<ms>', description: 'Part 5: the timestamp, as carried in the header' },
   nonce: { type: 'string', valueName: '<nonce>', description: 'Part 6: the nonce, as carried in the header' },
-  body: { type: 'string', valueName: '<text>', description: 'Part 7: the body, as UTF-8 text (default: empty, R2)' },
+  body: { type: 'string', valueName: '<text>', description: 'Part 7: the body, as UTF-8 text (R2)', default: { shown: 'empty' }, conflicts: ['body-file'] },
   'body-file': { type: 'string', valueName: '<path>', description: 'Part 7: the body, the file\'s exact bytes ("-" reads standard input)' },
-  authorization: { type: 'string', valueName: '<header>', description: 'The Authorization header value to check; gives timestamp and nonce (R6)' },
+  authorization: {
+    type: 'string',
+    valueName: '<header>',
+    description: 'The Authorization header value to check; gives timestamp and nonce (R6)',
+    conflicts: { options: ['timestamp', 'nonce'], message: 'give --authorization or --timestamp and --nonce, not both (the header carries timestamp and nonce, R6)' },
+  },
   json: { type: 'boolean', description: 'Print one JSON object instead of text' },
 } as const satisfies OptionSpecs;
 

@@ -16,7 +16,6 @@ import { describeImplementation, type Subject } from '../../subjects/subject.js'
 import { createTesteeSubject, type TesteeSubject } from '../../subjects/testee-subject.js';
 import { resolvePath } from '../_files.js';
 import { printStartFailure, startFailure } from '../_start-failure.js';
-import { integerOption, secondsOption } from '../_numbers.js';
 import { requireReachable, TargetUnreachableError } from '../_reach.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -37,32 +36,20 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
   const { io, emit } = jsonOutput(values.json === true, given);
   const replay = values.replay !== undefined ? parseReplay(values.replay) : undefined;
   if (values.replay !== undefined && !replay) throw new UsageError('--replay takes <seed>:<path>, as a finding prints it (e.g. 42:3:0:1)');
-  if (replay && values.seed !== undefined) throw new UsageError('give --seed or --replay, not both (the replay carries its seed)');
-  const seed = replay?.seed ?? (values.seed !== undefined ? integerOption(values.seed, 'seed', false) : randomInt(2 ** 31 - 1));
-  const timeMs = values.time !== undefined ? secondsOption(values.time, 'time', 1) : undefined;
-  const runs = values.runs !== undefined ? integerOption(values.runs, 'runs', true) : timeMs !== undefined ? 1_000_000_000 : 1000;
-  const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
+  // the option rules (one target, --notify-url and --accept-body with --merchant-notify, …), URLs and numbers are fuzz.ts's table, applied by the parser
+  const seed = replay?.seed ?? values.seed ?? randomInt(2 ** 31 - 1);
+  const timeMs = values.time;
+  const runs = values.runs ?? (timeMs !== undefined ? 1_000_000_000 : 1000);
+  // a plain default: the parser applies it
+  const timeoutMs = values.timeout!;
   const limits = vectorLimitsOf(values, io.env);
-  if (values.testee !== undefined && values.testee.trim() === '') throw new UsageError('--testee needs a command');
   const http = values.gateway !== undefined ? { kind: 'gateway' as const, url: values.gateway } : values['merchant-notify'] !== undefined ? { kind: 'merchant' as const, url: values['merchant-notify'] } : undefined;
-  if ([values.testee, values.gateway, values['merchant-notify']].filter((v) => v !== undefined).length > 1) throw new UsageError('give one of --testee, --gateway and --merchant-notify');
   const notifyUrl = values['notify-url'];
-  if (notifyUrl !== undefined) {
-    if (http?.kind !== 'merchant') throw new UsageError('--notify-url goes with --merchant-notify: the notifyUrl as registered, which the webhooks sent there sign (R10)');
-    if (!/^https?:\/\/[^/]/.test(notifyUrl)) throw new UsageError(`--notify-url must be an http(s):// URL, not ${JSON.stringify(notifyUrl)}`);
-    if (notifyUrl.includes('#')) throw new UsageError('--notify-url must not have a fragment (a fragment is never sent, nor registered)');
-  }
   const acceptBody = values['accept-body'];
-  if (acceptBody !== undefined) {
-    if (http?.kind !== 'merchant') throw new UsageError("--accept-body goes with --merchant-notify: how the merchant's notify endpoint says it accepted a webhook");
-    if (acceptBody.trim() === '') throw new UsageError('--accept-body needs the text an accepting answer carries (e.g. SUCCESS)');
-  }
   if (http) {
-    if (!/^https?:\/\/[^/]/.test(http.url)) throw new UsageError(`the URL must be http(s)://…, not ${JSON.stringify(http.url)}`);
     const appId = values['app-id'] ?? io.env[APP_ID_ENV];
     const appSecret = values.secret ?? io.env[APP_SECRET_ENV];
     if (!appId || !appSecret) throw new UsageError('fuzzing over HTTP needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)');
-    if (values.save !== undefined) throw new UsageError('--save writes authorization.parse vectors: use it with --testee or the reference');
     try {
       // a target that is down is one line, not a "finding" (no answer is no parse)
       await requireReachable([{ what: http.kind === 'gateway' ? 'the gateway' : "the merchant's notify endpoint", url: http.url }], timeoutMs);

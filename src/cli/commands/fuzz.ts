@@ -5,27 +5,66 @@
  * a vector.
  * @module
  */
-import { defineCommand, type OptionSpecs } from '../command.js';
+import { defineCommand, UsageError, type OptionSpecs } from '../command.js';
+import { parseOption } from '../_numbers.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitOptions } from '../vector-limit-options.js';
 import { WRITING_VECTORS_HELP } from '../_writing-help.js';
 
+/** A text that must not be blank. */
+function nonEmpty(text: string, message: string): string {
+  if (text.trim() === '') throw new UsageError(message);
+  return text;
+}
+
+/** --gateway's and --merchant-notify's URL. */
+function targetUrl(text: string): string {
+  if (!/^https?:\/\/[^/]/.test(text)) throw new UsageError(`the URL must be http(s)://…, not ${JSON.stringify(text)}`);
+  return text;
+}
+
+/** --notify-url: an http(s) URL as registered, without a fragment. */
+function notifyUrlOf(text: string): string {
+  if (!/^https?:\/\/[^/]/.test(text)) throw new UsageError(`--notify-url must be an http(s):// URL, not ${JSON.stringify(text)}`);
+  if (text.includes('#')) throw new UsageError('--notify-url must not have a fragment (a fragment is never sent, nor registered)');
+  return text;
+}
+
 /** The options of `pgv2kit fuzz`. */
 export const fuzzOptions = {
-  testee: { type: 'string', valueName: '<command>', description: 'Start this command and fuzz it over protocol v1' },
-  gateway: { type: 'string', valueName: '<url>', description: 'Fuzz a gateway: signed credentials requests to <url> with fuzzed Authorization headers' },
-  'merchant-notify': { type: 'string', valueName: '<url>', description: "Fuzz a merchant's notify endpoint: signed webhooks to <url> with fuzzed Authorization headers" },
-  'notify-url': { type: 'string', valueName: '<url>', description: 'With --merchant-notify: the notifyUrl as the merchant registered it, which every webhook signs (R10; default: the --merchant-notify URL)' },
-  'accept-body': { type: 'string', valueName: '<text>', description: 'With --merchant-notify: an accepting answer is a 2xx with this body (e.g. SUCCESS, for a merchant that refuses with 200 FAIL; default: any 2xx), as certify reads it' },
+  testee: { type: 'string', valueName: '<command>', description: 'Start this command and fuzz it over protocol v1', conflicts: ['gateway', 'merchant-notify'], parse: (text: string) => nonEmpty(text, '--testee needs a command') },
+  gateway: { type: 'string', valueName: '<url>', description: 'Fuzz a gateway: signed credentials requests to <url> with fuzzed Authorization headers', conflicts: ['testee', 'merchant-notify'], parse: targetUrl },
+  'merchant-notify': { type: 'string', valueName: '<url>', description: "Fuzz a merchant's notify endpoint: signed webhooks to <url> with fuzzed Authorization headers", conflicts: ['testee', 'gateway'], parse: targetUrl },
+  'notify-url': {
+    type: 'string',
+    valueName: '<url>',
+    description: 'With --merchant-notify: the notifyUrl as the merchant registered it, which every webhook signs (R10)',
+    default: { shown: 'the --merchant-notify URL' },
+    requires: { options: ['merchant-notify'], message: '--notify-url goes with --merchant-notify: the notifyUrl as registered, which the webhooks sent there sign (R10)' },
+    parse: notifyUrlOf,
+  },
+  'accept-body': {
+    type: 'string',
+    valueName: '<text>',
+    description: 'With --merchant-notify: an accepting answer is a 2xx with this body (e.g. SUCCESS, for a merchant that refuses with 200 FAIL), as certify reads it',
+    default: { shown: 'any 2xx' },
+    requires: { options: ['merchant-notify'], message: "--accept-body goes with --merchant-notify: how the merchant's notify endpoint says it accepted a webhook" },
+    parse: (text: string) => nonEmpty(text, '--accept-body needs the text an accepting answer carries (e.g. SUCCESS)'),
+  },
   'app-id': { type: 'string', valueName: '<id>', description: 'With --gateway or --merchant-notify: the merchant appId', env: APP_ID_ENV },
   secret: { type: 'string', valueName: '<secret>', description: 'With --gateway or --merchant-notify: the merchant secret', env: APP_SECRET_ENV, secret: true },
-  seed: { type: 'string', valueName: '<n>', description: 'The random seed (default: random, printed)' },
-  runs: { type: 'string', valueName: '<n>', description: 'Headers to try (default 1000; with --time alone: until the time is up)' },
-  time: { type: 'string', valueName: '<seconds>', description: 'Stop after this many seconds' },
+  seed: { type: 'string', valueName: '<n>', description: 'The random seed', default: { shown: 'random, printed' }, conflicts: { options: ['replay'], why: 'the replay carries its seed' }, parse: parseOption.integer },
+  runs: { type: 'string', valueName: '<n>', description: 'Headers to try', default: { shown: '1000; with --time alone: until the time is up' }, parse: parseOption.positiveInteger },
+  time: { type: 'string', valueName: '<seconds>', description: 'Stop after this many seconds', parse: parseOption.seconds },
   replay: { type: 'string', valueName: '<seed:path>', description: 'Replay one finding from its seed and path' },
-  save: { type: 'string', valueName: '<file>', description: 'Write the finding as a vector to this file, in the authorization/ folder of a vectors folder (created or appended to)' },
+  save: {
+    type: 'string',
+    valueName: '<file>',
+    description: 'Write the finding as a vector to this file, in the authorization/ folder of a vectors folder (created or appended to)',
+    conflicts: { options: ['gateway', 'merchant-notify'], message: '--save writes authorization.parse vectors: use it with --testee or the reference' },
+  },
   json: { type: 'boolean', description: 'Print one JSON summary on stdout (seed, headers tried, the finding or null, exit code); every other line goes to stderr' },
-  timeout: { type: 'string', valueName: '<seconds>', description: 'Per-header timeout for a testee, and for its answer to start (default 5)' },
+  timeout: { type: 'string', valueName: '<seconds>', description: 'Per-header timeout for a testee, and for its answer to start', default: 5, parse: parseOption.seconds },
   ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
 

@@ -27,10 +27,8 @@ import { vectorLimitsOf } from '../vector-limit-options.js';
 export async function runGenerate({ values, io }: CommandContext<typeof generateOptions>): Promise<number> {
   const random = values.seed !== undefined || values.count !== undefined || values.area !== undefined;
   const partsGiven = ['app-id', 'secret', 'method', 'url', 'timestamp', 'nonce', 'body-file', 'body', 'with-mistakes'].some((k) => values[k as keyof typeof values] !== undefined);
-  if (random && partsGiven) throw new UsageError('give either the parts (--app-id …) or --seed/--count/--area, not both');
+  // the parts with random mode's options, --out with --dir, --append without --out: refused by generate.ts's table
   if (!random && !partsGiven) throw new UsageError('give the parts (--app-id, --method, --url, --body-file …) or --seed, --count and --area');
-  if (values.out !== undefined && values.dir !== undefined) throw new UsageError('give --out or --dir, not both');
-  if (values.append && values.out === undefined) throw new UsageError('--append needs --out');
 
   const version = kitVersion();
   const date = new Date().toISOString().slice(0, 10);
@@ -49,7 +47,6 @@ export async function runGenerate({ values, io }: CommandContext<typeof generate
     const secret = values.secret ?? io.env[APP_SECRET_ENV];
     for (const k of ['app-id', 'method', 'url'] as const) if (values[k] === undefined) throw new UsageError(`--${k} is required`);
     if (secret === undefined || secret === '') throw new UsageError(`no secret: give --secret or set ${APP_SECRET_ENV}`);
-    if (values.body !== undefined && values['body-file'] !== undefined) throw new UsageError('give --body or --body-file, not both');
     const body = values['body-file'] !== undefined ? readBytes(resolvePath(io.cwd, values['body-file']), `--body-file ${values['body-file']}`) : Buffer.from(values.body ?? '', 'utf8');
     const parts: GivenParts = {
       appId: values['app-id']!,

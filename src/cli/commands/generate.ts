@@ -11,23 +11,29 @@ import { APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitOptions } from '../vector-limit-options.js';
 import { WRITING_VECTORS_HELP } from '../_writing-help.js';
 
+/** Random mode's options: not with the parts. */
+const NOT_THE_PARTS = {
+  options: ['app-id', 'secret', 'method', 'url', 'timestamp', 'nonce', 'body-file', 'body', 'with-mistakes'],
+  message: 'give either the parts (--app-id …) or --seed/--count/--area, not both',
+} as const;
+
 /** The options of `pgv2kit generate`. */
 export const generateOptions = {
   'app-id': { type: 'string', valueName: '<id>', description: 'Part 1: the application id' },
   secret: { type: 'string', valueName: '<secret>', env: APP_SECRET_ENV, secret: true, description: `Part 2: the secret (or ${APP_SECRET_ENV}); written into the vector file` },
   method: { type: 'string', valueName: '<method>', description: 'Part 3: the HTTP method as sent' },
   url: { type: 'string', valueName: '<url>', description: 'Part 4: the full URL as sent' },
-  timestamp: { type: 'string', valueName: '<ms>', description: 'Part 5 (default: now, in milliseconds)' },
-  nonce: { type: 'string', valueName: '<nonce>', description: 'Part 6 (default: 32 random hex digits)' },
+  timestamp: { type: 'string', valueName: '<ms>', description: 'Part 5', default: { shown: 'now, in milliseconds' } },
+  nonce: { type: 'string', valueName: '<nonce>', description: 'Part 6', default: { shown: '32 random hex digits' } },
   'body-file': { type: 'string', valueName: '<path>', description: "Part 7: the body, the file's exact bytes" },
-  body: { type: 'string', valueName: '<text>', description: 'Part 7 as UTF-8 text' },
+  body: { type: 'string', valueName: '<text>', description: 'Part 7 as UTF-8 text', conflicts: { options: ['body-file'], message: 'give --body or --body-file, not both' } },
   'with-mistakes': { type: 'boolean', description: 'Also write one invalid case per known signer mistake' },
-  seed: { type: 'string', valueName: '<n>', description: 'Random mode: the seed, an integer 0 … 4294967295' },
-  count: { type: 'string', valueName: '<k>', description: 'Random mode: how many cases (1 … 10000)' },
-  area: { type: 'string', valueName: '<area>', description: `Random mode: ${GENERATE_AREAS.join(' | ')}` },
-  out: { type: 'string', valueName: '<file>', description: 'The file to write, in an area folder of a vectors folder' },
-  append: { type: 'boolean', description: 'Add the cases after those of an existing --out file' },
-  dir: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own; made when missing)" },
+  seed: { type: 'string', valueName: '<n>', description: 'Random mode: the seed, an integer 0 … 4294967295', conflicts: NOT_THE_PARTS },
+  count: { type: 'string', valueName: '<k>', description: 'Random mode: how many cases (1 … 10000)', conflicts: NOT_THE_PARTS },
+  area: { type: 'string', valueName: '<area>', description: `Random mode: ${GENERATE_AREAS.join(' | ')}`, conflicts: NOT_THE_PARTS },
+  out: { type: 'string', valueName: '<file>', description: 'The file to write, in an area folder of a vectors folder', conflicts: ['dir'] },
+  append: { type: 'boolean', description: 'Add the cases after those of an existing --out file', requires: { options: ['out'], message: '--append needs --out' } },
+  dir: { type: 'string', valueName: '<dir>', description: "The vectors folder", default: { shown: "the kit's own; made when missing" } },
   ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
 

@@ -7,8 +7,8 @@ import { defineCommand, type OptionSpecs } from '../command.js';
 
 /** The options of `pgv2kit merge`. */
 export const mergeOptions = {
-  'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the merged reports here (default: reports/<run name>)' },
-  'run-name': { type: 'string', valueName: '<name>', description: "Name of the merged run (default: merged-<the first shard's name>, never a shard's own folder)" },
+  'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the merged reports here', default: { shown: 'reports/<run name>' } },
+  'run-name': { type: 'string', valueName: '<name>', description: "Name of the merged run", default: { shown: "merged-<the first shard's name>, never a shard's own folder" } },
   'no-reports': { type: 'boolean', description: 'Write no reports: the verdict and exit code only' },
   junit: { type: 'string', valueName: '<file>', description: 'Also write the JUnit XML here' },
   json: { type: 'boolean', description: 'Print one JSON summary on stdout, as run --json; every other line goes to stderr' },

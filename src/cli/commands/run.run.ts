@@ -10,7 +10,6 @@ import { ReportWriteError } from '../../reports/write.js';
 import { checkedReportFolder } from '../_report-folder.js';
 import { readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
-import { parseShard } from '../../runner/shard.js';
 import { runConformant, STOP_INFO, type RunResult, type RunTarget } from '../../runner/result.js';
 import { PROPERTY_SELECTABLES, caseSecrets, countVerdicts, selectedIds } from '../../runner/run.js';
 import { runConformance } from '../../conformance.js';
@@ -23,7 +22,7 @@ import { liveCases, loadVectorSets } from '../../vectors/load.js';
 import { vectorFolders } from '../vector-folders.js';
 import { checkWritableFile, resolvePath } from '../_files.js';
 import { reportAbortedRun, startFailure } from '../_start-failure.js';
-import { DEFAULT_DEADLINE_SECONDS, integerOption, positiveNumber, secondsOption } from '../_numbers.js';
+import { integerOption, positiveNumber } from '../_numbers.js';
 import { quoteHint, standIn } from '../_args.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -45,33 +44,22 @@ import { TargetUnreachableError } from '../_reach.js';
  * @returns the exit code
  */
 export async function runRun({ values, positionals, io: given, addSecret, atEnd }: CommandContext<typeof runOptions>): Promise<number> {
-  if (values.json && values.list) throw new UsageError('--json summarizes a run: leave out --list');
+  // the option rules (one target, merchant options with --merchant, …) and numbers are run.ts's table, applied by the parser
   // --json: stdout carries the one JSON summary; every line for people goes to stderr
   const { io, emit } = jsonOutput(values.json === true, given);
-  const targets = [values.testee !== undefined, values.module !== undefined, values.gateway === true, values.merchant === true].filter(Boolean).length;
-  if (targets > 1) throw new UsageError('give one of --testee, --module, --gateway and --merchant');
-  const merchantOnly = MERCHANT_OPTIONS.find((k) => values[k] !== undefined);
-  if (merchantOnly && !values.merchant) throw new UsageError(`--${merchantOnly} goes with --merchant (the merchant role)`);
   // `--testee python3 x.py` unquoted: the shell split the command line (and a path with spaces)
   const split = values.testee !== undefined ? 'testee' : values.module !== undefined ? 'module' : undefined;
   if (positionals.length > 0 && !values.gateway) throw new UsageError((split && quoteHint(split, runOptions, [values[split] ?? '', ...positionals])) || `unexpected argument ${JSON.stringify(positionals[0])} (a base URL goes with --gateway)`);
   if (positionals.length > 1) throw new UsageError('--gateway takes one base URL');
-  if (values['update-expect-failures'] && !values['expect-failures']) throw new UsageError('--update-expect-failures needs --expect-failures <file>');
-  if (values['validate-protocol'] && values.testee === undefined) throw new UsageError('--validate-protocol checks a testee: it needs --testee');
-  const naming = ['name', 'version'].find((k) => values[k as 'name' | 'version'] !== undefined);
-  if (naming && !values.gateway && !values.merchant) throw new UsageError(`--${naming} names a gateway or merchant under test (--gateway, --merchant): a testee or a module names itself in its handshake`);
-  const timeoutMs = secondsOption(values.timeout, 'timeout', 5);
-  const deadlineMs = secondsOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS);
-  const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
-  if (values.shard !== undefined && !shard) throw new UsageError(`--shard takes <i>/<n> with 1 ≤ i ≤ n (e.g. 2/4), not ${JSON.stringify(values.shard)}`);
-  const giveUpAfter = values['give-up-after'] !== undefined ? integerOption(values['give-up-after'], 'give-up-after', true) : undefined;
-  // 0 is a choice: a testee that breaks once is not restarted at all
-  const maxRestarts = values['max-restarts'] !== undefined ? integerOption(values['max-restarts'], 'max-restarts', false) : undefined;
-  if (maxRestarts !== undefined && maxRestarts < 0) throw new UsageError(`--max-restarts must be 0 or a positive integer, not ${JSON.stringify(values['max-restarts'])}`);
-  if (values.bail && values['max-failures'] !== undefined) throw new UsageError('give --bail or --max-failures, not both (--bail is --max-failures 1)');
-  const maxFailures = values.bail ? 1 : values['max-failures'] !== undefined ? integerOption(values['max-failures'], 'max-failures', true) : undefined;
+  // plain defaults: the parser applies them (run.ts's table)
+  const timeoutMs = values.timeout!;
+  const deadlineMs = values.deadline!;
+  const shard = values.shard;
+  const giveUpAfter = values['give-up-after'];
+  const maxRestarts = values['max-restarts'];
+  const maxFailures = values.bail ? 1 : values['max-failures'];
   // the merchant role sends its calls one at a time, in case order (a replay follows its call)
-  const concurrency = Math.floor(positiveNumber(values.concurrency, 'concurrency', values.merchant ? 1 : 32));
+  const concurrency = values.concurrency ?? (values.merchant ? 1 : 32);
   const selection = { only: values.only ? [values.only] : values.gateway ? ['area:gateway'] : values.merchant ? ['area:merchant'] : [], skip: values.skip ? [values.skip] : [] };
   // the merchant role's calls are seeded by --seed (the properties' seed too), else at random (the reports name it)
   // PGV2KIT_SEED and PGV2KIT_PROPERTIES stand in for --seed and --properties (as --help says)
@@ -210,18 +198,13 @@ function runExitCode(run: RunResult, subject: Subject, signalled: NodeJS.Signals
 
 // --- internal ---
 
-/** Options that mean something only in the merchant role. */
-const MERCHANT_OPTIONS = ['notify-url', 'return-url', 'deliver-to', 'return-deliver-to', 'accept-body', 'return-refusal-body', 'return-refusal-location'] as const;
-
 /** An option's text and the name it came by (see {@link standIn}). */
 type StandIn = NonNullable<ReturnType<typeof standIn>>;
 
 /** The properties' options from --properties, --no-properties, --seed and --replay (false: vectors only). */
 function propertyOptions(values: { properties?: string; 'no-properties'?: boolean; replay?: string; gateway?: boolean; merchant?: boolean }, seedText: StandIn | undefined, runsText: StandIn | undefined): PropertyOptions | false {
-  if (values['no-properties'] || values.gateway || values.merchant) {
-    if (values.properties !== undefined || values.replay !== undefined) throw new UsageError('--properties and --replay need the properties: leave out --no-properties (and --gateway and --merchant, which have none)');
-    return false;
-  }
+  // --properties and --replay with none of them: refused by run.ts's table
+  if (values['no-properties'] || values.gateway || values.merchant) return false;
   const runs = runsText !== undefined ? Math.floor(positiveNumber(runsText.text, runsText.name, DEFAULT_PROPERTY_RUNS)) : DEFAULT_PROPERTY_RUNS;
   let seed = seedText !== undefined ? integerOption(seedText.text, seedText.name, false) : undefined;
   let replay: { id: string; path: string } | undefined;

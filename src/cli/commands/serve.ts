@@ -12,12 +12,12 @@ import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 
 /** The options of `pgv2kit serve`. */
 export const serveOptions = {
-  port: { type: 'string', valueName: '<n>', description: 'The API port (default 0: a free port, printed)' },
-  'upload-port': { type: 'string', valueName: '<n>', description: 'The upload port (default 0: a free port, printed)' },
-  host: { type: 'string', valueName: '<host>', description: 'The address to listen on (default 127.0.0.1: loopback only)' },
+  port: { type: 'string', valueName: '<n>', description: 'The API port', default: { shown: '0, a free port, printed' } },
+  'upload-port': { type: 'string', valueName: '<n>', description: 'The upload port', default: { shown: '0, a free port, printed' } },
+  host: { type: 'string', valueName: '<host>', description: 'The address to listen on', default: { shown: '127.0.0.1, loopback only' } },
   'app-id': { type: 'string', valueName: '<id>', description: 'The merchant appId', env: APP_ID_ENV },
   secret: { type: 'string', valueName: '<secret>', description: 'The merchant secret', env: APP_SECRET_ENV, secret: true },
-  'storage-dir': { type: 'string', valueName: '<dir>', description: 'Keep uploaded files in this folder (default: a temporary one, removed on exit)' },
+  'storage-dir': { type: 'string', valueName: '<dir>', description: 'Keep uploaded files in this folder', default: { shown: 'a temporary one, removed on exit' } },
   json: { type: 'boolean', description: 'Print one JSON line (baseUrl, uploadUrl, appId, secret: the demo one in clear, any other masked; testCredential) instead of text' },
   quiet: { type: 'boolean', description: 'Print no line per request' },
   'ignore-empty-items': { type: 'boolean', description: 'Ignore empty Authorization list elements (",,", a comma first or last; R8 (d)) instead of refusing them' },

@@ -43,7 +43,7 @@ export interface VectorsProblemReport {
 
 /** The options of `pgv2kit vectors`. */
 export const vectorsOptions = {
-  dir: { type: 'string', valueName: '<dir>', description: "The vectors folder (default: the kit's own)" },
+  dir: { type: 'string', valueName: '<dir>', description: "The vectors folder", default: { shown: "the kit's own" } },
   json: { type: 'boolean', description: 'Print one JSON object instead of text' },
   format: { type: 'string', valueName: '<format>', description: 'export: the format (json, the only one)' },
   out: { type: 'string', valueName: '<dir>', description: 'export: the folder to write (new, empty, or an earlier export, replaced whole)' },
