@@ -23,7 +23,7 @@ import { webhookCheck } from './webhook.js';
 
 /**
  * The check of each vector kind.
- * @example CHECKS.signature.operations(signatureCase) // ['signature.content', 'signature.sign', 'request.verify']
+ * @example CHECKS.signature.operations(vectorCase('signature.payment-create')) // ['signature.content', 'signature.sign', 'request.verify']
  */
 export const CHECKS: { readonly [K in VectorKind]: Check<K> } = {
   signature: signatureCheck,
@@ -42,7 +42,7 @@ export const CHECKS: { readonly [K in VectorKind]: Check<K> } = {
  * The operations a case runs.
  * @param c - the case
  * @returns its operations, in order
- * @example caseOperations(signatureCase) // ['signature.content', 'signature.sign', 'request.verify']
+ * @example caseOperations(vectorCase('signature.payment-create')) // ['signature.content', 'signature.sign', 'request.verify']
  */
 export function caseOperations(c: VectorCase): readonly Operation[] {
   return (CHECKS[c.kind] as Check<VectorKind>).operations(c as never);

@@ -57,7 +57,7 @@ export const merchantCheck = defineCheck({
  * What a merchant case expects the merchant to do.
  * @param c - the case
  * @returns accept, refuse, either (acceptable) or anything (advisory)
- * @example expectationOf(merchantCase) // 'refuse'
+ * @example expectationOf({ result: 'invalid' }) // 'refuse'
  */
 export function expectationOf(c: Pick<MerchantCase, 'result' | 'advisory'>): 'accept' | 'refuse' | 'either' | 'anything' {
   if (c.advisory) return 'anything';

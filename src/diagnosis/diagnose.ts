@@ -35,7 +35,6 @@ export { REFUSALS } from './refusals.js';
  * @param c - the case
  * @param outcome - the operation's outcome (only `fail` outcomes are diagnosed)
  * @returns the diagnoses, most specific first; empty when nothing in the catalogue fits
- * @example (await diagnose(c, outcome))[0]?.message // 'your sign equals the sign of the content in which the LF after part 7 (the body) was left out'
  */
 export async function diagnose(c: VectorCase, outcome: OpOutcome): Promise<Diagnosis[]> {
   if (outcome.status !== 'fail') return [];

@@ -23,7 +23,6 @@ import { redirectRefusalCauses } from './redirect.js';
  * @param c - the case
  * @param outcome - the operation's outcome
  * @returns mistake ids; empty unless the outcome is a failed verify (or parse) step that refused a valid case
- * @example refusalCauses(c, outcome) // ['no-final-lf', 'extra-final-lf', …, 'items-by-position']
  */
 export function refusalCauses(c: VectorCase, outcome: OpOutcome): string[] {
   // a merchant's answer is an HTTP answer: what it did is its handling

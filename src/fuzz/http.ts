@@ -106,7 +106,7 @@ export interface HttpAdvisories {
  * @param header - the header sent
  * @param signed - the items the request was signed with
  * @returns accept (must answer 200), refuse (never 2xx), or either
- * @example httpExpectation(formatAuthorization(items), items) // 'accept'
+ * @example httpExpectation(authorization, parseAuthorization(authorization).items) // 'accept'
  */
 export function httpExpectation(header: string, signed: AuthorizationItems): 'accept' | 'refuse' | 'either' {
   const answers = headerAnswers(onTheWire(header));
@@ -131,7 +131,7 @@ export const onTheWire: (header: string) => string = httpFieldValue;
  * the SP/HTAB around the field value let a parser refuse the value as sent, else R8.
  * @param header - the header sent
  * @returns the rule, e.g. `RFC 9110 §5.5: the SP/HTAB around a field value are not part of it`
- * @example mustAcceptRule(' V2_SHA256 appId=a,sign=00,timestamp=1,nonce=n') // 'RFC 9110 §5.5: …'
+ * @example mustAcceptRule(' V2_SHA256 appId=a,sign=00,timestamp=1,nonce=n') // 'RFC 9110 §5.5: the SP/HTAB around a field value are not part of it'
  */
 export function mustAcceptRule(header: string): string {
   const wire = onTheWire(header);

@@ -223,7 +223,7 @@ export class Recorder {
   /**
    * Forgets what was recorded under one id (records handed out before stay as they were).
    * @param scenarioId - the id; omit for the plain record
-   * @example recorder.clear('client.happy-pdf')
+   * @example gateway.recorder.clear('client.happy-pdf')
    */
   clear(scenarioId?: string): void {
     const r = this.#records.get(scenarioId);

@@ -132,7 +132,10 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
  * @param options - {@link LoadOptions}
  * @returns one set: the first folder's root, every file and case, the notes of all, one hash over all
  * @throws {VectorInputError} / {@link VectorSetError} as {@link loadVectorSet}, and for an id in two folders
- * @example loadVectorSets([{ root: DEFAULT_VECTORS_DIR }, { root: '/abs/mine', label: 'mine' }])
+ * @example
+ * import { mkdirSync } from 'node:fs';
+ * mkdirSync(`${tmp}/mine`);
+ * loadVectorSets([{ root: DEFAULT_VECTORS_DIR }, { root: `${tmp}/mine`, label: 'mine' }]).cases.length === set.cases.length // true
  */
 export function loadVectorSets(folders: ReadonlyArray<{ readonly root: string; readonly label?: string }>, options: LoadOptions = {}): VectorSet {
   const [first, ...rest] = folders;
