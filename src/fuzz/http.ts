@@ -68,7 +68,7 @@ export function signedUrlOf(options: Pick<FuzzHttpOptions, 'kind' | 'url' | 'not
  * Fuzzes the Authorization handling of a live gateway or merchant notify endpoint.
  * @param options - {@link FuzzHttpOptions}
  * @returns the run, with the shrunk finding (as {@link fuzzParser} gives it)
- * @example const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, appId, appSecret, seed: 1, runs: 100 }); r.finding // undefined
+ * @example const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, appId, appSecret, seed: 1, runs: 20 }); r.finding // undefined
  */
 export async function fuzzHttp(options: FuzzHttpOptions): Promise<FuzzResult & { readonly advisories: HttpAdvisories }> {
   let count = 0;

@@ -294,7 +294,7 @@ export class Recorder {
   #record(id: string | undefined, write: boolean): Entry {
     let r = this.#records.get(id);
     if (r && write) {
-      // most recently written: to the end
+      // a Map iterates in insertion order: re-inserted, the scenario written last is evicted last
       this.#records.delete(id);
       this.#records.set(id, r);
     }

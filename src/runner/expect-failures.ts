@@ -47,7 +47,7 @@ export function readExpectFailures(path: string, options: { missingOk?: boolean 
     if (options.missingOk && (e as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
     throw new ExpectFailuresError(`cannot read the expected-failure list ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
-  // the limits of a vector file: nesting, string length and aliases
+  // a file the user gives, read like a vector file: within its nesting, string and alias limits
   const parsed = parseVectorYaml(text, DEFAULT_VECTOR_LIMITS);
   if (!parsed.ok) throw new ExpectFailuresError(`${path} ${describeYamlProblem(parsed)}`);
   const data = parsed.data;

@@ -22,7 +22,9 @@ export interface VectorProblem {
 
 /**
  * The vector set could not be loaded: every problem found, each naming file, case and pointer.
- * @example loadVectorSet(`${tmp}/missing`) // throws VectorSetError
+ * @example
+ * import { loadVectorSets } from './load.js';
+ * loadVectorSets([]) // throws VectorSetError — no vectors folder given
  */
 export class VectorSetError extends Error {
   /** Stable code for programs. */

@@ -58,7 +58,10 @@ export function loadVectorSet(root: string = DEFAULT_VECTORS_DIR, options: LoadO
  * @returns the vector set
  * @throws {VectorInputError} when a file is refused (with every other problem)
  * @throws {VectorSetError} listing every problem, when any file (or a schema) is bad
- * @example loadVectorSetInFull(DEFAULT_VECTORS_DIR).cases.length
+ * @example
+ * import { mkdirSync } from 'node:fs';
+ * mkdirSync(`${tmp}/mine`);
+ * loadVectorSetInFull(`${tmp}/mine`).cases.length // 0 — a folder of one's own, checked against the kit's schemas
  */
 export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT_VECTOR_LIMITS): VectorSet {
   // a folder of one's own cases (pgv2kit vectors init) needs no copy of the kit's schemas or notes:

@@ -331,7 +331,9 @@ async function check(label: string, actual: () => Promise<unknown>, expected: ((
 const files = tsFiles(SRC);
 const all = files.flatMap(examplesOf);
 
-describe('@examples', () => {
+// concurrently: most of the time goes to waiting (processes starting, loopback calls), and each
+// example has its own tmp and io
+describe.concurrent('@examples', () => {
   it('are found', () => {
     expect(all.length).toBeGreaterThan(300);
   });
