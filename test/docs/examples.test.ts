@@ -5,22 +5,23 @@
  *
  * The convention (CONTRIBUTING.md, "Examples that run"):
  * - An example is the text after `@example` on its line, or the lines below a bare `@example`,
- *   up to the next tag. It is JavaScript (no type annotations), run as the body of an async
- *   function: `await` works, and in scope are the module's exports, the module's own imports and
- *   what the package's entries export (`loadVectorSet`, `utf8`, `createReferenceSubject` …: what
- *   a user has), the module's own names first. `import { … } from 'pgv2kit'` (or `pgv2kit/run`,
- *   …, or a path relative to the module) imports from src/.
- * - `expr // value`: a statement followed by a comment on its line asserts. The comment is the
- *   expected value when it is a JavaScript expression (compared with `toEqual`, evaluated in the
- *   same scope): `fileExtension('README') // undefined`. In an expected string, `…` stands for any
- *   text: `mustAcceptRule(h) // 'RFC 9110 §5.5: …'` asserts how it starts. A value and then prose are written
- *   `// value — prose` (an em dash between spaces). `// throws RangeError` asserts that the
- *   statement throws an error of that name. Any other comment is prose: the statement only has to
- *   run without throwing (`shardOf(id, 2) // 1 or 2, the same every time`).
- * - A name the example neither defines nor finds in its module's scope comes from FIXTURES below
- *   (a reference gateway, a small run's result, a temporary folder …), made once, when first used.
- *   Keep that table small: an example of the public API should rather define what it uses.
- *   Examples write files only under `tmp` and open sockets only on loopback.
+ *   up to the next tag: TypeScript, run as the body of an async function (`await` works). In
+ *   scope are the module's exports, the module's own imports and what the package's entries
+ *   export (`loadVectorSet`, `utf8`, `createReferenceSubject` …: what a user has), the module's
+ *   own names first. `import { … } from 'pgv2kit'` (or `pgv2kit/run`, …, or a path relative to
+ *   the module) imports from src/.
+ * - `expr // value`: a statement of the example (not one inside a block) with a comment on its
+ *   line asserts. When the comment is a JavaScript expression, it is the expected value (evaluated
+ *   in the same scope, compared with `toEqual`): `fileExtension('README') // undefined`. In an
+ *   expected string `…` stands for any text: `mustAcceptRule(h) // 'RFC 9110 §5.5: …'`. A value
+ *   and then prose: `// 2097152 — a larger file is refused` (an em dash between spaces).
+ *   `// throws RangeError`: the statement throws an error of that name (or of a subclass). Any
+ *   other comment is prose (`// e.g. …`, `// 1 or 2, the same every time`): the statement only
+ *   has to run.
+ * - A name the example neither defines nor finds in scope comes from FIXTURES below (a reference
+ *   gateway, a small run's result, a temporary folder …), each made when first used, once or
+ *   (`fresh`) for each example. Keep that table small: an example of the public API should
+ *   rather define what it uses. Examples write only under `tmp` and call only loopback.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -328,8 +329,50 @@ async function check(label: string, actual: () => Promise<unknown>, expected: ((
   expect(value, label).toEqual(want);
 }
 
+/** Runs one example of a module's TSDoc in that module's scope; rejects when it throws or an assertion fails. */
+async function runExample(file: string, line: number, code: string): Promise<void> {
+  const scope = await scopeOf(file);
+  const body = rewrite(code);
+  const words = new Set(body.match(/[A-Za-z_$][\w$]*/g) ?? []);
+  for (const f of Object.keys(FIXTURES)) if (words.has(f) && !scope.has(f)) scope.set(f, await fixture(f));
+  const names = [...scope.keys()].filter((n) => IDENTIFIER.test(n));
+  const run = new AsyncFunction(...names, '__check', '__import', `return (async () => {\n${body}\n})();`);
+  const where = `${relative(ROOT, file)}:${line}`;
+  await run(
+    ...names.map((n) => scope.get(n)),
+    (i: number, actual: () => Promise<unknown>, expected: (() => unknown) | undefined, throws: string) => check(`${where} statement ${i + 1}`, actual, expected, throws),
+    (spec: string) => load(resolveSpec(spec, file)),
+  );
+}
+
 const files = tsFiles(SRC);
 const all = files.flatMap(examplesOf);
+
+describe('the convention', () => {
+  const scenes = join(SRC, 'upload', 'scenes.ts');
+  it.each([
+    "fileExtension('README') // undefined",
+    "fileExtension('scan.pdf') // 'pdf'",
+    "fileExtension('scan.pdf') // 'p…'",
+    "fileExtension('scan.pdf') // 'pdf' — what follows the last dot",
+    "fileExtension('scan.pdf') // what follows the last dot",
+    'const e = fileExtension; e(undefined) // throws TypeError',
+    "const x = 'a.b';\nfileExtension(x) // 'b'",
+  ])('holds %j', async (code) => {
+    await runExample(scenes, 0, code);
+  });
+  it.each([
+    "fileExtension('scan.pdf') // 'PDF'",
+    "fileExtension('scan.pdf') // 'x…'",
+    "fileExtension('scan.pdf') // 'PDF' — what follows the last dot",
+    "fileExtension('scan.pdf') // throws TypeError",
+    "fileExtension('scan.pdf') // notDefined",
+    "notDefined('scan.pdf')",
+    'fileExtension((',
+  ])('fails %j', async (code) => {
+    await expect(runExample(scenes, 0, code)).rejects.toThrow();
+  });
+});
 
 // concurrently: most of the time goes to waiting (processes starting, loopback calls), and each
 // example has its own tmp and io
@@ -341,24 +384,8 @@ describe.concurrent('@examples', () => {
   for (const file of files) {
     const examples = examplesOf(file);
     if (examples.length === 0) continue;
-    const name = relative(ROOT, file);
-    describe(name, () => {
-      for (const ex of examples) {
-        it(`line ${ex.line}: ${ex.code.split('\n')[0]?.slice(0, 80) ?? ''}`, async () => {
-          const scope = await scopeOf(file);
-          const body = rewrite(ex.code);
-          const words = new Set(body.match(/[A-Za-z_$][\w$]*/g) ?? []);
-          for (const f of Object.keys(FIXTURES)) if (words.has(f) && !scope.has(f)) scope.set(f, await fixture(f));
-          const names = [...scope.keys()].filter((n) => IDENTIFIER.test(n));
-          const run = new AsyncFunction(...names, '__check', '__import', `return (async () => {\n${body}\n})();`);
-          const where = `${name}:${ex.line}`;
-          await run(
-            ...names.map((n) => scope.get(n)),
-            (i: number, actual: () => Promise<unknown>, expected: (() => unknown) | undefined, throws: string) => check(`${where} statement ${i + 1}`, actual, expected, throws),
-            (spec: string) => load(resolveSpec(spec, file)),
-          );
-        });
-      }
+    describe(relative(ROOT, file), () => {
+      for (const ex of examples) it(`line ${ex.line}: ${ex.code.split('\n')[0]?.slice(0, 80) ?? ''}`, () => runExample(file, ex.line, ex.code));
     });
   }
 });
