@@ -6,11 +6,11 @@
  * @example
  * import { loadVectorSet } from 'pgv2kit';
  * import { createTesteeSubject, runConformance, runConformant, writeReports } from 'pgv2kit/run';
- * const subject = await createTesteeSubject({ command: 'node my-adapter.mjs', timeoutMs: 5000 });
+ * const subject = await createTesteeSubject({ command: 'node examples/node-adapter/adapter.mjs', timeoutMs: 5000 });
  * try {
- *   const run = await runConformance({ set: loadVectorSet(), subject, target: { kind: 'testee', description: 'my adapter' }, selection: { only: [], skip: [] } });
- *   await writeReports(run, { dir: 'reports/my-run', secrets: [] });
- *   process.exitCode = runConformant(run) ? 0 : 1;
+ *   const run = await runConformance({ set: loadVectorSet(), subject, target: { kind: 'testee', description: 'my adapter' }, selection: { only: ['signature'], skip: [] } });
+ *   await writeReports(run, { dir: `${tmp}/my-run`, secrets: [] });
+ *   console.log(runConformant(run) ? 'CONFORMANT' : 'NOT CONFORMANT');
  * } finally {
  *   await subject.close?.();
  * }

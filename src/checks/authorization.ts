@@ -51,7 +51,7 @@ export const authorizationCheck = defineCheck({
  * The answers an authorization.parse case allows, as the case states them.
  * @param c - an authorization.parse case
  * @returns valid: its one answer; invalid: a refusal only; acceptable: a refusal or any listed answer
- * @example caseAnswers(c).refusable
+ * @example caseAnswers(vectorCase('authorization.missing-appid')).refusable
  */
 export function caseAnswers(c: Extract<AuthorizationCase, { op: 'authorization.parse' }>): HeaderAnswers {
   const strict = parseAuthorization(c.inputs.header, { strict: true });

@@ -22,7 +22,7 @@ export interface Check<K extends VectorKind> {
  * Declares a check (identity function that fixes the types).
  * @param check - the check
  * @returns the same check
- * @example export const signatureCheck = defineCheck({ kind: 'signature', operations: () => ['signature.sign'], run: … });
+ * @example defineCheck({ kind: 'signature', operations: () => ['signature.sign'], run: async () => [] }).kind // 'signature'
  */
 export function defineCheck<K extends VectorKind>(check: Check<K>): Check<K> {
   return check;

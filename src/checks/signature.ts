@@ -55,7 +55,7 @@ export const signatureCheck = defineCheck({
  * @param expected - the expected content
  * @param actual - the subject's content
  * @returns e.g. `at byte 41 (part 4, url)`
- * @example firstDifference(utf8('a\nb\n'), utf8('a\nc\n')) // 'at byte 2 (part 2, appSecret)'
+ * @example firstDifference(utf8('a\nb\n'), utf8('a\nc\n')) // 'at byte 2 (part 2, appSecret; expected 4 bytes, got 4)'
  */
 export function firstDifference(expected: Uint8Array, actual: Uint8Array): string {
   let i = 0;

@@ -153,7 +153,9 @@ export function findSecrets(argv: readonly string[], options: OptionSpecs, env: 
  * @param options - the command's options
  * @param env - the environment
  * @returns the text and the name (`seed`, or `PGV2KIT_SEED` when it came from there), or undefined
- * @example standIn(undefined, 'seed', runOptions, { PGV2KIT_SEED: '7' }) // { text: '7', name: 'PGV2KIT_SEED' }
+ * @example
+ * import { runOptions } from './commands/run.js';
+ * standIn(undefined, 'seed', runOptions, { PGV2KIT_SEED: '7' }) // { text: '7', name: 'PGV2KIT_SEED' }
  */
 export function standIn(value: string | undefined, name: string, options: OptionSpecs, env: Readonly<Record<string, string | undefined>>): { text: string; name: string } | undefined {
   if (value !== undefined) return { text: value, name };
@@ -181,7 +183,9 @@ export function optionLabel(name: string): string {
  * @param options - the command's options
  * @param words - the option's value and the words after it, as given
  * @returns the message, or undefined when the option's value is not one to quote
- * @example quoteHint('testee', runOptions, ['python3', 'x.py']) // "--testee takes the whole command line as one argument: quote it: --testee 'python3 x.py'"
+ * @example
+ * import { runOptions } from './commands/run.js';
+ * quoteHint('testee', runOptions, ['python3', 'x.py']) // "--testee takes the whole command line as one argument: quote it: --testee 'python3 x.py'"
  */
 export function quoteHint(name: string, options: OptionSpecs, words: readonly string[]): string | undefined {
   const spec = options[name];

@@ -23,7 +23,7 @@ export function installedKit(root: string = PACKAGE_ROOT): boolean {
  * @param what - the option it came from, for the message (`--out`, `--save`)
  * @param root - the kit's folder (default: this one)
  * @throws {UsageError} naming the path and where to write instead
- * @example refuseInsideInstalledKit(file, '--out')
+ * @example refuseInsideInstalledKit('/usr/lib/node_modules/pgv2kit/vectors/a.yaml', '--out', '/usr/lib/node_modules/pgv2kit') // throws UsageError
  */
 export function refuseInsideInstalledKit(path: string, what: string, root: string = PACKAGE_ROOT): void {
   if (!installedKit(root)) return;

@@ -19,7 +19,7 @@ export interface JsonOutput {
  * @param json - whether --json was given
  * @param io - the process's io
  * @returns the io to write through, and the summary's printer
- * @example const { io, emit } = jsonOutput(values.json === true, given); …; emit({ exitCode: 0 })
+ * @example const { emit } = jsonOutput(true, io); emit({ exitCode: 0 }); io.out // '{"exitCode":0}\n'
  */
 export function jsonOutput(json: boolean, io: CliIo): JsonOutput {
   if (!json) return { io, emit: () => undefined };

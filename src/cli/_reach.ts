@@ -33,7 +33,7 @@ export class TargetUnreachableError extends Pgv2kitError {
  * @param targets - what each is, in words (`the gateway`), and its URL
  * @param timeoutMs - how long a connection may take
  * @throws {TargetUnreachableError} naming the first target not reached, its URL and why
- * @example await requireReachable([{ what: 'the gateway', url }], 5000)
+ * @example await requireReachable([{ what: 'the gateway', url: gateway.baseUrl }], 5000)
  */
 export async function requireReachable(targets: ReadonlyArray<{ readonly what: string; readonly url: string }>, timeoutMs: number): Promise<void> {
   const seen = new Set<string>();

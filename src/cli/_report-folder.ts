@@ -20,7 +20,6 @@ import type { CommandContext } from './command.js';
  * @param extra - files the command writes beside the reports (certify's pages)
  * @returns the folder, or undefined when the run will name it (under `<cwd>/reports`)
  * @throws {UsageError} naming the folder and the problem, or the pid of the run holding it
- * @example const dir = checkedReportFolder(values, { name: 'run', io, atEnd });
  */
 export function checkedReportFolder(values: { readonly 'report-dir'?: string | undefined; readonly 'run-name'?: string | undefined }, command: { readonly name: string; readonly io: Pick<CommandContext['io'], 'cwd' | 'stderr'>; readonly atEnd: CommandContext['atEnd'] }, extra: readonly string[] = []): string | undefined {
   const { cwd } = command.io;

@@ -20,7 +20,7 @@ import { TargetUnreachableError } from './_reach.js';
  * @param e - the error
  * @param command - the testee command, as given
  * @returns the failure
- * @example startFailure(e, values.testee).reason
+ * @example try { await createTesteeSubject({ command: 'false', timeoutMs: 5000 }) } catch (e) { startFailure(e, 'false').reason }
  */
 export function startFailure(e: TesteeStartError, command: string): TesteeStartFailure {
   return e.failure ?? { kind: 'exit', reason: e.message, command, exitCode: null, signal: null, killedByKit: false, stderrTail: [] };
@@ -33,7 +33,7 @@ export function startFailure(e: TesteeStartError, command: string): TesteeStartF
  * @param io - the command's io (its working folder is the testee's)
  * @param name - the command's name, e.g. `run`
  * @param failure - the failure
- * @example printStartFailure(io, 'fuzz', startFailure(e, values.testee))
+ * @example try { await createTesteeSubject({ command: 'false', timeoutMs: 5000 }) } catch (e) { printStartFailure(io, 'run', startFailure(e, 'false')) }
  */
 export function printStartFailure(io: Pick<CliIo, 'stderr' | 'cwd'>, name: string, failure: TesteeStartFailure): void {
   const hint = splitPathHint(failure.command, io.cwd);
@@ -47,7 +47,10 @@ export function printStartFailure(io: Pick<CliIo, 'stderr' | 'cwd'>, name: strin
  * @param command - the command line, as given to --testee
  * @param cwd - the folder it runs in (relative paths)
  * @returns the hint with the command line mended, or undefined when no such word is found
- * @example splitPathHint('python3 /tmp/my dir/a.py', '/') // 'the command line is run by a shell (sh -c), which split "/tmp/my dir/a.py" at its spaces: quote the path inside it: --testee \'python3 "/tmp/my dir/a.py"\''
+ * @example
+ * import { mkdirSync, writeFileSync } from 'node:fs';
+ * mkdirSync(`${tmp}/my dir`); writeFileSync(`${tmp}/my dir/a.py`, '');
+ * splitPathHint('python3 my dir/a.py', tmp) // 'the command line is run by a shell (sh -c), which split "my dir/a.py" at its spaces: quote the path inside it: --testee \'python3 "my dir/a.py"\''
  */
 export function splitPathHint(command: string, cwd: string): string | undefined {
   const words = [...command.matchAll(/\S+/g)].slice(0, MAX_WORDS).map((m) => ({ start: m.index, end: m.index + m[0].length }));
@@ -87,7 +90,6 @@ export interface AbortedRunFacts {
  * as passed).
  * @param facts - {@link AbortedRunFacts}
  * @returns the run
- * @example writeReports(abortedRun({ failure, vectorSetHash: set.hash, … }), { dir, secrets })
  */
 export function abortedRun(facts: AbortedRunFacts): RunResult {
   const f = facts.failure;

@@ -27,7 +27,7 @@ export interface VectorFileTarget {
  * @param option - the option, for messages (`--save`)
  * @returns the file, its vectors folder and area
  * @throws {UsageError} naming the file and the problem
- * @example vectorFileTarget('/p/vectors/signature/found.yaml', ['signature'], '--save')
+ * @example vectorFileTarget(`${tmp}/vectors/signature/found.yaml`, ['signature'], '--save').root // `${tmp}/vectors`
  */
 export function vectorFileTarget(file: string, areas: readonly string[], option: string): VectorFileTarget {
   for (const area of areas) {
@@ -44,7 +44,7 @@ export function vectorFileTarget(file: string, areas: readonly string[], option:
  * @param option - the option, for messages
  * @returns the target
  * @throws {UsageError} naming the file and the problem
- * @example checkedTarget({ file, root, area: 'signature' }, '--dir')
+ * @example checkedTarget({ file: `${tmp}/mine/signature/a.yaml`, root: `${tmp}/mine`, area: 'signature' }, '--dir').area // 'signature'
  */
 export function checkedTarget(target: VectorFileTarget, option: string): VectorFileTarget {
   refuseInsideInstalledKit(target.file, option);
@@ -62,7 +62,7 @@ export function checkedTarget(target: VectorFileTarget, option: string): VectorF
  * @param limits - the limits its files are read under
  * @returns the target
  * @throws {UsageError} naming every problem of the folder's set
- * @example loadableTarget(vectorFileTarget(file, ['authorization'], '--save'), '--save', limits)
+ * @example loadableTarget(vectorFileTarget(`${tmp}/mine/authorization/found.yaml`, ['authorization'], '--save'), '--save').area // 'authorization'
  */
 export function loadableTarget<T extends VectorFileTarget>(target: T, option: string, limits?: VectorLimits): T {
   try {

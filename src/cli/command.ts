@@ -123,9 +123,10 @@ export interface Command<O extends OptionSpecs = OptionSpecs> {
  * @param command - the command
  * @returns the same command
  * @example
- * export default defineCommand({ name: 'hello', summary: 'Say hello', usage: 'pgv2kit hello',
+ * const hello = defineCommand({ name: 'hello', summary: 'Say hello', usage: 'pgv2kit hello',
  *   options: { loud: { type: 'boolean', description: 'Shout' } },
  *   run: ({ values, io }) => { io.stdout(values.loud ? 'HELLO\n' : 'hello\n'); return 0; } });
+ * hello.name // 'hello'
  */
 export function defineCommand<const O extends OptionSpecs>(command: Command<O>): Command<O> {
   return command;

@@ -10,7 +10,9 @@ import { EXIT_CODE_TITLES, type ExitCode } from './exit-codes.js';
  * The help of the whole CLI: commands, global options, exit codes.
  * @param commands - the registered commands
  * @returns the text, ending in LF
- * @example formatMainHelp(COMMANDS)
+ * @example
+ * import { COMMANDS } from './registry.js';
+ * formatMainHelp(COMMANDS).startsWith('pgv2kit: ') // true
  */
 export function formatMainHelp(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -71,7 +73,9 @@ export function environmentLines(commands: readonly Command[]): string[] {
  * The help of one command: usage, description, arguments, options, examples.
  * @param command - the command
  * @returns the text, ending in LF
- * @example formatCommandHelp(vectorsCommand)
+ * @example
+ * import { vectorsCommand } from './commands/vectors.js';
+ * formatCommandHelp(vectorsCommand)
  */
 export function formatCommandHelp(command: Command): string {
   const options = optionRows(command).map((o) => [`${o.short ? `-${o.short}, ` : '    '}${o.flag}`, o.text] as const);

@@ -26,7 +26,7 @@ export interface CliIo {
 /**
  * The io of the running process.
  * @returns an io writing to process.stdout and process.stderr
- * @example process.exitCode = await main(process.argv.slice(2), processIo());
+ * @example processIo().cwd === process.cwd() // true
  */
 export function processIo(): CliIo {
   return {

@@ -26,7 +26,7 @@ export const DEBUG_ENV = 'PGV2KIT_DEBUG';
  * @param argv - the arguments after `pgv2kit` (process.argv.slice(2))
  * @param io - output, environment and working folder
  * @returns the exit code: 0 success, 1 nonconformance, 2 usage, 3 failure
- * @example process.exitCode = await main(process.argv.slice(2), processIo());
+ * @example await main(['--version'], io) // 0
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   return runCli(argv, io, COMMANDS);

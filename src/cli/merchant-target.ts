@@ -116,7 +116,7 @@ export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'en
  * @param m - the merchant
  * @param withinMs - how long reaching each may take
  * @throws {TargetUnreachableError} naming the endpoint not reached, its URL and why
- * @example await reachMerchant(merchant, 5000)
+ * @example await reachMerchant({ target: { notifyUrl: gateway.baseUrl, returnUrl: gateway.baseUrl }, sample: false, close: undefined }, 5000)
  */
 export async function reachMerchant(m: ChosenMerchant, withinMs: number): Promise<void> {
   const t = m.target;

@@ -19,7 +19,7 @@ import type { LoadedCase } from '../vectors/types.js';
  * @param properties - the properties' options, or false when they do not run
  * @param selection - --only / --skip
  * @param say - where the lines go
- * @example listSelection(selected, subject, false, { only: [], skip: [] }, io.stdout)
+ * @example listSelection(liveCases(set).slice(0, 2), subject, false, { only: [], skip: [] }, io.stdout)
  */
 export function listSelection(selected: readonly LoadedCase[], subject: Subject, properties: PropertyOptions | false, selection: Selection, say: (s: string) => void): void {
   let others = 0;

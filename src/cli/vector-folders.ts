@@ -13,7 +13,7 @@ import { UsageError } from './command.js';
  * @param cwd - the folder paths are relative to
  * @returns the folders, in the order given (the first's files keep their own names)
  * @throws {UsageError} for an empty entry, a folder that cannot be read, or one named twice
- * @example vectorFolders('kit,./mine', '/work') // [{ root: <kit>/vectors }, { root: '/work/mine', label: 'mine' }]
+ * @example vectorFolders('kit', tmp) // [{ root: DEFAULT_VECTORS_DIR }]
  */
 export function vectorFolders(value: string | undefined, cwd: string): Array<{ root: string; label?: string }> {
   if (value === undefined) return [{ root: DEFAULT_VECTORS_DIR }];

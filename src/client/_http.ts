@@ -69,7 +69,7 @@ export function wireUrl(url: string): { origin: string; target: string; url: str
  * @returns the status, headers and raw body
  * @throws {ClientError} PGV2_CLIENT_NETWORK, PGV2_CLIENT_TIMEOUT or PGV2_CLIENT_RESPONSE_TOO_LARGE (rejects)
  * @throws {RangeError} (rejects) when undici refuses the method, target or a header
- * @example const r = await exchange({ method: 'POST', url, headers: [['content-type', 'application/json']], body }, {});
+ * @example const r = await exchange({ method: 'POST', url: `${baseUrl}/pg/v2/payment/create`, headers: [['content-type', 'application/json']], body: utf8(body) }, {});
  */
 export async function exchange(request: WireRequest, options: ClientOptions): Promise<WireResponse> {
   const { origin, target } = wireUrl(request.url);

@@ -10,7 +10,7 @@ import { ClientError } from './errors.js';
  * @param e - any thrown value
  * @param secrets - texts to mask
  * @returns the error to throw
- * @example throw maskError(e, [appSecret]);
+ * @example (maskError(new Error(`bad secret ${appSecret}`), [appSecret]) as Error).message.includes(appSecret) // false
  */
 export function maskError(e: unknown, secrets: readonly string[]): unknown {
   if (!(e instanceof Error)) return e;

@@ -30,7 +30,7 @@ export interface Envelope {
  * @param merchant - the merchant's appId and secret, and the verifier's choices
  * @param what - the response named in messages, e.g. `the credentials response`
  * @throws {ClientError} when the response is not an authentic 200
- * @example assertAuthentic(r, { appId, appSecret }, 'the credentials response');
+ * @example assertAuthentic(await signedRequest({ method: 'POST', url: `${baseUrl}/pg/v2/payment/create`, appId, appSecret, body }), { appId, appSecret }, 'the payment response');
  */
 export function assertAuthentic(r: SignedExchange, merchant: { readonly appId: string; readonly appSecret: string; readonly verify?: VerifyOptions | undefined }, what: string): void {
   const secrets = [merchant.appSecret];
@@ -65,7 +65,7 @@ export function assertAuthentic(r: SignedExchange, merchant: { readonly appId: s
  * @param secrets - texts to mask in messages
  * @returns the envelope
  * @throws {ClientError} PGV2_CLIENT_MALFORMED_RESPONSE
- * @example readEnvelope(r.body, 'the payment response', [appSecret]).code // 'OK'
+ * @example readEnvelope(utf8('{"code":"OK","errorMessage":null,"data":{}}'), 'the payment response', [appSecret]).code // 'OK'
  */
 export function readEnvelope(body: Uint8Array, what: string, secrets: readonly string[]): Envelope {
   const malformed = (why: string): ClientError => fail('PGV2_CLIENT_MALFORMED_RESPONSE', `${what} is authentic but ${why} (2.3)`, secrets, { status: 200 });
@@ -98,7 +98,7 @@ export function readEnvelope(body: Uint8Array, what: string, secrets: readonly s
  * @param secrets - texts to mask
  * @param details - status, problem, envelope code, cause
  * @returns the error
- * @example throw fail('PGV2_CLIENT_MALFORMED_RESPONSE', 'no data', [appSecret]);
+ * @example fail('PGV2_CLIENT_MALFORMED_RESPONSE', 'no data', [appSecret]).code // 'PGV2_CLIENT_MALFORMED_RESPONSE'
  */
 export function fail(code: ClientError['code'], message: string, secrets: readonly string[], details: ConstructorParameters<typeof ClientError>[2] = {}): ClientError {
   return new ClientError(code, redact(message, secrets), details);

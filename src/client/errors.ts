@@ -10,7 +10,7 @@ import { Pgv2kitError } from '../errors.js';
 
 /**
  * Every code a {@link ClientError} can carry.
- * @example CLIENT_ERROR_CODES.includes(e.code)
+ * @example CLIENT_ERROR_CODES.includes('PGV2_CLIENT_TIMEOUT') // true
  */
 export const CLIENT_ERROR_CODES = [
   'PGV2_CLIENT_NETWORK',
@@ -103,9 +103,8 @@ export interface ClientErrorDetails {
  * A runtime failure of the reference client, with a stable `code` and a message naming
  * why. Messages never contain the application secret (they pass through `redact`).
  * @example
- * try { await upload(input) } catch (e) {
- *   if (e instanceof ClientError && e.code === 'PGV2_CLIENT_RESPONSE_NOT_AUTHENTIC') …
- * }
+ * const e = await createPayment({ baseUrl: 'http://127.0.0.1:9', appId, appSecret, payment: { merchantTradeNo: 'M1', amount: '1.00', currency: 'EUR' } }).catch((e) => e);
+ * e instanceof ClientError && e.code // 'PGV2_CLIENT_NETWORK' — nothing listens on port 9
  */
 export class ClientError extends Pgv2kitError {
   override readonly name = 'ClientError';

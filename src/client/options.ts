@@ -30,13 +30,13 @@ export interface ClientOptions {
 
 /**
  * Default of {@link ClientOptions.timeoutMs}.
- * @example signedRequest({ …, client: { timeoutMs: 3 * DEFAULT_TIMEOUT_MS } })
+ * @example DEFAULT_TIMEOUT_MS // 10000 — a call's client: { timeoutMs } waits longer
  */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * Default of {@link ClientOptions.maxResponseBytes}.
- * @example createPayment({ …, client: { maxResponseBytes: 2 * DEFAULT_MAX_RESPONSE_BYTES } })
+ * @example DEFAULT_MAX_RESPONSE_BYTES // 8388608 — a call's client: { maxResponseBytes } reads more
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 

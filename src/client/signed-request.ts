@@ -101,7 +101,7 @@ export interface SignedExchange extends WireResponse {
  *   timestamp or nonce cannot be written in a 5.3 header (empty, or with a comma), or
  *   undici refuses the method or a header
  * @example
- * const r = await signedRequest({ method: 'POST', url: `${base}/pg/v2/payment/create`, appId, appSecret,
+ * const r = await signedRequest({ method: 'POST', url: `${baseUrl}/pg/v2/payment/create`, appId, appSecret,
  *   body: '{"amount":"1.00"}', mutate: { kind: 'body', body: '{"amount":"9.00"}' } });
  * r.status // the gateway must refuse: the body is not the one signed
  */

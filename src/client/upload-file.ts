@@ -33,7 +33,9 @@ export interface UploadFileInput {
  *   error text; PGV2_CLIENT_NETWORK, PGV2_CLIENT_TIMEOUT, PGV2_CLIENT_RESPONSE_TOO_LARGE
  * @throws {TypeError} (rejects) when an input has the wrong type
  * @throws {RangeError} (rejects) when the form cannot carry a name, the filename or the content type as written (buildUploadForm)
- * @example await uploadFile(credentials, { filename: 'evidence.pdf', contentType: 'application/pdf', file });
+ * @example
+ * const credentials = await requestUploadCredentials({ baseUrl, appId, appSecret, filename: 'evidence.pdf', contentType: 'application/pdf', scene: 'DISPUTE_EVIDENCE' });
+ * await uploadFile(credentials, { filename: 'evidence.pdf', contentType: 'application/pdf', file: utf8('%PDF-1.7\n') });
  */
 export async function uploadFile(credentials: UploadCredentials, file: UploadFileInput, options: ClientOptions = {}): Promise<void> {
   const form = buildUploadForm({ formFields: credentials.formFields, filename: file.filename, contentType: file.contentType ?? '', file: file.file });

@@ -28,7 +28,7 @@ export interface UploadResult {
  * @throws {RangeError} (rejects) when an input cannot be sent as written
  * @example
  * const { storageUri } = await upload({ baseUrl, appId, appSecret, filename: 'scan.pdf',
- *   contentType: 'application/pdf', scene: 'DISPUTE_EVIDENCE', file });
+ *   contentType: 'application/pdf', scene: 'DISPUTE_EVIDENCE', file: utf8('%PDF-1.7\n') });
  */
 export async function upload(input: UploadInput): Promise<UploadResult> {
   if (!(input.file instanceof Uint8Array)) throw new TypeError('file must be a Uint8Array');

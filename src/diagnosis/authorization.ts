@@ -38,7 +38,6 @@ export const PARSER_MISTAKES: ReadonlyArray<{ readonly id: string; readonly ref:
  * @param c - the case
  * @param outcome - the failed operation's outcome
  * @returns the diagnoses; empty for a refusal (one bit) or when nothing fits
- * @example diagnoseAuthorization(c, outcome)[0]?.mistake // 'items-by-position'
  */
 export function diagnoseAuthorization(c: AuthorizationCase, outcome: OpOutcome): Diagnosis[] {
   const result = resultOf(outcome.got);

@@ -55,7 +55,9 @@ export type MistakeLead = 'your sign' | 'your content' | 'you accept';
  * @param m - the mistake
  * @param who - whose answer it explains: a signer's sign or content, or a verifier's acceptance
  * @returns the diagnosis: `<lead> in which <the mistake's description>`
- * @example ofMistake(m, 'your sign').message // 'your sign equals the sign of the content in which …'
+ * @example
+ * import { MISTAKES } from './mistakes.js';
+ * ofMistake(MISTAKES[0], 'your sign').message // 'your sign equals the sign of the content in which …'
  */
 export function ofMistake(m: Mistake, who: MistakeLead): Diagnosis {
   return { mistake: m.id, message: `${(m.writes === 'sign' ? SIGN_LEADS : CONTENT_LEADS)[who]} ${m.description}`, ref: m.ref };
@@ -88,7 +90,7 @@ export function refusalExpected(kind: string, ref: string): Diagnosis {
  * The readings a case depends on, or its spec sections when it names none.
  * @param c - the case
  * @returns e.g. `R9, R10`
- * @example refOf(c) // 'R9'
+ * @example refOf(vectorCase('response.payment-create-success')) // 'R9'
  */
 export function refOf(c: VectorCase): string {
   return c.readings.join(', ') || c.spec.map((s) => `§${s}`).join(', ');

@@ -25,7 +25,6 @@ export type MessageCase = RequestCase | ResponseCase | WebhookCase;
  * @param outcome - the failed operation's outcome
  * @returns the diagnoses, most specific first; empty when the verifier refused (a
  *   refusal of a valid message is one bit, nothing to diagnose)
- * @example diagnoseMessage(c, outcome)[0]?.mistake // 'accepts-duplicate-item'
  */
 export function diagnoseMessage(c: MessageCase, outcome: OpOutcome): Diagnosis[] {
   if (!accepted(resultOf(outcome.got))) return [];

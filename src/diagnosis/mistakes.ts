@@ -36,7 +36,7 @@ export interface Mistake {
  * distinct content.
  * @param parts - the parts a correct signer uses
  * @returns the mistakes with their contents, in the order of {@link MISTAKES}
- * @example mistakenContents(parts)[0]?.mistake.id // 'no-final-lf'
+ * @example mistakenContents({ appId, appSecret, method: 'POST', url, timestamp: '1', nonce: 'n', body: utf8(body) })[0]?.mistake.id // 'no-final-lf'
  */
 export function mistakenContents(parts: ByteParts): Array<{ readonly mistake: Mistake; readonly content: Uint8Array }> {
   const correct = signatureContent(parts);
@@ -60,7 +60,9 @@ export function mistakenContents(parts: ByteParts): Array<{ readonly mistake: Mi
  * @param headerSign - the sign read from the header
  * @returns every mistake that reproduces the sign, in the order of {@link MISTAKES} (two
  *   mistakes may give the same content, e.g. a stripped trailing LF and a dropped final LF)
- * @example findMistakes(parts, header.sign).map((m) => m.id) // ['no-final-lf']
+ * @example
+ * const parts = { appId, appSecret, method: 'POST', url, timestamp: '1', nonce: 'n', body: utf8(body) };
+ * findMistakes(parts, signContent(signatureContent(parts).slice(0, -1))).map((m) => m.id) // ['no-final-lf']
  */
 export function findMistakes(parts: ByteParts, headerSign: string): Mistake[] {
   const wanted = headerSign.toLowerCase();
@@ -85,7 +87,7 @@ export function findMistakes(parts: ByteParts, headerSign: string): Mistake[] {
  * genuine message, so they are the mistakes that could explain its refusal.
  * @param parts - the parts a correct signer uses
  * @returns the mistakes, in the order of {@link MISTAKES}
- * @example differingMistakes(parts).some((m) => m.id === 'no-final-lf') // true
+ * @example differingMistakes({ appId, appSecret, method: 'POST', url, timestamp: '1', nonce: 'n', body: utf8(body) }).some((m) => m.id === 'no-final-lf') // true
  */
 export function differingMistakes(parts: ByteParts): Mistake[] {
   const rightSign = signContent(signatureContent(parts));
@@ -280,8 +282,8 @@ export const MISTAKES: ReadonlyArray<Mistake & { readonly build?: BuildMistake; 
 /**
  * The summary of a mistake's kind (what the reference gateway's record says).
  * @param mistake - a mistake of {@link MISTAKES}
- * @returns e.g. `body signed differs from body sent`
- * @example mistakeSummary(MISTAKES[0]) // 'body signed differs from body sent'
+ * @returns e.g. `the signature content was not built as 5.1 says`
+ * @example mistakeSummary(MISTAKES[0]) // 'the signature content was not built as 5.1 says'
  */
 export function mistakeSummary(mistake: Pick<Mistake, 'flag'>): string {
   return KNOWN_MISTAKES[mistake.flag].summary;

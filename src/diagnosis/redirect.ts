@@ -46,7 +46,6 @@ export type RedirectMistake = keyof typeof REDIRECT_MISTAKES;
  * @param c - the case
  * @param outcome - the failed operation's outcome
  * @returns the diagnoses; empty when the verifier refused (one bit) or nothing fits
- * @example diagnoseRedirect(c, outcome)[0]?.mistake // 'payment-plus-kept'
  */
 export function diagnoseRedirect(c: RedirectCase, outcome: OpOutcome): Diagnosis[] {
   const result = resultOf(outcome.got);
@@ -103,7 +102,7 @@ function signedOverMistake(c: RedirectCase, rawPayment: string, rawAuthorization
  * reading of the query fails.
  * @param c - a redirect case
  * @returns mistake ids (of {@link MISTAKES} and {@link REDIRECT_MISTAKES}); empty when the redirect has no single payment and authorization
- * @example redirectRefusalCauses(c) // ['payment-encoded', 'landed-url', 'redirect-method', …]
+ * @example redirectRefusalCauses(vectorCase('redirect.payment-spaces-plus')) // e.g. ['payment-encoded', 'landed-url', 'redirect-method', …]
  */
 export function redirectRefusalCauses(c: RedirectCase): string[] {
   const params = queryParameters(c.inputs.redirectUrl);

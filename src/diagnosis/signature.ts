@@ -17,7 +17,6 @@ import { findMistakes, mistakenContents, type ByteParts } from './mistakes.js';
  * @param c - the case
  * @param outcome - the failed operation's outcome
  * @returns the diagnoses; empty when nothing in the catalogue fits
- * @example diagnoseSignature(c, outcome)[0]?.mistake // 'no-final-lf'
  */
 export function diagnoseSignature(c: SignatureCase, outcome: OpOutcome): Diagnosis[] {
   const result = resultOf(outcome.got);

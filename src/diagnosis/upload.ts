@@ -37,7 +37,6 @@ export const FORM_MISTAKES: Readonly<Record<FormProblemKind, string>> = Object.f
  * @param c - the case
  * @param outcome - the failed operation's outcome
  * @returns the diagnoses; empty when nothing fits
- * @example (await diagnoseUpload(c, outcome))[0]?.mistake // 'file-not-last'
  */
 export async function diagnoseUpload(c: UploadCase, outcome: OpOutcome): Promise<Diagnosis[]> {
   if (c.op === 'upload.form') return diagnoseForm(c, outcome);

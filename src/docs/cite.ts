@@ -25,7 +25,9 @@ import { docPath, PACKAGE_ROOT, readingRef, refsIn, sectionRef, type DocRef } fr
  * A page named as a report names it: its path in the kit, as text.
  * @param ref - the page
  * @returns e.g. `docs/mistakes/no-final-lf.md in the kit`
- * @example inKit(mistakeRef('no-final-lf')!) // 'docs/mistakes/no-final-lf.md in the kit'
+ * @example
+ * import { mistakeRef } from './refs.js';
+ * inKit(mistakeRef('no-final-lf')!) // 'docs/mistakes/no-final-lf.md in the kit'
  */
 export function inKit(ref: DocRef): string {
   return `${docPath(ref)} in the kit`;
@@ -44,7 +46,9 @@ export interface Explained {
  * @param ref - the page, from `mistakeRef` or `failureRef` (undefined gives undefined)
  * @returns what it means and how to fix it (Markdown links reduced to their text, `code`
  *   spans in backticks) with the page named; undefined when there is no such page
- * @example explained(mistakeRef('no-final-lf'))?.fix // 'Append an LF after every part, the body included: …'
+ * @example
+ * import { mistakeRef } from './refs.js';
+ * explained(mistakeRef('no-final-lf'))?.fix // 'Append an LF after every part, the body included: …'
  */
 export function explained(ref: DocRef | undefined): Explained | undefined {
   const text = pageText(ref);
@@ -58,7 +62,7 @@ export function explained(ref: DocRef | undefined): Explained | undefined {
  * @param ref - the reference
  * @param cwd - the working folder (default: the process's)
  * @returns the path, with `#anchor` for a spec section
- * @example docDisplayPath(readingRef('R8')!) // 'docs/readings.md' (in a clone)
+ * @example docDisplayPath(readingRef('R8')!) // 'docs/readings.md' — in a clone
  */
 export function docDisplayPath(ref: DocRef, cwd: string = process.cwd()): string {
   const abs = join(PACKAGE_ROOT, ...ref.file.split('/'));
@@ -116,7 +120,9 @@ export function citeRefsHtml(escaped: string, bareSections = false): string {
  * @param ref - the page, from `mistakeRef` or `failureRef`; undefined leaves the HTML alone
  * @param html - what cites it
  * @returns `<span class="doc" title="…">html</span>`, or `html`
- * @example citePageHtml(failureRef('failed'), 'FAILED') // '<span class="doc" title="the implementation is not conformant on this case: … (docs/failures/failed.md in the kit)">FAILED</span>'
+ * @example
+ * import { failureRef } from './refs.js';
+ * citePageHtml(failureRef('failed'), 'FAILED') // '<span class="doc" title="the implementation is not conformant on this case: … (docs/failures/failed.md in the kit)">FAILED</span>'
  */
 export function citePageHtml(ref: DocRef | undefined, html: string): string {
   if (!ref) return html;

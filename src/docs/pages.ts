@@ -23,7 +23,9 @@ export interface PageText {
  * @param ref - the page, from `mistakeRef` or `failureRef`; undefined gives undefined
  * @returns the title, what it means and how to fix it, or undefined when the page is not
  *   there or lacks one of them
- * @example pageText(mistakeRef('no-final-lf'))?.fix // 'Append an LF after every part, the body included: …'
+ * @example
+ * import { mistakeRef } from './refs.js';
+ * pageText(mistakeRef('no-final-lf'))?.fix // 'Append an LF after every part, the body included: …'
  */
 export function pageText(ref: DocRef | undefined): PageText | undefined {
   if (!ref || (ref.kind !== 'mistake' && ref.kind !== 'failure')) return undefined;

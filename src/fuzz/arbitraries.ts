@@ -200,7 +200,7 @@ export const headerMutationArb: fc.Arbitrary<HeaderMutation> = mutationArb(heade
  * @param m - the model
  * @param mutation - the change
  * @returns the changed model (m when the mutation does not apply, e.g. on no items)
- * @example applyMutation(m, { kind: 'drop', at: 0 }) // m without its first item
+ * @example applyMutation({ lead: '', scheme: 'V2_SHA256', gap: ' ', pieces: [{ lead: '', name: 'a', eq: true, value: '1', trail: '' }], trail: '' }, { kind: 'drop', at: 0 }).pieces // []
  */
 export function applyMutation(m: HeaderModel, mutation: HeaderMutation): HeaderModel {
   const pieces = [...m.pieces];

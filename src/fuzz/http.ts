@@ -68,7 +68,7 @@ export function signedUrlOf(options: Pick<FuzzHttpOptions, 'kind' | 'url' | 'not
  * Fuzzes the Authorization handling of a live gateway or merchant notify endpoint.
  * @param options - {@link FuzzHttpOptions}
  * @returns the run, with the shrunk finding (as {@link fuzzParser} gives it)
- * @example const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, appId, appSecret, seed: 1, runs: 100 }); r.finding // undefined
+ * @example const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, appId, appSecret, seed: 1, runs: 20 }); r.finding // undefined
  */
 export async function fuzzHttp(options: FuzzHttpOptions): Promise<FuzzResult & { readonly advisories: HttpAdvisories }> {
   let count = 0;
@@ -106,7 +106,7 @@ export interface HttpAdvisories {
  * @param header - the header sent
  * @param signed - the items the request was signed with
  * @returns accept (must answer 200), refuse (never 2xx), or either
- * @example httpExpectation(formatAuthorization(items), items) // 'accept'
+ * @example httpExpectation(authorization, parseAuthorization(authorization).items) // 'accept'
  */
 export function httpExpectation(header: string, signed: AuthorizationItems): 'accept' | 'refuse' | 'either' {
   const answers = headerAnswers(onTheWire(header));
@@ -131,7 +131,7 @@ export const onTheWire: (header: string) => string = httpFieldValue;
  * the SP/HTAB around the field value let a parser refuse the value as sent, else R8.
  * @param header - the header sent
  * @returns the rule, e.g. `RFC 9110 §5.5: the SP/HTAB around a field value are not part of it`
- * @example mustAcceptRule(' V2_SHA256 appId=a,sign=00,timestamp=1,nonce=n') // 'RFC 9110 §5.5: …'
+ * @example mustAcceptRule(' V2_SHA256 appId=a,sign=00,timestamp=1,nonce=n') // 'RFC 9110 §5.5: the SP/HTAB around a field value are not part of it'
  */
 export function mustAcceptRule(header: string): string {
   const wire = onTheWire(header);

@@ -85,7 +85,7 @@ export function checkHeader(subject: Subject, header: string, id: string): Promi
  * @param subject - the implementation under test
  * @param options - {@link FuzzOptions}
  * @returns the run, with the shrunk finding when a header breaks R8
- * @example const r = await fuzzParser(createReferenceSubject(), { seed: 1, runs: 300 }); r.finding // undefined
+ * @example const r = await fuzzParser(createReferenceSubject(), { seed: 1, runs: 50 }); r.finding // undefined
  */
 export async function fuzzParser(subject: Subject, options: FuzzOptions = {}): Promise<FuzzResult> {
   let n = 0;

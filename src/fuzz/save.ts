@@ -52,7 +52,6 @@ export function findingCase(finding: FuzzFinding, id: string, date: Date = new D
  * @returns the id and file, and what was made for it
  * @throws {VectorTargetError} when the file is not in an authorization/ folder, or may not be written there
  * @throws {VectorSetError} when the folder's set does not load, before or after (every problem in the message)
- * @example saveFinding(finding, '/p/vectors/authorization/fuzz.yaml').id // 'authorization.fuzz-1'
  */
 export function saveFinding(finding: FuzzFinding, file: string, date: Date = new Date(), limits: VectorLimits = DEFAULT_VECTOR_LIMITS): SavedCase {
   const root = vectorsRootOf(file, 'authorization');

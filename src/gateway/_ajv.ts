@@ -12,7 +12,7 @@ let ajv: Ajv2020 | undefined;
  * Compiles one of the gateway's schemas (once per schema object).
  * @param schema - a draft 2020-12 schema with an `$id`
  * @returns the validate function; its `errors` are every error found
- * @example const validate = compileSchema(schema); validate(body)
+ * @example compileSchema({ $id: 'pgv2kit:example', type: 'object', required: ['a'] })({ a: 1 }) // true
  */
 export function compileSchema(schema: { readonly $id: string }): ValidateFunction {
   ajv ??= createAjv({ verbose: true });

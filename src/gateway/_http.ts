@@ -13,7 +13,6 @@ import type { Socket } from 'node:net';
  * target, or the target itself when it is in absolute form. Nothing is normalised.
  * @param req - the request
  * @returns e.g. `http://127.0.0.1:8080/s/x/pg/v2/file/generateUploadUrl?a=1`
- * @example fullUrl(req)
  */
 export function fullUrl(req: IncomingMessage): string {
   const target = req.url as string; // always set on a server request
@@ -38,7 +37,6 @@ export function targetPath(target: string): string {
  * The headers as received: [name, value] pairs in order, names as written.
  * @param req - the request
  * @returns the pairs
- * @example rawHeaderPairs(req)[0] // ['Host', '127.0.0.1:8080']
  */
 export function rawHeaderPairs(req: IncomingMessage): Array<readonly [string, string]> {
   const out: Array<readonly [string, string]> = [];
@@ -62,7 +60,6 @@ export interface ReadBody {
  * @param limit - the largest body read, bytes
  * @param idleMs - the longest pause between two pieces of the body
  * @returns the bytes and why reading stopped early, if it did
- * @example const { bytes, stopped } = await readBody(req, 65536, 10000);
  */
 export function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<ReadBody> {
   return new Promise((resolve) => {
@@ -108,7 +105,6 @@ export function readBody(req: IncomingMessage, limit: number, idleMs: number): P
  * @param req - the request
  * @param maxBytes - the most bytes discarded before the connection is cut
  * @param maxMs - the longest wait before the connection is cut
- * @example drainRest(req)
  */
 export function drainRest(req: IncomingMessage, maxBytes = 8 * 1024 * 1024, maxMs = 5000): void {
   if (req.complete) return;
@@ -140,7 +136,6 @@ export function drainRest(req: IncomingMessage, maxBytes = 8 * 1024 * 1024, maxM
  * 400 otherwise; then the socket is closed.
  * @param body - the body to send for a status and a message (JSON envelope or XML error)
  * @returns the 'clientError' listener
- * @example server.on('clientError', clientErrorAnswer((status, message) => ({ type: 'text/plain', text: message })))
  */
 export function clientErrorAnswer(body: (status: number, message: string) => { readonly type: string; readonly text: string }): (err: Error & { code?: string }, socket: Socket) => void {
   return (err, socket) => {

@@ -10,7 +10,7 @@
  * @param message - the message
  * @param more - further elements, [name, text], e.g. [['Rule', 'field-changed'], ['Field', 'x-amz-date']]
  * @returns the XML text
- * @example s3ErrorXml('AccessDenied', 'formFields entry key changed') // '<?xml …?>\n<Error><Code>AccessDenied</Code>…'
+ * @example s3ErrorXml('AccessDenied', 'formFields entry key changed') // '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>formFields entry key changed</Message></Error>\n'
  */
 export function s3ErrorXml(code: string, message: string, more: ReadonlyArray<readonly [string, string]> = []): string {
   const elements = [['Code', code], ['Message', message], ...more].map(([name, text]) => `<${name}>${escapeXml(text as string)}</${name}>`);

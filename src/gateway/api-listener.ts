@@ -40,7 +40,7 @@ export const API_PATHS = Object.freeze({ generateUploadUrl: '/pg/v2/file/generat
 
 /**
  * The largest API request body read, bytes.
- * @example body.byteLength > API_BODY_LIMIT // the gateway answers 413
+ * @example API_BODY_LIMIT // 65536 — a longer request body is answered 413
  */
 export const API_BODY_LIMIT = 64 * 1024;
 
@@ -69,7 +69,6 @@ export interface ApiContext {
  * @param ctx - the gateway
  * @param req - the request
  * @param res - the answer
- * @example server.on('request', (req, res) => void handleApiRequest(ctx, req, res))
  */
 export async function handleApiRequest(ctx: ApiContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const seq = ctx.recorder.nextSeq();

@@ -106,7 +106,7 @@ export interface ResponseToSign {
  * @param response - what to sign
  * @param variant - the form (default valid)
  * @returns the header value, or undefined for `missing`
- * @example responseAuthorization({ merchant, method: 'POST', url, body, timestamp: '1', nonce: 'n' })
+ * @example responseAuthorization({ merchant: { appId, appSecret }, method: 'POST', url, body, timestamp: '1', nonce: 'n' })
  */
 export function responseAuthorization(response: ResponseToSign, variant: ResponseSignature = 'valid'): string | undefined {
   if (variant === 'missing') return undefined;

@@ -42,7 +42,7 @@ export class MerchantBook {
    * @returns this book
    * @throws {TypeError} when an appId or secret is not a string
    * @throws {RangeError} when an appId or secret is empty, or an appId holds a comma or white space
-   * @example book.add({ appId: 'app_2', appSecret: 'other' })
+   * @example new MerchantBook([]).add({ appId: 'app_2', appSecret: 'other' }).get('app_2')?.appSecret // 'other'
    */
   add(merchant: Merchant): this {
     const { appId, appSecret } = merchant;
@@ -57,7 +57,7 @@ export class MerchantBook {
    * The merchant of an appId.
    * @param appId - the appId read from a header
    * @returns the merchant, or undefined when unknown
-   * @example book.get('nobody') // undefined
+   * @example new MerchantBook([DEMO_MERCHANT]).get('nobody') // undefined
    */
   get(appId: string): Merchant | undefined {
     return this.#byAppId.get(appId);
@@ -66,7 +66,7 @@ export class MerchantBook {
   /**
    * Every merchant, in the order added.
    * @returns the merchants
-   * @example book.list().map((m) => m.appId)
+   * @example new MerchantBook([DEMO_MERCHANT]).list().map((m) => m.appId) // ['pgv2kit-demo']
    */
   list(): Merchant[] {
     return [...this.#byAppId.values()];

@@ -72,7 +72,7 @@ export interface PresignedPost {
  * @param region - e.g. us-east-1
  * @param service - e.g. s3
  * @returns the 32-byte key
- * @example signingKey('wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', '20120215', 'us-east-1', 'iam').toString('hex') // 'f4780e2d…404d'
+ * @example signingKey('wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', '20120215', 'us-east-1', 'iam').toString('hex') // 'f4780e2d9f65fa895f9c67b32ce1baf0b0d8a43505a000a1a9e090d414db404d'
  */
 export function signingKey(secret: string, date: string, region: string, service: string): Buffer {
   const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256', key).update(data, 'utf8').digest();
@@ -84,7 +84,7 @@ export function signingKey(secret: string, date: string, region: string, service
  * @param key - the signing key ({@link signingKey})
  * @param policyB64 - the `policy` field as sent
  * @returns 64 lower-case hex digits
- * @example policySignature(signingKey(secret, '20250101', 'r', 's3'), policy)
+ * @example policySignature(signingKey(appSecret, '20250101', 'r', 's3'), 'e30=')
  */
 export function policySignature(key: Buffer, policyB64: string): string {
   return createHmac('sha256', key).update(policyB64, 'utf8').digest('hex');
@@ -118,7 +118,6 @@ export function algorithmOf(vendor: string): string {
  * @param signer - the storage credentials
  * @param input - what to sign
  * @returns the formFields and the policy document
- * @example presignPost(signer, { bucket, key, tagging, vendor: 'amz', extra: [], issuedAt, expiresAt, maxSize: 2097152 }).formFields[0] // ['bucket', bucket]
  */
 export function presignPost(signer: StorageSigner, input: PresignInput): PresignedPost {
   const v = input.vendor;
@@ -181,7 +180,6 @@ export type PolicyOutcome =
  * @param now - the gateway clock, milliseconds
  * @param issued - whether a policy was issued by this gateway (to tell a changed policy from a changed signature)
  * @returns ok with the document, or the first problem
- * @example checkPostPolicy(signer, fields, clock.now(), (p) => issuedPolicies.has(p)).ok
  */
 export function checkPostPolicy(
   signer: StorageSigner,
@@ -248,7 +246,7 @@ export function checkPostPolicy(
  * have the three shapes of {@link PolicyCondition}.
  * @param policy - the field's value
  * @returns the document, or undefined when the value is not one
- * @example decodePolicy('e30=') // undefined: no expiration, no conditions
+ * @example decodePolicy('e30=') // undefined — no expiration, no conditions
  */
 export function decodePolicy(policy: string): PolicyDocument | undefined {
   const bytes = Buffer.from(policy, 'base64');

@@ -223,7 +223,7 @@ export class Recorder {
   /**
    * Forgets what was recorded under one id (records handed out before stay as they were).
    * @param scenarioId - the id; omit for the plain record
-   * @example recorder.clear('client.happy-pdf')
+   * @example gateway.recorder.clear('client.happy-pdf')
    */
   clear(scenarioId?: string): void {
     const r = this.#records.get(scenarioId);
@@ -294,7 +294,7 @@ export class Recorder {
   #record(id: string | undefined, write: boolean): Entry {
     let r = this.#records.get(id);
     if (r && write) {
-      // most recently written: to the end
+      // a Map iterates in insertion order: re-inserted, the scenario written last is evicted last
       this.#records.delete(id);
       this.#records.set(id, r);
     }

@@ -58,7 +58,7 @@ export interface ReceivedRequest {
  * @param request - the request as received
  * @param header - the header parser's further R8 choices (empty elements ignored, names folded); default neither
  * @returns valid with the merchant, or the problem with a message and the mistakes found
- * @example authenticateRequest(book, { method: 'POST', url, authorization, body }).valid
+ * @example authenticateRequest(new MerchantBook([{ appId, appSecret }]), { method: 'POST', url, authorization, body }).valid
  */
 export function authenticateRequest(merchants: MerchantBook, request: ReceivedRequest, header: HeaderChoices = {}): AuthOutcome {
   const refused = (problem: AuthProblem, message: string, mistakes: readonly FoundMistake[] = [], merchant?: Merchant): AuthOutcome => ({

@@ -59,7 +59,8 @@ export interface IncomingObject {
  * The gateway's storage.
  * @example
  * const storage = await GatewayStorage.open();
- * const bytes = await storage.read('s3://pgv2kit-evidence/evidence/…/x.pdf');
+ * await storage.read('s3://pgv2kit-evidence/evidence/a.pdf') // undefined — nothing stored yet
+ * await storage.close();
  */
 export class GatewayStorage {
   readonly #byKey = new Map<string, StoredObject>();
@@ -78,7 +79,7 @@ export class GatewayStorage {
    * Opens a storage folder.
    * @param dir - the folder (created if missing, kept on {@link close}); default a new temporary folder, removed on close
    * @returns the storage
-   * @example const storage = await GatewayStorage.open();
+   * @example const storage = await GatewayStorage.open(); await storage.close();
    */
   static async open(dir?: string): Promise<GatewayStorage> {
     if (dir !== undefined) {
@@ -91,7 +92,7 @@ export class GatewayStorage {
   /**
    * Starts writing an upload.
    * @returns the incoming object
-   * @example const incoming = storage.begin(); incoming.write(chunk); await incoming.commit(meta);
+   * @example const incoming = storage.begin(); incoming.write(utf8('%PDF')); (await incoming.commit({ key: 'evidence/b.pdf', storageUri: 's3://pgv2kit-evidence/evidence/b.pdf', bucket: 'pgv2kit-evidence', uploadNo: 'U2', filename: 'b.pdf', contentType: 'application/pdf', storedAt: 0 })).size // 4
    */
   begin(): IncomingObject {
     const name = randomBytes(12).toString('hex');

@@ -69,7 +69,6 @@ export interface CredentialsInput {
  * @param ctx - signer, bucket, upload origin, clock, vendor, extra entries, scenario
  * @param request - the checked credentials request
  * @returns the issued upload
- * @example issueUpload(ctx, { filename: 'a.pdf', contentType: 'application/pdf', scene: 'DISPUTE_EVIDENCE' }).httpMethod
  */
 export function issueUpload(ctx: IssueContext, request: CredentialsInput): IssuedUpload {
   const fields = ctx.scenario.formFields;
@@ -117,7 +116,6 @@ export function issueUpload(ctx: IssueContext, request: CredentialsInput): Issue
  * The data object of the credentials response (§2.4), formFields in issue order.
  * @param issued - the issued upload
  * @returns uploadUrl, storageUri, uploadNo, formFields, httpMethod
- * @example credentialsData(issued).httpMethod // 'POST'
  */
 export function credentialsData(issued: IssuedUpload): { readonly [key: string]: JsonOut } {
   return { uploadUrl: issued.uploadUrl, storageUri: issued.storageUri, uploadNo: issued.uploadNo, formFields: new OrderedPairs(issued.formFields), httpMethod: 'POST' };
@@ -125,7 +123,7 @@ export function credentialsData(issued: IssuedUpload): { readonly [key: string]:
 
 /**
  * The uploads a gateway issued, by object key and by policy.
- * @example issued.byPolicy(policy)?.uploadNo
+ * @example new IssuedUploads().byPolicy('e30=') // undefined — no upload was issued that policy
  */
 export class IssuedUploads {
   readonly #byKey = new Map<string, IssuedUpload>();

@@ -35,25 +35,25 @@ import { clip } from '../scheme/text.js';
 
 /**
  * The largest file accepted, bytes: 2 MB read as 2,097,152 (R13), the largest of any scene.
- * @example file.byteLength > MAX_FILE_SIZE // refused with EntityTooLarge
+ * @example MAX_FILE_SIZE // 2097152 — a larger file is refused with EntityTooLarge
  */
 export const MAX_FILE_SIZE = Math.max(...Object.values(SCENES).map((s) => s.maxFileSize));
 
 /**
  * The largest whole body read, bytes: the file plus 1 MiB for the fields and part headers.
- * @example body.byteLength > MAX_UPLOAD_BODY // refused before it is read
+ * @example MAX_UPLOAD_BODY - MAX_FILE_SIZE // 1048576 — a larger body is refused before it is read
  */
 export const MAX_UPLOAD_BODY = MAX_FILE_SIZE + 1024 * 1024;
 
 /**
  * The longest text part (name or value), bytes.
- * @example field.byteLength > MAX_FIELD_SIZE // refused with EntityTooLarge
+ * @example MAX_FIELD_SIZE // 16384 — a longer name or value is refused with EntityTooLarge
  */
 export const MAX_FIELD_SIZE = 16 * 1024;
 
 /**
  * The most parts in one form.
- * @example parts.length > MAX_PARTS // refused
+ * @example MAX_PARTS // 100 — a form of more parts is refused
  */
 export const MAX_PARTS = 100;
 
@@ -76,7 +76,6 @@ export interface UploadContext {
  * @param req - the request
  * @param res - the answer
  * @returns when the upload has been answered and recorded
- * @example server.on('request', (req, res) => void handleUpload(ctx, req, res))
  */
 export function handleUpload(ctx: UploadContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   return new Promise<void>((resolve) => new UploadExchange(ctx, req, res, resolve).start());

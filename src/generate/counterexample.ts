@@ -28,7 +28,7 @@ export interface CounterexampleBase {
  * @param base - id, comment, provenance, flags
  * @param answers - R8's answers, when the header was judged in another form (default: the header's own)
  * @returns the case, schema-valid
- * @example headerParseCase('Bearer x', base).result // 'invalid'
+ * @example headerParseCase('Bearer x', { id: 'authorization.fuzz-1', comment: 'found by fuzz', provenance: {} }).result // 'invalid'
  */
 export function headerParseCase(header: string, base: CounterexampleBase, answers: HeaderAnswers = headerAnswers(header)): Omit<AuthorizationCase, 'kind'> {
   const verdict = headerVerdict(answers);

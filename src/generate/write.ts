@@ -58,7 +58,6 @@ export interface WriteOptions {
  * @throws {TargetExistsError} when the file exists and `append` is not set
  * @throws {VectorTargetError} when the file may not be written there (a file of the kit's own vectors, a folder missing above the vectors folder)
  * @throws {VectorSetError} when the written set does not load (everything undone)
- * @example writeCases({ root, file: join(root, 'signature', 'mine.yaml'), area: 'signature', title: 'Mine', cases })
  */
 export function writeCases(o: WriteOptions): WriteResult {
   if (existsSync(o.file) && !o.append) throw new TargetExistsError(`${o.file} exists: it is never overwritten (give --append to add the cases after its own, or another --out)`);

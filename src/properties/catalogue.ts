@@ -52,7 +52,7 @@ export interface PropertyDef<T> {
  * Declares a property (identity function that fixes the types).
  * @param p - the property
  * @returns the same property
- * @example export const p = defineProperty({ id: 'property.lf.content', … });
+ * @example defineProperty(PROPERTIES[0]) === PROPERTIES[0] // true
  */
 export function defineProperty<T>(p: PropertyDef<T>): PropertyDef<T> {
   return p;

@@ -28,7 +28,7 @@ export const PROTOCOL_OPERATIONS = [
  * (the check of an upload body against issued formFields, 4.2, R14), and the
  * gateway role's requests to a gateway server under test (`pgv2kit run --gateway`), and the
  * merchant role's calls to a merchant's endpoints (`pgv2kit run --merchant`).
- * @example KIT_OPERATIONS.includes('upload.formCheck') // true: never sent to a testee
+ * @example KIT_OPERATIONS.includes('upload.formCheck') // true — never sent to a testee
  */
 export const KIT_OPERATIONS = ['upload.formCheck', 'gateway.generateUploadUrl', 'gateway.createPayment', 'gateway.upload', 'merchant.webhook', 'merchant.redirect'] as const;
 

@@ -36,7 +36,7 @@ export const STDERR_TAIL_LINES = 10;
 
 /**
  * The testee could not be started or never became ready (exit code 3).
- * @example catch (e) { if (e instanceof TesteeStartError) console.error(formatStartFailure(e.failure)) }
+ * @example await createTesteeSubject({ command: 'exit 3', timeoutMs: 5000 }) // throws TesteeStartError
  */
 export class TesteeStartError extends Pgv2kitError {
   override readonly code = 'PGV2_TESTEE_START';
@@ -65,7 +65,9 @@ export class TesteeStartError extends Pgv2kitError {
  * through an io that masks secrets.
  * @param f - the failure
  * @returns lines ending in LF, the first `the testee could not start: <reason>`
- * @example io.stderr(`pgv2kit run: ${formatStartFailure(e.failure)}`)
+ * @example
+ * const e = await createTesteeSubject({ command: 'exit 3', timeoutMs: 5000 }).catch((e) => e);
+ * formatStartFailure(e.failure) // 'the testee could not start: the testee exited with code 3 before it was ready\n  command: exit 3\n…'
  */
 export function formatStartFailure(f: TesteeStartFailure): string {
   const lines = [`the testee could not start: ${f.reason}`, `  command: ${f.command}`, `  ended:   ${describeEnd(f)}`];

@@ -13,13 +13,15 @@ import { createAjv } from '../vectors/ajv.js';
 
 /**
  * The protocol version these lines follow.
- * @example hello.protocol === PROTOCOL_VERSION
+ * @example PROTOCOL_VERSION // 1 — what a testee's hello line says
  */
 export const PROTOCOL_VERSION = 1;
 
 /**
  * The JSON Schema of protocol 1 (`$defs`: runnerLine, testeeLine, readyLine, answer-<op>, input-<op>, result-<op> …).
- * @example new Ajv2020().compile(PROTOCOL_SCHEMA)
+ * @example
+ * import { createAjv } from '../vectors/ajv.js';
+ * createAjv().compile(PROTOCOL_SCHEMA)
  */
 export const PROTOCOL_SCHEMA: object = schema;
 

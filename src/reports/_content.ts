@@ -68,7 +68,9 @@ export interface ContentDiff {
  * @param bytes - the content
  * @param redactor - masks the secrets
  * @returns the view
- * @example viewContent(utf8('a\r\nb'), new Redactor([])).lines.map(lineText) // ['a\\r⏎', 'b']
+ * @example
+ * import { Redactor } from './redact.js';
+ * viewContent(utf8('a\r\nb'), new Redactor([])).lines.map(lineText) // ['a\\r⏎', 'b']
  */
 export function viewContent(bytes: Uint8Array, redactor: Redactor): ContentView {
   const lines: ContentLine[] = [];
@@ -102,7 +104,9 @@ export function viewContent(bytes: Uint8Array, redactor: Redactor): ContentView 
  * The text of a display line.
  * @param line - the line
  * @returns its tokens' texts joined
- * @example lineText(viewContent(utf8('a\n'), new Redactor([])).lines[0]!) // 'a⏎'
+ * @example
+ * import { Redactor } from './redact.js';
+ * lineText(viewContent(utf8('a\n'), new Redactor([])).lines[0]!) // 'a⏎'
  */
 export function lineText(line: ContentLine): string {
   return line.tokens.map((t) => t.text).join('');
@@ -114,7 +118,9 @@ export function lineText(line: ContentLine): string {
  * @param got - the implementation's content
  * @param redactor - masks the secrets
  * @returns the rows (one per line of the longer content) and the first difference
- * @example diffContents(utf8('a\nb\n'), utf8('a\nb'), r).firstDifference // { offset: 3, line: 2, part: 'appSecret' }
+ * @example
+ * import { Redactor } from './redact.js';
+ * diffContents(utf8('a\nb\n'), utf8('a\nb'), new Redactor([])).firstDifference // { offset: 3, line: 2, part: 'appSecret' }
  */
 export function diffContents(expected: Uint8Array, got: Uint8Array, redactor: Redactor): ContentDiff {
   const e = viewContent(expected, redactor);
@@ -148,7 +154,9 @@ export function diffContents(expected: Uint8Array, got: Uint8Array, redactor: Re
  * Says where two contents first differ.
  * @param diff - the comparison
  * @returns one line, e.g. `first difference at byte 311 (line 7, body); expected 312 bytes, got 311`
- * @example describeDifference(diff) // 'first difference at byte 3 (line 2, appSecret); expected 4 bytes, got 3'
+ * @example
+ * import { Redactor } from './redact.js';
+ * describeDifference(diffContents(utf8('a\nb\n'), utf8('a\nb'), new Redactor([]))) // 'first difference at byte 3 (line 2, appSecret); expected 4 bytes, got 3'
  */
 export function describeDifference(diff: ContentDiff): string {
   const sizes = `expected ${diff.expected.length} bytes, got ${diff.got.length}`;

@@ -102,7 +102,7 @@ export const COLUMN: Record<Verdict, string> = {
  * @param run - the run
  * @param secrets - the app secrets used in the run's vectors
  * @returns the model: every text masked, contents decoded
- * @example buildModel(run, ['sk_test_…']).summary // 'NOT CONFORMANT: 5 passed, 1 failed …'
+ * @example buildModel(failedRun, [appSecret]).summary // 'NOT CONFORMANT: … failed …'
  */
 export function buildModel(run: RunResult, secrets: readonly string[]): ReportModel {
   const r = new Redactor(secrets);
@@ -355,7 +355,7 @@ export function finish(text: string, secrets: readonly string[]): string {
  * reached, that it never said (rather than "unknown unknown").
  * @param m - the model
  * @returns e.g. `acme-pg-sdk 1.4.2 (java)`, `gateway 127.0.0.1:8080 (http)`
- * @example implementationLine(model) // 'pgv2kit-reference 0.1.0 (typescript)'
+ * @example implementationLine(buildModel(run, [])) // 'pgv2kit-reference 0.1.0 (typescript)'
  */
 export function implementationLine(m: Pick<ReportModel, 'implementation' | 'aborted'>): string {
   return m.aborted ? `not known (${ABORT_INFO[m.aborted.kind].subjectNote}: no case ran)` : `${describeImplementation(m.implementation)} (${m.implementation.language})`;

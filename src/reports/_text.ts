@@ -15,7 +15,10 @@ import { mistakeRef } from '../docs/refs.js';
  * first differing byte.
  * @param diff - the comparison
  * @returns the lines
- * @example diffLines(diff) // ['  1 appId     app⏎', '- 7 body      {}⏎', '+ 7 body      {}']
+ * @example
+ * import { diffContents } from './_content.js';
+ * import { Redactor } from './redact.js';
+ * diffLines(diffContents(utf8('app\n{}\n'), utf8('app\n{}'), new Redactor([])))[1] // '-  2 appSecret {}⏎'
  */
 export function diffLines(diff: ContentDiff): string[] {
   const out: string[] = [];

@@ -121,7 +121,9 @@ export function badgeVerdict(r: ResultsJson): BadgeVerdict {
  * An SVG badge as shields.io draws them: `pgv2kit | 418/418 passed`, coloured by verdict.
  * @param r - the run's results
  * @returns the SVG text
- * @example writeFileSync('badge.svg', badgeSvg(results))
+ * @example
+ * import { toResultsJson } from './results-json.js';
+ * badgeSvg(toResultsJson(run, [])).startsWith('<svg') // true
  */
 export function badgeSvg(r: ResultsJson): string {
   const verdict = badgeVerdict(r);

@@ -13,7 +13,9 @@ import { escapeHtml as h } from './escape.js';
  * @param ref - a known mistake's or a failure kind's page
  * @param only - `fix` for how to fix it alone (where the box already says what happened)
  * @returns the HTML, or '' when there is no such page
- * @example explanationHtml(mistakeRef('no-final-lf')) // '<div class="explained"><p><strong>What it means</strong>: …'
+ * @example
+ * import { mistakeRef } from '../docs/refs.js';
+ * explanationHtml(mistakeRef('no-final-lf')) // '<div class="explained"><p><strong>What it means</strong>: …'
  */
 export function explanationHtml(ref: DocRef | undefined, only?: 'fix'): string {
   const e = explained(ref);

@@ -49,7 +49,7 @@ import { DOCS, failureRef, type DocRef } from '../docs/refs.js';
  * @param run - the run
  * @param secrets - the app secrets used in the run's vectors
  * @returns the HTML document
- * @example await writeFile('report.html', toHtml(run, secrets));
+ * @example toHtml(run, [appSecret]).includes('</html>') // true
  */
 export function toHtml(run: RunResult, secrets: readonly string[]): string {
   return htmlFromModel(buildModel(run, secrets), secrets);

@@ -32,7 +32,7 @@ import { caseText } from './_text.js';
  * @param run - the run
  * @param secrets - the app secrets used in the run's vectors
  * @returns the XML document
- * @example await writeFile('junit.xml', toJUnitXml(run, secrets));
+ * @example toJUnitXml(run, [appSecret]).startsWith('<?xml') // true
  */
 export function toJUnitXml(run: RunResult, secrets: readonly string[]): string {
   return junitFromModel(buildModel(run, secrets), secrets);

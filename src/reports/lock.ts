@@ -18,7 +18,7 @@ export const REPORT_LOCK_FILE = '.pgv2kit.lock';
 /**
  * A report folder could not be locked: in use by a running process (`pid`), or the lock could
  * not be made (`pid` undefined, the cause given).
- * @example catch (e) { if (e instanceof ReportFolderLockError) console.error(e.message) }
+ * @example const lock = lockReportFolder(`${tmp}/r`); lockReportFolder(`${tmp}/r`) // throws ReportFolderLockError
  */
 export class ReportFolderLockError extends Pgv2kitError {
   /** Stable code for programs. */
@@ -63,7 +63,7 @@ export interface ReportFolderLock {
  * @returns the lock
  * @throws {ReportFolderLockError} when a running process holds the folder (its pid named), when
  *   the lock file names no process, or when the lock cannot be made
- * @example const lock = lockReportFolder('reports/nightly'); try { … } finally { lock.release(); }
+ * @example const lock = lockReportFolder(`${tmp}/nightly`); lock.release();
  */
 export function lockReportFolder(dir: string): ReportFolderLock {
   const target = resolve(dir);

@@ -53,7 +53,7 @@ import { DOCS, failureRef, mistakeRef, type DocRef } from '../docs/refs.js';
  * @param run - the run
  * @param secrets - the app secrets used in the run's vectors
  * @returns the Markdown text
- * @example await writeFile('report.md', toMarkdown(run, secrets));
+ * @example toMarkdown(run, [appSecret])
  */
 export function toMarkdown(run: RunResult, secrets: readonly string[]): string {
   return markdownFromModel(buildModel(run, secrets), secrets);
@@ -161,7 +161,9 @@ export const STEP_SUMMARY_FAILURES = 20;
  * @param secrets - texts to mask
  * @param reportsDir - where the run's reports were written, if they were
  * @returns Markdown, ending in a blank line
- * @example appendFileSync(process.env.GITHUB_STEP_SUMMARY, stepSummaryFromModel(model, secrets, dir))
+ * @example
+ * import { buildModel } from './_model.js';
+ * stepSummaryFromModel(buildModel(run, []), [appSecret])
  */
 export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[], reportsDir?: string): string {
   const out: string[] = [`### ${md(m.kit.name)}: ${md(m.subject)}`, '', `**${md(m.summary)}**`, ''];

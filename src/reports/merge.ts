@@ -70,7 +70,9 @@ export function readShard(dir: string): ReportModel {
  * @param runName - the merged run's name (default: the first shard's)
  * @returns the merged model (no `shard`: it is the whole run)
  * @throws {MergeError} naming what does not fit: a shard missing or given twice, another vector set, target, kit or selection
- * @example writeModelReports(mergeShards(dirs.map(readShard)), { dir, secrets: [] })
+ * @example
+ * import { buildModel } from './_model.js';
+ * mergeShards([buildModel(run, [])]) // throws MergeError — a run that was not sharded
  */
 export function mergeShards(parts: readonly ReportModel[], runName?: string): ReportModel {
   const first = parts[0];

@@ -172,7 +172,7 @@ export class Redactor {
  * Decodes canonical base64 (the protocol's `…B64` form).
  * @param b64 - base64 text
  * @returns the bytes, or undefined when the text is not canonical base64
- * @example decodeBase64('aGk=') // bytes of "hi"
+ * @example decodeBase64('aGk=') // utf8('hi')
  */
 export function decodeBase64(b64: string): Uint8Array | undefined {
   try {

@@ -125,7 +125,7 @@ export interface ResultsJson {
  * @param run - the run
  * @param secrets - the app secrets used in the run's vectors
  * @returns the object to write (`JSON.stringify(…, null, 2)`)
- * @example await writeFile('results.json', JSON.stringify(toResultsJson(run, secrets), null, 2));
+ * @example JSON.stringify(toResultsJson(run, [appSecret]), null, 2)
  */
 export function toResultsJson(run: RunResult, secrets: readonly string[]): ResultsJson {
   return resultsJsonFromModel(buildModel(run, secrets), secrets);
@@ -248,7 +248,9 @@ export interface RunSummaryJson extends Omit<ResultsJson, 'cases' | 'staleListEn
  * @param secrets - texts to mask
  * @param outcome - the exit code, the report folder and the JUnit file
  * @returns the object
- * @example io.stdout(`${JSON.stringify(runSummaryFromModel(model, secrets, { exitCode: 1, reportsDir: dir, junit: null }))}\n`)
+ * @example
+ * import { buildModel } from './_model.js';
+ * io.stdout(`${JSON.stringify(runSummaryFromModel(buildModel(run, []), [appSecret], { exitCode: 0, reportsDir: null, junit: null }))}\n`)
  */
 export function runSummaryFromModel(m: ReportModel, secrets: readonly string[], outcome: { readonly exitCode: number; readonly reportsDir: string | null; readonly junit: string | null }): RunSummaryJson {
   const { cases, staleListEntries: _stale, operations: _ops, unknownOperations: _unknown, ...rest } = resultsJsonFromModel(m, secrets);

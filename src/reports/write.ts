@@ -19,13 +19,16 @@ import { Pgv2kitError } from '../errors.js';
 
 /**
  * The files of a report folder, in the order they are written.
- * @example REPORT_FILES.map((f) => join(dir, f))
+ * @example REPORT_FILES.includes('report.html') // true
  */
 export const REPORT_FILES = ['junit.xml', 'results.json', 'report.md', 'report.html', 'run.log'] as const;
 
 /**
  * A report folder could not be written; nothing was left half-written.
- * @example catch (e) { if (e instanceof ReportWriteError) console.error(e.message) } // nothing half-written is left
+ * @example
+ * import { mkdirSync, writeFileSync } from 'node:fs';
+ * mkdirSync(`${tmp}/mine`); writeFileSync(`${tmp}/mine/notes.txt`, 'mine');
+ * await writeReports(run, { dir: `${tmp}/mine`, secrets: [] }) // throws ReportWriteError — a folder of other files is never replaced
  */
 export class ReportWriteError extends Pgv2kitError {
   /** Stable code for scripts. */
@@ -80,7 +83,7 @@ export interface WriteOptions {
  * @param options - {@link WriteOptions}
  * @returns the folder (absolute) and the names of the files written
  * @throws {ReportWriteError} when the folder cannot be written (code `PGV2_REPORT_WRITE`)
- * @example const { dir, files } = await writeReports(run, { dir: 'reports/latest', secrets });
+ * @example const { dir, files } = await writeReports(run, { dir: `${tmp}/latest`, secrets: [appSecret] });
  */
 export async function writeReports(run: RunResult, options: WriteOptions): Promise<{ dir: string; files: string[] }> {
   let model: ReportModel;
@@ -156,7 +159,7 @@ export async function writeModelReports(model: ReportModel, options: WriteOption
  * @param dir - the report folder
  * @param extra - names of the extra files the run will write beside the reports
  * @throws {ReportWriteError} naming the folder and the problem
- * @example checkReportDir('reports/latest')
+ * @example checkReportDir(`${tmp}/latest`)
  */
 export function checkReportDir(dir: string, extra: readonly string[] = []): void {
   const target = resolve(dir);

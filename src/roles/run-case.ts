@@ -18,7 +18,7 @@ import { KIND_INFO, ROLES } from './registry.js';
 /**
  * The check of each vector kind.
  * @deprecated read `KIND_INFO[kind].check` (src/roles/registry.ts): each kind's check is its role's
- * @example CHECKS.signature.operations(signatureCase) // ['signature.content', 'signature.sign', 'request.verify']
+ * @example CHECKS.signature.operations(vectorCase('signature.payment-create')) // ['signature.content', 'signature.sign', 'request.verify']
  */
 export const CHECKS: { readonly [K in VectorKind]: Check<K> } = Object.fromEntries(VECTOR_KINDS.map((k) => [k, KIND_INFO[k].check])) as { readonly [K in VectorKind]: Check<K> };
 
@@ -26,7 +26,7 @@ export const CHECKS: { readonly [K in VectorKind]: Check<K> } = Object.fromEntri
  * The operations a case runs.
  * @param c - the case
  * @returns its operations, in order
- * @example caseOperations(signatureCase) // ['signature.content', 'signature.sign', 'request.verify']
+ * @example caseOperations(vectorCase('signature.payment-create')) // ['signature.content', 'signature.sign', 'request.verify']
  */
 export function caseOperations(c: VectorCase): readonly Operation[] {
   return checkOf(c.kind).operations(c as never);

@@ -38,7 +38,9 @@ export class ExpectFailuresError extends Pgv2kitError {
  * @param options - `missingOk`: a missing file is an empty list (for --update-expect-failures)
  * @returns the entries, by id
  * @throws {ExpectFailuresError} naming the file and the entry that is wrong
- * @example readExpectFailures('sdk-failures.yaml').get('signature.body-bom-kept')?.reason
+ * @example
+ * writeExpectFailures(`${tmp}/sdk-failures.yaml`, [{ id: 'signature.body-bom-kept', reason: 'our SDK keeps the BOM' }]);
+ * readExpectFailures(`${tmp}/sdk-failures.yaml`).get('signature.body-bom-kept')?.reason // 'our SDK keeps the BOM'
  */
 export function readExpectFailures(path: string, options: { missingOk?: boolean } = {}): Map<string, ExpectedFailure> {
   let text: string;
@@ -48,7 +50,7 @@ export function readExpectFailures(path: string, options: { missingOk?: boolean 
     if (options.missingOk && (e as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
     throw new ExpectFailuresError(`cannot read the expected-failure list ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
-  // the limits of a vector file: nesting, string length and aliases
+  // a file the user gives, read like a vector file: within its nesting, string and alias limits
   const parsed = parseVectorYaml(text, DEFAULT_VECTOR_LIMITS);
   if (!parsed.ok) throw new ExpectFailuresError(`${path} ${describeYamlProblem(parsed)}`);
   const data = parsed.data;
@@ -71,7 +73,7 @@ export function readExpectFailures(path: string, options: { missingOk?: boolean 
  * Writes an expected-failure list atomically, sorted by id.
  * @param path - the YAML file
  * @param entries - the entries
- * @example writeExpectFailures('sdk-failures.yaml', [{ id: 'signature.x', reason: 'known' }])
+ * @example writeExpectFailures(`${tmp}/sdk-failures.yaml`, [{ id: 'signature.x', reason: 'known' }])
  */
 export function writeExpectFailures(path: string, entries: readonly ExpectedFailure[]): void {
   const sorted = [...entries].sort((a, b) => a.id.localeCompare(b.id)).map((e) => ({ id: e.id, reason: e.reason }));

@@ -15,7 +15,7 @@ import type { VectorCase } from '../vectors/types.js';
  * @param c - the case
  * @param offered - the target's operations
  * @returns true when every operation of the case is kit-internal and not offered
- * @example forOtherTargets(gatewayCase, testee.operations) // true
+ * @example forOtherTargets(vectorCase('gateway.credentials-valid'), PROTOCOL_OPERATIONS) // true
  */
 export function forOtherTargets(c: VectorCase, offered: readonly Operation[]): boolean {
   return caseOperations(c).every((op) => isKitOperation(op) && !offered.includes(op));

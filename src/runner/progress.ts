@@ -43,7 +43,9 @@ export interface Progress {
  * Creates the progress printer of a run.
  * @param out - where to print
  * @returns the callbacks
- * @example const p = createProgress({ stdout, stderr, isTTY: false }); runCases({ …, onCase: p.onCase });
+ * @example
+ * import { runCases } from './run.js';
+ * const p = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: false }); await runCases({ set, subject, target: { kind: 'reference', description: 'r' }, selection: { only: ['signature.payment-create'], skip: [] }, onCase: p.onCase });
  */
 export function createProgress(out: ProgressOutput): Progress {
   const now = out.now ?? Date.now;
@@ -81,7 +83,7 @@ export function createProgress(out: ProgressOutput): Progress {
  * @param run - the run
  * @param colour - colour the verdicts
  * @returns the text (empty when no case failed)
- * @example caseLines(run, false).startsWith('Likely causes')
+ * @example caseLines(failedRun, false).startsWith('Likely causes') // true
  */
 export function caseLines(run: { readonly cases: readonly LineCase[] }, colour = false): string {
   const causes = triage(run.cases);
@@ -108,7 +110,7 @@ export type LineCase = TriageCase & Pick<CaseResult, 'listedReason'>;
  * One line for a case: verdict, id, and why.
  * @param r - the case
  * @returns e.g. `FAILED signature.final-lf-missing: signature.sign: sign differs … — your sign equals …`
- * @example caseLine(result)
+ * @example caseLine(run.cases[0])
  */
 export function caseLine(r: LineCase, colour = false): string {
   const diagnosis = r.ops.flatMap((o) => o.diagnosis ?? [])[0];
@@ -185,7 +187,7 @@ export function summary(run: RunResult, colour = false): string {
  * left out: `not run: signature.content (not offered, 76 steps), signature.sign (not offered, 76 steps)`.
  * @param run - the run
  * @returns the line, or undefined when every step ran
- * @example notRunLine(run) // 'not run: signature.sign (not offered, 76 steps)'
+ * @example notRunLine({ operations: [{ op: 'signature.sign', offered: false, notRun: 76 }] }) // 'not run: signature.sign (not offered, 76 steps)'
  */
 export function notRunLine(run: Pick<RunResult, 'operations'>): string | undefined {
   const missing = (run.operations ?? []).filter((o) => o.notRun > 0);

@@ -30,7 +30,7 @@ export { DEFAULT_PROPERTY_RUNS } from '../properties/defaults.js';
  * @param subject - the implementation under test
  * @param options - {@link PropertyOptions}
  * @returns one case per property, in catalogue order
- * @example const cases = await runProperties(createReferenceSubject(), { seed: 1, runs: 50 });
+ * @example const cases = await runProperties(createReferenceSubject(), { seed: 1, runs: 5 });
  */
 export async function runProperties(subject: Subject, options: PropertyOptions = {}): Promise<CaseResult[]> {
   const seed = options.seed ?? Math.floor(Math.random() * 0x7fffffff);

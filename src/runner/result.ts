@@ -216,7 +216,7 @@ export function runPassed(totals: Totals): boolean {
  * and skipped cases do not fail it (a verifier-only SDK is not failed for not signing).
  * @param run - the run
  * @returns true for exit 0
- * @example runConformant({ totals, noTestRan: 'no test ran: the implementation offers no operations' }) // false
+ * @example runConformant({ totals: run.totals, noTestRan: 'no test ran: the implementation offers no operations' }) // false
  */
 export function runConformant(run: Pick<RunResult, 'totals' | 'noTestRan' | 'stopped'>): boolean {
   return run.noTestRan === undefined && run.stopped === undefined && runPassed(run.totals);

@@ -64,7 +64,7 @@ export interface RunOptions {
  * @param options - {@link RunOptions}
  * @returns the run's result
  * @throws {SelectionError} when a pattern of the selection matches no case
- * @example const run = await runCases({ set: loadVectorSet(), subject: createReferenceSubject(), target: { kind: 'reference', description: 'built-in reference' } });
+ * @example const run = await runCases({ set: loadVectorSet(), subject: createReferenceSubject(), target: { kind: 'reference', description: 'built-in reference' }, selection: { only: ['signature.payment-create'], skip: [] } });
  */
 export async function runCases(options: RunOptions): Promise<RunResult> {
   const now = options.now ?? (() => new Date());

@@ -12,7 +12,7 @@ import { Pgv2kitError } from '../errors.js';
 
 /**
  * A pattern that matches no case at all (a usage error: probably a typo).
- * @example catch (e) { if (e instanceof SelectionError) console.error(e.message) } // a pattern that matches no case
+ * @example selectCases(liveCases(set), { only: ['no-such-case'], skip: [] }) // throws SelectionError — a pattern that matches no case
  */
 export class SelectionError extends Pgv2kitError {
   override readonly code = 'PGV2_SELECTION';
@@ -39,7 +39,7 @@ export interface Selectable {
  * @param others - what else the run can select (the properties), for the check that every pattern names something
  * @returns the selected cases
  * @throws {SelectionError} when a pattern matches no case and nothing else
- * @example selectCases(cases, { only: ['signature'], skip: ['flag:UppercaseHex'] })
+ * @example selectCases(liveCases(set), { only: ['signature'], skip: ['flag:UppercaseHex'] }).length
  */
 export function selectCases<C extends Selectable>(cases: readonly C[], selection: Selection, others: readonly Selectable[] = []): C[] {
   const only = expand(selection.only);
@@ -68,7 +68,7 @@ export function selects(item: Selectable, selection: Selection): boolean {
  * @param loaded - the case
  * @param pattern - a kind, a flag, an id glob, or one of them prefixed with `kind:` (or `area:`), `flag:`, `id:`
  * @returns true when it matches
- * @example matches(c, 'flag:FinalLfMissing')
+ * @example matches({ case: { id: 'signature.x', kind: 'signature', flags: ['FinalLfMissing'] } }, 'flag:FinalLfMissing') // true
  */
 export function matches(loaded: Selectable, pattern: string): boolean {
   const c = loaded.case;

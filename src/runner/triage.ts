@@ -70,7 +70,7 @@ export interface Cause {
  *   pointed at the leading mistake as its likely consequence.
  * @param cases - a run's cases
  * @returns the causes; empty when nothing fails the run
- * @example triage(run.cases)[0] // { mistake: 'no-final-lf', title: 'the LF after the body was left out', count: 95, … }
+ * @example triage(failedRun.cases)[0].mistake // 'no-final-lf'
  */
 export function triage(cases: readonly TriageCase[]): Cause[] {
   const failing = byCause(cases.filter((c) => VERDICT_INFO[c.verdict].failsRun));
@@ -145,7 +145,7 @@ export function gist(message: string): string {
  * Cases in the order a failure is read: by {@link CAUSE_ORDER} of their area, run order within one.
  * @param cases - cases
  * @returns a new array, root causes first
- * @example byCause(failing)[0].kind // 'signature'
+ * @example byCause([{ kind: 'client' }, { kind: 'signature' }])[0].kind // 'signature'
  */
 export function byCause<T extends Pick<CaseResult, 'kind'>>(cases: readonly T[]): T[] {
   return cases.map((c, i) => ({ c, i })).sort((a, b) => causeRank(a.c.kind) - causeRank(b.c.kind) || a.i - b.i).map((x) => x.c);
@@ -166,7 +166,7 @@ export function causeRank(kind: CaseArea): number {
  * One line for a cause: `95 cases: the LF after the body was left out (no-final-lf; 30 of them genuine messages refused, which it explains; 78 in the scheme's operations, 17 in the roles, their consequence)`.
  * @param cause - the cause
  * @returns the line
- * @example causeLine(triage(run.cases)[0])
+ * @example causeLine(triage(failedRun.cases)[0])
  */
 export function causeLine(cause: Cause): string {
   const where = cause.consequences === 0 ? '' : cause.rootCauses === 0 ? `; all in the roles` : `; ${cause.rootCauses} in the scheme's operations, ${cause.consequences} in the roles, their consequence`;

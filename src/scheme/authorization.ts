@@ -15,13 +15,13 @@ import { clip } from './text.js';
 
 /**
  * The scheme name of spec §5.3.
- * @example header.startsWith(`${AUTH_SCHEME} `)
+ * @example authorization.startsWith(`${AUTH_SCHEME} `) // true
  */
 export const AUTH_SCHEME = 'V2_SHA256';
 
 /**
  * The four items of spec §5.3, in the order the spec's example writes them.
- * @example ITEM_NAMES.map((n) => `${n}=${items[n]}`).join(',')
+ * @example ITEM_NAMES.join(',') // 'appId,sign,timestamp,nonce'
  */
 export const ITEM_NAMES = ['appId', 'sign', 'timestamp', 'nonce'] as const;
 
@@ -180,8 +180,7 @@ export function strictItems(header: string): AuthorizationItems | undefined {
  * @returns `V2_SHA256 appId=…,sign=…,timestamp=…,nonce=…`
  * @throws {RangeError} when a value is empty or contains a comma (R8 could not parse it back),
  *   or when the order does not name each item once
- * @example formatAuthorization({ appId: 'a', sign: 'ff', timestamp: '1', nonce: 'n' })
- *   // 'V2_SHA256 appId=a,sign=ff,timestamp=1,nonce=n'
+ * @example formatAuthorization({ appId: 'a', sign: 'ff', timestamp: '1', nonce: 'n' }) // 'V2_SHA256 appId=a,sign=ff,timestamp=1,nonce=n'
  */
 export function formatAuthorization(items: AuthorizationItems, order: readonly ItemName[] = ITEM_NAMES): string {
   if (order.length !== ITEM_NAMES.length || new Set(order).size !== ITEM_NAMES.length || !order.every(isItemName)) {

@@ -9,7 +9,7 @@ const encoder = new TextEncoder();
  * The UTF-8 bytes of a string, or the bytes themselves.
  * @param value - text or bytes
  * @returns the bytes (the same array when given bytes)
- * @example utf8('é') // Uint8Array [0xc3, 0xa9]
+ * @example utf8('é') // Uint8Array.of(0xc3, 0xa9)
  */
 export function utf8(value: string | Uint8Array): Uint8Array {
   return typeof value === 'string' ? encoder.encode(value) : value;
@@ -20,7 +20,7 @@ export function utf8(value: string | Uint8Array): Uint8Array {
  * @param b64 - base64 text
  * @returns the decoded bytes
  * @throws {TypeError} when the text is not canonical base64
- * @example fromBase64('aGk=') // bytes of "hi"
+ * @example fromBase64('aGk=') // utf8('hi')
  */
 export function fromBase64(b64: string): Uint8Array {
   const bytes = Buffer.from(b64, 'base64');
@@ -44,7 +44,7 @@ export function toBase64(bytes: Uint8Array): string {
  * Concatenates byte arrays.
  * @param chunks - the arrays, in order
  * @returns one new array
- * @example concatBytes([utf8('a'), utf8('b')]) // bytes of "ab"
+ * @example concatBytes([utf8('a'), utf8('b')]) // utf8('ab')
  */
 export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));

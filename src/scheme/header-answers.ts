@@ -57,7 +57,7 @@ export type HeaderVerdict = 'must-accept' | 'must-refuse' | 'either';
  * Computes every answer reading R8 allows for a header.
  * @param header - the Authorization header value
  * @returns whether a refusal is allowed and every accepted answer allowed
- * @example headerAnswers('V2_SHA256 appId=a, sign=00,timestamp=1,nonce=n').accepted.length // 1 (the trimmed values); refusable: true
+ * @example headerAnswers('V2_SHA256 appId=a, sign=00,timestamp=1,nonce=n').accepted.length // 1 — the trimmed values; refusable: true
  */
 export function headerAnswers(header: string): HeaderAnswers {
   const strict = parseAuthorization(header, { strict: true });

@@ -12,7 +12,7 @@ export type NameFold = 'ascii' | 'upper' | 'lower' | 'java' | 'go' | 'casefold';
  * What each name comparison of R8 (e) treats as the same, as a key: two names are the same
  * when their keys are equal. They differ only on the few non-ASCII letters that fold to an
  * ASCII one (ſ, ı, İ, the Kelvin sign, the ligatures ﬀ–ﬆ).
- * @example NAME_FOLDS.java.key('app\u0130d') === NAME_FOLDS.java.key('appId') // true; NAME_FOLDS.go: false
+ * @example NAME_FOLDS.java.key('app\u0130d') === NAME_FOLDS.java.key('appId') // true — NAME_FOLDS.go's: false
  */
 export const NAME_FOLDS: Readonly<Record<NameFold, { readonly title: string; readonly key: (name: string) => string }>> = {
   ascii: { title: 'ASCII letters only (C strcasecmp, .NET OrdinalIgnoreCase on ASCII names)', key: (n) => n.replace(/[A-Z]/g, (c) => c.toLowerCase()) },

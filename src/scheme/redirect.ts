@@ -29,7 +29,7 @@ export type RedirectOutcome = VerifyOutcome & { readonly payment?: string };
  * @param redirect - credentials, returnUrl as submitted, and the URL landed on
  * @param options - {@link VerifyOptions}
  * @returns valid with the decoded payment text, or the problem
- * @example verifyRedirect({ appId, appSecret, returnUrl, redirectUrl }).payment
+ * @example verifyRedirect(vectorCase('redirect.basic').inputs).valid // true
  */
 export function verifyRedirect(redirect: ReturnRedirect, options: VerifyOptions = {}): RedirectOutcome {
   const values = redirectValues(redirect.redirectUrl);

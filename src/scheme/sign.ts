@@ -7,7 +7,7 @@ import type { SignatureParts } from './parts.js';
  * The sign of given content bytes (spec §5.2): SHA-256, 64 lower-case hex digits.
  * @param content - the signature content bytes (§5.1)
  * @returns 64 lower-case hex digits
- * @example signContent(new Uint8Array()) // 'e3b0c442…b855'
+ * @example signContent(new Uint8Array()) // 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
  */
 export function signContent(content: Uint8Array): string {
   return createHash('sha256').update(content).digest('hex');

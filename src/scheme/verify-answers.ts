@@ -28,7 +28,7 @@ export type VerifyResult = 'valid' | 'invalid' | 'acceptable';
  *   the receiver's own appId (R9) and secret
  * @param authorization - the header value, or null/undefined when there is none
  * @returns whether accepting and whether refusing is conformant
- * @example verifyAnswers({ appId, appSecret, method: 'POST', url, body }, header).mayAccept
+ * @example verifyAnswers({ appId, appSecret, method: 'POST', url, body }, authorization).mayAccept // true
  */
 export function verifyAnswers(parts: Omit<SignatureParts, 'timestamp' | 'nonce'>, authorization: string | null | undefined): VerifyAnswers {
   if (authorization === null || authorization === undefined) return { mayAccept: false, mayRefuse: true };
@@ -61,7 +61,7 @@ export function verifyResult(answers: VerifyAnswers): VerifyResult {
  * @param parts - every part but timestamp and nonce
  * @param items - the header's items
  * @returns the verdict
- * @example itemsVerify(parts, items) // 'verified'
+ * @example itemsVerify({ appId, appSecret, method: 'POST', url, body }, parseAuthorization(authorization).items) // 'verified'
  */
 export function itemsVerify(parts: Omit<SignatureParts, 'timestamp' | 'nonce'>, items: AuthorizationItems): 'verified' | 'upper-case' | 'refused' {
   if (items.appId !== parts.appId || !/^[0-9a-fA-F]{64}$/.test(items.sign)) return 'refused';
@@ -74,7 +74,7 @@ export function itemsVerify(parts: Omit<SignatureParts, 'timestamp' | 'nonce'>, 
  * @param a - items
  * @param b - items
  * @returns true when every value is equal
- * @example sameItems(a, { ...a }) // true
+ * @example sameItems(parseAuthorization(authorization).items, { ...parseAuthorization(authorization).items }) // true
  */
 export function sameItems(a: AuthorizationItems, b: AuthorizationItems): boolean {
   return ITEM_NAMES.every((n) => a[n] === b[n]);

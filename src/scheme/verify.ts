@@ -62,7 +62,7 @@ export interface SignedRequest extends Credentials {
  * @param request - credentials, method, URL, Authorization and body as received
  * @param options - {@link VerifyOptions}
  * @returns valid with the header items, or the problem
- * @example verifyRequest({ appId, appSecret, method: 'POST', url, authorization, body }).valid
+ * @example verifyRequest({ appId, appSecret, method: 'POST', url, authorization, body }).valid // true
  */
 export function verifyRequest(request: SignedRequest, options: VerifyOptions = {}): VerifyOutcome {
   return verifySigned(request, request.authorization, options);
@@ -113,7 +113,7 @@ export interface SignedWebhook extends Credentials {
  * @param webhook - the call as received, with the notifyUrl as submitted
  * @param options - {@link VerifyOptions}
  * @returns valid, or the problem
- * @example verifyWebhook({ appId, appSecret, notifyUrl, method: 'POST', authorization, body }).valid
+ * @example verifyWebhook({ appId, appSecret, notifyUrl, method: 'POST', authorization, body }).valid // false — signed for url, not notifyUrl
  */
 export function verifyWebhook(webhook: SignedWebhook, options: VerifyOptions = {}): VerifyOutcome {
   return verifySigned({ ...webhook, url: webhook.notifyUrl }, webhook.authorization, options);
@@ -126,7 +126,7 @@ export function verifyWebhook(webhook: SignedWebhook, options: VerifyOptions = {
  * @param authorization - the header value, or null
  * @param options - {@link VerifyOptions}
  * @returns valid, or the problem
- * @example verifySigned({ appId, appSecret, method, url, body }, header).valid
+ * @example verifySigned({ appId, appSecret, method: 'POST', url, body }, authorization).valid // true
  */
 export function verifySigned(
   parts: Omit<SignatureParts, 'timestamp' | 'nonce'>,

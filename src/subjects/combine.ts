@@ -11,7 +11,9 @@ import type { Subject } from './subject.js';
  * @param primary - gives the implementation's name; asked first
  * @param others - asked for the operations the primary does not offer
  * @returns a subject offering the union of their operations
- * @example combineSubjects(createReferenceSubject(), createGatewaySubject(target))
+ * @example
+ * import { createGatewaySubject } from './gateway-subject.js';
+ * combineSubjects(createReferenceSubject(), createGatewaySubject({ baseUrl, appId, appSecret })).operations.includes('gateway.generateUploadUrl') // true
  */
 export function combineSubjects(primary: Subject, ...others: Subject[]): Subject {
   const all = [primary, ...others];

@@ -15,7 +15,7 @@ import { Pgv2kitError } from '../errors.js';
 
 /**
  * The module could not be loaded or exports nothing usable (a usage error, exit 2).
- * @example catch (e) { if (e instanceof ModuleSubjectError) console.error(e.message) }
+ * @example await loadModuleSubject(`${tmp}/none.mjs`) // throws ModuleSubjectError
  */
 export class ModuleSubjectError extends Pgv2kitError {
   override readonly code = 'PGV2_MODULE_SUBJECT';
@@ -32,7 +32,11 @@ type OperationFn = (input: OperationInput) => unknown;
  * @param cwd - the folder relative paths start from
  * @returns the subject
  * @throws {ModuleSubjectError} when the module cannot be imported or exports no subject
- * @example const subject = await loadModuleSubject('./my-sdk-subject.mjs');
+ * @example
+ * import { writeFileSync } from 'node:fs';
+ * writeFileSync(`${tmp}/my-sdk-subject.mjs`, "export const operations = { 'signature.sign': () => ({ sign: '00' }) };");
+ * const subject = await loadModuleSubject('./my-sdk-subject.mjs', tmp);
+ * subject.operations // ['signature.sign']
  */
 export async function loadModuleSubject(path: string, cwd: string = process.cwd()): Promise<Subject> {
   const full = resolve(cwd, path);

@@ -128,8 +128,9 @@ export const FORM_PROBLEMS: Readonly<Record<FormProblemKind, FormProblemInfo>> =
  * @param parts - the received parts, in order ({@link parseMultipart})
  * @returns valid, or the first problem with a message
  * @example
- * const r = checkUploadForm(issued, await parseMultipart(body, type));
- * !r.valid && r.problem // e.g. { kind: 'field-missing', field: 'policy' }
+ * const form = buildUploadForm({ formFields: [['key', 'k/1.pdf'], ['policy', 'P']], filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') }, { boundary: 'b0' });
+ * const r = checkUploadForm({ formFields: [['key', 'k/1.pdf'], ['policy', 'P'], ['x-amz-date', '1']], filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') }, await parseMultipart(form.body, form.contentType));
+ * !r.valid && r.problem // e.g. { kind: 'field-missing', field: 'x-amz-date' }
  */
 export function checkUploadForm(issued: UploadFormInput, parts: readonly MultipartPart[]): FormCheckOutcome {
   const fileAt = parts.findIndex((p) => p.kind === 'file' && p.name === 'file');
@@ -193,8 +194,9 @@ export function checkUploadForm(issued: UploadFormInput, parts: readonly Multipa
  * @returns valid, or the first problem; `malformed-multipart` when the body is not readable multipart/form-data
  * @throws {TypeError} (rejects) when body is not a Uint8Array or contentType not a string
  * @example
- * const r = await checkUploadBody(issued, body, 'multipart/form-data; boundary=b0');
- * r.valid // true when the client sent every entry unchanged (in any order, R14), then the file
+ * const form = buildUploadForm({ formFields: [['key', 'k/1.pdf'], ['policy', 'P']], filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') }, { boundary: 'b0' });
+ * const r = await checkUploadBody({ formFields: [['key', 'k/1.pdf'], ['policy', 'P']], filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') }, form.body, form.contentType);
+ * r.valid // true — the client sent every entry unchanged (in any order, R14), then the file
  */
 export async function checkUploadBody(issued: UploadFormInput, body: Uint8Array, contentType: string): Promise<FormCheckOutcome> {
   let parts: MultipartPart[];

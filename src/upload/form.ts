@@ -70,7 +70,7 @@ export interface UploadForm {
  *   boundary option is not 1–70 allowed characters or occurs in the content
  * @example
  * const form = buildUploadForm({ formFields: [['key', 'k/1.pdf'], ['policy', 'P']],
- *   filename: 'a.pdf', contentType: 'application/pdf', file: bytes }, { boundary: 'b0' });
+ *   filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') }, { boundary: 'b0' });
  * form.contentType // 'multipart/form-data; boundary=b0'
  */
 export function buildUploadForm(input: UploadFormInput, options: UploadFormOptions = {}): UploadForm {

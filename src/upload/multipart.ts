@@ -42,7 +42,7 @@ export type MultipartPartKind = MultipartPart['kind'];
 
 /**
  * The stable code of {@link MultipartError}.
- * @example e instanceof MultipartError && e.code === MULTIPART_MALFORMED
+ * @example (await parseMultipart(utf8('x'), 'text/plain').catch((e) => e)).code === MULTIPART_MALFORMED // true
  */
 export const MULTIPART_MALFORMED = 'PGV2_MULTIPART_MALFORMED';
 
@@ -51,7 +51,7 @@ export const MULTIPART_MALFORMED = 'PGV2_MULTIPART_MALFORMED';
  * multipart/form-data or has no boundary, a malformed part header, a body that ends
  * before its close delimiter, a part the parser had to skip.
  * @example
- * try { await parseMultipart(body, type) } catch (e) { if (e instanceof MultipartError) e.code }
+ * await parseMultipart(utf8('x'), 'text/plain') // throws MultipartError
  */
 export class MultipartError extends Pgv2kitError {
   /** Always {@link MULTIPART_MALFORMED}. */
@@ -95,8 +95,9 @@ export class MultipartError extends Pgv2kitError {
  *   multipart/form-data — never hangs: the whole body is given to the parser at once
  * @throws {TypeError} (rejects) when body is not a Uint8Array or contentType not a string
  * @example
+ * const form = buildUploadForm({ formFields: [['key', 'k/1.pdf'], ['policy', 'P']], filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') }, { boundary: 'b0' });
  * const parts = await parseMultipart(form.body, form.contentType);
- * parts.at(-1) // { kind: 'file', name: 'file', filename: 'a.pdf', contentType: 'application/pdf', data }
+ * parts.at(-1)?.filename // 'a.pdf'
  */
 export async function parseMultipart(body: Uint8Array, contentType: string): Promise<MultipartPart[]> {
   if (!(body instanceof Uint8Array)) throw new TypeError('body must be a Uint8Array');

@@ -81,7 +81,7 @@ export function fileExtension(filename: string): string | undefined {
  * A lone surrogate counts as one.
  * @param text - the text
  * @returns its length in code points
- * @example codePointLength('😀') // 1 (two UTF-16 units, four UTF-8 bytes)
+ * @example codePointLength('😀') // 1 — two UTF-16 units, four UTF-8 bytes
  */
 export function codePointLength(text: string): number {
   let n = 0;

@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
  * A new ajv instance with the kit's settings.
  * @param options - `verbose`: errors carry the schema and the data (for messages that quote them)
  * @returns the instance
- * @example const ajv = createAjv({ verbose: true }); ajv.compile(schema)
+ * @example createAjv({ verbose: true }).compile({ type: 'string' })('x') // true
  */
 export function createAjv(options: { readonly verbose?: boolean } = {}): Ajv2020 {
   return new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true, verbose: options.verbose ?? false });

@@ -23,7 +23,9 @@ export interface VectorProblem {
 
 /**
  * The vector set could not be loaded: every problem found, each naming file, case and pointer.
- * @example catch (e) { if (e instanceof VectorSetError) for (const p of e.problems) console.error(formatProblem(p)) }
+ * @example
+ * import { loadVectorSets } from './load.js';
+ * loadVectorSets([]) // throws VectorSetError — no vectors folder given
  */
 export class VectorSetError extends Pgv2kitError {
   /** Stable code for programs. */
@@ -38,7 +40,7 @@ export class VectorSetError extends Pgv2kitError {
 
 /**
  * The schemas of a vectors folder are missing or broken: a configuration error, not a bad vector.
- * @example catch (e) { if (e instanceof VectorSchemaError) console.error('the schemas of the folder are broken') }
+ * @example new VectorSchemaError([{ file: 'schema/signature.schema.json', pointer: '', message: 'bad' }]) instanceof VectorSetError // true
  */
 export class VectorSchemaError extends VectorSetError {
   override readonly code: string = 'PGV2_VECTOR_SCHEMA';
@@ -49,7 +51,7 @@ export class VectorSchemaError extends VectorSetError {
  * A vectors folder the kit refuses to read as it is: a file that is not a regular file inside the
  * folder, or one over a limit (size, string, nesting, aliases). An input error, like a missing
  * schema: the set was not judged.
- * @example catch (e) { if (e instanceof VectorInputError) process.exitCode = 2 }
+ * @example loadVectorSet(`${tmp}/missing`) // throws VectorInputError — a folder that cannot be read
  */
 export class VectorInputError extends VectorSetError {
   override readonly code: string = 'PGV2_VECTORS_REFUSED';

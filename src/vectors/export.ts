@@ -51,7 +51,7 @@ export interface ExportSummary {
  * @param set - the loaded vector set
  * @param out - the folder (created; what was in it is replaced)
  * @returns what was written
- * @example exportVectorsJson(loadVectorSet(), 'vectors-json')
+ * @example exportVectorsJson(set, `${tmp}/vectors-json`)
  */
 export function exportVectorsJson(set: VectorSet, out: string): ExportSummary {
   const done = join(dirname(out), `.${basename(out)}.${process.pid}.tmp`);
@@ -73,7 +73,7 @@ export function exportVectorsJson(set: VectorSet, out: string): ExportSummary {
  * earlier export (its index.json says so) — never a folder of anything else.
  * @param dir - the folder
  * @returns undefined when it may, else why not
- * @example exportTargetProblem('.') // 'it is not empty and holds no earlier export'
+ * @example exportTargetProblem(DEFAULT_VECTORS_DIR) // 'it is not empty and holds no earlier export (give a new or empty folder)'
  */
 export function exportTargetProblem(dir: string): string | undefined {
   if (!existsSync(dir)) return undefined;

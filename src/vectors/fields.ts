@@ -9,7 +9,7 @@ import type { BodyField, ContentField, ExpectedPart, FileField } from './types.j
  * The body bytes of a case's inputs.
  * @param field - an object with body or bodyB64
  * @returns the bytes
- * @example bodyBytes({ body: '{}' }) // bytes of "{}"
+ * @example bodyBytes({ body: '{}' }) // utf8('{}')
  */
 export function bodyBytes(field: BodyField): Uint8Array {
   return field.bodyB64 !== undefined ? fromBase64(field.bodyB64) : utf8(field.body ?? '');
@@ -19,7 +19,7 @@ export function bodyBytes(field: BodyField): Uint8Array {
  * The content bytes of a case's expected or candidate content, if it gives one.
  * @param field - an object with content or contentB64
  * @returns the bytes, or undefined when neither is given
- * @example contentBytes({ content: 'a\n' }) // bytes of "a\n"
+ * @example contentBytes({ content: 'a\n' }) // utf8('a\n')
  */
 export function contentBytes(field: ContentField): Uint8Array | undefined {
   if (field.contentB64 !== undefined) return fromBase64(field.contentB64);
@@ -30,7 +30,7 @@ export function contentBytes(field: ContentField): Uint8Array | undefined {
  * The file bytes of an upload case's inputs.
  * @param field - an object with file or fileB64
  * @returns the bytes
- * @example fileBytes({ file: '%PDF' }) // bytes of "%PDF"
+ * @example fileBytes({ file: '%PDF' }) // utf8('%PDF')
  */
 export function fileBytes(field: FileField): Uint8Array {
   return field.fileB64 !== undefined ? fromBase64(field.fileB64) : utf8(field.file ?? '');

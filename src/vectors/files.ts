@@ -41,7 +41,7 @@ export const MAX_FOLDER_DEPTH = 8;
  * @param root - the vectors folder
  * @param limits - how many files (default {@link DEFAULT_VECTOR_LIMITS})
  * @returns the files and the refusals
- * @example listYamlFiles('vectors').files[0]?.path // '…/vectors/authorization/format.yaml'
+ * @example listYamlFiles(DEFAULT_VECTORS_DIR).files[0]?.path // '…/vectors/authorization/format.yaml'
  */
 export function listYamlFiles(root: string, limits: VectorLimits = DEFAULT_VECTOR_LIMITS): Listing {
   const files: FolderFile[] = [];
@@ -115,7 +115,7 @@ export type FileRead = { readonly ok: true; readonly bytes: Buffer } | { readonl
  * @param path - the file (its real path, from {@link listYamlFiles})
  * @param maxBytes - the most bytes read
  * @returns the bytes, or the reason they were not read
- * @example readFolderFile('vectors/notes.yaml', 1 << 24).ok // true
+ * @example readFolderFile(`${DEFAULT_VECTORS_DIR}/notes.yaml`, 1 << 24).ok // true
  */
 export function readFolderFile(path: string, maxBytes: number): FileRead {
   let fd: number;
@@ -163,7 +163,10 @@ export function toPosix(path: string): string {
  * @param root - the vectors folder
  * @param limits - the limits the loader reads it under
  * @returns the key, or undefined when a file is refused or cannot be read (the loader then says which)
- * @example contentKey('vectors') === contentKey(copyOfVectors) // true
+ * @example
+ * import { cpSync } from 'node:fs';
+ * cpSync(DEFAULT_VECTORS_DIR, `${tmp}/copy`, { recursive: true });
+ * contentKey(DEFAULT_VECTORS_DIR) === contentKey(`${tmp}/copy`) // true
  */
 export function contentKey(root: string, limits: VectorLimits = DEFAULT_VECTOR_LIMITS): string | undefined {
   const hash = createHash('sha256');

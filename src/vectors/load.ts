@@ -58,7 +58,10 @@ export function loadVectorSet(root: string = DEFAULT_VECTORS_DIR, options: LoadO
  * @returns the vector set
  * @throws {VectorInputError} when a file is refused (with every other problem)
  * @throws {VectorSetError} listing every problem, when any file (or a schema) is bad
- * @example loadVectorSetInFull(DEFAULT_VECTORS_DIR).cases.length
+ * @example
+ * import { mkdirSync } from 'node:fs';
+ * mkdirSync(`${tmp}/mine`);
+ * loadVectorSetInFull(`${tmp}/mine`).cases.length // 0 — a folder of one's own, checked against the kit's schemas
  */
 export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT_VECTOR_LIMITS): VectorSet {
   // a folder of one's own cases (pgv2kit vectors init) needs no copy of the kit's schemas or notes:
@@ -132,7 +135,10 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
  * @param options - {@link LoadOptions}
  * @returns one set: the first folder's root, every file and case, the notes of all, one hash over all
  * @throws {VectorInputError} / {@link VectorSetError} as {@link loadVectorSet}, and for an id in two folders
- * @example loadVectorSets([{ root: DEFAULT_VECTORS_DIR }, { root: '/abs/mine', label: 'mine' }])
+ * @example
+ * import { mkdirSync } from 'node:fs';
+ * mkdirSync(`${tmp}/mine`);
+ * loadVectorSets([{ root: DEFAULT_VECTORS_DIR }, { root: `${tmp}/mine`, label: 'mine' }]).cases.length === set.cases.length // true
  */
 export function loadVectorSets(folders: ReadonlyArray<{ readonly root: string; readonly label?: string }>, options: LoadOptions = {}): VectorSet {
   const [first, ...rest] = folders;

@@ -63,7 +63,7 @@ export function isKitVectorsFolder(root: string): boolean {
  * @param area - the area folder the file goes in
  * @param file - the file: `<root>/<area>/<name>.yaml`
  * @returns the problem in words, or undefined when the file can be written
- * @example vectorTargetProblem('/p/mine', 'signature', '/p/mine/signature/a.yaml') // undefined
+ * @example vectorTargetProblem(`${tmp}/mine`, 'signature', `${tmp}/mine/signature/a.yaml`) // undefined
  */
 export function vectorTargetProblem(root: string, area: string, file: string): string | undefined {
   const folders = folderProblem(root, area);
@@ -91,7 +91,7 @@ export interface MadeFolder {
  * @param area - the area folder
  * @returns what was made
  * @throws {VectorTargetError} when {@link vectorTargetProblem} names a problem
- * @example const { made, undo } = makeVectorFolder('/p/mine', 'authorization')
+ * @example const { made, undo } = makeVectorFolder(`${tmp}/made`, 'authorization'); undo();
  */
 export function makeVectorFolder(root: string, area: string): MadeFolder {
   const problem = folderProblem(root, area);

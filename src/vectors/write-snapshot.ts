@@ -16,7 +16,6 @@ import { SNAPSHOT_FILE } from './snapshot.js';
  * Loads the kit's vectors in full and writes them, with their content key, as the snapshot.
  * @returns the number of cases written
  * @throws {VectorSetError} when the kit's own vectors do not load (nothing is written)
- * @example writeSnapshot() // 474
  */
 export function writeSnapshot(): number {
   const key = contentKey(DEFAULT_VECTORS_DIR);

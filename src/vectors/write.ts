@@ -60,7 +60,7 @@ export interface Appended {
  * @param header - kind, title and description of a new file
  * @param cases - the cases, schema-valid
  * @returns whether the file was created, and how to undo the write
- * @example const { undo } = appendCases('vectors/signature/mine.yaml', { kind: 'signature', title: 't' }, cases)
+ * @example const { undo } = appendCases(`${tmp}/mine.yaml`, { kind: 'signature', title: 't' }, []); undo();
  */
 export function appendCases(file: string, header: { readonly kind: string; readonly title: string; readonly description?: string }, cases: readonly object[]): Appended {
   const generated = stringifyVectorFile({ ...header, cases });

@@ -20,7 +20,9 @@ export type ParsedYaml =
  * @param text - the file's text
  * @param limits - depth, string and alias limits
  * @returns the data, or the problem with its line
- * @example parseVectorYaml('a: [1]', DEFAULT_VECTOR_LIMITS) // { ok: true, data: { a: [1] } }
+ * @example
+ * import { DEFAULT_VECTOR_LIMITS } from './limits.js';
+ * parseVectorYaml('a: [1]', DEFAULT_VECTOR_LIMITS) // { ok: true, data: { a: [1] } }
  */
 export function parseVectorYaml(text: string, limits: VectorLimits): ParsedYaml {
   const lines = new LineCounter();
@@ -55,7 +57,9 @@ export function parseVectorYaml(text: string, limits: VectorLimits): ParsedYaml 
  * What a parse that failed says of the file, after its name.
  * @param problem - the failed parse
  * @returns e.g. `is refused (line 3, column 8): nests collections more than 64 deep`, `is not valid YAML (line 2, column 1): …`
- * @example `${file} ${describeYamlProblem(parsed)}`
+ * @example
+ * import { DEFAULT_VECTOR_LIMITS } from './limits.js';
+ * describeYamlProblem(parseVectorYaml('a: [', DEFAULT_VECTOR_LIMITS)) // 'is not valid YAML…'
  */
 export function describeYamlProblem(problem: Extract<ParsedYaml, { ok: false }>): string {
   const where = problem.line !== undefined ? ` (line ${problem.line}${problem.column !== undefined ? `, column ${problem.column}` : ''})` : '';

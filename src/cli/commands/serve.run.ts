@@ -31,7 +31,7 @@ export async function runServe({ values, io, addSecret }: CommandContext<typeof 
  * @param started - called with the gateway once it listens (tests)
  * @returns the exit code
  * @throws {UsageError} for a bad port, an appId without a secret (or a secret without an appId), a bad appId
- * @example await serve({ port: '0' }, io, () => {}, () => stopPromise)
+ * @example await serve({ port: '0' }, io, () => {}, async () => 'stopped') // 0
  */
 export async function serve(
   values: OptionValues<typeof serveOptions>,

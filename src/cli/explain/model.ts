@@ -122,7 +122,7 @@ export type Verdict = Explanation['verdict'];
  * @param input - the parts, and timestamp + nonce or the header
  * @returns the explanation
  * @throws {RangeError} when neither timestamp + nonce nor a header is given
- * @example explainSignature({ appId, appSecret, method: 'POST', url, body, bodySource: 'file', authorization }).verdict
+ * @example explainSignature({ appId, appSecret, method: 'POST', url, body: utf8(body), bodySource: 'file', authorization }).verdict
  */
 export function explainSignature(input: ExplainInput): Explanation {
   const notes: Note[] = [];

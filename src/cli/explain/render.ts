@@ -14,7 +14,9 @@ const GUTTER = '│';
  * The text form, for a terminal.
  * @param x - the explanation
  * @returns the text, ending in LF
- * @example io.stdout(renderExplanation(explainSignature(input)))
+ * @example
+ * import { explainSignature } from './model.js';
+ * renderExplanation(explainSignature({ appId, appSecret, method: 'POST', url, body: utf8(body), bodySource: 'file', authorization }))
  */
 export function renderExplanation(x: Explanation): string {
   if (x.verdict === 'refused') {
@@ -81,7 +83,9 @@ export function renderExplanation(x: Explanation): string {
  * The JSON form, for programs: the same facts, the content as its masked display only.
  * @param x - the explanation
  * @returns a JSON-serialisable object
- * @example JSON.stringify(explanationJson(explainSignature(input)))
+ * @example
+ * import { explainSignature } from './model.js';
+ * JSON.stringify(explanationJson(explainSignature({ appId, appSecret, method: 'POST', url, body: utf8(body), bodySource: 'file', authorization })))
  */
 export function explanationJson(x: Explanation): object {
   if (x.verdict === 'refused') {

@@ -71,7 +71,7 @@ export const clientCheck = defineCheck({
  * (byte i is i mod 256).
  * @param c - the case
  * @returns the bytes
- * @example clientFile(c).length
+ * @example clientFile(vectorCase('client.upload-pdf')).length
  */
 export function clientFile(c: ClientCase): Uint8Array {
   if (c.op !== 'client.upload') return new Uint8Array();

@@ -22,7 +22,7 @@ export interface ClientGateway {
  * @param cases - the selected cases
  * @param subject - the implementation under test
  * @returns the check context with the gateway, or undefined when no case needs one
- * @example const gw = await startClientGateway(selected, subject); try { … } finally { await gw?.close(); }
+ * @example const gw = await startClientGateway(liveCases(set).filter((l) => l.case.kind === 'client').slice(0, 1), subject); await gw?.close();
  */
 export async function startClientGateway(cases: readonly LoadedCase[], subject: Subject): Promise<ClientGateway | undefined> {
   const clientCases = cases.map((c) => c.case).filter((c): c is ClientCase => c.kind === 'client' && subject.operations.includes(c.op));

@@ -58,7 +58,7 @@ export const merchantCheck = defineCheck({
  * What a merchant case expects the merchant to do.
  * @param c - the case
  * @returns accept, refuse, acceptable (either answer, the choice recorded) or advisory (any answer, reported)
- * @example expectationOf(merchantCase) // 'refuse'
+ * @example expectationOf({ result: 'invalid' }) // 'refuse'
  */
 export function expectationOf(c: Pick<MerchantCase, 'result' | 'advisory'>): MerchantExpectation {
   if (c.advisory) return 'advisory';

@@ -62,7 +62,6 @@ const FORGERIES: ReadonlyArray<{ readonly applies: (i: MerchantInputs) => boolea
  * @param c - the merchant case
  * @param outcome - the operation's outcome (only a failed refusal, i.e. an acceptance, is diagnosed)
  * @returns one diagnosis, or none
- * @example diagnoseMerchant(reserializedCase, failedOutcome)[0]?.mistake // 'body-reserialized'
  */
 export function diagnoseMerchant(c: MerchantCase, outcome: OpOutcome): Diagnosis[] {
   if (outcome.status !== 'fail' || outcome.expected !== 'refuse' || handlingOf(outcome.got) !== 'accepted') return [];
@@ -83,7 +82,7 @@ export function diagnoseMerchant(c: MerchantCase, outcome: OpOutcome): Diagnosis
  * @param cases - a run's cases (any kinds; only merchant cases are read)
  * @param caseOf - the merchant case of an id (its inputs); without it only the first pattern is read
  * @returns the cases, those changed copied
- * @example merchantPattern(results).filter((c) => c.kind === 'merchant')
+ * @example merchantPattern(result.run.cases).length
  */
 export function merchantPattern<T extends PatternCase>(cases: readonly T[], caseOf?: (id: string) => MerchantCase | undefined): T[] {
   const accepted = acceptancePattern(cases);
@@ -123,7 +122,6 @@ function unverifiedPattern<T extends PatternCase>(cases: readonly T[]): T[] {
  * @param c - the merchant case
  * @param outcome - the operation's outcome
  * @returns mistake ids; empty unless a valid case's call was refused
- * @example merchantRefusalCauses(specialCharsCase, refusedOutcome) // ['landed-url', 'payment-encoded', 'payment-decoded-twice']
  */
 export function merchantRefusalCauses(c: MerchantCase, outcome: OpOutcome): string[] {
   if (outcome.status !== 'fail' || c.result !== 'valid' || handlingOf(outcome.got) !== 'refused') return [];

@@ -78,7 +78,7 @@ export function acceptanceWords(endpoint: Endpoint, rule: AcceptanceRule): strin
  * Why the return endpoint's refusal options make no sense, if they do not.
  * @param rule - the acceptance options
  * @returns the problem in one line, naming the option, or undefined
- * @example acceptanceProblem({ returnRefusalLocation: 'failed' }) // '--return-refusal-location must be …'
+ * @example acceptanceProblem({ returnRefusalLocation: 'failed' }) // e.g. '--return-refusal-location must be an http(s):// URL or a path starting with "/" (…), not "failed"'
  */
 export function acceptanceProblem(rule: AcceptanceRule): string | undefined {
   if (rule.returnRefusalBody !== undefined && rule.returnRefusalBody.trim() === '') return '--return-refusal-body needs a text the return page shows only when it refuses (e.g. "could not be verified"), not an empty one';

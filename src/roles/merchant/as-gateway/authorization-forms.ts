@@ -64,7 +64,7 @@ export function changeSign(genuine: string, change: NonNullable<NonNullable<Auth
  * @param form - the case's changes (none: the correct header)
  * @param values - the other values a forgery uses
  * @returns the value, or undefined for no Authorization at all
- * @example writeAuthorization(items, { empty: 'sign' }, values) // 'V2_SHA256 appId=…,sign=,timestamp=…,nonce=…'
+ * @example writeAuthorization({ appId: 'a', sign: '00', timestamp: '1', nonce: 'n' }, { empty: 'sign' }, { otherAppId: 'b', otherContentSign: '11', otherNonce: 'm' }) // 'V2_SHA256 appId=a,sign=,timestamp=1,nonce=n'
  */
 export function writeAuthorization(items: Readonly<Record<ItemName, string>>, form: AuthorizationForm, values: ForgeryValues): string | undefined {
   const a = form ?? {};

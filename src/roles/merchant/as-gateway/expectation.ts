@@ -19,7 +19,10 @@ export type ReadingsExpectation = 'accept' | 'refuse' | 'acceptable';
  * @param call - the call as sent (a POST is a webhook, a GET a redirect)
  * @param target - the merchant's credentials and registered URLs
  * @returns accept, refuse or acceptable
- * @example readingsExpectation(call, target) // 'accept'
+ * @example
+ * import { createCallBuilder } from './call.js';
+ * const { call } = createCallBuilder({ appId, appSecret, notifyUrl, returnUrl }, 1, Date.now()).build(vectorCase('merchant.webhook.valid.1'));
+ * readingsExpectation(call, { appId, appSecret, notifyUrl, returnUrl }) // 'accept'
  */
 export function readingsExpectation(call: HttpCall, target: Pick<MerchantTarget, 'appId' | 'appSecret' | 'notifyUrl' | 'returnUrl'>): ReadingsExpectation {
   const { appId, appSecret } = target;

@@ -113,7 +113,7 @@ export function compactJson(value: unknown): string {
  * re-serialized data fails.
  * @param value - a JSON object
  * @returns the text
- * @example nonCanonicalJson({ a: 'é' }) // '{ "a" :"\\u00e9"\n}\n'
+ * @example nonCanonicalJson({ a: 'é' }) // '{\n\t"a" :"\\u00e9"\n}\n'
  */
 export function nonCanonicalJson(value: Record<string, unknown>): string {
   const write = (v: unknown, depth: number): string => {

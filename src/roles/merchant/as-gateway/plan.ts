@@ -23,7 +23,9 @@ export interface PlannedCall {
  * @param seed - the run's seed
  * @param now - the clock (milliseconds)
  * @returns each case's call (or why it is not applicable)
- * @example merchantPlan(cases, target, 1, Date.now()).length === cases.length // true
+ * @example
+ * const cases = liveCases(set).map((l) => l.case).filter((c) => c.kind === 'merchant');
+ * merchantPlan(cases, { appId, appSecret, notifyUrl, returnUrl }, 1, Date.now()).length === cases.length // true
  */
 export function merchantPlan(cases: readonly MerchantCase[], target: MerchantTarget, seed: number, now: number): PlannedCall[] {
   const builder = createCallBuilder(target, seed, now);
@@ -39,7 +41,9 @@ export function merchantPlan(cases: readonly MerchantCase[], target: MerchantTar
  * @param target - the merchant
  * @param seed - the run's seed
  * @returns 64 hex digits
- * @example planHash(cases, target, 1) === planHash(cases, target, 1) // true
+ * @example
+ * const cases = liveCases(set).map((l) => l.case).filter((c) => c.kind === 'merchant');
+ * planHash(cases, { appId, appSecret, notifyUrl, returnUrl }, 1) === planHash(cases, { appId, appSecret, notifyUrl, returnUrl }, 1) // true
  */
 export function planHash(cases: readonly MerchantCase[], target: MerchantTarget, seed: number): string {
   const stable: MerchantTarget = {

@@ -32,7 +32,10 @@ export interface Sender {
  * Creates a sender.
  * @param timeoutMs - the limit for one call, connection to last body byte
  * @returns the sender
- * @example const s = createSender(5000); const o = await s.send(call); await s.close();
+ * @example
+ * import { createCallBuilder } from './call.js';
+ * const { call } = createCallBuilder({ appId, appSecret, notifyUrl, returnUrl }, 1, Date.now()).build(vectorCase('merchant.webhook.valid.1'));
+ * const s = createSender(5000); const o = await s.send(call); await s.close();
  */
 export function createSender(timeoutMs: number): Sender {
   // Keep-alive, one request at a time per connection, as a gateway delivers: a call that times out,
@@ -50,7 +53,9 @@ export function createSender(timeoutMs: number): Sender {
  * @param body - the body (undici's, or any stream of Buffers)
  * @param maxBytes - the most bytes returned
  * @returns at most `maxBytes` bytes
- * @example (await readHead(response.body, 16 * 1024)).toString('utf8')
+ * @example
+ * import { Readable } from 'node:stream';
+ * (await readHead(Readable.from([Buffer.from('OK')]), 16 * 1024)).toString('utf8') // 'OK'
  */
 export async function readHead(body: AsyncIterable<unknown> & { destroy(): unknown }, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -159,7 +159,7 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
  * @param set - the vector set they came from (requirements, the cases' fields)
  * @param options - the certification's options (for the plan hash and the summary)
  * @returns the certification
- * @example certificationOf(run, set, options).verdict
+ * @example certificationOf(result.run, set, { appId, appSecret, notifyUrl, returnUrl, seed: 1, timeoutMs: 500 }).verdict // result.verdict
  */
 export function certificationOf(run: RunResult, set: VectorSet, options: CertifyOptions & { readonly timeoutMs: number }): CertificationResult {
   const cases = liveCases(set).map((l) => l.case).filter((c): c is MerchantCase => c.kind === 'merchant');

@@ -3,10 +3,13 @@
  * notify and return endpoints, spec §5.5, §5.6, §6) mapped to CERTIFIED or NOT CERTIFIED.
  * `pgv2kit/certify`.
  * @example
- * import { runCertification, writeCertificationReports } from 'pgv2kit/certify';
- * const result = await runCertification({ notifyUrl: 'https://shop.test/hooks/pg', returnUrl: 'https://shop.test/thanks', appId: 'app_1', appSecret: process.env.PGV2_APP_SECRET ?? '', seed: 1 });
- * await writeCertificationReports(result, { dir: 'reports/certification', secrets: [] });
- * console.log(result.verdict); // 'CERTIFIED' or 'NOT CERTIFIED'
+ * import { runCertification, startSampleMerchant, writeCertificationReports } from 'pgv2kit/certify';
+ * // the sample merchant on loopback; yours: { appId, appSecret, notifyUrl, returnUrl } as registered
+ * const merchant = await startSampleMerchant();
+ * const result = await runCertification({ ...merchant, seed: 1, acceptBody: 'SUCCESS' });
+ * await writeCertificationReports(result, { dir: `${tmp}/certification`, secrets: [merchant.appSecret] });
+ * await merchant.close();
+ * result.verdict // 'CERTIFIED'
  * @module
  */
 export { certificationOf, runCertification } from './certify.js';

@@ -16,13 +16,13 @@ export { certificationMarkdown } from './markdown.js';
 
 /**
  * The certification's own pages, written beside the run's reports.
- * @example checkReportDir(dir, CERTIFICATION_PAGES)
+ * @example CERTIFICATION_PAGES.includes('certification.html') // true
  */
 export const CERTIFICATION_PAGES = ['certification.json', 'certification.md', 'certification.html'] as const;
 
 /**
  * The files of a certification report folder: the certification's pages, then the run's reports.
- * @example CERTIFICATION_FILES.map((f) => join(dir, f))
+ * @example CERTIFICATION_FILES.includes('report.html') // true — the run's reports beside the certification's pages
  */
 export const CERTIFICATION_FILES = [...CERTIFICATION_PAGES, ...REPORT_FILES] as const;
 
@@ -33,7 +33,7 @@ export const CERTIFICATION_FILES = [...CERTIFICATION_PAGES, ...REPORT_FILES] as 
  * @param options - `dir`: the folder; `secrets`: texts to mask in every file
  * @returns the absolute folder and the file names
  * @throws {ReportWriteError} when `dir` exists and holds other files, or cannot be written
- * @example await writeCertificationReports(result, { dir: 'reports/cert-1', secrets: [secret] })
+ * @example (await writeCertificationReports(result, { dir: `${tmp}/cert-1`, secrets: [appSecret] })).files.includes('certification.html') // true
  */
 export async function writeCertificationReports(result: CertificationResult, options: { readonly dir: string; readonly secrets: readonly string[] }): Promise<{ dir: string; files: string[] }> {
   const { run, ...certification } = result;
@@ -51,7 +51,7 @@ export async function writeCertificationReports(result: CertificationResult, opt
  * The verdict line every format carries.
  * @param result - the run
  * @returns e.g. `Verdict: NOT CERTIFIED (3 requirements failed)`
- * @example verdictLine(result) // 'Verdict: CERTIFIED'
+ * @example verdictLine({ verdict: 'NOT CERTIFIED', reasons: ['the webhook endpoint never answered'] }) // 'Verdict: NOT CERTIFIED (1 reason)'
  */
 export function verdictLine(result: CertificationResult): string {
   return `Verdict: ${result.verdict}${result.reasons.length ? ` (${result.reasons.length} reason${result.reasons.length === 1 ? '' : 's'})` : ''}`;

@@ -6,13 +6,13 @@
 
 /**
  * Demo credentials of the sample merchant (not a real merchant's).
- * @example runCertification({ …, ...SAMPLE_CREDENTIALS })
+ * @example SAMPLE_CREDENTIALS.appId // 'demo_merchant_app'
  */
 export const SAMPLE_CREDENTIALS = { appId: 'demo_merchant_app', appSecret: 'demo_sample_secret_5f1c2a7e' } as const;
 
 /**
  * How reports name the sample merchant (run --merchant and certify alike, unless --name says otherwise).
- * @example createMerchantSubject({ …, name: SAMPLE_MERCHANT_NAME })
+ * @example SAMPLE_MERCHANT_NAME // 'sample-merchant'
  */
 export const SAMPLE_MERCHANT_NAME = 'sample-merchant';
 
