@@ -67,7 +67,9 @@ export function parseCommandArgs(argv: readonly string[], options: OptionSpecs, 
  * @returns the values the command receives
  * @throws {UsageError} for options given together that conflict, an option without one it
  *   requires, or a value its `parse` refuses
- * @example applyOptionTable({ bail: true, 'max-failures': '2' }, runOptions) // throws "give --bail or --max-failures, not both (--bail is --max-failures 1)"
+ * @example
+ * import { runOptions } from './commands/run.js';
+ * applyOptionTable({ bail: true, 'max-failures': '2' }, runOptions) // throws UsageError
  */
 export function applyOptionTable(given: Readonly<Record<string, unknown>>, options: OptionSpecs): Record<string, unknown> {
   const isGiven = (name: string): boolean => given[name] !== undefined;
@@ -110,7 +112,9 @@ export function ruleOf(rule: OptionRule): { readonly options: readonly string[];
  * @param name - the option's long name
  * @param options - the command's options
  * @returns the long names
- * @example conflictsOf('max-failures', runOptions) // ['bail']
+ * @example
+ * import { runOptions } from './commands/run.js';
+ * conflictsOf('max-failures', runOptions) // ['bail']
  */
 export function conflictsOf(name: string, options: OptionSpecs): string[] {
   const own = options[name]?.conflicts;

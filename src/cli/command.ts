@@ -137,7 +137,7 @@ export function defineCommand<const O extends OptionSpecs>(command: Command<O>):
  * @param options - the shared options
  * @param extra - what to add to every one of them, e.g. `{ requires: ['merchant'] }`
  * @returns the options with it
- * @example withRule(merchantOptions, { requires: { options: ['merchant'], why: 'the merchant role' } })
+ * @example withRule({ seed: { type: 'string', description: 'The seed' } }, { requires: ['merchant'] }).seed.requires // ['merchant']
  */
 export function withRule<const O extends OptionSpecs, const E extends Partial<OptionSpec>>(options: O, extra: E): { readonly [K in keyof O]: O[K] & E } {
   return Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, { ...spec, ...extra }])) as { readonly [K in keyof O]: O[K] & E };

@@ -42,7 +42,9 @@ export function formatMainHelp(commands: readonly Command[]): string {
  * the CLI reference.
  * @param commands - the registered commands
  * @returns the lines, indented by two spaces
- * @example environmentLines(COMMANDS)[0] // '  PGV2_APP_ID                stands in for --app-id (run, serve, certify, fuzz)'
+ * @example
+ * import { COMMANDS } from './registry.js';
+ * environmentLines(COMMANDS)[0] // '  PGV2_APP_ID                stands in for --app-id (run, serve, certify, fuzz)'
  */
 export function environmentLines(commands: readonly Command[]): string[] {
   // one line per variable and option, naming the commands that have it
@@ -121,7 +123,9 @@ export interface OptionRow {
  * The rows of a command's option table, `--help` last: what `--help` and the CLI reference print.
  * @param command - the command
  * @returns one row per option, in table order
- * @example optionRows(runCommand)[0].flag // '--testee <command>'
+ * @example
+ * import { runCommand } from './commands/run.js';
+ * optionRows(runCommand)[0].flag // '--testee <command>'
  */
 export function optionRows(command: Command): OptionRow[] {
   const table = { ...command.options, ...HELP_OPTION } as Record<string, OptionSpec>;

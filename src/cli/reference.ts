@@ -16,7 +16,9 @@ export const CLI_REFERENCE_PATH = 'docs/guide/cli.md';
  * The CLI reference as Markdown.
  * @param commands - the registered commands, in help order
  * @returns the page, ending in LF
- * @example formatCliReference(COMMANDS).startsWith('# CLI reference') // true
+ * @example
+ * import { COMMANDS } from './registry.js';
+ * formatCliReference(COMMANDS).startsWith('# CLI reference') // true
  */
 export function formatCliReference(commands: readonly Command[]): string {
   const lines = [

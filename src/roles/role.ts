@@ -61,7 +61,9 @@ export type PatternCase = { readonly id: string; readonly kind: string; readonly
  * Declares a role (an identity function that keeps each kind's entry typed by its kind).
  * @param role - the role
  * @returns the same role
- * @example defineRole({ name: 'merchant', title: 'a merchant', endToEnd: true, kinds: { merchant: { check: merchantCheck, diagnose: diagnoseMerchant } } }).kinds.merchant.check.kind // 'merchant'
+ * @example
+ * import { merchantCheck } from './merchant/check.js';
+ * defineRole({ name: 'merchant', title: 'a merchant', endToEnd: true, kinds: { merchant: { check: merchantCheck, diagnose: () => [] } } }).kinds.merchant.check.kind // 'merchant'
  */
 export function defineRole<const T extends { readonly [K in keyof T]: K extends VectorKind ? KindInfo<K> : never }>(role: Role<T>): Role<T> {
   return role;

@@ -77,7 +77,7 @@ export async function runCase(loaded: LoadedCase, subject: Subject, context: Che
  * @param c - the case
  * @param outcome - the step's outcome (only `fail` outcomes are diagnosed)
  * @returns the diagnoses, most specific first; empty when nothing in the catalogue fits
- * @example (await diagnose(c, outcome))[0]?.message // 'your sign equals the sign of the content in which the LF after part 7 (the body) was left out'
+ * @example (await diagnose(vectorCase('signature.payment-create'), { op: 'signature.sign', status: 'pass', expected: null, got: null, message: 'passed' })).length // 0
  */
 export async function diagnose(c: VectorCase, outcome: OpOutcome): Promise<Diagnosis[]> {
   if (outcome.status !== 'fail') return [];
@@ -90,7 +90,7 @@ export async function diagnose(c: VectorCase, outcome: OpOutcome): Promise<Diagn
  * @param c - the case
  * @param outcome - the step's outcome
  * @returns mistake ids; empty when the kind says none or the step is no refusal of a genuine message
- * @example refusalCauses(c, outcome) // ['no-final-lf', 'extra-final-lf', …, 'items-by-position']
+ * @example refusalCauses(vectorCase('signature.payment-create'), { op: 'request.verify', status: 'fail', expected: { valid: true }, got: { result: { valid: false } }, message: 'refused' }).includes('no-final-lf') // true
  */
 export function refusalCauses(c: VectorCase, outcome: OpOutcome): string[] {
   const info = KIND_INFO[c.kind] as { readonly couldExplain?: (c: CaseOf<VectorKind>, outcome: OpOutcome) => string[] };
@@ -102,7 +102,7 @@ export function refusalCauses(c: VectorCase, outcome: OpOutcome): string[] {
  * @param cases - the run's case results
  * @param caseOf - the vector case of an id
  * @returns the cases, those a pattern changed copied
- * @example rolePatterns(results, (id) => byId.get(id))
+ * @example rolePatterns([], () => undefined) // []
  */
 export function rolePatterns<R extends PatternCase>(cases: readonly R[], caseOf: (id: string) => VectorCase | undefined): R[] {
   return ROLES.reduce<R[]>((all, role) => ((role as Role).pattern ? ((role as Role).pattern?.(all, caseOf) ?? all) : all), [...cases]);

@@ -12,7 +12,7 @@ import type { Subject } from './subject.js';
  * @param others - asked for the operations the primary does not offer
  * @returns a subject offering the union of their operations
  * @example
- * import { createGatewaySubject } from './gateway-subject.js';
+ * import { createGatewaySubject } from '../roles/gateway/subject.js';
  * combineSubjects(createReferenceSubject(), createGatewaySubject({ baseUrl, appId, appSecret })).operations.includes('gateway.generateUploadUrl') // true
  */
 export function combineSubjects(primary: Subject, ...others: Subject[]): Subject {

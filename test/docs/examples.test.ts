@@ -284,7 +284,7 @@ const FIXTURES: Record<string, Fixture> = {
   result: {
     what: 'a certification of a merchant nothing answers for (a loopback port nothing listens on): NOT CERTIFIED',
     make: async () =>
-      ((await src('certify/certify.ts'))['runCertification'] as Fn)({ appId: 'app_1', appSecret: 's3cr3t', notifyUrl: await fixture('notifyUrl'), returnUrl: await fixture('returnUrl'), seed: 1, timeoutMs: 500 }),
+      ((await src('roles/merchant/certify/certify.ts'))['runCertification'] as Fn)({ appId: 'app_1', appSecret: 's3cr3t', notifyUrl: await fixture('notifyUrl'), returnUrl: await fixture('returnUrl'), seed: 1, timeoutMs: 500 }),
   },
 };
 
