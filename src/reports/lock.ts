@@ -18,7 +18,10 @@ export const REPORT_LOCK_FILE = '.pgv2kit.lock';
 /**
  * A report folder could not be locked: in use by a running process (`pid`), or the lock could
  * not be made (`pid` undefined, the cause given).
- * @example const lock = lockReportFolder(`${tmp}/r`); lockReportFolder(`${tmp}/r`) // throws ReportFolderLockError
+ * @example
+ * const lock = lockReportFolder(`${tmp}/r`);
+ * const second = (() => { try { return lockReportFolder(`${tmp}/r`); } catch (e) { return e; } finally { lock.release(); } })();
+ * second instanceof ReportFolderLockError // true
  */
 export class ReportFolderLockError extends Pgv2kitError {
   /** Stable code for programs. */
