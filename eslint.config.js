@@ -28,7 +28,7 @@ const unused = {
 
 export default defineConfig(
   // built, generated or data (vectors/: YAML and JSON Schemas); node_modules/ and .git/ are ignored anyway
-  globalIgnores(['dist/', 'coverage/', 'reports/', 'vectors-json/', 'vectors/', '.scratch/', '**/*.d.mts']),
+  globalIgnores(['dist/', 'coverage/', 'reports/', 'vectors-json/', 'vectors/', '.scratch/']),
   {
     files: ['**/*.{ts,mts,js,mjs,cjs}'],
     extends: [js.configs.recommended, tseslint.configs.recommended],
