@@ -18,7 +18,7 @@ export function endpoint(baseUrl: string, path: string): string {
   try {
     wireUrl(baseUrl);
   } catch (e) {
-    throw new RangeError((e as Error).message.replace(/^url /, 'baseUrl '));
+    throw new RangeError((e as Error).message.replace(/^url /, 'baseUrl '), { cause: e });
   }
   if (/[?#]/.test(baseUrl)) throw new RangeError(`baseUrl ${JSON.stringify(baseUrl)} has a query or fragment; operation paths are appended to it`);
   return `${baseUrl.replace(/\/+$/, '')}${path}`;

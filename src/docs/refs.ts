@@ -171,7 +171,7 @@ let headings: Map<string, string> | undefined;
 function specHeadings(): Map<string, string> {
   if (headings) return headings;
   headings = new Map();
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(join(PACKAGE_ROOT, ...DOCS.spec.split('/')), 'utf8');
   } catch {

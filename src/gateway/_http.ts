@@ -79,7 +79,7 @@ export function readBody(req: IncomingMessage, limit: number, idleMs: number): P
       // an exact-size copy: a view into Node's shared 8 KiB pool would keep the whole block alive in the recorder
       resolve({ bytes: new Uint8Array(Buffer.concat(chunks)), ...(stopped ? { stopped } : {}) });
     };
-    let timer = setTimeout(() => finish('timeout'), idleMs);
+    const timer = setTimeout(() => finish('timeout'), idleMs);
     const onData = (chunk: Buffer): void => {
       size += chunk.byteLength;
       if (size > limit) {

@@ -66,6 +66,7 @@ interface Tampered {
 }
 
 /** Every property, in report order. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one list of properties over inputs of different types
 export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
   defineProperty<PropertyParts>({
     id: 'property.lf.content',

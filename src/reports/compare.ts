@@ -176,7 +176,13 @@ interface CaseRow {
 export function caseRows(entries: readonly CompareEntry[]): CaseRow[] {
   const order: string[] = [];
   const seen = new Set<string>();
-  for (const e of entries) for (const c of e.results.cases) if (!seen.has(c.id)) (seen.add(c.id), order.push(c.id));
+  for (const e of entries) {
+    for (const c of e.results.cases) {
+      if (seen.has(c.id)) continue;
+      seen.add(c.id);
+      order.push(c.id);
+    }
+  }
   const index = entries.map((e) => new Map(e.results.cases.map((c) => [c.id, c])));
   const rows = order.map((id) => {
     const cases = index.map((m) => m.get(id));

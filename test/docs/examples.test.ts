@@ -77,7 +77,6 @@ function examplesOf(file: string): Example[] {
 function isExpression(text: string): boolean {
   if (text.trim() === '') return false;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
     new Function(`return (${text}\n);`);
     return true;
   } catch {

@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { CREDENTIALS_PATH, MERCHANT, PDF_BODY, authHeader, correctForm, credentials, everyByte, postForm, send, signedPost, streamRequest } from './_support.js';
 
 let gateway: Gateway;
-let now = Date.UTC(2025, 5, 11, 10, 0, 0);
+const now = Date.UTC(2025, 5, 11, 10, 0, 0);
 const logs: string[] = [];
 
 beforeAll(async () => {

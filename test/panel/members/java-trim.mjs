@@ -94,7 +94,7 @@ function signatureContent(input, body) {
     out[at++] = LF;
   }
   at += body.copy(out, at);
-  out[at++] = LF;
+  out[at] = LF;
   return out;
 }
 

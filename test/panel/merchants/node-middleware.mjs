@@ -238,7 +238,7 @@ function verifyRedirect(cfg) {
       verifySignature(cfg, auth, 'GET', cfg.returnUrl, Buffer.from('payment=' + payments[0][1], 'utf8'));
       req.payment = payments[0][1];
       req.verified = auth;
-    } catch (e) {
+    } catch {
       return page(res, 403, 'The payment could not be verified');
     }
     next();
@@ -278,7 +278,7 @@ function handlers(cfg) {
 }
 
 function errorHandler() {
-  // eslint-disable-next-line no-unused-vars
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- four parameters make an error handler
   return (err, req, res, next) => {
     if (req.endpoint === 'notify') return send(res, 200, 'FAIL');
     if (req.endpoint === 'return') return page(res, 403, 'The payment could not be verified');

@@ -200,7 +200,7 @@ function handleReturn(cfg, req, res) {
     }
     const auth = parseAuthorization(auths[0]);
     checkSign(auth, cfg, 'GET', cfg.returnUrl, Buffer.from('payment=' + payments[0], 'utf8'));
-  } catch (e) {
+  } catch {
     return sendPage(res, 400, 'The payment could not be verified.');
   }
   res.writeHead(302, { location: '/thanks', 'content-length': 0 });
