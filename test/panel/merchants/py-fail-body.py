@@ -230,6 +230,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class Server(ThreadingHTTPServer):
+    # socketserver's listen backlog is 5: a burst of connections beyond it waits for a SYN retry (1 s)
+    request_queue_size = 128
     daemon_threads = True
 
 

@@ -247,6 +247,8 @@ def make_app(cfg):
 
 
 class ThreadingWSGIServer(socketserver.ThreadingMixIn, WSGIServer):
+    # socketserver's listen backlog is 5: a burst of connections beyond it waits for a SYN retry (1 s)
+    request_queue_size = 128
     daemon_threads = True
     allow_reuse_address = True
 

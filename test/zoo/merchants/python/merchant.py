@@ -472,6 +472,8 @@ class Handler(BaseHTTPRequestHandler):
 
 def main():
     try:
+        # socketserver's listen backlog is 5: a burst of connections beyond it waits for a SYN retry (1 s)
+        ThreadingHTTPServer.request_queue_size = 128
         server = ThreadingHTTPServer((HOST, PORT), Handler)
     except OSError as e:
         die("cannot listen on %s:%s: %s" % (HOST, PORT, e))
