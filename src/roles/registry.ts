@@ -36,6 +36,16 @@ export const KIND_INFO: { readonly [K in VectorKind]: KindInfo<K> & { readonly r
 export const END_TO_END_KINDS: ReadonlySet<VectorKind> = new Set(VECTOR_KINDS.filter((k) => KIND_INFO[k].role.endToEnd));
 
 /**
+ * The role `pgv2kit run` is pointed at by its options (`--gateway`, `--merchant`), if any.
+ * @param given - the run's options, by name
+ * @returns the role, or undefined for a run of the operations (a testee, a module, the reference)
+ * @example targetRole({ merchant: true })?.name // 'merchant'
+ */
+export function targetRole(given: Readonly<Record<string, unknown>>): Role | undefined {
+  return (ROLES as readonly Role[]).find((r) => r.target !== undefined && given[r.target.option] === true);
+}
+
+/**
  * The role of a name.
  * @param name - a role's name
  * @returns the role

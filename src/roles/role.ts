@@ -48,6 +48,12 @@ export interface Role<T extends Partial<{ readonly [K in VectorKind]: KindInfo<K
   /** Its kinds, in report order. */
   readonly kinds: T;
   /**
+   * How `pgv2kit run` points at an implementation of the role (absent: the operations', reached
+   * through a testee, a module or the reference): the option that names it, and how many of its
+   * cases are in flight by default (the merchant's one at a time: a replay follows the call it repeats).
+   */
+  readonly target?: { readonly option: 'gateway' | 'merchant'; readonly concurrency?: number };
+  /**
    * The run's pattern over the role's diagnoses, read once every case ran (a merchant is a black
    * box: a mistake shows in the pattern of its answers, not in one).
    */

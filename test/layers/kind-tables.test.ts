@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { END_TO_END_KINDS, KIND_INFO, ROLES } from '../../src/roles/registry.js';
+import { END_TO_END_KINDS, KIND_INFO, ROLES, targetRole } from '../../src/roles/registry.js';
 import { CAUSE_ORDER, ROLE_AREAS } from '../../src/runner/triage.js';
 import { VECTOR_KINDS } from '../../src/vectors/types.js';
 
@@ -45,5 +45,12 @@ describe('the roles registry', () => {
     expect(ROLE_AREAS).toBe(END_TO_END_KINDS);
     // the operations first, the properties over them, then the roles end to end
     expect(CAUSE_ORDER).toEqual(['signature', 'authorization', 'request', 'response', 'webhook', 'redirect', 'upload', 'property', 'client', 'gateway', 'merchant']);
+  });
+
+  it("gives pgv2kit run the role its options point at: --gateway, --merchant (one call at a time), none for the operations", () => {
+    expect(targetRole({ gateway: true })?.name).toBe('gateway');
+    expect(targetRole({ merchant: true })?.target?.concurrency).toBe(1);
+    expect(targetRole({ testee: 'node a.mjs' })).toBeUndefined();
+    expect(targetRole({ merchant: false, gateway: undefined })).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@
  * its options and help load without this file's imports).
  * @module
  */
+import { targetRole } from '../../roles/registry.js';
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { TesteeStartError } from '../../protocol/testee.js';
@@ -58,9 +59,11 @@ export async function runRun({ values, positionals, io: given, addSecret, atEnd 
   const giveUpAfter = values['give-up-after'];
   const maxRestarts = values['max-restarts'];
   const maxFailures = values.bail ? 1 : values['max-failures'];
-  // the merchant role sends its calls one at a time, in case order (a replay follows its call)
-  const concurrency = values.concurrency ?? (values.merchant ? 1 : 32);
-  const selection = { only: values.only ? [values.only] : values.gateway ? ['area:gateway'] : values.merchant ? ['area:merchant'] : [], skip: values.skip ? [values.skip] : [] };
+  // a role's run (--gateway, --merchant): its kinds, its calls in flight (the merchant's one at a time), no properties
+  const role = targetRole(values);
+  const concurrency = values.concurrency ?? role?.target?.concurrency ?? 32;
+  // `area:` is what results.json has recorded for a role's selection since it was first written (a contract)
+  const selection = { only: values.only ? [values.only] : role ? Object.keys(role.kinds).map((k) => `area:${k}`) : [], skip: values.skip ? [values.skip] : [] };
   // the merchant role's calls are seeded by --seed (the properties' seed too), else at random (the reports name it)
   // PGV2KIT_SEED and PGV2KIT_PROPERTIES stand in for --seed and --properties (as --help says)
   const seed = standIn(values.seed, 'seed', runOptions, io.env);
@@ -103,7 +106,7 @@ export async function runRun({ values, positionals, io: given, addSecret, atEnd 
     if (e instanceof TesteeStartError || e instanceof TargetUnreachableError) {
       // the run ends here, loudly: the message, and reports that say no case ran and why (exit 3)
       const failure = e instanceof TesteeStartError ? startFailure(e, values.testee ?? '') : e;
-      const runTarget: RunTarget = e instanceof TesteeStartError ? { kind: 'testee', description: values.testee ?? '' } : { kind: values.merchant ? 'merchant' : 'gateway', description: e.url };
+      const runTarget: RunTarget = e instanceof TesteeStartError ? { kind: 'testee', description: values.testee ?? '' } : { kind: role?.name === 'merchant' ? 'merchant' : 'gateway', description: e.url };
       const facts = { failure, vectorSetHash: set.hash, target: runTarget, selection, startedAt, finishedAt: new Date(), log, ...(values['run-name'] ? { runName: values['run-name'] } : {}), ...(shard ? { shard: { ...shard, ids: selectedIds(set, selection, properties !== false) } } : {}) };
       const ended = await reportAbortedRun(io, facts, values['no-reports'] || values.list ? undefined : { ...(reportDir ? { dir: reportDir } : {}), secrets });
       return values.list ? ended.code : conclude(buildModel(ended.run, secrets), ended.code, ended.dir);
@@ -112,7 +115,7 @@ export async function runRun({ values, positionals, io: given, addSecret, atEnd 
     throw e;
   }
 
-  if (values.merchant && !values.list) io.stdout(`merchant role: ${target.description}\n`);
+  if (role?.name === 'merchant' && !values.list) io.stdout(`merchant role: ${target.description}\n`);
   const who = target.kind === 'testee' ? 'the testee' : 'the implementation';
   for (const name of subject.unknownOperations ?? []) io.stderr(`pgv2kit run: warning: ${unknownOperation(name, who).message}\n`);
   try {
@@ -204,7 +207,7 @@ type StandIn = NonNullable<ReturnType<typeof standIn>>;
 /** The properties' options from --properties, --no-properties, --seed and --replay (false: vectors only). */
 function propertyOptions(values: { properties?: string; 'no-properties'?: boolean; replay?: string; gateway?: boolean; merchant?: boolean }, seedText: StandIn | undefined, runsText: StandIn | undefined): PropertyOptions | false {
   // --properties and --replay with none of them: refused by run.ts's table
-  if (values['no-properties'] || values.gateway || values.merchant) return false;
+  if (values['no-properties'] || targetRole(values) !== undefined) return false;
   const runs = runsText !== undefined ? Math.floor(positiveNumber(runsText.text, runsText.name, DEFAULT_PROPERTY_RUNS)) : DEFAULT_PROPERTY_RUNS;
   let seed = seedText !== undefined ? integerOption(seedText.text, seedText.name, false) : undefined;
   let replay: { id: string; path: string } | undefined;

@@ -14,6 +14,7 @@ export const gatewayRole = defineRole({
   name: 'gateway',
   title: 'a gateway server, the kit playing the merchant',
   endToEnd: true,
+  target: { option: 'gateway' },
   // the server's answer is in the step's message: nothing more to diagnose
   kinds: { gateway: { check: gatewayCheck, diagnose: () => [], implementation: { verifies: true } } },
 });

@@ -15,6 +15,8 @@ export const merchantRole = defineRole({
   name: 'merchant',
   title: "a merchant's notify and return endpoints, the kit playing the gateway",
   endToEnd: true,
+  // in case order, one at a time: a replay follows the call it repeats
+  target: { option: 'merchant', concurrency: 1 },
   // a forged call the merchant accepted, by the forgery (the run's pattern decides: merchantPattern)
   kinds: { merchant: { check: merchantCheck, diagnose: diagnoseMerchant, couldExplain: merchantRefusalCauses, implementation: { verifies: true } } },
   // a merchant is a black box: its mistakes show in the pattern of its answers over the whole run
