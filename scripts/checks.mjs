@@ -41,11 +41,12 @@ if (fresh)
   process.stdout.write(
     '> build: dist/ is newer than src/, package.json and tsconfig.build.json: not built again (npm run build forces it)\n',
   );
-// the layer rules read the built tree: with dist/ fresh they run beside the others, else after the build
+// the layer rules read the built tree, and the type check the build's declarations of src/ (tsconfig.tests.json):
+// with dist/ fresh they run beside the others, else after the build
 const build = fresh ? Promise.resolve(0) : step('build');
 const codes = await Promise.all([
   build,
-  step('typecheck'),
+  build.then((code) => (code === 0 ? step('typecheck') : 1)),
   build.then((code) => (code === 0 ? step('layers') : 1)),
   // the shipped code and the scripts: the tests are linted by npm run lint (4 s more than CI's budget has room for)
   step('lint:src'),
