@@ -7,7 +7,7 @@
  * `_command-blocks.ts` and CONTRIBUTING.md. Nothing is written in the clone: every project is a
  * temporary folder, and the installed kit refuses writes inside itself.
  */
-import { chmodSync, cpSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/docs/refs.js';
@@ -32,7 +32,9 @@ beforeAll(() => {
   root = tmp();
   // the kit as npm installs it: what package.json's "files" ships (dist/ as npm test built it), copied once
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
-  for (const f of [...pkg.files, 'package.json', 'LICENSE', 'README.md']) cpSync(join(ROOT, f), join(root, 'installed', f), { recursive: true });
+  for (const f of [...pkg.files.filter((f) => !f.startsWith('!')), 'package.json', 'LICENSE', 'README.md']) cpSync(join(ROOT, f), join(root, 'installed', f), { recursive: true });
+  // "!path" in files: what npm leaves out of what the entries before it ship
+  for (const f of pkg.files.filter((f) => f.startsWith('!'))) rmSync(join(root, 'installed', f.slice(1)), { recursive: true, force: true });
   // npx as it behaves in a project that installed the kit: npx pgv2kit runs the bin of the nearest
   // node_modules up from the working folder; anything else (which would reach the registry) is refused
   const shims = join(root, 'bin');
