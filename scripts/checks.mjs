@@ -13,6 +13,8 @@ import { distFresh } from './dist-fresh.mjs';
 // commit of its own (npm run format; its hash then goes into .git-blame-ignore-revs): that commit sets
 // it to true. While off, format:check is not run by npm test (npm run format:check runs it).
 const FORMAT_ENFORCED = false;
+// Whether npm test lints (src/, scripts/, bin/): off until CI's budget has room, as FORMAT_ENFORCED (issue 23).
+const LINT_IN_CHECKS = false;
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -48,8 +50,9 @@ const codes = await Promise.all([
   build,
   build.then((code) => (code === 0 ? step('typecheck') : 1)),
   build.then((code) => (code === 0 ? step('layers') : 1)),
-  // the shipped code and the scripts: the tests are linted by npm run lint (4 s more than CI's budget has room for)
-  step('lint:src'),
+  // LINT_IN_CHECKS: eslint waits with the formatter until CI's budget has room (its 4 s of CPU put a fresh clone's
+  // .ci/run over 100 s): npm run lint (the whole tree) passes, and is run before a commit
+  ...(LINT_IN_CHECKS ? [step('lint:src')] : []),
   format(),
 ]);
 process.exit(codes.find((c) => c !== 0) ?? 0);
