@@ -10,7 +10,7 @@ import { counterexampleCase } from '../generate/counterexample.js';
 import { IdAllocator, type GeneratedCase } from '../generate/generate.js';
 import { writeCases } from '../generate/write.js';
 import type { PropertyOptions } from '../runner/properties.js';
-import { COUNTEREXAMPLE_AREAS, type CounterexampleArea, type RunResult } from '../runner/result.js';
+import { COUNTEREXAMPLE_AREAS, type CounterexampleKind, type RunResult } from '../runner/result.js';
 import type { VectorLimits } from '../vectors/limits.js';
 import { takenIds } from '../vectors/target.js';
 import { loadableTarget, madeLine, problemsText, vectorFileTarget } from './_vector-target.js';
@@ -20,7 +20,7 @@ import { UsageError } from './command.js';
 export interface SaveTarget {
   readonly file: string;
   readonly root: string;
-  readonly area: CounterexampleArea;
+  readonly area: CounterexampleKind;
 }
 
 /** Where --save writes: a .yaml file in an area folder of a vectors folder that counterexamples are saved in, checked (and its folder's set loaded) before the run. */

@@ -5,7 +5,7 @@
  */
 
 /** The areas `generate --seed` can draw cases for. */
-export const GENERATE_AREAS = ['signature', 'authorization', 'response', 'webhook', 'redirect'] as const;
+export const GENERATE_KINDS = ['signature', 'authorization', 'response', 'webhook', 'redirect'] as const;
 
-/** One of {@link GENERATE_AREAS}. */
-export type GenerateArea = (typeof GENERATE_AREAS)[number];
+/** One of {@link GENERATE_KINDS}. */
+export type GenerateKind = (typeof GENERATE_KINDS)[number];

@@ -8,8 +8,8 @@
  * @module
  */
 import type { Provenance } from '../vectors/types.js';
-export { GENERATE_AREAS, type GenerateArea } from './areas.js';
-import type { GenerateArea } from './areas.js';
+export { GENERATE_KINDS, type GenerateKind } from './areas.js';
+import type { GenerateKind } from './areas.js';
 import { GENERATOR, IdAllocator, seededRandom, type GeneratedCase } from './_common.js';
 import { randomSignatureCase } from './signature.js';
 import { randomAuthorizationCase } from './authorization.js';
@@ -21,7 +21,7 @@ export { mistakeCases, signatureCase } from './signature.js';
 
 /** Options of {@link generateRandom}. */
 export interface RandomOptions {
-  readonly area: GenerateArea;
+  readonly area: GenerateKind;
   readonly seed: number;
   readonly count: number;
   /** Ids already in the vector set (never reused). */

@@ -4,7 +4,7 @@
  * handled in one place.
  * @module
  */
-import { ABORT_INFO, RUN_AREAS, STOP_INFO } from '../runner/result.js';
+import { ABORT_INFO, RUN_KINDS, STOP_INFO } from '../runner/result.js';
 import { byCause, triage, type Cause } from '../runner/triage.js';
 import type { Choice, OpStatus } from '../checks/outcome.js';
 import type { CaseResult, Diagnosis, RunResult, RunStopped, Totals, Verdict } from '../runner/result.js';
@@ -52,7 +52,7 @@ export interface CaseView extends Omit<CaseResult, 'ops'> {
   readonly notRun: readonly string[];
 }
 
-/** Counts of one row of a summary table (an area, a spec section). */
+/** Counts of one row of a summary table (a kind, a spec section). */
 export interface GroupRow {
   readonly name: string;
   readonly total: number;
@@ -73,7 +73,7 @@ export interface ReportModel extends Omit<RunResult, 'cases' | 'offered' | 'oper
   readonly cases: readonly CaseView[];
   /** The likely causes of the failing cases, most cases first ({@link triage}). */
   readonly causes: readonly Cause[];
-  readonly byArea: readonly GroupRow[];
+  readonly byKind: readonly GroupRow[];
   readonly bySection: readonly GroupRow[];
 }
 
@@ -180,11 +180,11 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
 }
 
 /** What a model states of its run; the rest follows from it ({@link withDerived}). */
-export type ModelFacts = Omit<ReportModel, 'conformant' | 'subject' | 'summary' | 'causes' | 'byArea' | 'bySection'>;
+export type ModelFacts = Omit<ReportModel, 'conformant' | 'subject' | 'summary' | 'causes' | 'byKind' | 'bySection'>;
 
 /**
  * A model from its facts: whether it is conformant, its subject and summary line, the likely
- * causes and the tables by area and section — the one place each is worked out, for a run's
+ * causes and the tables by kind and section — the one place each is worked out, for a run's
  * model and for one merged from shards alike.
  * @param m - the facts (texts masked already)
  * @returns the whole model
@@ -200,7 +200,7 @@ export function withDerived(m: ModelFacts): ReportModel {
       ? `${ABORT_INFO[m.aborted.kind].banner}: ${m.aborted.message} (no case ran, ${seconds(m.durationMs)} s)`
       : `${m.stopped ? `${STOP_INFO[m.stopped.kind].banner} (${m.stopped.reason}; ${m.stopped.notRun} not run) — ` : ''}${summaryLine(m.totals, m.durationMs, m.noTestRan, m.stopped !== undefined)}`,
     causes: triage(m.cases),
-    byArea: group(m.cases, (c) => [c.kind], [...RUN_AREAS]),
+    byKind: group(m.cases, (c) => [c.kind], [...RUN_KINDS]),
     bySection: group(m.cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
   };
 }

@@ -11,7 +11,7 @@ import { dirname, join, relative } from 'node:path';
 import { citePageHtml } from '../docs/cite.js';
 import { mistakeRef } from '../docs/refs.js';
 import { describeImplementation } from '../subjects/subject.js';
-import { RUN_AREAS, VERDICT_INFO, type Verdict } from '../runner/result.js';
+import { RUN_KINDS, VERDICT_INFO, type Verdict } from '../runner/result.js';
 import { escapeHtml as h, escapeXml } from './escape.js';
 import { md } from './markdown.js';
 import type { ResultsJson } from './results-json.js';
@@ -291,7 +291,7 @@ export function compareMarkdown(entries: readonly CompareEntry[]): string {
 /** The areas any run has cases in, in the reports' order. */
 function areasOf(entries: readonly CompareEntry[]): string[] {
   const present = new Set(entries.flatMap((e) => e.results.cases.map((c) => c.kind as string)));
-  return RUN_AREAS.filter((a) => present.has(a));
+  return RUN_KINDS.filter((a) => present.has(a));
 }
 
 const CSS = `

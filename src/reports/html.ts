@@ -94,7 +94,7 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     failing.length === 0 ? '<p>None.</p>' : failing.map(article).join('\n'),
     '</section>',
     `<section id="operations"><h2>By operation</h2>${operationTable(m)}</section>`,
-    `<section id="kinds"><h2>By kind</h2>${table('kind', m.byArea)}</section>`,
+    `<section id="kinds"><h2>By kind</h2>${table('kind', m.byKind)}</section>`,
     `<section id="sections"><h2>By spec section</h2><details><summary>Show the ${m.bySection.length} section${m.bySection.length === 1 ? '' : 's'}</summary>${table('section', m.bySection)}</details></section>`,
     `<section id="acceptable"><h2>Acceptable cases: what the implementation chose (${acceptable.length})</h2>`,
     rows(['case', 'chose', 'message'], acceptable.map((c) => [caseLink(c), h(choiceText(c)), h(c.message)])),

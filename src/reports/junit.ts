@@ -61,7 +61,7 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
     ...props.map((l) => `  ${l}`),
   );
   out.push(...runProblemSuite(model, props));
-  for (const area of model.byArea) {
+  for (const area of model.byKind) {
     const cases = model.cases.filter((c) => c.kind === area.name);
     const n = area.counts;
     out.push(

@@ -94,7 +94,7 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   for (const c of failing) out.push(...failure(c));
 
   out.push('## By operation', '', ...operationTable(m), '');
-  out.push('## By kind', '', ...table('kind', m.byArea), '');
+  out.push('## By kind', '', ...table('kind', m.byKind), '');
   out.push('## By spec section', '', ...table('section', m.bySection), '');
 
   const acceptable = acceptableCases(m);
@@ -171,7 +171,7 @@ export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[],
   if (m.stopped) out.push(`> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run.`, '');
   if (m.noTestRan !== undefined && !m.aborted) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.`, '');
   if (m.causes.length > 0) out.push('Likely causes, most cases first:', '', ...causeItems(m.causes), '');
-  if (m.cases.length > 0) out.push(...table('kind', m.byArea), '');
+  if (m.cases.length > 0) out.push(...table('kind', m.byKind), '');
   const failing = failingCases(m);
   for (const c of failing.slice(0, STEP_SUMMARY_FAILURES)) {
     const d = c.diagnosis[0];

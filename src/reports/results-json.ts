@@ -8,7 +8,7 @@ import type { OperationCoverage } from '../runner/coverage.js';
 import type { Diagnosis, RunAborted, RunStopped, RunTarget, RunResult, Totals, Verdict } from '../runner/result.js';
 import type { Implementation, Json } from '../subjects/subject.js';
 import type { ExpectedResult } from '../vectors/types.js';
-import { VERDICT_INFO, type CaseArea } from '../runner/result.js';
+import { VERDICT_INFO, type CaseKind } from '../runner/result.js';
 import { byCause } from '../runner/triage.js';
 import { buildModel, finish, type CaseView, type OpView, type ReportModel } from './_model.js';
 import { describeDifference } from './_content.js';
@@ -50,7 +50,7 @@ export interface ResultsJsonOp {
 /** A case in results.json. */
 export interface ResultsJsonCase {
   readonly id: string;
-  readonly kind: CaseArea;
+  readonly kind: CaseKind;
   readonly file: string;
   readonly comment: string;
   readonly spec: readonly string[];

@@ -9,7 +9,7 @@
  * `N passed, M failed` (N counts only the cases whose every step ran and passed).
  * @module
  */
-import { RUN_AREAS } from './result.js';
+import { RUN_KINDS } from './result.js';
 import { otherTargetsLine } from './coverage.js';
 import { STOP_INFO, VERDICT_INFO, type CaseResult, type RunResult, type Verdict } from './result.js';
 import { docDisplayPath, explained } from '../docs/cite.js';
@@ -145,7 +145,7 @@ export function summary(run: RunResult, colour = false): string {
   lines.push('', `${describeImplementation(run.implementation)} (${run.target.description}) against vectors ${run.vectorSetHash.slice(0, 12)}`);
   const columns: Verdict[] = ['passed', 'failed', 'error', 'partial', 'skipped', 'expected-failure', 'unexpected-pass'];
   lines.push(`  ${'kind'.padEnd(27)}${['passed', 'failed', 'error', 'partial', 'skipped', 'xfail', 'xpass'].map((h) => h.padStart(8)).join('')}`);
-  for (const kind of RUN_AREAS) {
+  for (const kind of RUN_KINDS) {
     const of = run.cases.filter((c) => c.kind === kind);
     if (of.length === 0) continue;
     lines.push(`  ${kind.padEnd(27)}${columns.map((v) => String(of.filter((c) => c.verdict === v).length).padStart(8)).join('')}`);

@@ -34,7 +34,7 @@ export const VERDICT_INFO: Record<Verdict, { readonly title: string; readonly fa
 };
 
 export type { Diagnosis } from '../diagnosis/diagnosis.js';
-export { COUNTEREXAMPLE_AREAS, type CounterexampleArea, type CounterexampleVector } from '../vectors/counterexample.js';
+export { COUNTEREXAMPLE_AREAS, type CounterexampleKind, type CounterexampleVector } from '../vectors/counterexample.js';
 
 /** An operation's outcome with its diagnosis. */
 export interface OpResult extends OpOutcome {
@@ -47,11 +47,16 @@ export interface OpResult extends OpOutcome {
   readonly input?: Json;
 }
 
-/** The areas of a run: the vector kinds, and the properties. */
-export type CaseArea = VectorKind | 'property';
+/** The kinds of a run's cases: the vector kinds, and the properties. */
+export type CaseKind = VectorKind | 'property';
 
-/** Every area, in report order. */
-export const RUN_AREAS: readonly CaseArea[] = [...VECTOR_KINDS, 'property'];
+/**
+ * @deprecated the word is kind (CONTRIBUTING.md's Words): {@link CaseKind}
+ */
+export type CaseArea = CaseKind;
+
+/** Every kind, in report order. */
+export const RUN_KINDS: readonly CaseKind[] = [...VECTOR_KINDS, 'property'];
 
 /** What a property case records beyond a vector case's fields. */
 export interface PropertyRecord {
@@ -69,7 +74,7 @@ export interface PropertyRecord {
 
 /** One case in the run. */
 export interface CaseResult extends Omit<CaseOutcome, 'ops' | 'kind'> {
-  readonly kind: CaseArea;
+  readonly kind: CaseKind;
   /** Set for a property case: its seed, runs and, on failure, the shrunk counterexample. */
   readonly property?: PropertyRecord;
   readonly comment: string;

@@ -11,7 +11,7 @@ import type { Diagnosis } from '../diagnosis/diagnosis.js';
 import { RUN_CAUSES } from '../diagnosis/run-causes.js';
 import { END_TO_END_KINDS, KIND_INFO, ROLES } from '../roles/registry.js';
 import type { VectorKind } from '../vectors/types.js';
-import { VERDICT_INFO, type CaseArea, type CaseResult } from './result.js';
+import { VERDICT_INFO, type CaseKind, type CaseResult } from './result.js';
 
 /** What triage reads of a case: a run's case, or a report's clean view of one. */
 export type TriageCase = Pick<CaseResult, 'id' | 'kind' | 'verdict' | 'message'> &
@@ -20,12 +20,12 @@ export type TriageCase = Pick<CaseResult, 'id' | 'kind' | 'verdict' | 'message'>
   };
 
 /**
- * The areas in the order a failure is read: the scheme's operations (where a signer's or a
+ * The kinds in the order a failure is read: the scheme's operations (where a signer's or a
  * verifier's bug is), the properties over them, then the roles that use them end to end — the
  * roles' order in the registry (src/roles/registry.ts).
  * @example CAUSE_ORDER.indexOf('property') < CAUSE_ORDER.indexOf('client') // true
  */
-export const CAUSE_ORDER: readonly CaseArea[] = [
+export const CAUSE_ORDER: readonly CaseKind[] = [
   ...ROLES.filter((r) => !r.endToEnd).flatMap((r) => Object.keys(r.kinds) as VectorKind[]),
   'property',
   ...ROLES.filter((r) => r.endToEnd).flatMap((r) => Object.keys(r.kinds) as VectorKind[]),
@@ -35,7 +35,7 @@ export const CAUSE_ORDER: readonly CaseArea[] = [
  * Areas whose failures are consequences of the scheme's operations (the end-to-end roles' kinds).
  * @example ROLE_AREAS.has('merchant') // true
  */
-export const ROLE_AREAS: ReadonlySet<CaseArea> = END_TO_END_KINDS;
+export const ROLE_AREAS: ReadonlySet<CaseKind> = END_TO_END_KINDS;
 
 /** One likely cause and the failing cases it explains. */
 export interface Cause {
@@ -47,7 +47,7 @@ export interface Cause {
   readonly count: number;
   /** Their ids, root causes first. */
   readonly cases: readonly string[];
-  /** How many of them are in the scheme's own areas (root causes) and how many in the roles (consequences). */
+  /** How many of them are in the scheme's own kinds (root causes) and how many in the roles (consequences). */
   readonly rootCauses: number;
   readonly consequences: number;
   /** How many of them are refusals of genuine messages the mistake would refuse (not diagnosed: a refusal is one bit). */
@@ -142,7 +142,7 @@ export function gist(message: string): string {
 }
 
 /**
- * Cases in the order a failure is read: by {@link CAUSE_ORDER} of their area, run order within one.
+ * Cases in the order a failure is read: by {@link CAUSE_ORDER} of their kind, run order within one.
  * @param cases - cases
  * @returns a new array, root causes first
  * @example byCause([{ kind: 'client' }, { kind: 'signature' }])[0].kind // 'signature'
@@ -152,12 +152,12 @@ export function byCause<T extends Pick<CaseResult, 'kind'>>(cases: readonly T[])
 }
 
 /**
- * An area's place in {@link CAUSE_ORDER} (an area it does not list comes last).
- * @param kind - the area
+ * A kind's place in {@link CAUSE_ORDER} (a kind it does not list comes last).
+ * @param kind - the kind
  * @returns its rank, 0 first
  * @example causeRank('signature') // 0
  */
-export function causeRank(kind: CaseArea): number {
+export function causeRank(kind: CaseKind): number {
   const i = CAUSE_ORDER.indexOf(kind);
   return i === -1 ? CAUSE_ORDER.length : i;
 }

@@ -23,7 +23,7 @@ export type CounterexampleVector =
     };
 
 /** The areas a counterexample can be saved in. */
-export type CounterexampleArea = CounterexampleVector['area'];
+export type CounterexampleKind = CounterexampleVector['area'];
 
-/** {@link CounterexampleArea}, listed. */
-export const COUNTEREXAMPLE_AREAS: readonly CounterexampleArea[] = ['signature', 'authorization', 'request', 'response', 'webhook'];
+/** {@link CounterexampleKind}, listed. */
+export const COUNTEREXAMPLE_AREAS: readonly CounterexampleKind[] = ['signature', 'authorization', 'request', 'response', 'webhook'];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { refuseInsideInstalledKit, installedKit } from '../../src/cli/_installed.js';
 import { UsageError } from '../../src/cli/command.js';
-import { GENERATE_AREAS } from '../../src/generate/areas.js';
+import { GENERATE_KINDS } from '../../src/generate/areas.js';
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 import { OWN_NOTES } from '../../src/vectors/target.js';
 import { tempFolders } from '../_support.js';
@@ -88,7 +88,7 @@ describe.concurrent('vectors init, and run --vectors kit,<dir>', () => {
 });
 
 describe('writing cases into a folder of one\'s own (issue 20, item 4)', () => {
-  it.each(GENERATE_AREAS)('generate --area %s --dir <a folder made by vectors init> writes there, making the area folder', async (area) => {
+  it.each(GENERATE_KINDS)('generate --area %s --dir <a folder made by vectors init> writes there, making the area folder', async (area) => {
     const cwd = tmp();
     await run(['vectors', 'init', 'mine'], { cwd });
     const notes = readFileSync(join(cwd, 'mine', 'notes.yaml'), 'utf8');

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { GENERATE_AREAS, GENERATOR, IdAllocator, generateRandom, mistakeCases, signatureCase, type GenerateArea, type GeneratedCase, type GivenParts } from '../../generate/generate.js';
+import { GENERATE_KINDS, GENERATOR, IdAllocator, generateRandom, mistakeCases, signatureCase, type GenerateKind, type GeneratedCase, type GivenParts } from '../../generate/generate.js';
 import { writeCases } from '../../generate/write.js';
 import { caseCount, caseCounts } from '../../vectors/counts.js';
 import { DEFAULT_VECTORS_DIR, VectorSetError } from '../../vectors/load.js';
@@ -32,15 +32,15 @@ export async function runGenerate({ values, io }: CommandContext<typeof generate
 
   const version = kitVersion();
   const date = new Date().toISOString().slice(0, 10);
-  let area: GenerateArea;
+  let area: GenerateKind;
   let tag: string;
   let build: (taken: Iterable<string>) => GeneratedCase[];
   if (random) {
     if (values.seed === undefined || values.count === undefined || values.area === undefined) throw new UsageError('random mode needs --seed, --count and --area');
     const seed = integer(values.seed, '--seed', 0, 0xffffffff);
     const count = integer(values.count, '--count', 1, 10000);
-    if (!(GENERATE_AREAS as readonly string[]).includes(values.area)) throw new UsageError(`--area must be one of ${GENERATE_AREAS.join(', ')}`);
-    area = values.area as GenerateArea;
+    if (!(GENERATE_KINDS as readonly string[]).includes(values.area)) throw new UsageError(`--area must be one of ${GENERATE_KINDS.join(', ')}`);
+    area = values.area as GenerateKind;
     tag = String(seed);
     build = (taken) => generateRandom({ area, seed, count, takenIds: taken, kitVersion: version, date });
   } else {

@@ -5,7 +5,7 @@
  * set is loaded (validated) before success is declared. Never overwrites a file or a case.
  * @module
  */
-import { GENERATE_AREAS } from '../../generate/areas.js';
+import { GENERATE_KINDS } from '../../generate/areas.js';
 import { defineCommand, type OptionSpecs } from '../command.js';
 import { APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitOptions } from '../vector-limit-options.js';
@@ -30,7 +30,7 @@ export const generateOptions = {
   'with-mistakes': { type: 'boolean', description: 'Also write one invalid case per known signer mistake' },
   seed: { type: 'string', valueName: '<n>', description: 'Random mode: the seed, an integer 0 … 4294967295', conflicts: NOT_THE_PARTS },
   count: { type: 'string', valueName: '<k>', description: 'Random mode: how many cases (1 … 10000)', conflicts: NOT_THE_PARTS },
-  area: { type: 'string', valueName: '<area>', description: `Random mode: ${GENERATE_AREAS.join(' | ')}`, conflicts: NOT_THE_PARTS },
+  area: { type: 'string', valueName: '<area>', description: `Random mode: ${GENERATE_KINDS.join(' | ')}`, conflicts: NOT_THE_PARTS },
   out: { type: 'string', valueName: '<file>', description: 'The file to write, in an area folder of a vectors folder', conflicts: ['dir'] },
   append: { type: 'boolean', description: 'Add the cases after those of an existing --out file', requires: { options: ['out'], message: '--append needs --out' } },
   dir: { type: 'string', valueName: '<dir>', description: "The vectors folder", default: { shown: "the kit's own; made when missing" } },
@@ -53,7 +53,7 @@ export const generateCommand = defineCommand({
     'contains it (appSecret of each case): a vector needs the secret it was signed with.',
     'Use a test secret.',
     '',
-    `At random from a seed: --count cases of one area (${GENERATE_AREAS.join(', ')}); the`,
+    `At random from a seed: --count cases of one area (${GENERATE_KINDS.join(', ')}); the`,
     'same seed and kit version give the same cases.',
     '',
     'Every content and sign is computed by the reference and again by plain',

@@ -18,7 +18,7 @@ import { formatTable } from '../_table.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import type { AreaCounts, VectorsProblemReport, VectorsReport, vectorsOptions } from './vectors.js';
+import type { KindCounts, VectorsProblemReport, VectorsReport, vectorsOptions } from './vectors.js';
 
 
 /**
@@ -123,8 +123,8 @@ your own. Ids must differ from the kit's (prefix them, e.g. signature.acme-…).
  * @example summarise(loadVectorSet()).total.cases
  */
 export function summarise(set: VectorSet): VectorsReport {
-  const zero = (): Record<keyof AreaCounts, number> => ({ files: 0, cases: 0, valid: 0, invalid: 0, acceptable: 0, superseded: 0 });
-  const areas = Object.fromEntries(VECTOR_KINDS.map((k) => [k, zero()])) as Record<VectorKind, Record<keyof AreaCounts, number>>;
+  const zero = (): Record<keyof KindCounts, number> => ({ files: 0, cases: 0, valid: 0, invalid: 0, acceptable: 0, superseded: 0 });
+  const areas = Object.fromEntries(VECTOR_KINDS.map((k) => [k, zero()])) as Record<VectorKind, Record<keyof KindCounts, number>>;
   const total = zero();
   for (const f of set.files) {
     areas[f.kind].files++;
@@ -150,7 +150,7 @@ export function summarise(set: VectorSet): VectorsReport {
 // --- internal ---
 
 function formatReport(r: VectorsReport): string {
-  const row = (name: string, c: AreaCounts): Array<string | number> => [name, c.files, c.cases, c.valid, c.invalid, c.acceptable, c.superseded];
+  const row = (name: string, c: KindCounts): Array<string | number> => [name, c.files, c.cases, c.valid, c.invalid, c.acceptable, c.superseded];
   const table = formatTable(
     ['kind', 'files', 'cases', 'valid', 'invalid', 'acceptable', 'superseded'],
     [...VECTOR_KINDS.map((k) => row(k, r.areas[k])), row('total', r.total)],

@@ -9,7 +9,7 @@ import { defineCommand, type OptionSpecs } from '../command.js';
 import { vectorLimitOptions } from '../vector-limit-options.js';
 
 /** Counts of one area (or of the whole set). */
-export interface AreaCounts {
+export interface KindCounts {
   readonly files: number;
   /** Live cases (not superseded): valid + invalid + acceptable. */
   readonly cases: number;
@@ -25,8 +25,8 @@ export interface VectorsReport {
   readonly ok: true;
   readonly dir: string;
   readonly hash: string;
-  readonly areas: Readonly<Record<VectorKind, AreaCounts>>;
-  readonly total: AreaCounts;
+  readonly areas: Readonly<Record<VectorKind, KindCounts>>;
+  readonly total: KindCounts;
   readonly files: VectorSet['files'];
   readonly flags: number;
   readonly warnings: readonly string[];
