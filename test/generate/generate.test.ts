@@ -210,3 +210,20 @@ describe('pgv2kit generate from parts', () => {
     expect(existsSync(join(dir, 'x.yaml'))).toBe(false);
   });
 });
+
+describe('pgv2kit generate --kind', () => {
+  it('is the option; --area, its older name, still works; both at once is a usage error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-gen-kind-'));
+    try {
+      const kind = await run(['generate', '--seed', '9', '--count', '2', '--kind', 'webhook', '--dir', dir]);
+      expect(kind.code).toBe(0);
+      const both = await run(['generate', '--seed', '9', '--count', '2', '--kind', 'webhook', '--area', 'webhook', '--dir', dir]);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toContain('give --kind once (--area is its older name)');
+      const bad = await run(['generate', '--seed', '9', '--count', '2', '--kind', 'merchant', '--dir', dir]);
+      expect(bad.stderr).toContain('--kind must be one of signature, authorization, response, webhook, redirect');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -25,10 +25,13 @@ import { vectorLimitsOf } from '../vector-limit-options.js';
  * @returns the exit code
  */
 export async function runGenerate({ values, io }: CommandContext<typeof generateOptions>): Promise<number> {
-  const random = values.seed !== undefined || values.count !== undefined || values.area !== undefined;
+  // --area is --kind's older name
+  if (values.kind !== undefined && values.area !== undefined) throw new UsageError('give --kind once (--area is its older name)');
+  const kindText = values.kind ?? values.area;
+  const random = values.seed !== undefined || values.count !== undefined || kindText !== undefined;
   const partsGiven = ['app-id', 'secret', 'method', 'url', 'timestamp', 'nonce', 'body-file', 'body', 'with-mistakes'].some((k) => values[k as keyof typeof values] !== undefined);
   // the parts with random mode's options, --out with --dir, --append without --out: refused by generate.ts's table
-  if (!random && !partsGiven) throw new UsageError('give the parts (--app-id, --method, --url, --body-file …) or --seed, --count and --area');
+  if (!random && !partsGiven) throw new UsageError('give the parts (--app-id, --method, --url, --body-file …) or --seed, --count and --kind');
 
   const version = kitVersion();
   const date = new Date().toISOString().slice(0, 10);
@@ -36,11 +39,11 @@ export async function runGenerate({ values, io }: CommandContext<typeof generate
   let tag: string;
   let build: (taken: Iterable<string>) => GeneratedCase[];
   if (random) {
-    if (values.seed === undefined || values.count === undefined || values.area === undefined) throw new UsageError('random mode needs --seed, --count and --area');
+    if (values.seed === undefined || values.count === undefined || kindText === undefined) throw new UsageError('random mode needs --seed, --count and --kind');
     const seed = integer(values.seed, '--seed', 0, 0xffffffff);
     const count = integer(values.count, '--count', 1, 10000);
-    if (!(GENERATE_KINDS as readonly string[]).includes(values.area)) throw new UsageError(`--area must be one of ${GENERATE_KINDS.join(', ')}`);
-    area = values.area as GenerateKind;
+    if (!(GENERATE_KINDS as readonly string[]).includes(kindText)) throw new UsageError(`--kind must be one of ${GENERATE_KINDS.join(', ')}`);
+    area = kindText as GenerateKind;
     tag = String(seed);
     build = (taken) => generateRandom({ area, seed, count, takenIds: taken, kitVersion: version, date });
   } else {

@@ -14,7 +14,7 @@ import { WRITING_VECTORS_HELP } from '../_writing-help.js';
 /** Random mode's options: not with the parts. */
 const NOT_THE_PARTS = {
   options: ['app-id', 'secret', 'method', 'url', 'timestamp', 'nonce', 'body-file', 'body', 'with-mistakes'],
-  message: 'give either the parts (--app-id …) or --seed/--count/--area, not both',
+  message: 'give either the parts (--app-id …) or --seed/--count/--kind, not both',
 } as const;
 
 /** The options of `pgv2kit generate`. */
@@ -30,8 +30,9 @@ export const generateOptions = {
   'with-mistakes': { type: 'boolean', description: 'Also write one invalid case per known signer mistake' },
   seed: { type: 'string', valueName: '<n>', description: 'Random mode: the seed, an integer 0 … 4294967295', conflicts: NOT_THE_PARTS },
   count: { type: 'string', valueName: '<k>', description: 'Random mode: how many cases (1 … 10000)', conflicts: NOT_THE_PARTS },
-  area: { type: 'string', valueName: '<area>', description: `Random mode: ${GENERATE_KINDS.join(' | ')}`, conflicts: NOT_THE_PARTS },
-  out: { type: 'string', valueName: '<file>', description: 'The file to write, in an area folder of a vectors folder', conflicts: ['dir'] },
+  kind: { type: 'string', valueName: '<kind>', description: `Random mode: ${GENERATE_KINDS.join(' | ')}`, conflicts: NOT_THE_PARTS },
+  area: { type: 'string', valueName: '<kind>', description: '--kind by its older name (kept for scripts)', conflicts: NOT_THE_PARTS },
+  out: { type: 'string', valueName: '<file>', description: 'The file to write, in a kind folder of a vectors folder', conflicts: ['dir'] },
   append: { type: 'boolean', description: 'Add the cases after those of an existing --out file', requires: { options: ['out'], message: '--append needs --out' } },
   dir: { type: 'string', valueName: '<dir>', description: "The vectors folder", default: { shown: "the kit's own; made when missing" } },
   ...vectorLimitOptions,
@@ -43,7 +44,7 @@ export const generateCommand = defineCommand({
   usage: [
     'pgv2kit generate --app-id <id> [--secret <secret>] --method <method> --url <url> (--body-file <path> | --body <text>)',
     '                 [--timestamp <ms>] [--nonce <nonce>] [--with-mistakes] [--out <file> [--append] | --dir <dir>]',
-    'pgv2kit generate --seed <n> --count <k> --area signature|authorization|response|webhook|redirect [--out <file> [--append] | --dir <dir>]',
+    'pgv2kit generate --seed <n> --count <k> --kind signature|authorization|response|webhook|redirect [--out <file> [--append] | --dir <dir>]',
   ].join('\n'),
   description: [
     'From given parts: one valid signature case of the seven parts (timestamp and nonce',
@@ -53,14 +54,14 @@ export const generateCommand = defineCommand({
     'contains it (appSecret of each case): a vector needs the secret it was signed with.',
     'Use a test secret.',
     '',
-    `At random from a seed: --count cases of one area (${GENERATE_KINDS.join(', ')}); the`,
+    `At random from a seed: --count cases of one kind (${GENERATE_KINDS.join(', ')}); the`,
     'same seed and kit version give the same cases.',
     '',
     'Every content and sign is computed by the reference and again by plain',
     'concatenation hashed with node:crypto (headers: written by hand and parsed by the',
-    'reference); nothing is written if they disagree. Ids are <area>.gen-<seed>-<n>,',
+    'reference); nothing is written if they disagree. Ids are <kind>.gen-<seed>-<n>,',
     'skipping ids already in the set (and in the kit\'s). The file (default',
-    '<dir>/<area>/generated-<seed>.yaml) is never overwritten: --append adds the cases after',
+    '<dir>/<kind>/generated-<seed>.yaml) is never overwritten: --append adds the cases after',
     'those of an existing file. Every case carries the flag Generated.',
     '',
     ...WRITING_VECTORS_HELP,
@@ -73,8 +74,8 @@ export const generateCommand = defineCommand({
   },
   examples: [
     `${APP_SECRET_ENV}=sk_test_… pgv2kit generate --app-id app_9f2c --method POST --url https://pg.example.com/pg/v2/payment/create --body-file body.json --with-mistakes`,
-    'pgv2kit generate --seed 42 --count 20 --area signature',
-    'pgv2kit generate --seed 7 --count 20 --area authorization --dir ./my-vectors',
+    'pgv2kit generate --seed 42 --count 20 --kind signature',
+    'pgv2kit generate --seed 7 --count 20 --kind authorization --dir ./my-vectors',
   ],
   run: async (context) => (await import('./generate.run.js')).runGenerate(context),
 });
