@@ -105,7 +105,7 @@ export function refusalCauses(c: VectorCase, outcome: OpOutcome): string[] {
  * @example rolePatterns([], () => undefined) // []
  */
 export function rolePatterns<R extends PatternCase>(cases: readonly R[], caseOf: (id: string) => VectorCase | undefined): R[] {
-  return ROLES.reduce<R[]>((all, role) => ((role as Role).pattern ? ((role as Role).pattern?.(all, caseOf) ?? all) : all), [...cases]);
+  return (ROLES as readonly Role[]).reduce<R[]>((all, role) => role.pattern?.(all, caseOf) ?? all, [...cases]);
 }
 
 // --- internal ---
