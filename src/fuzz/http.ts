@@ -142,9 +142,8 @@ export function mustAcceptRule(header: string): string {
 // --- internal ---
 
 /** An answer in a finding: its status, and its body (clipped) when --accept-body makes the body count. */
-function answerWords(status: number, body: Uint8Array, acceptBody: string | undefined): string {
+function answerWords(status: number, text: string, acceptBody: string | undefined): string {
   if (acceptBody === undefined) return String(status);
-  const text = Buffer.from(body).toString('utf8');
   return `${status}, body ${JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)}`;
 }
 
@@ -175,11 +174,12 @@ async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ hea
     const expect = httpExpectation(header, signedItems);
     // a gateway's 2xx is an acceptance, and a genuine request must get its 200 (R9); a merchant's notify
     // endpoint reads as certification reads it: any 2xx, or a 2xx with --accept-body
+    const text = Buffer.from(r.body).toString('utf8');
     const accepted =
       options.kind === 'gateway'
         ? r.status >= 200 && r.status < 300 && (expect !== 'accept' || r.status === 200)
-        : isAccepting({ status: r.status, body: Buffer.from(r.body).toString('utf8') }, 'notify', options.acceptBody !== undefined ? { acceptBody: options.acceptBody } : {}, signedUrlOf(options));
-    const got = answerWords(r.status, r.body, options.acceptBody);
+        : isAccepting({ status: r.status, body: text }, 'notify', options.acceptBody !== undefined ? { acceptBody: options.acceptBody } : {}, signedUrlOf(options));
+    const got = answerWords(r.status, text, options.acceptBody);
     // R16: a 5xx counts as a refusal: an advisory where one is allowed, a finding for a header that must be accepted
     const judged = judgeAnswer(expect, r.status, accepted);
     if (expect === 'accept' && judged.serverError) return { header, reason: `a genuinely signed, valid header must be accepted (${mustAcceptRule(header)}) but ${judged.problem ?? ''}` };

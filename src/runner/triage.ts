@@ -31,12 +31,6 @@ export const CAUSE_ORDER: readonly CaseKind[] = [
   ...ROLES.filter((r) => r.endToEnd).flatMap((r) => Object.keys(r.kinds) as VectorKind[]),
 ];
 
-/**
- * Areas whose failures are consequences of the scheme's operations (the end-to-end roles' kinds).
- * @example ROLE_AREAS.has('merchant') // true
- */
-export const ROLE_AREAS: ReadonlySet<CaseKind> = END_TO_END_KINDS;
-
 /** One likely cause and the failing cases it explains. */
 export interface Cause {
   /** The known mistake's id (or a run-level cause's), or null for the failures no known mistake explains. */
@@ -113,7 +107,7 @@ export function triage(cases: readonly TriageCase[]): Cause[] {
   const leading = explained.find((g) => g.mistake !== null && !(g.mistake in RUN_CAUSES))?.mistake ?? undefined;
   return [...explained, ...all.filter((g) => g.mistake === null)].map((g) => {
     const sorted = [...g.cases].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-    const consequences = sorted.filter((c) => ROLE_AREAS.has(c.kind)).length;
+    const consequences = sorted.filter((c) => c.kind !== 'property' && END_TO_END_KINDS.has(c.kind)).length;
     const ops = g.mistake === null && g.ops.size > 0 ? ` — ${[...g.ops].join(', ')}` : '';
     const hint =
       g.mistake !== null || g.title.startsWith('error: ') || g.title === UNEXPLAINED['unexpected-pass']
