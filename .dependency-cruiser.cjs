@@ -11,7 +11,19 @@
  * @type {import('dependency-cruiser').IConfiguration}
  */
 const LAYERS = [
-  ['scheme', 'version.ts', 'seeded.ts', 'env.ts', 'bytes.ts', 'errors.ts', 'file-errors.ts', 'atomic-file.ts', 'closest.ts', 'shell-quote.ts', 'refusal.ts'],
+  [
+    'scheme',
+    'version.ts',
+    'seeded.ts',
+    'env.ts',
+    'bytes.ts',
+    'errors.ts',
+    'file-errors.ts',
+    'atomic-file.ts',
+    'closest.ts',
+    'shell-quote.ts',
+    'refusal.ts',
+  ],
   ['vectors', 'upload', 'docs'],
   ['protocol'],
   // a role's folder (src/roles/<role>/) holds its parts at their layers, by name: as-gateway/ and subject.ts
@@ -27,19 +39,31 @@ const LAYERS = [
   ['gateway', '^src/roles/[^/]+/certify/', '^src/roles/[^/]+/reference-gateway\\.ts$', 'conformance.ts'],
   ['cli', 'index.ts', 'run.ts'],
 ];
-const path = (name) => (name.startsWith('^') ? name : `^src/${name.replace('.', '\\.')}${name.endsWith('.ts') ? '$' : '/'}`);
-const above = (i) => LAYERS.slice(i + 1).flat().map(path);
+const path = (name) =>
+  name.startsWith('^') ? name : `^src/${name.replace('.', '\\.')}${name.endsWith('.ts') ? '$' : '/'}`;
+const above = (i) =>
+  LAYERS.slice(i + 1)
+    .flat()
+    .map(path);
 
 module.exports = {
   forbidden: [
     // a lazily loaded module may look back at its loader (a command's work at its declaration): a
     // dynamic import runs after both modules loaded, so only cycles without one are refused
-    { name: 'no-circular', severity: 'error', comment: 'a cycle between modules', from: { path: '^src/' }, to: { circular: true, viaOnly: { dependencyTypesNot: ['dynamic-import'] } } },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'a cycle between modules',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['dynamic-import'] } },
+    },
     ...LAYERS.slice(0, -1).flatMap((layer, i) =>
       layer.map((name) => ({
         name: `layer-${name.startsWith('^') ? name.replace(/[^a-z-]+/g, '-').replace(/^-|-$/g, '') : name.replace('.ts', '')}`,
         severity: 'error',
-        comment: `${name} imports a layer above it (${LAYERS.slice(i + 1).flat().join(', ')})`,
+        comment: `${name} imports a layer above it (${LAYERS.slice(i + 1)
+          .flat()
+          .join(', ')})`,
         from: { path: path(name) },
         to: { path: above(i) },
       })),

@@ -21,7 +21,15 @@ export default defineConfig({
     // once per worker, not once per file — import time was 40 of the suite's 100 s. A file that
     // replaces a module (vi.mock) runs isolated, in its own project.
     projects: [
-      { extends: true, test: { name: 'shared', isolate: false, include: ['suites/**/*.test.ts', 'test/**/*.test.ts'], exclude: [...ISOLATED, '**/node_modules/**'] } },
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          isolate: false,
+          include: ['suites/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...ISOLATED, '**/node_modules/**'],
+        },
+      },
       { extends: true, test: { name: 'isolated', isolate: true, include: [...ISOLATED] } },
     ],
     coverage: {

@@ -73,7 +73,11 @@ export async function sample(units: number, marker: string | undefined, work: ()
   const runnerMs = runnerCpuMs() - runner0;
   const testee1 = marker === undefined ? undefined : testeeCpuMs(marker);
   const testeeMs = testee0 === undefined || testee1 === undefined ? undefined : testee1 - testee0;
-  return { rate: (units / ms) * 1000, runnerUs: (runnerMs / units) * 1000, testeeUs: testeeMs === undefined ? undefined : (testeeMs / units) * 1000 };
+  return {
+    rate: (units / ms) * 1000,
+    runnerUs: (runnerMs / units) * 1000,
+    testeeUs: testeeMs === undefined ? undefined : (testeeMs / units) * 1000,
+  };
 }
 
 /**
@@ -90,7 +94,8 @@ export function sampleSeries(label: string, unit: string, samples: readonly Samp
     { label: `${label}: runner CPU`, unit: `µs/${unit}`, values: samples.map((s) => s.runnerUs) },
   ];
   const testee = samples.map((s) => s.testeeUs);
-  if (testee.every((t): t is number => t !== undefined)) out.push({ label: `${label}: testee CPU`, unit: `µs/${unit}`, values: testee });
+  if (testee.every((t): t is number => t !== undefined))
+    out.push({ label: `${label}: testee CPU`, unit: `µs/${unit}`, values: testee });
   return out;
 }
 

@@ -3,7 +3,14 @@
  * send it, recorded by running the set once against the in-process reference.
  * @module
  */
-import { PROTOCOL_OPERATIONS, createReferenceSubject, type Operation, type OperationInput, type Subject, type VectorSet } from '../dist/index.js';
+import {
+  PROTOCOL_OPERATIONS,
+  createReferenceSubject,
+  type Operation,
+  type OperationInput,
+  type Subject,
+  type VectorSet,
+} from '../dist/index.js';
 import { runCases } from '../dist/runner/run.js';
 
 /** One operation call as the runner makes it. */

@@ -54,7 +54,8 @@ export function summarize(values: readonly number[]): Summary {
   if (values.length === 0) throw new RangeError('summarize: no values');
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  const median = sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const median =
+    sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
   const min = sorted[0] as number;
   const max = sorted[sorted.length - 1] as number;
   return { median, min, max, spreadPct: median === 0 ? 0 : ((max - min) / median) * 100 };
@@ -70,7 +71,11 @@ export function summarize(values: readonly number[]): Summary {
  * @returns the kept values of each step, by name
  * @example const v = await rounds({ a: async () => 1 }, 1, 3); v.a // [1, 1, 1]
  */
-export async function rounds<K extends string, V>(steps: Record<K, () => Promise<V> | V>, warmup: number, rounds: number): Promise<Record<K, V[]>> {
+export async function rounds<K extends string, V>(
+  steps: Record<K, () => Promise<V> | V>,
+  warmup: number,
+  rounds: number,
+): Promise<Record<K, V[]>> {
   const names = Object.keys(steps) as K[];
   const kept = Object.fromEntries(names.map((n) => [n, [] as V[]])) as Record<K, V[]>;
   for (let r = 0; r < warmup + rounds; r++) {
@@ -116,7 +121,10 @@ export function table(header: readonly string[], rows: readonly (readonly string
   const widths = header.map((_, c) => Math.max(...all.map((r) => (r[c] ?? '').length)));
   const numeric = header.map((_, c) => rows.length > 0 && rows.every((r) => /^[\d.,±%–×≥ -]*$/.test(r[c] ?? '')));
   const line = (r: readonly string[]): string =>
-    r.map((cell, c) => (numeric[c] ? cell.padStart(widths[c] as number) : cell.padEnd(widths[c] as number))).join('  ').trimEnd();
+    r
+      .map((cell, c) => (numeric[c] ? cell.padStart(widths[c] as number) : cell.padEnd(widths[c] as number)))
+      .join('  ')
+      .trimEnd();
   return `${[line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')}\n`;
 }
 
@@ -127,6 +135,8 @@ export function table(header: readonly string[], rows: readonly (readonly string
  */
 export function machine(): string {
   const cores = cpus();
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   return `${cores[0]?.model.trim() ?? 'unknown CPU'}, ${cores.length} cores, node ${process.version}, ${process.platform}/${process.arch}, load average ${load}`;
 }

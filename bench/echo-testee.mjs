@@ -37,7 +37,12 @@ process.stdin.on('data', (chunk) => {
 process.stdin.on('end', () => stop(''));
 
 function hello() {
-  return { ready: true, protocol: 1, implementation: { name: 'echo', version: '0', language: 'javascript' }, operations };
+  return {
+    ready: true,
+    protocol: 1,
+    implementation: { name: 'echo', version: '0', language: 'javascript' },
+    operations,
+  };
 }
 
 function stop(out) {

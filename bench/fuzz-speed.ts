@@ -49,8 +49,17 @@ export async function benchFuzzSpeed(): Promise<string> {
   // same headers as calls to the echo testee (both sessions with fuzz's window): the ratio is
   // taken per round, so that a slow moment of the machine moves both sides alike.
   const log: string[] = [];
-  const adapter = await createTesteeSubject({ command: ADAPTER_COMMAND, cwd: ROOT, timeoutMs: 30_000, window: FUZZ_WINDOW, log: (line) => log.push(line) });
-  const echo = await createTesteeSubject({ ...testeeOptions(echoCommand(['authorization.parse']), log), window: FUZZ_WINDOW });
+  const adapter = await createTesteeSubject({
+    command: ADAPTER_COMMAND,
+    cwd: ROOT,
+    timeoutMs: 30_000,
+    window: FUZZ_WINDOW,
+    log: (line) => log.push(line),
+  });
+  const echo = await createTesteeSubject({
+    ...testeeOptions(echoCommand(['authorization.parse']), log),
+    window: FUZZ_WINDOW,
+  });
   const rounds: Array<{ readonly fuzz: Measured; readonly echoRate: number }> = [];
   try {
     const trial = await measure(adapter, ROUND_S);
@@ -80,8 +89,22 @@ export async function benchFuzzSpeed(): Promise<string> {
   const range = (x: { min: number; max: number }, f: (v: number) => string): string => `${f(x.min)}–${f(x.max)}`;
 
   const rows = [
-    ['in process (reference subject)', formatNumber(inProcess.runs), inProcess.seconds.toFixed(2), formatNumber(inProcess.rate), perUs(inProcess.seconds, inProcess.runs), `≥ ${formatNumber(AIM_IN_PROCESS)}`],
-    [`protocol v1 (node adapter), median of ${ROUNDS} rounds`, formatNumber(overProtocol.runs), '', formatNumber(fuzzRates.median), ((1e6 / fuzzRates.median)).toFixed(1), `≥ ${formatNumber(AIM_PROTOCOL)}`],
+    [
+      'in process (reference subject)',
+      formatNumber(inProcess.runs),
+      inProcess.seconds.toFixed(2),
+      formatNumber(inProcess.rate),
+      perUs(inProcess.seconds, inProcess.runs),
+      `≥ ${formatNumber(AIM_IN_PROCESS)}`,
+    ],
+    [
+      `protocol v1 (node adapter), median of ${ROUNDS} rounds`,
+      formatNumber(overProtocol.runs),
+      '',
+      formatNumber(fuzzRates.median),
+      (1e6 / fuzzRates.median).toFixed(1),
+      `≥ ${formatNumber(AIM_PROTOCOL)}`,
+    ],
   ];
   const lines = [
     `fuzz speed (fuzzParser, seed ${SEED}; in process ~${TARGET_S} s; over protocol ${ROUNDS} rounds of ~${ROUND_S} s, ${2 * FUZZ_WINDOW} headers in flight, session window ${FUZZ_WINDOW})`,
@@ -89,7 +112,9 @@ export async function benchFuzzSpeed(): Promise<string> {
     `  where the time goes, per header, measured apart with fc.sample (${formatNumber(n)} headers, same seed): generation + rendering ${perUs(genOnly, n)} µs, generation + rendering + R8 oracle (every answer R8 allows) ${perUs(genOracle, n)} µs;`,
     `  echo baseline, in each round right after the fuzz run: the same headers as authorization.parse calls to the echo testee, written ahead: ${formatNumber(echoRates.median)} calls/s (${range(echoRates, formatNumber)});`,
     `  fuzz over protocol per round: ${rounds.map((r) => formatNumber(r.fuzz.rate)).join(', ')} headers/s; ratio per round: ${rounds.map((r) => (r.fuzz.rate / r.echoRate).toFixed(2)).join(', ')}.`,
-    ...(inProcess.finding || rounds.some((r) => r.fuzz.finding) ? ['  NOTE: a finding stopped a run early; its rate covers the headers tried before it.'] : []),
+    ...(inProcess.finding || rounds.some((r) => r.fuzz.finding)
+      ? ['  NOTE: a finding stopped a run early; its rate covers the headers tried before it.']
+      : []),
     ...(log.length > 0 ? [`  testee log: ${log.slice(0, 3).join(' | ')}`] : []),
     '',
     line('fuzz in process', inProcess.rate, AIM_IN_PROCESS),
@@ -104,7 +129,9 @@ export async function benchFuzzSpeed(): Promise<string> {
 
 /** calls/s of the echo testee for these headers as authorization.parse calls, all written ahead. */
 async function echoRate(echo: Subject, headers: readonly string[], round: number): Promise<number> {
-  await Promise.all(headers.slice(0, 500).map((header, i) => echo.call('authorization.parse', { header }, `warm-${round}-${i}`)));
+  await Promise.all(
+    headers.slice(0, 500).map((header, i) => echo.call('authorization.parse', { header }, `warm-${round}-${i}`)),
+  );
   const t0 = performance.now();
   await Promise.all(headers.map((header, i) => echo.call('authorization.parse', { header }, `echo-${round}-${i}`)));
   return headers.length / ((performance.now() - t0) / 1000);

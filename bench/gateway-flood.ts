@@ -33,9 +33,12 @@ export async function benchGatewayFlood(): Promise<string> {
     const info = await new Promise<{ baseUrl: string }>((resolve, reject) => {
       child.once('error', reject);
       child.once('exit', (code) => reject(new Error(`pgv2kit serve exited with ${String(code)}`)));
-      child.stdout.once('data', (d: Buffer) => resolve(JSON.parse(String(d).split('\n')[0] ?? '') as { baseUrl: string }));
+      child.stdout.once('data', (d: Buffer) =>
+        resolve(JSON.parse(String(d).split('\n')[0] ?? '') as { baseUrl: string }),
+      );
     });
-    const rss = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid ?? 0}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+    const rss = (): number =>
+      Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid ?? 0}/status`, 'utf8'))?.[1] ?? 0) * 1024;
     await new Promise((resolve) => setTimeout(resolve, 500));
     const before = rss();
     const agent = new Agent({ connections: 32 });
@@ -48,7 +51,12 @@ export async function benchGatewayFlood(): Promise<string> {
           while (next < until) {
             const i = next++;
             try {
-              const r = await request(`${info.baseUrl}/s/flood-${i}/pg/v2/file/generateUploadUrl`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+              const r = await request(`${info.baseUrl}/s/flood-${i}/pg/v2/file/generateUploadUrl`, {
+                method: 'POST',
+                dispatcher: agent,
+                headers: { 'content-type': 'application/json', accept: 'application/json' },
+                body,
+              });
               await r.body.dump();
               statuses.set(String(r.statusCode), (statuses.get(String(r.statusCode)) ?? 0) + 1);
             } catch (e) {

@@ -72,7 +72,8 @@ export function gatewayLoadConfig(): GatewayLoadConfig {
     const raw = process.env[name];
     if (raw === undefined || raw === '') return fallback;
     const n = Number(raw);
-    if (!Number.isSafeInteger(n) || n <= 0) throw new RangeError(`${name} must be a positive integer; got ${JSON.stringify(raw)}`);
+    if (!Number.isSafeInteger(n) || n <= 0)
+      throw new RangeError(`${name} must be a positive integer; got ${JSON.stringify(raw)}`);
     return n;
   };
   const config = {
@@ -84,7 +85,10 @@ export function gatewayLoadConfig(): GatewayLoadConfig {
     faultConcurrency: int('PGV2KIT_BENCH_FAULT_CONCURRENCY', 32),
     stallMs: int('PGV2KIT_BENCH_STALL_MS', 1000),
   };
-  if (config.fileBytes > 2 * MIB) throw new RangeError(`PGV2KIT_BENCH_UPLOAD_BYTES must be at most ${2 * MIB} (the gateway's file limit); got ${config.fileBytes}`);
+  if (config.fileBytes > 2 * MIB)
+    throw new RangeError(
+      `PGV2KIT_BENCH_UPLOAD_BYTES must be at most ${2 * MIB} (the gateway's file limit); got ${config.fileBytes}`,
+    );
   return config;
 }
 
@@ -121,13 +125,29 @@ async function loadHalf(cfg: GatewayLoadConfig): Promise<{ text: string[]; line:
   const t0 = performance.now();
   const files = Array.from({ length: cfg.uploads }, (_, i) => seededFile('load', i, cfg.fileBytes));
   const generateMs = performance.now() - t0;
-  if (new Set(files.map((f) => f.sha256)).size !== files.length) throw new Error('the generated files are not all distinct');
+  if (new Set(files.map((f) => f.sha256)).size !== files.length)
+    throw new Error('the generated files are not all distinct');
 
   const gateway = await startGateway({ merchants: [MERCHANT] });
-  const agent = new Agent({ connections: cfg.uploads + 8, keepAliveTimeout: 10_000, headersTimeout: 120_000, bodyTimeout: 120_000, connect: { timeout: 30_000 } });
+  const agent = new Agent({
+    connections: cfg.uploads + 8,
+    keepAliveTimeout: 10_000,
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
+    connect: { timeout: 30_000 },
+  });
   try {
     const send = (file: Uint8Array, filename: string) =>
-      upload({ baseUrl: gateway.baseUrl, ...MERCHANT, filename, contentType: 'application/pdf', scene: SCENE, file, dispatcher: agent, timeoutMs: 120_000 });
+      upload({
+        baseUrl: gateway.baseUrl,
+        ...MERCHANT,
+        filename,
+        contentType: 'application/pdf',
+        scene: SCENE,
+        file,
+        dispatcher: agent,
+        timeoutMs: 120_000,
+      });
     // Warm-up: one small upload through the same path (JIT, first connections); not counted.
     await send(seededFile('warm-up', 0, 64 * 1024).bytes, 'warm-up.pdf');
 
@@ -172,9 +192,13 @@ async function loadHalf(cfg: GatewayLoadConfig): Promise<{ text: string[]; line:
         differ.push(`${name}: nothing stored under ${o.storageUri}`);
         continue;
       }
-      const disk = createHash('sha256').update(await readFile(stored.path)).digest('hex');
+      const disk = createHash('sha256')
+        .update(await readFile(stored.path))
+        .digest('hex');
       if (stored.size !== f.bytes.byteLength || stored.sha256 !== f.sha256 || disk !== f.sha256) {
-        differ.push(`${name}: sent ${f.bytes.byteLength} B sha256 ${f.sha256.slice(0, 12)}…, stored ${stored.size} B sha256 ${stored.sha256.slice(0, 12)}…, on disk ${disk.slice(0, 12)}…`);
+        differ.push(
+          `${name}: sent ${f.bytes.byteLength} B sha256 ${f.sha256.slice(0, 12)}…, stored ${stored.size} B sha256 ${stored.sha256.slice(0, 12)}…, on disk ${disk.slice(0, 12)}…`,
+        );
         continue;
       }
       identical++;
@@ -192,7 +216,9 @@ async function loadHalf(cfg: GatewayLoadConfig): Promise<{ text: string[]; line:
     const cpuMs = (cpu.user + cpu.system) / 1000;
     const mib = (n: number): string => (n / MIB).toFixed(1);
     const text: string[] = [];
-    text.push(`gateway load: ${cfg.uploads} concurrent uploads of ${cfg.fileBytes.toLocaleString('en-US')} B through the reference client (credentials, then multipart), loopback, in process`);
+    text.push(
+      `gateway load: ${cfg.uploads} concurrent uploads of ${cfg.fileBytes.toLocaleString('en-US')} B through the reference client (credentials, then multipart), loopback, in process`,
+    );
     text.push(
       table(
         ['measure', 'value'],
@@ -204,8 +230,14 @@ async function loadHalf(cfg: GatewayLoadConfig): Promise<{ text: string[]; line:
           ['latency per upload, ms: median', formatNumber(latency.median)],
           ['latency per upload, ms: p95', formatNumber(p95)],
           ['latency per upload, ms: max', formatNumber(latency.max)],
-          ['CPU, s (user + system), all in this process', `${(cpuMs / 1000).toFixed(2)} (${(cpuMs / wallMs).toFixed(2)} cores)`],
-          ['GC: major + minor collections, pause ms (all kinds)', `${gcDuring.major} + ${gcDuring.minor}, ${formatNumber(gcDuring.ms)}`],
+          [
+            'CPU, s (user + system), all in this process',
+            `${(cpuMs / 1000).toFixed(2)} (${(cpuMs / wallMs).toFixed(2)} cores)`,
+          ],
+          [
+            'GC: major + minor collections, pause ms (all kinds)',
+            `${gcDuring.major} + ${gcDuring.minor}, ${formatNumber(gcDuring.ms)}`,
+          ],
         ],
       ).trimEnd(),
     );
@@ -215,19 +247,46 @@ async function loadHalf(cfg: GatewayLoadConfig): Promise<{ text: string[]; line:
         ['memory, MiB', 'at start', 'baseline', 'peak', 'peak − baseline', 'after (GC)'],
         [
           ['rss', mib(atStart.rss), mib(baseline.rss), mib(peak.rss), mib(peak.rss - baseline.rss), mib(after.rss)],
-          ['heapUsed', mib(atStart.heapUsed), mib(baseline.heapUsed), mib(peak.heapUsed), mib(peak.heapUsed - baseline.heapUsed), mib(after.heapUsed)],
-          ['arrayBuffers', mib(atStart.arrayBuffers), mib(baseline.arrayBuffers), mib(peak.arrayBuffers), mib(peak.arrayBuffers - baseline.arrayBuffers), mib(after.arrayBuffers)],
-          ...(hwm !== undefined ? [['rss high-water mark (kernel)', '', mib(baseline.rss), mib(hwm), mib(hwm - baseline.rss), '']] : []),
+          [
+            'heapUsed',
+            mib(atStart.heapUsed),
+            mib(baseline.heapUsed),
+            mib(peak.heapUsed),
+            mib(peak.heapUsed - baseline.heapUsed),
+            mib(after.heapUsed),
+          ],
+          [
+            'arrayBuffers',
+            mib(atStart.arrayBuffers),
+            mib(baseline.arrayBuffers),
+            mib(peak.arrayBuffers),
+            mib(peak.arrayBuffers - baseline.arrayBuffers),
+            mib(after.arrayBuffers),
+          ],
+          ...(hwm !== undefined
+            ? [['rss high-water mark (kernel)', '', mib(baseline.rss), mib(hwm), mib(hwm - baseline.rss), '']]
+            : []),
         ],
       ).trimEnd(),
     );
-    text.push(`  at start: after a forced GC${gcNote}, before the ${cfg.uploads} files of ${mib(cfg.fileBytes)} MiB (${totalMiB.toFixed(0)} MiB, generated in ${(generateMs / 1000).toFixed(2)} s); baseline: just before the run, files held, one warm-up upload (64 KiB) done, no GC forced`);
-    text.push(`  client and gateway share this process: the peak holds upload()'s multipart bodies too (each a whole copy of its file, ${mib(cfg.fileBytes + 2048)} MiB, alive from its credentials answer to its 204)`);
-    text.push(`  ${peak.samples} memory samples every ${cfg.sampleMs} ms (longest gap ${peak.maxGapMs.toFixed(0)} ms: the event loop was that busy); undici Agent with ${cfg.uploads + 8} connections, client timeout 120 s`);
-    text.push(`  integrity: storage sha256 (computed while streaming) and sha256 of the bytes read back from disk, against the file sent, checked in ${(verifyMs / 1000).toFixed(2)} s; temporary files left: ${leftovers}`);
+    text.push(
+      `  at start: after a forced GC${gcNote}, before the ${cfg.uploads} files of ${mib(cfg.fileBytes)} MiB (${totalMiB.toFixed(0)} MiB, generated in ${(generateMs / 1000).toFixed(2)} s); baseline: just before the run, files held, one warm-up upload (64 KiB) done, no GC forced`,
+    );
+    text.push(
+      `  client and gateway share this process: the peak holds upload()'s multipart bodies too (each a whole copy of its file, ${mib(cfg.fileBytes + 2048)} MiB, alive from its credentials answer to its 204)`,
+    );
+    text.push(
+      `  ${peak.samples} memory samples every ${cfg.sampleMs} ms (longest gap ${peak.maxGapMs.toFixed(0)} ms: the event loop was that busy); undici Agent with ${cfg.uploads + 8} connections, client timeout 120 s`,
+    );
+    text.push(
+      `  integrity: storage sha256 (computed while streaming) and sha256 of the bytes read back from disk, against the file sent, checked in ${(verifyMs / 1000).toFixed(2)} s; temporary files left: ${leftovers}`,
+    );
     for (const d of differ.slice(0, 10)) text.push(`  differs: ${d}`);
     if (differ.length > 10) text.push(`  … and ${differ.length - 10} more`);
-    const line = differ.length === 0 ? `${identical}/${cfg.uploads} stored files byte-identical` : `${identical}/${cfg.uploads} stored files byte-identical; ${differ.length} differ or are missing (listed above)`;
+    const line =
+      differ.length === 0
+        ? `${identical}/${cfg.uploads} stored files byte-identical`
+        : `${identical}/${cfg.uploads} stored files byte-identical; ${differ.length} differ or are missing (listed above)`;
     return { text, line };
   } finally {
     await agent.close();
@@ -265,9 +324,25 @@ async function faultHalf(cfg: GatewayLoadConfig): Promise<{ text: string[]; line
   const internal: string[] = [];
   const escaped: string[] = [];
   const onEscape = (e: unknown): void => void escaped.push(e instanceof Error ? (e.stack ?? e.message) : String(e));
-  const gateway = await startGateway({ merchants: [MERCHANT], bodyTimeoutMs: cfg.stallMs, log: (line) => void (line.includes('internal error') && internal.push(line)) });
-  const agent = new Agent({ connections: cfg.faultConcurrency * 2, keepAliveTimeout: 10_000, headersTimeout: 30_000, bodyTimeout: 30_000, connect: { timeout: 10_000 } });
-  const target: FaultTarget = { gateway, apiPort: portOf(gateway.baseUrl), uploadPort: portOf(gateway.uploadUrl), agent, stallMs: cfg.stallMs };
+  const gateway = await startGateway({
+    merchants: [MERCHANT],
+    bodyTimeoutMs: cfg.stallMs,
+    log: (line) => void (line.includes('internal error') && internal.push(line)),
+  });
+  const agent = new Agent({
+    connections: cfg.faultConcurrency * 2,
+    keepAliveTimeout: 10_000,
+    headersTimeout: 30_000,
+    bodyTimeout: 30_000,
+    connect: { timeout: 10_000 },
+  });
+  const target: FaultTarget = {
+    gateway,
+    apiPort: portOf(gateway.baseUrl),
+    uploadPort: portOf(gateway.uploadUrl),
+    agent,
+    stallMs: cfg.stallMs,
+  };
   // An exception escaping the gateway is counted as a crash instead of ending the benchmark.
   process.on('uncaughtException', onEscape);
   process.on('unhandledRejection', onEscape);
@@ -318,7 +393,8 @@ async function faultHalf(cfg: GatewayLoadConfig): Promise<{ text: string[]; line
     const plain = gateway.recorder.for();
     const records = plain.requests.length + plain.uploads.length;
 
-    const count = (pick: (status: number) => boolean): number => tallies.reduce((n, t) => n + [...t.statuses].filter(([s]) => pick(s)).reduce((m, [, c]) => m + c, 0), 0);
+    const count = (pick: (status: number) => boolean): number =>
+      tallies.reduce((n, t) => n + [...t.statuses].filter(([s]) => pick(s)).reduce((m, [, c]) => m + c, 0), 0);
     const c4xx = count((s) => s >= 400 && s < 500);
     const c5xx = count((s) => s >= 500);
     const none = count((s) => s === 0);
@@ -326,7 +402,9 @@ async function faultHalf(cfg: GatewayLoadConfig): Promise<{ text: string[]; line
     const crashes = internal.length + escaped.length;
 
     const text: string[] = [];
-    text.push(`gateway faults: ${cfg.malformed.toLocaleString('en-US')} malformed requests, ${cfg.faultConcurrency} in flight, a correct upload (64 KiB, reference client) after every ${cfg.interleave}; body timeout ${cfg.stallMs} ms`);
+    text.push(
+      `gateway faults: ${cfg.malformed.toLocaleString('en-US')} malformed requests, ${cfg.faultConcurrency} in flight, a correct upload (64 KiB, reference client) after every ${cfg.interleave}; body timeout ${cfg.stallMs} ms`,
+    );
     text.push(
       table(
         ['kind', 'listener', 'requests', 'answers', 'what is sent'],
@@ -379,7 +457,9 @@ async function correctUpload(target: FaultTarget, n: number): Promise<string | u
     });
     const stored = target.gateway.storage.get(r.storageUri);
     if (!stored) return `nothing stored under ${r.storageUri}`;
-    return stored.sha256 === f.sha256 && stored.size === f.bytes.byteLength ? undefined : `stored sha256 ${stored.sha256.slice(0, 12)}… ≠ sent ${f.sha256.slice(0, 12)}…`;
+    return stored.sha256 === f.sha256 && stored.size === f.bytes.byteLength
+      ? undefined
+      : `stored sha256 ${stored.sha256.slice(0, 12)}… ≠ sent ${f.sha256.slice(0, 12)}…`;
   } catch (e) {
     return clip(e instanceof Error ? e.message : String(e));
   }
@@ -417,7 +497,11 @@ const MALFORMED: readonly MalformedKind[] = [
         { kind: 'contentType', value: null },
         { kind: 'accept', value: 'text/html' },
       ];
-      return signed(t, JSON.stringify({ filename: 'a.pdf', contentType: 'application/pdf', scene: SCENE }), mutations[v % mutations.length]);
+      return signed(
+        t,
+        JSON.stringify({ filename: 'a.pdf', contentType: 'application/pdf', scene: SCENE }),
+        mutations[v % mutations.length],
+      );
     },
   },
   {
@@ -440,20 +524,39 @@ const MALFORMED: readonly MalformedKind[] = [
     what: 'Content-Length 1 MiB declared (16 KiB sent), or 96 KiB chunked: over the 64 KiB limit',
     send: (t, v) =>
       v % 2 === 0
-        ? raw(t, t.apiPort, head('POST', CREDENTIALS_PATH, t.apiPort, [...JSON_HEADERS, ['Content-Length', String(MIB)]]), [Buffer.alloc(16 * 1024, 0x20)])
-        : raw(t, t.apiPort, head('POST', CREDENTIALS_PATH, t.apiPort, [...JSON_HEADERS, ['Transfer-Encoding', 'chunked']]), chunked(Buffer.alloc(96 * 1024, 0x20), 8192)),
+        ? raw(
+            t,
+            t.apiPort,
+            head('POST', CREDENTIALS_PATH, t.apiPort, [...JSON_HEADERS, ['Content-Length', String(MIB)]]),
+            [Buffer.alloc(16 * 1024, 0x20)],
+          )
+        : raw(
+            t,
+            t.apiPort,
+            head('POST', CREDENTIALS_PATH, t.apiPort, [...JSON_HEADERS, ['Transfer-Encoding', 'chunked']]),
+            chunked(Buffer.alloc(96 * 1024, 0x20), 8192),
+          ),
   },
   {
     name: 'oversized headers',
     listener: 'api',
     what: 'one 20 KiB header, or 300 headers of 70 B: over the 16 KiB header limit',
-    send: (t, v) => raw(t, t.apiPort, head('POST', CREDENTIALS_PATH, t.apiPort, [...JSON_HEADERS, ...bigHeaders(v), ['Content-Length', '2']]), [Buffer.from('{}')]),
+    send: (t, v) =>
+      raw(
+        t,
+        t.apiPort,
+        head('POST', CREDENTIALS_PATH, t.apiPort, [...JSON_HEADERS, ...bigHeaders(v), ['Content-Length', '2']]),
+        [Buffer.from('{}')],
+      ),
   },
   {
     name: 'body stops half-way',
     listener: 'api',
     what: 'Content-Length 2,048, 1,024 bytes sent, then nothing (connection kept open)',
-    send: (t) => raw(t, t.apiPort, head('POST', CREDENTIALS_PATH, t.apiPort, [...JSON_HEADERS, ['Content-Length', '2048']]), [Buffer.alloc(1024, 0x7b)]),
+    send: (t) =>
+      raw(t, t.apiPort, head('POST', CREDENTIALS_PATH, t.apiPort, [...JSON_HEADERS, ['Content-Length', '2048']]), [
+        Buffer.alloc(1024, 0x7b),
+      ]),
   },
   {
     name: 'unreadable HTTP',
@@ -476,10 +579,25 @@ const MALFORMED: readonly MalformedKind[] = [
     listener: 'upload',
     what: 'a complete form sent as application/json, text/plain, multipart without boundary, multipart/mixed, urlencoded, none',
     send: (t, v) => {
-      const types = ['application/json', 'text/plain', 'multipart/form-data', 'multipart/mixed; boundary=B0undary', 'application/x-www-form-urlencoded', undefined];
+      const types = [
+        'application/json',
+        'text/plain',
+        'multipart/form-data',
+        'multipart/mixed; boundary=B0undary',
+        'application/x-www-form-urlencoded',
+        undefined,
+      ];
       const body = forgedForm(v, 1024);
       const type = types[v % types.length];
-      return raw(t, t.uploadPort, head('POST', UPLOAD_PATH, t.uploadPort, [...(type !== undefined ? [['Content-Type', type] as const] : []), ['Content-Length', String(body.byteLength)]]), [body]);
+      return raw(
+        t,
+        t.uploadPort,
+        head('POST', UPLOAD_PATH, t.uploadPort, [
+          ...(type !== undefined ? [['Content-Type', type] as const] : []),
+          ['Content-Length', String(body.byteLength)],
+        ]),
+        [body],
+      );
     },
   },
   {
@@ -490,7 +608,15 @@ const MALFORMED: readonly MalformedKind[] = [
       const full = forgedForm(v, 8 * 1024);
       const cuts = [0.1, 0.35, 0.6, 0.9, (full.byteLength - 12) / full.byteLength];
       const body = full.subarray(0, Math.floor(full.byteLength * (cuts[v % cuts.length] as number)));
-      return raw(t, t.uploadPort, head('POST', UPLOAD_PATH, t.uploadPort, [['Content-Type', `multipart/form-data; boundary=${BOUNDARY}`], ['Content-Length', String(body.byteLength)]]), [body]);
+      return raw(
+        t,
+        t.uploadPort,
+        head('POST', UPLOAD_PATH, t.uploadPort, [
+          ['Content-Type', `multipart/form-data; boundary=${BOUNDARY}`],
+          ['Content-Length', String(body.byteLength)],
+        ]),
+        [body],
+      );
     },
   },
   {
@@ -499,8 +625,19 @@ const MALFORMED: readonly MalformedKind[] = [
     what: 'Content-Length 4 MiB declared (16 KiB sent), or a chunked form whose file is 2 MiB + 4 KiB (every 4th)',
     send: (t, v) => {
       const type = ['Content-Type', `multipart/form-data; boundary=${BOUNDARY}`] as const;
-      if (v % 4 !== 3) return raw(t, t.uploadPort, head('POST', UPLOAD_PATH, t.uploadPort, [type, ['Content-Length', String(4 * MIB)]]), [forgedForm(v, 16 * 1024)]);
-      return raw(t, t.uploadPort, head('POST', UPLOAD_PATH, t.uploadPort, [type, ['Transfer-Encoding', 'chunked']]), chunked(forgedForm(v, 2 * MIB + 4096), 64 * 1024));
+      if (v % 4 !== 3)
+        return raw(
+          t,
+          t.uploadPort,
+          head('POST', UPLOAD_PATH, t.uploadPort, [type, ['Content-Length', String(4 * MIB)]]),
+          [forgedForm(v, 16 * 1024)],
+        );
+      return raw(
+        t,
+        t.uploadPort,
+        head('POST', UPLOAD_PATH, t.uploadPort, [type, ['Transfer-Encoding', 'chunked']]),
+        chunked(forgedForm(v, 2 * MIB + 4096), 64 * 1024),
+      );
     },
   },
   {
@@ -509,7 +646,16 @@ const MALFORMED: readonly MalformedKind[] = [
     what: 'one 20 KiB header, or 300 headers of 70 B',
     send: (t, v) => {
       const body = forgedForm(v, 512);
-      return raw(t, t.uploadPort, head('POST', UPLOAD_PATH, t.uploadPort, [['Content-Type', `multipart/form-data; boundary=${BOUNDARY}`], ...bigHeaders(v), ['Content-Length', String(body.byteLength)]]), [body]);
+      return raw(
+        t,
+        t.uploadPort,
+        head('POST', UPLOAD_PATH, t.uploadPort, [
+          ['Content-Type', `multipart/form-data; boundary=${BOUNDARY}`],
+          ...bigHeaders(v),
+          ['Content-Length', String(body.byteLength)],
+        ]),
+        [body],
+      );
     },
   },
   {
@@ -518,7 +664,15 @@ const MALFORMED: readonly MalformedKind[] = [
     what: 'a 16 KiB form, half of it sent, then nothing (connection kept open)',
     send: (t, v) => {
       const body = forgedForm(v, 16 * 1024);
-      return raw(t, t.uploadPort, head('POST', UPLOAD_PATH, t.uploadPort, [['Content-Type', `multipart/form-data; boundary=${BOUNDARY}`], ['Content-Length', String(body.byteLength)]]), [body.subarray(0, body.byteLength >> 1)]);
+      return raw(
+        t,
+        t.uploadPort,
+        head('POST', UPLOAD_PATH, t.uploadPort, [
+          ['Content-Type', `multipart/form-data; boundary=${BOUNDARY}`],
+          ['Content-Length', String(body.byteLength)],
+        ]),
+        [body.subarray(0, body.byteLength >> 1)],
+      );
     },
   },
   {
@@ -539,7 +693,15 @@ const MALFORMED: readonly MalformedKind[] = [
       ];
       const pick = variants[v % variants.length] as (typeof variants)[number];
       const body = pick.parts.length > 0 ? multipart(pick.parts) : Buffer.alloc(0);
-      return raw(t, t.uploadPort, head(pick.method ?? 'POST', pick.path ?? UPLOAD_PATH, t.uploadPort, [type, ['Content-Length', String(body.byteLength)]]), [body]);
+      return raw(
+        t,
+        t.uploadPort,
+        head(pick.method ?? 'POST', pick.path ?? UPLOAD_PATH, t.uploadPort, [
+          type,
+          ['Content-Length', String(body.byteLength)],
+        ]),
+        [body],
+      );
     },
   },
 ];
@@ -551,7 +713,15 @@ const JSON_HEADERS: ReadonlyArray<readonly [string, string]> = [
 
 /** A signed credentials request through the reference client's low level (undici); the HTTP status. */
 async function signed(t: FaultTarget, body: string | Uint8Array, mutate?: Mutation): Promise<number> {
-  const r = await signedRequest({ method: 'POST', url: `${t.gateway.baseUrl}${CREDENTIALS_PATH}`, ...MERCHANT, body, dispatcher: t.agent, timeoutMs: 30_000, ...(mutate ? { mutate } : {}) });
+  const r = await signedRequest({
+    method: 'POST',
+    url: `${t.gateway.baseUrl}${CREDENTIALS_PATH}`,
+    ...MERCHANT,
+    body,
+    dispatcher: t.agent,
+    timeoutMs: 30_000,
+    ...(mutate ? { mutate } : {}),
+  });
   return r.status;
 }
 
@@ -560,7 +730,9 @@ function head(method: string, path: string, port: number, headers: ReadonlyArray
 }
 
 function bigHeaders(v: number): Array<readonly [string, string]> {
-  return v % 2 === 0 ? [['X-Pad', 'a'.repeat(20 * 1024)]] : Array.from({ length: 300 }, (_, i) => [`X-Pad-${i}`, 'b'.repeat(60)] as const);
+  return v % 2 === 0
+    ? [['X-Pad', 'a'.repeat(20 * 1024)]]
+    : Array.from({ length: 300 }, (_, i) => [`X-Pad-${i}`, 'b'.repeat(60)] as const);
 }
 
 function chunked(body: Buffer, size: number): Buffer[] {
@@ -605,21 +777,36 @@ function raw(t: FaultTarget, port: number, headText: string, pieces: readonly Bu
       if (end < 0) return;
       const headLines = received.subarray(0, end).toString('latin1').split('\r\n');
       status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(headLines[0] ?? '')?.[1] ?? 0);
-      const length = Number(headLines.find((l) => /^content-length:/i.test(l))?.slice(15).trim() ?? 0);
+      const length = Number(
+        headLines
+          .find((l) => /^content-length:/i.test(l))
+          ?.slice(15)
+          .trim() ?? 0,
+      );
       if (received.byteLength >= end + 4 + length) finish();
     });
   });
 }
 
-type Part = { readonly name: string; readonly value: string } | { readonly name: string; readonly filename: string; readonly type: string; readonly data: Buffer };
+type Part =
+  | { readonly name: string; readonly value: string }
+  | { readonly name: string; readonly filename: string; readonly type: string; readonly data: Buffer };
 
 const BOUNDARY = 'pgv2kitBenchB0undary';
 
 function multipart(parts: readonly Part[]): Buffer {
   const out: Buffer[] = [];
   for (const p of parts) {
-    if ('value' in p) out.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
-    else out.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`), p.data, Buffer.from('\r\n'));
+    if ('value' in p)
+      out.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
+    else
+      out.push(
+        Buffer.from(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`,
+        ),
+        p.data,
+        Buffer.from('\r\n'),
+      );
   }
   out.push(Buffer.from(`--${BOUNDARY}--\r\n`));
   return Buffer.concat(out);
@@ -628,7 +815,12 @@ function multipart(parts: readonly Part[]): Buffer {
 /** The fields of a presigned POST this gateway never issued. */
 function forgedFields(v: number, withPolicy: boolean): Part[] {
   const date = '20250101T000000Z';
-  const policy = Buffer.from(JSON.stringify({ expiration: '2099-01-01T00:00:00.000Z', conditions: [{ bucket: 'pgv2kit-evidence' }, { key: `evidence/forged-${v}.pdf` }] })).toString('base64');
+  const policy = Buffer.from(
+    JSON.stringify({
+      expiration: '2099-01-01T00:00:00.000Z',
+      conditions: [{ bucket: 'pgv2kit-evidence' }, { key: `evidence/forged-${v}.pdf` }],
+    }),
+  ).toString('base64');
   return [
     { name: 'bucket', value: 'pgv2kit-evidence' },
     { name: 'key', value: `evidence/forged-${v}.pdf` },
@@ -642,7 +834,12 @@ function forgedFields(v: number, withPolicy: boolean): Part[] {
 }
 
 function filePart(name: string, size: number, v: number): Part {
-  return { name, filename: `forged-${v}.pdf`, type: 'application/pdf', data: Buffer.from(seededFile('forged', v, size).bytes) };
+  return {
+    name,
+    filename: `forged-${v}.pdf`,
+    type: 'application/pdf',
+    data: Buffer.from(seededFile('forged', v, size).bytes),
+  };
 }
 
 function forgedForm(v: number, fileSize: number): Buffer {
@@ -662,7 +859,10 @@ function seededFile(label: string, n: number, size: number): SeededFile {
   const iv = Buffer.alloc(16);
   iv.writeUInt32BE(n, 0);
   const bytes = createCipheriv('aes-128-ctr', key, iv).update(Buffer.alloc(size));
-  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), sha256: createHash('sha256').update(bytes).digest('hex') };
+  return {
+    bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
 }
 
 function portOf(url: string): number {
@@ -687,7 +887,13 @@ class MemorySampler {
   stop(): { rss: number; heapUsed: number; arrayBuffers: number; samples: number; maxGapMs: number } {
     clearInterval(this.#timer);
     this.#sample();
-    return { rss: this.#rss, heapUsed: this.#heapUsed, arrayBuffers: this.#arrayBuffers, samples: this.#samples, maxGapMs: this.#maxGap };
+    return {
+      rss: this.#rss,
+      heapUsed: this.#heapUsed,
+      arrayBuffers: this.#arrayBuffers,
+      samples: this.#samples,
+      maxGapMs: this.#maxGap,
+    };
   }
 
   #sample(): void {

@@ -32,7 +32,13 @@ export async function benchPropertiesOverhead(): Promise<string> {
   for (let round = 0; round <= ROUNDS; round += 1) {
     // the whole command, as a user runs it (its testee, the client role's gateway, every vector); round 0 warms up
     for (const properties of round % 2 === 0 ? [false, true] : [true, false]) {
-      const s = wall(['run', '--testee', ADAPTER_COMMAND, '--no-reports', ...(properties ? ['--seed', String(round + 1)] : ['--no-properties'])]);
+      const s = wall([
+        'run',
+        '--testee',
+        ADAPTER_COMMAND,
+        '--no-reports',
+        ...(properties ? ['--seed', String(round + 1)] : ['--no-properties']),
+      ]);
       if (round > 0) (properties ? withProps : without).push(s);
     }
   }
@@ -40,8 +46,18 @@ export async function benchPropertiesOverhead(): Promise<string> {
   const med = (a: number[]): number => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] ?? 0;
   const ratio = med(withProps) / med(without);
   const rows = [
-    ['pgv2kit run --no-properties', med(without).toFixed(3), Math.min(...without).toFixed(3), Math.max(...without).toFixed(3)],
-    [`pgv2kit run (${PROPERTIES.length} properties × 100 inputs)`, med(withProps).toFixed(3), Math.min(...withProps).toFixed(3), Math.max(...withProps).toFixed(3)],
+    [
+      'pgv2kit run --no-properties',
+      med(without).toFixed(3),
+      Math.min(...without).toFixed(3),
+      Math.max(...without).toFixed(3),
+    ],
+    [
+      `pgv2kit run (${PROPERTIES.length} properties × 100 inputs)`,
+      med(withProps).toFixed(3),
+      Math.min(...withProps).toFixed(3),
+      Math.max(...withProps).toFixed(3),
+    ],
   ];
   return [
     `properties overhead (pgv2kit run --testee "${ADAPTER_COMMAND}", wall time of the whole command, ${ROUNDS} rounds, median s)`,
@@ -69,7 +85,12 @@ async function propertyCallRates(): Promise<{ rates: Summary; echo: Summary; rat
   try {
     for (let r = 0; r <= RATE_ROUNDS; r += 1) {
       const calls: Array<{ op: Operation; input: OperationInput }> = [];
-      const recording: Subject = { ...adapter, operations: adapter.operations, implementation: adapter.implementation, call: (op, input, id) => (calls.push({ op, input }), adapter.call(op, input, id)) };
+      const recording: Subject = {
+        ...adapter,
+        operations: adapter.operations,
+        implementation: adapter.implementation,
+        call: (op, input, id) => (calls.push({ op, input }), adapter.call(op, input, id)),
+      };
       const t0 = performance.now();
       await runProperties(recording, { seed: 99 + r, runs: 200 });
       const rate = calls.length / ((performance.now() - t0) / 1000);
@@ -93,7 +114,12 @@ async function propertyCallRates(): Promise<{ rates: Summary; echo: Summary; rat
 /** Seconds one `pgv2kit` command takes, start to exit. */
 function wall(args: readonly string[]): number {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['bin/pgv2kit.js', ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: 'ignore', timeout: 120_000 });
+  const r = spawnSync(process.execPath, ['bin/pgv2kit.js', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, CI: 'true' },
+    stdio: 'ignore',
+    timeout: 120_000,
+  });
   if (r.status !== 0) throw new Error(`pgv2kit ${args.join(' ')} exited ${r.status ?? r.signal}`);
   return (performance.now() - t0) / 1000;
 }

@@ -42,10 +42,14 @@ export async function benchProtocolCalls(recorded: readonly Call[]): Promise<Ben
       WARMUP,
       ROUNDS,
     );
-    if (adapter.restarts + echo.restarts > 0) throw new Error(`a testee restarted during the benchmark:\n${log.join('\n')}`);
+    if (adapter.restarts + echo.restarts > 0)
+      throw new Error(`a testee restarted during the benchmark:\n${log.join('\n')}`);
     return {
       title: 'protocol v1, session calls (TesteeSession.call, signature.sign)',
-      series: [...sampleSeries('node adapter', 'call', samples.adapter), ...sampleSeries('echo testee', 'call', samples.echo)],
+      series: [
+        ...sampleSeries('node adapter', 'call', samples.adapter),
+        ...sampleSeries('echo testee', 'call', samples.echo),
+      ],
       ratios: [
         {
           headline: 'protocol',

@@ -41,7 +41,8 @@ export async function benchProtocolRun(set: VectorSet): Promise<BenchResult> {
       WARMUP,
       ROUNDS,
     );
-    if (adapter.session.restarts + echo.session.restarts > 0) throw new Error(`a testee restarted during the benchmark:\n${log.join('\n')}`);
+    if (adapter.session.restarts + echo.session.restarts > 0)
+      throw new Error(`a testee restarted during the benchmark:\n${log.join('\n')}`);
     return {
       title: 'protocol v1, whole runner (runCases over the vector set)',
       series: [
@@ -74,7 +75,12 @@ export async function benchProtocolRun(set: VectorSet): Promise<BenchResult> {
 // --- internal ---
 
 /** One round: RUNS whole runs, back to back. */
-async function runAll(set: VectorSet, subject: Subject, marker: string | undefined, target: RunTarget): Promise<Sample> {
+async function runAll(
+  set: VectorSet,
+  subject: Subject,
+  marker: string | undefined,
+  target: RunTarget,
+): Promise<Sample> {
   return sample(RUNS * liveCases(set).length, marker, async () => {
     for (let i = 0; i < RUNS; i++) await runCases({ set, subject, target });
   });

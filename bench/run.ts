@@ -34,7 +34,9 @@ const wanted = (name: string): boolean => filter.length === 0 || filter.some((f)
 
 const started = performance.now();
 process.stdout.write(`pgv2kit bench, ${new Date().toISOString()}\nmachine: ${machine()}\n`);
-process.stdout.write('Everything shares these cores (runner, testee, and whatever else runs): other load moves the numbers; compare ratios, not absolutes.\n\n');
+process.stdout.write(
+  'Everything shares these cores (runner, testee, and whatever else runs): other load moves the numbers; compare ratios, not absolutes.\n\n',
+);
 
 const results: BenchResult[] = [];
 if (wanted('protocol-calls') || wanted('protocol-run')) {
@@ -56,13 +58,21 @@ if (wanted('startup')) process.stdout.write(benchStartup());
 
 const ratios = results.flatMap((r) => r.ratios);
 if (ratios.length > 0) {
-  process.stdout.write(`ratios (per round, both sides measured back to back; the closing line takes the lowest median of its rows)\n`);
+  process.stdout.write(
+    `ratios (per round, both sides measured back to back; the closing line takes the lowest median of its rows)\n`,
+  );
   process.stdout.write(
     table(
       ['ratio', 'median', 'min–max', 'aim', 'verdict'],
       ratios.map((r) => {
         const s = summarize(r.values);
-        return [r.label, s.median.toFixed(2), `${s.min.toFixed(2)}–${s.max.toFixed(2)}`, `≥ ${r.aim.toFixed(2)}`, verdict(s.median, r.aim)];
+        return [
+          r.label,
+          s.median.toFixed(2),
+          `${s.min.toFixed(2)}–${s.max.toFixed(2)}`,
+          `≥ ${r.aim.toFixed(2)}`,
+          verdict(s.median, r.aim),
+        ];
       }),
     ),
   );
@@ -73,7 +83,9 @@ for (const headline of Object.keys(HEADLINES) as Ratio['headline'][]) {
   if (rows.length === 0) continue;
   const lowest = Math.min(...rows.map((r) => summarize(r.values).median));
   const aim = Math.max(...rows.map((r) => r.aim));
-  process.stdout.write(`ratio ${headline} (${HEADLINES[headline]}): ${lowest.toFixed(2)} (aim ≥ ${aim.toFixed(2)}) ${verdict(lowest, aim)}\n`);
+  process.stdout.write(
+    `ratio ${headline} (${HEADLINES[headline]}): ${lowest.toFixed(2)} (aim ≥ ${aim.toFixed(2)}) ${verdict(lowest, aim)}\n`,
+  );
 }
 
 // --- internal ---
@@ -85,7 +97,14 @@ function report(result: BenchResult): BenchResult {
       ['subject', 'unit', 'median', 'min', 'max', 'spread'],
       result.series.map((s) => {
         const m = summarize(s.values);
-        return [s.label, s.unit, formatNumber(m.median), formatNumber(m.min), formatNumber(m.max), `${m.spreadPct.toFixed(0)}%`];
+        return [
+          s.label,
+          s.unit,
+          formatNumber(m.median),
+          formatNumber(m.min),
+          formatNumber(m.max),
+          `${m.spreadPct.toFixed(0)}%`,
+        ];
       }),
     ),
   );

@@ -37,7 +37,11 @@ export async function benchSign(): Promise<BenchResult> {
       return (n / (performance.now() - t0)) * 1000;
     };
     const rates = await rounds(
-      { reference: timed(() => signLoop(parts, n)), raw: timed(() => rawLoop(content, n)), oneShot: timed(() => oneShotLoop(content, n)) },
+      {
+        reference: timed(() => signLoop(parts, n)),
+        raw: timed(() => rawLoop(content, n)),
+        oneShot: timed(() => oneShotLoop(content, n)),
+      },
       WARMUP,
       ROUNDS,
     );
@@ -48,7 +52,12 @@ export async function benchSign(): Promise<BenchResult> {
       { label: `raw sha256, ${name}`, unit: 'ops/s', values: rates.raw },
       { label: `context: one-shot crypto.hash, ${name}`, unit: 'ops/s', values: rates.oneShot },
     );
-    ratios.push({ headline: 'sign', label: `reference / raw sha256, ${size} B body`, values: pairRatios(rates.reference, rates.raw), aim: 0.8 });
+    ratios.push({
+      headline: 'sign',
+      label: `reference / raw sha256, ${size} B body`,
+      values: pairRatios(rates.reference, rates.raw),
+      aim: 0.8,
+    });
     notes.push(`${size} B body: ${n} calls a loop`);
   }
   notes.push(
@@ -107,6 +116,13 @@ function oneShotLoop(content: Uint8Array, n: number): number {
 
 function rawLoop(content: Uint8Array, n: number): number {
   let check = 0;
-  for (let i = 0; i < n; i++) check = (check * 31 + createHash('sha256').update(content).digest('hex').charCodeAt(i & 63)) | 0;
+  for (let i = 0; i < n; i++)
+    check =
+      (check * 31 +
+        createHash('sha256')
+          .update(content)
+          .digest('hex')
+          .charCodeAt(i & 63)) |
+      0;
   return check;
 }

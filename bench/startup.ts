@@ -46,7 +46,8 @@ export function benchStartup(): string {
   try {
     for (let round = 0; round <= RUN_ROUNDS; round += 1) {
       const w = wall(['bin/pgv2kit.js', 'run', '--report-dir', dir]);
-      const cases = (JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { durationMs: number }).durationMs / 1000;
+      const cases =
+        (JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { durationMs: number }).durationMs / 1000;
       if (round > 0) {
         runWall.push(w);
         runCases.push(cases);
@@ -58,12 +59,25 @@ export function benchStartup(): string {
   const runRatio = med(runWall) / med(runCases);
   return [
     `start-up (${ROUNDS} rounds, median s)`,
-    table(['command', 'median s', 'min', 'max'], [
-      ['node -e 0', med(node).toFixed(3), Math.min(...node).toFixed(3), Math.max(...node).toFixed(3)],
-      ['pgv2kit --help', med(kit).toFixed(3), Math.min(...kit).toFixed(3), Math.max(...kit).toFixed(3)],
-      [`pgv2kit run (${RUN_ROUNDS} rounds)`, med(runWall).toFixed(3), Math.min(...runWall).toFixed(3), Math.max(...runWall).toFixed(3)],
-      ['  its cases, as the run reports', med(runCases).toFixed(3), Math.min(...runCases).toFixed(3), Math.max(...runCases).toFixed(3)],
-    ]).trimEnd(),
+    table(
+      ['command', 'median s', 'min', 'max'],
+      [
+        ['node -e 0', med(node).toFixed(3), Math.min(...node).toFixed(3), Math.max(...node).toFixed(3)],
+        ['pgv2kit --help', med(kit).toFixed(3), Math.min(...kit).toFixed(3), Math.max(...kit).toFixed(3)],
+        [
+          `pgv2kit run (${RUN_ROUNDS} rounds)`,
+          med(runWall).toFixed(3),
+          Math.min(...runWall).toFixed(3),
+          Math.max(...runWall).toFixed(3),
+        ],
+        [
+          '  its cases, as the run reports',
+          med(runCases).toFixed(3),
+          Math.min(...runCases).toFixed(3),
+          Math.max(...runCases).toFixed(3),
+        ],
+      ],
+    ).trimEnd(),
     '',
     `ratio start-up (pgv2kit --help / node -e 0): ${ratio.toFixed(2)} (aim ≤ ${AIM.toFixed(2)}) ${ratio <= AIM ? 'meets aim' : 'beyond aim'}`,
     `ratio run (pgv2kit run wall / its cases): ${runRatio.toFixed(2)} (aim ≤ ${RUN_AIM.toFixed(2)}) ${runRatio <= RUN_AIM ? 'meets aim' : 'beyond aim'}`,

@@ -33,7 +33,9 @@ if (!existsSync(entry)) {
     // the loop emptied with the command's promise pending (Node says 0 here, then 13); any other
     // code was chosen (process.exit(130) when a signal stops a run or a fuzz at once)
     if (settled || (code !== 0 && code !== 13)) return;
-    process.stderr.write('pgv2kit: internal error: the command stopped before it finished (a wait was left pending); please report it\n');
+    process.stderr.write(
+      'pgv2kit: internal error: the command stopped before it finished (a wait was left pending); please report it\n',
+    );
     process.exitCode = 3;
   });
   try {

@@ -34,7 +34,9 @@ function step(script, report = (code, out) => `> ${script}: ${code === 0 ? 'ok' 
 /** format:check when FORMAT_ENFORCED; before that, a line saying so (prettier over the tree is 6 s of CPU CI has no room for yet). */
 async function format() {
   if (FORMAT_ENFORCED) return step('format:check');
-  process.stdout.write('> format:check: not run yet (FORMAT_ENFORCED in scripts/checks.mjs; npm run format:check runs it)\n');
+  process.stdout.write(
+    '> format:check: not run yet (FORMAT_ENFORCED in scripts/checks.mjs; npm run format:check runs it)\n',
+  );
   return 0;
 }
 

@@ -16,7 +16,10 @@ export function newest(dir, files) {
   let time = statSync(dir).mtimeMs;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    time = Math.max(time, entry.isDirectory() ? newest(path, files) : files.test(entry.name) ? statSync(path).mtimeMs : 0);
+    time = Math.max(
+      time,
+      entry.isDirectory() ? newest(path, files) : files.test(entry.name) ? statSync(path).mtimeMs : 0,
+    );
   }
   return time;
 }

@@ -8,7 +8,9 @@ import { distFresh } from './dist-fresh.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 if (distFresh(root)) {
-  process.stdout.write('prepare: dist/ is newer than src/, package.json and tsconfig.build.json: not built again (npm run build forces it)\n');
+  process.stdout.write(
+    'prepare: dist/ is newer than src/, package.json and tsconfig.build.json: not built again (npm run build forces it)\n',
+  );
   process.exit(0);
 }
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

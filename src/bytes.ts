@@ -3,7 +3,19 @@
  * @module
  */
 
-const UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+const UNITS: Readonly<Record<string, number>> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+};
 
 /**
  * A byte count from text: an integer, optionally followed by a binary unit (K, KiB, KB = 1024;
@@ -34,5 +46,7 @@ export function formatBytes(bytes: number): string {
     n /= 1024;
     unit += 1;
   }
-  return unit === 0 ? `${bytes} byte${bytes === 1 ? '' : 's'}` : `${Number.isInteger(n) ? n : n.toFixed(1)} ${units[unit]}`;
+  return unit === 0
+    ? `${bytes} byte${bytes === 1 ? '' : 's'}`
+    : `${Number.isInteger(n) ? n : n.toFixed(1)} ${units[unit]}`;
 }

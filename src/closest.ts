@@ -15,7 +15,11 @@
  * @example closest('onyl', ['only', 'skip', 'json']) // ['only']
  * @example closest('frobnicate', ['only', 'skip']) // []
  */
-export function closest(name: string, names: readonly string[], max = Math.max(2, Math.floor(name.length / 3))): string[] {
+export function closest(
+  name: string,
+  names: readonly string[],
+  max = Math.max(2, Math.floor(name.length / 3)),
+): string[] {
   const scored = names.map((n) => ({ n, d: editDistance(name.toLowerCase(), n.toLowerCase()) }));
   const least = Math.min(...scored.map((s) => s.d));
   return least <= max ? scored.filter((s) => s.d === least).map((s) => s.n) : [];

@@ -26,7 +26,12 @@ export type ConformanceOptions = RunOptions;
  */
 export async function runConformance(options: ConformanceOptions): Promise<RunResult> {
   const properties = options.properties ?? { runs: DEFAULT_PROPERTY_RUNS };
-  const gateway = options.context ? undefined : await startClientGateway(selectCases(liveCases(options.set), options.selection ?? { only: [], skip: [] }, PROPERTY_SELECTABLES), options.subject);
+  const gateway = options.context
+    ? undefined
+    : await startClientGateway(
+        selectCases(liveCases(options.set), options.selection ?? { only: [], skip: [] }, PROPERTY_SELECTABLES),
+        options.subject,
+      );
   try {
     return await runCases({ ...options, properties, ...(gateway ? { context: gateway.context } : {}) });
   } finally {

@@ -13,8 +13,23 @@ export { KIT_NAME, kitVersion } from './version.js';
 export { Pgv2kitError, type ErrorExit } from './errors.js';
 
 // --- the scheme (spec §5) ---
-export { AUTH_SCHEME, ITEM_NAMES, describeHeaderProblem, formatAuthorization, isItemName, parseAuthorization } from './scheme/authorization.js';
-export type { AuthorizationItems, HeaderProblem, HeaderProblemKind, ItemName, ParseOptions, ParseOutcome, Tolerance } from './scheme/authorization.js';
+export {
+  AUTH_SCHEME,
+  ITEM_NAMES,
+  describeHeaderProblem,
+  formatAuthorization,
+  isItemName,
+  parseAuthorization,
+} from './scheme/authorization.js';
+export type {
+  AuthorizationItems,
+  HeaderProblem,
+  HeaderProblemKind,
+  ItemName,
+  ParseOptions,
+  ParseOutcome,
+  Tolerance,
+} from './scheme/authorization.js';
 export { bytesEqual, concatBytes, fromBase64, toBase64, utf8 } from './scheme/bytes.js';
 export { signEquals } from './scheme/constant-time.js';
 export { signatureContent } from './scheme/content.js';
@@ -25,7 +40,16 @@ export { REDIRECT_PARAMETERS, decodeQueryComponent, queryParameters, verifyRedir
 export type { RedirectOutcome, ReturnRedirect } from './scheme/redirect.js';
 export { sign, signContent } from './scheme/sign.js';
 export { describeVerifyProblem, verifyRequest, verifyResponse, verifySigned, verifyWebhook } from './scheme/verify.js';
-export type { Credentials, SignedRequest, SignedResponse, SignedWebhook, VerifyOptions, VerifyOutcome, VerifyProblem, VerifyProblemKind } from './scheme/verify.js';
+export type {
+  Credentials,
+  SignedRequest,
+  SignedResponse,
+  SignedWebhook,
+  VerifyOptions,
+  VerifyOutcome,
+  VerifyProblem,
+  VerifyProblemKind,
+} from './scheme/verify.js';
 
 // --- the upload rules (spec §2.1, §2.2, §4.2, §8) ---
 export {
@@ -104,7 +128,14 @@ export type {
 
 // --- the vectors ---
 export { bodyBytes, contentBytes, fileBytes, partData } from './vectors/fields.js';
-export { DEFAULT_VECTORS_DIR, VectorSchemaError, VectorSetError, formatProblem, liveCases, loadVectorSet } from './vectors/load.js';
+export {
+  DEFAULT_VECTORS_DIR,
+  VectorSchemaError,
+  VectorSetError,
+  formatProblem,
+  liveCases,
+  loadVectorSet,
+} from './vectors/load.js';
 export type { VectorProblem } from './vectors/load.js';
 export { VECTOR_KINDS } from './vectors/types.js';
 export type {

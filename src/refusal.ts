@@ -41,13 +41,22 @@ export interface AnswerJudgement {
  * @example judgeAnswer('accept', 503, false).ok // false
  */
 export function judgeAnswer(expect: AnswerExpectation, status: number, accepting: boolean): AnswerJudgement {
-  if (!Number.isInteger(status) || status < 100 || status > 599) throw new RangeError(`judgeAnswer: status must be an HTTP status (100-599), got ${String(status)}`);
+  if (!Number.isInteger(status) || status < 100 || status > 599)
+    throw new RangeError(`judgeAnswer: status must be an HTTP status (100-599), got ${String(status)}`);
   const serverError = status >= 500;
   const counted = !serverError && accepting ? 'accepted' : 'refused';
   if (expect === 'accept') {
     if (counted === 'accepted') return { ok: true, counted, serverError };
-    return { ok: false, counted, serverError, problem: serverError ? `answered ${status} to a genuine message: a server error is a failure (R16)` : `refused a genuine message (HTTP ${status})` };
+    return {
+      ok: false,
+      counted,
+      serverError,
+      problem: serverError
+        ? `answered ${status} to a genuine message: a server error is a failure (R16)`
+        : `refused a genuine message (HTTP ${status})`,
+    };
   }
-  if (expect === 'refuse' && counted === 'accepted') return { ok: false, counted, serverError, problem: `accepted (HTTP ${status}) a message that must be refused` };
+  if (expect === 'refuse' && counted === 'accepted')
+    return { ok: false, counted, serverError, problem: `accepted (HTTP ${status}) a message that must be refused` };
   return { ok: true, counted, serverError, ...(serverError ? { advisory: SERVER_ERROR_ADVISORY } : {}) };
 }

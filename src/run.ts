@@ -38,7 +38,19 @@ export type { RunOptions } from './runner/run.js';
 export { SelectionError, selectCases } from './runner/select.js';
 export type { Selection } from './runner/select.js';
 export { VERDICT_INFO, runConformant, runPassed } from './runner/result.js';
-export type { CaseArea, CaseKind, CaseResult, Diagnosis, OpResult, PropertyRecord, RunAborted, RunResult, RunTarget, Totals, Verdict } from './runner/result.js';
+export type {
+  CaseArea,
+  CaseKind,
+  CaseResult,
+  Diagnosis,
+  OpResult,
+  PropertyRecord,
+  RunAborted,
+  RunResult,
+  RunTarget,
+  Totals,
+  Verdict,
+} from './runner/result.js';
 export type { PropertyOptions } from './runner/properties.js';
 
 // --- reports ---

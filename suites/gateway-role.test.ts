@@ -15,7 +15,9 @@ const set = loadVectorSet(VECTORS_DIR);
 const url = process.env['PGV2KIT_GATEWAY_URL'];
 const gateway = url ? undefined : await startGateway({ merchants: [DEMO_MERCHANT] });
 const subject = createGatewaySubject(
-  url ? { baseUrl: url, appId: process.env['PGV2_APP_ID'] ?? '', appSecret: process.env['PGV2_APP_SECRET'] ?? '' } : { baseUrl: gateway?.baseUrl ?? '', ...DEMO_MERCHANT },
+  url
+    ? { baseUrl: url, appId: process.env['PGV2_APP_ID'] ?? '', appSecret: process.env['PGV2_APP_SECRET'] ?? '' }
+    : { baseUrl: gateway?.baseUrl ?? '', ...DEMO_MERCHANT },
 );
 afterAll(async () => gateway?.close());
 

@@ -17,7 +17,12 @@ import type { MerchantOptions, RunningMerchant } from '../examples/sample-mercha
  * @param extraEnv - more environment (a zoo member's MERCHANT_MISTAKE)
  * @returns the running merchant
  */
-export function startMerchantProcess(command: string, args: readonly string[], options: MerchantOptions, extraEnv: Record<string, string> = {}): Promise<RunningMerchant> {
+export function startMerchantProcess(
+  command: string,
+  args: readonly string[],
+  options: MerchantOptions,
+  extraEnv: Record<string, string> = {},
+): Promise<RunningMerchant> {
   const child = spawn(command, [...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: {

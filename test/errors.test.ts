@@ -30,12 +30,19 @@ import { VectorTargetError } from '../src/vectors/target.js';
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
 function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? tsFiles(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? tsFiles(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+  );
 }
 
 /** Every class declared in src/ whose name ends in Error, with what it extends. */
 const declared = tsFiles(SRC).flatMap((file) =>
-  [...readFileSync(file, 'utf8').matchAll(/^(export )?(?:abstract )?class (\w+Error) extends (\w+)/gm)].map((m) => ({ file: relative(SRC, file), exported: m[1] !== undefined, name: m[2] as string, base: m[3] as string })),
+  [...readFileSync(file, 'utf8').matchAll(/^(export )?(?:abstract )?class (\w+Error) extends (\w+)/gm)].map((m) => ({
+    file: relative(SRC, file),
+    exported: m[1] !== undefined,
+    name: m[2] as string,
+    base: m[3] as string,
+  })),
 );
 
 describe('one error hierarchy', () => {
@@ -58,7 +65,8 @@ describe('one error hierarchy', () => {
       expect(cls?.prototype instanceof Pgv2kitError, `${d.file} ${d.name}`).toBe(true);
     }
     // the private ones too, by what they extend
-    for (const d of declared.filter((x) => !x.exported)) expect(declared.some((x) => x.name === d.base) || d.base === 'Pgv2kitError', `${d.file} ${d.name}`).toBe(true);
+    for (const d of declared.filter((x) => !x.exported))
+      expect(declared.some((x) => x.name === d.base) || d.base === 'Pgv2kitError', `${d.file} ${d.name}`).toBe(true);
   });
 
   it('each has its stable code, its name and an exit class the CLI maps to 2 or 3', () => {
@@ -77,7 +85,12 @@ describe('one error hierarchy', () => {
       [new ReportWriteError('/r', 'x'), 'ReportWriteError', 'PGV2_REPORT_WRITE', 'usage'],
       [new ReportFolderLockError('/r', 'x'), 'ReportFolderLockError', 'PGV2_REPORT_FOLDER_LOCKED', 'usage'],
       [new TesteeStartError('x'), 'TesteeStartError', 'PGV2_TESTEE_START', 'failure'],
-      [new TargetUnreachableError('the gateway', 'http://127.0.0.1:9', 'connection refused'), 'TargetUnreachableError', 'PGV2_TARGET_UNREACHABLE', 'failure'],
+      [
+        new TargetUnreachableError('the gateway', 'http://127.0.0.1:9', 'connection refused'),
+        'TargetUnreachableError',
+        'PGV2_TARGET_UNREACHABLE',
+        'failure',
+      ],
       [new SampleMerchantError('x'), 'SampleMerchantError', 'PGV2_SAMPLE_MERCHANT', 'failure'],
       [new GenerateCheckError('x'), 'GenerateCheckError', 'PGV2_GENERATE_CHECK', 'failure'],
       [new MultipartError('x'), 'MultipartError', 'PGV2_MULTIPART_MALFORMED', 'failure'],
@@ -86,7 +99,13 @@ describe('one error hierarchy', () => {
     const exported = declared.filter((d) => d.exported && d.file !== 'errors.ts').map((d) => d.name);
     expect(table.map(([, name]) => name).sort()).toEqual([...new Set(exported)].sort());
     for (const [e, name, code, exit] of table) {
-      expect([e instanceof Pgv2kitError, e instanceof Error, e.name, e.code, e.exit], name).toEqual([true, true, name, code, exit]);
+      expect([e instanceof Pgv2kitError, e instanceof Error, e.name, e.code, e.exit], name).toEqual([
+        true,
+        true,
+        name,
+        code,
+        exit,
+      ]);
       expect(e.code).toMatch(/^PGV2_[A-Z_]+$/);
       expect([EXIT.usage, EXIT.failure]).toContain(EXIT[e.exit]);
     }
@@ -100,7 +119,15 @@ describe('one error hierarchy', () => {
   });
 
   it('a start failure says how it failed, typed (not-ready apart from a protocol error)', () => {
-    const failure = { kind: 'not-ready' as const, reason: 'the testee is not ready: no key', command: 'x', exitCode: null, signal: null, killedByKit: true, stderrTail: [] };
+    const failure = {
+      kind: 'not-ready' as const,
+      reason: 'the testee is not ready: no key',
+      command: 'x',
+      exitCode: null,
+      signal: null,
+      killedByKit: true,
+      stderrTail: [],
+    };
     expect(new TesteeStartError('m', failure).kind).toBe('not-ready');
     expect(new TesteeStartError('m').kind).toBe('exit');
   });

@@ -21,14 +21,19 @@ describe('judgeAnswer (R16)', () => {
     ['accept', 200, true, true, 'accepted', undefined],
     ['accept', 500, false, false, 'refused', undefined],
     ['accept', 400, false, false, 'refused', undefined],
-  ] as const)('%s, HTTP %i (accepting: %s): ok %s, counted %s', (expectation, status, accepting, ok, counted, advisory) => {
-    const j = judgeAnswer(expectation, status, accepting);
-    expect([j.ok, j.counted, j.advisory]).toEqual([ok, counted, advisory]);
-    expect(j.serverError).toBe(status >= 500);
-  });
+  ] as const)(
+    '%s, HTTP %i (accepting: %s): ok %s, counted %s',
+    (expectation, status, accepting, ok, counted, advisory) => {
+      const j = judgeAnswer(expectation, status, accepting);
+      expect([j.ok, j.counted, j.advisory]).toEqual([ok, counted, advisory]);
+      expect(j.serverError).toBe(status >= 500);
+    },
+  );
 
   it('names a 5xx to a genuine message as a failure of R16', () => {
-    expect(judgeAnswer('accept', 500, false).problem).toBe('answered 500 to a genuine message: a server error is a failure (R16)');
+    expect(judgeAnswer('accept', 500, false).problem).toBe(
+      'answered 500 to a genuine message: a server error is a failure (R16)',
+    );
     expect(judgeAnswer('accept', 401, false).problem).toBe('refused a genuine message (HTTP 401)');
   });
 

@@ -29,7 +29,11 @@ const subject = createReferenceSubject({ client: { timeoutMs: 4_000 } });
 const operations = subject.operations.filter((op) => PROTOCOL_OPERATIONS.includes(op));
 const offered = new Set(operations);
 /** Who answers: this example, named apart from the kit's built-in reference (pgv2kit-reference) so that their runs and reports are told apart; the version is the kit's. */
-const implementation = { name: 'pgv2kit-node-example', version: subject.implementation.version, language: 'javascript' };
+const implementation = {
+  name: 'pgv2kit-node-example',
+  version: subject.implementation.version,
+  language: 'javascript',
+};
 
 /** Answers not yet written, in request order: `{ text }` once ready, `{ text: undefined }` while pending. */
 const queue = [];
@@ -51,7 +55,8 @@ function onLine(line) {
   } catch (e) {
     return complain(`not JSON (${e.message}): ${clip(line)}`);
   }
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return complain(`not a JSON object: ${clip(line)}`);
+  if (typeof message !== 'object' || message === null || Array.isArray(message))
+    return complain(`not a JSON object: ${clip(line)}`);
   switch (message.cmd) {
     case 'start':
       return enqueue(hello(message.protocol));
@@ -67,21 +72,28 @@ function onLine(line) {
 }
 
 function hello(protocol) {
-  if (protocol !== PROTOCOL) return { ready: false, reason: `this adapter speaks protocol ${PROTOCOL} only, not ${JSON.stringify(protocol)}` };
+  if (protocol !== PROTOCOL)
+    return { ready: false, reason: `this adapter speaks protocol ${PROTOCOL} only, not ${JSON.stringify(protocol)}` };
   return { ready: true, protocol: PROTOCOL, implementation, operations };
 }
 
 function run(message, line) {
   const { id, op, input } = message;
   if (typeof id !== 'string') return complain(`run without a string id, not answered: ${clip(line)}`);
-  if (!offered.has(op)) return enqueue({ id, unsupported: { reason: `this adapter does not offer ${JSON.stringify(op ?? null)}` } });
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return enqueue({ id, rejected: { reason: 'input must be a JSON object' } });
+  if (!offered.has(op))
+    return enqueue({ id, unsupported: { reason: `this adapter does not offer ${JSON.stringify(op ?? null)}` } });
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return enqueue({ id, rejected: { reason: 'input must be a JSON object' } });
   const slot = { text: undefined };
   queue.push(slot);
   subject.call(op, input, id).then(
     (answer) => settle(slot, { id, ...answer }),
     // The implementation raised: protocol 1 calls that "rejected".
-    (e) => settle(slot, { id, rejected: { reason: `the implementation threw: ${e instanceof Error ? e.message : String(e)}` } }),
+    (e) =>
+      settle(slot, {
+        id,
+        rejected: { reason: `the implementation threw: ${e instanceof Error ? e.message : String(e)}` },
+      }),
   );
   return undefined;
 }

@@ -51,13 +51,30 @@ export function signatureContent({ appId, appSecret, method, url, timestamp, non
  * Verifies one signed message. The sign must be 64 LOWER-case hex digits (5.2); upper-case
  * hex is refused (R7 leaves it open; this merchant takes the strict side). Constant-time compare.
  */
-export function verifySignature({ appId, appSecret, method, url, authorization, body, parse = parseAuthorization, checkAppId = true }) {
+export function verifySignature({
+  appId,
+  appSecret,
+  method,
+  url,
+  authorization,
+  body,
+  parse = parseAuthorization,
+  checkAppId = true,
+}) {
   const parsed = parse(authorization);
   if (!parsed.ok) return { valid: false, reason: parsed.reason };
   const { items } = parsed;
   if (checkAppId && items.appId !== appId) return { valid: false, reason: 'appId is not ours' };
   if (!/^[0-9a-f]{64}$/.test(items.sign)) return { valid: false, reason: 'sign is not 64 lower-case hex digits' };
-  const content = signatureContent({ appId, appSecret, method, url, timestamp: items.timestamp, nonce: items.nonce, body });
+  const content = signatureContent({
+    appId,
+    appSecret,
+    method,
+    url,
+    timestamp: items.timestamp,
+    nonce: items.nonce,
+    body,
+  });
   const expected = createHash('sha256').update(content).digest();
   if (!timingSafeEqual(expected, Buffer.from(items.sign, 'hex'))) return { valid: false, reason: 'signature mismatch' };
   return { valid: true, reason: 'ok' };
@@ -67,7 +84,16 @@ export function verifySignature({ appId, appSecret, method, url, authorization, 
  * Webhook (5.5, R10): part 3 the method received (POST), part 4 the notifyUrl AS REGISTERED,
  * part 7 the raw body bytes received (never re-serialized: fields may be added, R15).
  */
-export function verifyWebhook({ appId, appSecret, notifyUrl, method, authorization, body, parseAuthorization: parse, checkAppId }) {
+export function verifyWebhook({
+  appId,
+  appSecret,
+  notifyUrl,
+  method,
+  authorization,
+  body,
+  parseAuthorization: parse,
+  checkAppId,
+}) {
   return verifySignature({ appId, appSecret, method, url: notifyUrl, authorization, body, parse, checkAppId });
 }
 
@@ -120,7 +146,16 @@ export function readRedirectQuery(url) {
 export function verifyRedirect({ appId, appSecret, returnUrl, url, parseAuthorization: parse, checkAppId }) {
   const q = readRedirectQuery(url);
   if (!q.ok) return { valid: false, reason: q.reason };
-  return verifySignature({ appId, appSecret, method: 'GET', url: returnUrl, authorization: q.authorization, body: `payment=${q.payment}`, parse, checkAppId });
+  return verifySignature({
+    appId,
+    appSecret,
+    method: 'GET',
+    url: returnUrl,
+    authorization: q.authorization,
+    body: `payment=${q.payment}`,
+    parse,
+    checkAppId,
+  });
 }
 
 function readBody(req) {
@@ -152,7 +187,8 @@ export async function startMerchant({
   verifyWebhook: webhookStep = verifyWebhook,
   verifyRedirect: redirectStep = verifyRedirect,
 }) {
-  if (!appId || !appSecret || !notifyUrl || !returnUrl) throw new Error('startMerchant needs appId, appSecret, notifyUrl and returnUrl');
+  if (!appId || !appSecret || !notifyUrl || !returnUrl)
+    throw new Error('startMerchant needs appId, appSecret, notifyUrl and returnUrl');
   const notifyPath = new URL(notifyUrl).pathname;
   const returnPath = new URL(returnUrl).pathname;
 
@@ -167,7 +203,15 @@ export async function startMerchant({
       const requestUrl = `http://${req.headers.host ?? `${host}`}${target}`;
       if (req.method === 'POST' && path === notifyPath) {
         const body = await readBody(req);
-        const r = webhookStep({ appId, appSecret, notifyUrl, method: req.method, authorization: req.headers.authorization, body, requestUrl });
+        const r = webhookStep({
+          appId,
+          appSecret,
+          notifyUrl,
+          method: req.method,
+          authorization: req.headers.authorization,
+          body,
+          requestUrl,
+        });
         return r.valid ? send(200, 'text/plain', 'SUCCESS') : send(401, 'text/plain', r.reason);
       }
       if (req.method === 'GET' && path === returnPath) {
@@ -175,7 +219,11 @@ export async function startMerchant({
         if (!r.valid) return send(401, 'text/plain', r.reason);
         const q = readRedirectQuery(requestUrl);
         const payment = q.ok ? q.payment : '';
-        return send(200, 'text/html', `<!doctype html><title>Payment received</title><h1>Thank you</h1><pre>${escapeHtml(payment)}</pre>\n`);
+        return send(
+          200,
+          'text/html',
+          `<!doctype html><title>Payment received</title><h1>Thank you</h1><pre>${escapeHtml(payment)}</pre>\n`,
+        );
       }
       return send(404, 'text/plain', 'not found');
     } catch (e) {
@@ -201,7 +249,9 @@ export async function startMerchant({
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const appSecret = process.env.MERCHANT_APP_SECRET;
   if (!appSecret) {
-    console.error('merchant: MERCHANT_APP_SECRET is not set; refusing to start (the secret comes from the environment only)');
+    console.error(
+      'merchant: MERCHANT_APP_SECRET is not set; refusing to start (the secret comes from the environment only)',
+    );
     process.exit(2);
   }
   const port = Number(process.env.MERCHANT_PORT ?? 8787);

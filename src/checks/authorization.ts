@@ -24,25 +24,57 @@ export const authorizationCheck = defineCheck({
       if (other) return other;
       const got = answer as unknown as Json;
       const header = 'result' in answer ? answer.result['header'] : undefined;
-      if (typeof header !== 'string') return { op, status: 'fail', expected, got, message: 'no header string in the answer' };
+      if (typeof header !== 'string')
+        return { op, status: 'fail', expected, got, message: 'no header string in the answer' };
       if (header === expected) return { op, status: 'pass', expected, got, message: 'header as expected' };
       const back = parseAuthorization(header, { strict: true });
-      if (!back.ok) return { op, status: 'fail', expected, got, message: `header does not follow 5.3 strictly: ${back.message}` };
+      if (!back.ok)
+        return { op, status: 'fail', expected, got, message: `header does not follow 5.3 strictly: ${back.message}` };
       const wrong = ITEM_NAMES.find((n) => back.items[n] !== items[n]);
-      if (wrong) return { op, status: 'fail', expected, got, message: `item ${wrong} is ${JSON.stringify(back.items[wrong])}, not ${JSON.stringify(items[wrong])}` };
-      return { op, status: 'pass', expected, got, message: 'header carries the items in another order (5.3 allows any order)' };
+      if (wrong)
+        return {
+          op,
+          status: 'fail',
+          expected,
+          got,
+          message: `item ${wrong} is ${JSON.stringify(back.items[wrong])}, not ${JSON.stringify(items[wrong])}`,
+        };
+      return {
+        op,
+        status: 'pass',
+        expected,
+        got,
+        message: 'header carries the items in another order (5.3 allows any order)',
+      };
     }
     const allowed = caseAnswers(c);
-    const expected: Json = c.result === 'invalid' ? { refuse: c.expected.problem?.kind ?? 'refuse' } : c.result === 'valid' ? { ...allowed.accepted[0] } : { either: allowed.accepted.map((a) => ({ ...a })) };
+    const expected: Json =
+      c.result === 'invalid'
+        ? { refuse: c.expected.problem?.kind ?? 'refuse' }
+        : c.result === 'valid'
+          ? { ...allowed.accepted[0] }
+          : { either: allowed.accepted.map((a) => ({ ...a })) };
     const answer = await callOp(subject, op, { header: c.inputs.header }, c.id);
     const other = nonResult(op, expected, answer);
     if (other) return other;
     const got = answer as unknown as Json;
-    if (!('rejected' in answer) && !('result' in answer)) return { op, status: 'error', expected, got, message: 'answer is none of result, rejected, unsupported' };
+    if (!('rejected' in answer) && !('result' in answer))
+      return { op, status: 'error', expected, got, message: 'answer is none of result, rejected, unsupported' };
     const judged = judgeParserAnswer(allowed, parserAnswer(answer));
     if (!judged.ok) return { op, status: 'fail', expected, got, message: judged.reason };
-    const did = judged.choice === 'refused' ? `refused${'rejected' in answer ? ` (${answer.rejected.reason})` : ''}` : 'accepted with values R8 allows';
-    if (c.result === 'acceptable') return { op, status: 'pass', expected, got, choice: judged.choice, message: `acceptable case: the implementation ${did}` };
+    const did =
+      judged.choice === 'refused'
+        ? `refused${'rejected' in answer ? ` (${answer.rejected.reason})` : ''}`
+        : 'accepted with values R8 allows';
+    if (c.result === 'acceptable')
+      return {
+        op,
+        status: 'pass',
+        expected,
+        got,
+        choice: judged.choice,
+        message: `acceptable case: the implementation ${did}`,
+      };
     return { op, status: 'pass', expected, got, message: `${did}, as expected` };
   },
 });

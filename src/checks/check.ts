@@ -54,8 +54,16 @@ export async function callOp(subject: Subject, op: Operation, input: OperationIn
  * @example nonResult('signature.sign', 'x', { unsupported: { reason: 'no' } })?.status // 'skip'
  */
 export function nonResult(op: Operation, expected: Json, answer: Answer): OpOutcome | undefined {
-  if ('unsupported' in answer) return { op, status: 'skip', expected, got: answer as unknown as Json, message: `unsupported: ${answer.unsupported.reason}` };
-  if ('failed' in answer) return { op, status: 'error', expected, got: answer as unknown as Json, message: answer.failed.reason };
+  if ('unsupported' in answer)
+    return {
+      op,
+      status: 'skip',
+      expected,
+      got: answer as unknown as Json,
+      message: `unsupported: ${answer.unsupported.reason}`,
+    };
+  if ('failed' in answer)
+    return { op, status: 'error', expected, got: answer as unknown as Json, message: answer.failed.reason };
   return undefined;
 }
 
@@ -80,7 +88,13 @@ export function judge(op: Operation, result: ExpectedResult, accepted: boolean, 
     return { op, status: 'pass', expected, got, choice, message: `acceptable case: the implementation ${did}${tail}` };
   }
   const pass = accepted === (result === 'valid');
-  return { op, status: pass ? 'pass' : 'fail', expected, got, message: pass ? `${did} as expected${tail}` : `${did}, but the case is ${result}${tail}` };
+  return {
+    op,
+    status: pass ? 'pass' : 'fail',
+    expected,
+    got,
+    message: pass ? `${did} as expected${tail}` : `${did}, but the case is ${result}${tail}`,
+  };
 }
 
 /**
@@ -97,9 +111,11 @@ export function judgeValid(op: Operation, result: ExpectedResult, answer: Answer
   if (other) return other;
   const got = answer as unknown as Json;
   if ('rejected' in answer) return judge(op, result, false, got, `rejected: ${answer.rejected.reason}`);
-  if (!('result' in answer)) return { op, status: 'error', expected: result, got, message: 'answer is none of result, rejected, unsupported' };
+  if (!('result' in answer))
+    return { op, status: 'error', expected: result, got, message: 'answer is none of result, rejected, unsupported' };
   const valid = answer.result['valid'];
-  if (typeof valid !== 'boolean') return { op, status: 'error', expected: result, got, message: 'result has no boolean "valid"' };
+  if (typeof valid !== 'boolean')
+    return { op, status: 'error', expected: result, got, message: 'result has no boolean "valid"' };
   const reason = answer.result['reason'];
   return judge(op, result, valid, got, typeof reason === 'string' && !valid ? `reason: ${reason}` : '');
 }

@@ -62,10 +62,16 @@ export interface CaseOutcome {
  * @example STATUS_INFO.fail.title
  */
 export const STATUS_INFO: Record<Status, { readonly title: string; readonly description: string }> = {
-  pass: { title: 'passed', description: 'The implementation behaved as the case expects (for acceptable cases: either way).' },
+  pass: {
+    title: 'passed',
+    description: 'The implementation behaved as the case expects (for acceptable cases: either way).',
+  },
   fail: { title: 'failed', description: 'The implementation is not conformant on this case.' },
   skip: { title: 'skipped', description: 'No step of the case ran: the implementation does not offer its operations.' },
-  partial: { title: 'partial', description: 'Some steps passed, others did not run (an operation the implementation does not offer): not a pass.' },
+  partial: {
+    title: 'partial',
+    description: 'Some steps passed, others did not run (an operation the implementation does not offer): not a pass.',
+  },
   error: { title: 'error', description: 'The implementation crashed, hung, or answered outside the protocol.' },
 };
 
@@ -93,6 +99,8 @@ export function worstStatus(outcomes: readonly Pick<OpOutcome, 'status'>[]): Sta
  * @returns each skipped step's operation and reason
  * @example notRunSteps([{ op: 'signature.sign', status: 'skip', message: 'the subject does not offer signature.sign' }]) // [{ op: 'signature.sign', … }]
  */
-export function notRunSteps(outcomes: readonly Pick<OpOutcome, 'op' | 'status' | 'message'>[]): Array<{ readonly op: Operation; readonly reason: string }> {
+export function notRunSteps(
+  outcomes: readonly Pick<OpOutcome, 'op' | 'status' | 'message'>[],
+): Array<{ readonly op: Operation; readonly reason: string }> {
   return outcomes.filter((o) => o.status === 'skip').map((o) => ({ op: o.op, reason: o.message }));
 }

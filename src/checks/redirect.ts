@@ -13,9 +13,14 @@ export const redirectCheck = defineCheck({
     const answer = await callOp(subject, op, { ...c.inputs }, c.id);
     const outcome = judgeValid(op, c.result, answer);
     const payment = c.expected.payment;
-    if (outcome.status !== 'pass' || !('result' in answer) || answer.result['valid'] !== true || payment === undefined) return outcome;
+    if (outcome.status !== 'pass' || !('result' in answer) || answer.result['valid'] !== true || payment === undefined)
+      return outcome;
     const got = answer.result['payment'];
     if (got === payment) return outcome;
-    return { ...outcome, status: 'fail', message: `accepted, but payment is ${JSON.stringify(got)}, not the decoded ${JSON.stringify(payment)} (R11)` };
+    return {
+      ...outcome,
+      status: 'fail',
+      message: `accepted, but payment is ${JSON.stringify(got)}, not the decoded ${JSON.stringify(payment)} (R11)`,
+    };
   },
 });

@@ -12,6 +12,10 @@ export const responseCheck = defineCheck({
   operations: () => ['response.verify'],
   async run(c, op, subject) {
     const { body: _b, bodyB64: _b64, ...rest } = c.inputs;
-    return judgeValid(op, c.result, await callOp(subject, op, { ...rest, bodyB64: toBase64(bodyBytes(c.inputs)) }, c.id));
+    return judgeValid(
+      op,
+      c.result,
+      await callOp(subject, op, { ...rest, bodyB64: toBase64(bodyBytes(c.inputs)) }, c.id),
+    );
   },
 });

@@ -32,9 +32,17 @@ export const signatureCheck = defineCheck({
     const other = nonResult(op, expected, answer);
     if (other) return other;
     const got = answer as unknown as Json;
-    if (!('result' in answer)) return { op, status: 'fail', expected, got, message: `refused to ${op === 'signature.content' ? 'build the content' : 'sign'}` };
+    if (!('result' in answer))
+      return {
+        op,
+        status: 'fail',
+        expected,
+        got,
+        message: `refused to ${op === 'signature.content' ? 'build the content' : 'sign'}`,
+      };
     const value = answer.result[field];
-    if (typeof value !== 'string') return { op, status: 'error', expected, got, message: `result has no string "${field}"` };
+    if (typeof value !== 'string')
+      return { op, status: 'error', expected, got, message: `result has no string "${field}"` };
     if (op === 'signature.sign') {
       if (value === c.expected.sign) return { op, status: 'pass', expected, got, message: 'sign as expected' };
       return { op, status: 'fail', expected, got, message: `sign differs from the expected${mistakeNote(c, value)}` };
@@ -45,8 +53,15 @@ export const signatureCheck = defineCheck({
     } catch {
       return { op, status: 'error', expected, got, message: 'contentB64 is not base64' };
     }
-    if (bytesEqual(actual, expectedContent)) return { op, status: 'pass', expected, got, message: 'content as expected' };
-    return { op, status: 'fail', expected, got, message: `content differs from the expected ${firstDifference(expectedContent, actual)}` };
+    if (bytesEqual(actual, expectedContent))
+      return { op, status: 'pass', expected, got, message: 'content as expected' };
+    return {
+      op,
+      status: 'fail',
+      expected,
+      got,
+      message: `content differs from the expected ${firstDifference(expectedContent, actual)}`,
+    };
   },
 });
 
@@ -70,6 +85,7 @@ export function firstDifference(expected: Uint8Array, actual: Uint8Array): strin
 // --- internal ---
 
 function mistakeNote(c: SignatureCase, got: string): string {
-  if (c.candidate && got.toLowerCase() === c.candidate.sign.toLowerCase()) return `: it is the sign of this case's known mistake (${c.flags.join(', ')})`;
+  if (c.candidate && got.toLowerCase() === c.candidate.sign.toLowerCase())
+    return `: it is the sign of this case's known mistake (${c.flags.join(', ')})`;
   return '';
 }

@@ -13,6 +13,10 @@ export const webhookCheck = defineCheck({
   operations: () => ['webhook.verify'],
   async run(c, op, subject) {
     const { body: _b, bodyB64: _b64, deliveryUrl: _d, ...rest } = c.inputs;
-    return judgeValid(op, c.result, await callOp(subject, op, { ...rest, bodyB64: toBase64(bodyBytes(c.inputs)) }, c.id));
+    return judgeValid(
+      op,
+      c.result,
+      await callOp(subject, op, { ...rest, bodyB64: toBase64(bodyBytes(c.inputs)) }, c.id),
+    );
   },
 });

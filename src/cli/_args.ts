@@ -11,7 +11,9 @@ import { shellQuote } from '../shell-quote.js';
 import { UsageError, type OptionRule, type OptionSpec, type OptionSpecs, type OptionValues } from './command.js';
 
 /** The options every command has. */
-export const HELP_OPTION = { help: { type: 'boolean', short: 'h', description: 'Show this help' } } as const satisfies OptionSpecs;
+export const HELP_OPTION = {
+  help: { type: 'boolean', short: 'h', description: 'Show this help' },
+} as const satisfies OptionSpecs;
 
 /** What {@link parseCommandArgs} returns. */
 export interface ParsedArgs {
@@ -31,9 +33,14 @@ export interface ParsedArgs {
  *   the command does not take (words after a command or a path: how to quote them), or a rule
  *   or value of the option table ({@link applyOptionTable}; not with `--help`)
  */
-export function parseCommandArgs(argv: readonly string[], options: OptionSpecs, positionalsAllowed: boolean): ParsedArgs {
+export function parseCommandArgs(
+  argv: readonly string[],
+  options: OptionSpecs,
+  positionalsAllowed: boolean,
+): ParsedArgs {
   const config: ParseArgsConfig['options'] = {};
-  for (const [name, spec] of Object.entries(options)) config[name] = spec.short ? { type: spec.type, short: spec.short } : { type: spec.type };
+  for (const [name, spec] of Object.entries(options))
+    config[name] = spec.short ? { type: spec.type, short: spec.short } : { type: spec.type };
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options: config, strict: true, allowPositionals: true, tokens: true });
@@ -43,13 +50,23 @@ export function parseCommandArgs(argv: readonly string[], options: OptionSpecs, 
   const seen = new Set<string>();
   for (const [i, token] of parsed.tokens.entries()) {
     if (token.kind === 'option') {
-      if (seen.has(token.name) && options[token.name]?.type === 'string') throw new UsageError(givenTwice(token.name, options, parsed.tokens));
+      if (seen.has(token.name) && options[token.name]?.type === 'string')
+        throw new UsageError(givenTwice(token.name, options, parsed.tokens));
       seen.add(token.name);
     } else if (token.kind === 'positional' && !positionalsAllowed) {
       const before = parsed.tokens[i - 1];
-      const words = parsed.tokens.slice(i).filter((t) => t.kind === 'positional').map((t) => t.value);
-      const hint = before?.kind === 'option' && before.value !== undefined ? quoteHint(before.name, options, [before.value, ...words]) : undefined;
-      throw new UsageError(hint ?? `unexpected argument #${token.index + 1}: this command takes no positional arguments (a value without its --option?)`);
+      const words = parsed.tokens
+        .slice(i)
+        .filter((t) => t.kind === 'positional')
+        .map((t) => t.value);
+      const hint =
+        before?.kind === 'option' && before.value !== undefined
+          ? quoteHint(before.name, options, [before.value, ...words])
+          : undefined;
+      throw new UsageError(
+        hint ??
+          `unexpected argument #${token.index + 1}: this command takes no positional arguments (a value without its --option?)`,
+      );
     }
   }
   // No option is declared `multiple`, so every value is a string or a boolean.
@@ -71,7 +88,10 @@ export function parseCommandArgs(argv: readonly string[], options: OptionSpecs, 
  * import { runOptions } from './commands/run.js';
  * applyOptionTable({ bail: true, 'max-failures': '2' }, runOptions) // throws UsageError
  */
-export function applyOptionTable(given: Readonly<Record<string, unknown>>, options: OptionSpecs): Record<string, unknown> {
+export function applyOptionTable(
+  given: Readonly<Record<string, unknown>>,
+  options: OptionSpecs,
+): Record<string, unknown> {
   const isGiven = (name: string): boolean => given[name] !== undefined;
   const names = Object.keys(options);
   for (const [name, spec] of Object.entries(options)) {
@@ -91,7 +111,12 @@ export function applyOptionTable(given: Readonly<Record<string, unknown>>, optio
     if (spec.parse === undefined) continue;
     const text = given[name];
     if (typeof text === 'string') values[name] = spec.parse(text, name);
-    else if (text === undefined && spec.env === undefined && (typeof spec.default === 'string' || typeof spec.default === 'number')) values[name] = spec.parse(String(spec.default), name);
+    else if (
+      text === undefined &&
+      spec.env === undefined &&
+      (typeof spec.default === 'string' || typeof spec.default === 'number')
+    )
+      values[name] = spec.parse(String(spec.default), name);
   }
   return values;
 }
@@ -102,7 +127,11 @@ export function applyOptionTable(given: Readonly<Record<string, unknown>>, optio
  * @returns its parts
  * @example ruleOf(['merchant']).options // ['merchant']
  */
-export function ruleOf(rule: OptionRule): { readonly options: readonly string[]; readonly why?: string; readonly message?: string } {
+export function ruleOf(rule: OptionRule): {
+  readonly options: readonly string[];
+  readonly why?: string;
+  readonly message?: string;
+} {
   return isOptionList(rule) ? { options: rule } : rule;
 }
 
@@ -119,7 +148,8 @@ export function ruleOf(rule: OptionRule): { readonly options: readonly string[];
 export function conflictsOf(name: string, options: OptionSpecs): string[] {
   const own = options[name]?.conflicts;
   const mine = new Set(own === undefined ? [] : ruleOf(own).options);
-  for (const [other, spec] of Object.entries(options)) if (spec.conflicts !== undefined && ruleOf(spec.conflicts).options.includes(name)) mine.add(other);
+  for (const [other, spec] of Object.entries(options))
+    if (spec.conflicts !== undefined && ruleOf(spec.conflicts).options.includes(name)) mine.add(other);
   return Object.keys(options).filter((n) => mine.has(n));
 }
 
@@ -131,7 +161,11 @@ export function conflictsOf(name: string, options: OptionSpecs): string[] {
  * @param env - the environment
  * @returns the secrets found
  */
-export function findSecrets(argv: readonly string[], options: OptionSpecs, env: Record<string, string | undefined>): string[] {
+export function findSecrets(
+  argv: readonly string[],
+  options: OptionSpecs,
+  env: Record<string, string | undefined>,
+): string[] {
   const found: string[] = [];
   for (const [name, spec] of Object.entries(options)) {
     if (!spec.secret) continue;
@@ -161,7 +195,12 @@ export function findSecrets(argv: readonly string[], options: OptionSpecs, env: 
  * import { runOptions } from './commands/run.js';
  * standIn(undefined, 'seed', runOptions, { PGV2KIT_SEED: '7' }) // { text: '7', name: 'PGV2KIT_SEED' }
  */
-export function standIn(value: string | undefined, name: string, options: OptionSpecs, env: Readonly<Record<string, string | undefined>>): { text: string; name: string } | undefined {
+export function standIn(
+  value: string | undefined,
+  name: string,
+  options: OptionSpecs,
+  env: Readonly<Record<string, string | undefined>>,
+): { text: string; name: string } | undefined {
   if (value !== undefined) return { text: value, name };
   const variable = options[name]?.env;
   const text = variable !== undefined ? env[variable] : undefined;
@@ -195,15 +234,21 @@ export function quoteHint(name: string, options: OptionSpecs, words: readonly st
   const spec = options[name];
   if (spec === undefined || spec.secret || spec.type !== 'string') return undefined;
   const value = `--${name} ${shellQuote(words.join(' '))}`;
-  if (spec.valueName === '<command>') return `--${name} takes the whole command line as one argument: quote it: ${value}`;
-  if (/^<(path|file|dir)>$/.test(spec.valueName ?? '')) return `--${name} takes one ${spec.valueName?.slice(1, -1)}: quote one with spaces: ${value}`;
+  if (spec.valueName === '<command>')
+    return `--${name} takes the whole command line as one argument: quote it: ${value}`;
+  if (/^<(path|file|dir)>$/.test(spec.valueName ?? ''))
+    return `--${name} takes one ${spec.valueName?.slice(1, -1)}: quote one with spaces: ${value}`;
   return undefined;
 }
 
 // --- internal ---
 
 /** An option given twice: a list option says how to give several (one comma-separated value, the user's values in it). */
-function givenTwice(name: string, options: OptionSpecs, tokens: ReadonlyArray<{ kind: string; name?: string; value?: string | undefined }>): string {
+function givenTwice(
+  name: string,
+  options: OptionSpecs,
+  tokens: ReadonlyArray<{ kind: string; name?: string; value?: string | undefined }>,
+): string {
   const spec: OptionSpec | undefined = options[name];
   if (spec?.list === undefined || spec.secret) return `option --${name} is given more than once`;
   const values = tokens.filter((t) => t.kind === 'option' && t.name === name).map((t) => t.value ?? '');
@@ -217,7 +262,9 @@ function isOptionList(rule: OptionRule): rule is readonly string[] {
 /** `give --a or --b, not both`, or for a group `give one of --a, --b and --c` (table order). */
 function conflictMessage(name: string, others: readonly string[], order: readonly string[]): string {
   const group = [name, ...others].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-  return group.length === 2 ? `give --${group[0]} or --${group[1]}, not both` : `give one of ${joinOptions(group, 'and')}`;
+  return group.length === 2
+    ? `give --${group[0]} or --${group[1]}, not both`
+    : `give one of ${joinOptions(group, 'and')}`;
 }
 
 /** `--a`, `--a or --b`, `--a, --b and --c`. */
@@ -241,7 +288,8 @@ function describeParseError(e: unknown, options: OptionSpecs): string {
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       if (/does not take an argument/.test(message)) return `option ${option} takes no value`;
-      if (/ambiguous/.test(message)) return `option ${option} needs a value (for a value starting with "-", write ${option}=<value>)`;
+      if (/ambiguous/.test(message))
+        return `option ${option} needs a value (for a value starting with "-", write ${option}=<value>)`;
       return `option ${option} needs a value`;
     default:
       return message.split('\n')[0] ?? 'invalid arguments';

@@ -42,7 +42,18 @@ export function prepareJunit(junit: string | undefined, cwd: string): string | u
  * @param r - the run's model, its exit code so far, where the reports went, the --junit path, the secrets
  * @returns the exit code: 3 when the --junit file (checked before) could not be written now
  */
-export function concludeRun(name: string, io: CliIo, emit: JsonOutput['emit'], r: { readonly model: ReportModel; readonly code: number; readonly reportsDir: string | undefined; readonly junitPath: string | undefined; readonly secrets: readonly string[] }): number {
+export function concludeRun(
+  name: string,
+  io: CliIo,
+  emit: JsonOutput['emit'],
+  r: {
+    readonly model: ReportModel;
+    readonly code: number;
+    readonly reportsDir: string | undefined;
+    readonly junitPath: string | undefined;
+    readonly secrets: readonly string[];
+  },
+): number {
   let code = r.code;
   if (r.junitPath) {
     try {
@@ -57,10 +68,18 @@ export function concludeRun(name: string, io: CliIo, emit: JsonOutput['emit'], r
     try {
       appendFileSync(summaryFile, stepSummaryFromModel(r.model, r.secrets, r.reportsDir));
     } catch (e) {
-      io.stderr(`pgv2kit ${name}: warning: the job summary ($GITHUB_STEP_SUMMARY, ${summaryFile}) could not be written: ${fileSystemReason(e) ?? String(e)}\n`);
+      io.stderr(
+        `pgv2kit ${name}: warning: the job summary ($GITHUB_STEP_SUMMARY, ${summaryFile}) could not be written: ${fileSystemReason(e) ?? String(e)}\n`,
+      );
     }
   }
   // the JUnit XML a CI step can pick up: the --junit file, else the one in the report folder
-  emit(runSummaryFromModel(r.model, r.secrets, { exitCode: code, reportsDir: r.reportsDir ?? null, junit: r.junitPath ?? (r.reportsDir ? join(r.reportsDir, 'junit.xml') : null) }));
+  emit(
+    runSummaryFromModel(r.model, r.secrets, {
+      exitCode: code,
+      reportsDir: r.reportsDir ?? null,
+      junit: r.junitPath ?? (r.reportsDir ? join(r.reportsDir, 'junit.xml') : null),
+    }),
+  );
   return code;
 }

@@ -38,7 +38,9 @@ export function checkWritableFile(absolute: string, label: string): void {
     if (!statSync(folder).isDirectory()) throw new Error('not a folder');
     accessSync(folder, constants.W_OK);
   } catch (e) {
-    throw new UsageError(`${label} ${absolute} cannot be written: its folder ${folder} ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be written to'}`);
+    throw new UsageError(
+      `${label} ${absolute} cannot be written: its folder ${folder} ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be written to'}`,
+    );
   }
 }
 
@@ -81,6 +83,7 @@ export function requireFolder(absolute: string, label: string): void {
  */
 export function fileErrorReason(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? `${fileSystemReason(e)}${typeof (e as { path?: unknown }).path === 'string' ? ` (${(e as { path: string }).path})` : ''}` : undefined;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code)
+    ? `${fileSystemReason(e)}${typeof (e as { path?: unknown }).path === 'string' ? ` (${(e as { path: string }).path})` : ''}`
+    : undefined;
 }
-

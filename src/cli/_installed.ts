@@ -29,6 +29,8 @@ export function refuseInsideInstalledKit(path: string, what: string, root: strin
   if (!installedKit(root)) return;
   const rel = relative(root, path);
   if (rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))) {
-    throw new UsageError(`${what} ${path} is inside the installed pgv2kit package: it would be lost at the next install and change the kit's vector set. Write to a folder of your own: pgv2kit vectors init my-vectors, then write there (generate … --dir my-vectors, or --save my-vectors/<area>/<file>.yaml) and run it with the kit's: run --vectors kit,my-vectors`);
+    throw new UsageError(
+      `${what} ${path} is inside the installed pgv2kit package: it would be lost at the next install and change the kit's vector set. Write to a folder of your own: pgv2kit vectors init my-vectors, then write there (generate … --dir my-vectors, or --save my-vectors/<area>/<file>.yaml) and run it with the kit's: run --vectors kit,my-vectors`,
+    );
   }
 }

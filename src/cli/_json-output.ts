@@ -23,7 +23,10 @@ export interface JsonOutput {
  */
 export function jsonOutput(json: boolean, io: CliIo): JsonOutput {
   if (!json) return { io, emit: () => undefined };
-  return { io: { ...io, stdout: io.stderr }, emit: (summary, secrets = []) => io.stdout(`${JSON.stringify(masked(summary, secrets))}\n`) };
+  return {
+    io: { ...io, stdout: io.stderr },
+    emit: (summary, secrets = []) => io.stdout(`${JSON.stringify(masked(summary, secrets))}\n`),
+  };
 }
 
 /** A JSON value with every string's secrets masked. */
@@ -31,6 +34,7 @@ function masked(value: unknown, secrets: readonly string[]): unknown {
   if (secrets.length === 0) return value;
   if (typeof value === 'string') return redact(value, secrets);
   if (Array.isArray(value)) return value.map((v) => masked(v, secrets));
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, secrets)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, secrets)]));
   return value;
 }

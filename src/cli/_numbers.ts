@@ -11,7 +11,13 @@ export const DEFAULT_DEADLINE_SECONDS = 1800;
 
 /** `--deadline`, shared by run and certify: milliseconds. */
 export const deadlineOption = {
-  deadline: { type: 'string', valueName: '<seconds>', description: 'Stop starting cases after this long; the rest are not run and the run exits 3', default: DEFAULT_DEADLINE_SECONDS, parse: (text: string, name: string): number => secondsOption(text, name, 0) },
+  deadline: {
+    type: 'string',
+    valueName: '<seconds>',
+    description: 'Stop starting cases after this long; the rest are not run and the run exits 3',
+    default: DEFAULT_DEADLINE_SECONDS,
+    parse: (text: string, name: string): number => secondsOption(text, name, 0),
+  },
 } as const satisfies OptionSpecs;
 
 /** The longest duration a Node timer holds, in seconds (2^31 - 1 ms). */
@@ -29,7 +35,8 @@ export const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 export function positiveNumber(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${optionLabel(name)} must be a positive number, not ${JSON.stringify(value)}`);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${optionLabel(name)} must be a positive number, not ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -44,7 +51,10 @@ export function positiveNumber(value: string | undefined, name: string, fallback
  */
 export function secondsOption(value: string | undefined, name: string, fallback: number): number {
   const s = positiveNumber(value, name, fallback);
-  if (s > MAX_SECONDS) throw new UsageError(`${optionLabel(name)} must be at most ${MAX_SECONDS} seconds (about 24 days), not ${JSON.stringify(value)}`);
+  if (s > MAX_SECONDS)
+    throw new UsageError(
+      `${optionLabel(name)} must be at most ${MAX_SECONDS} seconds (about 24 days), not ${JSON.stringify(value)}`,
+    );
   return Math.max(1, Math.round(s * 1000));
 }
 
@@ -59,7 +69,10 @@ export function secondsOption(value: string | undefined, name: string, fallback:
  */
 export function integerOption(value: string, name: string, positiveOnly: boolean): number {
   const n = Number(value);
-  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || (positiveOnly && n <= 0)) throw new UsageError(`${optionLabel(name)} must be a${positiveOnly ? ' positive' : 'n'} integer, not ${JSON.stringify(value)}`);
+  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || (positiveOnly && n <= 0))
+    throw new UsageError(
+      `${optionLabel(name)} must be a${positiveOnly ? ' positive' : 'n'} integer, not ${JSON.stringify(value)}`,
+    );
   return n;
 }
 
@@ -77,7 +90,8 @@ export const parseOption = {
   /** 0 or a positive safe integer (a count where 0 is a choice). */
   count: (text: string, name: string): number => {
     const n = integerOption(text, name, false);
-    if (n < 0) throw new UsageError(`${optionLabel(name)} must be 0 or a positive integer, not ${JSON.stringify(text)}`);
+    if (n < 0)
+      throw new UsageError(`${optionLabel(name)} must be 0 or a positive integer, not ${JSON.stringify(text)}`);
     return n;
   },
   /** A positive number, rounded down (a count given as 2.5 is 2). */

@@ -35,7 +35,10 @@ export class TargetUnreachableError extends Pgv2kitError {
  * @throws {TargetUnreachableError} naming the first target not reached, its URL and why
  * @example await requireReachable([{ what: 'the gateway', url: gateway.baseUrl }], 5000)
  */
-export async function requireReachable(targets: ReadonlyArray<{ readonly what: string; readonly url: string }>, timeoutMs: number): Promise<void> {
+export async function requireReachable(
+  targets: ReadonlyArray<{ readonly what: string; readonly url: string }>,
+  timeoutMs: number,
+): Promise<void> {
   const seen = new Set<string>();
   for (const t of targets) {
     const key = origin(t.url);

@@ -21,9 +21,21 @@ import type { CommandContext } from './command.js';
  * @returns the folder, or undefined when the run will name it (under `<cwd>/reports`)
  * @throws {UsageError} naming the folder and the problem, or the pid of the run holding it
  */
-export function checkedReportFolder(values: { readonly 'report-dir'?: string | undefined; readonly 'run-name'?: string | undefined }, command: { readonly name: string; readonly io: Pick<CommandContext['io'], 'cwd' | 'stderr'>; readonly atEnd: CommandContext['atEnd'] }, extra: readonly string[] = []): string | undefined {
+export function checkedReportFolder(
+  values: { readonly 'report-dir'?: string | undefined; readonly 'run-name'?: string | undefined },
+  command: {
+    readonly name: string;
+    readonly io: Pick<CommandContext['io'], 'cwd' | 'stderr'>;
+    readonly atEnd: CommandContext['atEnd'];
+  },
+  extra: readonly string[] = [],
+): string | undefined {
   const { cwd } = command.io;
-  const dir = values['report-dir'] ? resolvePath(cwd, values['report-dir']) : values['run-name'] ? join(cwd, 'reports', values['run-name']) : undefined;
+  const dir = values['report-dir']
+    ? resolvePath(cwd, values['report-dir'])
+    : values['run-name']
+      ? join(cwd, 'reports', values['run-name'])
+      : undefined;
   // a folder refused (ReportWriteError) or in use (ReportFolderLockError) is a usage error (exit 2)
   if (dir) checkReportDir(dir, extra);
   else checkReportsRoot(join(cwd, 'reports'));
@@ -31,7 +43,10 @@ export function checkedReportFolder(values: { readonly 'report-dir'?: string | u
   if (dir) {
     const lock = lockReportFolder(dir);
     command.atEnd(() => lock.release());
-    if (lock.tookOverFrom !== undefined) command.io.stderr(`pgv2kit ${command.name}: note: the report folder ${lock.dir} was locked by pid ${lock.tookOverFrom}, which is no longer running: taken over\n`);
+    if (lock.tookOverFrom !== undefined)
+      command.io.stderr(
+        `pgv2kit ${command.name}: note: the report folder ${lock.dir} was locked by pid ${lock.tookOverFrom}, which is no longer running: taken over\n`,
+      );
   }
   return dir;
 }

@@ -23,7 +23,17 @@ import { TargetUnreachableError } from './_reach.js';
  * @example try { await createTesteeSubject({ command: 'false', timeoutMs: 5000 }) } catch (e) { startFailure(e, 'false').reason }
  */
 export function startFailure(e: TesteeStartError, command: string): TesteeStartFailure {
-  return e.failure ?? { kind: 'exit', reason: e.message, command, exitCode: null, signal: null, killedByKit: false, stderrTail: [] };
+  return (
+    e.failure ?? {
+      kind: 'exit',
+      reason: e.message,
+      command,
+      exitCode: null,
+      signal: null,
+      killedByKit: false,
+      stderrTail: [],
+    }
+  );
 }
 
 /**
@@ -53,7 +63,9 @@ export function printStartFailure(io: Pick<CliIo, 'stderr' | 'cwd'>, name: strin
  * splitPathHint('python3 my dir/a.py', tmp) // 'the command line is run by a shell (sh -c), which split "my dir/a.py" at its spaces: quote the path inside it: --testee \'python3 "my dir/a.py"\''
  */
 export function splitPathHint(command: string, cwd: string): string | undefined {
-  const words = [...command.matchAll(/\S+/g)].slice(0, MAX_WORDS).map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  const words = [...command.matchAll(/\S+/g)]
+    .slice(0, MAX_WORDS)
+    .map((m) => ({ start: m.index, end: m.index + m[0].length }));
   for (const [i, first] of words.entries()) {
     if (isPath(command.slice(first.start, first.end), cwd)) continue;
     // the longest such join: `/tmp/a b c/x.py` whole, not its folder `/tmp/a b`
@@ -95,11 +107,29 @@ export function abortedRun(facts: AbortedRunFacts): RunResult {
   const f = facts.failure;
   const aborted: RunAborted =
     f instanceof TargetUnreachableError
-      ? { kind: 'target-unreachable', message: f.message, command: f.url, exitCode: null, signal: null, ended: `not reached: ${f.reason}`, stderrTail: [] }
-      : { kind: 'testee-start', message: f.reason, command: f.command, exitCode: f.exitCode, signal: f.signal, ended: describeEnd(f), stderrTail: [...f.stderrTail] };
+      ? {
+          kind: 'target-unreachable',
+          message: f.message,
+          command: f.url,
+          exitCode: null,
+          signal: null,
+          ended: `not reached: ${f.reason}`,
+          stderrTail: [],
+        }
+      : {
+          kind: 'testee-start',
+          message: f.reason,
+          command: f.command,
+          exitCode: f.exitCode,
+          signal: f.signal,
+          ended: describeEnd(f),
+          stderrTail: [...f.stderrTail],
+        };
   const why = f instanceof TargetUnreachableError ? f.message : `the testee could not start (${f.reason})`;
   return {
-    runName: facts.runName ?? defaultRunName(f instanceof TargetUnreachableError ? facts.target.kind : 'testee', facts.startedAt),
+    runName:
+      facts.runName ??
+      defaultRunName(f instanceof TargetUnreachableError ? facts.target.kind : 'testee', facts.startedAt),
     kit: { name: KIT_NAME, version: kitVersion() },
     vectorSetHash: facts.vectorSetHash,
     implementation: { name: 'unknown', version: 'unknown', language: 'unknown' },
@@ -111,7 +141,10 @@ export function abortedRun(facts: AbortedRunFacts): RunResult {
     cases: [],
     totals: countVerdicts([]),
     aborted,
-    log: [...facts.log, `${facts.finishedAt.toISOString()} ${f instanceof TargetUnreachableError ? f.message : `the testee could not start: ${f.reason}`}`],
+    log: [
+      ...facts.log,
+      `${facts.finishedAt.toISOString()} ${f instanceof TargetUnreachableError ? f.message : `the testee could not start: ${f.reason}`}`,
+    ],
     staleListEntries: [],
     offered: [],
     operations: [],
@@ -130,14 +163,20 @@ export function abortedRun(facts: AbortedRunFacts): RunResult {
  * @param reports - where to write them (`dir` absent: `reports/<run name>` under cwd), or undefined for --no-reports
  * @returns 3 (EXIT.failure), the run as the reports have it, and where they went (undefined: not written)
  */
-export async function reportAbortedRun(io: CliIo, facts: AbortedRunFacts, reports: { readonly dir?: string; readonly secrets: readonly string[] } | undefined): Promise<{ code: 3; run: RunResult; dir: string | undefined }> {
+export async function reportAbortedRun(
+  io: CliIo,
+  facts: AbortedRunFacts,
+  reports: { readonly dir?: string; readonly secrets: readonly string[] } | undefined,
+): Promise<{ code: 3; run: RunResult; dir: string | undefined }> {
   if (facts.failure instanceof TargetUnreachableError) io.stderr(`pgv2kit run: ${facts.failure.message}\n`);
   else printStartFailure(io, 'run', facts.failure);
   const run = abortedRun(facts);
   let dir: string | undefined;
   if (reports) {
     try {
-      dir = (await writeReports(run, { dir: reports.dir ?? join(io.cwd, 'reports', run.runName), secrets: reports.secrets })).dir;
+      dir = (
+        await writeReports(run, { dir: reports.dir ?? join(io.cwd, 'reports', run.runName), secrets: reports.secrets })
+      ).dir;
       io.stdout(`reports: ${dir}\n`);
     } catch (e) {
       if (!(e instanceof ReportWriteError)) throw e;

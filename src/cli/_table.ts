@@ -11,7 +11,11 @@
  * @returns the lines, each ending in LF
  * @example formatTable(['area', 'cases'], [['signature', 3]]) // 'area       cases\nsignature      3\n'
  */
-export function formatTable(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>, indent = ''): string {
+export function formatTable(
+  header: readonly string[],
+  rows: ReadonlyArray<ReadonlyArray<string | number>>,
+  indent = '',
+): string {
   const all: ReadonlyArray<ReadonlyArray<string | number>> = [header, ...rows];
   const widths = header.map((_, col) => Math.max(...all.map((r) => String(r[col] ?? '').length)));
   return all

@@ -16,7 +16,13 @@ import { UsageError } from './command.js';
 export function targetNaming(values: { readonly name?: string; readonly version?: string }): TargetNaming {
   for (const k of ['name', 'version'] as const) {
     const v = values[k];
-    if (v !== undefined && v.trim() === '') throw new UsageError(`--${k} needs a value (leave it out for the default: ${k === 'name' ? 'the host' : 'none'})`);
+    if (v !== undefined && v.trim() === '')
+      throw new UsageError(
+        `--${k} needs a value (leave it out for the default: ${k === 'name' ? 'the host' : 'none'})`,
+      );
   }
-  return { ...(values.name !== undefined ? { name: values.name.trim() } : {}), ...(values.version !== undefined ? { version: values.version.trim() } : {}) };
+  return {
+    ...(values.name !== undefined ? { name: values.name.trim() } : {}),
+    ...(values.version !== undefined ? { version: values.version.trim() } : {}),
+  };
 }

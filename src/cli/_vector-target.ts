@@ -34,7 +34,9 @@ export function vectorFileTarget(file: string, areas: readonly string[], option:
     const root = vectorsRootOf(file, area);
     if (root !== undefined && file.endsWith('.yaml')) return checkedTarget({ file, root, area }, option);
   }
-  throw new UsageError(`${option} takes a .yaml file in the ${areas.map((a) => `${a}/`).join(', ')} folder of a vectors folder, not ${JSON.stringify(file)}`);
+  throw new UsageError(
+    `${option} takes a .yaml file in the ${areas.map((a) => `${a}/`).join(', ')} folder of a vectors folder, not ${JSON.stringify(file)}`,
+  );
 }
 
 /**
@@ -85,7 +87,6 @@ export function madeLine(made: readonly string[]): string {
   return `made ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`}\n`;
 }
 
-
 /**
  * Why a vectors folder could not be loaded or written, every problem on a line of its own.
  * @param e - what was thrown
@@ -93,6 +94,7 @@ export function madeLine(made: readonly string[]): string {
  * @example problemsText(new VectorSetError([{ file: 'a.yaml', pointer: '', message: 'bad' }]))
  */
 export function problemsText(e: unknown): string {
-  if (e instanceof VectorSetError) return `${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} in the vector files:\n${e.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`;
+  if (e instanceof VectorSetError)
+    return `${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} in the vector files:\n${e.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`;
   return e instanceof Error ? e.message : String(e);
 }

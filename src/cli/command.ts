@@ -53,13 +53,20 @@ export interface OptionSpec {
  * A rule between options ({@link OptionSpec.conflicts}, {@link OptionSpec.requires}): the options
  * it names, with the reason the message adds in parentheses (`why`) or the whole message.
  */
-export type OptionRule = readonly string[] | { readonly options: readonly string[]; readonly why?: string; readonly message?: string };
+export type OptionRule =
+  readonly string[] | { readonly options: readonly string[]; readonly why?: string; readonly message?: string };
 
 /** The options of a command, by long name (without `--`). */
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
 /** The value of one option: what its `parse` returns, else its text (a string option) or true (a boolean one). */
-type OptionValue<S extends OptionSpec> = S extends { readonly parse: (text: string, name: string) => infer T } ? T : S['type'] extends 'boolean' ? boolean : S['type'] extends 'string' ? string : string | boolean;
+type OptionValue<S extends OptionSpec> = S extends { readonly parse: (text: string, name: string) => infer T }
+  ? T
+  : S['type'] extends 'boolean'
+    ? boolean
+    : S['type'] extends 'string'
+      ? string
+      : string | boolean;
 
 /**
  * The parsed values of a command's options: absent when not given. An option with `parse` and a
@@ -139,8 +146,13 @@ export function defineCommand<const O extends OptionSpecs>(command: Command<O>):
  * @returns the options with it
  * @example withRule({ seed: { type: 'string', description: 'The seed' } }, { requires: ['merchant'] }).seed.requires // ['merchant']
  */
-export function withRule<const O extends OptionSpecs, const E extends Partial<OptionSpec>>(options: O, extra: E): { readonly [K in keyof O]: O[K] & E } {
-  return Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, { ...spec, ...extra }])) as { readonly [K in keyof O]: O[K] & E };
+export function withRule<const O extends OptionSpecs, const E extends Partial<OptionSpec>>(
+  options: O,
+  extra: E,
+): { readonly [K in keyof O]: O[K] & E } {
+  return Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, { ...spec, ...extra }])) as {
+    readonly [K in keyof O]: O[K] & E;
+  };
 }
 
 /**

@@ -66,7 +66,9 @@ export function environmentLines(commands: readonly Command[]): string[] {
   ];
   const width2 = Math.max(envWidth, ...conventions.map(([name]) => name.length));
   return [
-    ...[...standIns.values()].map((e) => `  ${e.env.padEnd(width2)}  stands in for --${e.option} (${e.commands.join(', ')})`),
+    ...[...standIns.values()].map(
+      (e) => `  ${e.env.padEnd(width2)}  stands in for --${e.option} (${e.commands.join(', ')})`,
+    ),
     ...conventions.map(([name, what]) => `  ${name.padEnd(width2)}  ${what}`),
   ];
 }
@@ -90,13 +92,19 @@ export function formatCommandHelp(command: Command): string {
     command.summary,
     ...(command.description ? ['', command.description.trimEnd()] : []),
     '',
-    ...(args.length > 0 ? ['Arguments:', ...args.map((a) => `  ${a.name.padEnd(argWidth)}  ${a.description}`), ''] : []),
+    ...(args.length > 0
+      ? ['Arguments:', ...args.map((a) => `  ${a.name.padEnd(argWidth)}  ${a.description}`), '']
+      : []),
     'Options:',
     ...options.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
     '',
-    ...(command.examples && command.examples.length > 0 ? ['Examples:', ...command.examples.map((e) => `  ${e}`), ''] : []),
+    ...(command.examples && command.examples.length > 0
+      ? ['Examples:', ...command.examples.map((e) => `  ${e}`), '']
+      : []),
     'Exit codes:',
-    ...Object.entries({ ...EXIT_CODE_TITLES, ...command.exitCodes }).map(([code, title]) => `  ${code}  ${command.exitCodes?.[Number(code) as ExitCode] ?? title}`),
+    ...Object.entries({ ...EXIT_CODE_TITLES, ...command.exitCodes }).map(
+      ([code, title]) => `  ${code}  ${command.exitCodes?.[Number(code) as ExitCode] ?? title}`,
+    ),
     '',
   ].join('\n');
 }
@@ -130,7 +138,8 @@ export interface OptionRow {
 export function optionRows(command: Command): OptionRow[] {
   const table = { ...command.options, ...HELP_OPTION } as Record<string, OptionSpec>;
   return Object.entries(table).map(([name, o]) => {
-    const plain = o.default === undefined ? undefined : typeof o.default === 'object' ? o.default.shown : String(o.default);
+    const plain =
+      o.default === undefined ? undefined : typeof o.default === 'object' ? o.default.shown : String(o.default);
     const fallback = o.env !== undefined ? `env ${o.env}${plain !== undefined ? `, else ${plain}` : ''}` : plain;
     const conflicts = conflictsOf(name, table).map((n) => `--${n}`);
     const requires = o.requires === undefined ? [] : ruleOf(o.requires).options.map((n) => `--${n}`);

@@ -77,6 +77,10 @@ export const MIN_REDACTED_SECRET_LENGTH = 6;
  * @example redactingIo(io, new Set([io.env['PGV2_APP_SECRET'] ?? '']))
  */
 export function redactingIo(io: CliIo, secrets: ReadonlySet<string>): CliIo {
-  const clean = (s: string): string => redact(s, [...secrets].filter((x) => x.length >= MIN_REDACTED_SECRET_LENGTH));
+  const clean = (s: string): string =>
+    redact(
+      s,
+      [...secrets].filter((x) => x.length >= MIN_REDACTED_SECRET_LENGTH),
+    );
   return { ...io, stdout: (s) => io.stdout(clean(s)), stderr: (s) => io.stderr(clean(s)) };
 }

@@ -44,9 +44,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 export async function runCli(argv: readonly string[], io: CliIo, commands: readonly Command[]): Promise<number> {
   const findCommand = (name: string): Command | undefined => commands.find((c) => c.name === name);
   const unknownCommand = (out: CliIo, name: string): number => {
-    const near = closest(name, commands.map((c) => c.name));
+    const near = closest(
+      name,
+      commands.map((c) => c.name),
+    );
     const hint = near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : '';
-    return usage(out, undefined, `unknown command ${JSON.stringify(clip(name, 40))}${hint}; the commands are ${commands.map((c) => c.name).join(', ')}`);
+    return usage(
+      out,
+      undefined,
+      `unknown command ${JSON.stringify(clip(name, 40))}${hint}; the commands are ${commands.map((c) => c.name).join(', ')}`,
+    );
   };
   const secrets = new Set<string>(commands.flatMap((c) => findSecrets([], c.options, io.env)));
   const out = redactingIo(io, secrets);
@@ -71,7 +78,12 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     out.stdout(`${kitVersion()}\n`);
     return EXIT.ok;
   }
-  if (first.startsWith('-')) return usage(out, undefined, `unknown option ${clip(first.split('=')[0] ?? first, 40)} (options follow the command)`);
+  if (first.startsWith('-'))
+    return usage(
+      out,
+      undefined,
+      `unknown option ${clip(first.split('=')[0] ?? first, 40)} (options follow the command)`,
+    );
 
   const command = findCommand(first);
   if (!command) return unknownCommand(out, first);
@@ -79,12 +91,22 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
 
   const cleanups: Array<() => void> = [];
   try {
-    const { values, positionals } = parseCommandArgs(rest, { ...command.options, ...HELP_OPTION }, command.arguments !== undefined);
+    const { values, positionals } = parseCommandArgs(
+      rest,
+      { ...command.options, ...HELP_OPTION },
+      command.arguments !== undefined,
+    );
     if (values['help'] === true) {
       out.stdout(formatCommandHelp(command));
       return EXIT.ok;
     }
-    return await command.run({ values, positionals, io: out, addSecret: (s) => void secrets.add(s), atEnd: (cleanup) => void cleanups.push(cleanup) });
+    return await command.run({
+      values,
+      positionals,
+      io: out,
+      addSecret: (s) => void secrets.add(s),
+      atEnd: (cleanup) => void cleanups.push(cleanup),
+    });
   } catch (e) {
     // the one place an error becomes an exit code: a kit error by its exit class, anything else is internal
     if (e instanceof Pgv2kitError) return kitError(out, command.name, e);
@@ -107,7 +129,9 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
  */
 function kitError(io: CliIo, command: string, e: Pgv2kitError): number {
   if (e instanceof VectorSetError) {
-    io.stderr(`pgv2kit ${command}: the vector files are not valid (${e.problems.length} problem${e.problems.length === 1 ? '' : 's'}):\n`);
+    io.stderr(
+      `pgv2kit ${command}: the vector files are not valid (${e.problems.length} problem${e.problems.length === 1 ? '' : 's'}):\n`,
+    );
     io.stderr(e.problems.map((p) => `  ${formatProblem(p)}\n`).join(''));
     return EXIT[e.exit];
   }

@@ -41,7 +41,9 @@ export function acceptanceRuleOf(choice: AcceptanceChoice): AcceptanceRule {
   const rule: AcceptanceRule = {
     ...(choice['accept-body'] !== undefined ? { acceptBody: choice['accept-body'] } : {}),
     ...(choice['return-refusal-body'] !== undefined ? { returnRefusalBody: choice['return-refusal-body'] } : {}),
-    ...(choice['return-refusal-location'] !== undefined ? { returnRefusalLocation: choice['return-refusal-location'] } : {}),
+    ...(choice['return-refusal-location'] !== undefined
+      ? { returnRefusalLocation: choice['return-refusal-location'] }
+      : {}),
   };
   const problem = acceptanceProblem(rule);
   if (problem !== undefined) throw new UsageError(problem);
@@ -75,10 +77,18 @@ export class SampleMerchantError extends Pgv2kitError {
  * @throws {UsageError} for one URL without the other, a URL that is not http(s) or has a fragment, missing credentials
  * @throws {SampleMerchantError} when the sample merchant cannot be started
  */
-export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'env'>, command: string): Promise<ChosenMerchant> {
-  const given = (['notify-url', 'return-url', 'deliver-to', 'return-deliver-to'] as const).filter((k) => choice[k] !== undefined);
+export async function chooseMerchant(
+  choice: MerchantChoice,
+  io: Pick<CliIo, 'env'>,
+  command: string,
+): Promise<ChosenMerchant> {
+  const given = (['notify-url', 'return-url', 'deliver-to', 'return-deliver-to'] as const).filter(
+    (k) => choice[k] !== undefined,
+  );
   if (given.length > 0 && (choice['notify-url'] === undefined || choice['return-url'] === undefined)) {
-    throw new UsageError('give both --notify-url and --return-url (as registered), or neither to use the sample merchant');
+    throw new UsageError(
+      'give both --notify-url and --return-url (as registered), or neither to use the sample merchant',
+    );
   }
   for (const k of given) {
     const v = choice[k] ?? '';
@@ -91,12 +101,17 @@ export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'en
       const { close, ...target } = s;
       return { target, sample: true, close };
     } catch (e) {
-      throw new SampleMerchantError(`the sample merchant could not be started: ${e instanceof Error ? e.message : String(e)}`);
+      throw new SampleMerchantError(
+        `the sample merchant could not be started: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
   const appId = choice['app-id'] ?? io.env[APP_ID_ENV];
   const appSecret = choice.secret ?? io.env[APP_SECRET_ENV];
-  if (!appId || !appSecret) throw new UsageError(`${command} needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)`);
+  if (!appId || !appSecret)
+    throw new UsageError(
+      `${command} needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)`,
+    );
   return {
     target: {
       appId,
@@ -120,7 +135,13 @@ export async function chooseMerchant(choice: MerchantChoice, io: Pick<CliIo, 'en
  */
 export async function reachMerchant(m: ChosenMerchant, withinMs: number): Promise<void> {
   const t = m.target;
-  await requireReachable([{ what: "the merchant's notify endpoint", url: t.deliverTo ?? t.notifyUrl }, { what: "the merchant's return endpoint", url: t.returnDeliverTo ?? t.returnUrl }], withinMs);
+  await requireReachable(
+    [
+      { what: "the merchant's notify endpoint", url: t.deliverTo ?? t.notifyUrl },
+      { what: "the merchant's return endpoint", url: t.returnDeliverTo ?? t.returnUrl },
+    ],
+    withinMs,
+  );
 }
 
 /**

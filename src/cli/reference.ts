@@ -24,7 +24,7 @@ export function formatCliReference(commands: readonly Command[]): string {
   const lines = [
     '# CLI reference',
     '',
-    '<!-- Made by `npm run docs:cli` from the commands\' option tables (src/cli/commands/*.ts), as their --help is: do not edit by hand. test/docs/cli-reference.test.ts holds it equal. -->',
+    "<!-- Made by `npm run docs:cli` from the commands' option tables (src/cli/commands/*.ts), as their --help is: do not edit by hand. test/docs/cli-reference.test.ts holds it equal. -->",
     '',
     'Every command of `pgv2kit`, as `npx pgv2kit <command> --help` prints it: its usage, what it does,',
     'its options — the value each takes, its default, the options it goes with and those it cannot be',
@@ -62,19 +62,29 @@ function commandSection(command: Command): string[] {
     ...(command.description ? ['', command.description.trimEnd()] : []),
     '```',
     '',
-    ...(args.length > 0 ? ['| argument | |', '|---|---|', ...args.map((a) => `| \`${a.name}\` | ${cell(a.description)} |`), ''] : []),
+    ...(args.length > 0
+      ? ['| argument | |', '|---|---|', ...args.map((a) => `| \`${a.name}\` | ${cell(a.description)} |`), '']
+      : []),
     '| option | default | description |',
     '|---|---|---|',
     ...optionRows(command).map((o) => {
-      const rules = [...(o.requires.length > 0 ? [`Goes with ${o.requires.map(code).join(' or ')}.`] : []), ...(o.conflicts.length > 0 ? [`Not with ${o.conflicts.map(code).join(', ')}.`] : [])];
+      const rules = [
+        ...(o.requires.length > 0 ? [`Goes with ${o.requires.map(code).join(' or ')}.`] : []),
+        ...(o.conflicts.length > 0 ? [`Not with ${o.conflicts.map(code).join(', ')}.`] : []),
+      ];
       const description = rules.length > 0 && !/[.!?]$/.test(o.description) ? `${o.description}.` : o.description;
       return `| ${o.short !== undefined ? `\`-${o.short}\`, ` : ''}\`${o.flag.replace(/\|/g, '\\|')}\` | ${o.default !== undefined ? cell(o.default) : ''} | ${[cell(description), ...rules].join(' ')} |`;
     }),
     '',
-    ...(command.examples && command.examples.length > 0 ? ['Examples:', '', '```text', ...command.examples, '```', ''] : []),
+    ...(command.examples && command.examples.length > 0
+      ? ['Examples:', '', '```text', ...command.examples, '```', '']
+      : []),
     '| exit code | |',
     '|---|---|',
-    ...Object.keys({ ...EXIT_CODE_TITLES, ...command.exitCodes }).map((code) => `| ${code} | ${cell(command.exitCodes?.[Number(code) as ExitCode] ?? EXIT_CODE_TITLES[Number(code) as ExitCode] ?? '')} |`),
+    ...Object.keys({ ...EXIT_CODE_TITLES, ...command.exitCodes }).map(
+      (code) =>
+        `| ${code} | ${cell(command.exitCodes?.[Number(code) as ExitCode] ?? EXIT_CODE_TITLES[Number(code) as ExitCode] ?? '')} |`,
+    ),
     '',
   ];
 }
@@ -86,5 +96,10 @@ function code(flag: string): string {
 
 /** Text for a table cell: `|` escaped, `<` and `*` shown as written (not HTML, not emphasis). */
 function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\*/g, '\\*').replace(/\n/g, ' ');
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/</g, '&lt;')
+    .replace(/\*/g, '\\*')
+    .replace(/\n/g, ' ');
 }

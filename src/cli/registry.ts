@@ -15,4 +15,14 @@ import { serveCommand } from './commands/serve.js';
 import { vectorsCommand } from './commands/vectors.js';
 
 /** Every command, in help order. */
-export const COMMANDS: readonly Command[] = [runCommand, mergeCommand, compareCommand, vectorsCommand, explainCommand, serveCommand, certifyCommand, generateCommand, fuzzCommand];
+export const COMMANDS: readonly Command[] = [
+  runCommand,
+  mergeCommand,
+  compareCommand,
+  vectorsCommand,
+  explainCommand,
+  serveCommand,
+  certifyCommand,
+  generateCommand,
+  fuzzCommand,
+];

@@ -21,20 +21,36 @@ import type { LoadedCase } from '../vectors/types.js';
  * @param say - where the lines go
  * @example listSelection(liveCases(set).slice(0, 2), subject, false, { only: [], skip: [] }, io.stdout)
  */
-export function listSelection(selected: readonly LoadedCase[], subject: Subject, properties: PropertyOptions | false, selection: Selection, say: (s: string) => void): void {
+export function listSelection(
+  selected: readonly LoadedCase[],
+  subject: Subject,
+  properties: PropertyOptions | false,
+  selection: Selection,
+  say: (s: string) => void,
+): void {
   let others = 0;
   for (const { case: c } of selected) {
     const ops = caseOperations(c);
     const missing = ops.filter((op) => !subject.operations.includes(op));
     const other = forOtherTargets(c, subject.operations);
     if (other) others += 1;
-    const mark = other ? '  (other targets: kit-internal)' : missing.length === ops.length ? '  (skipped: not offered)' : missing.length > 0 ? `  (partial: ${missing.join(',')} not offered)` : '';
+    const mark = other
+      ? '  (other targets: kit-internal)'
+      : missing.length === ops.length
+        ? '  (skipped: not offered)'
+        : missing.length > 0
+          ? `  (partial: ${missing.join(',')} not offered)`
+          : '';
     say(`${c.id}  ${c.result}  ${ops.join(',')}${mark}\n`);
   }
-  const props = properties ? PROPERTIES.filter((p) => selects({ case: { id: p.id, kind: 'property', flags: ['Property'] } }, selection)) : [];
+  const props = properties
+    ? PROPERTIES.filter((p) => selects({ case: { id: p.id, kind: 'property', flags: ['Property'] } }, selection))
+    : [];
   for (const p of props) {
     const missing = p.operations.filter((op) => !subject.operations.includes(op));
     say(`${p.id}  property  ${p.operations.join(',')}${missing.length > 0 ? '  (skipped: not offered)' : ''}\n`);
   }
-  say(`${selectionLine({ cases: selected.length, others, properties: props.length, name: subject.implementation.name })}\n`);
+  say(
+    `${selectionLine({ cases: selected.length, others, properties: props.length, name: subject.implementation.name })}\n`,
+  );
 }

@@ -20,7 +20,14 @@ import type { Subject, TargetNaming } from '../subjects/subject.js';
 import { createTesteeSubject } from '../subjects/testee-subject.js';
 import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
-import { acceptanceRuleOf, chooseMerchant, describeMerchant, reachMerchant, type AcceptanceChoice, type MerchantChoice } from './merchant-target.js';
+import {
+  acceptanceRuleOf,
+  chooseMerchant,
+  describeMerchant,
+  reachMerchant,
+  type AcceptanceChoice,
+  type MerchantChoice,
+} from './merchant-target.js';
 import { targetNaming as naming } from './_target-naming.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../env.js';
 import { requireReachable } from './_reach.js';
@@ -60,7 +67,22 @@ export interface StartedTarget {
  * @throws {SampleMerchantError} when the sample merchant cannot be started
  * @throws {TargetUnreachableError} when the gateway or merchant at the URLs given cannot be reached
  */
-export async function startTarget(choice: TargetChoice, gatewayUrl: string | undefined, io: Pick<CliIo, 'cwd' | 'env'>, run: { readonly needsGateway: boolean; readonly needsMerchant: boolean; readonly timeoutMs: number; readonly startTimeoutMs?: number; readonly giveUpAfter?: number; readonly maxRestarts?: number; readonly seed: number; readonly log: string[]; readonly addSecret: (s: string) => void }): Promise<StartedTarget> {
+export async function startTarget(
+  choice: TargetChoice,
+  gatewayUrl: string | undefined,
+  io: Pick<CliIo, 'cwd' | 'env'>,
+  run: {
+    readonly needsGateway: boolean;
+    readonly needsMerchant: boolean;
+    readonly timeoutMs: number;
+    readonly startTimeoutMs?: number;
+    readonly giveUpAfter?: number;
+    readonly maxRestarts?: number;
+    readonly seed: number;
+    readonly log: string[];
+    readonly addSecret: (s: string) => void;
+  },
+): Promise<StartedTarget> {
   if (choice.testee !== undefined) {
     if (choice.testee.trim() === '') throw new UsageError('--testee needs a command');
     const subject = await createTesteeSubject({
@@ -72,20 +94,42 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
       ...(run.giveUpAfter !== undefined ? { giveUpAfter: run.giveUpAfter } : {}),
       ...(run.maxRestarts !== undefined ? { maxRestarts: run.maxRestarts } : {}),
       log: (line) => run.log.push(`${new Date().toISOString()} ${line}`),
-      ...(choice['validate-protocol'] ? { validate: (m, context) => { const v = validateTesteeLine(m, context); return v.ok ? [] : v.problems; } } : {}),
+      ...(choice['validate-protocol']
+        ? {
+            validate: (m, context) => {
+              const v = validateTesteeLine(m, context);
+              return v.ok ? [] : v.problems;
+            },
+          }
+        : {}),
     });
     return { subject, target: { kind: 'testee', description: choice.testee }, close: undefined };
   }
   if (choice.gateway) {
-    const started = await gatewayTarget(gatewayUrl, choice['app-id'] ?? io.env[APP_ID_ENV], choice.secret ?? io.env[APP_SECRET_ENV], run.timeoutMs, naming(choice));
+    const started = await gatewayTarget(
+      gatewayUrl,
+      choice['app-id'] ?? io.env[APP_ID_ENV],
+      choice.secret ?? io.env[APP_SECRET_ENV],
+      run.timeoutMs,
+      naming(choice),
+    );
     run.addSecret(started.target.appSecret);
-    return { subject: createGatewaySubject(started.target), target: { kind: 'gateway', description: started.description }, close: started.close };
+    return {
+      subject: createGatewaySubject(started.target),
+      target: { kind: 'gateway', description: started.description },
+      close: started.close,
+    };
   }
   if (choice.merchant) {
     const m = await merchantTarget(choice, io, run);
     return { subject: m.subject, target: { kind: 'merchant', description: m.description }, close: m.close };
   }
-  if (choice.module !== undefined) return { subject: await loadModuleSubject(choice.module, io.cwd), target: { kind: 'module', description: choice.module }, close: undefined };
+  if (choice.module !== undefined)
+    return {
+      subject: await loadModuleSubject(choice.module, io.cwd),
+      target: { kind: 'module', description: choice.module },
+      close: undefined,
+    };
   // the roles too, when their cases are selected: the reference gateway, in process, and the
   // sample merchant, each checked as any gateway or merchant is
   const parts = [createReferenceSubject()];
@@ -112,14 +156,23 @@ export async function startTarget(choice: TargetChoice, gatewayUrl: string | und
   return {
     subject: roles.length > 0 ? combineSubjects(reference, ...roles) : reference,
     target: { kind: 'reference', description: descriptions.join('; ') },
-    close: closers.length > 0 ? async () => { for (const close of closers) await close(); } : undefined,
+    close:
+      closers.length > 0
+        ? async () => {
+            for (const close of closers) await close();
+          }
+        : undefined,
   };
 }
 
 // --- internal ---
 
 /** The merchant under test (the sample merchant when no URL is given) and its subject. */
-async function merchantTarget(choice: TargetChoice, io: Pick<CliIo, 'env'>, run: { readonly timeoutMs: number; readonly seed: number; readonly addSecret: (s: string) => void }): Promise<{ subject: Subject; description: string; close: (() => Promise<void>) | undefined }> {
+async function merchantTarget(
+  choice: TargetChoice,
+  io: Pick<CliIo, 'env'>,
+  run: { readonly timeoutMs: number; readonly seed: number; readonly addSecret: (s: string) => void },
+): Promise<{ subject: Subject; description: string; close: (() => Promise<void>) | undefined }> {
   const acceptance = acceptanceRuleOf(choice);
   const m = await chooseMerchant(choice, io, 'the merchant role');
   run.addSecret(m.target.appSecret);
@@ -129,21 +182,42 @@ async function merchantTarget(choice: TargetChoice, io: Pick<CliIo, 'env'>, run:
     await m.close?.();
     throw e;
   }
-  const subject = createMerchantSubject({ ...m.target, ...(m.sample ? { name: SAMPLE_MERCHANT_NAME } : {}), ...naming(choice), ...acceptance, seed: run.seed, timeoutMs: run.timeoutMs });
+  const subject = createMerchantSubject({
+    ...m.target,
+    ...(m.sample ? { name: SAMPLE_MERCHANT_NAME } : {}),
+    ...naming(choice),
+    ...acceptance,
+    seed: run.seed,
+    timeoutMs: run.timeoutMs,
+  });
   return { subject, description: `${describeMerchant(m)}; seed ${run.seed}`, close: m.close };
 }
 
 /** The gateway under test: the URL given (reached once first), or the reference gateway started in process with its demo merchant (named as the kit's, unless --name says otherwise). */
-async function gatewayTarget(url: string | undefined, appId: string | undefined, appSecret: string | undefined, timeoutMs: number, named: TargetNaming): Promise<{ target: GatewayTarget; description: string; close?: () => Promise<void> }> {
+async function gatewayTarget(
+  url: string | undefined,
+  appId: string | undefined,
+  appSecret: string | undefined,
+  timeoutMs: number,
+  named: TargetNaming,
+): Promise<{ target: GatewayTarget; description: string; close?: () => Promise<void> }> {
   if (url !== undefined) {
-    if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`the gateway base URL must be http(s)://…, not ${JSON.stringify(url)}`);
-    if (!appId || !appSecret) throw new UsageError('the gateway role needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)');
+    if (!/^https?:\/\/[^/]/.test(url))
+      throw new UsageError(`the gateway base URL must be http(s)://…, not ${JSON.stringify(url)}`);
+    if (!appId || !appSecret)
+      throw new UsageError(
+        'the gateway role needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)',
+      );
     await requireReachable([{ what: 'the gateway', url }], timeoutMs);
     return { target: { baseUrl: url, appId, appSecret, timeoutMs, ...named }, description: url };
   }
   const gateway = await startGateway({ merchants: [DEMO_MERCHANT] });
   const reference: TargetNaming = { name: REFERENCE_GATEWAY_NAME, version: kitVersion() };
-  return { target: { baseUrl: gateway.baseUrl, ...DEMO_MERCHANT, timeoutMs, ...reference, ...named }, description: `reference gateway at ${gateway.baseUrl}`, close: () => gateway.close() };
+  return {
+    target: { baseUrl: gateway.baseUrl, ...DEMO_MERCHANT, timeoutMs, ...reference, ...named },
+    description: `reference gateway at ${gateway.baseUrl}`,
+    close: () => gateway.close(),
+  };
 }
 
 /**
@@ -151,5 +225,3 @@ async function gatewayTarget(url: string | undefined, appId: string | undefined,
  * `pgv2kit-…`: the demo merchant's secret, masked in every report with any 8 bytes of it, begins so.
  */
 const REFERENCE_GATEWAY_NAME = 'reference-gateway';
-
-

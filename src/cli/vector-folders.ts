@@ -18,7 +18,10 @@ import { UsageError } from './command.js';
 export function vectorFolders(value: string | undefined, cwd: string): Array<{ root: string; label?: string }> {
   if (value === undefined) return [{ root: DEFAULT_VECTORS_DIR }];
   const parts = value.split(',').map((p) => p.trim());
-  if (parts.some((p) => p === '')) throw new UsageError(`--vectors takes folders separated by commas (kit for the kit's own), not ${JSON.stringify(value)}`);
+  if (parts.some((p) => p === ''))
+    throw new UsageError(
+      `--vectors takes folders separated by commas (kit for the kit's own), not ${JSON.stringify(value)}`,
+    );
   const folders = parts.map((p, i) => {
     const root = p === 'kit' ? DEFAULT_VECTORS_DIR : resolvePath(cwd, p);
     const label = i === 0 || p === 'kit' ? undefined : p.replace(/^\.\//, '').replace(/\/+$/, '') || p;

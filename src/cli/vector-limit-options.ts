@@ -32,15 +32,24 @@ export const vectorLimitOptions = {
  * @throws {UsageError} when a value is not a byte count
  * @example vectorLimitsOf({ 'max-vector-file': '64MiB' }, {}).fileBytes // 67108864
  */
-export function vectorLimitsOf(values: OptionValues<typeof vectorLimitOptions>, env: Readonly<Record<string, string | undefined>>): VectorLimits {
+export function vectorLimitsOf(
+  values: OptionValues<typeof vectorLimitOptions>,
+  env: Readonly<Record<string, string | undefined>>,
+): VectorLimits {
   const bytes = (name: keyof typeof vectorLimitOptions): number | undefined => {
     const given = standIn(values[name], name, vectorLimitOptions, env);
     if (given === undefined) return undefined;
     const n = parseBytes(given.text);
-    if (n === undefined) throw new UsageError(`${optionLabel(given.name)} must be a byte count such as 1048576, 512K or 16MiB, not ${JSON.stringify(given.text)}`);
+    if (n === undefined)
+      throw new UsageError(
+        `${optionLabel(given.name)} must be a byte count such as 1048576, 512K or 16MiB, not ${JSON.stringify(given.text)}`,
+      );
     return n;
   };
   const fileBytes = bytes('max-vector-file');
   const stringBytes = bytes('max-vector-string');
-  return vectorLimits({ ...(fileBytes !== undefined ? { fileBytes } : {}), ...(stringBytes !== undefined ? { stringBytes } : {}) });
+  return vectorLimits({
+    ...(fileBytes !== undefined ? { fileBytes } : {}),
+    ...(stringBytes !== undefined ? { stringBytes } : {}),
+  });
 }

@@ -55,7 +55,18 @@ export interface ShownBytes {
  * @example showBytes(new TextEncoder().encode('a\r\nb')).lines // ['a\\r⏎', 'b']
  */
 export function showBytes(bytes: Uint8Array): ShownBytes {
-  const facts = { bytes: bytes.byteLength, lf: 0, cr: 0, crlf: 0, tab: 0, otherControls: 0, nonAsciiChars: 0, nonAsciiBytes: 0, escapedChars: 0, invalidBytes: 0 };
+  const facts = {
+    bytes: bytes.byteLength,
+    lf: 0,
+    cr: 0,
+    crlf: 0,
+    tab: 0,
+    otherControls: 0,
+    nonAsciiChars: 0,
+    nonAsciiBytes: 0,
+    escapedChars: 0,
+    invalidBytes: 0,
+  };
   const lines: string[] = [];
   let text = '';
   let line = '';
@@ -114,6 +125,3 @@ export function showBytes(bytes: Uint8Array): ShownBytes {
 // --- internal ---
 
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
-
-
-

@@ -20,6 +20,9 @@ export function endpoint(baseUrl: string, path: string): string {
   } catch (e) {
     throw new RangeError((e as Error).message.replace(/^url /, 'baseUrl '), { cause: e });
   }
-  if (/[?#]/.test(baseUrl)) throw new RangeError(`baseUrl ${JSON.stringify(baseUrl)} has a query or fragment; operation paths are appended to it`);
+  if (/[?#]/.test(baseUrl))
+    throw new RangeError(
+      `baseUrl ${JSON.stringify(baseUrl)} has a query or fragment; operation paths are appended to it`,
+    );
   return `${baseUrl.replace(/\/+$/, '')}${path}`;
 }

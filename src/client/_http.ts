@@ -52,13 +52,17 @@ export function wireUrl(url: string): { origin: string; target: string; url: str
   } catch {
     throw new RangeError(`url ${JSON.stringify(clip(url, 80))} is not an absolute URL`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new RangeError(`url ${JSON.stringify(clip(url, 80))} is not http or https`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new RangeError(`url ${JSON.stringify(clip(url, 80))} is not http or https`);
   const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(url);
   if (!authority) throw new RangeError(`url ${JSON.stringify(clip(url, 80))} has no "//" authority`);
   const hash = url.indexOf('#', authority[0].length);
   let target = url.slice(authority[0].length, hash < 0 ? undefined : hash);
   if (!target.startsWith('/')) target = `/${target}`;
-  if (/[^\x21-\x7e]/.test(target)) throw new RangeError(`the path and query of ${JSON.stringify(clip(url, 80))} must be printable ASCII without spaces: percent-encode them`);
+  if (/[^\x21-\x7e]/.test(target))
+    throw new RangeError(
+      `the path and query of ${JSON.stringify(clip(url, 80))} must be printable ASCII without spaces: percent-encode them`,
+    );
   return { origin: parsed.origin, target, url: `${authority[0]}${target}` };
 }
 
@@ -74,7 +78,8 @@ export function wireUrl(url: string): { origin: string; target: string; url: str
 export async function exchange(request: WireRequest, options: ClientOptions): Promise<WireResponse> {
   const { origin, target } = wireUrl(request.url);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive integer; got ${String(timeoutMs)}`);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+    throw new RangeError(`timeoutMs must be a positive integer; got ${String(timeoutMs)}`);
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const dispatcher = options.dispatcher ?? sharedAgent(timeoutMs);
   const where = `${request.method} ${origin}${target.split('?')[0] ?? ''}`;
@@ -86,7 +91,10 @@ export async function exchange(request: WireRequest, options: ClientOptions): Pr
       path: target,
       method: request.method as Dispatcher.HttpMethod,
       headers: request.headers.flat(),
-      body: request.body === null ? null : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength),
+      body:
+        request.body === null
+          ? null
+          : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
@@ -101,9 +109,13 @@ export async function exchange(request: WireRequest, options: ClientOptions): Pr
       size += chunk.byteLength;
       if (size > limit) {
         response.body.destroy();
-        throw new ClientError('PGV2_CLIENT_RESPONSE_TOO_LARGE', `${where}: the response body is larger than ${limit} bytes (maxResponseBytes); not read further`, {
-          status: response.statusCode,
-        });
+        throw new ClientError(
+          'PGV2_CLIENT_RESPONSE_TOO_LARGE',
+          `${where}: the response body is larger than ${limit} bytes (maxResponseBytes); not read further`,
+          {
+            status: response.statusCode,
+          },
+        );
       }
       chunks.push(chunk);
     }
@@ -112,7 +124,11 @@ export async function exchange(request: WireRequest, options: ClientOptions): Pr
     throw networkError(e, where, timeoutMs);
   }
   const all = Buffer.concat(chunks);
-  return { status: response.statusCode, headers: response.headers, body: new Uint8Array(all.buffer, all.byteOffset, all.byteLength) };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: new Uint8Array(all.buffer, all.byteOffset, all.byteLength),
+  };
 }
 
 /**
@@ -136,7 +152,12 @@ const agents = new Map<number, Agent>();
 function sharedAgent(timeoutMs: number): Agent {
   let agent = agents.get(timeoutMs);
   if (!agent) {
-    agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4_000 });
+    agent = new Agent({
+      connect: { timeout: timeoutMs },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      keepAliveTimeout: 4_000,
+    });
     agents.set(timeoutMs, agent);
   }
   return agent;
@@ -147,9 +168,10 @@ const TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 
 function networkError(e: unknown, where: string, timeoutMs: number): Error {
   const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
   const message = e instanceof Error ? e.message : String(e);
-  if (code === 'UND_ERR_INVALID_ARG') return new RangeError(`${where}: undici refuses to send this request: ${message}`, { cause: e });
-  if (TIMEOUTS.has(code)) return new ClientError('PGV2_CLIENT_TIMEOUT', `${where}: timed out after ${timeoutMs} ms (${code})`, { cause: e });
+  if (code === 'UND_ERR_INVALID_ARG')
+    return new RangeError(`${where}: undici refuses to send this request: ${message}`, { cause: e });
+  if (TIMEOUTS.has(code))
+    return new ClientError('PGV2_CLIENT_TIMEOUT', `${where}: timed out after ${timeoutMs} ms (${code})`, { cause: e });
   const detail = [code, message].filter((t) => t !== '').join(': ');
   return new ClientError('PGV2_CLIENT_NETWORK', `${where}: ${detail || 'network failure'}`, { cause: e });
 }
-

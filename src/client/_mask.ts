@@ -16,7 +16,13 @@ export function maskError(e: unknown, secrets: readonly string[]): unknown {
   if (!(e instanceof Error)) return e;
   const message = redact(e.message, secrets);
   if (message === e.message) return e;
-  if (e instanceof ClientError) return new ClientError(e.code, message, { status: e.status, problem: e.problem, gatewayCode: e.gatewayCode, cause: e.cause });
+  if (e instanceof ClientError)
+    return new ClientError(e.code, message, {
+      status: e.status,
+      problem: e.problem,
+      gatewayCode: e.gatewayCode,
+      cause: e.cause,
+    });
   if (e instanceof RangeError) return new RangeError(message);
   if (e instanceof TypeError) return new TypeError(message);
   return new Error(message);

@@ -32,27 +32,55 @@ export interface Envelope {
  * @throws {ClientError} when the response is not an authentic 200
  * @example assertAuthentic(await signedRequest({ method: 'POST', url: `${baseUrl}/pg/v2/payment/create`, appId, appSecret, body }), { appId, appSecret }, 'the payment response');
  */
-export function assertAuthentic(r: SignedExchange, merchant: { readonly appId: string; readonly appSecret: string; readonly verify?: VerifyOptions | undefined }, what: string): void {
+export function assertAuthentic(
+  r: SignedExchange,
+  merchant: { readonly appId: string; readonly appSecret: string; readonly verify?: VerifyOptions | undefined },
+  what: string,
+): void {
   const secrets = [merchant.appSecret];
   if (r.status !== 200) {
     const said = unverifiedEnvelope(r.body);
-    const quoted = said.errorMessage !== undefined ? `: errorMessage ${JSON.stringify(clip(said.errorMessage, 200))}` : '';
+    const quoted =
+      said.errorMessage !== undefined ? `: errorMessage ${JSON.stringify(clip(said.errorMessage, 200))}` : '';
     const code = said.code !== undefined ? ` (code ${JSON.stringify(clip(said.code, 200))})` : '';
-    throw fail('PGV2_CLIENT_HTTP_STATUS', `${what}: the gateway answered HTTP ${r.status}${quoted}${code}; not 200, so not used (R9, R16)`, secrets, {
-      status: r.status,
-      ...(said.code !== undefined ? { gatewayCode: said.code } : {}),
-    });
+    throw fail(
+      'PGV2_CLIENT_HTTP_STATUS',
+      `${what}: the gateway answered HTTP ${r.status}${quoted}${code}; not 200, so not used (R9, R16)`,
+      secrets,
+      {
+        status: r.status,
+        ...(said.code !== undefined ? { gatewayCode: said.code } : {}),
+      },
+    );
   }
   const authorization = singleHeader(r.headers, 'authorization');
   if (authorization === null) {
-    throw fail('PGV2_CLIENT_RESPONSE_NOT_AUTHENTIC', `${what} is not authentic: it carries more than one Authorization header (5.4, R9); not used`, secrets, { status: 200 });
+    throw fail(
+      'PGV2_CLIENT_RESPONSE_NOT_AUTHENTIC',
+      `${what} is not authentic: it carries more than one Authorization header (5.4, R9); not used`,
+      secrets,
+      { status: 200 },
+    );
   }
   const outcome = verifyResponse(
-    { appId: merchant.appId, appSecret: merchant.appSecret, method: r.sent.method, url: r.sent.url, status: r.status, authorization: authorization ?? null, body: r.body },
+    {
+      appId: merchant.appId,
+      appSecret: merchant.appSecret,
+      method: r.sent.method,
+      url: r.sent.url,
+      status: r.status,
+      authorization: authorization ?? null,
+      body: r.body,
+    },
     merchant.verify ?? {},
   );
   if (!outcome.valid) {
-    throw fail('PGV2_CLIENT_RESPONSE_NOT_AUTHENTIC', `${what} is not authentic: ${outcome.message} (5.4, R9); not used`, secrets, { status: 200, problem: outcome.problem });
+    throw fail(
+      'PGV2_CLIENT_RESPONSE_NOT_AUTHENTIC',
+      `${what} is not authentic: ${outcome.message} (5.4, R9); not used`,
+      secrets,
+      { status: 200, problem: outcome.problem },
+    );
   }
 }
 
@@ -68,7 +96,8 @@ export function assertAuthentic(r: SignedExchange, merchant: { readonly appId: s
  * @example readEnvelope(utf8('{"code":"OK","errorMessage":null,"data":{}}'), 'the payment response', [appSecret]).code // 'OK'
  */
 export function readEnvelope(body: Uint8Array, what: string, secrets: readonly string[]): Envelope {
-  const malformed = (why: string): ClientError => fail('PGV2_CLIENT_MALFORMED_RESPONSE', `${what} is authentic but ${why} (2.3)`, secrets, { status: 200 });
+  const malformed = (why: string): ClientError =>
+    fail('PGV2_CLIENT_MALFORMED_RESPONSE', `${what} is authentic but ${why} (2.3)`, secrets, { status: 200 });
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(body);
@@ -85,7 +114,8 @@ export function readEnvelope(body: Uint8Array, what: string, secrets: readonly s
   const code = value.get('code');
   if (typeof code !== 'string') throw malformed('its envelope has no string code');
   const errorMessage = value.get('errorMessage') ?? null;
-  if (errorMessage !== null && typeof errorMessage !== 'string') throw malformed('its errorMessage is neither a string nor null');
+  if (errorMessage !== null && typeof errorMessage !== 'string')
+    throw malformed('its errorMessage is neither a string nor null');
   const data = value.get('data') ?? undefined;
   if (data !== undefined && data !== null && !isOrderedObject(data)) throw malformed('its data is not a JSON object');
   return { code, errorMessage, data: data ?? undefined };
@@ -100,7 +130,12 @@ export function readEnvelope(body: Uint8Array, what: string, secrets: readonly s
  * @returns the error
  * @example fail('PGV2_CLIENT_MALFORMED_RESPONSE', 'no data', [appSecret]).code // 'PGV2_CLIENT_MALFORMED_RESPONSE'
  */
-export function fail(code: ClientError['code'], message: string, secrets: readonly string[], details: ConstructorParameters<typeof ClientError>[2] = {}): ClientError {
+export function fail(
+  code: ClientError['code'],
+  message: string,
+  secrets: readonly string[],
+  details: ConstructorParameters<typeof ClientError>[2] = {},
+): ClientError {
   return new ClientError(code, redact(message, secrets), details);
 }
 
@@ -122,9 +157,11 @@ function unverifiedEnvelope(body: Uint8Array): { code?: string; errorMessage?: s
     const value: unknown = JSON.parse(new TextDecoder('utf-8').decode(body));
     if (typeof value !== 'object' || value === null) return {};
     const { code, errorMessage } = value as { code?: unknown; errorMessage?: unknown };
-    return { ...(typeof code === 'string' ? { code } : {}), ...(typeof errorMessage === 'string' ? { errorMessage } : {}) };
+    return {
+      ...(typeof code === 'string' ? { code } : {}),
+      ...(typeof errorMessage === 'string' ? { errorMessage } : {}),
+    };
   } catch {
     return {};
   }
 }
-

@@ -54,7 +54,8 @@ export interface CreatePaymentResult {
  */
 export async function createPayment(input: CreatePaymentInput): Promise<CreatePaymentResult> {
   const { payment, appSecret } = input;
-  if (typeof payment !== 'object' || payment === null || Array.isArray(payment)) throw new TypeError('payment must be a JSON object');
+  if (typeof payment !== 'object' || payment === null || Array.isArray(payment))
+    throw new TypeError('payment must be a JSON object');
   const url = endpoint(input.baseUrl, PAYMENT_CREATE_PATH);
   const r = await signedRequest({ ...input, method: 'POST', url, body: JSON.stringify(payment) });
   const what = `the payment response (POST ${r.sent.url})`;
@@ -62,7 +63,12 @@ export async function createPayment(input: CreatePaymentInput): Promise<CreatePa
   const envelope = readEnvelope(r.body, what, [appSecret]);
   const paymentNo = envelope.data instanceof Map ? (envelope.data.get('paymentNo') ?? null) : null;
   if (paymentNo !== null && typeof paymentNo !== 'string') {
-    throw fail('PGV2_CLIENT_MALFORMED_RESPONSE', `${what} is authentic but data.paymentNo is neither a string nor null (2.3)`, [appSecret], { status: 200, gatewayCode: envelope.code });
+    throw fail(
+      'PGV2_CLIENT_MALFORMED_RESPONSE',
+      `${what} is authentic but data.paymentNo is neither a string nor null (2.3)`,
+      [appSecret],
+      { status: 200, gatewayCode: envelope.code },
+    );
   }
   return { code: envelope.code, paymentNo, responseBody: r.body };
 }

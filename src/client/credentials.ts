@@ -80,12 +80,22 @@ export interface UploadCredentials {
  */
 export async function requestUploadCredentials(input: CredentialsInput): Promise<UploadCredentials> {
   const { appSecret } = input;
-  for (const name of ['filename', 'scene'] as const) if (typeof input[name] !== 'string') throw new TypeError(`${name} must be a string`);
+  for (const name of ['filename', 'scene'] as const)
+    if (typeof input[name] !== 'string') throw new TypeError(`${name} must be a string`);
   const contentType = input.contentType ?? undefined;
-  if (contentType !== undefined && typeof contentType !== 'string') throw new TypeError('contentType must be a string, null or undefined');
+  if (contentType !== undefined && typeof contentType !== 'string')
+    throw new TypeError('contentType must be a string, null or undefined');
   if (input.preflight) {
-    const outcome = validateCredentialsRequest({ filename: input.filename, contentType, scene: input.scene, fileSize: input.fileSize });
-    if (!outcome.valid) throw fail('PGV2_CLIENT_INVALID_REQUEST', `the credentials request was not sent: ${outcome.message}`, [appSecret]);
+    const outcome = validateCredentialsRequest({
+      filename: input.filename,
+      contentType,
+      scene: input.scene,
+      fileSize: input.fileSize,
+    });
+    if (!outcome.valid)
+      throw fail('PGV2_CLIENT_INVALID_REQUEST', `the credentials request was not sent: ${outcome.message}`, [
+        appSecret,
+      ]);
   }
   const url = endpoint(input.baseUrl, CREDENTIALS_PATH);
   const body = JSON.stringify({ filename: input.filename, contentType, scene: input.scene });
@@ -96,17 +106,27 @@ export async function requestUploadCredentials(input: CredentialsInput): Promise
   const envelope = readEnvelope(r.body, what, [appSecret]);
   if (envelope.code !== 'OK') {
     const said = envelope.errorMessage === null ? '' : `: errorMessage ${JSON.stringify(envelope.errorMessage)}`;
-    throw fail('PGV2_CLIENT_GATEWAY_CODE', `${what} is authentic but its code is ${JSON.stringify(envelope.code)}, not OK${said} (2.3)`, [appSecret], {
-      status: 200,
-      gatewayCode: envelope.code,
-    });
+    throw fail(
+      'PGV2_CLIENT_GATEWAY_CODE',
+      `${what} is authentic but its code is ${JSON.stringify(envelope.code)}, not OK${said} (2.3)`,
+      [appSecret],
+      {
+        status: 200,
+        gatewayCode: envelope.code,
+      },
+    );
   }
-  const malformed = (why: string) => fail('PGV2_CLIENT_MALFORMED_RESPONSE', `${what} is authentic but ${why} (2.4)`, [appSecret], { status: 200, gatewayCode: 'OK' });
+  const malformed = (why: string) =>
+    fail('PGV2_CLIENT_MALFORMED_RESPONSE', `${what} is authentic but ${why} (2.4)`, [appSecret], {
+      status: 200,
+      gatewayCode: 'OK',
+    });
   if (!isOrderedObject(envelope.data)) throw malformed('it has no data object');
   const data = envelope.data;
   const text = (name: string): string => {
     const v = data.get(name);
-    if (typeof v !== 'string' || v === '') throw malformed(`data.${name} is ${v === undefined ? 'missing' : 'not a non-empty string'}`);
+    if (typeof v !== 'string' || v === '')
+      throw malformed(`data.${name} is ${v === undefined ? 'missing' : 'not a non-empty string'}`);
     return v;
   };
   const uploadUrl = text('uploadUrl');
@@ -134,7 +154,8 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 function formFieldsOf(data: OrderedObject, malformed: (why: string) => Error): FormFields {
   const fields = data.get('formFields');
-  if (!isOrderedObject(fields)) throw malformed(`data.formFields is ${fields === undefined ? 'missing' : 'not a JSON object'}`);
+  if (!isOrderedObject(fields))
+    throw malformed(`data.formFields is ${fields === undefined ? 'missing' : 'not a JSON object'}`);
   const pairs: Array<readonly [string, string]> = [];
   for (const [name, value] of fields) {
     if (typeof value !== 'string') throw malformed(`data.formFields entry ${JSON.stringify(name)} is not a string`);

@@ -57,12 +57,14 @@ export const CLIENT_ERRORS: Readonly<Record<ClientErrorCode, ClientErrorInfo>> =
   },
   PGV2_CLIENT_HTTP_STATUS: {
     title: 'Gateway refused',
-    description: 'The gateway answered with an HTTP status other than 200. Such a response is not verified (R9) and never used as success; its errorMessage is quoted when readable (R16).',
+    description:
+      'The gateway answered with an HTTP status other than 200. Such a response is not verified (R9) and never used as success; its errorMessage is quoted when readable (R16).',
     sources: ['5.4', '7', 'R9', 'R16'],
   },
   PGV2_CLIENT_RESPONSE_NOT_AUTHENTIC: {
     title: 'Response not authentic',
-    description: 'An HTTP 200 whose signature does not verify over the raw response bytes: no Authorization, a malformed one, another appId, or a sign that does not match. Nothing in it is used.',
+    description:
+      'An HTTP 200 whose signature does not verify over the raw response bytes: no Authorization, a malformed one, another appId, or a sign that does not match. Nothing in it is used.',
     sources: ['5.4', '7', 'R9'],
   },
   PGV2_CLIENT_MALFORMED_RESPONSE: {
@@ -77,7 +79,8 @@ export const CLIENT_ERRORS: Readonly<Record<ClientErrorCode, ClientErrorInfo>> =
   },
   PGV2_CLIENT_INVALID_REQUEST: {
     title: 'Request refused before sending',
-    description: 'The preflight check (option preflight) found the credentials request or the file outside 2.1, 2.2 and 8; nothing was sent.',
+    description:
+      'The preflight check (option preflight) found the credentials request or the file outside 2.1, 2.2 and 8; nothing was sent.',
     sources: ['2.1', '2.2', '8', 'R13'],
   },
   PGV2_CLIENT_UPLOAD_FAILED: {

@@ -49,7 +49,8 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
  */
 export function timestampOf(options: ClientOptions): string {
   const ms = (options.clock ?? Date.now)();
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new RangeError(`clock must give a non-negative number of milliseconds; got ${String(ms)}`);
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+    throw new RangeError(`clock must give a non-negative number of milliseconds; got ${String(ms)}`);
   return String(Math.trunc(ms));
 }
 

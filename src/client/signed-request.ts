@@ -109,7 +109,8 @@ export async function signedRequest(input: SignedRequestInput): Promise<SignedEx
   for (const name of ['method', 'url', 'appId', 'appSecret'] as const) {
     if (typeof input[name] !== 'string') throw new TypeError(`${name} must be a string`);
   }
-  if (typeof input.body !== 'string' && !(input.body instanceof Uint8Array)) throw new TypeError('body must be a string or a Uint8Array');
+  if (typeof input.body !== 'string' && !(input.body instanceof Uint8Array))
+    throw new TypeError('body must be a string or a Uint8Array');
   const m = input.mutate;
   // R10: a URL signed but not sent is signed as written (as registered); one sent, as it goes on the wire
   const onTheWire = wireUrl(input.url).url;
@@ -121,7 +122,15 @@ export async function signedRequest(input: SignedRequestInput): Promise<SignedEx
   const signature = sign({ appId: input.appId, appSecret: secret, method: input.method, url, timestamp, nonce, body });
   const items: AuthorizationItems = { appId: input.appId, sign: signature, timestamp, nonce };
   const header = formatAuthorization(items);
-  const signed: SignedParts = { appId: input.appId, method: input.method, url, timestamp, nonce, body, sign: signature };
+  const signed: SignedParts = {
+    appId: input.appId,
+    method: input.method,
+    url,
+    timestamp,
+    nonce,
+    body,
+    sign: signature,
+  };
 
   let authorization: string | null = header;
   if (m?.kind === 'timestamp') authorization = rawHeader({ ...items, timestamp: m.timestamp });

@@ -37,9 +37,26 @@ export interface UploadFileInput {
  * const credentials = await requestUploadCredentials({ baseUrl, appId, appSecret, filename: 'evidence.pdf', contentType: 'application/pdf', scene: 'DISPUTE_EVIDENCE' });
  * await uploadFile(credentials, { filename: 'evidence.pdf', contentType: 'application/pdf', file: utf8('%PDF-1.7\n') });
  */
-export async function uploadFile(credentials: UploadCredentials, file: UploadFileInput, options: ClientOptions = {}): Promise<void> {
-  const form = buildUploadForm({ formFields: credentials.formFields, filename: file.filename, contentType: file.contentType ?? '', file: file.file });
-  const r = await exchange({ method: credentials.httpMethod, url: credentials.uploadUrl, headers: [['Content-Type', form.contentType]], body: form.body }, options);
+export async function uploadFile(
+  credentials: UploadCredentials,
+  file: UploadFileInput,
+  options: ClientOptions = {},
+): Promise<void> {
+  const form = buildUploadForm({
+    formFields: credentials.formFields,
+    filename: file.filename,
+    contentType: file.contentType ?? '',
+    file: file.file,
+  });
+  const r = await exchange(
+    {
+      method: credentials.httpMethod,
+      url: credentials.uploadUrl,
+      headers: [['Content-Type', form.contentType]],
+      body: form.body,
+    },
+    options,
+  );
   if (r.status !== 204) {
     const text = bodyText(r.body);
     throw fail(

@@ -33,6 +33,10 @@ export interface UploadResult {
 export async function upload(input: UploadInput): Promise<UploadResult> {
   if (!(input.file instanceof Uint8Array)) throw new TypeError('file must be a Uint8Array');
   const credentials = await requestUploadCredentials({ ...input, fileSize: input.file.byteLength });
-  await uploadFile(credentials, { filename: input.filename, contentType: input.contentType ?? null, file: input.file }, input);
+  await uploadFile(
+    credentials,
+    { filename: input.filename, contentType: input.contentType ?? null, file: input.file },
+    input,
+  );
   return { storageUri: credentials.storageUri, uploadNo: credentials.uploadNo };
 }

@@ -43,9 +43,13 @@ export const REPLACEMENT_FORMS: readonly ReplacementForm[] = ['maximal-subpart',
  * @returns new bytes; valid sequences (a BOM included) are kept as they are
  * @example replaceIllFormed(Uint8Array.of(0x61, 0xe2, 0x82, 0x62), Uint8Array.of(0x3f)) // Uint8Array.of(0x61, 0x3f, 0x62) — "a?b"
  */
-export function replaceIllFormed(bytes: Uint8Array, replacement: Uint8Array, form: ReplacementForm = 'maximal-subpart'): Uint8Array {
+export function replaceIllFormed(
+  bytes: Uint8Array,
+  replacement: Uint8Array,
+  form: ReplacementForm = 'maximal-subpart',
+): Uint8Array {
   const out: number[] = [];
-  for (let i = 0; i < bytes.byteLength; ) {
+  for (let i = 0; i < bytes.byteLength;) {
     const valid = utf8SequenceLength(bytes, i);
     if (valid > 0) {
       for (let k = 0; k < valid; k++) out.push(bytes[i + k] ?? 0);

@@ -18,11 +18,17 @@ import { refusalExpected, resultOf } from './common.js';
  * when it reads no four values.
  * @example PARSER_MISTAKES[0]?.id // 'items-by-position'
  */
-export const PARSER_MISTAKES: ReadonlyArray<{ readonly id: string; readonly ref: string; readonly description: string; readonly read: (header: string) => AuthorizationItems | undefined }> = [
+export const PARSER_MISTAKES: ReadonlyArray<{
+  readonly id: string;
+  readonly ref: string;
+  readonly description: string;
+  readonly read: (header: string) => AuthorizationItems | undefined;
+}> = [
   {
     id: 'items-by-position',
     ref: '§5.3, R8',
-    description: "the values are read by position, the spec's order (appId, sign, timestamp, nonce) assumed, not by name",
+    description:
+      "the values are read by position, the spec's order (appId, sign, timestamp, nonce) assumed, not by name",
     read: itemsByPosition,
   },
   {
@@ -46,14 +52,26 @@ export function diagnoseAuthorization(c: AuthorizationCase, outcome: OpOutcome):
     // a name written twice in other cases (Sign=, SIGN=): missing for a parser that compares names
     // exactly, a duplicate for one that folds them (R8 (e)); a value returned for it says which
     const folded = parseAuthorization(c.inputs.header, { foldNames: true, ignoreEmpty: true });
-    const twice = !folded.ok && folded.problem.kind === 'duplicate-item' && typeof result[folded.problem.item] === 'string' && result[folded.problem.item] !== '';
+    const twice =
+      !folded.ok &&
+      folded.problem.kind === 'duplicate-item' &&
+      typeof result[folded.problem.item] === 'string' &&
+      result[folded.problem.item] !== '';
     return [refusalExpected(twice ? 'duplicate-item' : (c.expected.problem?.kind ?? 'refuse'), '§5.3, R8')];
   }
   const allowed = caseAnswers(c).accepted;
   const found = PARSER_MISTAKES.filter(({ read }) => {
     const theirs = read(c.inputs.header);
-    return theirs !== undefined && ITEM_NAMES.every((n) => result[n] === theirs[n]) && allowed.every((a) => ITEM_NAMES.some((n) => theirs[n] !== a[n]));
-  }).map((m): Diagnosis => ({ mistake: m.id, message: `your items equal the items of a parser in which ${m.description}`, ref: m.ref }));
+    return (
+      theirs !== undefined &&
+      ITEM_NAMES.every((n) => result[n] === theirs[n]) &&
+      allowed.every((a) => ITEM_NAMES.some((n) => theirs[n] !== a[n]))
+    );
+  }).map((m): Diagnosis => ({
+    mistake: m.id,
+    message: `your items equal the items of a parser in which ${m.description}`,
+    ref: m.ref,
+  }));
   if (found.length > 0) return found;
   // accepted values no reading gives: the header read with its white space kept, or trimmed
   // everywhere, or with its names folded, has a problem that parser had to refuse it for (a missing
@@ -91,7 +109,8 @@ export function itemsByPosition(header: string): AuthorizationItems | undefined 
  */
 export function itemsSplitAtLastEquals(header: string): AuthorizationItems | undefined {
   const found = new Map<string, string>();
-  for (const [name, , raw] of items(header)) if (raw.includes('=') && !found.has(name)) found.set(name, raw.slice(raw.lastIndexOf('=') + 1));
+  for (const [name, , raw] of items(header))
+    if (raw.includes('=') && !found.has(name)) found.set(name, raw.slice(raw.lastIndexOf('=') + 1));
   if (!ITEM_NAMES.every((n) => found.has(n))) return undefined;
   return Object.fromEntries(ITEM_NAMES.map((n) => [n, found.get(n) ?? ''])) as Record<ItemName, string>;
 }

@@ -60,7 +60,11 @@ export type MistakeLead = 'your sign' | 'your content' | 'you accept';
  * ofMistake(MISTAKES[0], 'your sign').message // 'your sign equals the sign of the content in which …'
  */
 export function ofMistake(m: Mistake, who: MistakeLead): Diagnosis {
-  return { mistake: m.id, message: `${(m.writes === 'sign' ? SIGN_LEADS : CONTENT_LEADS)[who]} ${m.description}`, ref: m.ref };
+  return {
+    mistake: m.id,
+    message: `${(m.writes === 'sign' ? SIGN_LEADS : CONTENT_LEADS)[who]} ${m.description}`,
+    ref: m.ref,
+  };
 }
 
 const CONTENT_LEADS: Readonly<Record<MistakeLead, string>> = {

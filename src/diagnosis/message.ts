@@ -43,11 +43,21 @@ export function diagnoseMessage(c: MessageCase, outcome: OpOutcome): Diagnosis[]
 
 function signedOverMistake(c: MessageCase): Diagnosis[] {
   // read as leniently as R8 lets a parser (empty elements ignored, names folded): the sign is what is diagnosed
-  const parsed = c.inputs.authorization ? parseAuthorization(c.inputs.authorization, { ignoreEmpty: true, foldNames: true }) : undefined;
+  const parsed = c.inputs.authorization
+    ? parseAuthorization(c.inputs.authorization, { ignoreEmpty: true, foldNames: true })
+    : undefined;
   if (!parsed?.ok) return [];
   const { timestamp, nonce, sign: headerSign } = parsed.items;
   const url = c.kind === 'webhook' ? c.inputs.notifyUrl : c.inputs.url;
-  const parts: ByteParts = { appId: c.inputs.appId, appSecret: c.inputs.appSecret, method: c.inputs.method, url, timestamp, nonce, body: bodyBytes(c.inputs) };
+  const parts: ByteParts = {
+    appId: c.inputs.appId,
+    appSecret: c.inputs.appSecret,
+    method: c.inputs.method,
+    url,
+    timestamp,
+    nonce,
+    body: bodyBytes(c.inputs),
+  };
   const out: Diagnosis[] = [];
   const rightSign = sign(parts);
   const got = headerSign.toLowerCase();
@@ -59,10 +69,15 @@ function signedOverMistake(c: MessageCase): Diagnosis[] {
       ref: '§5.2, R7',
     });
   }
-  if (c.kind === 'webhook' && c.inputs.deliveryUrl && sign({ ...parts, url: c.inputs.deliveryUrl }) === headerSign.toLowerCase()) {
+  if (
+    c.kind === 'webhook' &&
+    c.inputs.deliveryUrl &&
+    sign({ ...parts, url: c.inputs.deliveryUrl }) === headerSign.toLowerCase()
+  ) {
     out.push({
       mistake: 'delivery-url',
-      message: 'you accept the sign of the content in which part 4 is the URL the call arrived on, not the notifyUrl as submitted',
+      message:
+        'you accept the sign of the content in which part 4 is the URL the call arrived on, not the notifyUrl as submitted',
       ref: '§5.5, R10',
     });
   }

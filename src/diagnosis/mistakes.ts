@@ -70,7 +70,11 @@ export function findMistakes(parts: ByteParts, headerSign: string): Mistake[] {
   const digest = Uint8Array.from(Buffer.from(rightSign, 'hex'));
   const signed = MISTAKES.filter(({ writeSign }) => {
     const written = writeSign?.(digest);
-    return written !== undefined && written !== rightSign && (written === headerSign || (/^[0-9a-f]+$/.test(written) && written === wanted)); // hex without regard to case (R7 apart), base64 as written
+    return (
+      written !== undefined &&
+      written !== rightSign &&
+      (written === headerSign || (/^[0-9a-f]+$/.test(written) && written === wanted))
+    ); // hex without regard to case (R7 apart), base64 as written
   }).map(({ build: _b, writeSign: _w, ...mistake }) => mistake);
   return [
     ...mistakenContents(parts)
@@ -93,7 +97,9 @@ export function differingMistakes(parts: ByteParts): Mistake[] {
   const rightSign = signContent(signatureContent(parts));
   const digest = Uint8Array.from(Buffer.from(rightSign, 'hex'));
   const byContent = new Set(mistakenContents(parts).map(({ mistake }) => mistake.id));
-  return MISTAKES.filter(({ id, writeSign }) => byContent.has(id) || (writeSign !== undefined && writeSign(digest) !== rightSign)).map(({ build: _b, writeSign: _w, ...mistake }) => mistake);
+  return MISTAKES.filter(
+    ({ id, writeSign }) => byContent.has(id) || (writeSign !== undefined && writeSign(digest) !== rightSign),
+  ).map(({ build: _b, writeSign: _w, ...mistake }) => mistake);
 }
 
 /** How a known mistake builds its content (undefined when it does not apply; several contents when converters make it in several forms). */
@@ -138,39 +144,150 @@ const SUMMARY = {
  * @example KNOWN_MISTAKES.PartsOrder.forms.map((f) => f.id) // ['app-id-secret-swapped', 'timestamp-nonce-swapped']
  */
 export const KNOWN_MISTAKES = {
-  FinalLfMissing: { summary: SUMMARY.content, forms: [{ id: 'no-final-lf', ref: '§5.1, R1', description: 'the LF after part 7 (the body) was left out', build: (_, c) => c.subarray(0, c.byteLength - 1) }] },
-  ExtraLf: { summary: SUMMARY.content, forms: [{ id: 'extra-final-lf', ref: '§5.1, R1', description: 'one LF too many at the end of the content', build: (_, c) => concatBytes([c, utf8('\n')]) }] },
-  EmptyBodyPartDropped: { summary: SUMMARY.body, forms: [{ id: 'body-part-left-out', ref: '§5.1, R2', description: 'part 7 was left out: the content ends after the nonce and its LF', build: (p) => head(p) }] },
-  BodyNotSigned: { summary: SUMMARY.body, forms: [{ id: 'empty-body', ref: '§5.1', description: 'the content was built with an empty body instead of the body sent', build: (p) => (p.body.byteLength > 0 ? with_(p, { body: new Uint8Array() }) : undefined) }] },
-  CrlfSeparators: { summary: SUMMARY.content, forms: [{ id: 'crlf-separators', ref: '§5.1', description: 'the parts were separated by CR LF instead of LF', build: (p) => concatBytes([utf8(fields(p).join('\r\n') + '\r\n'), p.body, utf8('\r\n')]) }] },
-  SecretOmitted: { summary: SUMMARY.content, forms: [{ id: 'secret-left-out', ref: '§5.1', description: 'part 2 (the secret) was left out', build: (p) => concatBytes([utf8([p.appId, p.method, p.url, p.timestamp, p.nonce].join('\n') + '\n'), p.body, utf8('\n')]) }] },
+  FinalLfMissing: {
+    summary: SUMMARY.content,
+    forms: [
+      {
+        id: 'no-final-lf',
+        ref: '§5.1, R1',
+        description: 'the LF after part 7 (the body) was left out',
+        build: (_, c) => c.subarray(0, c.byteLength - 1),
+      },
+    ],
+  },
+  ExtraLf: {
+    summary: SUMMARY.content,
+    forms: [
+      {
+        id: 'extra-final-lf',
+        ref: '§5.1, R1',
+        description: 'one LF too many at the end of the content',
+        build: (_, c) => concatBytes([c, utf8('\n')]),
+      },
+    ],
+  },
+  EmptyBodyPartDropped: {
+    summary: SUMMARY.body,
+    forms: [
+      {
+        id: 'body-part-left-out',
+        ref: '§5.1, R2',
+        description: 'part 7 was left out: the content ends after the nonce and its LF',
+        build: (p) => head(p),
+      },
+    ],
+  },
+  BodyNotSigned: {
+    summary: SUMMARY.body,
+    forms: [
+      {
+        id: 'empty-body',
+        ref: '§5.1',
+        description: 'the content was built with an empty body instead of the body sent',
+        build: (p) => (p.body.byteLength > 0 ? with_(p, { body: new Uint8Array() }) : undefined),
+      },
+    ],
+  },
+  CrlfSeparators: {
+    summary: SUMMARY.content,
+    forms: [
+      {
+        id: 'crlf-separators',
+        ref: '§5.1',
+        description: 'the parts were separated by CR LF instead of LF',
+        build: (p) => concatBytes([utf8(fields(p).join('\r\n') + '\r\n'), p.body, utf8('\r\n')]),
+      },
+    ],
+  },
+  SecretOmitted: {
+    summary: SUMMARY.content,
+    forms: [
+      {
+        id: 'secret-left-out',
+        ref: '§5.1',
+        description: 'part 2 (the secret) was left out',
+        build: (p) =>
+          concatBytes([utf8([p.appId, p.method, p.url, p.timestamp, p.nonce].join('\n') + '\n'), p.body, utf8('\n')]),
+      },
+    ],
+  },
   PartsOrder: {
     summary: SUMMARY.content,
     forms: [
-      { id: 'app-id-secret-swapped', ref: '§5.1', description: 'parts 1 and 2 (appId and secret) were swapped', build: (p) => with_(p, { appId: p.appSecret, appSecret: p.appId }) },
-      { id: 'timestamp-nonce-swapped', ref: '§5.1', description: 'parts 5 and 6 (timestamp and nonce) were swapped', build: (p) => with_(p, { timestamp: p.nonce, nonce: p.timestamp }) },
+      {
+        id: 'app-id-secret-swapped',
+        ref: '§5.1',
+        description: 'parts 1 and 2 (appId and secret) were swapped',
+        build: (p) => with_(p, { appId: p.appSecret, appSecret: p.appId }),
+      },
+      {
+        id: 'timestamp-nonce-swapped',
+        ref: '§5.1',
+        description: 'parts 5 and 6 (timestamp and nonce) were swapped',
+        build: (p) => with_(p, { timestamp: p.nonce, nonce: p.timestamp }),
+      },
     ],
   },
   MethodCase: {
     summary: SUMMARY.method,
     forms: [
-      { id: 'method-lower-case', ref: 'R5', description: 'the method was signed in lower case', build: (p) => with_(p, { method: p.method.toLowerCase() }) },
-      { id: 'method-upper-case', ref: 'R5', description: 'the method was signed in upper case while the request sent it otherwise', build: (p) => with_(p, { method: p.method.toUpperCase() }) },
+      {
+        id: 'method-lower-case',
+        ref: 'R5',
+        description: 'the method was signed in lower case',
+        build: (p) => with_(p, { method: p.method.toLowerCase() }),
+      },
+      {
+        id: 'method-upper-case',
+        ref: 'R5',
+        description: 'the method was signed in upper case while the request sent it otherwise',
+        build: (p) => with_(p, { method: p.method.toUpperCase() }),
+      },
     ],
   },
   PathInsteadOfUrl: {
     summary: SUMMARY.path,
     forms: [
-      { id: 'url-path-only', ref: 'R4', description: 'part 4 was the path and query only, without scheme://host', build: (p) => urlVariant(p, (u) => u.pathname + u.search) },
-      { id: 'url-path-only-without-query', ref: 'R4', description: 'part 4 was the path only, without scheme://host and query', build: (p) => urlVariant(p, (u) => u.pathname) },
+      {
+        id: 'url-path-only',
+        ref: 'R4',
+        description: 'part 4 was the path and query only, without scheme://host',
+        build: (p) => urlVariant(p, (u) => u.pathname + u.search),
+      },
+      {
+        id: 'url-path-only-without-query',
+        ref: 'R4',
+        description: 'part 4 was the path only, without scheme://host and query',
+        build: (p) => urlVariant(p, (u) => u.pathname),
+      },
     ],
   },
-  QueryDropped: { summary: SUMMARY.url, forms: [{ id: 'url-without-query', ref: 'R4', description: 'part 4 was the URL without its query string', build: (p) => urlVariant(p, () => p.url.split('?')[0] ?? p.url) }] },
+  QueryDropped: {
+    summary: SUMMARY.url,
+    forms: [
+      {
+        id: 'url-without-query',
+        ref: 'R4',
+        description: 'part 4 was the URL without its query string',
+        build: (p) => urlVariant(p, () => p.url.split('?')[0] ?? p.url),
+      },
+    ],
+  },
   UrlNormalized: {
     summary: SUMMARY.url,
     forms: [
-      { id: 'url-trailing-slash', ref: 'R4', description: 'part 4 had a trailing slash added or removed', build: (p) => urlVariant(p, () => toggleSlash(p.url)) },
-      { id: 'url-normalised', ref: 'R4', description: 'part 4 was the URL as a URL parser rewrites it (default port, percent-encoding, host case)', build: (p) => urlVariant(p, (u) => u.href) },
+      {
+        id: 'url-trailing-slash',
+        ref: 'R4',
+        description: 'part 4 had a trailing slash added or removed',
+        build: (p) => urlVariant(p, () => toggleSlash(p.url)),
+      },
+      {
+        id: 'url-normalised',
+        ref: 'R4',
+        description: 'part 4 was the URL as a URL parser rewrites it (default port, percent-encoding, host case)',
+        build: (p) => urlVariant(p, (u) => u.href),
+      },
     ],
   },
   HexUnpadded: {
@@ -180,7 +297,8 @@ export const KNOWN_MISTAKES = {
         id: 'hex-unpadded',
         ref: '§5.2',
         writes: 'sign',
-        description: 'each byte of the digest below 0x10 was written as one hex digit, without its leading zero (fewer than 64 digits)',
+        description:
+          'each byte of the digest below 0x10 was written as one hex digit, without its leading zero (fewer than 64 digits)',
         writeSign: (digest) => Array.from(digest, (b) => b.toString(16)).join(''),
       },
       {
@@ -188,7 +306,10 @@ export const KNOWN_MISTAKES = {
         ref: '§5.2',
         writes: 'sign',
         description: 'the digest was written as one hex number, its leading zeros dropped (fewer than 64 digits)',
-        writeSign: (digest) => Buffer.from(digest).toString('hex').replace(/^0+(?=.)/, ''),
+        writeSign: (digest) =>
+          Buffer.from(digest)
+            .toString('hex')
+            .replace(/^0+(?=.)/, ''),
       },
     ],
   },
@@ -204,28 +325,88 @@ export const KNOWN_MISTAKES = {
       },
     ],
   },
-  BodyLfDropped: { summary: SUMMARY.body, forms: [{ id: 'body-trailing-lf-stripped', ref: 'R1', description: "the body's trailing LFs were stripped", build: (p) => bodyVariant(p, (t) => t.replace(/\n+$/, '')) }] },
+  BodyLfDropped: {
+    summary: SUMMARY.body,
+    forms: [
+      {
+        id: 'body-trailing-lf-stripped',
+        ref: 'R1',
+        description: "the body's trailing LFs were stripped",
+        build: (p) => bodyVariant(p, (t) => t.replace(/\n+$/, '')),
+      },
+    ],
+  },
   CrlfConverted: {
     summary: SUMMARY.body,
     forms: [
-      { id: 'body-crlf-to-lf', ref: 'R3', description: "the body's CR LF line ends were converted to LF", build: (p) => bodyVariant(p, (t) => t.replace(/\r\n/g, '\n')) },
-      { id: 'body-lf-to-crlf', ref: 'R3', description: "the body's LF line ends were converted to CR LF", build: (p) => bodyVariant(p, (t) => t.replace(/\r?\n/g, '\r\n')) },
+      {
+        id: 'body-crlf-to-lf',
+        ref: 'R3',
+        description: "the body's CR LF line ends were converted to LF",
+        build: (p) => bodyVariant(p, (t) => t.replace(/\r\n/g, '\n')),
+      },
+      {
+        id: 'body-lf-to-crlf',
+        ref: 'R3',
+        description: "the body's LF line ends were converted to CR LF",
+        build: (p) => bodyVariant(p, (t) => t.replace(/\r?\n/g, '\r\n')),
+      },
     ],
   },
-  BomDropped: { summary: SUMMARY.body, forms: [{ id: 'body-bom-dropped', ref: 'R3', description: "the body's BOM was dropped", build: (p) => bodyVariant(p, (t) => t.replace(/^\ufeff/, '')) }] },
-  BodyTrimmed: { summary: SUMMARY.body, forms: [{ id: 'body-trimmed', ref: 'R3', description: 'the body was trimmed of leading and trailing white space', build: (p) => bodyVariant(p, (t) => t.trim()) }] },
+  BomDropped: {
+    summary: SUMMARY.body,
+    forms: [
+      {
+        id: 'body-bom-dropped',
+        ref: 'R3',
+        description: "the body's BOM was dropped",
+        build: (p) => bodyVariant(p, (t) => t.replace(/^\ufeff/, '')),
+      },
+    ],
+  },
+  BodyTrimmed: {
+    summary: SUMMARY.body,
+    forms: [
+      {
+        id: 'body-trimmed',
+        ref: 'R3',
+        description: 'the body was trimmed of leading and trailing white space',
+        build: (p) => bodyVariant(p, (t) => t.trim()),
+      },
+    ],
+  },
   UnicodeNormalized: {
     summary: SUMMARY.body,
     forms: [
-      { id: 'body-nfc', ref: 'R3', description: 'the body was Unicode-normalised (NFC)', build: (p) => bodyVariant(p, (t) => t.normalize('NFC')) },
-      { id: 'body-nfd', ref: 'R3', description: 'the body was Unicode-normalised (NFD)', build: (p) => bodyVariant(p, (t) => t.normalize('NFD')) },
+      {
+        id: 'body-nfc',
+        ref: 'R3',
+        description: 'the body was Unicode-normalised (NFC)',
+        build: (p) => bodyVariant(p, (t) => t.normalize('NFC')),
+      },
+      {
+        id: 'body-nfd',
+        ref: 'R3',
+        description: 'the body was Unicode-normalised (NFD)',
+        build: (p) => bodyVariant(p, (t) => t.normalize('NFD')),
+      },
     ],
   },
   BodyReserialized: {
     summary: SUMMARY.body,
     forms: [
-      { id: 'body-reserialized', ref: '§5.1, §5.4', description: 'the body was parsed and serialized again (JSON.stringify) instead of signing the bytes sent', build: (p) => bodyVariant(p, reserialize) },
-      { id: 'body-reserialized-pretty', ref: '§5.1, §5.4', description: 'the body was serialized again with indentation instead of signing the bytes sent', build: (p) => bodyVariant(p, (t) => reserialize(t, 2)) },
+      {
+        id: 'body-reserialized',
+        ref: '§5.1, §5.4',
+        description: 'the body was parsed and serialized again (JSON.stringify) instead of signing the bytes sent',
+        build: (p) => bodyVariant(p, reserialize),
+      },
+      {
+        id: 'body-reserialized-pretty',
+        ref: '§5.1, §5.4',
+        description: 'the body was serialized again with indentation instead of signing the bytes sent',
+        build: (p) => bodyVariant(p, (t) => reserialize(t, 2)),
+      },
     ],
   },
   BodyTextConverted: {
@@ -248,7 +429,8 @@ export const KNOWN_MISTAKES = {
       {
         id: 'body-reserialized-lossy',
         ref: '§5.1, §5.4, R3',
-        description: 'the body, not valid UTF-8, was decoded with U+FFFD for its bad bytes, then parsed and serialized again (JSON.stringify)',
+        description:
+          'the body, not valid UTF-8, was decoded with U+FFFD for its bad bytes, then parsed and serialized again (JSON.stringify)',
         build: lossyReserialized,
       },
     ],
@@ -256,12 +438,24 @@ export const KNOWN_MISTAKES = {
   Latin1Body: {
     summary: SUMMARY.encoding,
     forms: [
-      { id: 'latin1', ref: '§5.2, R3', description: 'the content was encoded as Latin-1 instead of UTF-8', build: (p) => latin1(p, 'within') },
-      { id: 'latin1-low-byte', ref: '§5.2, R3', description: "the content was encoded one byte per UTF-16 unit, its low byte (Node's Buffer 'latin1'), instead of UTF-8", build: (p) => latin1(p, 'low-byte') },
+      {
+        id: 'latin1',
+        ref: '§5.2, R3',
+        description: 'the content was encoded as Latin-1 instead of UTF-8',
+        build: (p) => latin1(p, 'within'),
+      },
+      {
+        id: 'latin1-low-byte',
+        ref: '§5.2, R3',
+        description:
+          "the content was encoded one byte per UTF-16 unit, its low byte (Node's Buffer 'latin1'), instead of UTF-8",
+        build: (p) => latin1(p, 'low-byte'),
+      },
       {
         id: 'latin1-question-mark',
         ref: '§5.2, R3',
-        description: "the content was encoded as Latin-1 with '?' for each character Latin-1 lacks (Java's getBytes, Python's errors='replace'), instead of UTF-8",
+        description:
+          "the content was encoded as Latin-1 with '?' for each character Latin-1 lacks (Java's getBytes, Python's errors='replace'), instead of UTF-8",
         build: (p) => latin1(p, 'question-mark'),
       },
     ],
@@ -275,9 +469,9 @@ export type MistakeFlag = keyof typeof KNOWN_MISTAKES;
  * Every form of every known mistake, with its flag, in the order they are tried.
  * @example MISTAKES.find((m) => m.id === 'no-final-lf')?.flag // 'FinalLfMissing'
  */
-export const MISTAKES: ReadonlyArray<Mistake & { readonly build?: BuildMistake; readonly writeSign?: WriteSign }> = (Object.entries(KNOWN_MISTAKES) as Array<[MistakeFlag, MistakeKind]>).flatMap(([flag, kind]) =>
-  kind.forms.map((form) => ({ ...form, flag })),
-);
+export const MISTAKES: ReadonlyArray<Mistake & { readonly build?: BuildMistake; readonly writeSign?: WriteSign }> = (
+  Object.entries(KNOWN_MISTAKES) as Array<[MistakeFlag, MistakeKind]>
+).flatMap(([flag, kind]) => kind.forms.map((form) => ({ ...form, flag })));
 
 /**
  * The summary of a mistake's kind (what the reference gateway's record says).

@@ -26,14 +26,30 @@ import { REFUSALS } from './refusals.js';
  */
 export const REDIRECT_MISTAKES = Object.freeze({
   'payment-encoded': { ref: 'R11', description: 'the payment value is still query-encoded, not decoded' },
-  'payment-plus-kept': { ref: 'R11', description: 'the payment value was decoded with decodeURIComponent alone: "+" stays "+" where the query means a space' },
+  'payment-plus-kept': {
+    ref: 'R11',
+    description:
+      'the payment value was decoded with decodeURIComponent alone: "+" stays "+" where the query means a space',
+  },
   'authorization-plus-kept': {
     ref: 'R6, R11',
-    description: 'the authorization value was decoded with decodeURIComponent alone: the nonce keeps "+" where the query means a space',
+    description:
+      'the authorization value was decoded with decodeURIComponent alone: the nonce keeps "+" where the query means a space',
   },
-  'landed-url': { ref: '§5.6, R11', description: 'part 4 is the URL the payer landed on (its authorization parameter taken out), not the returnUrl as submitted' },
-  'query-decoded-whole': { ref: 'R11', description: 'the whole query was decoded before it was split at "&": an encoded "&" in the payment value cut it short' },
-  'payment-decoded-twice': { ref: 'R11', description: 'the payment value was decoded twice: a "%" or "+" it holds was decoded again' },
+  'landed-url': {
+    ref: '§5.6, R11',
+    description:
+      'part 4 is the URL the payer landed on (its authorization parameter taken out), not the returnUrl as submitted',
+  },
+  'query-decoded-whole': {
+    ref: 'R11',
+    description:
+      'the whole query was decoded before it was split at "&": an encoded "&" in the payment value cut it short',
+  },
+  'payment-decoded-twice': {
+    ref: 'R11',
+    description: 'the payment value was decoded twice: a "%" or "+" it holds was decoded again',
+  },
   'returnurl-without-query': { ref: 'R11', description: 'part 4 is the returnUrl without its own query' },
   'redirect-method': { ref: 'R11', description: 'part 3 is POST, not GET' },
 }) satisfies Readonly<Record<string, { readonly ref: string; readonly description: string }>>;
@@ -71,10 +87,24 @@ function returnedPayment(c: RedirectCase, result: ResultObject, rawPayment: stri
   const got = result['payment'];
   if (rawPayment === undefined || typeof got !== 'string' || got === c.expected.payment) return [];
   if (got === rawPayment) {
-    return [{ mistake: 'payment-not-decoded', message: 'your payment is the query value as it stands, in which nothing was decoded (percent-decoding as UTF-8, "+" as space)', ref: 'R11' }];
+    return [
+      {
+        mistake: 'payment-not-decoded',
+        message:
+          'your payment is the query value as it stands, in which nothing was decoded (percent-decoding as UTF-8, "+" as space)',
+        ref: 'R11',
+      },
+    ];
   }
   if (got === decodeUriOnly(rawPayment)) {
-    return [{ mistake: 'plus-not-space', message: 'your payment is the value decoded with decodeURIComponent alone, in which "+" stays "+" where the query means a space', ref: 'R11' }];
+    return [
+      {
+        mistake: 'plus-not-space',
+        message:
+          'your payment is the value decoded with decodeURIComponent alone, in which "+" stays "+" where the query means a space',
+        ref: 'R11',
+      },
+    ];
   }
   return [];
 }
@@ -93,7 +123,11 @@ function signedOverMistake(c: RedirectCase, rawPayment: string, rawAuthorization
   let found = variants.filter(([, change]) => matches(change)).flatMap(([ids]) => ids);
   // a verifier that decodes both values with decodeURIComponent alone
   if (found.length === 0 && matches(plusBoth)) found = ['payment-plus-kept', 'authorization-plus-kept'];
-  return found.map((id) => ({ mistake: id, message: `you accept the sign of the content in which ${REDIRECT_MISTAKES[id].description}`, ref: REDIRECT_MISTAKES[id].ref }));
+  return found.map((id) => ({
+    mistake: id,
+    message: `you accept the sign of the content in which ${REDIRECT_MISTAKES[id].description}`,
+    ref: REDIRECT_MISTAKES[id].ref,
+  }));
 }
 
 /**
@@ -106,12 +140,18 @@ function signedOverMistake(c: RedirectCase, rawPayment: string, rawAuthorization
  */
 export function redirectRefusalCauses(c: RedirectCase): string[] {
   const params = queryParameters(c.inputs.redirectUrl);
-  const only = (name: string): string | undefined => (params.filter(([n]) => n === name).length === 1 ? params.find(([n]) => n === name)?.[1] : undefined);
+  const only = (name: string): string | undefined =>
+    params.filter(([n]) => n === name).length === 1 ? params.find(([n]) => n === name)?.[1] : undefined;
   const [rawPayment, rawAuthorization] = [only('payment'), only('authorization')];
-  const built = rawPayment === undefined || rawAuthorization === undefined ? undefined : variantsOf(c, rawPayment, rawAuthorization);
+  const built =
+    rawPayment === undefined || rawAuthorization === undefined
+      ? undefined
+      : variantsOf(c, rawPayment, rawAuthorization);
   if (!built) return [];
   const baseSign = sign(built.base);
-  const own = built.variants.filter(([, change]) => change === 'refused' || sign({ ...built.base, ...change }) !== baseSign).flatMap(([ids]) => ids);
+  const own = built.variants
+    .filter(([, change]) => change === 'refused' || sign({ ...built.base, ...change }) !== baseSign)
+    .flatMap(([ids]) => ids);
   return [...differingMistakes({ ...built.base, body: utf8(built.base.body) }).map((m) => m.id), ...own];
 }
 
@@ -120,14 +160,31 @@ function variantsOf(
   c: RedirectCase,
   rawPayment: string,
   rawAuthorization: string,
-): { base: SignatureParts; headerSign: string; variants: Array<[readonly RedirectMistake[], Partial<SignatureParts> | 'refused']>; plusBoth: Partial<SignatureParts> } | undefined {
+):
+  | {
+      base: SignatureParts;
+      headerSign: string;
+      variants: Array<[readonly RedirectMistake[], Partial<SignatureParts> | 'refused']>;
+      plusBoth: Partial<SignatureParts>;
+    }
+  | undefined {
   const parsed = parseAuthorization(decode(rawAuthorization));
   if (!parsed.ok) return undefined;
   const { timestamp, nonce, sign: headerSign } = parsed.items;
-  const base: SignatureParts = { appId: c.inputs.appId, appSecret: c.inputs.appSecret, method: 'GET', url: c.inputs.returnUrl, timestamp, nonce, body: `payment=${decode(rawPayment)}` };
+  const base: SignatureParts = {
+    appId: c.inputs.appId,
+    appSecret: c.inputs.appSecret,
+    method: 'GET',
+    url: c.inputs.returnUrl,
+    timestamp,
+    nonce,
+    body: `payment=${decode(rawPayment)}`,
+  };
   const plusPayment = { body: `payment=${decodeUriOnly(rawPayment)}` };
   const plusAuthorization = parseAuthorization(decodeUriOnly(rawAuthorization));
-  const plusNonce = plusAuthorization.ok ? { timestamp: plusAuthorization.items.timestamp, nonce: plusAuthorization.items.nonce } : {};
+  const plusNonce = plusAuthorization.ok
+    ? { timestamp: plusAuthorization.items.timestamp, nonce: plusAuthorization.items.nonce }
+    : {};
   const variants: Array<[readonly RedirectMistake[], Partial<SignatureParts> | 'refused']> = [
     [['payment-encoded'], { body: `payment=${rawPayment}` }],
     [['payment-plus-kept'], plusPayment],
@@ -143,7 +200,10 @@ function variantsOf(
 
 /** The URL the payer landed on as a verifier reads its own request: the fragment never sent, the authorization parameter (which cannot sign itself) taken out. */
 function withoutAuthorization(redirectUrl: string): string {
-  return (redirectUrl.split('#')[0] ?? redirectUrl).replace(/([?&])authorization=[^&]*(&|$)/, (_, before: string, after: string) => (after ? before : ''));
+  return (redirectUrl.split('#')[0] ?? redirectUrl).replace(
+    /([?&])authorization=[^&]*(&|$)/,
+    (_, before: string, after: string) => (after ? before : ''),
+  );
 }
 
 /** A parameter's value as read by a verifier that decodes the whole query (R11 decoding) and then splits it at "&" and the first "=". */

@@ -27,7 +27,9 @@ import { redirectRefusalCauses } from './redirect.js';
 export function signatureRefusalCauses(c: Extract<VectorCase, { kind: 'signature' }>, outcome: OpOutcome): string[] {
   if (!refusedGenuine(c, outcome) || outcome.op !== 'request.verify') return [];
   const { appId, appSecret, method, url, timestamp, nonce } = c.inputs;
-  return differingMistakes({ appId, appSecret, method, url, timestamp, nonce, body: bodyBytes(c.inputs) }).map((m) => m.id);
+  return differingMistakes({ appId, appSecret, method, url, timestamp, nonce, body: bodyBytes(c.inputs) }).map(
+    (m) => m.id,
+  );
 }
 
 /**
@@ -38,14 +40,28 @@ export function signatureRefusalCauses(c: Extract<VectorCase, { kind: 'signature
  * @returns mistake ids; empty unless a verify step refused a valid case
  * @example messageRefusalCauses(vectorCase('webhook.behind-proxy'), { op: 'webhook.verify', status: 'fail', expected: { valid: true }, got: { result: { valid: false } }, message: 'refused' }).includes('delivery-url') // true
  */
-export function messageRefusalCauses(c: Extract<VectorCase, { kind: 'request' | 'response' | 'webhook' }>, outcome: OpOutcome): string[] {
+export function messageRefusalCauses(
+  c: Extract<VectorCase, { kind: 'request' | 'response' | 'webhook' }>,
+  outcome: OpOutcome,
+): string[] {
   if (!refusedGenuine(c, outcome)) return [];
   const header = c.inputs.authorization;
   const parsed = header ? parseAuthorization(header) : undefined;
   if (!header || !parsed?.ok) return [];
   const url = c.kind === 'webhook' ? c.inputs.notifyUrl : c.inputs.url;
-  const parts: ByteParts = { appId: c.inputs.appId, appSecret: c.inputs.appSecret, method: c.inputs.method, url, timestamp: parsed.items.timestamp, nonce: parsed.items.nonce, body: bodyBytes(c.inputs) };
-  const delivery = c.kind === 'webhook' && c.inputs.deliveryUrl !== undefined && c.inputs.deliveryUrl !== c.inputs.notifyUrl ? ['delivery-url'] : [];
+  const parts: ByteParts = {
+    appId: c.inputs.appId,
+    appSecret: c.inputs.appSecret,
+    method: c.inputs.method,
+    url,
+    timestamp: parsed.items.timestamp,
+    nonce: parsed.items.nonce,
+    body: bodyBytes(c.inputs),
+  };
+  const delivery =
+    c.kind === 'webhook' && c.inputs.deliveryUrl !== undefined && c.inputs.deliveryUrl !== c.inputs.notifyUrl
+      ? ['delivery-url']
+      : [];
   return [...differingMistakes(parts).map((m) => m.id), ...delivery, ...parsersMisreading(header, parsed.items)];
 }
 
@@ -61,7 +77,10 @@ export function redirectCaseRefusalCauses(c: Extract<VectorCase, { kind: 'redire
   const raw = queryParameters(c.inputs.redirectUrl).filter(([n]) => n === 'authorization');
   const header = raw.length === 1 && raw[0] ? decodeQueryComponent(raw[0][1]) : undefined;
   const parsed = header === undefined ? undefined : parseAuthorization(header);
-  return [...redirectRefusalCauses(c), ...(header !== undefined && parsed?.ok ? parsersMisreading(header, parsed.items) : [])];
+  return [
+    ...redirectRefusalCauses(c),
+    ...(header !== undefined && parsed?.ok ? parsersMisreading(header, parsed.items) : []),
+  ];
 }
 
 /**
@@ -71,7 +90,10 @@ export function redirectCaseRefusalCauses(c: Extract<VectorCase, { kind: 'redire
  * @returns mistake ids; empty unless a parse step refused a valid header
  * @example authorizationRefusalCauses(vectorCase('authorization.order-appid-sign-nonce-timestamp'), { op: 'authorization.parse', status: 'fail', expected: null, got: { rejected: { reason: 'no' } }, message: 'refused' }).includes('items-by-position') // true
  */
-export function authorizationRefusalCauses(c: Extract<VectorCase, { kind: 'authorization' }>, outcome: OpOutcome): string[] {
+export function authorizationRefusalCauses(
+  c: Extract<VectorCase, { kind: 'authorization' }>,
+  outcome: OpOutcome,
+): string[] {
   if (!refusedGenuine(c, outcome)) return [];
   const header = 'header' in c.inputs ? c.inputs.header : undefined;
   const parsed = header === undefined ? undefined : parseAuthorization(header);
@@ -89,6 +111,8 @@ function refusedGenuine(c: VectorCase, outcome: OpOutcome): boolean {
 function parsersMisreading(header: string, right: AuthorizationItems): string[] {
   return PARSER_MISTAKES.filter(({ read }) => {
     const theirs = read(header);
-    return theirs === undefined || (['appId', 'sign', 'timestamp', 'nonce'] as const).some((n) => theirs[n] !== right[n]);
+    return (
+      theirs === undefined || (['appId', 'sign', 'timestamp', 'nonce'] as const).some((n) => theirs[n] !== right[n])
+    );
   }).map((m) => m.id);
 }

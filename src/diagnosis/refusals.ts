@@ -12,7 +12,7 @@
 export const REFUSALS: Readonly<Record<string, string>> = Object.freeze({
   'no-authorization': 'you accept a message without Authorization',
   'malformed-authorization': 'you accept an Authorization header that R8 refuses',
-  'app-id-mismatch': "you accept a header whose appId is not your own: its appId is not checked (R9)",
+  'app-id-mismatch': 'you accept a header whose appId is not your own: its appId is not checked (R9)',
   'malformed-sign': 'you accept a sign that is not 64 hex digits (R7)',
   'uppercase-sign': 'you accept upper-case hex (allowed by R7; only reported)',
   'sign-mismatch': 'you accept a sign that does not match the content',

@@ -25,7 +25,13 @@ export function diagnoseSignature(c: SignatureCase, outcome: OpOutcome): Diagnos
     const got = result?.['sign'];
     if (typeof got !== 'string') return [];
     if (got !== c.expected.sign && got.toLowerCase() === c.expected.sign) {
-      return [{ mistake: 'uppercase-hex', message: 'your sign is the expected sign in which the hex digits are upper case: signers write lower case', ref: '§5.2, R7' }];
+      return [
+        {
+          mistake: 'uppercase-hex',
+          message: 'your sign is the expected sign in which the hex digits are upper case: signers write lower case',
+          ref: '§5.2, R7',
+        },
+      ];
     }
     return findMistakes(parts, got).map((m) => ofMistake(m, 'your sign'));
   }

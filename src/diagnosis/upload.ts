@@ -9,7 +9,13 @@
 import type { OpOutcome } from '../checks/outcome.js';
 import { fromBase64 } from '../scheme/bytes.js';
 import type { Diagnosis } from './diagnosis.js';
-import { CREDENTIALS_LIMITS, FORM_PROBLEMS, checkUploadBody, codePointLength, type FormProblemKind } from '../upload/index.js';
+import {
+  CREDENTIALS_LIMITS,
+  FORM_PROBLEMS,
+  checkUploadBody,
+  codePointLength,
+  type FormProblemKind,
+} from '../upload/index.js';
 import { fileBytes } from '../vectors/fields.js';
 import type { UploadCase } from '../vectors/types.js';
 import { refused, resultOf } from './common.js';
@@ -54,20 +60,45 @@ async function diagnoseForm(c: Extract<UploadCase, { op: 'upload.form' }>, outco
   const { formFields, filename, contentType: fileType } = c.inputs;
   let check: Awaited<ReturnType<typeof checkUploadBody>>;
   try {
-    check = await checkUploadBody({ formFields, filename, contentType: fileType, file: fileBytes(c.inputs) }, fromBase64(bodyB64), contentType);
+    check = await checkUploadBody(
+      { formFields, filename, contentType: fileType, file: fileBytes(c.inputs) },
+      fromBase64(bodyB64),
+      contentType,
+    );
   } catch {
     return [];
   }
   if (check.valid) return [];
   const kind = check.problem.kind;
-  return [{ mistake: kind, message: `your form is one in which ${FORM_MISTAKES[kind]}`, ref: FORM_PROBLEMS[kind].sources.map((s) => (/^\d/.test(s) ? `§${s}` : s)).join(', ') }];
+  return [
+    {
+      mistake: kind,
+      message: `your form is one in which ${FORM_MISTAKES[kind]}`,
+      ref: FORM_PROBLEMS[kind].sources.map((s) => (/^\d/.test(s) ? `§${s}` : s)).join(', '),
+    },
+  ];
 }
 
-function utf16Length(inputs: { readonly filename: string | null; readonly contentType: string | null; readonly scene: string | null }): Diagnosis[] {
+function utf16Length(inputs: {
+  readonly filename: string | null;
+  readonly contentType: string | null;
+  readonly scene: string | null;
+}): Diagnosis[] {
   const over = (Object.keys(CREDENTIALS_LIMITS) as Array<keyof typeof CREDENTIALS_LIMITS>).some((field) => {
     const text = inputs[field];
-    return typeof text === 'string' && text.length > CREDENTIALS_LIMITS[field] && codePointLength(text) <= CREDENTIALS_LIMITS[field];
+    return (
+      typeof text === 'string' &&
+      text.length > CREDENTIALS_LIMITS[field] &&
+      codePointLength(text) <= CREDENTIALS_LIMITS[field]
+    );
   });
   if (!over) return [];
-  return [{ mistake: 'utf16-length', message: 'your length is the count of UTF-16 units, in which a character beyond U+FFFF (an emoji) counts twice: lengths count code points', ref: 'R13' }];
+  return [
+    {
+      mistake: 'utf16-length',
+      message:
+        'your length is the count of UTF-16 units, in which a character beyond U+FFFF (an emoji) counts twice: lengths count code points',
+      ref: 'R13',
+    },
+  ];
 }

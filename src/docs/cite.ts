@@ -107,7 +107,9 @@ export function docsNamed(text: string): string {
  * @example citeRefsHtml('reading R8') // 'reading <span class="doc" title="R8: header grammar (5.3) — … (docs/readings.md in the kit)">R8</span>'
  */
 export function citeRefsHtml(escaped: string, bareSections = false): string {
-  const pattern = bareSections ? /\bR\d+\b|§\s*\d+(?:\.\d+)*|(?<![\w.§#&;])\d+(?:\.\d+)*(?![\w.]|;)/g : /\bR\d+\b|§\s*\d+(?:\.\d+)*/g;
+  const pattern = bareSections
+    ? /\bR\d+\b|§\s*\d+(?:\.\d+)*|(?<![\w.§#&;])\d+(?:\.\d+)*(?![\w.]|;)/g
+    : /\bR\d+\b|§\s*\d+(?:\.\d+)*/g;
   return escaped.replace(pattern, (m) => {
     const ref = m.startsWith('R') ? readingRef(m) : sectionRef(m);
     return ref ? `<span class="doc" title="${attr(citation(ref))}">${m}</span>` : m;
@@ -152,7 +154,9 @@ function clip(text: string, max: number): string {
 /** Sections each with its path, then the readings on one path with their labels. */
 function named(refs: readonly DocRef[], path: (r: DocRef) => string): string {
   const parts = [...new Set(refs.filter((r) => r.kind !== 'reading').map(path))];
-  const readings = refs.filter((r) => r.kind === 'reading').sort((a, b) => Number(a.label.slice(1)) - Number(b.label.slice(1)));
+  const readings = refs
+    .filter((r) => r.kind === 'reading')
+    .sort((a, b) => Number(a.label.slice(1)) - Number(b.label.slice(1)));
   const first = readings[0];
   if (first) parts.push(`${path(first)} (${readings.map((r) => r.label).join(', ')})`);
   return parts.join(', ');

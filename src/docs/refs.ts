@@ -65,7 +65,12 @@ export function sectionRef(section: string): DocRef | undefined {
   if (!m?.[1]) return undefined;
   const number = m[1];
   const found = specHeadings().get(number);
-  return { kind: 'section', label: `§${number}`, file: DOCS.spec, ...(found ? { anchor: headingSlug(found), heading: found } : {}) };
+  return {
+    kind: 'section',
+    label: `§${number}`,
+    file: DOCS.spec,
+    ...(found ? { anchor: headingSlug(found), heading: found } : {}),
+  };
 }
 
 /**
@@ -129,7 +134,9 @@ export function refsIn(text: string, bareSections = true): DocRef[] {
       out.push(r);
     }
   };
-  for (const m of text.matchAll(/\bR(\d+)(?:\s*[-–]\s*R(\d+))?\b|§\s*(\d+(?:\.\d+)*)|(?<![\w.§])(\d+\.\d+)(?![\w.])/g)) {
+  for (const m of text.matchAll(
+    /\bR(\d+)(?:\s*[-–]\s*R(\d+))?\b|§\s*(\d+(?:\.\d+)*)|(?<![\w.§])(\d+\.\d+)(?![\w.])/g,
+  )) {
     if (m[1] !== undefined) {
       const from = Number(m[1]);
       const to = m[2] !== undefined ? Number(m[2]) : from;

@@ -58,7 +58,9 @@ const nonAsciiArb: fc.Arbitrary<string> = fc
 export const signArb: fc.Arbitrary<string> = over(HEX, 64, 64);
 
 /** A 13-digit millisecond timestamp, as a string. */
-export const timestampArb: fc.Arbitrary<string> = fc.integer({ min: 1_000_000_000_000, max: 9_999_999_999_999 }).map(String);
+export const timestampArb: fc.Arbitrary<string> = fc
+  .integer({ min: 1_000_000_000_000, max: 9_999_999_999_999 })
+  .map(String);
 
 /** Realistic application ids: `app_7f3a9c`, alphanumerics with "-"/"_", uuids, base64 with "=", non-ASCII. */
 export const appIdArb: fc.Arbitrary<string> = fc.oneof(
@@ -158,12 +160,49 @@ const injectArb = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('"', "'", ';', '\\') },
 );
 const otherSchemeArb = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('v2_sha256', 'V2_sha256', 'v2_SHA256', 'V2_SHA256,', 'V2_SHA1', 'V1_SHA256', 'V2-SHA256', 'V2_SHA256X', 'Bearer', 'Basic', 'V2_SHA256\u0000', 'Ｖ2_SHA256', '') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'v2_sha256',
+      'V2_sha256',
+      'v2_SHA256',
+      'V2_SHA256,',
+      'V2_SHA1',
+      'V1_SHA256',
+      'V2-SHA256',
+      'V2_SHA256X',
+      'Bearer',
+      'Basic',
+      'V2_SHA256\u0000',
+      'Ｖ2_SHA256',
+      '',
+    ),
+  },
   { weight: 1, arbitrary: over(`${ALNUM}_-`, 1, 12) },
 );
 /** Item names as they are misspelt or recased: ASCII case, white space, snake case, and the non-ASCII letters some case folds map to ASCII ones (ſ, ı, İ, the ligature ﬆ: R8 (e)). */
-const nameVariantArb = fc.constantFrom('appid', 'APPID', 'AppId', 'Sign', 'SIGN', 'Timestamp', 'NONCE', 'nonce ', ' appId', 'app_id', 'appId\u0000', 'ａppId', '\u017fign', 'app\u0131d', 'app\u0130d', 'time\ufb06amp');
-const extraNameArb = fc.oneof(fc.constantFrom('version', 'algo', 'x', 'keyId', 'signature', 'appID', 'Nonce'), over(LOWER, 1, 8));
+const nameVariantArb = fc.constantFrom(
+  'appid',
+  'APPID',
+  'AppId',
+  'Sign',
+  'SIGN',
+  'Timestamp',
+  'NONCE',
+  'nonce ',
+  ' appId',
+  'app_id',
+  'appId\u0000',
+  'ａppId',
+  '\u017fign',
+  'app\u0131d',
+  'app\u0130d',
+  'time\ufb06amp',
+);
+const extraNameArb = fc.oneof(
+  fc.constantFrom('version', 'algo', 'x', 'keyId', 'signature', 'appID', 'Nonce'),
+  over(LOWER, 1, 8),
+);
 
 const itemIndexArb = fc.nat({ max: 7 });
 
@@ -176,16 +215,32 @@ const itemIndexArb = fc.nat({ max: 7 });
 function mutationArb(value: fc.Arbitrary<string>): fc.Arbitrary<HeaderMutation> {
   return fc.oneof(
     itemIndexArb.map((at): HeaderMutation => ({ kind: 'drop', at })),
-    fc.tuple(itemIndexArb, itemIndexArb, fc.option(value, { nil: undefined })).map(([at, to, value]): HeaderMutation => ({ kind: 'duplicate', at, to, value })),
+    fc
+      .tuple(itemIndexArb, itemIndexArb, fc.option(value, { nil: undefined }))
+      .map(([at, to, value]): HeaderMutation => ({ kind: 'duplicate', at, to, value })),
     itemIndexArb.map((at): HeaderMutation => ({ kind: 'empty', at })),
-    fc.tuple(itemIndexArb, fc.nat({ max: 80 }), injectArb).map(([at, pos, text]): HeaderMutation => ({ kind: 'inject', at, pos, text })),
-    fc.tuple(itemIndexArb, fc.oneof(fc.constant(''), wsArb), fc.oneof(fc.constant(''), wsArb)).map(([at, lead, trail]): HeaderMutation => ({ kind: 'pad', at, lead, trail })),
-    fc.tuple(fc.oneof(fc.constant(''), wsArb), fc.oneof(fc.constant(' '), wsArb, fc.constant('')), fc.oneof(fc.constant(''), wsArb)).map(([lead, gap, trail]): HeaderMutation => ({ kind: 'pad-header', lead, gap, trail })),
-    fc.tuple(itemIndexArb, fc.integer({ min: 256, max: 8192 })).map(([at, length]): HeaderMutation => ({ kind: 'long', at, length })),
+    fc
+      .tuple(itemIndexArb, fc.nat({ max: 80 }), injectArb)
+      .map(([at, pos, text]): HeaderMutation => ({ kind: 'inject', at, pos, text })),
+    fc
+      .tuple(itemIndexArb, fc.oneof(fc.constant(''), wsArb), fc.oneof(fc.constant(''), wsArb))
+      .map(([at, lead, trail]): HeaderMutation => ({ kind: 'pad', at, lead, trail })),
+    fc
+      .tuple(
+        fc.oneof(fc.constant(''), wsArb),
+        fc.oneof(fc.constant(' '), wsArb, fc.constant('')),
+        fc.oneof(fc.constant(''), wsArb),
+      )
+      .map(([lead, gap, trail]): HeaderMutation => ({ kind: 'pad-header', lead, gap, trail })),
+    fc
+      .tuple(itemIndexArb, fc.integer({ min: 256, max: 8192 }))
+      .map(([at, length]): HeaderMutation => ({ kind: 'long', at, length })),
     otherSchemeArb.map((scheme): HeaderMutation => ({ kind: 'scheme', scheme })),
     fc.tuple(itemIndexArb, nameVariantArb).map(([at, name]): HeaderMutation => ({ kind: 'name', at, name })),
     itemIndexArb.map((at): HeaderMutation => ({ kind: 'no-equals', at })),
-    fc.tuple(itemIndexArb, extraNameArb, value).map(([to, name, value]): HeaderMutation => ({ kind: 'extra', to, name, value })),
+    fc
+      .tuple(itemIndexArb, extraNameArb, value)
+      .map(([to, name, value]): HeaderMutation => ({ kind: 'extra', to, name, value })),
     fc.constant<HeaderMutation>({ kind: 'no-items' }),
     fc.constant<HeaderMutation>({ kind: 'blank' }),
     fc.constant<HeaderMutation>({ kind: 'trailing-comma' }),
@@ -237,7 +292,13 @@ export function applyMutation(m: HeaderModel, mutation: HeaderMutation): HeaderM
     case 'pad-header':
       return { ...m, lead: mutation.lead, gap: mutation.gap, trail: mutation.trail };
     case 'long':
-      return edit(mutation.at, (p) => ({ ...p, value: p.value === '' ? 'x'.repeat(mutation.length) : p.value.repeat(Math.ceil(mutation.length / p.value.length)).slice(0, mutation.length) }));
+      return edit(mutation.at, (p) => ({
+        ...p,
+        value:
+          p.value === ''
+            ? 'x'.repeat(mutation.length)
+            : p.value.repeat(Math.ceil(mutation.length / p.value.length)).slice(0, mutation.length),
+      }));
     case 'scheme':
       return { ...m, scheme: mutation.scheme };
     case 'name':
@@ -245,7 +306,13 @@ export function applyMutation(m: HeaderModel, mutation: HeaderMutation): HeaderM
     case 'no-equals':
       return edit(mutation.at, (p) => ({ ...p, eq: false }));
     case 'extra':
-      pieces.splice(mutation.to % (n + 1), 0, { lead: '', name: mutation.name, eq: true, value: mutation.value, trail: '' });
+      pieces.splice(mutation.to % (n + 1), 0, {
+        lead: '',
+        name: mutation.name,
+        eq: true,
+        value: mutation.value,
+        trail: '',
+      });
       return { ...m, pieces };
     case 'no-items':
       return { ...m, pieces: [] };
@@ -270,7 +337,13 @@ export interface FuzzHeader {
  * @returns the model
  */
 export function validModel(items: Items, order: readonly ItemName[]): HeaderModel {
-  return { lead: '', scheme: 'V2_SHA256', gap: ' ', pieces: order.map((name) => ({ lead: '', name, eq: true, value: items[name], trail: '' })), trail: '' };
+  return {
+    lead: '',
+    scheme: 'V2_SHA256',
+    gap: ' ',
+    pieces: order.map((name) => ({ lead: '', name, eq: true, value: items[name], trail: '' })),
+    trail: '',
+  };
 }
 
 /**
@@ -304,7 +377,10 @@ export const FUZZ_POOL_SIZE = 512;
  * first use, not at import.
  */
 export const fuzzHeaderArb: fc.Arbitrary<FuzzHeader> = lazy(() => {
-  const pool = (first: string, arb: fc.Arbitrary<string>, size: number): string[] => [first, ...fc.sample(arb, { numRuns: size - 1, seed: POOL_SEED })];
+  const pool = (first: string, arb: fc.Arbitrary<string>, size: number): string[] => [
+    first,
+    ...fc.sample(arb, { numRuns: size - 1, seed: POOL_SEED }),
+  ];
   const appIds = pool('app_7f3a9c', appIdArb, FUZZ_POOL_SIZE);
   const signs = pool('0'.repeat(64), signArb, 64);
   const timestamps = pool('1700000000000', timestampArb, 64);
@@ -314,7 +390,14 @@ export const fuzzHeaderArb: fc.Arbitrary<FuzzHeader> = lazy(() => {
   const pick = (values: readonly string[], i: number): string => values[i] ?? '';
   // one tuple of indexes, one map: each layer of arbitraries costs a little on every header
   return fc
-    .tuple(from(appIds), from(signs), from(timestamps), from(nonces), fc.nat({ max: ALL_ITEM_ORDERS.length - 1 }), fc.array(mutationArb(from(values).map((i) => pick(values, i))), { maxLength: 3 }))
+    .tuple(
+      from(appIds),
+      from(signs),
+      from(timestamps),
+      from(nonces),
+      fc.nat({ max: ALL_ITEM_ORDERS.length - 1 }),
+      fc.array(mutationArb(from(values).map((i) => pick(values, i))), { maxLength: 3 }),
+    )
     .map(([a, s, t, n, o, mutations]) => ({
       items: { appId: pick(appIds, a), sign: pick(signs, s), timestamp: pick(timestamps, t), nonce: pick(nonces, n) },
       order: ALL_ITEM_ORDERS[o] ?? ITEM_NAMES,
@@ -367,5 +450,7 @@ function lazy<T>(build: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }

@@ -48,9 +48,11 @@ export interface FuzzHttpOptions {
 }
 
 /** The fixed, valid body of a credentials request (generateUploadUrl). */
-export const GATEWAY_FUZZ_BODY = '{"filename":"evidence.pdf","contentType":"application/pdf","scene":"DISPUTE_EVIDENCE"}';
+export const GATEWAY_FUZZ_BODY =
+  '{"filename":"evidence.pdf","contentType":"application/pdf","scene":"DISPUTE_EVIDENCE"}';
 /** The fixed webhook body sent to a merchant's notify endpoint. */
-export const MERCHANT_FUZZ_BODY = '{"paymentNo":"P_FUZZ_1","merchantTradeNo":"T_FUZZ_1","status":"SUCCESS","amount":"10.00","currency":"USD"}';
+export const MERCHANT_FUZZ_BODY =
+  '{"paymentNo":"P_FUZZ_1","merchantTradeNo":"T_FUZZ_1","status":"SUCCESS","amount":"10.00","currency":"USD"}';
 
 /**
  * The URL part 4 of every request signs: the gateway endpoint's, or the merchant's notifyUrl as
@@ -70,7 +72,9 @@ export function signedUrlOf(options: Pick<FuzzHttpOptions, 'kind' | 'url' | 'not
  * @returns the run, with the shrunk finding (as {@link fuzzParser} gives it)
  * @example const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, appId, appSecret, seed: 1, runs: 20 }); r.finding // undefined
  */
-export async function fuzzHttp(options: FuzzHttpOptions): Promise<FuzzResult & { readonly advisories: HttpAdvisories }> {
+export async function fuzzHttp(
+  options: FuzzHttpOptions,
+): Promise<FuzzResult & { readonly advisories: HttpAdvisories }> {
   let count = 0;
   let example: string | undefined;
   const result = await fuzzWith(
@@ -86,7 +90,10 @@ export async function fuzzHttp(options: FuzzHttpOptions): Promise<FuzzResult & {
     { window: 8, ...options },
     100,
   );
-  return { ...result, advisories: { serverErrors: count, ...(example !== undefined ? { example, message: SERVER_ERROR_ADVISORY } : {}) } };
+  return {
+    ...result,
+    advisories: { serverErrors: count, ...(example !== undefined ? { example, message: SERVER_ERROR_ADVISORY } : {}) },
+  };
 }
 
 /** The 5xx answers {@link fuzzHttp} counted as refusals (R16): reported, never a finding. */
@@ -110,7 +117,8 @@ export interface HttpAdvisories {
  */
 export function httpExpectation(header: string, signed: AuthorizationItems): 'accept' | 'refuse' | 'either' {
   const answers = headerAnswers(onTheWire(header));
-  const genuine = (a: AuthorizationItems): boolean => ITEM_NAMES.every((n) => (n === 'sign' ? a.sign.toLowerCase() === signed.sign : a[n] === signed[n]));
+  const genuine = (a: AuthorizationItems): boolean =>
+    ITEM_NAMES.every((n) => (n === 'sign' ? a.sign.toLowerCase() === signed.sign : a[n] === signed[n]));
   const mayAccept = answers.accepted.some(genuine);
   if (!mayAccept) return 'refuse';
   const mayRefuse = answers.refusable || answers.accepted.some((a) => !genuine(a) || a.sign !== signed.sign);
@@ -135,7 +143,8 @@ export const onTheWire: (header: string) => string = httpFieldValue;
  */
 export function mustAcceptRule(header: string): string {
   const wire = onTheWire(header);
-  if (wire !== header && headerVerdict(headerAnswers(header)) !== 'must-accept') return `${FIELD_VALUE_RULE}: the SP/HTAB around a field value are not part of it`;
+  if (wire !== header && headerVerdict(headerAnswers(header)) !== 'must-accept')
+    return `${FIELD_VALUE_RULE}: the SP/HTAB around a field value are not part of it`;
   return 'R8';
 }
 
@@ -147,7 +156,10 @@ function answerWords(status: number, text: string, acceptBody: string | undefine
   return `${status}, body ${JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)}`;
 }
 
-async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ header: string; reason?: string; advisory?: true }> {
+async function checkHttp(
+  options: FuzzHttpOptions,
+  h: FuzzHeader,
+): Promise<{ header: string; reason?: string; advisory?: true }> {
   let header = '';
   let signedItems: AuthorizationItems | undefined;
   try {
@@ -164,7 +176,10 @@ async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ hea
         kind: 'authorization',
         form: (items) => {
           signedItems = items;
-          header = fuzzHeaderText({ ...h, items: { appId: items.appId, sign: items.sign, timestamp: items.timestamp, nonce: items.nonce } });
+          header = fuzzHeaderText({
+            ...h,
+            items: { appId: items.appId, sign: items.sign, timestamp: items.timestamp, nonce: items.nonce },
+          });
           return header;
         },
       },
@@ -178,17 +193,33 @@ async function checkHttp(options: FuzzHttpOptions, h: FuzzHeader): Promise<{ hea
     const accepted =
       options.kind === 'gateway'
         ? r.status >= 200 && r.status < 300 && (expect !== 'accept' || r.status === 200)
-        : isAccepting({ status: r.status, body: text }, 'notify', options.acceptBody !== undefined ? { acceptBody: options.acceptBody } : {}, signedUrlOf(options));
+        : isAccepting(
+            { status: r.status, body: text },
+            'notify',
+            options.acceptBody !== undefined ? { acceptBody: options.acceptBody } : {},
+            signedUrlOf(options),
+          );
     const got = answerWords(r.status, text, options.acceptBody);
     // R16: a 5xx counts as a refusal: an advisory where one is allowed, a finding for a header that must be accepted
     const judged = judgeAnswer(expect, r.status, accepted);
-    if (expect === 'accept' && judged.serverError) return { header, reason: `a genuinely signed, valid header must be accepted (${mustAcceptRule(header)}) but ${judged.problem ?? ''}` };
-    if (expect === 'accept' && !accepted) return { header, reason: `a genuinely signed, valid header must be accepted (${mustAcceptRule(header)}) but got ${got}` };
+    if (expect === 'accept' && judged.serverError)
+      return {
+        header,
+        reason: `a genuinely signed, valid header must be accepted (${mustAcceptRule(header)}) but ${judged.problem ?? ''}`,
+      };
+    if (expect === 'accept' && !accepted)
+      return {
+        header,
+        reason: `a genuinely signed, valid header must be accepted (${mustAcceptRule(header)}) but got ${got}`,
+      };
     if (judged.advisory) return { header, advisory: true };
     if (!judged.ok) {
       const want = oracle(onTheWire(header));
       const strict = want.answers.strict;
-      const why = want.verdict === 'must-refuse' ? `R8: ${strict.ok ? 'no reading accepts it' : strict.message}` : 'no reading gives the values that were signed';
+      const why =
+        want.verdict === 'must-refuse'
+          ? `R8: ${strict.ok ? 'no reading accepts it' : strict.message}`
+          : 'no reading gives the values that were signed';
       return { header, reason: `must be refused (${why}) but got ${got}` };
     }
     return { header };

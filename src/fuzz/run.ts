@@ -114,7 +114,9 @@ export async function fuzzParser(subject: Subject, options: FuzzOptions = {}): P
  * @example fuzzWith(async (h) => ({ header: fuzzHeaderText(h), judged: fuzzHeaderText(h), reason: undefined }), {}, 10)
  */
 export async function fuzzWith(
-  check: (h: FuzzHeader) => Promise<{ readonly header: string; readonly judged: string; readonly reason: string | undefined }>,
+  check: (
+    h: FuzzHeader,
+  ) => Promise<{ readonly header: string; readonly judged: string; readonly reason: string | undefined }>,
   options: FuzzOptions,
   defaultRuns: number,
   judge: (h: FuzzHeader) => Promise<string | undefined> = async (h) => (await check(h)).reason,
@@ -132,7 +134,19 @@ export async function fuzzWith(
   const f = result.failure;
   if (!f) return base;
   const again = await check(f.input);
-  return { ...base, finding: { header: again.header, ...(again.judged !== again.header ? { received: again.judged } : {}), reason: again.reason ?? f.reason, oracle: oracle(again.judged), seed: result.seed, path: f.path, replay: f.replay, shrinks: f.shrinks } };
+  return {
+    ...base,
+    finding: {
+      header: again.header,
+      ...(again.judged !== again.header ? { received: again.judged } : {}),
+      reason: again.reason ?? f.reason,
+      oracle: oracle(again.judged),
+      seed: result.seed,
+      path: f.path,
+      replay: f.replay,
+      shrinks: f.shrinks,
+    },
+  };
 }
 
 /**

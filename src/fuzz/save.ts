@@ -16,7 +16,6 @@ import type { FuzzFinding } from './run.js';
 /** The flag of every case `pgv2kit fuzz --save` writes (explained in the kit's vectors/notes.yaml, `writtenBy: pgv2kit fuzz --save`). */
 export const FUZZ_FLAG = 'FuzzFinding';
 
-
 /** The case written for a finding. */
 export interface SavedCase {
   readonly id: string;
@@ -34,9 +33,20 @@ export interface SavedCase {
  * @returns the case object, schema-valid
  */
 export function findingCase(finding: FuzzFinding, id: string, date: Date = new Date()): Record<string, unknown> {
-  const provenance = { generator: 'pgv2kit fuzz', seed: finding.replay, kitVersion: kitVersion(), date: date.toISOString().slice(0, 10) };
+  const provenance = {
+    generator: 'pgv2kit fuzz',
+    seed: finding.replay,
+    kitVersion: kitVersion(),
+    date: date.toISOString().slice(0, 10),
+  };
   // the value the implementation parsed: over HTTP, without the SP/HTAB around it (RFC 9110 §5.5), which the oracle judged
-  return { ...headerParseCase(finding.received ?? finding.header, { id, comment: `Found by pgv2kit fuzz: ${oneLine(finding.reason)}`, provenance, flags: [FUZZ_FLAG] }, finding.oracle.answers) };
+  return {
+    ...headerParseCase(
+      finding.received ?? finding.header,
+      { id, comment: `Found by pgv2kit fuzz: ${oneLine(finding.reason)}`, provenance, flags: [FUZZ_FLAG] },
+      finding.oracle.answers,
+    ),
+  };
 }
 
 /**
@@ -53,21 +63,39 @@ export function findingCase(finding: FuzzFinding, id: string, date: Date = new D
  * @throws {VectorTargetError} when the file is not in an authorization/ folder, or may not be written there
  * @throws {VectorSetError} when the folder's set does not load, before or after (every problem in the message)
  */
-export function saveFinding(finding: FuzzFinding, file: string, date: Date = new Date(), limits: VectorLimits = DEFAULT_VECTOR_LIMITS): SavedCase {
+export function saveFinding(
+  finding: FuzzFinding,
+  file: string,
+  date: Date = new Date(),
+  limits: VectorLimits = DEFAULT_VECTOR_LIMITS,
+): SavedCase {
   const root = vectorsRootOf(file, 'authorization');
-  if (root === undefined || !file.endsWith('.yaml')) throw new VectorTargetError(`${file} is not a .yaml file in the authorization/ folder of a vectors folder`);
+  if (root === undefined || !file.endsWith('.yaml'))
+    throw new VectorTargetError(`${file} is not a .yaml file in the authorization/ folder of a vectors folder`);
   const taken = new Set(takenIds(root, { limits }));
   let n = 1;
   while (taken.has(`authorization.fuzz-${n}`)) n += 1;
   const id = `authorization.fuzz-${n}`;
   const created = !existsSync(file);
-  const written = writeCases({ root, file, area: 'authorization', ...FINDINGS_FILE, cases: [findingCase(finding, id, date)], append: !created, limits });
+  const written = writeCases({
+    root,
+    file,
+    area: 'authorization',
+    ...FINDINGS_FILE,
+    cases: [findingCase(finding, id, date)],
+    append: !created,
+    limits,
+  });
   return { id, file, created, made: written.made };
 }
 
 // --- internal ---
 
-const FINDINGS_FILE = { title: 'Authorization header parse: findings of pgv2kit fuzz', description: 'Headers on which an implementation broke R8, shrunk by pgv2kit fuzz; the result and expectation are every answer R8 allows.\n' };
+const FINDINGS_FILE = {
+  title: 'Authorization header parse: findings of pgv2kit fuzz',
+  description:
+    'Headers on which an implementation broke R8, shrunk by pgv2kit fuzz; the result and expectation are every answer R8 allows.\n',
+};
 
 function oneLine(text: string): string {
   const flat = text.replace(/[\r\n\t]+/g, ' ').replace(/[^\x20-\x7e\u00a1-\uffff]/gu, '?');

@@ -13,7 +13,8 @@ export interface DuplicateMember {
   readonly pointer: string;
 }
 
-type Frame = { kind: 'object'; keys: Set<string>; expectKey: boolean; lastKey: string } | { kind: 'array'; index: number };
+type Frame =
+  { kind: 'object'; keys: Set<string>; expectKey: boolean; lastKey: string } | { kind: 'array'; index: number };
 
 /**
  * The first member name that appears twice in one object of a JSON text.

@@ -40,7 +40,8 @@ export function targetPath(target: string): string {
  */
 export function rawHeaderPairs(req: IncomingMessage): Array<readonly [string, string]> {
   const out: Array<readonly [string, string]> = [];
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) out.push([req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string]);
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    out.push([req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string]);
   return out;
 }
 
@@ -137,7 +138,9 @@ export function drainRest(req: IncomingMessage, maxBytes = 8 * 1024 * 1024, maxM
  * @param body - the body to send for a status and a message (JSON envelope or XML error)
  * @returns the 'clientError' listener
  */
-export function clientErrorAnswer(body: (status: number, message: string) => { readonly type: string; readonly text: string }): (err: Error & { code?: string }, socket: Socket) => void {
+export function clientErrorAnswer(
+  body: (status: number, message: string) => { readonly type: string; readonly text: string },
+): (err: Error & { code?: string }, socket: Socket) => void {
   return (err, socket) => {
     const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
@@ -152,6 +155,8 @@ export function clientErrorAnswer(body: (status: number, message: string) => { r
           : [400, 'Bad Request', `the request is not readable HTTP/1.1 (${err.code ?? 'parse error'})`];
     const { type, text } = body(status, message);
     const bytes = Buffer.from(text, 'utf8');
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: ${type}\r\nContent-Length: ${bytes.byteLength}\r\n\r\n${text}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: ${type}\r\nContent-Length: ${bytes.byteLength}\r\n\r\n${text}`,
+    );
   };
 }

@@ -13,7 +13,9 @@
  * @example s3ErrorXml('AccessDenied', 'formFields entry key changed') // '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>formFields entry key changed</Message></Error>\n'
  */
 export function s3ErrorXml(code: string, message: string, more: ReadonlyArray<readonly [string, string]> = []): string {
-  const elements = [['Code', code], ['Message', message], ...more].map(([name, text]) => `<${name}>${escapeXml(text as string)}</${name}>`);
+  const elements = [['Code', code], ['Message', message], ...more].map(
+    ([name, text]) => `<${name}>${escapeXml(text as string)}</${name}>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Error>${elements.join('')}</Error>\n`;
 }
 

@@ -36,7 +36,10 @@ import { clip } from '../scheme/text.js';
  * The operation paths of the API.
  * @example new URL(API_PATHS.generateUploadUrl, gateway.baseUrl)
  */
-export const API_PATHS = Object.freeze({ generateUploadUrl: '/pg/v2/file/generateUploadUrl', createPayment: '/pg/v2/payment/create' });
+export const API_PATHS = Object.freeze({
+  generateUploadUrl: '/pg/v2/file/generateUploadUrl',
+  createPayment: '/pg/v2/payment/create',
+});
 
 /**
  * The largest API request body read, bytes.
@@ -79,32 +82,80 @@ export async function handleApiRequest(ctx: ApiContext, req: IncomingMessage, re
   const url = fullUrl(req);
   const route = splitScenarioPath(targetPath(target));
   const body = await readBody(req, API_BODY_LIMIT, ctx.bodyTimeoutMs);
-  const auth = authenticateRequest(ctx.merchants, { method, url, authorization: req.headers.authorization, body: body.bytes, ...(route.prefix ? { scenarioPrefix: route.prefix } : {}) }, ctx.header);
-  const base = { seq, at, method, url, path: route.rest, headers: rawHeaderPairs(req), body: body.bytes, bodyComplete: body.stopped === undefined, verification: verificationOf(auth), verified: auth.valid };
+  const auth = authenticateRequest(
+    ctx.merchants,
+    {
+      method,
+      url,
+      authorization: req.headers.authorization,
+      body: body.bytes,
+      ...(route.prefix ? { scenarioPrefix: route.prefix } : {}),
+    },
+    ctx.header,
+  );
+  const base = {
+    seq,
+    at,
+    method,
+    url,
+    path: route.rest,
+    headers: rawHeaderPairs(req),
+    body: body.bytes,
+    bodyComplete: body.stopped === undefined,
+    verification: verificationOf(auth),
+    verified: auth.valid,
+  };
 
   if (body.stopped === 'aborted') {
-    ctx.recorder.addRequest(route.id, { ...base, problem: 'the client closed the connection before the body ended', response: { status: 0, code: '', errorMessage: null, body: new Uint8Array() } });
+    ctx.recorder.addRequest(route.id, {
+      ...base,
+      problem: 'the client closed the connection before the body ended',
+      response: { status: 0, code: '', errorMessage: null, body: new Uint8Array() },
+    });
     return;
   }
 
   const outcome = decide(ctx, req, route.rest, route.id, body, auth);
   if ('code' in outcome) {
     const merchant = auth.merchant;
-    const { bytes, authorization } = answer(ctx, { code: outcome.code, errorMessage: outcome.message }, merchant, method, url);
+    const { bytes, authorization } = answer(
+      ctx,
+      { code: outcome.code, errorMessage: outcome.message },
+      merchant,
+      method,
+      url,
+    );
     const status = API_FAILURES[outcome.code].status;
     // A body not read to its end (stalled, or over the limit): the answer says the connection closes
     // (Connection: close), and what still comes of a body over the limit is drained (bounded) so the
     // client reads the answer before the socket closes.
     if (body.stopped === 'too-large') drainRest(req);
     send(res, status, bytes, authorization, body.stopped === 'timeout' || body.stopped === 'too-large');
-    ctx.recorder.addRequest(route.id, { ...base, problem: outcome.message, response: { status, code: outcome.code, errorMessage: outcome.message, body: bytes, ...(authorization ? { authorization } : {}) } });
+    ctx.recorder.addRequest(route.id, {
+      ...base,
+      problem: outcome.message,
+      response: {
+        status,
+        code: outcome.code,
+        errorMessage: outcome.message,
+        body: bytes,
+        ...(authorization ? { authorization } : {}),
+      },
+    });
     ctx.log(`api ${method} ${clip(target, 120)} -> ${status} ${outcome.code}: ${outcome.message}`);
     return;
   }
 
   const scenario = lookupScenario(ctx.scenarios, route.id);
   const merchant = (auth as Extract<AuthOutcome, { valid: true }>).merchant;
-  const { bytes, authorization } = answer(ctx, { code: 'OK', errorMessage: null, data: outcome.data }, merchant, method, url, scenario.response);
+  const { bytes, authorization } = answer(
+    ctx,
+    { code: 'OK', errorMessage: null, data: outcome.data },
+    merchant,
+    method,
+    url,
+    scenario.response,
+  );
   send(res, 200, bytes, authorization, false);
   ctx.recorder.addRequest(route.id, {
     ...base,
@@ -117,15 +168,34 @@ export async function handleApiRequest(ctx: ApiContext, req: IncomingMessage, re
 
 // --- internal ---
 
-type Success = { readonly data: { readonly [key: string]: JsonOut }; readonly issued?: IssuedUpload; readonly paymentNo?: string };
+type Success = {
+  readonly data: { readonly [key: string]: JsonOut };
+  readonly issued?: IssuedUpload;
+  readonly paymentNo?: string;
+};
 
-function decide(ctx: ApiContext, req: IncomingMessage, path: string, scenarioId: string | undefined, body: ReadBody, auth: AuthOutcome): ApiFailure | Success {
+function decide(
+  ctx: ApiContext,
+  req: IncomingMessage,
+  path: string,
+  scenarioId: string | undefined,
+  body: ReadBody,
+  auth: AuthOutcome,
+): ApiFailure | Success {
   const stopped = body.stopped;
   if (stopped === 'too-large') return failure('PAYLOAD_TOO_LARGE', `the body is larger than ${API_BODY_LIMIT} bytes`);
   if (stopped === 'timeout') return failure('REQUEST_TIMEOUT', `the body stopped arriving for ${ctx.bodyTimeoutMs} ms`);
   const isCredentials = path === API_PATHS.generateUploadUrl;
-  if (!isCredentials && path !== API_PATHS.createPayment) return failure('NOT_FOUND', `no operation at ${quoteText(path)}; the operations are POST ${API_PATHS.generateUploadUrl} and POST ${API_PATHS.createPayment}`);
-  if (req.method !== 'POST') return failure('METHOD_NOT_ALLOWED', `method ${quoteText(req.method as string)} is not allowed; ${path} takes POST`);
+  if (!isCredentials && path !== API_PATHS.createPayment)
+    return failure(
+      'NOT_FOUND',
+      `no operation at ${quoteText(path)}; the operations are POST ${API_PATHS.generateUploadUrl} and POST ${API_PATHS.createPayment}`,
+    );
+  if (req.method !== 'POST')
+    return failure(
+      'METHOD_NOT_ALLOWED',
+      `method ${quoteText(req.method as string)} is not allowed; ${path} takes POST`,
+    );
   const typeProblem = contentTypeProblem(req.headers['content-type']);
   if (typeProblem) return failure('UNSUPPORTED_MEDIA_TYPE', typeProblem);
   const acceptProblem = acceptHeaderProblem(req.headers.accept);
@@ -138,7 +208,17 @@ function decide(ctx: ApiContext, req: IncomingMessage, path: string, scenarioId:
     const checked = checkCredentialsBody(parsed.value);
     if (!checked.valid) return failure('INVALID_ARGUMENT', checked.problem.message);
     const issued = issueUpload(
-      { signer: ctx.signer, bucket: ctx.bucket, uploadOrigin: ctx.uploadOrigin, now, vendor: ctx.vendor, extra: ctx.extra, scenario: lookupScenario(ctx.scenarios, scenarioId), scenarioId, appId: auth.merchant.appId },
+      {
+        signer: ctx.signer,
+        bucket: ctx.bucket,
+        uploadOrigin: ctx.uploadOrigin,
+        now,
+        vendor: ctx.vendor,
+        extra: ctx.extra,
+        scenario: lookupScenario(ctx.scenarios, scenarioId),
+        scenarioId,
+        appId: auth.merchant.appId,
+      },
       checked,
     );
     ctx.issued.add(issued);
@@ -160,13 +240,29 @@ function answer(
   style: Scenario['response'] = {},
 ): { bytes: Uint8Array; authorization: string | undefined } {
   const now = ctx.clock.now();
-  const bytes = envelopeBytes(envelope, style?.bytes ?? 'compact', { requestId: randomBytes(8).toString('hex'), serverTime: now });
+  const bytes = envelopeBytes(envelope, style?.bytes ?? 'compact', {
+    requestId: randomBytes(8).toString('hex'),
+    serverTime: now,
+  });
   if (!merchant) return { bytes, authorization: undefined };
-  const signed = { merchant, method, url, body: bytes, timestamp: String(Math.trunc(now)), nonce: randomBytes(16).toString('hex') };
+  const signed = {
+    merchant,
+    method,
+    url,
+    body: bytes,
+    timestamp: String(Math.trunc(now)),
+    nonce: randomBytes(16).toString('hex'),
+  };
   return { bytes, authorization: responseAuthorization(signed, style?.signature ?? 'valid') };
 }
 
-function send(res: ServerResponse, status: number, bytes: Uint8Array, authorization: string | undefined, closing: boolean): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  bytes: Uint8Array,
+  authorization: string | undefined,
+  closing: boolean,
+): void {
   res.writeHead(status, {
     'Content-Type': 'application/json',
     'Content-Length': String(bytes.byteLength),
@@ -181,7 +277,13 @@ function send(res: ServerResponse, status: number, bytes: Uint8Array, authorizat
 function verificationOf(auth: AuthOutcome): RequestVerification {
   if (auth.valid) return { valid: true, appId: auth.merchant.appId, tolerated: auth.tolerated };
   const appId = auth.problem.kind === 'unknown-app-id' ? auth.problem.appId : auth.merchant?.appId;
-  return { valid: false, problem: auth.problem.kind, message: auth.message, mistakes: auth.mistakes, ...(appId !== undefined ? { appId } : {}) };
+  return {
+    valid: false,
+    problem: auth.problem.kind,
+    message: auth.message,
+    mistakes: auth.mistakes,
+    ...(appId !== undefined ? { appId } : {}),
+  };
 }
 
 function issuedRecord(issued: IssuedUpload): NonNullable<RecordedRequest['issued']> {
@@ -193,9 +295,11 @@ function issuedRecord(issued: IssuedUpload): NonNullable<RecordedRequest['issued
 function contentTypeProblem(value: string | undefined): string | undefined {
   if (value === undefined) return 'no Content-Type header: only application/json is accepted (4.1)';
   const parsed = parseContentType(value.trim());
-  if (!parsed || parsed.type !== 'application' || parsed.subtype !== 'json') return `Content-Type ${quoteText(value)} is not application/json (4.1)`;
+  if (!parsed || parsed.type !== 'application' || parsed.subtype !== 'json')
+    return `Content-Type ${quoteText(value)} is not application/json (4.1)`;
   const charset = parsed.params['charset'];
-  if (charset !== undefined && !/^utf-?8$/i.test(charset)) return `Content-Type charset ${quoteText(charset)} is not UTF-8 (4.1, 5.2)`;
+  if (charset !== undefined && !/^utf-?8$/i.test(charset))
+    return `Content-Type charset ${quoteText(charset)} is not UTF-8 (4.1, 5.2)`;
   return undefined;
 }
 
@@ -220,7 +324,8 @@ function parseJsonBody(bytes: Uint8Array): { ok: true; value: unknown } | { ok: 
   } catch {
     return { ok: false, message: 'the body is not valid UTF-8 (5.1, R3)' };
   }
-  if (text.startsWith('\ufeff')) return { ok: false, message: 'the body starts with a byte order mark, which JSON text must not (RFC 8259 §8.1)' };
+  if (text.startsWith('\ufeff'))
+    return { ok: false, message: 'the body starts with a byte order mark, which JSON text must not (RFC 8259 §8.1)' };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -228,7 +333,10 @@ function parseJsonBody(bytes: Uint8Array): { ok: true; value: unknown } | { ok: 
     return { ok: false, message: `the body is not JSON: ${(e as Error).message}` };
   }
   const twice = duplicateMember(text);
-  if (twice) return { ok: false, message: `the member ${quoteText(twice.name)} appears twice in ${twice.pointer === '' ? 'the body' : `the object at ${quoteText(twice.pointer)}`}: which value counts is not defined (RFC 8259 §4), so the body is refused` };
+  if (twice)
+    return {
+      ok: false,
+      message: `the member ${quoteText(twice.name)} appears twice in ${twice.pointer === '' ? 'the body' : `the object at ${quoteText(twice.pointer)}`}: which value counts is not defined (RFC 8259 §4), so the body is refused`,
+    };
   return { ok: true, value };
 }
-

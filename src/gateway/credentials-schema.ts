@@ -25,7 +25,12 @@ export interface CredentialsBodyProblem {
 
 /** The outcome of {@link checkCredentialsBody}. */
 export type CredentialsBodyOutcome =
-  | { readonly valid: true; readonly filename: string; readonly contentType: string | undefined; readonly scene: SceneName }
+  | {
+      readonly valid: true;
+      readonly filename: string;
+      readonly contentType: string | undefined;
+      readonly scene: SceneName;
+    }
   | { readonly valid: false; readonly problem: CredentialsBodyProblem };
 
 /**
@@ -77,7 +82,8 @@ function rank(p: Found): number {
 
 function toProblem(e: ErrorObject): Found | undefined {
   // The schema only looks into filename, contentType and scene, all strings: no deeper paths.
-  const field = ((e.keyword === 'required' ? String(e.params['missingProperty']) : e.instancePath.slice(1)) || 'body') as Found['field'];
+  const field = ((e.keyword === 'required' ? String(e.params['missingProperty']) : e.instancePath.slice(1)) ||
+    'body') as Found['field'];
   switch (e.keyword) {
     case 'required':
     case 'minLength':
@@ -88,7 +94,9 @@ function toProblem(e: ErrorObject): Found | undefined {
       return { field, rule: 'maxLength', limit: Number(e.params['limit']) };
     case 'pattern':
       if (field === 'scene') return { field, rule: 'uppercase' };
-      return e.schemaPath.startsWith('#/allOf/') ? { field, rule: 'fileType', limit: SCENES.DISPUTE_EVIDENCE.extensions.join(', ') } : { field, rule: 'extension' };
+      return e.schemaPath.startsWith('#/allOf/')
+        ? { field, rule: 'fileType', limit: SCENES.DISPUTE_EVIDENCE.extensions.join(', ') }
+        : { field, rule: 'extension' };
     case 'enum':
       return { field, rule: 'allowedValue', limit: SCENE_NAMES.join(', ') };
     default:
@@ -103,7 +111,9 @@ function describe(p: Found, body: unknown): string {
     case 'required':
       return `${lead} ${p.field} is required (2.1)`;
     case 'type':
-      return p.field === 'body' ? `${lead} the body must be a JSON object; got ${describeJson(body)} (2.1)` : `${lead} ${p.field} must be a string; got ${describeJson(value)} (2.1)`;
+      return p.field === 'body'
+        ? `${lead} the body must be a JSON object; got ${describeJson(body)} (2.1)`
+        : `${lead} ${p.field} must be a string; got ${describeJson(value)} (2.1)`;
     case 'maxLength':
       return `${lead} ${p.field} is ${codePointLength(String(value))} characters (code points) long; the limit is ${String(p.limit)} (2.1, 8, R13)`;
     case 'extension':
@@ -118,5 +128,7 @@ function describe(p: Found, body: unknown): string {
 }
 
 function field(body: unknown, name: string): unknown {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)[name]
+    : undefined;
 }

@@ -27,7 +27,8 @@ export class OrderedPairs {
 }
 
 /** A JSON value the envelope writer takes. */
-export type JsonOut = null | boolean | number | string | readonly JsonOut[] | OrderedPairs | { readonly [key: string]: JsonOut };
+export type JsonOut =
+  null | boolean | number | string | readonly JsonOut[] | OrderedPairs | { readonly [key: string]: JsonOut };
 
 /** The envelope of §2.3. */
 export interface Envelope {
@@ -63,7 +64,11 @@ export interface EnvelopeExtras {
  * @throws {RangeError} for a number that JSON cannot carry (NaN, Infinity)
  * @example new TextDecoder().decode(envelopeBytes({ code: 'OK', errorMessage: null })) // '{"code":"OK","errorMessage":null}'
  */
-export function envelopeBytes(envelope: Envelope, style: ResponseBytes = 'compact', extras: EnvelopeExtras = { requestId: '0', serverTime: 0 }): Uint8Array {
+export function envelopeBytes(
+  envelope: Envelope,
+  style: ResponseBytes = 'compact',
+  extras: EnvelopeExtras = { requestId: '0', serverTime: 0 },
+): Uint8Array {
   const base: { [key: string]: JsonOut } = { code: envelope.code, errorMessage: envelope.errorMessage };
   if (envelope.data !== undefined) base['data'] = envelope.data;
   let value: JsonOut = base;
@@ -74,7 +79,15 @@ export function envelopeBytes(envelope: Envelope, style: ResponseBytes = 'compac
   }
   if (style === 'extra-fields') {
     value = { ...base, requestId: extras.requestId, serverTime: extras.serverTime };
-    if (envelope.data !== undefined) value = { ...value, data: { ...envelope.data, traceTags: ['pgv2kit', 'reference'], meta: { version: 2, nested: { flag: true, ratio: 0.5, none: null } } } };
+    if (envelope.data !== undefined)
+      value = {
+        ...value,
+        data: {
+          ...envelope.data,
+          traceTags: ['pgv2kit', 'reference'],
+          meta: { version: 2, nested: { flag: true, ratio: 0.5, none: null } },
+        },
+      };
   }
   const text = write(value, style === 'pretty' ? '  ' : '', '', style === 'unicode-escapes');
   return new TextEncoder().encode(style === 'pretty' ? `${text}\n` : text);
@@ -108,7 +121,10 @@ export interface ResponseToSign {
  * @returns the header value, or undefined for `missing`
  * @example responseAuthorization({ merchant: { appId, appSecret }, method: 'POST', url, body, timestamp: '1', nonce: 'n' })
  */
-export function responseAuthorization(response: ResponseToSign, variant: ResponseSignature = 'valid'): string | undefined {
+export function responseAuthorization(
+  response: ResponseToSign,
+  variant: ResponseSignature = 'valid',
+): string | undefined {
   if (variant === 'missing') return undefined;
   const { merchant, method, url, body, timestamp, nonce } = response;
   const signer: Merchant =
@@ -164,8 +180,20 @@ function write(value: JsonOut, indent: string, at: string, escape: boolean): str
   const nl = indent === '' ? '' : '\n';
   const colon = indent === '' ? ':' : ': ';
   const list = (items: string[], open: string, close: string): string =>
-    items.length === 0 ? `${open}${close}` : `${open}${nl}${items.map((i) => inner + i).join(`,${nl}`)}${nl}${at}${close}`;
-  if (Array.isArray(value)) return list(value.map((v: JsonOut) => write(v, indent, inner, escape)), '[', ']');
-  const entries: ReadonlyArray<readonly [string, JsonOut]> = value instanceof OrderedPairs ? value.entries : Object.entries(value as { readonly [key: string]: JsonOut });
-  return list(entries.map(([k, v]) => `${quote(k, escape)}${colon}${write(v, indent, inner, escape)}`), '{', '}');
+    items.length === 0
+      ? `${open}${close}`
+      : `${open}${nl}${items.map((i) => inner + i).join(`,${nl}`)}${nl}${at}${close}`;
+  if (Array.isArray(value))
+    return list(
+      value.map((v: JsonOut) => write(v, indent, inner, escape)),
+      '[',
+      ']',
+    );
+  const entries: ReadonlyArray<readonly [string, JsonOut]> =
+    value instanceof OrderedPairs ? value.entries : Object.entries(value as { readonly [key: string]: JsonOut });
+  return list(
+    entries.map(([k, v]) => `${quote(k, escape)}${colon}${write(v, indent, inner, escape)}`),
+    '{',
+    '}',
+  );
 }

@@ -107,23 +107,78 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const host = options.host ?? '127.0.0.1';
   const bucket = options.bucket ?? 'pgv2kit-evidence';
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
-  const signer: StorageSigner = { accessKeyId: `PGV2${randomBytes(8).toString('hex').toUpperCase()}`, secretKey: randomBytes(30).toString('base64'), region: 'pgv2-local-1' };
-  const recorder = new Recorder({ ...(options.recordLimit !== undefined ? { perScenario: options.recordLimit } : {}), ...options.recordBounds });
+  const signer: StorageSigner = {
+    accessKeyId: `PGV2${randomBytes(8).toString('hex').toUpperCase()}`,
+    secretKey: randomBytes(30).toString('base64'),
+    region: 'pgv2-local-1',
+  };
+  const recorder = new Recorder({
+    ...(options.recordLimit !== undefined ? { perScenario: options.recordLimit } : {}),
+    ...options.recordBounds,
+  });
   const issued = new IssuedUploads();
   const storage = await GatewayStorage.open(options.storageDir);
 
   const upload = createServer(serverOptions());
   const uploadCtx: UploadContext = { signer, bucket, clock, storage, recorder, issued, bodyTimeoutMs, log };
-  upload.on('request', guarded(log, 'upload', (req, res) => handleUpload(uploadCtx, req, res), () => ({ type: 'application/xml', text: s3ErrorXml('InternalError', 'We encountered an internal error. Please try again.') })));
-  upload.on('clientError', clientErrorAnswer((status, message) => ({ type: 'application/xml', text: s3ErrorXml(status === 431 ? 'RequestHeaderSectionTooLarge' : 'BadRequest', message) })));
+  upload.on(
+    'request',
+    guarded(
+      log,
+      'upload',
+      (req, res) => handleUpload(uploadCtx, req, res),
+      () => ({
+        type: 'application/xml',
+        text: s3ErrorXml('InternalError', 'We encountered an internal error. Please try again.'),
+      }),
+    ),
+  );
+  upload.on(
+    'clientError',
+    clientErrorAnswer((status, message) => ({
+      type: 'application/xml',
+      text: s3ErrorXml(status === 431 ? 'RequestHeaderSectionTooLarge' : 'BadRequest', message),
+    })),
+  );
 
   const api = createServer(serverOptions());
   const servers = [api, upload];
   try {
     const uploadOrigin = origin(host, await listen(upload, host, options.uploadPort ?? 0));
-    const apiCtx: ApiContext = { merchants, scenarios: options.scenarios, clock, recorder, issued, signer, bucket, uploadOrigin, vendor, extra, bodyTimeoutMs, log, ...(options.header ? { header: options.header } : {}) };
-    api.on('request', guarded(log, 'api', (req, res) => handleApiRequest(apiCtx, req, res), () => ({ type: 'application/json', text: envelopeText('INTERNAL', 'internal error of the reference gateway (logged)') })));
-    api.on('clientError', clientErrorAnswer((_status, message) => ({ type: 'application/json', text: envelopeText('BAD_REQUEST', message) })));
+    const apiCtx: ApiContext = {
+      merchants,
+      scenarios: options.scenarios,
+      clock,
+      recorder,
+      issued,
+      signer,
+      bucket,
+      uploadOrigin,
+      vendor,
+      extra,
+      bodyTimeoutMs,
+      log,
+      ...(options.header ? { header: options.header } : {}),
+    };
+    api.on(
+      'request',
+      guarded(
+        log,
+        'api',
+        (req, res) => handleApiRequest(apiCtx, req, res),
+        () => ({
+          type: 'application/json',
+          text: envelopeText('INTERNAL', 'internal error of the reference gateway (logged)'),
+        }),
+      ),
+    );
+    api.on(
+      'clientError',
+      clientErrorAnswer((_status, message) => ({
+        type: 'application/json',
+        text: envelopeText('BAD_REQUEST', message),
+      })),
+    );
     const baseUrl = origin(host, await listen(api, host, options.port ?? 0));
     let closing: Promise<void> | undefined;
     return {
@@ -145,7 +200,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
 
 // --- internal ---
 
-function serverOptions(): { keepAliveTimeout: number; headersTimeout: number; requestTimeout: number; maxHeaderSize: number } {
+function serverOptions(): {
+  keepAliveTimeout: number;
+  headersTimeout: number;
+  requestTimeout: number;
+  maxHeaderSize: number;
+} {
   return { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 60_000, maxHeaderSize: 16 * 1024 };
 }
 
@@ -189,13 +249,19 @@ function guarded(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     handle(req, res).catch((e: unknown) => {
-      log(`${name} ${req.method as string} ${req.url as string}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      log(
+        `${name} ${req.method as string} ${req.url as string}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+      );
       if (res.headersSent) {
         res.destroy();
         return;
       }
       const { type, text } = body();
-      res.writeHead(500, { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(text)), Connection: 'close' });
+      res.writeHead(500, {
+        'Content-Type': type,
+        'Content-Length': String(Buffer.byteLength(text)),
+        Connection: 'close',
+      });
       res.end(text);
       req.resume();
     });

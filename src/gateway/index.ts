@@ -20,7 +20,15 @@ export type { ResponseBytes, ResponseSignature, Scenario } from '../vectors/scen
 export { scenarioPrefix, splitScenarioPath } from './scenario-routing.js';
 export type { ScenarioPath, ScenarioSource } from './scenario-routing.js';
 export type { Recorder } from './recorder.js';
-export type { RecordedPart, RecordedRequest, RecordedUpload, RecorderLimits, RequestVerification, ScenarioRecord, UploadOutcomeProblem } from './recorder.js';
+export type {
+  RecordedPart,
+  RecordedRequest,
+  RecordedUpload,
+  RecorderLimits,
+  RequestVerification,
+  ScenarioRecord,
+  UploadOutcomeProblem,
+} from './recorder.js';
 export type { GatewayStorage } from './storage.js';
 export type { IncomingObject, ObjectMeta, StoredObject } from './storage.js';
 export { API_FAILURES } from './failures.js';

@@ -46,9 +46,13 @@ export class MerchantBook {
    */
   add(merchant: Merchant): this {
     const { appId, appSecret } = merchant;
-    if (typeof appId !== 'string' || typeof appSecret !== 'string') throw new TypeError('a merchant needs a string appId and a string appSecret');
+    if (typeof appId !== 'string' || typeof appSecret !== 'string')
+      throw new TypeError('a merchant needs a string appId and a string appSecret');
     if (appId === '' || appSecret === '') throw new RangeError('a merchant appId and appSecret must not be empty');
-    if (/[,\s]/.test(appId)) throw new RangeError(`appId ${JSON.stringify(appId)} holds a comma or white space, which the Authorization header cannot carry (R8)`);
+    if (/[,\s]/.test(appId))
+      throw new RangeError(
+        `appId ${JSON.stringify(appId)} holds a comma or white space, which the Authorization header cannot carry (R8)`,
+      );
     this.#byAppId.set(appId, Object.freeze({ appId, appSecret }));
     return this;
   }

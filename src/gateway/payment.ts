@@ -32,7 +32,9 @@ export interface PaymentRequest {
 }
 
 /** The outcome of {@link checkPaymentBody}. */
-export type PaymentBodyOutcome = { readonly valid: true; readonly payment: PaymentRequest } | { readonly valid: false; readonly problem: PaymentProblem };
+export type PaymentBodyOutcome =
+  | { readonly valid: true; readonly payment: PaymentRequest }
+  | { readonly valid: false; readonly problem: PaymentProblem };
 
 /**
  * Checks a parsed payment body against the schema; reports the first problem, naming the field and the rule.
@@ -55,7 +57,11 @@ export function checkPaymentBody(body: unknown): PaymentBodyOutcome {
  * @returns the data object of the envelope
  * @example createdPayment({ merchantTradeNo: 'M1', amount: '10.00', currency: 'USD' }, 'P1', 0).status // 'PENDING'
  */
-export function createdPayment(payment: PaymentRequest, paymentNo: string, now: number): { readonly [key: string]: string } {
+export function createdPayment(
+  payment: PaymentRequest,
+  paymentNo: string,
+  now: number,
+): { readonly [key: string]: string } {
   return {
     paymentNo,
     merchantTradeNo: payment.merchantTradeNo,
@@ -87,9 +93,17 @@ function toProblem(e: ErrorObject): PaymentProblem {
   const got = describeJson(e.data);
   if (e.keyword === 'type') {
     const want = String(e.params['type']);
-    const what = field === 'body' ? 'the body must be a JSON object' : `${field} must be ${want === 'object' ? 'an object' : `a ${want}`}`;
+    const what =
+      field === 'body'
+        ? 'the body must be a JSON object'
+        : `${field} must be ${want === 'object' ? 'an object' : `a ${want}`}`;
     return { field, rule: 'type', message: `${field} breaks type: ${what}; got ${got} (2.5)` };
   }
-  if (e.keyword === 'minLength') return { field, rule: 'required', message: `${field} breaks required: ${field} must not be empty (2.5)` };
-  return { field, rule: 'format', message: `${field} breaks format: ${field} must be ${FORMATS[field] as string}; got ${got} (2.5)` };
+  if (e.keyword === 'minLength')
+    return { field, rule: 'required', message: `${field} breaks required: ${field} must not be empty (2.5)` };
+  return {
+    field,
+    rule: 'format',
+    message: `${field} breaks format: ${field} must be ${FORMATS[field] as string}; got ${got} (2.5)`,
+  };
 }

@@ -28,7 +28,10 @@ export const STORAGE_SERVICE = 's3';
 export const POLICY_VALIDITY_MS = 10 * 60 * 1000;
 
 /** A policy condition: `{name: value}`, `[op, "$name", value]` or `["content-length-range", min, max]`. */
-export type PolicyCondition = { readonly [name: string]: string } | readonly [string, string, string] | readonly ['content-length-range', number, number];
+export type PolicyCondition =
+  | { readonly [name: string]: string }
+  | readonly [string, string, string]
+  | readonly ['content-length-range', number, number];
 
 /** The policy document (Base64 of its JSON is the `policy` form field). */
 export interface PolicyDocument {
@@ -97,7 +100,10 @@ export function policySignature(key: Buffer, policyB64: string): string {
  * @example amzDate(0) // '19700101T000000Z'
  */
 export function amzDate(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /**
@@ -136,11 +142,21 @@ export function presignPost(signer: StorageSigner, input: PresignInput): Presign
   ];
   const document: PolicyDocument = {
     expiration: new Date(input.expiresAt).toISOString(),
-    conditions: [...[...described, ...input.extra, ...signed].map(([n, value]) => ({ [n]: value })), ['content-length-range', 0, input.maxSize]],
+    conditions: [
+      ...[...described, ...input.extra, ...signed].map(([n, value]) => ({ [n]: value })),
+      ['content-length-range', 0, input.maxSize],
+    ],
   };
   const policy = Buffer.from(JSON.stringify(document), 'utf8').toString('base64');
-  const signature = policySignature(signingKey(signer.secretKey, date.slice(0, 8), signer.region, STORAGE_SERVICE), policy);
-  return { formFields: [...described, ['policy', policy], ...signed, [`x-${v}-signature`, signature], ...input.extra], policy, document };
+  const signature = policySignature(
+    signingKey(signer.secretKey, date.slice(0, 8), signer.region, STORAGE_SERVICE),
+    policy,
+  );
+  return {
+    formFields: [...described, ['policy', policy], ...signed, [`x-${v}-signature`, signature], ...input.extra],
+    policy,
+    document,
+  };
 }
 
 /** Why received fields do not satisfy the policy they carry. */
@@ -189,33 +205,59 @@ export function checkPostPolicy(
 ): PolicyOutcome {
   const first = (name: string): string | undefined => fields.find(([n]) => n === name)?.[1];
   const policy = first('policy');
-  if (policy === undefined) return refuse({ kind: 'field-missing', field: 'policy' }, 'InvalidArgument', "Bucket POST must contain a field named 'policy'.");
+  if (policy === undefined)
+    return refuse(
+      { kind: 'field-missing', field: 'policy' },
+      'InvalidArgument',
+      "Bucket POST must contain a field named 'policy'.",
+    );
   const document = decodePolicy(policy);
-  if (!document) return refuse({ kind: 'field-changed', field: 'policy' }, 'InvalidPolicyDocument', 'Invalid Policy: the policy is not a Base64 policy document.');
+  if (!document)
+    return refuse(
+      { kind: 'field-changed', field: 'policy' },
+      'InvalidPolicyDocument',
+      'Invalid Policy: the policy is not a Base64 policy document.',
+    );
   const names = document.conditions.map(conditionName).filter((n): n is string => n !== undefined);
   const vendor = names.map((n) => /^x-([a-z0-9]+)-algorithm$/.exec(n)?.[1]).find((x) => x !== undefined) ?? 'amz';
   const signatureField = `x-${vendor}-signature`;
   const credentialField = `x-${vendor}-credential`;
 
   const signature = first(signatureField);
-  if (signature === undefined) return refuse({ kind: 'field-missing', field: signatureField }, 'InvalidArgument', `Bucket POST must contain a field named '${signatureField}'.`);
+  if (signature === undefined)
+    return refuse(
+      { kind: 'field-missing', field: signatureField },
+      'InvalidArgument',
+      `Bucket POST must contain a field named '${signatureField}'.`,
+    );
   const credential = first(credentialField);
-  if (credential === undefined) return refuse({ kind: 'field-missing', field: credentialField }, 'InvalidArgument', `Bucket POST must contain a field named '${credentialField}'.`);
+  if (credential === undefined)
+    return refuse(
+      { kind: 'field-missing', field: credentialField },
+      'InvalidArgument',
+      `Bucket POST must contain a field named '${credentialField}'.`,
+    );
   const scope = credential.split('/');
   const [accessKeyId, date = '', region = '', service = ''] = scope;
   if (scope.length !== 5 || accessKeyId !== signer.accessKeyId || scope[4] !== 'aws4_request') {
-    return refuse({ kind: 'field-changed', field: credentialField }, 'InvalidAccessKeyId', 'The credential does not name an access key of this storage.');
+    return refuse(
+      { kind: 'field-changed', field: credentialField },
+      'InvalidAccessKeyId',
+      'The credential does not name an access key of this storage.',
+    );
   }
   const expected = policySignature(signingKey(signer.secretKey, date, region, service), policy);
   if (!signEquals(expected, signature)) {
     const detail = 'The request signature we calculated does not match the signature you provided.';
     if (!issued(policy)) return refuse({ kind: 'field-changed', field: 'policy' }, 'SignatureDoesNotMatch', detail);
     const issuedCredential = conditionValue(document, credentialField);
-    const changed = issuedCredential !== undefined && issuedCredential !== credential ? credentialField : signatureField;
+    const changed =
+      issuedCredential !== undefined && issuedCredential !== credential ? credentialField : signatureField;
     return refuse({ kind: 'field-changed', field: changed }, 'SignatureDoesNotMatch', detail);
   }
 
-  if (!(Date.parse(document.expiration) > now)) return refuse({ kind: 'expired' }, 'AccessDenied', 'Invalid according to Policy: Policy expired.');
+  if (!(Date.parse(document.expiration) > now))
+    return refuse({ kind: 'expired' }, 'AccessDenied', 'Invalid according to Policy: Policy expired.');
 
   let sizeRange: readonly [number, number] | undefined;
   for (const c of document.conditions) {
@@ -228,14 +270,20 @@ export function checkPostPolicy(
     const got = first(name);
     const failed = `Invalid according to Policy: Policy Condition failed: ${JSON.stringify([op, `$${name}`, want])}`;
     if (got === undefined) return refuse({ kind: 'field-missing', field: name }, 'AccessDenied', failed);
-    if (op === 'starts-with' ? !got.startsWith(want) : got !== want) return refuse({ kind: 'field-changed', field: name }, 'AccessDenied', failed);
+    if (op === 'starts-with' ? !got.startsWith(want) : got !== want)
+      return refuse({ kind: 'field-changed', field: name }, 'AccessDenied', failed);
   }
 
   const allowed = new Set([...names, 'policy', signatureField]);
   const seen = new Set<string>();
   for (const [name] of fields) {
     if (name.toLowerCase().startsWith('x-ignore-')) continue;
-    if (!allowed.has(name) || seen.has(name)) return refuse({ kind: 'field-added', field: name }, 'AccessDenied', `Invalid according to Policy: Extra input fields: ${name}`);
+    if (!allowed.has(name) || seen.has(name))
+      return refuse(
+        { kind: 'field-added', field: name },
+        'AccessDenied',
+        `Invalid according to Policy: Extra input fields: ${name}`,
+      );
     seen.add(name);
   }
   return { ok: true, document, key: conditionValue(document, 'key'), sizeRange };
@@ -273,7 +321,12 @@ function isCondition(c: unknown): c is PolicyCondition {
   if (Array.isArray(c)) {
     if (c.length !== 3) return false;
     if (c[0] === 'content-length-range') return Number.isSafeInteger(c[1]) && Number.isSafeInteger(c[2]);
-    return (c[0] === 'eq' || c[0] === 'starts-with') && typeof c[1] === 'string' && c[1].startsWith('$') && typeof c[2] === 'string';
+    return (
+      (c[0] === 'eq' || c[0] === 'starts-with') &&
+      typeof c[1] === 'string' &&
+      c[1].startsWith('$') &&
+      typeof c[2] === 'string'
+    );
   }
   if (typeof c !== 'object' || c === null) return false;
   const values = Object.values(c);

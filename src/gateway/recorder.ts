@@ -86,7 +86,14 @@ export interface RecordedRequest {
 /** One part of a recorded upload, in the order received (file bytes are not kept: size and SHA-256). */
 export type RecordedPart =
   | { readonly kind: 'field'; readonly name: string; readonly value: string; readonly size: number }
-  | { readonly kind: 'file'; readonly name: string; readonly filename: string; readonly contentType: string; readonly size: number; readonly sha256?: string };
+  | {
+      readonly kind: 'file';
+      readonly name: string;
+      readonly filename: string;
+      readonly contentType: string;
+      readonly size: number;
+      readonly sha256?: string;
+    };
 
 /** The rule an upload broke (see UPLOAD_PROBLEMS). */
 export interface UploadOutcomeProblem {
@@ -164,7 +171,10 @@ export const DEFAULT_RECORD_BYTES = 32 * 1024 * 1024;
  */
 export const DEFAULT_RECORD_SCENARIOS = 2_000;
 
-type Entry = { readonly record: { id: string | undefined; requests: RecordedRequest[]; uploads: RecordedUpload[] }; bytes: number };
+type Entry = {
+  readonly record: { id: string | undefined; requests: RecordedRequest[]; uploads: RecordedUpload[] };
+  bytes: number;
+};
 
 /**
  * The gateway's recorder.
@@ -208,7 +218,9 @@ export class Recorder {
    * @example gateway.recorder.ids()
    */
   ids(): Array<string | undefined> {
-    return [...this.#records.values()].filter((e) => e.record.requests.length + e.record.uploads.length > 0).map((e) => e.record.id);
+    return [...this.#records.values()]
+      .filter((e) => e.record.requests.length + e.record.uploads.length > 0)
+      .map((e) => e.record.id);
   }
 
   /**
@@ -246,7 +258,9 @@ export class Recorder {
    */
   addRequest(scenarioId: string | undefined, request: Omit<RecordedRequest, 'bodySize'>): void {
     const refused = !request.verified || request.problem !== undefined;
-    const kept: RecordedRequest = refused ? summarizeRequest(request) : { ...request, bodySize: request.body.byteLength };
+    const kept: RecordedRequest = refused
+      ? summarizeRequest(request)
+      : { ...request, bodySize: request.body.byteLength };
     this.#add(scenarioId, 'requests', kept, requestBytes(kept));
   }
 
@@ -260,7 +274,12 @@ export class Recorder {
     this.#add(scenarioId, 'uploads', kept, uploadBytes(kept));
   }
 
-  #add(scenarioId: string | undefined, kind: 'requests' | 'uploads', item: RecordedRequest | RecordedUpload, bytes: number): void {
+  #add(
+    scenarioId: string | undefined,
+    kind: 'requests' | 'uploads',
+    item: RecordedRequest | RecordedUpload,
+    bytes: number,
+  ): void {
     const entry = this.#record(scenarioId, true);
     if (kind === 'requests') entry.record.requests.push(item as RecordedRequest);
     else entry.record.uploads.push(item as RecordedUpload);
@@ -322,12 +341,19 @@ function clipHeaders(headers: ReadonlyArray<readonly [string, string]>): Readonl
 
 function summarizeRequest(r: Omit<RecordedRequest, 'bodySize'>): RecordedRequest {
   // a copy, not a view: a view would keep the whole received body alive
-  const body = r.body.byteLength > SUMMARY_BODY_BYTES ? Uint8Array.prototype.slice.call(r.body, 0, SUMMARY_BODY_BYTES) : r.body;
+  const body =
+    r.body.byteLength > SUMMARY_BODY_BYTES ? Uint8Array.prototype.slice.call(r.body, 0, SUMMARY_BODY_BYTES) : r.body;
   return { ...r, url: clip(r.url), headers: clipHeaders(r.headers), body, bodySize: r.body.byteLength };
 }
 
 function summarizeUpload(u: RecordedUpload): RecordedUpload {
-  const parts = u.parts.slice(0, SUMMARY_PARTS).map((p) => (p.kind === 'field' ? { ...p, name: clip(p.name), value: clip(p.value) } : { ...p, name: clip(p.name), filename: clip(p.filename), contentType: clip(p.contentType) }));
+  const parts = u.parts
+    .slice(0, SUMMARY_PARTS)
+    .map((p) =>
+      p.kind === 'field'
+        ? { ...p, name: clip(p.name), value: clip(p.value) }
+        : { ...p, name: clip(p.name), filename: clip(p.filename), contentType: clip(p.contentType) },
+    );
   return { ...u, url: clip(u.url), headers: clipHeaders(u.headers), parts };
 }
 
@@ -338,11 +364,19 @@ function headerBytes(headers: ReadonlyArray<readonly [string, string]>): number 
 }
 
 function requestBytes(r: RecordedRequest): number {
-  return OVERHEAD + r.url.length + headerBytes(r.headers) + r.body.byteLength + r.response.body.byteLength + (r.issued ? 2048 : 0);
+  return (
+    OVERHEAD +
+    r.url.length +
+    headerBytes(r.headers) +
+    r.body.byteLength +
+    r.response.body.byteLength +
+    (r.issued ? 2048 : 0)
+  );
 }
 
 function uploadBytes(u: RecordedUpload): number {
   let n = OVERHEAD + u.url.length + headerBytes(u.headers);
-  for (const p of u.parts) n += OVERHEAD + p.name.length + (p.kind === 'field' ? p.value.length : p.filename.length + p.contentType.length);
+  for (const p of u.parts)
+    n += OVERHEAD + p.name.length + (p.kind === 'field' ? p.value.length : p.filename.length + p.contentType.length);
   return n;
 }

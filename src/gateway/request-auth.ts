@@ -13,7 +13,12 @@
  * nonce are not checked against the clock or for reuse (R12).
  * @module
  */
-import { parseAuthorization, type AuthorizationItems, type ParseOptions, type Tolerance } from '../scheme/authorization.js';
+import {
+  parseAuthorization,
+  type AuthorizationItems,
+  type ParseOptions,
+  type Tolerance,
+} from '../scheme/authorization.js';
 import { signatureContent } from '../scheme/content.js';
 import { signContent } from '../scheme/sign.js';
 import { describeVerifyProblem, verifyRequest, type VerifyProblem } from '../scheme/verify.js';
@@ -26,7 +31,12 @@ export type AuthProblem = VerifyProblem | { readonly kind: 'unknown-app-id'; rea
 
 /** The outcome of {@link authenticateRequest}. */
 export type AuthOutcome =
-  | { readonly valid: true; readonly merchant: Merchant; readonly items: AuthorizationItems; readonly tolerated: readonly Tolerance[] }
+  | {
+      readonly valid: true;
+      readonly merchant: Merchant;
+      readonly items: AuthorizationItems;
+      readonly tolerated: readonly Tolerance[];
+    }
   | {
       readonly valid: false;
       readonly problem: AuthProblem;
@@ -60,8 +70,17 @@ export interface ReceivedRequest {
  * @returns valid with the merchant, or the problem with a message and the mistakes found
  * @example authenticateRequest(new MerchantBook([{ appId, appSecret }]), { method: 'POST', url, authorization, body }).valid
  */
-export function authenticateRequest(merchants: MerchantBook, request: ReceivedRequest, header: HeaderChoices = {}): AuthOutcome {
-  const refused = (problem: AuthProblem, message: string, mistakes: readonly FoundMistake[] = [], merchant?: Merchant): AuthOutcome => ({
+export function authenticateRequest(
+  merchants: MerchantBook,
+  request: ReceivedRequest,
+  header: HeaderChoices = {},
+): AuthOutcome {
+  const refused = (
+    problem: AuthProblem,
+    message: string,
+    mistakes: readonly FoundMistake[] = [],
+    merchant?: Merchant,
+  ): AuthOutcome => ({
     valid: false,
     problem,
     message,
@@ -69,16 +88,37 @@ export function authenticateRequest(merchants: MerchantBook, request: ReceivedRe
     ...(merchant ? { merchant } : {}),
   });
   const value = request.authorization;
-  if (value === undefined) return refused({ kind: 'no-authorization' }, 'no Authorization header: every request is signed (V2_SHA256, 5.3)');
+  if (value === undefined)
+    return refused({ kind: 'no-authorization' }, 'no Authorization header: every request is signed (V2_SHA256, 5.3)');
   const parsed = parseAuthorization(value, header);
-  if (!parsed.ok) return refused({ kind: 'malformed-authorization', header: parsed.problem }, `Authorization refused: ${parsed.message} (5.3, R8)`);
+  if (!parsed.ok)
+    return refused(
+      { kind: 'malformed-authorization', header: parsed.problem },
+      `Authorization refused: ${parsed.message} (5.3, R8)`,
+    );
   const merchant = merchants.get(parsed.items.appId);
-  if (!merchant) return refused({ kind: 'unknown-app-id', appId: parsed.items.appId }, `unknown appId ${JSON.stringify(clip(parsed.items.appId, 40))}: no merchant has it`);
-  const outcome = verifyRequest({ ...merchant, method: request.method, url: request.url, authorization: value, body: request.body }, { header });
+  if (!merchant)
+    return refused(
+      { kind: 'unknown-app-id', appId: parsed.items.appId },
+      `unknown appId ${JSON.stringify(clip(parsed.items.appId, 40))}: no merchant has it`,
+    );
+  const outcome = verifyRequest(
+    { ...merchant, method: request.method, url: request.url, authorization: value, body: request.body },
+    { header },
+  );
   if (outcome.valid) return { valid: true, merchant, items: outcome.items, tolerated: outcome.tolerated };
-  if (outcome.problem.kind !== 'sign-mismatch') return refused(outcome.problem, `${describeVerifyProblem(outcome.problem)} (5.2, R7)`, [], merchant);
+  if (outcome.problem.kind !== 'sign-mismatch')
+    return refused(outcome.problem, `${describeVerifyProblem(outcome.problem)} (5.2, R7)`, [], merchant);
   const { timestamp, nonce, sign } = parsed.items;
-  const parts = { appId: merchant.appId, appSecret: merchant.appSecret, method: request.method, url: request.url, timestamp, nonce, body: request.body };
+  const parts = {
+    appId: merchant.appId,
+    appSecret: merchant.appSecret,
+    method: request.method,
+    url: request.url,
+    timestamp,
+    nonce,
+    body: request.body,
+  };
   const mistakes = [...findMistakes(parts, sign), ...gatewayMistakes(parts, sign, request.scenarioPrefix)];
   const first = mistakes[0];
   const message = first
@@ -92,8 +132,18 @@ export function authenticateRequest(merchants: MerchantBook, request: ReceivedRe
  * @example GATEWAY_MISTAKES.map((m) => m.id) // ['url-without-scenario-prefix', 'url-https']
  */
 export const GATEWAY_MISTAKES: readonly GatewayMistake[] = [
-  { id: 'url-without-scenario-prefix', ref: 'R4', description: 'part 4 was the URL without the /s/<scenario id> prefix the request was sent to', summary: 'the URL signed differs from the URL sent' },
-  { id: 'url-https', ref: 'R4', description: 'part 4 was the URL with https:// while the request was sent over http://', summary: 'the URL signed differs from the URL sent' },
+  {
+    id: 'url-without-scenario-prefix',
+    ref: 'R4',
+    description: 'part 4 was the URL without the /s/<scenario id> prefix the request was sent to',
+    summary: 'the URL signed differs from the URL sent',
+  },
+  {
+    id: 'url-https',
+    ref: 'R4',
+    description: 'part 4 was the URL with https:// while the request was sent over http://',
+    summary: 'the URL signed differs from the URL sent',
+  },
 ];
 
 /** The gateway's choices where R8 (d) and (e) leave the header parser free. */
@@ -116,11 +166,12 @@ function gatewayMistakes(parts: Parts, headerSign: string, prefix: string | unde
     [GATEWAY_MISTAKES[0], prefix ? parts.url.replace(prefix, '') : undefined],
     [GATEWAY_MISTAKES[1], parts.url.startsWith('http://') ? `https://${parts.url.slice('http://'.length)}` : undefined],
   ];
-  return urls.filter(([m, url]) => m && url !== undefined && signContent(signatureContent({ ...parts, url })) === wanted).map(([m]) => m as GatewayMistake);
+  return urls
+    .filter(([m, url]) => m && url !== undefined && signContent(signatureContent({ ...parts, url })) === wanted)
+    .map(([m]) => m as GatewayMistake);
 }
 
 /** What kind of difference a mistake is, in the words of the record: its kind's summary in the catalogue. */
 function summary(m: FoundMistake): string {
   return 'flag' in m ? mistakeSummary(m) : m.summary;
 }
-

@@ -10,7 +10,8 @@
 import type { Scenario } from '../vectors/scenario.js';
 
 /** Where scenarios come from: a function, a Map or a plain object, id → scenario. */
-export type ScenarioSource = ((id: string) => Scenario | undefined) | ReadonlyMap<string, Scenario> | Readonly<Record<string, Scenario>>;
+export type ScenarioSource =
+  ((id: string) => Scenario | undefined) | ReadonlyMap<string, Scenario> | Readonly<Record<string, Scenario>>;
 
 /** A request path split at the scenario prefix. */
 export interface ScenarioPath {
@@ -56,7 +57,14 @@ export function scenarioPrefix(id: string): string {
  */
 export function lookupScenario(source: ScenarioSource | undefined, id: string | undefined): Scenario {
   if (source === undefined || id === undefined) return PLAIN;
-  const found = typeof source === 'function' ? source(id) : source instanceof Map ? source.get(id) : Object.hasOwn(source, id) ? (source as Record<string, Scenario>)[id] : undefined;
+  const found =
+    typeof source === 'function'
+      ? source(id)
+      : source instanceof Map
+        ? source.get(id)
+        : Object.hasOwn(source, id)
+          ? (source as Record<string, Scenario>)[id]
+          : undefined;
   if (found === undefined || found === null) return PLAIN;
   checkScenario(found, id);
   return found;
@@ -75,8 +83,10 @@ export function checkScenario(scenario: Scenario, id: string): void {
     throw new RangeError(`scenario ${JSON.stringify(id)}: ${what}`);
   };
   const { response, formFields } = scenario;
-  if (response?.bytes !== undefined && !BYTES.includes(response.bytes)) bad(`unknown response bytes ${JSON.stringify(response.bytes)}`);
-  if (response?.signature !== undefined && !SIGNATURES.includes(response.signature)) bad(`unknown response signature ${JSON.stringify(response.signature)}`);
+  if (response?.bytes !== undefined && !BYTES.includes(response.bytes))
+    bad(`unknown response bytes ${JSON.stringify(response.bytes)}`);
+  if (response?.signature !== undefined && !SIGNATURES.includes(response.signature))
+    bad(`unknown response signature ${JSON.stringify(response.signature)}`);
   if (formFields?.vendor !== undefined) checkVendor(formFields.vendor, `scenario ${JSON.stringify(id)}`);
   if (formFields?.extra !== undefined) checkExtraFields(formFields.extra, `scenario ${JSON.stringify(id)}`);
 }
@@ -89,7 +99,8 @@ export function checkScenario(scenario: Scenario, id: string): void {
  * @example checkVendor('amz', 'options')
  */
 export function checkVendor(vendor: string, where: string): void {
-  if (typeof vendor !== 'string' || !/^[a-z0-9]+$/.test(vendor)) throw new RangeError(`${where}: vendor must be lower-case letters and digits, not ${JSON.stringify(vendor)}`);
+  if (typeof vendor !== 'string' || !/^[a-z0-9]+$/.test(vendor))
+    throw new RangeError(`${where}: vendor must be lower-case letters and digits, not ${JSON.stringify(vendor)}`);
 }
 
 /**
@@ -104,11 +115,20 @@ export function checkExtraFields(extra: ReadonlyArray<readonly [string, string]>
   const names = new Set<string>();
   if (!Array.isArray(extra)) throw new RangeError(`${where}: extra formFields must be an array of [name, value] pairs`);
   for (const pair of extra as unknown[]) {
-    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string' || pair[0] === '') {
+    if (
+      !Array.isArray(pair) ||
+      pair.length !== 2 ||
+      typeof pair[0] !== 'string' ||
+      typeof pair[1] !== 'string' ||
+      pair[0] === ''
+    ) {
       throw new RangeError(`${where}: extra formFields must be [name, value] pairs of strings with a non-empty name`);
     }
     const name = pair[0];
-    if (RESERVED.test(name) || names.has(name)) throw new RangeError(`${where}: extra formFields entry ${JSON.stringify(name)} repeats an issued name or is reserved`);
+    if (RESERVED.test(name) || names.has(name))
+      throw new RangeError(
+        `${where}: extra formFields entry ${JSON.stringify(name)} repeats an issued name or is reserved`,
+      );
     names.add(name);
   }
 }
@@ -118,7 +138,8 @@ export function checkExtraFields(extra: ReadonlyArray<readonly [string, string]>
 const PLAIN: Scenario = Object.freeze({});
 const BYTES: readonly string[] = ['compact', 'pretty', 'reordered', 'unicode-escapes', 'null-fields', 'extra-fields'];
 const SIGNATURES: readonly string[] = ['valid', 'tampered', 'foreign-app-id', 'wrong-secret', 'missing'];
-const RESERVED = /^(?:bucket|key|Content-Type|tagging|policy|file|x-[a-z0-9]+-(?:algorithm|credential|date|signature))$/;
+const RESERVED =
+  /^(?:bucket|key|Content-Type|tagging|policy|file|x-[a-z0-9]+-(?:algorithm|credential|date|signature))$/;
 
 function decodeSegment(segment: string): string | undefined {
   try {

@@ -118,7 +118,13 @@ export function issueUpload(ctx: IssueContext, request: CredentialsInput): Issue
  * @returns uploadUrl, storageUri, uploadNo, formFields, httpMethod
  */
 export function credentialsData(issued: IssuedUpload): { readonly [key: string]: JsonOut } {
-  return { uploadUrl: issued.uploadUrl, storageUri: issued.storageUri, uploadNo: issued.uploadNo, formFields: new OrderedPairs(issued.formFields), httpMethod: 'POST' };
+  return {
+    uploadUrl: issued.uploadUrl,
+    storageUri: issued.storageUri,
+    uploadNo: issued.uploadNo,
+    formFields: new OrderedPairs(issued.formFields),
+    httpMethod: 'POST',
+  };
 }
 
 /**
@@ -164,4 +170,3 @@ export class IssuedUploads {
 // --- internal ---
 
 let sequence = 0;
-

@@ -126,13 +126,26 @@ class UploadExchange {
   start(): void {
     const { req, ctx } = this;
     const rest = this.#route.rest;
-    if (rest !== `/${ctx.bucket}` && rest !== `/${ctx.bucket}/`) return this.#refuse({ rule: 'no-such-bucket', detail: `The specified bucket does not exist: ${rest}` });
-    if (req.method !== 'POST') return this.#refuse({ rule: 'method-not-allowed', detail: `The specified method is not allowed against this resource: ${String(req.method)}` });
+    if (rest !== `/${ctx.bucket}` && rest !== `/${ctx.bucket}/`)
+      return this.#refuse({ rule: 'no-such-bucket', detail: `The specified bucket does not exist: ${rest}` });
+    if (req.method !== 'POST')
+      return this.#refuse({
+        rule: 'method-not-allowed',
+        detail: `The specified method is not allowed against this resource: ${String(req.method)}`,
+      });
     // R14: the gateway's Authorization signs another request and is never sent here; S3 would read it as its own and refuse it
-    if (req.headers.authorization !== undefined) return this.#refuse({ rule: 'authorization-header', detail: 'Unsupported Authorization Type: the upload carries an Authorization header; a POST upload is authorized by its policy and signature fields alone (4.2, R14).' });
+    if (req.headers.authorization !== undefined)
+      return this.#refuse({
+        rule: 'authorization-header',
+        detail:
+          'Unsupported Authorization Type: the upload carries an Authorization header; a POST upload is authorized by its policy and signature fields alone (4.2, R14).',
+      });
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > MAX_UPLOAD_BODY) {
-      return this.#refuse({ rule: 'body-too-large', detail: `Your proposed upload exceeds the maximum allowed size: Content-Length ${declared} > ${MAX_UPLOAD_BODY}` });
+      return this.#refuse({
+        rule: 'body-too-large',
+        detail: `Your proposed upload exceeds the maximum allowed size: Content-Length ${declared} > ${MAX_UPLOAD_BODY}`,
+      });
     }
     let parser: busboy.Busboy;
     try {
@@ -140,19 +153,40 @@ class UploadExchange {
         headers: req.headers,
         preservePath: true,
         defParamCharset: 'utf8',
-        limits: { fieldSize: MAX_FIELD_SIZE, fieldNameSize: MAX_FIELD_SIZE, parts: MAX_PARTS, fileSize: Infinity, files: Infinity, fields: Infinity, headerPairs: 100 },
+        limits: {
+          fieldSize: MAX_FIELD_SIZE,
+          fieldNameSize: MAX_FIELD_SIZE,
+          parts: MAX_PARTS,
+          fileSize: Infinity,
+          files: Infinity,
+          fields: Infinity,
+          headerPairs: 100,
+        },
       });
     } catch (e) {
-      return this.#refuse({ rule: 'not-multipart', detail: `Bucket POST must be of the enclosure-type multipart/form-data (${(e as Error).message})` });
+      return this.#refuse({
+        rule: 'not-multipart',
+        detail: `Bucket POST must be of the enclosure-type multipart/form-data (${(e as Error).message})`,
+      });
     }
     this.#parser = parser;
     parser.on('field', (name: string, value: string, info: busboy.FieldInfo) => this.#onField(name, value, info));
     parser.on('file', (name: string, stream: Readable, info: busboy.FileInfo) => this.#onFile(name, stream, info));
-    parser.on('partsLimit', () => this.#refuse({ rule: 'too-many-parts', detail: `The form has more than ${MAX_PARTS} parts.` }));
-    parser.on('error', (e: Error) => this.#refuse({ rule: 'malformed-multipart', detail: `The body of your POST request is not well-formed multipart/form-data: ${e.message}` }));
+    parser.on('partsLimit', () =>
+      this.#refuse({ rule: 'too-many-parts', detail: `The form has more than ${MAX_PARTS} parts.` }),
+    );
+    parser.on('error', (e: Error) =>
+      this.#refuse({
+        rule: 'malformed-multipart',
+        detail: `The body of your POST request is not well-formed multipart/form-data: ${e.message}`,
+      }),
+    );
     parser.on('close', () => void this.#evaluate().catch((e: unknown) => this.#crash(e)));
 
-    this.#timer = setTimeout(() => this.#refuse({ rule: 'timeout', detail: `The body stopped arriving for ${ctx.bodyTimeoutMs} ms.` }), ctx.bodyTimeoutMs);
+    this.#timer = setTimeout(
+      () => this.#refuse({ rule: 'timeout', detail: `The body stopped arriving for ${ctx.bodyTimeoutMs} ms.` }),
+      ctx.bodyTimeoutMs,
+    );
     req.on('data', (chunk: Buffer) => {
       try {
         this.#onData(chunk);
@@ -174,7 +208,10 @@ class UploadExchange {
     this.#received += chunk.byteLength;
     this.#timer?.refresh();
     if (this.#received > MAX_UPLOAD_BODY) {
-      this.#refuse({ rule: 'body-too-large', detail: `Your proposed upload exceeds the maximum allowed size: the body is over ${MAX_UPLOAD_BODY} bytes.` });
+      this.#refuse({
+        rule: 'body-too-large',
+        detail: `Your proposed upload exceeds the maximum allowed size: the body is over ${MAX_UPLOAD_BODY} bytes.`,
+      });
       return;
     }
     const parser = this.#parser as busboy.Busboy;
@@ -191,7 +228,11 @@ class UploadExchange {
   #onField(name: string, value: string, info: busboy.FieldInfo): void {
     if (this.#done) return;
     if (info.nameTruncated || info.valueTruncated) {
-      this.#refuse({ rule: 'part-too-large', field: clip(name, 120), detail: `Your POST request fields preceding the upload file were too large: a part over ${MAX_FIELD_SIZE} bytes.` });
+      this.#refuse({
+        rule: 'part-too-large',
+        field: clip(name, 120),
+        detail: `Your POST request fields preceding the upload file were too large: a part over ${MAX_FIELD_SIZE} bytes.`,
+      });
       return;
     }
     this.#text(name, value, Buffer.byteLength(value, 'utf8'));
@@ -234,7 +275,10 @@ class UploadExchange {
       part.size += chunk.byteLength;
       if (this.#done) return;
       if (part.size > limit) {
-        this.#refuse({ rule: 'file-too-large', detail: `Your proposed upload exceeds the maximum allowed size: the file is over ${limit} bytes (content-length-range).` });
+        this.#refuse({
+          rule: 'file-too-large',
+          detail: `Your proposed upload exceeds the maximum allowed size: the file is over ${limit} bytes (content-length-range).`,
+        });
         return;
       }
       if (!incoming.write(chunk)) {
@@ -246,14 +290,22 @@ class UploadExchange {
 
   #textFromStream(name: string, stream: Readable): void {
     const slot = this.#text(name, '', 0);
-    const part = this.#parts[this.#parts.length - 1] as Extract<RecordedPart, { kind: 'field' }> & { value: string; size: number };
+    const part = this.#parts[this.#parts.length - 1] as Extract<RecordedPart, { kind: 'field' }> & {
+      value: string;
+      size: number;
+    };
     const chunks: Buffer[] = [];
     let size = 0;
     this.#pending.push(
       new Promise<void>((resolve) => {
         stream.on('data', (chunk: Buffer) => {
           size += chunk.byteLength;
-          if (size > MAX_FIELD_SIZE) this.#refuse({ rule: 'part-too-large', field: clip(name, 120), detail: `Your POST request fields preceding the upload file were too large: a part over ${MAX_FIELD_SIZE} bytes.` });
+          if (size > MAX_FIELD_SIZE)
+            this.#refuse({
+              rule: 'part-too-large',
+              field: clip(name, 120),
+              detail: `Your POST request fields preceding the upload file were too large: a part over ${MAX_FIELD_SIZE} bytes.`,
+            });
           else chunks.push(chunk);
         });
         stream.on('end', () => {
@@ -271,7 +323,10 @@ class UploadExchange {
   #sizeLimit(): number {
     const policy = this.#before.find((f) => f.name === 'policy')?.value;
     const doc = policy !== undefined ? decodePolicy(policy) : undefined;
-    const range = doc?.conditions.find((c): c is readonly ['content-length-range', number, number] => Array.isArray(c) && c[0] === 'content-length-range');
+    const range = doc?.conditions.find(
+      (c): c is readonly ['content-length-range', number, number] =>
+        Array.isArray(c) && c[0] === 'content-length-range',
+    );
     return range ? Math.min(range[2], MAX_FILE_SIZE) : MAX_FILE_SIZE;
   }
 
@@ -280,24 +335,47 @@ class UploadExchange {
     await Promise.all(this.#pending);
     if (this.#done) return;
     const file = this.#file;
-    if (!file) return this.#refuse({ rule: 'no-file-part', detail: 'POST requires exactly one file upload per request: no part carries a filename.' });
+    if (!file)
+      return this.#refuse({
+        rule: 'no-file-part',
+        detail: 'POST requires exactly one file upload per request: no part carries a filename.',
+      });
     if (this.#files > 1) {
       const second = this.#parts.find((p, i) => p.kind === 'file' && i !== file.index) as RecordedPart;
-      return this.#refuse({ rule: 'extra-file-part', field: second.name, detail: `POST requires exactly one file upload per request: ${this.#files} parts carry a filename.` });
+      return this.#refuse({
+        rule: 'extra-file-part',
+        field: second.name,
+        detail: `POST requires exactly one file upload per request: ${this.#files} parts carry a filename.`,
+      });
     }
-    if (file.name !== 'file') return this.#refuse({ rule: 'file-part-name', field: file.name, detail: `The file part is named ${JSON.stringify(file.name)}; it must be named file (4.2).` });
+    if (file.name !== 'file')
+      return this.#refuse({
+        rule: 'file-part-name',
+        field: file.name,
+        detail: `The file part is named ${JSON.stringify(file.name)}; it must be named file (4.2).`,
+      });
 
     const now = this.ctx.clock.now();
     const fields = this.#before.map((f) => [f.name, f.value] as const);
     const policy = checkPostPolicy(this.ctx.signer, fields, now, (p) => this.ctx.issued.byPolicy(p) !== undefined);
     if (this.#after.length > 0) {
       const lead = `${this.#after.length} part(s) follow the file part, the first named ${JSON.stringify(this.#after[0])}; fields after the file are ignored as S3 does`;
-      if (policy.ok) return this.#refuse({ rule: 'file-not-last', detail: `${lead}; the file part must be last (4.2).` });
-      return this.#refuse({ rule: 'file-not-last', s3Code: policy.s3Code, detail: `${lead}, so: ${ruleMessage(policy.problem.kind, 'field' in policy.problem ? policy.problem.field : undefined)} (${policy.detail})` });
+      if (policy.ok)
+        return this.#refuse({ rule: 'file-not-last', detail: `${lead}; the file part must be last (4.2).` });
+      return this.#refuse({
+        rule: 'file-not-last',
+        s3Code: policy.s3Code,
+        detail: `${lead}, so: ${ruleMessage(policy.problem.kind, 'field' in policy.problem ? policy.problem.field : undefined)} (${policy.detail})`,
+      });
     }
     if (!policy.ok) {
       const field = 'field' in policy.problem ? policy.problem.field : undefined;
-      return this.#refuse({ rule: policy.problem.kind, ...(field !== undefined ? { field } : {}), s3Code: policy.s3Code, detail: policy.detail });
+      return this.#refuse({
+        rule: policy.problem.kind,
+        ...(field !== undefined ? { field } : {}),
+        s3Code: policy.s3Code,
+        detail: policy.detail,
+      });
     }
 
     // The policy verified, so this gateway signed it: it issued the upload, with a key condition.
@@ -306,18 +384,30 @@ class UploadExchange {
     const extension = (fileExtension(file.filename) ?? '').replace(/[A-Z]/g, (c) => c.toLowerCase());
     const accepted: readonly string[] = SCENES[issued.scene].extensions;
     if (!accepted.includes(extension)) {
-      return this.#refuse({ rule: 'file-type', detail: `The file's type ${JSON.stringify(extension)} is not accepted for scene ${issued.scene}; accepted: ${accepted.join(', ')} (2.2, 8).` });
+      return this.#refuse({
+        rule: 'file-type',
+        detail: `The file's type ${JSON.stringify(extension)} is not accepted for scene ${issued.scene}; accepted: ${accepted.join(', ')} (2.2, 8).`,
+      });
     }
     if (!carriesParam(file.filename, issued.filename)) {
-      return this.#refuse({ rule: 'file-name', detail: `The file part's filename is ${JSON.stringify(file.filename)}, not ${JSON.stringify(issued.filename)} as requested (4.2).` });
+      return this.#refuse({
+        rule: 'file-name',
+        detail: `The file part's filename is ${JSON.stringify(file.filename)}, not ${JSON.stringify(issued.filename)} as requested (4.2).`,
+      });
     }
     if (issued.contentType !== undefined && file.contentType !== reportedMediaType(issued.contentType)) {
-      return this.#refuse({ rule: 'file-content-type', detail: `The file part's content type is ${file.contentType}, not ${reportedMediaType(issued.contentType)} as requested (4.2).` });
+      return this.#refuse({
+        rule: 'file-content-type',
+        detail: `The file part's content type is ${file.contentType}, not ${reportedMediaType(issued.contentType)} as requested (4.2).`,
+      });
     }
     const order = issued.formFields.map(([n]) => n).filter((n) => fields.some(([f]) => f === n));
     // R14: another order is acceptable (S3-style policies do not depend on it): stored, and the choice recorded
     const reordered = fields.some(([n], i) => n !== order[i]);
-    if (reordered) advisories.push('sent the formFields in another order than received (acceptable, R14); the upload address accepted the reordered form');
+    if (reordered)
+      advisories.push(
+        'sent the formFields in another order than received (acceptable, R14); the upload address accepted the reordered form',
+      );
 
     this.#finish();
     const incoming = this.#incoming as IncomingObject;
@@ -332,10 +422,21 @@ class UploadExchange {
     });
     const part = this.#parts[file.index] as Extract<RecordedPart, { kind: 'file' }>;
     this.#parts[file.index] = { ...part, sha256: stored.sha256 };
-    this.#record({ outcome: { ok: true }, status: 204, stored: true, storageUri: stored.storageUri, key: stored.key, uploadNo: stored.uploadNo, advisories, ...(reordered ? { reordered: true as const } : {}) });
+    this.#record({
+      outcome: { ok: true },
+      status: 204,
+      stored: true,
+      storageUri: stored.storageUri,
+      key: stored.key,
+      uploadNo: stored.uploadNo,
+      advisories,
+      ...(reordered ? { reordered: true as const } : {}),
+    });
     this.res.writeHead(204);
     this.res.end();
-    this.ctx.log(`upload ${clip(this.req.url as string, 120)} -> 204 stored ${stored.storageUri} (${stored.size} bytes)`);
+    this.ctx.log(
+      `upload ${clip(this.req.url as string, 120)} -> 204 stored ${stored.storageUri} (${stored.size} bytes)`,
+    );
     this.resolve();
   }
 
@@ -359,7 +460,13 @@ class UploadExchange {
       ...(refusal.field !== undefined ? [['Field', refusal.field] as const] : []),
       ['RequestId', String(this.#seq)],
     ]);
-    const outcome = { ok: false as const, rule: refusal.rule, message, detail: refusal.detail, ...(refusal.field !== undefined ? { field: refusal.field } : {}) };
+    const outcome = {
+      ok: false as const,
+      rule: refusal.rule,
+      message,
+      detail: refusal.detail,
+      ...(refusal.field !== undefined ? { field: refusal.field } : {}),
+    };
     // Recorded before the answer, so that a client that reads the answer finds the record.
     this.#record({ outcome, problem: message, status, stored: false, advisories: [] });
     // A body not read to its end: the answer says the connection closes (Connection: close, issue 12);
@@ -383,10 +490,19 @@ class UploadExchange {
   #crash(e: unknown): void {
     const first = !this.#done;
     this.#finish();
-    this.ctx.log(`upload ${clip(this.req.url as string, 120)}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    this.ctx.log(
+      `upload ${clip(this.req.url as string, 120)}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+    );
     if (!this.res.headersSent) {
-      const body = Buffer.from(s3ErrorXml('InternalError', 'We encountered an internal error. Please try again.'), 'utf8');
-      this.res.writeHead(500, { 'Content-Type': 'application/xml', 'Content-Length': String(body.byteLength), Connection: 'close' });
+      const body = Buffer.from(
+        s3ErrorXml('InternalError', 'We encountered an internal error. Please try again.'),
+        'utf8',
+      );
+      this.res.writeHead(500, {
+        'Content-Type': 'application/xml',
+        'Content-Length': String(body.byteLength),
+        Connection: 'close',
+      });
       this.res.end(body);
       drainRest(this.req);
     }
@@ -399,12 +515,26 @@ class UploadExchange {
     this.#finish();
     const message = ruleMessage('incomplete');
     void (this.#incoming?.discard() ?? Promise.resolve()).then(() => {
-      this.#record({ outcome: { ok: false, rule: 'incomplete', message, detail: 'The client closed the connection before the body ended.' }, problem: message, status: 0, stored: false, advisories: [] });
+      this.#record({
+        outcome: {
+          ok: false,
+          rule: 'incomplete',
+          message,
+          detail: 'The client closed the connection before the body ended.',
+        },
+        problem: message,
+        status: 0,
+        stored: false,
+        advisories: [],
+      });
       this.resolve();
     });
   }
 
-  #record(result: Pick<RecordedUpload, 'outcome' | 'status' | 'stored' | 'advisories'> & Partial<Pick<RecordedUpload, 'problem' | 'storageUri' | 'key' | 'uploadNo' | 'reordered'>>): void {
+  #record(
+    result: Pick<RecordedUpload, 'outcome' | 'status' | 'stored' | 'advisories'> &
+      Partial<Pick<RecordedUpload, 'problem' | 'storageUri' | 'key' | 'uploadNo' | 'reordered'>>,
+  ): void {
     this.ctx.recorder.addUpload(this.#route.id, {
       seq: this.#seq,
       at: this.#at,
@@ -416,4 +546,3 @@ class UploadExchange {
     });
   }
 }
-

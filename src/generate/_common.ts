@@ -19,7 +19,12 @@ export const GENERATED_FLAG = 'Generated';
 export const GENERATOR = 'pgv2kit generate';
 
 /** A generated case as written to the file (kind is the file's, not the case's). */
-export type GeneratedCase = Omit<SignatureCase, 'kind'> | Omit<AuthorizationCase, 'kind'> | Omit<ResponseCase, 'kind'> | Omit<WebhookCase, 'kind'> | Omit<RedirectCase, 'kind'>;
+export type GeneratedCase =
+  | Omit<SignatureCase, 'kind'>
+  | Omit<AuthorizationCase, 'kind'>
+  | Omit<ResponseCase, 'kind'>
+  | Omit<WebhookCase, 'kind'>
+  | Omit<RedirectCase, 'kind'>;
 
 /** An independent check disagreed with the reference: nothing may be written. */
 export class GenerateCheckError extends Pgv2kitError {
@@ -67,7 +72,8 @@ export { seededRandom } from '../seeded.js';
 export function independentSign(p: GivenParts): { content: Buffer; sign: string } {
   const LF = Buffer.from([10]);
   const chunks: Buffer[] = [];
-  for (const text of [p.appId, p.appSecret, p.method, p.url, p.timestamp, p.nonce]) chunks.push(Buffer.from(text, 'utf8'), LF);
+  for (const text of [p.appId, p.appSecret, p.method, p.url, p.timestamp, p.nonce])
+    chunks.push(Buffer.from(text, 'utf8'), LF);
   chunks.push(Buffer.from(p.body), LF);
   const content = Buffer.concat(chunks);
   return { content, sign: createHash('sha256').update(content).digest('hex') };
@@ -85,23 +91,47 @@ export function checkedSign(p: GivenParts): { content: Buffer; sign: string } {
   const refContent = signatureContent(p);
   const refSign = sign(p);
   if (!mine.content.equals(Buffer.from(refContent)) || mine.sign !== refSign || signContent(refContent) !== refSign) {
-    throw new GenerateCheckError(`the reference signature (${refSign}) and the independent computation (${mine.sign}) disagree for the case of ${p.method} ${p.url}; nothing was written`);
+    throw new GenerateCheckError(
+      `the reference signature (${refSign}) and the independent computation (${mine.sign}) disagree for the case of ${p.method} ${p.url}; nothing was written`,
+    );
   }
   return mine;
 }
 
 export const pick = <T>(rnd: () => number, xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-export const chars = (rnd: () => number, alphabet: string, n: number): string => Array.from({ length: n }, () => pick(rnd, [...alphabet])).join('');
+export const chars = (rnd: () => number, alphabet: string, n: number): string =>
+  Array.from({ length: n }, () => pick(rnd, [...alphabet])).join('');
 export const HEX = '0123456789abcdef';
 export const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const B64 = `${ALNUM}+/`;
 
 export function randomParts(rnd: () => number): GivenParts {
   const method = pick(rnd, ['POST', 'POST', 'GET', 'PUT', 'DELETE', 'PATCH']);
-  const path = pick(rnd, ['/pg/v2/file/generateUploadUrl', '/pg/v2/payment/create', '/pg/v2/payment/query', '/pg/v2/refund/apply', '/pg/v2/dispute/evidence/']);
-  const host = pick(rnd, ['https://pg.example.com', 'https://pg.example.com:8443', 'https://PG.Example.com', 'http://localhost:8080']);
-  const query = pick(rnd, ['', '', `?orderId=${chars(rnd, HEX, 8)}`, `?b=2&a=1&q=${pick(rnd, ['x%2Fy', 'x%2fy', 'caf%C3%A9', 'a+b'])}`]);
-  const nonce = pick(rnd, [chars(rnd, HEX, 32), uuid(rnd), `${chars(rnd, B64, 22)}==`, `n-${Math.floor(rnd() * 1000)}`]);
+  const path = pick(rnd, [
+    '/pg/v2/file/generateUploadUrl',
+    '/pg/v2/payment/create',
+    '/pg/v2/payment/query',
+    '/pg/v2/refund/apply',
+    '/pg/v2/dispute/evidence/',
+  ]);
+  const host = pick(rnd, [
+    'https://pg.example.com',
+    'https://pg.example.com:8443',
+    'https://PG.Example.com',
+    'http://localhost:8080',
+  ]);
+  const query = pick(rnd, [
+    '',
+    '',
+    `?orderId=${chars(rnd, HEX, 8)}`,
+    `?b=2&a=1&q=${pick(rnd, ['x%2Fy', 'x%2fy', 'caf%C3%A9', 'a+b'])}`,
+  ]);
+  const nonce = pick(rnd, [
+    chars(rnd, HEX, 32),
+    uuid(rnd),
+    `${chars(rnd, B64, 22)}==`,
+    `n-${Math.floor(rnd() * 1000)}`,
+  ]);
   const timestamp = String(1_600_000_000_000 + Math.floor(rnd() * 300_000_000_000));
   return {
     appId: `app_${chars(rnd, HEX, 6)}`,
@@ -120,9 +150,27 @@ export function uuid(rnd: () => number): string {
 }
 
 export function randomBody(rnd: () => number): string {
-  const text = pick(rnd, ['evidence', 'Zahlung für Bestellung', '订单付款', 'café ☕', 'emoji 😀 ok', 'a "quoted" \\ value', 'tab\there']);
-  const obj = { merchantOrderId: `mo_${chars(rnd, HEX, 10)}`, amount: Math.floor(rnd() * 100000), currency: pick(rnd, ['KRW', 'USD', 'EUR']), description: text };
-  let body = pick(rnd, [JSON.stringify(obj), JSON.stringify(obj, null, 2), JSON.stringify({ filename: `f-${chars(rnd, HEX, 4)}.pdf`, scene: 'DISPUTE_EVIDENCE' }), '']);
+  const text = pick(rnd, [
+    'evidence',
+    'Zahlung für Bestellung',
+    '订单付款',
+    'café ☕',
+    'emoji 😀 ok',
+    'a "quoted" \\ value',
+    'tab\there',
+  ]);
+  const obj = {
+    merchantOrderId: `mo_${chars(rnd, HEX, 10)}`,
+    amount: Math.floor(rnd() * 100000),
+    currency: pick(rnd, ['KRW', 'USD', 'EUR']),
+    description: text,
+  };
+  let body = pick(rnd, [
+    JSON.stringify(obj),
+    JSON.stringify(obj, null, 2),
+    JSON.stringify({ filename: `f-${chars(rnd, HEX, 4)}.pdf`, scene: 'DISPUTE_EVIDENCE' }),
+    '',
+  ]);
   const ending = rnd();
   if (body !== '' && ending < 0.2) body += '\n';
   else if (body !== '' && ending < 0.3) body = body.replace(/\n/g, '\r\n') + '\r\n';
@@ -167,7 +215,11 @@ export function describeBody(body: Uint8Array): string {
  * @param b64 - the base64 field's name
  * @returns `{ [text]: … }` or `{ [b64]: … }`
  */
-export function bytesField<T extends string, B extends string>(bytes: Uint8Array, text: T, b64: B): { [K in T]: string } | { [K in B]: string } {
+export function bytesField<T extends string, B extends string>(
+  bytes: Uint8Array,
+  text: T,
+  b64: B,
+): { [K in T]: string } | { [K in B]: string } {
   const buf = Buffer.from(bytes);
   const s = buf.toString('utf8');
   if (Buffer.from(s, 'utf8').equals(buf)) return { [text]: s } as { [K in T]: string };
@@ -185,13 +237,31 @@ export function handHeader(scheme: string, pairs: ReadonlyArray<readonly [string
 
 /** The V2_SHA256 header of signed parts, written by hand. */
 export function signedHeader(p: GivenParts, s: string): string {
-  return handHeader('V2_SHA256', [['appId', p.appId], ['sign', s], ['timestamp', p.timestamp], ['nonce', p.nonce]]);
+  return handHeader('V2_SHA256', [
+    ['appId', p.appId],
+    ['sign', s],
+    ['timestamp', p.timestamp],
+    ['nonce', p.nonce],
+  ]);
 }
 
 /** The reference's answer must be the case's: valid, or the intended problem kind. */
-export function agree(outcome: VerifyOutcome, problem: { kind: string; parameter?: string } | undefined, what: string): void {
-  const ok = problem === undefined ? outcome.valid : !outcome.valid && outcome.problem.kind === problem.kind && (problem.parameter === undefined || ('parameter' in outcome.problem && outcome.problem.parameter === problem.parameter));
-  if (!ok) throw new GenerateCheckError(`the reference verifier's answer to the generated ${what} case (${outcome.valid ? 'valid' : outcome.problem.kind}) is not the intended ${problem?.kind ?? 'valid'}; nothing was written`);
+export function agree(
+  outcome: VerifyOutcome,
+  problem: { kind: string; parameter?: string } | undefined,
+  what: string,
+): void {
+  const ok =
+    problem === undefined
+      ? outcome.valid
+      : !outcome.valid &&
+        outcome.problem.kind === problem.kind &&
+        (problem.parameter === undefined ||
+          ('parameter' in outcome.problem && outcome.problem.parameter === problem.parameter));
+  if (!ok)
+    throw new GenerateCheckError(
+      `the reference verifier's answer to the generated ${what} case (${outcome.valid ? 'valid' : outcome.problem.kind}) is not the intended ${problem?.kind ?? 'valid'}; nothing was written`,
+    );
 }
 
 /** A byte of the body changed after signing (a digit or letter replaced). */
@@ -211,7 +281,16 @@ export function randomNonce(rnd: () => number): string {
   return pick(rnd, [chars(rnd, HEX, 32), uuid(rnd), `${chars(rnd, B64, 22)}==`]);
 }
 
-export const ATTACH = ['a+b&c=d 100% #7', 'cart=8812', 'Zahlung für Bestellung', '订单 付款', 'café ☕ + tea', 'x=1&y=2', '50% off', ''];
+export const ATTACH = [
+  'a+b&c=d 100% #7',
+  'cart=8812',
+  'Zahlung für Bestellung',
+  '订单 付款',
+  'café ☕ + tea',
+  'x=1&y=2',
+  '50% off',
+  '',
+];
 
 export function paymentJson(rnd: () => number): { paymentNo: string; merchantTradeNo: string; text: string } {
   const paymentNo = `PAY${chars(rnd, '0123456789ABCDEF', 16)}`;
@@ -231,8 +310,15 @@ export function paymentJson(rnd: () => number): { paymentNo: string; merchantTra
 
 export type Defect<D extends string> = 'valid' | D;
 
-export function verifyBase(p: GivenParts, flags: readonly string[], problem: { kind: string; parameter?: string } | undefined, withContent: boolean): { flags: string[]; result: 'valid' | 'invalid'; expected: Record<string, unknown> } {
-  const expected: Record<string, unknown> = withContent ? { ...bytesField(checkedSign(p).content, 'content', 'contentB64') } : {};
+export function verifyBase(
+  p: GivenParts,
+  flags: readonly string[],
+  problem: { kind: string; parameter?: string } | undefined,
+  withContent: boolean,
+): { flags: string[]; result: 'valid' | 'invalid'; expected: Record<string, unknown> } {
+  const expected: Record<string, unknown> = withContent
+    ? { ...bytesField(checkedSign(p).content, 'content', 'contentB64') }
+    : {};
   if (problem) expected['problem'] = problem;
   return { flags: [GENERATED_FLAG, ...flags], result: problem ? 'invalid' : 'valid', expected };
 }

@@ -2,7 +2,13 @@
  * Random authorization.parse cases: valid headers in every order, and headers R8 refuses for one problem each.
  * @module
  */
-import { ITEM_NAMES, formatAuthorization, parseAuthorization, type AuthorizationItems, type ItemName } from '../scheme/authorization.js';
+import {
+  ITEM_NAMES,
+  formatAuthorization,
+  parseAuthorization,
+  type AuthorizationItems,
+  type ItemName,
+} from '../scheme/authorization.js';
 import { headerAnswers } from '../scheme/header-answers.js';
 import type { AuthorizationCase, Provenance } from '../vectors/types.js';
 import { B64, GENERATED_FLAG, GenerateCheckError, HEX, IdAllocator, chars, handHeader, pick, uuid } from './_common.js';
@@ -32,22 +38,47 @@ function shuffle<T>(rnd: () => number, xs: readonly T[]): T[] {
  * @param provenance - where the case came from
  * @returns the case
  */
-export function randomAuthorizationCase(rnd: () => number, ids: IdAllocator, provenance: Provenance): Omit<AuthorizationCase, 'kind'> {
+export function randomAuthorizationCase(
+  rnd: () => number,
+  ids: IdAllocator,
+  provenance: Provenance,
+): Omit<AuthorizationCase, 'kind'> {
   const items = randomItems(rnd);
   const r = rnd();
   const equalsFlag = items.nonce.includes('=') ? ['EqualsInValue'] : [];
   const base = { spec: ['5.3'], readings: ['R8'], provenance };
   if (r < 0.2) {
     const header = formatAuthorization(items);
-    const mine = handHeader('V2_SHA256', ITEM_NAMES.map((n) => [n, items[n]] as const));
-    if (header !== mine) throw new GenerateCheckError(`formatAuthorization gave ${header}, the independent header is ${mine}`);
-    return { id: ids.next(), comment: 'Generated: the four items formatted in the order of the spec example (5.3).', op: 'authorization.format', ...base, flags: [GENERATED_FLAG, ...equalsFlag], result: 'valid', inputs: { items }, expected: { header } } as Omit<AuthorizationCase, 'kind'>;
+    const mine = handHeader(
+      'V2_SHA256',
+      ITEM_NAMES.map((n) => [n, items[n]] as const),
+    );
+    if (header !== mine)
+      throw new GenerateCheckError(`formatAuthorization gave ${header}, the independent header is ${mine}`);
+    return {
+      id: ids.next(),
+      comment: 'Generated: the four items formatted in the order of the spec example (5.3).',
+      op: 'authorization.format',
+      ...base,
+      flags: [GENERATED_FLAG, ...equalsFlag],
+      result: 'valid',
+      inputs: { items },
+      expected: { header },
+    } as Omit<AuthorizationCase, 'kind'>;
   }
   if (r < 0.65) {
     const order = shuffle(rnd, ITEM_NAMES);
-    const header = handHeader('V2_SHA256', order.map((n) => [n, items[n]] as const));
+    const header = handHeader(
+      'V2_SHA256',
+      order.map((n) => [n, items[n]] as const),
+    );
     const answers = headerAnswers(header);
-    if (answers.refusable || answers.accepted.length !== 1 || ITEM_NAMES.some((n) => answers.accepted[0]?.[n] !== items[n])) throw new GenerateCheckError(`R8 does not require every parser to return the items of ${header}`);
+    if (
+      answers.refusable ||
+      answers.accepted.length !== 1 ||
+      ITEM_NAMES.some((n) => answers.accepted[0]?.[n] !== items[n])
+    )
+      throw new GenerateCheckError(`R8 does not require every parser to return the items of ${header}`);
     const inSpecOrder = order.every((n, i) => n === ITEM_NAMES[i]);
     return {
       id: ids.next(),
@@ -84,8 +115,14 @@ export function randomAuthorizationCase(rnd: () => number, ids: IdAllocator, pro
   }
   const header = handHeader(scheme, pairs);
   const parsed = parseAuthorization(header);
-  if (parsed.ok || JSON.stringify(parsed.problem) !== JSON.stringify(intended) || headerAnswers(header).accepted.length > 0) {
-    throw new GenerateCheckError(`the reference parser's answer to a header with one defect (${intended.kind}) is not that defect`);
+  if (
+    parsed.ok ||
+    JSON.stringify(parsed.problem) !== JSON.stringify(intended) ||
+    headerAnswers(header).accepted.length > 0
+  ) {
+    throw new GenerateCheckError(
+      `the reference parser's answer to a header with one defect (${intended.kind}) is not that defect`,
+    );
   }
   return {
     id: ids.next(),

@@ -5,12 +5,34 @@
  * with the property's verdict; content and sign checked by an independent computation).
  * @module
  */
-import { ITEM_NAMES, formatAuthorization, isItemName, parseAuthorization, strictItems, type AuthorizationItems } from '../scheme/authorization.js';
-import { hasWhiteSpaceAtPlaces, headerAnswers, headerVerdict, NAME_FOLDS, type HeaderAnswers } from '../scheme/header-answers.js';
+import {
+  ITEM_NAMES,
+  formatAuthorization,
+  isItemName,
+  parseAuthorization,
+  strictItems,
+  type AuthorizationItems,
+} from '../scheme/authorization.js';
+import {
+  hasWhiteSpaceAtPlaces,
+  headerAnswers,
+  headerVerdict,
+  NAME_FOLDS,
+  type HeaderAnswers,
+} from '../scheme/header-answers.js';
 import { verifyRequest, verifyResponse, verifyWebhook, type VerifyOutcome } from '../scheme/verify.js';
 import type { CounterexampleVector } from '../vectors/counterexample.js';
 import type { AuthorizationCase, Provenance } from '../vectors/types.js';
-import { GENERATED_FLAG, GenerateCheckError, bodyTraits, bytesField, checkedSign, signatureCase, type GeneratedCase, type GivenParts } from './generate.js';
+import {
+  GENERATED_FLAG,
+  GenerateCheckError,
+  bodyTraits,
+  bytesField,
+  checkedSign,
+  signatureCase,
+  type GeneratedCase,
+  type GivenParts,
+} from './generate.js';
 
 /** What every case of a counterexample carries besides its data. */
 export interface CounterexampleBase {
@@ -30,19 +52,38 @@ export interface CounterexampleBase {
  * @returns the case, schema-valid
  * @example headerParseCase('Bearer x', { id: 'authorization.fuzz-1', comment: 'found by fuzz', provenance: {} }).result // 'invalid'
  */
-export function headerParseCase(header: string, base: CounterexampleBase, answers: HeaderAnswers = headerAnswers(header)): Omit<AuthorizationCase, 'kind'> {
+export function headerParseCase(
+  header: string,
+  base: CounterexampleBase,
+  answers: HeaderAnswers = headerAnswers(header),
+): Omit<AuthorizationCase, 'kind'> {
   const verdict = headerVerdict(answers);
   const result = verdict === 'must-accept' ? 'valid' : verdict === 'must-refuse' ? 'invalid' : 'acceptable';
   const refusal = answers.strict.ok ? undefined : answers.strict.problem;
-  const problemFlag = refusal?.kind === 'duplicate-item' ? ['DuplicateItem'] : refusal?.kind === 'missing-item' ? ['MissingItem'] : [];
-  const flags = [...(base.flags ?? [GENERATED_FLAG]), ...(verdict === 'either' ? deviationFlags(header) : verdict === 'must-refuse' ? problemFlag : [])];
+  const problemFlag =
+    refusal?.kind === 'duplicate-item' ? ['DuplicateItem'] : refusal?.kind === 'missing-item' ? ['MissingItem'] : [];
+  const flags = [
+    ...(base.flags ?? [GENERATED_FLAG]),
+    ...(verdict === 'either' ? deviationFlags(header) : verdict === 'must-refuse' ? problemFlag : []),
+  ];
   const expected =
     verdict === 'must-refuse' && refusal && refusal.kind !== 'not-strict'
       ? { problem: { ...refusal } }
       : verdict === 'must-accept'
         ? { items: { ...answers.accepted[0] } }
         : { answers: answers.accepted.map((a) => ({ ...a })) };
-  return { id: base.id, comment: base.comment, op: 'authorization.parse', spec: ['5.3'], readings: ['R8'], flags: unique(flags), result, inputs: { header }, expected, provenance: base.provenance } as Omit<AuthorizationCase, 'kind'>;
+  return {
+    id: base.id,
+    comment: base.comment,
+    op: 'authorization.parse',
+    spec: ['5.3'],
+    readings: ['R8'],
+    flags: unique(flags),
+    result,
+    inputs: { header },
+    expected,
+    provenance: base.provenance,
+  } as Omit<AuthorizationCase, 'kind'>;
 }
 
 /**
@@ -53,8 +94,17 @@ export function headerParseCase(header: string, base: CounterexampleBase, answer
  * @throws {GenerateCheckError} when the reference or the independent computation disagrees with the property (nothing may be written)
  */
 export function counterexampleCase(v: CounterexampleVector, base: CounterexampleBase): GeneratedCase {
-  if (v.area === 'signature') return signatureCase({ ...v.parts, body: Buffer.from(v.parts.bodyB64, 'base64') }, base.id, base.provenance, base.comment);
-  if (v.area === 'authorization') return 'header' in v ? headerParseCase(v.header, { ...base, flags: [...(base.flags ?? [GENERATED_FLAG]), ...(v.flags ?? [])] }) : formatCase(v.items, base);
+  if (v.area === 'signature')
+    return signatureCase(
+      { ...v.parts, body: Buffer.from(v.parts.bodyB64, 'base64') },
+      base.id,
+      base.provenance,
+      base.comment,
+    );
+  if (v.area === 'authorization')
+    return 'header' in v
+      ? headerParseCase(v.header, { ...base, flags: [...(base.flags ?? [GENERATED_FLAG]), ...(v.flags ?? [])] })
+      : formatCase(v.items, base);
   return verifyCase(v, base);
 }
 
@@ -64,8 +114,22 @@ export function counterexampleCase(v: CounterexampleVector, base: Counterexample
 function formatCase(items: AuthorizationItems, base: CounterexampleBase): GeneratedCase {
   const header = formatAuthorization(items);
   const back = strictItems(header);
-  if (!back || ITEM_NAMES.some((n) => back[n] !== items[n])) throw new GenerateCheckError(`the header written for the counterexample does not parse back to its values (${header}); nothing was written`);
-  return { id: base.id, comment: base.comment, op: 'authorization.format', spec: ['5.3'], readings: ['R8'], flags: [...(base.flags ?? [GENERATED_FLAG])], result: 'valid', inputs: { items: { ...items } }, expected: { header }, provenance: base.provenance } as GeneratedCase;
+  if (!back || ITEM_NAMES.some((n) => back[n] !== items[n]))
+    throw new GenerateCheckError(
+      `the header written for the counterexample does not parse back to its values (${header}); nothing was written`,
+    );
+  return {
+    id: base.id,
+    comment: base.comment,
+    op: 'authorization.format',
+    spec: ['5.3'],
+    readings: ['R8'],
+    flags: [...(base.flags ?? [GENERATED_FLAG])],
+    result: 'valid',
+    inputs: { items: { ...items } },
+    expected: { header },
+    provenance: base.provenance,
+  } as GeneratedCase;
 }
 
 const VERIFY_REFS = {
@@ -75,22 +139,51 @@ const VERIFY_REFS = {
 } as const;
 
 /** A request, response or webhook case: the message as the verifier receives it, accepted as signed or refused because a part changed after signing. */
-function verifyCase(v: Extract<CounterexampleVector, { readonly message: unknown }>, base: CounterexampleBase): GeneratedCase {
+function verifyCase(
+  v: Extract<CounterexampleVector, { readonly message: unknown }>,
+  base: CounterexampleBase,
+): GeneratedCase {
   const m = v.message;
   const body = Buffer.from(m.bodyB64, 'base64');
   const items = strictItems(m.authorization);
-  if (!items) throw new GenerateCheckError(`the counterexample's header is not one 5.3 writes (${m.authorization}); nothing was written`);
+  if (!items)
+    throw new GenerateCheckError(
+      `the counterexample's header is not one 5.3 writes (${m.authorization}); nothing was written`,
+    );
   const common = { appId: m.appId, appSecret: m.appSecret, method: m.method, authorization: m.authorization };
-  const inputs = v.area === 'webhook' ? { ...common, notifyUrl: m.url } : v.area === 'response' ? { ...common, url: m.url, status: 200 } : { ...common, url: m.url };
-  const outcome: VerifyOutcome = v.area === 'webhook' ? verifyWebhook({ ...common, notifyUrl: m.url, body }) : v.area === 'response' ? verifyResponse({ ...common, url: m.url, status: 200, body }) : verifyRequest({ ...common, url: m.url, body });
+  const inputs =
+    v.area === 'webhook'
+      ? { ...common, notifyUrl: m.url }
+      : v.area === 'response'
+        ? { ...common, url: m.url, status: 200 }
+        : { ...common, url: m.url };
+  const outcome: VerifyOutcome =
+    v.area === 'webhook'
+      ? verifyWebhook({ ...common, notifyUrl: m.url, body })
+      : v.area === 'response'
+        ? verifyResponse({ ...common, url: m.url, status: 200, body })
+        : verifyRequest({ ...common, url: m.url, body });
   if (outcome.valid !== (v.result === 'valid')) {
     const said = outcome.valid ? 'accepts it' : `refuses it (${outcome.problem.kind})`;
-    throw new GenerateCheckError(`the reference verifier ${said}, but the property says it must be ${v.result === 'valid' ? 'accepted' : 'refused'}; nothing was written`);
+    throw new GenerateCheckError(
+      `the reference verifier ${said}, but the property says it must be ${v.result === 'valid' ? 'accepted' : 'refused'}; nothing was written`,
+    );
   }
   // the content a correct verifier builds: the merchant's appId and secret, the message as received, the header's timestamp and nonce
-  const parts: GivenParts = { appId: m.appId, appSecret: m.appSecret, method: m.method, url: m.url, timestamp: items.timestamp, nonce: items.nonce, body };
+  const parts: GivenParts = {
+    appId: m.appId,
+    appSecret: m.appSecret,
+    method: m.method,
+    url: m.url,
+    timestamp: items.timestamp,
+    nonce: items.nonce,
+    body,
+  };
   const stopsBefore = !outcome.valid && outcome.problem.kind !== 'sign-mismatch';
-  const expected = { ...(stopsBefore ? {} : bytesField(checkedSign(parts).content, 'content', 'contentB64')), ...(outcome.valid ? {} : { problem: { kind: outcome.problem.kind } }) };
+  const expected = {
+    ...(stopsBefore ? {} : bytesField(checkedSign(parts).content, 'content', 'contentB64')),
+    ...(outcome.valid ? {} : { problem: { kind: outcome.problem.kind } }),
+  };
   const traits = bodyTraits(parts);
   const changedFlag = v.result === 'valid' ? [] : [v.changed === 'appId' ? 'AppIdMismatch' : 'Tampered'];
   return {
@@ -113,10 +206,18 @@ function deviationFlags(header: string): string[] {
   const lenient = parseAuthorization(header);
   if (lenient.ok && lenient.tolerated.includes('extra-item')) flags.add('HeaderExtraItem');
   if (!header.trimStart().startsWith('V2_SHA256')) flags.add('SchemeCase');
-  const elements = header.trim().replace(/^\S+\s+/, '').split(',');
+  const elements = header
+    .trim()
+    .replace(/^\S+\s+/, '')
+    .split(',');
   if (elements.some((e) => e.trim() === '')) flags.add('EmptyListElement');
   const names = elements.flatMap((e) => (e.includes('=') ? [e.slice(0, e.indexOf('=')).trim()] : []));
-  if (names.some((n) => !isItemName(n) && Object.values(NAME_FOLDS).some((f) => ITEM_NAMES.some((i) => f.key(i) === f.key(n))))) flags.add('ItemNameCase');
+  if (
+    names.some(
+      (n) => !isItemName(n) && Object.values(NAME_FOLDS).some((f) => ITEM_NAMES.some((i) => f.key(i) === f.key(n))),
+    )
+  )
+    flags.add('ItemNameCase');
   return [...flags];
 }
 

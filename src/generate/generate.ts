@@ -16,7 +16,19 @@ import { randomAuthorizationCase } from './authorization.js';
 import { randomResponseCase } from './response.js';
 import { randomWebhookCase } from './webhook.js';
 import { randomRedirectCase } from './redirect.js';
-export { GENERATED_FLAG, GENERATOR, GenerateCheckError, IdAllocator, bodyTraits, bytesField, checkedSign, independentSign, seededRandom, type GeneratedCase, type GivenParts } from './_common.js';
+export {
+  GENERATED_FLAG,
+  GENERATOR,
+  GenerateCheckError,
+  IdAllocator,
+  bodyTraits,
+  bytesField,
+  checkedSign,
+  independentSign,
+  seededRandom,
+  type GeneratedCase,
+  type GivenParts,
+} from './_common.js';
 export { mistakeCases, signatureCase } from './signature.js';
 
 /** Options of {@link generateRandom}. */

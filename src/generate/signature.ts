@@ -6,7 +6,17 @@ import { createHash } from 'node:crypto';
 import { mistakenContents, type Mistake } from '../diagnosis/mistakes.js';
 import { signContent } from '../scheme/sign.js';
 import type { Provenance, SignatureCase } from '../vectors/types.js';
-import { GENERATED_FLAG, GenerateCheckError, type GivenParts, IdAllocator, bodyTraits, bytesField, checkedSign, describeBody, randomParts } from './_common.js';
+import {
+  GENERATED_FLAG,
+  GenerateCheckError,
+  type GivenParts,
+  IdAllocator,
+  bodyTraits,
+  bytesField,
+  checkedSign,
+  describeBody,
+  randomParts,
+} from './_common.js';
 
 /**
  * The valid signature case of the given parts, checked independently.
@@ -17,7 +27,12 @@ import { GENERATED_FLAG, GenerateCheckError, type GivenParts, IdAllocator, bodyT
  * @returns the case
  * @throws {GenerateCheckError} when the reference and the independent computation disagree
  */
-export function signatureCase(p: GivenParts, id: string, provenance: Provenance, comment?: string): Omit<SignatureCase, 'kind'> {
+export function signatureCase(
+  p: GivenParts,
+  id: string,
+  provenance: Provenance,
+  comment?: string,
+): Omit<SignatureCase, 'kind'> {
   const { content, sign: s } = checkedSign(p);
   const body = bytesField(p.body, 'body', 'bodyB64');
   const { flags, readings } = bodyTraits(p);
@@ -28,7 +43,15 @@ export function signatureCase(p: GivenParts, id: string, provenance: Provenance,
     readings,
     flags: [GENERATED_FLAG, ...flags],
     result: 'valid',
-    inputs: { appId: p.appId, appSecret: p.appSecret, method: p.method, url: p.url, timestamp: p.timestamp, nonce: p.nonce, ...body },
+    inputs: {
+      appId: p.appId,
+      appSecret: p.appSecret,
+      method: p.method,
+      url: p.url,
+      timestamp: p.timestamp,
+      nonce: p.nonce,
+      ...body,
+    },
     expected: { ...bytesField(content, 'content', 'contentB64'), sign: s },
     provenance,
   } as Omit<SignatureCase, 'kind'>;
@@ -43,7 +66,14 @@ export function signatureCase(p: GivenParts, id: string, provenance: Provenance,
  * @param pick - keeps only some mistakes (default all)
  * @returns the cases
  */
-export function mistakeCases(p: GivenParts, nextId: () => string, provenance: Provenance, pick?: (all: ReadonlyArray<{ mistake: Mistake; content: Uint8Array }>) => ReadonlyArray<{ mistake: Mistake; content: Uint8Array }>): Array<Omit<SignatureCase, 'kind'>> {
+export function mistakeCases(
+  p: GivenParts,
+  nextId: () => string,
+  provenance: Provenance,
+  pick?: (
+    all: ReadonlyArray<{ mistake: Mistake; content: Uint8Array }>,
+  ) => ReadonlyArray<{ mistake: Mistake; content: Uint8Array }>,
+): Array<Omit<SignatureCase, 'kind'>> {
   const { content: correct, sign: s } = checkedSign(p);
   const all = mistakenContents(p);
   const chosen = pick ? pick(all) : all;
@@ -51,17 +81,31 @@ export function mistakeCases(p: GivenParts, nextId: () => string, provenance: Pr
   return chosen.map(({ mistake, content }) => {
     const candidateSign = createHash('sha256').update(content).digest('hex');
     if (candidateSign !== signContent(content) || candidateSign === s || Buffer.from(content).equals(correct)) {
-      throw new GenerateCheckError(`the candidate of mistake ${mistake.id} does not differ from the correct sign, or its sign does not check`);
+      throw new GenerateCheckError(
+        `the candidate of mistake ${mistake.id} does not differ from the correct sign, or its sign does not check`,
+      );
     }
     const readings = [...new Set(mistake.ref.match(/R\d+/g) ?? [])];
     return {
       id: nextId(),
-      comment: `Generated known mistake ${mistake.id}: ${mistake.description}; a verifier must refuse the candidate.`.slice(0, 240),
+      comment:
+        `Generated known mistake ${mistake.id}: ${mistake.description}; a verifier must refuse the candidate.`.slice(
+          0,
+          240,
+        ),
       spec: ['5.1', '5.2'],
       readings,
       flags: [GENERATED_FLAG, mistake.flag],
       result: 'invalid',
-      inputs: { appId: p.appId, appSecret: p.appSecret, method: p.method, url: p.url, timestamp: p.timestamp, nonce: p.nonce, ...body },
+      inputs: {
+        appId: p.appId,
+        appSecret: p.appSecret,
+        method: p.method,
+        url: p.url,
+        timestamp: p.timestamp,
+        nonce: p.nonce,
+        ...body,
+      },
       expected: { ...bytesField(correct, 'content', 'contentB64'), sign: s },
       candidate: { ...bytesField(content, 'content', 'contentB64'), sign: candidateSign },
       provenance,
@@ -76,10 +120,19 @@ export function mistakeCases(p: GivenParts, nextId: () => string, provenance: Pr
  * @param provenance - where the case came from
  * @returns the case
  */
-export function randomSignatureCase(rnd: () => number, ids: IdAllocator, provenance: Provenance): Omit<SignatureCase, 'kind'> {
+export function randomSignatureCase(
+  rnd: () => number,
+  ids: IdAllocator,
+  provenance: Provenance,
+): Omit<SignatureCase, 'kind'> {
   const p = randomParts(rnd);
   if (rnd() < 0.3) {
-    const cases = mistakeCases(p, () => ids.next(), provenance, (all) => (all.length === 0 ? [] : [all[Math.floor(rnd() * all.length)]!]));
+    const cases = mistakeCases(
+      p,
+      () => ids.next(),
+      provenance,
+      (all) => (all.length === 0 ? [] : [all[Math.floor(rnd() * all.length)]!]),
+    );
     if (cases[0]) return cases[0];
   }
   return signatureCase(p, ids.next(), provenance);

@@ -60,16 +60,29 @@ export interface WriteOptions {
  * @throws {VectorSetError} when the written set does not load (everything undone)
  */
 export function writeCases(o: WriteOptions): WriteResult {
-  if (existsSync(o.file) && !o.append) throw new TargetExistsError(`${o.file} exists: it is never overwritten (give --append to add the cases after its own, or another --out)`);
+  if (existsSync(o.file) && !o.append)
+    throw new TargetExistsError(
+      `${o.file} exists: it is never overwritten (give --append to add the cases after its own, or another --out)`,
+    );
   const problem = vectorTargetProblem(o.root, o.area, o.file);
   if (problem !== undefined) throw new VectorTargetError(problem);
   let folder: MadeFolder | undefined;
   let written: Appended | undefined;
   try {
     folder = makeVectorFolder(o.root, o.area);
-    written = appendCases(o.file, { kind: o.area, title: o.title, ...(o.description !== undefined ? { description: o.description } : {}) }, o.cases);
+    written = appendCases(
+      o.file,
+      { kind: o.area, title: o.title, ...(o.description !== undefined ? { description: o.description } : {}) },
+      o.cases,
+    );
     const set = loadVectorSet(o.root, o.limits ? { limits: o.limits } : {});
-    return { file: o.file, appended: !written.created, ids: o.cases.map((c) => (c as { id: string }).id), made: folder.made, set };
+    return {
+      file: o.file,
+      appended: !written.created,
+      ids: o.cases.map((c) => (c as { id: string }).id),
+      made: folder.made,
+      set,
+    };
   } catch (e) {
     written?.undo();
     folder?.undo();

@@ -32,7 +32,13 @@ export interface EngineResult<T> {
   /** The time limit stopped the run. */
   readonly interrupted: boolean;
   /** The first failing input, shrunk, with why it fails. */
-  readonly failure?: { readonly input: T; readonly reason: string; readonly path: string; readonly replay: string; readonly shrinks: number };
+  readonly failure?: {
+    readonly input: T;
+    readonly reason: string;
+    readonly path: string;
+    readonly replay: string;
+    readonly shrinks: number;
+  };
 }
 
 /**
@@ -43,7 +49,11 @@ export interface EngineResult<T> {
  * @returns the run, with the shrunk failure when an input fails
  * @example const r = await checkPipelined(fc.nat(), async (n) => (n < 1000 ? undefined : 'too big'), { seed: 1, runs: 100 });
  */
-export async function checkPipelined<T>(arbitrary: fc.Arbitrary<T>, judge: (input: T) => Promise<string | undefined>, options: EngineOptions): Promise<EngineResult<T>> {
+export async function checkPipelined<T>(
+  arbitrary: fc.Arbitrary<T>,
+  judge: (input: T) => Promise<string | undefined>,
+  options: EngineOptions,
+): Promise<EngineResult<T>> {
   const seed = options.seed ?? Math.floor(Math.random() * 0x7fffffff);
   const deadline = options.timeMs !== undefined ? Date.now() + options.timeMs : Infinity;
   const window = Math.max(1, options.window ?? 64);
@@ -77,12 +87,23 @@ export async function checkPipelined<T>(arbitrary: fc.Arbitrary<T>, judge: (inpu
     ...(remaining !== undefined ? { interruptAfterTimeLimit: remaining } : {}),
   });
   const runs = options.path === undefined ? passed + 1 : result.numRuns;
-  if (!result.failed || result.counterexample === null) return { seed, runs, interrupted: interrupted || result.interrupted };
+  if (!result.failed || result.counterexample === null)
+    return { seed, runs, interrupted: interrupted || result.interrupted };
   const [input] = result.counterexample;
   const again = await judge(input);
-  const reason = again ?? lastReason ?? (result.errorInstance instanceof Error ? `the check threw: ${result.errorInstance.message}` : 'failed during the run, passes when run again (flaky)');
+  const reason =
+    again ??
+    lastReason ??
+    (result.errorInstance instanceof Error
+      ? `the check threw: ${result.errorInstance.message}`
+      : 'failed during the run, passes when run again (flaky)');
   const path = result.counterexamplePath ?? '';
-  return { seed, runs, interrupted: interrupted || result.interrupted, failure: { input, reason, path, replay: `${seed}:${path}`, shrinks: result.numShrinks } };
+  return {
+    seed,
+    runs,
+    interrupted: interrupted || result.interrupted,
+    failure: { input, reason, path, replay: `${seed}:${path}`, shrinks: result.numShrinks },
+  };
 }
 
 // --- internal ---
@@ -102,7 +123,14 @@ interface Judged<T> {
  * at the deadline, or when the inputs run out. Inputs start in order, so once nothing is in
  * flight the failure with the lowest index is the first one, and every input before it passed.
  */
-async function judgeInOrder<T>(drawer: Drawer<T>, judge: (input: T) => Promise<string | undefined>, window: number, runs: number, deadline: number, onProgress: ((judged: number) => void) | undefined): Promise<Judged<T>> {
+async function judgeInOrder<T>(
+  drawer: Drawer<T>,
+  judge: (input: T) => Promise<string | undefined>,
+  window: number,
+  runs: number,
+  deadline: number,
+  onProgress: ((judged: number) => void) | undefined,
+): Promise<Judged<T>> {
   let block: T[] = [];
   let at = 0;
   let started = 0;
@@ -121,7 +149,14 @@ async function judgeInOrder<T>(drawer: Drawer<T>, judge: (input: T) => Promise<s
     wake = undefined;
   };
   for (;;) {
-    while (inFlight < window && failing === undefined && thrown === undefined && !exhausted && !interrupted && started < runs) {
+    while (
+      inFlight < window &&
+      failing === undefined &&
+      thrown === undefined &&
+      !exhausted &&
+      !interrupted &&
+      started < runs
+    ) {
       if (at >= block.length) {
         block = drawer.next();
         at = 0;
@@ -139,7 +174,8 @@ async function judgeInOrder<T>(drawer: Drawer<T>, judge: (input: T) => Promise<s
       inFlight += 1;
       judge(input).then(
         (reason) => {
-          if (reason !== undefined && (failing === undefined || index < failing.index)) failing = { index, input, reason };
+          if (reason !== undefined && (failing === undefined || index < failing.index))
+            failing = { index, input, reason };
           settle();
         },
         (error: unknown) => {
@@ -169,7 +205,13 @@ interface Drawer<T> {
  * with a fast-check path; skipping to a run costs a little per run skipped, so blocks grow
  * fourfold, up to 65,536.
  */
-function drawInBlocks<T>(arbitrary: fc.Arbitrary<T>, seed: number, runs: number, firstBlock: number, deadline: number): Drawer<T> {
+function drawInBlocks<T>(
+  arbitrary: fc.Arbitrary<T>,
+  seed: number,
+  runs: number,
+  firstBlock: number,
+  deadline: number,
+): Drawer<T> {
   let at = 0;
   let block = firstBlock;
   return {
@@ -192,12 +234,25 @@ function record<T>(arbitrary: fc.Arbitrary<T>, seed: number, from: number, count
       inputs.push(v);
       return true;
     }),
-    { seed, numRuns: count, ...(from > 0 ? { path: String(from) } : {}), ...(Number.isFinite(left) ? { interruptAfterTimeLimit: Math.max(1, Math.floor(left)) } : {}) },
+    {
+      seed,
+      numRuns: count,
+      ...(from > 0 ? { path: String(from) } : {}),
+      ...(Number.isFinite(left) ? { interruptAfterTimeLimit: Math.max(1, Math.floor(left)) } : {}),
+    },
   );
   return inputs;
 }
 
 /** A value as text, byte arrays included, to recognise the inputs drawn up front. */
 function fingerprint(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => (v instanceof Uint8Array ? `bytes:${Buffer.from(v).toString('base64')}` : typeof v === 'bigint' ? `bigint:${v}` : v)) ?? String(value);
+  return (
+    JSON.stringify(value, (_k, v: unknown) =>
+      v instanceof Uint8Array
+        ? `bytes:${Buffer.from(v).toString('base64')}`
+        : typeof v === 'bigint'
+          ? `bigint:${v}`
+          : v,
+    ) ?? String(value)
+  );
 }

@@ -15,7 +15,11 @@ import { ALNUM, DIGITS, LOWER, appIdArb, nonceArb, over, timestampArb } from '..
 export type PropertyParts = ByteParts;
 
 /** Body sizes at and around the buffer boundaries real readers and hashers use. */
-export const BOUNDARY_SIZES: readonly number[] = [1, 4, 8, 16, 64].flatMap((k) => [k * 1024 - 1, k * 1024, k * 1024 + 1]);
+export const BOUNDARY_SIZES: readonly number[] = [1, 4, 8, 16, 64].flatMap((k) => [
+  k * 1024 - 1,
+  k * 1024,
+  k * 1024 + 1,
+]);
 
 /** The largest body drawn: 64 KiB + 1. */
 export const MAX_BODY = 64 * 1024 + 1;
@@ -31,7 +35,9 @@ function filled(length: number, pattern: Uint8Array): Uint8Array {
 }
 
 /** How a body ends: the bytes most signers and verifiers get wrong. */
-const endingArb = fc.constantFrom('', '', '\n', '\r\n', '\n\n', ' ', '\t', ' \n', '\u00a0', '}').map((e) => utf8.encode(e));
+const endingArb = fc
+  .constantFrom('', '', '\n', '\r\n', '\n\n', ' ', '\t', ' \n', '\u00a0', '}')
+  .map((e) => utf8.encode(e));
 
 /** The text a large body repeats: JSON-ish, non-ASCII, or bytes that are not UTF-8. */
 const fillArb: fc.Arbitrary<Uint8Array> = fc.oneof(
@@ -42,7 +48,14 @@ const fillArb: fc.Arbitrary<Uint8Array> = fc.oneof(
 
 /** A body of a boundary size (or near one), its last bytes an ending that matters. */
 const boundaryBodyArb: fc.Arbitrary<Uint8Array> = fc
-  .tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...BOUNDARY_SIZES) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: MAX_BODY }) }), fillArb, endingArb)
+  .tuple(
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...BOUNDARY_SIZES) },
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: MAX_BODY }) },
+    ),
+    fillArb,
+    endingArb,
+  )
   .map(([size, fill, end]) => {
     const body = filled(Math.max(size, end.byteLength), fill);
     body.set(end, body.byteLength - end.byteLength);
@@ -55,8 +68,15 @@ const jsonBodyArb: fc.Arbitrary<Uint8Array> = fc
     fc.json({ maxDepth: 3 }),
     fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v, null, 2)),
     fc.integer({ min: 20, max: 200 }).map((d) => `${'{"a":'.repeat(d)}1${'}'.repeat(d)}`),
-    fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })).map(([a, b]) => `{"amount":${JSON.stringify(a)},"amount":${JSON.stringify(b)}}`),
-    fc.string({ unit: 'grapheme', maxLength: 12 }).map((s) => `{"text":"${[...s].map((c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0').slice(-4)}`).join('')}"}`),
+    fc
+      .tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }))
+      .map(([a, b]) => `{"amount":${JSON.stringify(a)},"amount":${JSON.stringify(b)}}`),
+    fc
+      .string({ unit: 'grapheme', maxLength: 12 })
+      .map(
+        (s) =>
+          `{"text":"${[...s].map((c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0').slice(-4)}`).join('')}"}`,
+      ),
   )
   .chain((json) => endingArb.map((end) => utf8.encode(`${json}${new TextDecoder().decode(end)}`)));
 
@@ -68,8 +88,17 @@ export const propertyBodyArb: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 1, arbitrary: fc.constant(new Uint8Array()) },
 );
 
-const pathSegmentArb = fc.oneof(over(`${LOWER}${DIGITS}-_.`, 1, 10), fc.constantFrom('pg', 'v2', 'payment', 'create', '%E4%B8%AD', '%2f', '%2F', 'a%20b', '~u'));
-const queryArb = fc.array(fc.tuple(over(`${ALNUM}_`, 1, 8), fc.oneof(over(`${ALNUM}-_.+=`, 0, 10), fc.constantFrom('a%2Cb', 'x+y', '%e4%b8%ad', '%E4%B8%AD'))), { minLength: 1, maxLength: 3 });
+const pathSegmentArb = fc.oneof(
+  over(`${LOWER}${DIGITS}-_.`, 1, 10),
+  fc.constantFrom('pg', 'v2', 'payment', 'create', '%E4%B8%AD', '%2f', '%2F', 'a%20b', '~u'),
+);
+const queryArb = fc.array(
+  fc.tuple(
+    over(`${ALNUM}_`, 1, 8),
+    fc.oneof(over(`${ALNUM}-_.+=`, 0, 10), fc.constantFrom('a%2Cb', 'x+y', '%e4%b8%ad', '%E4%B8%AD')),
+  ),
+  { minLength: 1, maxLength: 3 },
+);
 
 /** Full URLs as sent (R4): ports default or not, percent-encoding of both cases, trailing slash, query. */
 export const propertyUrlArb: fc.Arbitrary<string> = fc
@@ -81,12 +110,18 @@ export const propertyUrlArb: fc.Arbitrary<string> = fc
     slash: fc.boolean(),
     query: fc.option(queryArb, { nil: undefined }),
   })
-  .map(({ scheme, host, port, path, slash, query }) => `${scheme}://${host}${port}/${path.join('/')}${slash && path.length > 0 ? '/' : ''}${query ? `?${query.map(([k, v]) => `${k}=${v}`).join('&')}` : ''}`);
+  .map(
+    ({ scheme, host, port, path, slash, query }) =>
+      `${scheme}://${host}${port}/${path.join('/')}${slash && path.length > 0 ? '/' : ''}${query ? `?${query.map(([k, v]) => `${k}=${v}`).join('&')}` : ''}`,
+  );
 
 /** Realistic parts, every value one an Authorization header carries verbatim (R8). */
 export const propertyPartsArb: fc.Arbitrary<PropertyParts> = fc.record({
   appId: appIdArb,
-  appSecret: fc.oneof(over(ALNUM, 24, 24).map((s) => `sk_test_${s}`), over(ALNUM, 16, 40)),
+  appSecret: fc.oneof(
+    over(ALNUM, 24, 24).map((s) => `sk_test_${s}`),
+    over(ALNUM, 16, 40),
+  ),
   method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
   url: propertyUrlArb,
   timestamp: timestampArb,
@@ -97,14 +132,30 @@ export const propertyPartsArb: fc.Arbitrary<PropertyParts> = fc.record({
 /** Any text in a part — LFs and CRs inside, any Unicode, empty — for what holds of the content and sign whatever the parts. */
 const wildTextArb: fc.Arbitrary<string> = fc.oneof(
   // any code point but the surrogates (fc's 'binary' unit is the same, but costs a second to build at load)
-  fc.string({ unit: fc.integer({ min: 0, max: 0x10ffff - 0x800 }).map((cp) => String.fromCodePoint(cp < 0xd800 ? cp : cp + 0x800)), maxLength: 24 }),
+  fc.string({
+    unit: fc
+      .integer({ min: 0, max: 0x10ffff - 0x800 })
+      .map((cp) => String.fromCodePoint(cp < 0xd800 ? cp : cp + 0x800)),
+    maxLength: 24,
+  }),
   fc.string({ unit: fc.constantFrom('\n', '\r', 'x', 'é', '=', ' '), maxLength: 6 }),
 );
 
 /** Parts of every kind: realistic three times in four, else any text in every part (R3: no part is ever normalised). */
 export const anyPartsArb: fc.Arbitrary<PropertyParts> = fc.oneof(
   { weight: 3, arbitrary: propertyPartsArb },
-  { weight: 1, arbitrary: fc.record({ appId: wildTextArb, appSecret: wildTextArb, method: wildTextArb, url: wildTextArb, timestamp: wildTextArb, nonce: wildTextArb, body: propertyBodyArb }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      appId: wildTextArb,
+      appSecret: wildTextArb,
+      method: wildTextArb,
+      url: wildTextArb,
+      timestamp: wildTextArb,
+      nonce: wildTextArb,
+      body: propertyBodyArb,
+    }),
+  },
 );
 
 /** One part changed after signing by one byte or character (body, url, method, timestamp, nonce, appId). */

@@ -30,7 +30,14 @@ export const PROTOCOL_OPERATIONS = [
  * merchant role's calls to a merchant's endpoints (`pgv2kit run --merchant`).
  * @example KIT_OPERATIONS.includes('upload.formCheck') // true — never sent to a testee
  */
-export const KIT_OPERATIONS = ['upload.formCheck', 'gateway.generateUploadUrl', 'gateway.createPayment', 'gateway.upload', 'merchant.webhook', 'merchant.redirect'] as const;
+export const KIT_OPERATIONS = [
+  'upload.formCheck',
+  'gateway.generateUploadUrl',
+  'gateway.createPayment',
+  'gateway.upload',
+  'merchant.webhook',
+  'merchant.redirect',
+] as const;
 
 /** An operation of protocol v1. */
 export type ProtocolOperation = (typeof PROTOCOL_OPERATIONS)[number];
@@ -45,7 +52,9 @@ export type Operation = ProtocolOperation | (typeof KIT_OPERATIONS)[number];
  * @example isOperation('signature.sign') // true
  */
 export function isOperation(name: string): name is Operation {
-  return (PROTOCOL_OPERATIONS as readonly string[]).includes(name) || (KIT_OPERATIONS as readonly string[]).includes(name);
+  return (
+    (PROTOCOL_OPERATIONS as readonly string[]).includes(name) || (KIT_OPERATIONS as readonly string[]).includes(name)
+  );
 }
 
 /**

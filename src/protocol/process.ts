@@ -13,7 +13,11 @@ import { existsSync } from 'node:fs';
  * @param onLine - called with each line
  * @param maxLine - the most characters kept of one line: a longer one is cut there and marked "…"
  */
-export function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void, maxLine = Number.POSITIVE_INFINITY): void {
+export function splitLines(
+  stream: NodeJS.ReadableStream,
+  onLine: (line: string) => void,
+  maxLine = Number.POSITIVE_INFINITY,
+): void {
   // the start of a line not ended yet, in pieces: each chunk is searched once (a line of 100 MB
   // in 64 KiB chunks is not searched again from its start at every chunk); past maxLine, a line
   // is cut there ("…") and the rest of it is dropped as it comes, never held
@@ -72,7 +76,8 @@ export function killGroup(proc: ChildProcessWithoutNullStreams, evenIfEnded = fa
 
 /** Why spawning failed, naming a working folder that does not exist (Node says only `spawn /bin/sh ENOENT`). */
 export function spawnReason(e: Error, cwd: string | undefined): string {
-  if ((e as NodeJS.ErrnoException).code === 'ENOENT' && cwd !== undefined && !existsSync(cwd)) return `the testee could not be started: its working folder ${cwd} does not exist`;
+  if ((e as NodeJS.ErrnoException).code === 'ENOENT' && cwd !== undefined && !existsSync(cwd))
+    return `the testee could not be started: its working folder ${cwd} does not exist`;
   return `the testee could not be started: ${e.message}`;
 }
 
@@ -95,7 +100,12 @@ export function releaseStdio(proc: ChildProcessWithoutNullStreams): void {
  * (which would end the CLI with Node's exit code 13, unsettled top-level await).
  * @returns true when the event came (or had come), false on the timeout
  */
-export function settleWithin(emitter: EventEmitter, events: readonly string[], done: () => boolean, ms: number): Promise<boolean> {
+export function settleWithin(
+  emitter: EventEmitter,
+  events: readonly string[],
+  done: () => boolean,
+  ms: number,
+): Promise<boolean> {
   if (done()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const finish = (came: boolean): void => {
@@ -108,4 +118,3 @@ export function settleWithin(emitter: EventEmitter, events: readonly string[], d
     for (const e of events) emitter.once(e, onEvent);
   });
 }
-

@@ -72,7 +72,11 @@ export class TesteeStartError extends Pgv2kitError {
 export function formatStartFailure(f: TesteeStartFailure): string {
   const lines = [`the testee could not start: ${f.reason}`, `  command: ${f.command}`, `  ended:   ${describeEnd(f)}`];
   if (f.stderrTail.length === 0) lines.push('  stderr:  (nothing)');
-  else lines.push(`  stderr (last ${f.stderrTail.length} line${f.stderrTail.length === 1 ? '' : 's'}):`, ...f.stderrTail.map((l) => `    | ${l}`));
+  else
+    lines.push(
+      `  stderr (last ${f.stderrTail.length} line${f.stderrTail.length === 1 ? '' : 's'}):`,
+      ...f.stderrTail.map((l) => `    | ${l}`),
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -87,6 +91,11 @@ export function describeEnd(f: Pick<TesteeStartFailure, 'exitCode' | 'signal' | 
   if (f.killedByKit) return `killed by pgv2kit${f.signal ? ` (${f.signal})` : ''}: it was still running`;
   if (f.signal) return `killed by ${f.signal}`;
   if (f.exitCode === null) return 'unknown';
-  const hint = f.exitCode === 127 ? ' (the shell found no such command)' : f.exitCode === 126 ? ' (the shell could not execute it)' : '';
+  const hint =
+    f.exitCode === 127
+      ? ' (the shell found no such command)'
+      : f.exitCode === 126
+        ? ' (the shell could not execute it)'
+        : '';
   return `exited with code ${f.exitCode}${hint}`;
 }

@@ -16,7 +16,13 @@ import type { Answer, Implementation, Json, OperationInput } from './messages.js
 import { Fifo } from './_fifo.js';
 import { clipQuoted } from '../scheme/text.js';
 import { hasEnded, killGroup, releaseStdio, settleWithin, spawnReason, splitLines } from './process.js';
-import { DEFAULT_GIVE_UP_AFTER, DEFAULT_MAX_RESTARTS, STDERR_TAIL_LINES, TesteeStartError, type TesteeStartKind } from './start-failure.js';
+import {
+  DEFAULT_GIVE_UP_AFTER,
+  DEFAULT_MAX_RESTARTS,
+  STDERR_TAIL_LINES,
+  TesteeStartError,
+  type TesteeStartKind,
+} from './start-failure.js';
 import { APP_SECRET_ENV } from '../env.js';
 
 /** The most characters of the testee's stderr the run's log keeps (then a count and the last lines). */
@@ -76,9 +82,9 @@ export interface TesteeOptions {
   readonly maxRestarts?: number;
 }
 
-
 /** What a line from the testee is expected to be. */
-export type LineContext = { readonly expecting: 'ready' } | { readonly expecting: 'answer'; readonly id: string; readonly op: Operation };
+export type LineContext =
+  { readonly expecting: 'ready' } | { readonly expecting: 'answer'; readonly id: string; readonly op: Operation };
 
 /** The testee's answer to `start`. */
 export interface Hello {
@@ -88,8 +94,16 @@ export interface Hello {
   readonly unknownOperations: readonly string[];
 }
 
-
-export { DEFAULT_GIVE_UP_AFTER, DEFAULT_MAX_RESTARTS, STDERR_TAIL_LINES, TesteeStartError, describeEnd, formatStartFailure, type TesteeStartFailure, type TesteeStartKind } from './start-failure.js';
+export {
+  DEFAULT_GIVE_UP_AFTER,
+  DEFAULT_MAX_RESTARTS,
+  STDERR_TAIL_LINES,
+  TesteeStartError,
+  describeEnd,
+  formatStartFailure,
+  type TesteeStartFailure,
+  type TesteeStartKind,
+} from './start-failure.js';
 
 /** A request waiting for its answer. */
 interface Pending {
@@ -211,7 +225,9 @@ export class TesteeSession {
     releaseStdio(proc);
     const dropped = this.stderrDropped;
     if (dropped.lines > 0) {
-      this.log(`testee stderr: ${dropped.lines} more lines (${dropped.chars} characters) not kept in this log: it keeps the first ${STDERR_LOG_BYTES} characters of the testee's stderr; the last ${dropped.last.length} lines follow`);
+      this.log(
+        `testee stderr: ${dropped.lines} more lines (${dropped.chars} characters) not kept in this log: it keeps the first ${STDERR_LOG_BYTES} characters of the testee's stderr; the last ${dropped.last.length} lines follow`,
+      );
       for (const line of dropped.last) this.log(`testee stderr: ${line}`);
     }
   }
@@ -229,10 +245,24 @@ export class TesteeSession {
     let spawnError: Error | undefined;
     let proc: ChildProcessWithoutNullStreams;
     try {
-      proc = spawn(command, { shell: true, cwd, env: testeeEnvironment(env ?? process.env), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      proc = spawn(command, {
+        shell: true,
+        cwd,
+        env: testeeEnvironment(env ?? process.env),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
     } catch (e) {
       const reason = `the testee could not be started: ${(e as Error).message}`;
-      throw new TesteeStartError(reason, { kind: 'spawn', reason, command, exitCode: null, signal: null, killedByKit: false, stderrTail });
+      throw new TesteeStartError(reason, {
+        kind: 'spawn',
+        reason,
+        command,
+        exitCode: null,
+        signal: null,
+        killedByKit: false,
+        stderrTail,
+      });
     }
     this.proc = proc;
     splitLines(
@@ -256,7 +286,9 @@ export class TesteeSession {
         spawnError ??= e;
         resolve(`the testee could not be started: ${e.message}`);
       });
-      proc.once('exit', (code, signal) => resolve(signal ? `the testee was killed by ${signal}` : `the testee exited with code ${code}`));
+      proc.once('exit', (code, signal) =>
+        resolve(signal ? `the testee was killed by ${signal}` : `the testee exited with code ${code}`),
+      );
     });
     let greeted = false;
     void exitReason.then(async (why) => {
@@ -301,7 +333,8 @@ export class TesteeSession {
       });
     };
     if (first === 'timeout') return fail('timeout', `the testee did not answer start within ${startTimeoutMs} ms`);
-    if (typeof first === 'object') return fail('exit', spawnError ? spawnReason(spawnError, cwd) : `${first.exit} before it was ready`);
+    if (typeof first === 'object')
+      return fail('exit', spawnError ? spawnReason(spawnError, cwd) : `${first.exit} before it was ready`);
     const hello = readHello(first, this.options.validate);
     if ('refused' in hello) return fail(hello.refused, hello.why);
     this.onLine = (line) => this.answer(line);
@@ -387,7 +420,11 @@ export class TesteeSession {
     this.answered.add(head.id);
     if (this.answered.size > ANSWERED_KEPT) this.answered.delete(this.answered.values().next().value as string);
     const problems = this.options.validate?.(message, { expecting: 'answer', id: head.id, op: head.op }) ?? [];
-    head.resolve(problems.length > 0 ? { failed: { reason: `protocol: ${problems.join('; ')}` } } : toAnswer(message as Record<string, Json>));
+    head.resolve(
+      problems.length > 0
+        ? { failed: { reason: `protocol: ${problems.join('; ')}` } }
+        : toAnswer(message as Record<string, Json>),
+    );
     this.schedulePump();
   }
 
@@ -399,7 +436,10 @@ export class TesteeSession {
     this.log(`testee failed${head ? ` on ${head.id} (${head.op})` : ''}: ${why}`);
     head?.resolve({ failed: { reason: why } });
     const limit = this.options.giveUpAfter ?? DEFAULT_GIVE_UP_AFTER;
-    if (head && ++this.failedInARow >= limit) return this.giveUp(`the testee failed on ${this.failedInARow} requests in a row, the last: ${why}; it is not restarted again`);
+    if (head && ++this.failedInARow >= limit)
+      return this.giveUp(
+        `the testee failed on ${this.failedInARow} requests in a row, the last: ${why}; it is not restarted again`,
+      );
     this.restart();
   }
 
@@ -416,7 +456,10 @@ export class TesteeSession {
   private restart(): void {
     if (this.restarting || this.closing || this.dead) return;
     const most = this.options.maxRestarts ?? DEFAULT_MAX_RESTARTS;
-    if (this.restarts >= most) return this.giveUp(`the testee was restarted ${this.restarts} time${this.restarts === 1 ? '' : 's'} (--max-restarts ${most}); it is not restarted again`);
+    if (this.restarts >= most)
+      return this.giveUp(
+        `the testee was restarted ${this.restarts} time${this.restarts === 1 ? '' : 's'} (--max-restarts ${most}); it is not restarted again`,
+      );
     const old = this.proc;
     this.proc = undefined;
     if (old) killGroup(old);
@@ -451,13 +494,24 @@ function readHello(line: string, validate: TesteeOptions['validate']): Hello | H
   }
   const problems = validate?.(m, { expecting: 'ready' }) ?? [];
   if (problems.length > 0) return protocol(`protocol: the answer to start: ${problems.join('; ')}`);
-  const msg = m as { ready?: unknown; reason?: unknown; protocol?: unknown; implementation?: Record<string, unknown>; operations?: unknown };
-  if (msg.ready === false) return { refused: 'not-ready', why: `the testee is not ready: ${typeof msg.reason === 'string' ? msg.reason : 'no reason given'}` };
+  const msg = m as {
+    ready?: unknown;
+    reason?: unknown;
+    protocol?: unknown;
+    implementation?: Record<string, unknown>;
+    operations?: unknown;
+  };
+  if (msg.ready === false)
+    return {
+      refused: 'not-ready',
+      why: `the testee is not ready: ${typeof msg.reason === 'string' ? msg.reason : 'no reason given'}`,
+    };
   if (msg.ready !== true) return protocol(`the answer to start has no "ready": ${clipQuoted(line, 120)}`);
   if (msg.protocol !== 1) return protocol(`the testee speaks protocol ${JSON.stringify(msg.protocol)}, not 1`);
   const impl = msg.implementation ?? {};
   const text = (k: string): string => (typeof impl[k] === 'string' ? (impl[k] as string) : 'unknown');
-  if (!Array.isArray(msg.operations) || !msg.operations.every((o) => typeof o === 'string')) return protocol('the answer to start has no list of operations');
+  if (!Array.isArray(msg.operations) || !msg.operations.every((o) => typeof o === 'string'))
+    return protocol('the answer to start has no list of operations');
   const names = msg.operations as string[];
   return {
     implementation: { name: text('name'), version: text('version'), language: text('language') },
@@ -468,13 +522,21 @@ function readHello(line: string, validate: TesteeOptions['validate']): Hello | H
 
 function toAnswer(m: Record<string, Json>): Answer {
   const kinds = (['result', 'rejected', 'unsupported'] as const).filter((k) => k in m);
-  if (kinds.length !== 1) return { failed: { reason: `the answer must have exactly one of result, rejected, unsupported (it has ${kinds.length === 0 ? 'none' : kinds.join(' and ')})` } };
+  if (kinds.length !== 1)
+    return {
+      failed: {
+        reason: `the answer must have exactly one of result, rejected, unsupported (it has ${kinds.length === 0 ? 'none' : kinds.join(' and ')})`,
+      },
+    };
   const value = m[kinds[0] as string];
   if (kinds[0] === 'result') {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { failed: { reason: 'result is not an object' } };
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { failed: { reason: 'result is not an object' } };
     return { result: value };
   }
-  const reason = typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value['reason'] === 'string' ? value['reason'] : 'no reason given';
+  const reason =
+    typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value['reason'] === 'string'
+      ? value['reason']
+      : 'no reason given';
   return kinds[0] === 'rejected' ? { rejected: { reason } } : { unsupported: { reason } };
 }
-

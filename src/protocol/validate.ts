@@ -26,7 +26,8 @@ export const PROTOCOL_VERSION = 1;
 export const PROTOCOL_SCHEMA: object = schema;
 
 /** What the line a testee writes is expected to be: the answer to `start`, or to one `run` request. */
-export type LineExpectation = { readonly expecting: 'ready' } | { readonly expecting: 'answer'; readonly id: string; readonly op: Operation };
+export type LineExpectation =
+  { readonly expecting: 'ready' } | { readonly expecting: 'answer'; readonly id: string; readonly op: Operation };
 
 /** The outcome of a line check: ok, or every problem found, one line each (`<pointer>: <what is wrong>`). */
 export type LineValidation = { readonly ok: true } | { readonly ok: false; readonly problems: readonly string[] };
@@ -45,7 +46,10 @@ export type LineValidation = { readonly ok: true } | { readonly ok: false; reado
  */
 export function validateTesteeLine(line: unknown, context: LineExpectation): LineValidation {
   if (context.expecting === 'ready') return check('readyLine', line);
-  if (!isProtocolOperation(context.op)) throw new RangeError(`validateTesteeLine: ${context.op} is not an operation of protocol ${PROTOCOL_VERSION}, so no testee answers it`);
+  if (!isProtocolOperation(context.op))
+    throw new RangeError(
+      `validateTesteeLine: ${context.op} is not an operation of protocol ${PROTOCOL_VERSION}, so no testee answers it`,
+    );
   const outcome = check(`answer-${context.op}`, line);
   const id = isObject(line) ? line['id'] : undefined;
   if (typeof id !== 'string' || id === context.id) return outcome;
@@ -111,7 +115,9 @@ function describeErrors(errors: readonly ErrorObject[]): string[] {
   const wrongType = errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath);
   const explained = (e: ErrorObject): boolean =>
     e.keyword !== 'type' && wrongType.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`));
-  const lines = errors.filter((e) => !COMPOSITE.has(e.keyword) && !oneOfs.some((p) => e.schemaPath.startsWith(p)) && !explained(e)).map(describeError);
+  const lines = errors
+    .filter((e) => !COMPOSITE.has(e.keyword) && !oneOfs.some((p) => e.schemaPath.startsWith(p)) && !explained(e))
+    .map(describeError);
   return [...new Set(lines)];
 }
 
@@ -122,20 +128,30 @@ function describeError(e: ErrorObject): string {
     case 'required':
       return at(`${e.instancePath}/${escapePointer(String(p['missingProperty']))}`, 'required property is missing');
     case 'additionalProperties':
-      return at(`${e.instancePath}/${escapePointer(String(p['additionalProperty']))}`, 'is not a property of this message');
+      return at(
+        `${e.instancePath}/${escapePointer(String(p['additionalProperty']))}`,
+        'is not a property of this message',
+      );
     case 'type':
       return at(e.instancePath, `must be ${String(p['type']).split(',').join(' or ')}`);
     case 'const':
       return at(e.instancePath, `must be ${JSON.stringify(p['allowedValue'])}`);
     case 'enum':
-      if (e.schemaPath.startsWith('#/$defs/operation/')) return at(e.instancePath, `${JSON.stringify(e.data)} is not an operation of protocol ${PROTOCOL_VERSION}`);
-      return at(e.instancePath, `must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')} (got ${JSON.stringify(e.data)})`);
+      if (e.schemaPath.startsWith('#/$defs/operation/'))
+        return at(e.instancePath, `${JSON.stringify(e.data)} is not an operation of protocol ${PROTOCOL_VERSION}`);
+      return at(
+        e.instancePath,
+        `must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')} (got ${JSON.stringify(e.data)})`,
+      );
     case 'pattern': // the schema's only pattern is $defs/base64 (a test holds it to that)
       return at(e.instancePath, 'must be standard padded base64');
     case 'minLength': // the schema's only minLength is 1 (a test holds it to that)
       return at(e.instancePath, 'must not be empty');
     case 'uniqueItems':
-      return at(e.instancePath, `must not have duplicate items (${JSON.stringify((e.data as unknown[])[Number(p['i'])])} appears twice)`);
+      return at(
+        e.instancePath,
+        `must not have duplicate items (${JSON.stringify((e.data as unknown[])[Number(p['i'])])} appears twice)`,
+      );
     case 'oneOf':
       return at(e.instancePath, describeOneOf(e));
     default:

@@ -83,7 +83,7 @@ export function viewContent(bytes: Uint8Array, redactor: Redactor): ContentView 
   };
   const ranges = redactor.ranges(bytes);
   let r = 0;
-  for (let i = 0; i < bytes.byteLength; ) {
+  for (let i = 0; i < bytes.byteLength;) {
     const range = ranges[r];
     if (range && range.start === i) {
       tokens.push({ text: range.display, kind: 'masked', start: i, end: range.end });
@@ -194,7 +194,8 @@ function charToken(bytes: Uint8Array, i: number): Token {
   }
   const ch = DECODER.decode(bytes.subarray(i, i + size));
   const cp = ch.codePointAt(0) ?? 0;
-  if (INVISIBLE.test(ch) || ch === LF_MARK) return token(cp <= 0xffff ? `\\u${hexDigits(cp, 4)}` : `\\U${hexDigits(cp, 8)}`, 'escape', i + size);
+  if (INVISIBLE.test(ch) || ch === LF_MARK)
+    return token(cp <= 0xffff ? `\\u${hexDigits(cp, 4)}` : `\\U${hexDigits(cp, 8)}`, 'escape', i + size);
   return token(ch, 'text', i + size);
 }
 
@@ -212,4 +213,3 @@ function markAt(view: ContentView, offset: number): { row: number; mark: number 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.byteLength === b.byteLength && a.every((x, i) => x === b[i]);
 }
-

@@ -3,7 +3,14 @@
  * the differing lines highlighted and the first differing byte marked.
  * @module
  */
-import { describeDifference, partName, type ContentDiff, type ContentLine, type ContentView, type Token } from './_content.js';
+import {
+  describeDifference,
+  partName,
+  type ContentDiff,
+  type ContentLine,
+  type ContentView,
+  type Token,
+} from './_content.js';
 import { escapeHtml } from './escape.js';
 
 /**
@@ -32,15 +39,24 @@ export function diffTable(diff: ContentDiff): string {
  * @returns an HTML fragment
  */
 export function contentTable(view: ContentView, title: string): string {
-  const rows = view.lines.map((l) => `<tr><td class="n">${l.number}</td><td class="part">${escapeHtml(partName(l.number))}</td><td class="line">${line(l, undefined)}</td></tr>`);
-  if (rows.length === 0) rows.push('<tr><td class="n"></td><td class="part"></td><td class="line"><em>(empty)</em></td></tr>');
-  return [`<table class="content"><thead><tr><th>#</th><th>part</th><th>${escapeHtml(title)} (${view.length} bytes)</th></tr></thead><tbody>`, ...rows, '</tbody></table>'].join('\n');
+  const rows = view.lines.map(
+    (l) =>
+      `<tr><td class="n">${l.number}</td><td class="part">${escapeHtml(partName(l.number))}</td><td class="line">${line(l, undefined)}</td></tr>`,
+  );
+  if (rows.length === 0)
+    rows.push('<tr><td class="n"></td><td class="part"></td><td class="line"><em>(empty)</em></td></tr>');
+  return [
+    `<table class="content"><thead><tr><th>#</th><th>part</th><th>${escapeHtml(title)} (${view.length} bytes)</th></tr></thead><tbody>`,
+    ...rows,
+    '</tbody></table>',
+  ].join('\n');
 }
 
 // --- internal ---
 
 function line(l: ContentLine | undefined, mark: number | 'end' | undefined): string {
-  const end = mark === 'end' ? '<mark class="first end" title="first difference: the content ends here">‹end›</mark>' : '';
+  const end =
+    mark === 'end' ? '<mark class="first end" title="first difference: the content ends here">‹end›</mark>' : '';
   if (!l) return `<span class="missing">(no line)</span>${end}`;
   return `<code>${l.tokens.map((t, i) => token(t, i === mark)).join('')}${end}</code>`;
 }

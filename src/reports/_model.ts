@@ -60,7 +60,10 @@ export interface GroupRow {
 }
 
 /** A run, clean and grouped: the run's fields, its cases cleaned, and the summary tables. */
-export interface ReportModel extends Omit<RunResult, 'cases' | 'offered' | 'operations' | 'unknownOperations' | 'otherTargets'> {
+export interface ReportModel extends Omit<
+  RunResult,
+  'cases' | 'offered' | 'operations' | 'unknownOperations' | 'otherTargets'
+> {
   /** Selected cases left to other targets (kit-internal operations only), with the sentence that says so. */
   readonly otherTargets?: { readonly cases: number; readonly operations: readonly string[]; readonly message: string };
   readonly offered: NonNullable<RunResult['offered']>;
@@ -78,10 +81,26 @@ export interface ReportModel extends Omit<RunResult, 'cases' | 'offered' | 'oper
 }
 
 /** Verdicts in the order reports list them; the failing ones first. */
-export const VERDICT_ORDER: readonly Verdict[] = ['failed', 'error', 'unexpected-pass', 'expected-failure', 'partial', 'skipped', 'passed'];
+export const VERDICT_ORDER: readonly Verdict[] = [
+  'failed',
+  'error',
+  'unexpected-pass',
+  'expected-failure',
+  'partial',
+  'skipped',
+  'passed',
+];
 
 /** The columns of the summary tables, in order. */
-export const COLUMNS: readonly Verdict[] = ['passed', 'failed', 'error', 'partial', 'skipped', 'expected-failure', 'unexpected-pass'];
+export const COLUMNS: readonly Verdict[] = [
+  'passed',
+  'failed',
+  'error',
+  'partial',
+  'skipped',
+  'expected-failure',
+  'unexpected-pass',
+];
 
 /** Verdicts that fail the run, listed first in every report. */
 export const FAILING: readonly Verdict[] = ['failed', 'error', 'unexpected-pass'];
@@ -119,7 +138,10 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
         ...(o.choice ? { choice: o.choice } : {}),
         ...(o.advisory ? { advisory: t(o.advisory) } : {}),
         durationMs: o.durationMs,
-        expected: o.op === 'signature.content' && typeof o.expected === 'string' && decodeBase64(o.expected) ? r.json({ contentB64: o.expected }) : r.json(o.expected),
+        expected:
+          o.op === 'signature.content' && typeof o.expected === 'string' && decodeBase64(o.expected)
+            ? r.json({ contentB64: o.expected })
+            : r.json(o.expected),
         got: r.json(o.got),
         ...(o.input !== undefined ? { input: r.json(o.input) } : {}),
         diagnosis: (o.diagnosis ?? []).map(diag),
@@ -147,7 +169,15 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
       ...(c.choice ? { choice: c.choice } : {}),
       ...(c.advisory ? { advisory: t(c.advisory) } : {}),
       ...(c.listedReason !== undefined ? { listedReason: t(c.listedReason) } : {}),
-      ...(c.property ? { property: { ...c.property, ...(c.property.replay !== undefined ? { replay: t(c.property.replay) } : {}), ...(c.property.counterexample !== undefined ? { counterexample: r.json(c.property.counterexample) } : {}) } } : {}),
+      ...(c.property
+        ? {
+            property: {
+              ...c.property,
+              ...(c.property.replay !== undefined ? { replay: t(c.property.replay) } : {}),
+              ...(c.property.counterexample !== undefined ? { counterexample: r.json(c.property.counterexample) } : {}),
+            },
+          }
+        : {}),
       message: t(c.message),
       durationMs: c.durationMs,
       ops,
@@ -158,7 +188,11 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     runName: t(run.runName),
     kit: { name: t(run.kit.name), version: t(run.kit.version) },
     vectorSetHash: t(run.vectorSetHash),
-    implementation: { name: t(run.implementation.name), version: t(run.implementation.version), language: t(run.implementation.language) },
+    implementation: {
+      name: t(run.implementation.name),
+      version: t(run.implementation.version),
+      language: t(run.implementation.language),
+    },
     target: { kind: run.target.kind, description: t(run.target.description) },
     startedAt: t(run.startedAt),
     finishedAt: t(run.finishedAt),
@@ -170,11 +204,25 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
     staleListEntries: ts(run.staleListEntries),
     offered: [...(run.offered ?? [])],
     operations: (run.operations ?? []).map((o) => ({ ...o })),
-    unknownOperations: (run.unknownOperations ?? []).map((u) => ({ name: t(u.name), ...(u.suggestion ? { suggestion: u.suggestion } : {}), message: t(u.message) })),
+    unknownOperations: (run.unknownOperations ?? []).map((u) => ({
+      name: t(u.name),
+      ...(u.suggestion ? { suggestion: u.suggestion } : {}),
+      message: t(u.message),
+    })),
     ...(run.noTestRan !== undefined ? { noTestRan: t(run.noTestRan) } : {}),
     ...(run.stopped ? { stopped: { ...run.stopped, reason: t(run.stopped.reason) } } : {}),
     ...(run.otherTargets ? { otherTargets: { ...run.otherTargets, message: otherTargetsLine(run.otherTargets) } } : {}),
-    ...(run.aborted ? { aborted: { ...run.aborted, message: t(run.aborted.message), command: t(run.aborted.command), ended: t(run.aborted.ended), stderrTail: ts(run.aborted.stderrTail) } } : {}),
+    ...(run.aborted
+      ? {
+          aborted: {
+            ...run.aborted,
+            message: t(run.aborted.message),
+            command: t(run.aborted.command),
+            ended: t(run.aborted.ended),
+            stderrTail: ts(run.aborted.stderrTail),
+          },
+        }
+      : {}),
     ...(run.shard ? { shard: { index: run.shard.index, count: run.shard.count, ids: ts(run.shard.ids) } } : {}),
   });
 }
@@ -195,7 +243,9 @@ export function withDerived(m: ModelFacts): ReportModel {
   return {
     ...m,
     conformant,
-    subject: m.aborted ? `${m.aborted.command} (${ABORT_INFO[m.aborted.kind].subjectNote})` : describeImplementation(m.implementation),
+    subject: m.aborted
+      ? `${m.aborted.command} (${ABORT_INFO[m.aborted.kind].subjectNote})`
+      : describeImplementation(m.implementation),
     summary: m.aborted
       ? `${ABORT_INFO[m.aborted.kind].banner}: ${m.aborted.message} (no case ran, ${seconds(m.durationMs)} s)`
       : `${m.stopped ? `${STOP_INFO[m.stopped.kind].banner} (${m.stopped.reason}; ${m.stopped.notRun} not run) — ` : ''}${summaryLine(m.totals, m.durationMs, m.noTestRan, m.stopped !== undefined)}`,
@@ -231,7 +281,10 @@ export function reproduceCommand(target: RunResult['target'], id: string, replay
 /** The curl field of a case: from the first step whose answer records the request it sent. */
 function curlField(ops: readonly OpView[]): { curl?: string } {
   for (const o of ops) {
-    const result = typeof o.got === 'object' && o.got !== null && !Array.isArray(o.got) ? (o.got as Record<string, Json>)['result'] : undefined;
+    const result =
+      typeof o.got === 'object' && o.got !== null && !Array.isArray(o.got)
+        ? (o.got as Record<string, Json>)['result']
+        : undefined;
     const r = typeof result === 'object' && result !== null && !Array.isArray(result) ? result : undefined;
     const curl = curlCommand(r?.['sent'] ?? r?.['call']);
     if (curl) return { curl };
@@ -254,9 +307,20 @@ export function summaryLine(totals: Totals, durationMs: number, noTestRan?: stri
   const total = Object.values(totals).reduce((a, b) => a + b, 0);
   const parts = (['passed', 'failed', 'error', 'unexpected-pass', 'expected-failure', 'partial', 'skipped'] as const)
     .filter((v) => v === 'passed' || totals[v] > 0)
-    .map((v) => `${totals[v]} ${v === 'expected-failure' ? 'expected failure' : v === 'unexpected-pass' ? 'unexpected pass' : v}`);
+    .map(
+      (v) =>
+        `${totals[v]} ${v === 'expected-failure' ? 'expected failure' : v === 'unexpected-pass' ? 'unexpected pass' : v}`,
+    );
   // a run that stopped before every case ran is never conformant: what did not run did not pass
-  const head = !runPassed(totals) ? 'NOT CONFORMANT' : stopped ? 'INCOMPLETE' : noTestRan !== undefined ? 'NO TEST RAN' : totals.partial > 0 ? 'CONFORMANT (PARTIAL)' : 'CONFORMANT';
+  const head = !runPassed(totals)
+    ? 'NOT CONFORMANT'
+    : stopped
+      ? 'INCOMPLETE'
+      : noTestRan !== undefined
+        ? 'NO TEST RAN'
+        : totals.partial > 0
+          ? 'CONFORMANT (PARTIAL)'
+          : 'CONFORMANT';
   return `${head}: ${parts.join(', ')} (${total} case${total === 1 ? '' : 's'}, ${seconds(durationMs)} s)`;
 }
 
@@ -313,10 +377,15 @@ export function advisoryCases(model: ReportModel): CaseView[] {
  * @param model - the model
  * @returns the groups (`notRun`: the operations left out), largest first
  */
-export function partialGroups(model: ReportModel): Array<{ readonly notRun: readonly string[]; readonly cases: CaseView[] }> {
+export function partialGroups(
+  model: ReportModel,
+): Array<{ readonly notRun: readonly string[]; readonly cases: CaseView[] }> {
   const groups = new Map<string, CaseView[]>();
-  for (const c of model.cases.filter((c) => c.verdict === 'partial')) groups.set(c.notRun.join(', '), [...(groups.get(c.notRun.join(', ')) ?? []), c]);
-  return [...groups].map(([key, cases]) => ({ notRun: key.split(', '), cases })).sort((a, b) => b.cases.length - a.cases.length);
+  for (const c of model.cases.filter((c) => c.verdict === 'partial'))
+    groups.set(c.notRun.join(', '), [...(groups.get(c.notRun.join(', ')) ?? []), c]);
+  return [...groups]
+    .map(([key, cases]) => ({ notRun: key.split(', '), cases }))
+    .sort((a, b) => b.cases.length - a.cases.length);
 }
 
 /**
@@ -335,7 +404,8 @@ export function notRunOperations(model: ReportModel): OperationCoverage[] {
  */
 export function skippedGroups(model: ReportModel): Array<{ readonly reason: string; readonly cases: CaseView[] }> {
   const groups = new Map<string, CaseView[]>();
-  for (const c of model.cases.filter((c) => c.verdict === 'skipped')) groups.set(c.message, [...(groups.get(c.message) ?? []), c]);
+  for (const c of model.cases.filter((c) => c.verdict === 'skipped'))
+    groups.set(c.message, [...(groups.get(c.message) ?? []), c]);
   return [...groups].map(([reason, cases]) => ({ reason, cases })).sort((a, b) => b.cases.length - a.cases.length);
 }
 
@@ -358,7 +428,9 @@ export function finish(text: string, secrets: readonly string[]): string {
  * @example implementationLine(buildModel(run, [])) // 'pgv2kit-reference 0.1.0 (typescript)'
  */
 export function implementationLine(m: Pick<ReportModel, 'implementation' | 'aborted'>): string {
-  return m.aborted ? `not known (${ABORT_INFO[m.aborted.kind].subjectNote}: no case ran)` : `${describeImplementation(m.implementation)} (${m.implementation.language})`;
+  return m.aborted
+    ? `not known (${ABORT_INFO[m.aborted.kind].subjectNote}: no case ran)`
+    : `${describeImplementation(m.implementation)} (${m.implementation.language})`;
 }
 
 /**
@@ -372,7 +444,8 @@ export function implementationLine(m: Pick<ReportModel, 'implementation' | 'abor
  */
 export function notRunReason(o: Pick<OpView, 'op' | 'status' | 'message'>): string | undefined {
   if (o.status !== 'skip') return undefined;
-  if (/^the (subject|implementation) does not offer /.test(o.message)) return `not run: the implementation does not offer ${o.op}`;
+  if (/^the (subject|implementation) does not offer /.test(o.message))
+    return `not run: the implementation does not offer ${o.op}`;
   const unsupported = /^unsupported: (.*)$/s.exec(o.message);
   if (unsupported) return `not run: the implementation answered unsupported (${unsupported[1] ?? ''})`;
   return `not run: ${o.message}`;
@@ -422,7 +495,11 @@ function findContent(value: Json): Uint8Array | undefined {
   return undefined;
 }
 
-function group(cases: readonly CaseView[], keys: (c: CaseView) => readonly string[], order: readonly string[] | undefined): GroupRow[] {
+function group(
+  cases: readonly CaseView[],
+  keys: (c: CaseView) => readonly string[],
+  order: readonly string[] | undefined,
+): GroupRow[] {
   const rows = new Map<string, Totals>();
   for (const name of order ?? []) rows.set(name, zero());
   for (const c of cases) {
@@ -432,7 +509,11 @@ function group(cases: readonly CaseView[], keys: (c: CaseView) => readonly strin
       rows.set(k, counts);
     }
   }
-  const list = [...rows].map(([name, counts]) => ({ name, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) }));
+  const list = [...rows].map(([name, counts]) => ({
+    name,
+    counts,
+    total: Object.values(counts).reduce((a, b) => a + b, 0),
+  }));
   return (order ? list : list.sort((a, b) => compareSections(a.name, b.name))).filter((row) => row.total > 0);
 }
 

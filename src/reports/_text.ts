@@ -4,7 +4,14 @@
  * @module
  */
 import type { Json } from '../subjects/subject.js';
-import { describeDifference, lineText, partName, type ContentDiff, type ContentLine, type ContentView } from './_content.js';
+import {
+  describeDifference,
+  lineText,
+  partName,
+  type ContentDiff,
+  type ContentLine,
+  type ContentView,
+} from './_content.js';
 import { notRunReason, type CaseView, type OpView } from './_model.js';
 import { explained } from '../docs/cite.js';
 import { mistakeRef } from '../docs/refs.js';
@@ -28,7 +35,9 @@ export function diffLines(diff: ContentDiff): string[] {
       out.push(`  ${label}${lineText(row.expected)}`);
       continue;
     }
-    out.push(`- ${label}${row.expected ? lineText(row.expected) : '(no line)'}${row.expectedMark === 'end' ? ' ‹end›' : ''}`);
+    out.push(
+      `- ${label}${row.expected ? lineText(row.expected) : '(no line)'}${row.expectedMark === 'end' ? ' ‹end›' : ''}`,
+    );
     const pointer = caret(row.expected, row.expectedMark);
     if (pointer !== undefined) out.push(`  ${' '.repeat(label.length)}${pointer}`);
     out.push(`+ ${label}${row.got ? lineText(row.got) : '(no line)'}${row.gotMark === 'end' ? ' ‹end›' : ''}`);
@@ -80,7 +89,10 @@ export function opLines(o: OpView): string[] {
   const out = [`[${o.op}] ${o.status}: ${o.message}${o.choice ? ` (chose: ${o.choice})` : ''}`];
   const indent = (lines: readonly string[]): string[] => lines.map((l) => `    ${l}`);
   if (o.content?.diff) {
-    out.push(`  content (- expected, + got): ${describeDifference(o.content.diff)}`, ...indent(diffLines(o.content.diff)));
+    out.push(
+      `  content (- expected, + got): ${describeDifference(o.content.diff)}`,
+      ...indent(diffLines(o.content.diff)),
+    );
   } else {
     if (o.content?.expected) out.push('  expected content:', ...indent(contentLines(o.content.expected)));
     if (o.content?.got) out.push('  got content:', ...indent(contentLines(o.content.got)));
@@ -117,7 +129,10 @@ function labelled(name: string, value: Json): string[] {
 function caret(line: ContentLine | undefined, mark: number | 'end' | undefined): string | undefined {
   if (mark === undefined || !line) return undefined;
   if (mark === 'end') return `${' '.repeat(width(lineText(line)))} ^ first difference: the content ends here`;
-  const before = line.tokens.slice(0, mark).map((t) => t.text).join('');
+  const before = line.tokens
+    .slice(0, mark)
+    .map((t) => t.text)
+    .join('');
   return `${' '.repeat(width(before))}^ first difference`;
 }
 
@@ -135,5 +150,7 @@ export const SHOWN_CHARS = 4000;
  * @example clipped('x'.repeat(5000)).endsWith('(1000 more characters: results.json has them all)')
  */
 export function clipped(text: string): string {
-  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}\n… (${text.length - SHOWN_CHARS} more characters: results.json has them all)` : text;
+  return text.length > SHOWN_CHARS
+    ? `${text.slice(0, SHOWN_CHARS)}\n… (${text.length - SHOWN_CHARS} more characters: results.json has them all)`
+    : text;
 }

@@ -38,7 +38,12 @@ export class CompareInputError extends Pgv2kitError {
 /** The verdict a badge shows, and its colour. */
 export type BadgeVerdict = 'conformant' | 'partial' | 'not conformant' | 'nothing ran';
 
-const BADGE_COLOURS: Record<BadgeVerdict, string> = { conformant: '#2e7d32', partial: '#b54708', 'not conformant': '#c62828', 'nothing ran': '#667085' };
+const BADGE_COLOURS: Record<BadgeVerdict, string> = {
+  conformant: '#2e7d32',
+  partial: '#b54708',
+  'not conformant': '#c62828',
+  'nothing ran': '#667085',
+};
 
 /**
  * Reads the runs to compare: each path a results.json or a report folder holding one.
@@ -78,8 +83,18 @@ function isResults(r: unknown): r is ResultsJson {
     typeof x.schemaVersion === 'number' &&
     typeof x.implementation?.name === 'string' &&
     typeof x.vectorSetHash === 'string' &&
-    typeof totals === 'object' && totals !== null && typeof totals['passed'] === 'number' && typeof totals['total'] === 'number' &&
-    Array.isArray(x.cases) && x.cases.every((c) => typeof c?.id === 'string' && typeof c.verdict === 'string' && c.verdict in VERDICT_INFO && Array.isArray(c.diagnosis)) &&
+    typeof totals === 'object' &&
+    totals !== null &&
+    typeof totals['passed'] === 'number' &&
+    typeof totals['total'] === 'number' &&
+    Array.isArray(x.cases) &&
+    x.cases.every(
+      (c) =>
+        typeof c?.id === 'string' &&
+        typeof c.verdict === 'string' &&
+        c.verdict in VERDICT_INFO &&
+        Array.isArray(c.diagnosis),
+    ) &&
     Array.isArray(x.operations)
   );
 }
@@ -93,15 +108,24 @@ function isResults(r: unknown): r is ResultsJson {
 export function compareWarnings(entries: readonly CompareEntry[]): string[] {
   const out: string[] = [];
   const hashes = new Set(entries.map((e) => e.results.vectorSetHash));
-  if (hashes.size > 1) out.push(`the runs used ${hashes.size} different vector sets (${entries.map((e) => `${e.key}: ${e.results.vectorSetHash.slice(0, 12)}`).join(', ')}): compare the cases they share`);
+  if (hashes.size > 1)
+    out.push(
+      `the runs used ${hashes.size} different vector sets (${entries.map((e) => `${e.key}: ${e.results.vectorSetHash.slice(0, 12)}`).join(', ')}): compare the cases they share`,
+    );
   const selections = new Set(entries.map((e) => JSON.stringify(e.results.selection ?? null)));
-  if (selections.size > 1) out.push(`the runs selected different cases (${entries.map((e) => `${e.key}: ${describeSelection(e.results.selection)}`).join('; ')}): a case one run did not select is not a difference`);
+  if (selections.size > 1)
+    out.push(
+      `the runs selected different cases (${entries.map((e) => `${e.key}: ${describeSelection(e.results.selection)}`).join('; ')}): a case one run did not select is not a difference`,
+    );
   return out;
 }
 
 function describeSelection(s: ResultsJson['selection'] | undefined): string {
   if (!s) return 'unknown';
-  const parts = [s.only.length > 0 ? `--only ${s.only.join(',')}` : '', s.skip.length > 0 ? `--skip ${s.skip.join(',')}` : ''].filter(Boolean);
+  const parts = [
+    s.only.length > 0 ? `--only ${s.only.join(',')}` : '',
+    s.skip.length > 0 ? `--skip ${s.skip.join(',')}` : '',
+  ].filter(Boolean);
   return parts.length > 0 ? parts.join(' ') : 'all cases';
 }
 
@@ -163,7 +187,9 @@ interface CaseRow {
   readonly kind: string;
   readonly comment: string;
   /** Per entry: its verdict and, for a failure, its first known mistake (undefined: the case is not in that run). */
-  readonly cells: ReadonlyArray<{ readonly verdict: Verdict; readonly mistake?: string; readonly message: string } | undefined>;
+  readonly cells: ReadonlyArray<
+    { readonly verdict: Verdict; readonly mistake?: string; readonly message: string } | undefined
+  >;
   readonly differs: boolean;
 }
 
@@ -187,7 +213,11 @@ export function caseRows(entries: readonly CompareEntry[]): CaseRow[] {
   const rows = order.map((id) => {
     const cases = index.map((m) => m.get(id));
     const any = cases.find((c) => c !== undefined);
-    const cells = cases.map((c) => (c ? { verdict: c.verdict, message: c.message, ...(c.diagnosis[0] ? { mistake: c.diagnosis[0].mistake } : {}) } : undefined));
+    const cells = cases.map((c) =>
+      c
+        ? { verdict: c.verdict, message: c.message, ...(c.diagnosis[0] ? { mistake: c.diagnosis[0].mistake } : {}) }
+        : undefined,
+    );
     // a case a run did not have (another target's, another selection) is no difference: only verdicts are compared
     const verdicts = new Set(cells.flatMap((c) => (c ? [c.verdict] : [])));
     return { id, kind: any?.kind ?? '', comment: any?.comment ?? '', cells, differs: verdicts.size > 1 };
@@ -206,7 +236,9 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
   const differing = rows.filter((r) => r.differs);
   const hashes = new Set(entries.map((e) => e.results.vectorSetHash));
   const report = (e: CompareEntry, id?: string): string => {
-    const rel = relative(outDir, join(dirname(e.file), 'report.html')).split('\\').join('/');
+    const rel = relative(outDir, join(dirname(e.file), 'report.html'))
+      .split('\\')
+      .join('/');
     return `${rel}${id ? `#case-${id.replace(/[^A-Za-z0-9_.-]/g, '_')}` : ''}`;
   };
   const head = `<tr><th></th>${entries.map((e) => `<th><a href="${h(report(e))}">${h(e.key)}</a><div class="lang">${h(e.results.implementation.language)} · ${h(e.results.target.kind)}</div><img alt="badge" src="badges/${h(badgeFile(e.key))}"></th>`).join('')}</tr>`;
@@ -215,7 +247,9 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
     if (!c) return '<td class="absent">not in this run</td>';
     const failing = VERDICT_INFO[c.verdict].failsRun;
     const page = c.mistake ? mistakeRef(c.mistake) : undefined;
-    const why = failing ? ` <a href="${h(report(e, row.id))}" title="${h(c.message)}">why</a>${page ? ` · ${citePageHtml(page, h(c.mistake ?? ''))}` : ''}` : '';
+    const why = failing
+      ? ` <a href="${h(report(e, row.id))}" title="${h(c.message)}">why</a>${page ? ` · ${citePageHtml(page, h(c.mistake ?? ''))}` : ''}`
+      : '';
     return `<td class="v v-${c.verdict}">${h(VERDICT_INFO[c.verdict].title)}${why}</td>`;
   };
   const areas = areasOf(entries);
@@ -225,7 +259,9 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
         const of = e.results.cases.filter((c) => c.kind === area);
         const passed = of.filter((c) => c.verdict === 'passed').length;
         const failed = of.filter((c) => VERDICT_INFO[c.verdict].failsRun).length;
-        return of.length === 0 ? '<td class="absent">—</td>' : `<td class="${failed > 0 ? 'v-failed' : passed === of.length ? 'v-passed' : 'v-partial'}">${passed}/${of.length}${failed > 0 ? ` · ${failed} failed` : ''}</td>`;
+        return of.length === 0
+          ? '<td class="absent">—</td>'
+          : `<td class="${failed > 0 ? 'v-failed' : passed === of.length ? 'v-passed' : 'v-partial'}">${passed}/${of.length}${failed > 0 ? ` · ${failed} failed` : ''}</td>`;
       })
       .join('')}</tr>`;
   const ops = [...new Set(entries.flatMap((e) => e.results.operations.map((o) => o.op)))];
@@ -237,7 +273,8 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
         return `<td class="${o.failed + o.error > 0 ? 'v-failed' : 'v-passed'}">${o.passed}/${o.ran} passed${o.failed + o.error > 0 ? ` · ${o.failed + o.error} failed` : ''}</td>`;
       })
       .join('')}</tr>`;
-  const caseRow = (r: CaseRow): string => `<tr${r.differs ? ' class="differs"' : ''}><th><code>${h(r.id)}</code><div class="comment">${h(r.comment)}</div></th>${entries.map((e, i) => verdictCell(e, r, i)).join('')}</tr>`;
+  const caseRow = (r: CaseRow): string =>
+    `<tr${r.differs ? ' class="differs"' : ''}><th><code>${h(r.id)}</code><div class="comment">${h(r.comment)}</div></th>${entries.map((e, i) => verdictCell(e, r, i)).join('')}</tr>`;
   const same = rows.filter((r) => !r.differs);
   const body = [
     `<h1>pgv2kit: ${entries.length} implementations compared</h1>`,
@@ -251,7 +288,9 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
     '<h2>By operation</h2>',
     `<table><thead>${head}</thead><tbody>${ops.map(opRow).join('')}</tbody></table>`,
     `<h2 id="differ">Cases that differ (${differing.length})</h2>`,
-    differing.length === 0 ? '<p>None: every implementation has the same verdict on every case.</p>' : `<table class="cases"><thead>${head}</thead><tbody>${differing.map(caseRow).join('')}</tbody></table>`,
+    differing.length === 0
+      ? '<p>None: every implementation has the same verdict on every case.</p>'
+      : `<table class="cases"><thead>${head}</thead><tbody>${differing.map(caseRow).join('')}</tbody></table>`,
     `<h2 id="same">Cases with the same verdict everywhere (${same.length})</h2>`,
     `<details><summary>Show them</summary><table class="cases"><thead>${head}</thead><tbody>${same.map(caseRow).join('')}</tbody></table></details>`,
     `<footer>Made by pgv2kit compare from ${entries.map((e) => `<code>${h(e.file)}</code>`).join(', ')}.</footer>`,
@@ -269,20 +308,35 @@ export function compareMarkdown(entries: readonly CompareEntry[]): string {
   const differing = rows.filter((r) => r.differs);
   const head = `| | ${entries.map((e) => md(e.key)).join(' | ')} |`;
   const rule = `|---|${entries.map(() => '---').join('|')}|`;
-  const out = [`# pgv2kit: ${entries.length} implementations compared`, '', `${differing.length} of ${rows.length} cases differ between the implementations.`, '', ...compareWarnings(entries).map((w) => `> Note: ${md(w)}.\n`), head, rule];
+  const out = [
+    `# pgv2kit: ${entries.length} implementations compared`,
+    '',
+    `${differing.length} of ${rows.length} cases differ between the implementations.`,
+    '',
+    ...compareWarnings(entries).map((w) => `> Note: ${md(w)}.\n`),
+    head,
+    rule,
+  ];
   out.push(`| badge | ${entries.map((e) => `![${md(e.key)}](badges/${badgeFile(e.key)})`).join(' | ')} |`);
   out.push(`| verdict | ${entries.map((e) => `${badgeVerdict(e.results)}: ${md(e.results.summary)}`).join(' | ')} |`);
   for (const area of areasOf(entries)) {
-    out.push(`| ${md(area)} | ${entries.map((e) => {
-      const of = e.results.cases.filter((c) => c.kind === area);
-      return of.length === 0 ? '—' : `${of.filter((c) => c.verdict === 'passed').length}/${of.length}`;
-    }).join(' | ')} |`);
+    out.push(
+      `| ${md(area)} | ${entries
+        .map((e) => {
+          const of = e.results.cases.filter((c) => c.kind === area);
+          return of.length === 0 ? '—' : `${of.filter((c) => c.verdict === 'passed').length}/${of.length}`;
+        })
+        .join(' | ')} |`,
+    );
   }
   out.push('', `## Cases that differ (${differing.length})`, '');
   if (differing.length === 0) out.push('None.');
   else {
     out.push(head, rule);
-    for (const r of differing) out.push(`| \`${r.id}\` | ${r.cells.map((c) => (c ? `${VERDICT_INFO[c.verdict].title}${c.mistake ? ` (${md(c.mistake)})` : ''}` : 'not in this run')).join(' | ')} |`);
+    for (const r of differing)
+      out.push(
+        `| \`${r.id}\` | ${r.cells.map((c) => (c ? `${VERDICT_INFO[c.verdict].title}${c.mistake ? ` (${md(c.mistake)})` : ''}` : 'not in this run')).join(' | ')} |`,
+      );
   }
   out.push('');
   return out.join('\n');

@@ -27,7 +27,9 @@ export function curlCommand(sent: unknown): string | undefined {
   if (typeof sent !== 'object' || sent === null) return undefined;
   const { method, url, headers, body } = sent as { method?: unknown; url?: unknown; headers?: unknown; body?: unknown };
   if (typeof method !== 'string' || typeof url !== 'string' || !Array.isArray(headers)) return undefined;
-  const pairs = headers.filter((h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string' && typeof h[1] === 'string');
+  const pairs = headers.filter(
+    (h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string' && typeof h[1] === 'string',
+  );
   // Host, Content-Length and Connection are curl's to write, as they were undici's
   const sentHeaders = pairs.filter(([name]) => !/^(content-length|host|connection)$/i.test(name));
   const has = (name: string): boolean => pairs.some(([n]) => n.toLowerCase() === name);

@@ -74,10 +74,16 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     `<h1>${h(title)}</h1>`,
     `<p class="summary ${m.conformant ? (m.totals.partial > 0 ? 'partial' : 'ok') : 'bad'}">${h(m.summary)}</p>`,
     m.aborted ? abortedBox(m.aborted) : '',
-    m.stopped ? `<p class="notice bad"><strong>${stoppedTitle(m.stopped.kind)}: ${h(m.stopped.reason)}.</strong> ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.</p>` : '',
+    m.stopped
+      ? `<p class="notice bad"><strong>${stoppedTitle(m.stopped.kind)}: ${h(m.stopped.reason)}.</strong> ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.</p>`
+      : '',
     // a run that ended before any case has its fix in the box above: the no-test-ran fix (the handshake, the selection) is not its
-    m.noTestRan !== undefined ? `<div class="notice bad"><p><strong>${h(m.noTestRan)}</strong>: this run checked nothing.</p>${m.aborted ? '' : explanationHtml(failureRef('no-test-ran'), 'fix')}</div>` : '',
-    m.otherTargets ? `<p class="notice">${h(m.otherTargets.message)}. <span class="ref">${pageCite(failureRef('other-targets'))}</span></p>` : '',
+    m.noTestRan !== undefined
+      ? `<div class="notice bad"><p><strong>${h(m.noTestRan)}</strong>: this run checked nothing.</p>${m.aborted ? '' : explanationHtml(failureRef('no-test-ran'), 'fix')}</div>`
+      : '',
+    m.otherTargets
+      ? `<p class="notice">${h(m.otherTargets.message)}. <span class="ref">${pageCite(failureRef('other-targets'))}</span></p>`
+      : '',
     notRun.length > 0
       ? `<p class="notice warn"><strong>Not run</strong>: ${notRun.map((o) => `<code>${h(o.op)}</code> (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.</p>`
       : '',
@@ -85,7 +91,19 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     meta(m),
     '</header>',
     '<nav>',
-    [...(m.causes.length > 0 ? [['causes', `Likely causes (${m.causes.length})`]] : []), ['failures', `Failures (${failing.length})`], ['operations', 'By operation'], ['kinds', 'By kind'], ['sections', 'By spec section'], ['acceptable', `Acceptable (${acceptable.length})`], ['xfail', `Expected failures (${xfail.length})`], ['partial', `Partial (${m.totals.partial})`], ['skipped', `Skipped (${m.totals.skipped})`], ['all', 'All cases'], ['log', 'Log']]
+    [
+      ...(m.causes.length > 0 ? [['causes', `Likely causes (${m.causes.length})`]] : []),
+      ['failures', `Failures (${failing.length})`],
+      ['operations', 'By operation'],
+      ['kinds', 'By kind'],
+      ['sections', 'By spec section'],
+      ['acceptable', `Acceptable (${acceptable.length})`],
+      ['xfail', `Expected failures (${xfail.length})`],
+      ['partial', `Partial (${m.totals.partial})`],
+      ['skipped', `Skipped (${m.totals.skipped})`],
+      ['all', 'All cases'],
+      ['log', 'Log'],
+    ]
       .map(([id, text]) => `<a href="#${id}">${h(text ?? '')}</a>`)
       .join(' · '),
     '</nav>',
@@ -97,37 +115,62 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     `<section id="kinds"><h2>By kind</h2>${table('kind', m.byKind)}</section>`,
     `<section id="sections"><h2>By spec section</h2><details><summary>Show the ${m.bySection.length} section${m.bySection.length === 1 ? '' : 's'}</summary>${table('section', m.bySection)}</details></section>`,
     `<section id="acceptable"><h2>Acceptable cases: what the implementation chose (${acceptable.length})</h2>`,
-    rows(['case', 'chose', 'message'], acceptable.map((c) => [caseLink(c), h(choiceText(c)), h(c.message)])),
+    rows(
+      ['case', 'chose', 'message'],
+      acceptable.map((c) => [caseLink(c), h(choiceText(c)), h(c.message)]),
+    ),
     '</section>',
     ...advisorySection(advisoryCases(m)),
     `<section id="xfail"><h2>Expected failures (${xfail.length})</h2>`,
-    rows(['case', 'listed reason', 'message'], xfail.map((c) => [caseLink(c), h(c.listedReason ?? ''), h(c.message)])),
+    rows(
+      ['case', 'listed reason', 'message'],
+      xfail.map((c) => [caseLink(c), h(c.listedReason ?? ''), h(c.message)]),
+    ),
     '</section>',
     `<section id="partial"><h2>Partial (${m.totals.partial})</h2>`,
-    partial.length === 0 ? '<p>None.</p>' : partial.map((g) => `<h3>Not run: ${g.notRun.map((op) => `<code>${h(op)}</code>`).join(', ')} (${g.cases.length})</h3><p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`).join('\n'),
+    partial.length === 0
+      ? '<p>None.</p>'
+      : partial
+          .map(
+            (g) =>
+              `<h3>Not run: ${g.notRun.map((op) => `<code>${h(op)}</code>`).join(', ')} (${g.cases.length})</h3><p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`,
+          )
+          .join('\n'),
     '</section>',
     `<section id="skipped"><h2>Skipped (${m.totals.skipped})</h2>`,
-    skipped.length === 0 ? '<p>None.</p>' : skipped.map((g) => `<h3>${h(g.reason)} (${g.cases.length})</h3><p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`).join('\n'),
+    skipped.length === 0
+      ? '<p>None.</p>'
+      : skipped
+          .map(
+            (g) =>
+              `<h3>${h(g.reason)} (${g.cases.length})</h3><p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`,
+          )
+          .join('\n'),
     '</section>',
     m.staleListEntries.length > 0
       ? `<section id="stale"><h2>Stale expected-failure entries (${m.staleListEntries.length})</h2><p>Listed, but not in this run:</p><ul>${m.staleListEntries.map((id) => `<li><code>${h(id)}</code></li>`).join('')}</ul></section>`
       : '',
     `<section id="all"><h2>All cases (${m.cases.length})</h2><details><summary>Show every case</summary>`,
-    rows(['case', 'kind', 'result', 'verdict', 'message', 'ms'], m.cases.map((c) => [caseLink(c), h(c.kind), h(c.result), verdictBadge(c.verdict), h(c.message), String(c.durationMs)])),
+    rows(
+      ['case', 'kind', 'result', 'verdict', 'message', 'ms'],
+      m.cases.map((c) => [
+        caseLink(c),
+        h(c.kind),
+        h(c.result),
+        verdictBadge(c.verdict),
+        h(c.message),
+        String(c.durationMs),
+      ]),
+    ),
     '</details></section>',
     `<section id="log"><h2>Log (${m.log.length} line${m.log.length === 1 ? '' : 's'})</h2>`,
-    m.log.length === 0 ? '<p>Empty.</p>' : `<details><summary>Show the log</summary><pre class="log">${m.log.map(h).join('\n')}</pre></details>`,
+    m.log.length === 0
+      ? '<p>Empty.</p>'
+      : `<details><summary>Show the log</summary><pre class="log">${m.log.map(h).join('\n')}</pre></details>`,
     '</section>',
     `<footer>${h(`${m.kit.name} ${m.kit.version} · vector set ${m.vectorSetHash}`)} · ${h(`the docs: ${inKit({ kind: 'failure', label: 'docs', file: DOCS.index })} (node_modules/pgv2kit when installed): the spec, the readings, every known mistake and failure kind`)}</footer>`,
   ];
-  const page = [
-    ...pageHead(h(title), REPORT_CSS),
-    '<body>',
-    ...body.filter((l) => l !== ''),
-    '</body>',
-    '</html>',
-    '',
-  ];
+  const page = [...pageHead(h(title), REPORT_CSS), '<body>', ...body.filter((l) => l !== ''), '</body>', '</html>', ''];
   return finish(page.join('\n'), secrets);
 }
 
@@ -141,12 +184,20 @@ function pageCite(ref: DocRef | undefined): string {
 /** A run that ended before any case: a red box at the top, with the command (or URL), how it ended and, for a testee, its stderr's last lines. */
 function abortedBox(a: NonNullable<ReportModel['aborted']>): string {
   const info = ABORT_INFO[a.kind];
-  const stderr = a.kind !== 'testee-start' ? '' : a.stderrTail.length === 0 ? '<p>stderr: nothing</p>' : `<p>stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:</p><pre>${a.stderrTail.map(h).join('\n')}</pre>`;
+  const stderr =
+    a.kind !== 'testee-start'
+      ? ''
+      : a.stderrTail.length === 0
+        ? '<p>stderr: nothing</p>'
+        : `<p>stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:</p><pre>${a.stderrTail.map(h).join('\n')}</pre>`;
   return `<section class="aborted" id="aborted"><h2>${info.title}</h2><p>${h(a.message)}. No case ran.</p>${explanationHtml(failureRef(a.kind), 'fix')}<dl class="meta"><dt>${info.commandLabel}</dt><dd><code>${h(a.command)}</code></dd><dt>ended</dt><dd>${h(a.ended)}</dd></dl>${stderr}</section>`;
 }
 
 function meta(m: ReportModel): string {
-  const sel = [m.selection.only.length > 0 ? `only ${m.selection.only.join(', ')}` : '', m.selection.skip.length > 0 ? `skip ${m.selection.skip.join(', ')}` : '']
+  const sel = [
+    m.selection.only.length > 0 ? `only ${m.selection.only.join(', ')}` : '',
+    m.selection.skip.length > 0 ? `skip ${m.selection.skip.join(', ')}` : '',
+  ]
     .filter(Boolean)
     .join('; ');
   const items: Array<[string, string]> = [
@@ -163,7 +214,8 @@ function meta(m: ReportModel): string {
 
 function operationTable(m: ReportModel): string {
   if (m.operations.length === 0) return '<p>No operations.</p>';
-  const num = (n: number, bad = false): string => `<td class="${n === 0 ? 'num zero' : bad ? 'num v-failed' : 'num'}">${n}</td>`;
+  const num = (n: number, bad = false): string =>
+    `<td class="${n === 0 ? 'num zero' : bad ? 'num v-failed' : 'num'}">${n}</td>`;
   const head = `<tr>${['operation', 'offered', 'cases', 'ran', 'passed', 'failed', 'error', 'not run'].map((c) => `<th>${h(c)}</th>`).join('')}</tr>`;
   const body = m.operations.map(
     (o) =>
@@ -190,7 +242,14 @@ function table(first: string, groups: readonly GroupRow[]): string {
 /** Cases that passed with an advisory (R16: a 5xx counted as a refusal); nothing when none did. */
 function advisorySection(cases: readonly CaseView[]): string[] {
   if (cases.length === 0) return [];
-  return [`<section id="advisories"><h2>Advisories: passed, but worth saying (${cases.length})</h2>`, rows(['case', 'advisory', 'message'], cases.map((c) => [caseLink(c), h(c.advisory ?? ''), h(c.message)])), '</section>'];
+  return [
+    `<section id="advisories"><h2>Advisories: passed, but worth saying (${cases.length})</h2>`,
+    rows(
+      ['case', 'advisory', 'message'],
+      cases.map((c) => [caseLink(c), h(c.advisory ?? ''), h(c.message)]),
+    ),
+    '</section>',
+  ];
 }
 
 /** A table in its scroll box; the columns of free text (a message, a reason) wrap anywhere, so that a long value in one never widens the table. */

@@ -54,7 +54,11 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
       tests: model.cases.length + (model.aborted || model.noTestRan !== undefined || model.stopped ? 1 : 0),
       failures: t.failed + t['unexpected-pass'] + (!model.aborted && model.noTestRan !== undefined ? 1 : 0),
       errors: t.error + (model.aborted || (model.stopped && STOP_INFO[model.stopped.kind].junit === 'error') ? 1 : 0),
-      skipped: t.skipped + t.partial + t['expected-failure'] + (model.stopped && STOP_INFO[model.stopped.kind].junit === 'skipped' ? 1 : 0),
+      skipped:
+        t.skipped +
+        t.partial +
+        t['expected-failure'] +
+        (model.stopped && STOP_INFO[model.stopped.kind].junit === 'skipped' ? 1 : 0),
       time: seconds(model.durationMs),
       timestamp: model.startedAt,
     })}>`,
@@ -92,7 +96,14 @@ export function junitFromModel(model: ReportModel, secrets: readonly string[]): 
  */
 function runProblemSuite(model: ReportModel, props: readonly string[]): string[] {
   const a = model.aborted;
-  const suite = (name: string, failures: number, errors: number, testcase: string, element: string, skipped = 0): string[] => [
+  const suite = (
+    name: string,
+    failures: number,
+    errors: number,
+    testcase: string,
+    element: string,
+    skipped = 0,
+  ): string[] => [
     `  <testsuite${attrs({ name, tests: 1, failures, errors, skipped, time: seconds(model.durationMs), timestamp: model.startedAt })}>`,
     ...props.map((l) => `    ${l}`),
     `    <testcase${attrs({ name: testcase, classname: `pgv2kit.${name}`, time: seconds(model.durationMs) })}>`,
@@ -103,19 +114,44 @@ function runProblemSuite(model: ReportModel, props: readonly string[]): string[]
   if (a) {
     const info = ABORT_INFO[a.kind];
     const message = a.kind === 'testee-start' ? `the testee could not start: ${a.message}` : a.message;
-    const stderr = a.kind !== 'testee-start' ? [] : [a.stderrTail.length > 0 ? 'stderr (last lines):' : 'stderr: (nothing)', ...a.stderrTail.map((l) => `  ${l}`)];
+    const stderr =
+      a.kind !== 'testee-start'
+        ? []
+        : [
+            a.stderrTail.length > 0 ? 'stderr (last lines):' : 'stderr: (nothing)',
+            ...a.stderrTail.map((l) => `  ${l}`),
+          ];
     const body = [message, `${info.commandLabel}: ${a.command}`, `ended: ${a.ended}`, ...stderr].join('\n');
-    return suite(info.testcase.split('.')[0] as string, 0, 1, info.testcase, `<error${attrs({ message, type: a.kind })}>${escapeXml(body)}</error>`);
+    return suite(
+      info.testcase.split('.')[0] as string,
+      0,
+      1,
+      info.testcase,
+      `<error${attrs({ message, type: a.kind })}>${escapeXml(body)}</error>`,
+    );
   }
   const stopped = model.stopped;
   if (stopped) {
     // interrupted, deadline, gave-up: an error (what did not run is unknown, no CI may show it green); --max-failures: the rest skipped
     const text = `${stopped.reason}: ${stopped.notRun} selected case${stopped.notRun === 1 ? '' : 's'} did not run`;
-    if (STOP_INFO[stopped.kind].junit === 'error') return suite('run', 0, 1, `run.${stopped.kind}`, `<error${attrs({ message: text, type: stopped.kind })}>${escapeXml(text)}</error>`);
+    if (STOP_INFO[stopped.kind].junit === 'error')
+      return suite(
+        'run',
+        0,
+        1,
+        `run.${stopped.kind}`,
+        `<error${attrs({ message: text, type: stopped.kind })}>${escapeXml(text)}</error>`,
+      );
     return suite('run', 0, 0, 'run.stopped', `<skipped${attrs({ message: text })}/>`, 1);
   }
   if (model.noTestRan === undefined) return [];
-  return suite('run', 1, 0, 'run.no-test-ran', `<failure${attrs({ message: model.noTestRan, type: 'no-test-ran' })}>${escapeXml(`${model.noTestRan}: this run checked nothing`)}</failure>`);
+  return suite(
+    'run',
+    1,
+    0,
+    'run.no-test-ran',
+    `<failure${attrs({ message: model.noTestRan, type: 'no-test-ran' })}>${escapeXml(`${model.noTestRan}: this run checked nothing`)}</failure>`,
+  );
 }
 
 function attrs(values: Record<string, string | number>): string {
@@ -136,7 +172,10 @@ function properties(m: ReportModel): string[] {
     ['pgv2kit.runName', m.runName],
     ['pgv2kit.conformant', String(m.conformant)],
     ...(m.noTestRan !== undefined ? [['pgv2kit.noTestRan', m.noTestRan] as [string, string]] : []),
-    ...m.operations.map((o): [string, string] => [`pgv2kit.operation.${o.op}`, `${o.offered ? 'offered' : 'not offered'}; cases ${o.cases}, ran ${o.ran}, passed ${o.passed}, failed ${o.failed}, error ${o.error}, not run ${o.notRun}`]),
+    ...m.operations.map((o): [string, string] => [
+      `pgv2kit.operation.${o.op}`,
+      `${o.offered ? 'offered' : 'not offered'}; cases ${o.cases}, ran ${o.ran}, passed ${o.passed}, failed ${o.failed}, error ${o.error}, not run ${o.notRun}`,
+    ]),
     ...m.unknownOperations.map((u): [string, string] => ['pgv2kit.warning', u.message]),
   ];
   return ['<properties>', ...props.map(([name, value]) => `  <property${attrs({ name, value })}/>`), '</properties>'];
@@ -150,7 +189,11 @@ function testcase(c: CaseView): string[] {
     case 'passed':
       return [`${open}/>`];
     case 'failed':
-      return [`${open}>`, `      <failure${attrs({ message: firstLine(c.message), type: 'nonconformance' })}>${body()}</failure>`, '    </testcase>'];
+      return [
+        `${open}>`,
+        `      <failure${attrs({ message: firstLine(c.message), type: 'nonconformance' })}>${body()}</failure>`,
+        '    </testcase>',
+      ];
     case 'unexpected-pass':
       return [
         `${open}>`,
@@ -158,12 +201,24 @@ function testcase(c: CaseView): string[] {
         '    </testcase>',
       ];
     case 'error':
-      return [`${open}>`, `      <error${attrs({ message: firstLine(c.message), type: 'error' })}>${body()}</error>`, '    </testcase>'];
+      return [
+        `${open}>`,
+        `      <error${attrs({ message: firstLine(c.message), type: 'error' })}>${body()}</error>`,
+        '    </testcase>',
+      ];
     case 'skipped':
       return [`${open}>`, `      <skipped${attrs({ message: firstLine(c.message) })}/>`, '    </testcase>'];
     case 'partial':
-      return [`${open}>`, `      <skipped${attrs({ message: `partial: ${firstLine(c.message)}` })}>${body()}</skipped>`, '    </testcase>'];
+      return [
+        `${open}>`,
+        `      <skipped${attrs({ message: `partial: ${firstLine(c.message)}` })}>${body()}</skipped>`,
+        '    </testcase>',
+      ];
     case 'expected-failure':
-      return [`${open}>`, `      <skipped${attrs({ message: `expected failure: ${c.listedReason ?? 'listed'} (${firstLine(c.message)})` })}/>`, '    </testcase>'];
+      return [
+        `${open}>`,
+        `      <skipped${attrs({ message: `expected failure: ${c.listedReason ?? 'listed'} (${firstLine(c.message)})` })}/>`,
+        '    </testcase>',
+      ];
   }
 }

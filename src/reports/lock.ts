@@ -148,9 +148,17 @@ function takeLock(dir: string, file: string): number | undefined {
 }
 
 function inUse(dir: string, file: string, pid: number | undefined): ReportFolderLockError {
-  if (pid === undefined) return new ReportFolderLockError(dir, `the report folder ${dir} is locked by ${file}, which names no process: remove it if no pgv2kit is writing there, or choose another --report-dir`);
+  if (pid === undefined)
+    return new ReportFolderLockError(
+      dir,
+      `the report folder ${dir} is locked by ${file}, which names no process: remove it if no pgv2kit is writing there, or choose another --report-dir`,
+    );
   const who = pid === process.pid ? 'this process' : `another pgv2kit (pid ${pid})`;
-  return new ReportFolderLockError(dir, `the report folder ${dir} is in use by ${who}: wait for it to end or choose another --report-dir (its lock: ${file})`, pid);
+  return new ReportFolderLockError(
+    dir,
+    `the report folder ${dir} is in use by ${who}: wait for it to end or choose another --report-dir (its lock: ${file})`,
+    pid,
+  );
 }
 
 /** The pid a lock file names: null when there is no file, undefined when it names none. */

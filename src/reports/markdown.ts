@@ -70,12 +70,24 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`# ${md(m.kit.name)} conformance report: ${md(m.subject)}`, '');
   out.push(`**${md(m.summary)}**`, '');
   if (m.aborted) out.push(...abortedBox(m.aborted));
-  if (m.stopped) out.push(`> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.`, '');
-  if (m.noTestRan !== undefined) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.${m.aborted ? '' : fixLine(failureRef('no-test-ran'))}`, '');
+  if (m.stopped)
+    out.push(
+      `> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.`,
+      '',
+    );
+  if (m.noTestRan !== undefined)
+    out.push(
+      `> **${md(m.noTestRan)}**: this run checked nothing.${m.aborted ? '' : fixLine(failureRef('no-test-ran'))}`,
+      '',
+    );
   const others = failureRef('other-targets');
   if (m.otherTargets) out.push(`> ${md(m.otherTargets.message)}${others ? ` (${md(inKit(others))})` : ''}.`, '');
   const notRun = notRunOperations(m);
-  if (notRun.length > 0) out.push(`> **Not run**: ${notRun.map((o) => `${code(o.op)} (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.`, '');
+  if (notRun.length > 0)
+    out.push(
+      `> **Not run**: ${notRun.map((o) => `${code(o.op)} (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.`,
+      '',
+    );
   for (const u of m.unknownOperations) out.push(`> **Warning**: ${md(u.message)}`, '');
   out.push('| | |', '|---|---|');
   out.push(`| Implementation | ${cell(implementationLine(m))} |`);
@@ -85,7 +97,10 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`| Run | ${cell(m.runName)} |`);
   out.push(`| Date | ${cell(`${m.startedAt} → ${m.finishedAt} (${seconds(m.durationMs)} s)`)} |`);
   out.push(`| Selection | ${selection(m)} |`);
-  out.push(`| Docs | ${cell(`${DOCS.index} in the kit's folder (node_modules/pgv2kit when installed): spec sections are in ${DOCS.spec}, R-numbers in ${DOCS.readings}, known mistakes in ${DOCS.mistakes}/<id>.md, statuses and problems in ${DOCS.failures}/<kind>.md`)} |`, '');
+  out.push(
+    `| Docs | ${cell(`${DOCS.index} in the kit's folder (node_modules/pgv2kit when installed): spec sections are in ${DOCS.spec}, R-numbers in ${DOCS.readings}, known mistakes in ${DOCS.mistakes}/<id>.md, statuses and problems in ${DOCS.failures}/<kind>.md`)} |`,
+    '',
+  );
   if (m.causes.length > 0) out.push('## Likely causes, most cases first', '', ...causeItems(m.causes), '');
 
   const failing = failingCases(m);
@@ -107,7 +122,12 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
 
   const advised = advisoryCases(m);
   if (advised.length > 0) {
-    out.push(`## Advisories: passed, but worth saying (${advised.length})`, '', '| case | advisory | message |', '|---|---|---|');
+    out.push(
+      `## Advisories: passed, but worth saying (${advised.length})`,
+      '',
+      '| case | advisory | message |',
+      '|---|---|---|',
+    );
     for (const c of advised) out.push(`| ${code(c.id)} | ${cell(c.advisory ?? '')} | ${cell(c.message)} |`);
     out.push('');
   }
@@ -123,15 +143,27 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   const partial = partialGroups(m);
   out.push(`## Partial (${m.totals.partial})`, '');
   if (partial.length === 0) out.push('None.', '');
-  for (const g of partial) out.push(`### Not run: ${g.notRun.map(code).join(', ')} (${g.cases.length})`, '', g.cases.map((c) => code(c.id)).join(', '), '');
+  for (const g of partial)
+    out.push(
+      `### Not run: ${g.notRun.map(code).join(', ')} (${g.cases.length})`,
+      '',
+      g.cases.map((c) => code(c.id)).join(', '),
+      '',
+    );
 
   const skipped = skippedGroups(m);
   out.push(`## Skipped (${m.totals.skipped})`, '');
   if (skipped.length === 0) out.push('None.', '');
-  for (const g of skipped) out.push(`### ${md(g.reason)} (${g.cases.length})`, '', g.cases.map((c) => code(c.id)).join(', '), '');
+  for (const g of skipped)
+    out.push(`### ${md(g.reason)} (${g.cases.length})`, '', g.cases.map((c) => code(c.id)).join(', '), '');
 
   if (m.staleListEntries.length > 0) {
-    out.push(`## Stale expected-failure entries (${m.staleListEntries.length})`, '', 'Listed, but not in this run:', '');
+    out.push(
+      `## Stale expected-failure entries (${m.staleListEntries.length})`,
+      '',
+      'Listed, but not in this run:',
+      '',
+    );
     for (const id of m.staleListEntries) out.push(`- ${code(id)}`);
     out.push('');
   }
@@ -143,10 +175,20 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
 function causeItems(causes: ReportModel['causes']): string[] {
   return causes.flatMap((c, i) => {
     const e = explained(c.mistake ? mistakeRef(c.mistake) : undefined);
-    const notes = [...(c.refusals ? [`${c.refusals} of them genuine messages refused, which it explains`] : []), ...(c.consequences > 0 ? [`${c.rootCauses} in the scheme's operations, ${c.consequences} in the roles`] : [])];
+    const notes = [
+      ...(c.refusals ? [`${c.refusals} of them genuine messages refused, which it explains`] : []),
+      ...(c.consequences > 0 ? [`${c.rootCauses} in the scheme's operations, ${c.consequences} in the roles`] : []),
+    ];
     const where = notes.length > 0 ? ` (${notes.join('; ')})` : '';
     const head = `${i + 1}. **${c.count} case${c.count === 1 ? '' : 's'}**: ${md(c.title)}${c.mistake ? ` — ${code(c.mistake)}` : ''}${where}`;
-    return e ? [head, `   - what it means: ${withCode(e.means)}`, `   - how to fix it: ${withCode(e.fix)}`, `   - ${md(e.page)}`] : [head];
+    return e
+      ? [
+          head,
+          `   - what it means: ${withCode(e.means)}`,
+          `   - how to fix it: ${withCode(e.fix)}`,
+          `   - ${md(e.page)}`,
+        ]
+      : [head];
   });
 }
 
@@ -168,7 +210,11 @@ export const STEP_SUMMARY_FAILURES = 20;
 export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[], reportsDir?: string): string {
   const out: string[] = [`### ${md(m.kit.name)}: ${md(m.subject)}`, '', `**${md(m.summary)}**`, ''];
   if (m.aborted) out.push(`> **${ABORT_INFO[m.aborted.kind].title}**: ${md(m.aborted.message)}.`, '');
-  if (m.stopped) out.push(`> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run.`, '');
+  if (m.stopped)
+    out.push(
+      `> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run.`,
+      '',
+    );
   if (m.noTestRan !== undefined && !m.aborted) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.`, '');
   if (m.causes.length > 0) out.push('Likely causes, most cases first:', '', ...causeItems(m.causes), '');
   if (m.cases.length > 0) out.push(...table('kind', m.byKind), '');
@@ -179,7 +225,8 @@ export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[],
   }
   if (failing.length > STEP_SUMMARY_FAILURES) out.push(`- … and ${failing.length - STEP_SUMMARY_FAILURES} more`);
   if (failing.length > 0) out.push('');
-  if (reportsDir !== undefined) out.push(`Reports: ${code(reportsDir)} (report.html, report.md, junit.xml, results.json).`, '');
+  if (reportsDir !== undefined)
+    out.push(`Reports: ${code(reportsDir)} (report.html, report.md, junit.xml, results.json).`, '');
   return finish(out.join('\n'), secrets);
 }
 
@@ -200,11 +247,21 @@ export function md(text: string): string {
 /** A run that ended before any case: a quoted box at the top, with the command (or URL), how it ended and, for a testee, its stderr's last lines. */
 function abortedBox(a: NonNullable<ReportModel['aborted']>): string[] {
   const info = ABORT_INFO[a.kind];
-  const lines = [`**${info.title}**: ${md(a.message)}. No case ran.${fixLine(failureRef(a.kind))}`, '', `- ${info.commandLabel}: ${code(a.command)}`, `- ended: ${md(a.ended)}`];
+  const lines = [
+    `**${info.title}**: ${md(a.message)}. No case ran.${fixLine(failureRef(a.kind))}`,
+    '',
+    `- ${info.commandLabel}: ${code(a.command)}`,
+    `- ended: ${md(a.ended)}`,
+  ];
   // a testee's last stderr lines; a target not reached has none to show
   if (a.kind === 'testee-start') {
     if (a.stderrTail.length === 0) lines.push('- stderr: nothing');
-    else lines.push(`- stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:`, '', ...fenced(a.stderrTail, 'text'));
+    else
+      lines.push(
+        `- stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:`,
+        '',
+        ...fenced(a.stderrTail, 'text'),
+      );
   }
   return [...lines.map((l) => (l === '' ? '>' : `> ${l}`)), ''];
 }
@@ -240,7 +297,9 @@ function fixLine(ref: DocRef | undefined): string {
  * @example code('a|b') // '`a\\|b`'
  */
 export function code(text: string): string {
-  const flat = visibleForbidden(text).replace(/\r\n|\r|\n/g, ' ').replace(/\|/g, '\\|');
+  const flat = visibleForbidden(text)
+    .replace(/\r\n|\r|\n/g, ' ')
+    .replace(/\|/g, '\\|');
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
@@ -266,7 +325,10 @@ function operationTable(m: ReportModel): string[] {
   return [
     '| operation | offered | cases | ran | passed | failed | error | not run |',
     '|---|---|--:|--:|--:|--:|--:|--:|',
-    ...m.operations.map((o) => `| ${code(o.op)} | ${o.offered ? 'yes' : '**no**'} | ${o.cases} | ${n(o.ran)} | ${n(o.passed)} | ${n(o.failed)} | ${n(o.error)} | ${o.notRun > 0 ? `**${o.notRun}**` : '·'} |`),
+    ...m.operations.map(
+      (o) =>
+        `| ${code(o.op)} | ${o.offered ? 'yes' : '**no**'} | ${o.cases} | ${n(o.ran)} | ${n(o.passed)} | ${n(o.failed)} | ${n(o.error)} | ${o.notRun > 0 ? `**${o.notRun}**` : '·'} |`,
+    ),
   ];
 }
 
@@ -275,32 +337,64 @@ function table(first: string, rows: readonly GroupRow[]): string[] {
   const head = `| ${first} | cases | ${verdicts.map((v) => COLUMN[v]).join(' | ')} |`;
   const sep = `|---|--:|${verdicts.map(() => '--:').join('|')}|`;
   if (rows.length === 0) return ['No cases.'];
-  return [head, sep, ...rows.map((r) => `| ${cell(r.name)} | ${r.total} | ${verdicts.map((v) => (r.counts[v] > 0 ? String(r.counts[v]) : '·')).join(' | ')} |`)];
+  return [
+    head,
+    sep,
+    ...rows.map(
+      (r) =>
+        `| ${cell(r.name)} | ${r.total} | ${verdicts.map((v) => (r.counts[v] > 0 ? String(r.counts[v]) : '·')).join(' | ')} |`,
+    ),
+  ];
 }
 
 function failure(c: CaseView): string[] {
   const list = (a: readonly string[]): string => (a.length > 0 ? a.map(code).join(', ') : '—');
   const out = [`### ${VERDICT_INFO[c.verdict].title}: ${code(c.id)}`, ''];
   out.push(md(c.comment), '');
-  out.push(`- file: ${code(c.file)} · result: **${c.result}** · spec: ${list(c.spec)} · readings: ${list(c.readings)} · flags: ${list(c.flags)}`);
+  out.push(
+    `- file: ${code(c.file)} · result: **${c.result}** · spec: ${list(c.spec)} · readings: ${list(c.readings)} · flags: ${list(c.flags)}`,
+  );
   const cited = docsNamed([...c.spec.map((s) => `§${s}`), ...c.readings].join(', '));
   const status = failureRef(c.verdict);
-  if (cited || status) out.push(`- docs, in the kit: ${[cited, status?.file].filter(Boolean).map((d) => code(d ?? '')).join(', ')}`);
+  if (cited || status)
+    out.push(
+      `- docs, in the kit: ${[cited, status?.file]
+        .filter(Boolean)
+        .map((d) => code(d ?? ''))
+        .join(', ')}`,
+    );
   out.push(`- ${md(c.message)}`);
   if (c.property?.replay !== undefined) {
-    out.push(`- property: seed ${c.property.seed}, ${c.property.runs} inputs, ${c.property.shrinks ?? 0} shrinks; replay: \`pgv2kit run … --replay ${md(c.id)}=${md(c.property.replay)}\``);
-    out.push('', '  counterexample (shrunk):', '', '  ```json', ...JSON.stringify(c.property.counterexample ?? null, null, 2).slice(0, 4000).split('\n').map((l) => `  ${l}`), '  ```');
+    out.push(
+      `- property: seed ${c.property.seed}, ${c.property.runs} inputs, ${c.property.shrinks ?? 0} shrinks; replay: \`pgv2kit run … --replay ${md(c.id)}=${md(c.property.replay)}\``,
+    );
+    out.push(
+      '',
+      '  counterexample (shrunk):',
+      '',
+      '  ```json',
+      ...JSON.stringify(c.property.counterexample ?? null, null, 2)
+        .slice(0, 4000)
+        .split('\n')
+        .map((l) => `  ${l}`),
+      '  ```',
+    );
   }
   out.push(`- reproduce: ${code(c.reproduce)}`);
   if (c.curl) out.push(`- the request again (a gateway may refuse it now for its timestamp or nonce): ${code(c.curl)}`);
-  if (c.verdict === 'unexpected-pass') out.push(`- listed as an expected failure${c.listedReason ? ` (${md(c.listedReason)})` : ''} but passed: update the list (\`--update-expect-failures\`)`);
+  if (c.verdict === 'unexpected-pass')
+    out.push(
+      `- listed as an expected failure${c.listedReason ? ` (${md(c.listedReason)})` : ''} but passed: update the list (\`--update-expect-failures\`)`,
+    );
   out.push('');
   for (const o of c.ops) out.push(...op(o));
   if (c.diagnosis.length > 0) {
     out.push('**Diagnosis**', '');
     for (const d of c.diagnosis) {
       const e = explained(mistakeRef(d.mistake));
-      out.push(`- ${code(d.mistake)}: ${md(d.message)} (${md(d.ref)})${e ? ` — how to fix it: ${withCode(e.fix)} (${md(e.page)})` : ''}`);
+      out.push(
+        `- ${code(d.mistake)}: ${md(d.message)} (${md(d.ref)})${e ? ` — how to fix it: ${withCode(e.fix)} (${md(e.page)})` : ''}`,
+      );
     }
     out.push('');
   }
@@ -315,7 +409,12 @@ function op(o: OpView): string[] {
     out.push('Sent:', '', ...fenced(clipped(jsonText(o.input)).split('\n'), 'json'), '');
   }
   if (o.content?.diff) {
-    out.push(`Content, \`-\` expected, \`+\` got: ${md(describeDifference(o.content.diff))}`, '', ...fenced(diffLines(o.content.diff), 'diff'), '');
+    out.push(
+      `Content, \`-\` expected, \`+\` got: ${md(describeDifference(o.content.diff))}`,
+      '',
+      ...fenced(diffLines(o.content.diff), 'diff'),
+      '',
+    );
   } else {
     if (o.content?.expected) out.push('Expected content:', '', ...fenced(contentLines(o.content.expected)), '');
     if (o.content?.got) out.push('Content got:', '', ...fenced(contentLines(o.content.got)), '');

@@ -60,7 +60,8 @@ export function readShard(dir: string): ReportModel {
   } catch {
     throw new MergeError(`${join(dir, SHARD_FILE)} is not JSON`);
   }
-  if (parsed.format !== SHARD_FORMAT || !parsed.model?.shard) throw new MergeError(`${join(dir, SHARD_FILE)} is not a pgv2kit shard file (${SHARD_FORMAT})`);
+  if (parsed.format !== SHARD_FORMAT || !parsed.model?.shard)
+    throw new MergeError(`${join(dir, SHARD_FILE)} is not a pgv2kit shard file (${SHARD_FORMAT})`);
   return parsed.model;
 }
 
@@ -83,7 +84,10 @@ export function mergeShards(parts: readonly ReportModel[], runName?: string): Re
     const s = p.shard;
     if (!s) throw new MergeError('every folder must be a shard');
     const differs = (what: string, a: unknown, b: unknown): void => {
-      if (JSON.stringify(a) !== JSON.stringify(b)) throw new MergeError(`shard ${s.index}/${s.count} is not of the same run as shard ${first.shard?.index}/${n}: ${what} differs`);
+      if (JSON.stringify(a) !== JSON.stringify(b))
+        throw new MergeError(
+          `shard ${s.index}/${s.count} is not of the same run as shard ${first.shard?.index}/${n}: ${what} differs`,
+        );
     };
     differs('the number of shards', s.count, n);
     differs('the vector set', p.vectorSetHash, first.vectorSetHash);
@@ -95,23 +99,51 @@ export function mergeShards(parts: readonly ReportModel[], runName?: string): Re
   const twice = [...seen].filter(([, k]) => k > 1).map(([i]) => `${i}/${n}`);
   if (twice.length > 0) throw new MergeError(`shard ${twice.join(', ')} given more than once`);
   const missing = Array.from({ length: n }, (_, i) => i + 1).filter((i) => !seen.has(i));
-  if (missing.length > 0) throw new MergeError(`shard ${missing.map((i) => `${i}/${n}`).join(', ')} missing: a merge of some shards would count what did not run as not there`);
+  if (missing.length > 0)
+    throw new MergeError(
+      `shard ${missing.map((i) => `${i}/${n}`).join(', ')} missing: a merge of some shards would count what did not run as not there`,
+    );
 
   const byIndex = [...parts].sort((a, b) => (a.shard?.index ?? 0) - (b.shard?.index ?? 0));
   const order = new Map(first.shard.ids.map((id, i) => [id, i]));
-  const cases = byIndex.flatMap((p) => p.cases).sort((a, b) => (order.get(a.id) ?? order.size) - (order.get(b.id) ?? order.size));
+  const cases = byIndex
+    .flatMap((p) => p.cases)
+    .sort((a, b) => (order.get(a.id) ?? order.size) - (order.get(b.id) ?? order.size));
   // the coverage reads each step's operation and status: a clean view keeps both as the run had them
   const steps = cases as unknown as ReadonlyArray<{ readonly ops: ReadonlyArray<Pick<OpOutcome, 'op' | 'status'>> }>;
   const ran = byIndex.find((p) => p.aborted === undefined) ?? first;
   const offered = [...new Set(byIndex.flatMap((p) => p.offered))];
   const aborted = byIndex.find((p) => p.aborted)?.aborted;
   const stops = byIndex.filter((p) => p.stopped);
-  const stopped: RunStopped | undefined = stops[0]?.stopped ? { kind: stops[0].stopped.kind, reason: stops.map((p) => `shard ${p.shard?.index}/${n}: ${p.stopped?.reason}`).join('; '), notRun: stops.reduce((k, p) => k + (p.stopped?.notRun ?? 0), 0) } : undefined;
+  const stopped: RunStopped | undefined = stops[0]?.stopped
+    ? {
+        kind: stops[0].stopped.kind,
+        reason: stops.map((p) => `shard ${p.shard?.index}/${n}: ${p.stopped?.reason}`).join('; '),
+        notRun: stops.reduce((k, p) => k + (p.stopped?.notRun ?? 0), 0),
+      }
+    : undefined;
   const others = byIndex.filter((p) => p.otherTargets);
-  const otherTargets = others.length > 0 ? { cases: others.reduce((k, p) => k + (p.otherTargets?.cases ?? 0), 0), operations: inOperationOrder(others.flatMap((p) => p.otherTargets?.operations ?? []) as Operation[]) } : undefined;
+  const otherTargets =
+    others.length > 0
+      ? {
+          cases: others.reduce((k, p) => k + (p.otherTargets?.cases ?? 0), 0),
+          operations: inOperationOrder(others.flatMap((p) => p.otherTargets?.operations ?? []) as Operation[]),
+        }
+      : undefined;
   const startedAt = byIndex.map((p) => p.startedAt).sort()[0] ?? first.startedAt;
-  const finishedAt = byIndex.map((p) => p.finishedAt).sort().at(-1) ?? first.finishedAt;
-  const nothing = aborted ? byIndex.find((p) => p.aborted)?.noTestRan : noTestRan({ selection: first.selection, cases: steps, offered, ...(otherTargets ? { otherTargets: otherTargets.cases } : {}) });
+  const finishedAt =
+    byIndex
+      .map((p) => p.finishedAt)
+      .sort()
+      .at(-1) ?? first.finishedAt;
+  const nothing = aborted
+    ? byIndex.find((p) => p.aborted)?.noTestRan
+    : noTestRan({
+        selection: first.selection,
+        cases: steps,
+        offered,
+        ...(otherTargets ? { otherTargets: otherTargets.cases } : {}),
+      });
   return withDerived({
     runName: runName ?? first.runName,
     kit: first.kit,

@@ -38,7 +38,9 @@ export class Redactor {
    * @param secrets - the secrets to hide (empty strings are ignored)
    */
   constructor(secrets: readonly string[]) {
-    const unique = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => Buffer.byteLength(b) - Buffer.byteLength(a));
+    const unique = [...new Set(secrets.filter((s) => s.length > 0))].sort(
+      (a, b) => Buffer.byteLength(b) - Buffer.byteLength(a),
+    );
     this.#secrets = unique.map((s) => ({ bytes: Buffer.from(s, 'utf8'), mask: maskSecret(s) }));
     const fragments = new Set<string>();
     const heads = new Set<number>();
@@ -70,9 +72,10 @@ export class Redactor {
     }
     const fragment = new Uint8Array(buf.length);
     for (let i = 0; i + FRAGMENT_BYTES <= buf.length; i++) {
-      if (this.#heads.has(headKey(buf, i)) && this.#fragments.has(fragmentKey(buf, i))) fragment.fill(1, i, i + FRAGMENT_BYTES);
+      if (this.#heads.has(headKey(buf, i)) && this.#fragments.has(fragmentKey(buf, i)))
+        fragment.fill(1, i, i + FRAGMENT_BYTES);
     }
-    for (let i = 0; i < buf.length; ) {
+    for (let i = 0; i < buf.length;) {
       if (fragment[i] !== 1 || covered[i] === 1) {
         i++;
         continue;
@@ -154,7 +157,8 @@ export class Redactor {
     for (const key of Object.keys(value)) {
       const v = value[key] as Json;
       const bytes = key.endsWith('B64') && typeof v === 'string' ? decodeBase64(v) : undefined;
-      if (bytes && (key === 'contentB64' || this.holdsSecret(bytes))) out[this.text(`${key.slice(0, -3)}Text`)] = this.plain(bytes);
+      if (bytes && (key === 'contentB64' || this.holdsSecret(bytes)))
+        out[this.text(`${key.slice(0, -3)}Text`)] = this.plain(bytes);
       else out[this.text(key)] = this.json(v);
     }
     return sortKeys(out);
@@ -213,10 +217,11 @@ function isContinuation(b: number | undefined): boolean {
 function decodeLenient(bytes: Uint8Array, start: number, end: number): string {
   let out = '';
   let run = start;
-  for (let i = start; i < end; ) {
+  for (let i = start; i < end;) {
     const size = utf8SequenceLength(bytes, i);
     if (size === 0 || i + size > end) {
-      out += DECODER.decode(bytes.subarray(run, i)) + `\\x${(bytes[i] ?? 0).toString(16).toUpperCase().padStart(2, '0')}`;
+      out +=
+        DECODER.decode(bytes.subarray(run, i)) + `\\x${(bytes[i] ?? 0).toString(16).toUpperCase().padStart(2, '0')}`;
       i++;
       run = i;
     } else i += size;

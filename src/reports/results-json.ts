@@ -77,7 +77,13 @@ export interface ResultsJsonCase {
   readonly durationMs: number;
   readonly diagnosis: readonly ResultsJsonDiagnosis[];
   /** A property case: its seed, inputs judged and, on failure, replay, shrinks and the shrunk counterexample; else null. */
-  readonly property: { readonly seed: number; readonly runs: number; readonly replay: string | null; readonly shrinks: number | null; readonly counterexample: Json | null } | null;
+  readonly property: {
+    readonly seed: number;
+    readonly runs: number;
+    readonly replay: string | null;
+    readonly shrinks: number | null;
+    readonly counterexample: Json | null;
+  } | null;
   readonly ops: readonly ResultsJsonOp[];
 }
 
@@ -107,11 +113,24 @@ export interface ResultsJson {
   /** Set for one shard of a run split across jobs (`--shard <i>/<n>`); null for a whole run (or one merged from its shards). */
   readonly shard: { readonly index: number; readonly count: number } | null;
   /** The likely causes of the failing cases, most cases first: the known mistake (or null), in words, its page as a path in the kit (or null), how many cases, which, how many of them are in the roles (consequences), and how many are refusals of genuine messages it explains (refusals). */
-  readonly causes: ReadonlyArray<{ readonly mistake: string | null; readonly title: string; readonly page: string | null; readonly count: number; readonly cases: readonly string[]; readonly rootCauses: number; readonly consequences: number; readonly refusals: number }>;
+  readonly causes: ReadonlyArray<{
+    readonly mistake: string | null;
+    readonly title: string;
+    readonly page: string | null;
+    readonly count: number;
+    readonly cases: readonly string[];
+    readonly rootCauses: number;
+    readonly consequences: number;
+    readonly refusals: number;
+  }>;
   /** Per operation: offered or not, the selected cases with a step of it, steps ran, passed, failed, error, not run. */
   readonly operations: readonly OperationCoverage[];
   /** Operation names the implementation advertised that protocol v1 does not know, with the closest known name. */
-  readonly unknownOperations: ReadonlyArray<{ readonly name: string; readonly suggestion: string | null; readonly message: string }>;
+  readonly unknownOperations: ReadonlyArray<{
+    readonly name: string;
+    readonly suggestion: string | null;
+    readonly message: string;
+  }>;
   readonly cases: readonly ResultsJsonCase[];
   readonly staleListEntries: readonly string[];
 }
@@ -143,7 +162,11 @@ export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[])
     schemaVersion: RESULTS_SCHEMA_VERSION,
     kit: { name: m.kit.name, version: m.kit.version },
     vectorSetHash: m.vectorSetHash,
-    implementation: { name: m.implementation.name, version: m.implementation.version, language: m.implementation.language },
+    implementation: {
+      name: m.implementation.name,
+      version: m.implementation.version,
+      language: m.implementation.language,
+    },
     target: { kind: m.target.kind, description: m.target.description },
     runName: m.runName,
     startedAt: m.startedAt,
@@ -155,7 +178,17 @@ export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[])
     noTestRan: m.noTestRan ?? null,
     stopped: m.stopped ? { kind: m.stopped.kind, reason: m.stopped.reason, notRun: m.stopped.notRun } : null,
     otherTargets: m.otherTargets ? { cases: m.otherTargets.cases, operations: [...m.otherTargets.operations] } : null,
-    aborted: m.aborted ? { kind: m.aborted.kind, message: m.aborted.message, command: m.aborted.command, exitCode: m.aborted.exitCode, signal: m.aborted.signal, ended: m.aborted.ended, stderrTail: [...m.aborted.stderrTail] } : null,
+    aborted: m.aborted
+      ? {
+          kind: m.aborted.kind,
+          message: m.aborted.message,
+          command: m.aborted.command,
+          exitCode: m.aborted.exitCode,
+          signal: m.aborted.signal,
+          ended: m.aborted.ended,
+          stderrTail: [...m.aborted.stderrTail],
+        }
+      : null,
     totals: {
       passed: t.passed,
       failed: t.failed,
@@ -167,9 +200,31 @@ export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[])
       total: m.cases.length,
     },
     shard: m.shard ? { index: m.shard.index, count: m.shard.count } : null,
-    causes: m.causes.map((c) => ({ mistake: c.mistake, title: c.title, page: pagePath(c.mistake), count: c.count, cases: [...c.cases], rootCauses: c.rootCauses, consequences: c.consequences, refusals: c.refusals ?? 0 })),
-    operations: m.operations.map((o) => ({ op: o.op, offered: o.offered, cases: o.cases, ran: o.ran, passed: o.passed, failed: o.failed, error: o.error, notRun: o.notRun })),
-    unknownOperations: m.unknownOperations.map((u) => ({ name: u.name, suggestion: u.suggestion ?? null, message: u.message })),
+    causes: m.causes.map((c) => ({
+      mistake: c.mistake,
+      title: c.title,
+      page: pagePath(c.mistake),
+      count: c.count,
+      cases: [...c.cases],
+      rootCauses: c.rootCauses,
+      consequences: c.consequences,
+      refusals: c.refusals ?? 0,
+    })),
+    operations: m.operations.map((o) => ({
+      op: o.op,
+      offered: o.offered,
+      cases: o.cases,
+      ran: o.ran,
+      passed: o.passed,
+      failed: o.failed,
+      error: o.error,
+      notRun: o.notRun,
+    })),
+    unknownOperations: m.unknownOperations.map((u) => ({
+      name: u.name,
+      suggestion: u.suggestion ?? null,
+      message: u.message,
+    })),
     cases: m.cases.map(caseJson),
     staleListEntries: [...m.staleListEntries],
   };
@@ -200,7 +255,15 @@ function caseJson(c: CaseView): ResultsJsonCase {
     curl: c.curl ?? null,
     durationMs: c.durationMs,
     diagnosis: c.diagnosis.map(diagnosisJson),
-    property: c.property ? { seed: c.property.seed, runs: c.property.runs, replay: c.property.replay ?? null, shrinks: c.property.shrinks ?? null, counterexample: c.property.counterexample ?? null } : null,
+    property: c.property
+      ? {
+          seed: c.property.seed,
+          runs: c.property.runs,
+          replay: c.property.replay ?? null,
+          shrinks: c.property.shrinks ?? null,
+          counterexample: c.property.counterexample ?? null,
+        }
+      : null,
     ops: c.ops.map(opJson),
   };
 }
@@ -232,14 +295,24 @@ function pagePath(mistake: string | null): string | null {
 }
 
 /** The one JSON object `pgv2kit run --json` prints: results.json without its cases, the failing ones in brief, the exit code and where the reports went. */
-export interface RunSummaryJson extends Omit<ResultsJson, 'cases' | 'staleListEntries' | 'operations' | 'unknownOperations'> {
+export interface RunSummaryJson extends Omit<
+  ResultsJson,
+  'cases' | 'staleListEntries' | 'operations' | 'unknownOperations'
+> {
   readonly exitCode: number;
   /** The report folder, or null (--no-reports). */
   readonly reportsDir: string | null;
   /** The JUnit XML written: the --junit file, else the report folder's junit.xml; null when none was written. */
   readonly junit: string | null;
   /** Every case that fails the run, root causes first: id, verdict, message, the first diagnosis's mistake and message (or null), the command that runs it alone. */
-  readonly failures: ReadonlyArray<{ readonly id: string; readonly verdict: Verdict; readonly message: string; readonly mistake: string | null; readonly diagnosis: string | null; readonly reproduce: string }>;
+  readonly failures: ReadonlyArray<{
+    readonly id: string;
+    readonly verdict: Verdict;
+    readonly message: string;
+    readonly mistake: string | null;
+    readonly diagnosis: string | null;
+    readonly reproduce: string;
+  }>;
 }
 
 /**
@@ -252,14 +325,31 @@ export interface RunSummaryJson extends Omit<ResultsJson, 'cases' | 'staleListEn
  * import { buildModel } from './_model.js';
  * io.stdout(`${JSON.stringify(runSummaryFromModel(buildModel(run, []), [appSecret], { exitCode: 0, reportsDir: null, junit: null }))}\n`)
  */
-export function runSummaryFromModel(m: ReportModel, secrets: readonly string[], outcome: { readonly exitCode: number; readonly reportsDir: string | null; readonly junit: string | null }): RunSummaryJson {
-  const { cases, staleListEntries: _stale, operations: _ops, unknownOperations: _unknown, ...rest } = resultsJsonFromModel(m, secrets);
+export function runSummaryFromModel(
+  m: ReportModel,
+  secrets: readonly string[],
+  outcome: { readonly exitCode: number; readonly reportsDir: string | null; readonly junit: string | null },
+): RunSummaryJson {
+  const {
+    cases,
+    staleListEntries: _stale,
+    operations: _ops,
+    unknownOperations: _unknown,
+    ...rest
+  } = resultsJsonFromModel(m, secrets);
   const failing = byCause(cases.filter((c) => VERDICT_INFO[c.verdict].failsRun));
   return {
     ...rest,
     exitCode: outcome.exitCode,
     reportsDir: outcome.reportsDir === null ? null : finish(outcome.reportsDir, secrets),
     junit: outcome.junit === null ? null : finish(outcome.junit, secrets),
-    failures: failing.map((c) => ({ id: c.id, verdict: c.verdict, message: c.message, mistake: c.diagnosis[0]?.mistake ?? null, diagnosis: c.diagnosis[0]?.message ?? null, reproduce: c.reproduce })),
+    failures: failing.map((c) => ({
+      id: c.id,
+      verdict: c.verdict,
+      message: c.message,
+      mistake: c.diagnosis[0]?.mistake ?? null,
+      diagnosis: c.diagnosis[0]?.message ?? null,
+      reproduce: c.reproduce,
+    })),
   };
 }

@@ -54,5 +54,14 @@ footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
  * @example pageHead('pgv2kit report', REPORT_CSS)[0] // '<!DOCTYPE html>'
  */
 export function pageHead(title: string, css: string): string[] {
-  return ['<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8" />', '<meta name="viewport" content="width=device-width, initial-scale=1" />', `<title>${title}</title>`, `<style>${css}</style>`, '</head>'];
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8" />',
+    '<meta name="viewport" content="width=device-width, initial-scale=1" />',
+    `<title>${title}</title>`,
+    `<style>${css}</style>`,
+    '</head>',
+  ];
 }

@@ -46,7 +46,9 @@ export class ReportWriteError extends Pgv2kitError {
    * @param cause - the underlying error
    */
   constructor(path: string, message: string, cause?: unknown) {
-    super(`cannot write the report folder ${path}: ${message}${cause instanceof Error ? ` (${cause.message})` : ''}`, { cause });
+    super(`cannot write the report folder ${path}: ${message}${cause instanceof Error ? ` (${cause.message})` : ''}`, {
+      cause,
+    });
     this.path = path;
     this.cause = cause;
   }
@@ -103,7 +105,10 @@ export async function writeReports(run: RunResult, options: WriteOptions): Promi
  * @returns the folder (absolute) and the names of the files written
  * @throws {ReportWriteError} when the folder cannot be written
  */
-export async function writeModelReports(model: ReportModel, options: WriteOptions): Promise<{ dir: string; files: string[] }> {
+export async function writeModelReports(
+  model: ReportModel,
+  options: WriteOptions,
+): Promise<{ dir: string; files: string[] }> {
   const target = resolve(options.dir);
   const parent = dirname(target);
   const name = basename(target);
@@ -111,7 +116,9 @@ export async function writeModelReports(model: ReportModel, options: WriteOption
   const extra = options.extra ?? [];
   // a shard's folder holds its model too (pgv2kit merge reads it); a folder of either kind may be replaced
   const names = [...REPORT_FILES, SHARD_FILE, ...extra.map((f) => f.name)];
-  const badName = extra.find((f) => !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(f.name) || (REPORT_FILES as readonly string[]).includes(f.name));
+  const badName = extra.find(
+    (f) => !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(f.name) || (REPORT_FILES as readonly string[]).includes(f.name),
+  );
   if (badName) throw new ReportWriteError(target, `${JSON.stringify(badName.name)} cannot be an extra report file`);
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const temp = join(parent, `.${name}.tmp-${suffix}`);
@@ -120,7 +127,11 @@ export async function writeModelReports(model: ReportModel, options: WriteOption
   let moved = false;
   try {
     const existing = await folderState(target, names);
-    if (existing === 'other') throw new ReportWriteError(target, `it exists and is not a report folder (only ${names.join(', ')} may be in it); remove it or choose another folder`);
+    if (existing === 'other')
+      throw new ReportWriteError(
+        target,
+        `it exists and is not a report folder (only ${names.join(', ')} may be in it); remove it or choose another folder`,
+      );
     await fs.mkdir(parent, { recursive: true });
     await fs.mkdir(temp);
     tempMade = true;
@@ -166,8 +177,13 @@ export function checkReportDir(dir: string, extra: readonly string[] = []): void
   const names = [...REPORT_FILES, SHARD_FILE, ...extra];
   const stat = statOrUndefined(target, true);
   if (stat) {
-    if (!stat.isDirectory()) throw new ReportWriteError(target, 'it exists and is not a folder; choose another --report-dir');
-    if (!readdirSync(target).every((f) => isReportFile(f, names))) throw new ReportWriteError(target, `it exists and is not a report folder (only ${names.join(', ')} may be in it); remove it or choose another folder`);
+    if (!stat.isDirectory())
+      throw new ReportWriteError(target, 'it exists and is not a folder; choose another --report-dir');
+    if (!readdirSync(target).every((f) => isReportFile(f, names)))
+      throw new ReportWriteError(
+        target,
+        `it exists and is not a report folder (only ${names.join(', ')} may be in it); remove it or choose another folder`,
+      );
   }
   checkCanCreate(target, dirname(target));
 }
@@ -198,7 +214,6 @@ function checkCanCreate(target: string, from: string): void {
   }
 }
 
-
 function statOrUndefined(path: string, link = false): Stats | undefined {
   try {
     return link ? lstatSync(path) : statSync(path);
@@ -206,7 +221,6 @@ function statOrUndefined(path: string, link = false): Stats | undefined {
     return undefined;
   }
 }
-
 
 /** A file a report folder may hold: a report file, or the lock of the run that will write it (lock.ts). */
 function isReportFile(name: string, names: readonly string[]): boolean {

@@ -33,7 +33,9 @@ export const KIND_INFO: { readonly [K in VectorKind]: KindInfo<K> & { readonly r
  * the operations', as their likely consequence.
  * @example END_TO_END_KINDS.has('merchant') // true
  */
-export const END_TO_END_KINDS: ReadonlySet<VectorKind> = new Set(VECTOR_KINDS.filter((k) => KIND_INFO[k].role.endToEnd));
+export const END_TO_END_KINDS: ReadonlySet<VectorKind> = new Set(
+  VECTOR_KINDS.filter((k) => KIND_INFO[k].role.endToEnd),
+);
 
 /**
  * The role `pgv2kit run` is pointed at by its options (`--gateway`, `--merchant`), if any.

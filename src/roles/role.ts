@@ -36,7 +36,9 @@ export interface KindInfo<K extends VectorKind> {
 export type RoleName = 'operations' | 'client' | 'gateway' | 'merchant';
 
 /** A role: its name, what it checks, and its kinds. */
-export interface Role<T extends Partial<{ readonly [K in VectorKind]: KindInfo<K> }> = Partial<{ readonly [K in VectorKind]: KindInfo<K> }>> {
+export interface Role<
+  T extends Partial<{ readonly [K in VectorKind]: KindInfo<K> }> = Partial<{ readonly [K in VectorKind]: KindInfo<K> }>,
+> {
   readonly name: RoleName;
   /** What the role checks, in words (reports, help). */
   readonly title: string;
@@ -57,11 +59,23 @@ export interface Role<T extends Partial<{ readonly [K in VectorKind]: KindInfo<K
    * The run's pattern over the role's diagnoses, read once every case ran (a merchant is a black
    * box: a mistake shows in the pattern of its answers, not in one).
    */
-  readonly pattern?: <R extends PatternCase>(cases: readonly R[], caseOf: (id: string) => VectorCase | undefined) => R[];
+  readonly pattern?: <R extends PatternCase>(
+    cases: readonly R[],
+    caseOf: (id: string) => VectorCase | undefined,
+  ) => R[];
 }
 
 /** What a role's pattern reads of a case result. */
-export type PatternCase = { readonly id: string; readonly kind: string; readonly ops: ReadonlyArray<{ readonly op: string; readonly status: string; readonly got: Json; readonly diagnosis?: readonly Diagnosis[] }> };
+export type PatternCase = {
+  readonly id: string;
+  readonly kind: string;
+  readonly ops: ReadonlyArray<{
+    readonly op: string;
+    readonly status: string;
+    readonly got: Json;
+    readonly diagnosis?: readonly Diagnosis[];
+  }>;
+};
 
 /**
  * Declares a role (an identity function that keeps each kind's entry typed by its kind).
@@ -71,6 +85,8 @@ export type PatternCase = { readonly id: string; readonly kind: string; readonly
  * import { merchantCheck } from './merchant/check.js';
  * defineRole({ name: 'merchant', title: 'a merchant', endToEnd: true, kinds: { merchant: { check: merchantCheck, diagnose: () => [] } } }).kinds.merchant.check.kind // 'merchant'
  */
-export function defineRole<const T extends { readonly [K in keyof T]: K extends VectorKind ? KindInfo<K> : never }>(role: Role<T>): Role<T> {
+export function defineRole<const T extends { readonly [K in keyof T]: K extends VectorKind ? KindInfo<K> : never }>(
+  role: Role<T>,
+): Role<T> {
   return role;
 }

@@ -20,7 +20,9 @@ import { KIND_INFO, ROLES } from './registry.js';
  * @deprecated read `KIND_INFO[kind].check` (src/roles/registry.ts): each kind's check is its role's
  * @example CHECKS.signature.operations(vectorCase('signature.payment-create')) // ['signature.content', 'signature.sign', 'request.verify']
  */
-export const CHECKS: { readonly [K in VectorKind]: Check<K> } = Object.fromEntries(VECTOR_KINDS.map((k) => [k, KIND_INFO[k].check])) as { readonly [K in VectorKind]: Check<K> };
+export const CHECKS: { readonly [K in VectorKind]: Check<K> } = Object.fromEntries(
+  VECTOR_KINDS.map((k) => [k, KIND_INFO[k].check]),
+) as { readonly [K in VectorKind]: Check<K> };
 
 /**
  * The operations a case runs.
@@ -44,7 +46,8 @@ export function caseOperations(c: VectorCase): readonly Operation[] {
  */
 export async function runCase(loaded: LoadedCase, subject: Subject, context: CheckContext = {}): Promise<CaseOutcome> {
   const c = loaded.case;
-  if (!['valid', 'invalid', 'acceptable'].includes(c.result)) throw new RangeError(`case ${c.id}: unknown result ${String(c.result)}`);
+  if (!['valid', 'invalid', 'acceptable'].includes(c.result))
+    throw new RangeError(`case ${c.id}: unknown result ${String(c.result)}`);
   const check = checkOf(c.kind);
   const ops: OpOutcome[] = [];
   for (const op of check.operations(c as never)) {
@@ -57,8 +60,16 @@ export async function runCase(loaded: LoadedCase, subject: Subject, context: Che
   const status = worstStatus(ops);
   const deciding = ops.find((o) => o.status === status) ?? ops.find((o) => o.status === 'skip') ?? ops[0];
   const choice = ops.find((o) => o.choice)?.choice;
-  const advisory = ops.filter((o) => o.advisory).map((o) => o.advisory).join('; ');
-  const message = status === 'partial' ? partialMessage(ops, subject.operations) : deciding ? `${deciding.op}: ${deciding.message}` : 'no operations';
+  const advisory = ops
+    .filter((o) => o.advisory)
+    .map((o) => o.advisory)
+    .join('; ');
+  const message =
+    status === 'partial'
+      ? partialMessage(ops, subject.operations)
+      : deciding
+        ? `${deciding.op}: ${deciding.message}`
+        : 'no operations';
   return {
     id: c.id,
     kind: c.kind,
@@ -81,7 +92,9 @@ export async function runCase(loaded: LoadedCase, subject: Subject, context: Che
  */
 export async function diagnose(c: VectorCase, outcome: OpOutcome): Promise<Diagnosis[]> {
   if (outcome.status !== 'fail') return [];
-  const info = KIND_INFO[c.kind] as { readonly diagnose: (c: CaseOf<VectorKind>, outcome: OpOutcome) => Diagnosis[] | Promise<Diagnosis[]> };
+  const info = KIND_INFO[c.kind] as {
+    readonly diagnose: (c: CaseOf<VectorKind>, outcome: OpOutcome) => Diagnosis[] | Promise<Diagnosis[]>;
+  };
   return info.diagnose(c as CaseOf<VectorKind>, outcome);
 }
 
@@ -104,7 +117,10 @@ export function refusalCauses(c: VectorCase, outcome: OpOutcome): string[] {
  * @returns the cases, those a pattern changed copied
  * @example rolePatterns([], () => undefined) // []
  */
-export function rolePatterns<R extends PatternCase>(cases: readonly R[], caseOf: (id: string) => VectorCase | undefined): R[] {
+export function rolePatterns<R extends PatternCase>(
+  cases: readonly R[],
+  caseOf: (id: string) => VectorCase | undefined,
+): R[] {
   return (ROLES as readonly Role[]).reduce<R[]>((all, role) => role.pattern?.(all, caseOf) ?? all, [...cases]);
 }
 
@@ -119,6 +135,12 @@ function checkOf(kind: VectorKind): Check<VectorKind> {
 function partialMessage(ops: readonly OpOutcome[], offered: readonly Operation[]): string {
   const skipped = ops.filter((o) => o.status === 'skip');
   const notOffered = skipped.filter((o) => !offered.includes(o.op)).map((o) => o.op);
-  const why = [...(notOffered.length > 0 ? [`${notOffered.join(', ')} (not offered)`] : []), ...skipped.filter((o) => offered.includes(o.op)).map((o) => `${o.op} (${o.message})`)];
-  return `not run: ${why.join(', ')}; passed: ${ops.filter((o) => o.status === 'pass').map((o) => o.op).join(', ')}`;
+  const why = [
+    ...(notOffered.length > 0 ? [`${notOffered.join(', ')} (not offered)`] : []),
+    ...skipped.filter((o) => offered.includes(o.op)).map((o) => `${o.op} (${o.message})`),
+  ];
+  return `not run: ${why.join(', ')}; passed: ${ops
+    .filter((o) => o.status === 'pass')
+    .map((o) => o.op)
+    .join(', ')}`;
 }

@@ -32,7 +32,10 @@ export interface OperationCoverage {
  * @returns one row per operation
  * @example operationCoverage(run.cases, subject.operations).find((r) => r.op === 'signature.sign')?.offered
  */
-export function operationCoverage(cases: ReadonlyArray<{ readonly ops: readonly Pick<OpOutcome, 'op' | 'status'>[] }>, offered: readonly Operation[]): OperationCoverage[] {
+export function operationCoverage(
+  cases: ReadonlyArray<{ readonly ops: readonly Pick<OpOutcome, 'op' | 'status'>[] }>,
+  offered: readonly Operation[],
+): OperationCoverage[] {
   const rows: OperationCoverage[] = [];
   for (const op of [...PROTOCOL_OPERATIONS, ...KIT_OPERATIONS] as Operation[]) {
     const steps = cases.flatMap((c) => c.ops.filter((o) => o.op === op));
@@ -40,7 +43,16 @@ export function operationCoverage(cases: ReadonlyArray<{ readonly ops: readonly 
     if (steps.length === 0 && !isOffered) continue;
     const count = (s: OpOutcome['status']): number => steps.filter((o) => o.status === s).length;
     const notRun = count('skip');
-    rows.push({ op, offered: isOffered, cases: cases.filter((c) => c.ops.some((o) => o.op === op)).length, ran: steps.length - notRun, passed: count('pass'), failed: count('fail'), error: count('error'), notRun });
+    rows.push({
+      op,
+      offered: isOffered,
+      cases: cases.filter((c) => c.ops.some((o) => o.op === op)).length,
+      ran: steps.length - notRun,
+      passed: count('pass'),
+      failed: count('fail'),
+      error: count('error'),
+      notRun,
+    });
   }
   return rows;
 }
@@ -63,14 +75,18 @@ export function noTestRan(run: {
     return `no test ran: the ${run.otherTargets} selected cases need only kit-internal operations (upload.formCheck, gateway.*), which only the reference (in process) and the gateway role (--gateway) run, never a testee`;
   }
   if (run.cases.length === 0) {
-    const options = [...run.selection.only.map((p) => `--only ${p}`), ...run.selection.skip.map((p) => `--skip ${p}`)].join(' ');
+    const options = [
+      ...run.selection.only.map((p) => `--only ${p}`),
+      ...run.selection.skip.map((p) => `--skip ${p}`),
+    ].join(' ');
     return `no test ran: ${options ? `the selection (${options})` : 'the vector set'} leaves no case`;
   }
   const steps = run.cases.flatMap((c) => c.ops);
   if (steps.some((o) => o.status !== 'skip')) return undefined;
   if (run.offered.length === 0) return 'no test ran: the implementation offers no operations';
   const needed = [...new Set(steps.map((o) => o.op))];
-  if (!needed.some((op) => run.offered.includes(op))) return `no test ran: the implementation offers none of the operations the selected cases need (${needed.join(', ')})`;
+  if (!needed.some((op) => run.offered.includes(op)))
+    return `no test ran: the implementation offers none of the operations the selected cases need (${needed.join(', ')})`;
   return 'no test ran: the implementation answered unsupported to every step of the operations it offers';
 }
 

@@ -48,7 +48,9 @@ export function readExpectFailures(path: string, options: { missingOk?: boolean 
     text = readFileSync(path, 'utf8');
   } catch (e) {
     if (options.missingOk && (e as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw new ExpectFailuresError(`cannot read the expected-failure list ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new ExpectFailuresError(
+      `cannot read the expected-failure list ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
   }
   // a file the user gives, read like a vector file: within its nesting, string and alias limits
   const parsed = parseVectorYaml(text, DEFAULT_VECTOR_LIMITS);
@@ -59,8 +61,10 @@ export function readExpectFailures(path: string, options: { missingOk?: boolean 
   const out = new Map<string, ExpectedFailure>();
   data.forEach((entry: unknown, i) => {
     const e = entry as { id?: unknown; reason?: unknown } | null;
-    if (typeof e !== 'object' || e === null || typeof e.id !== 'string' || e.id === '') throw new ExpectFailuresError(`${path}: entry ${i + 1} has no id`);
-    if (typeof e.reason !== 'string' || e.reason.trim() === '') throw new ExpectFailuresError(`${path}: entry ${i + 1} (${e.id}) has no reason`);
+    if (typeof e !== 'object' || e === null || typeof e.id !== 'string' || e.id === '')
+      throw new ExpectFailuresError(`${path}: entry ${i + 1} has no id`);
+    if (typeof e.reason !== 'string' || e.reason.trim() === '')
+      throw new ExpectFailuresError(`${path}: entry ${i + 1} (${e.id}) has no reason`);
     const extra = Object.keys(e).filter((k) => k !== 'id' && k !== 'reason');
     if (extra.length) throw new ExpectFailuresError(`${path}: entry ${i + 1} (${e.id}) has unknown field ${extra[0]}`);
     if (out.has(e.id)) throw new ExpectFailuresError(`${path}: ${e.id} is listed twice`);
@@ -78,5 +82,8 @@ export function readExpectFailures(path: string, options: { missingOk?: boolean 
 export function writeExpectFailures(path: string, entries: readonly ExpectedFailure[]): void {
   const sorted = [...entries].sort((a, b) => a.id.localeCompare(b.id)).map((e) => ({ id: e.id, reason: e.reason }));
   const body = sorted.length ? stringify(sorted, { lineWidth: 0 }) : '[]\n';
-  writeFileAtomic(path, `# pgv2kit expected failures: cases this implementation is known to fail, with the reason.\n# A listed case that passes fails the run; update with --update-expect-failures.\n${body}`);
+  writeFileAtomic(
+    path,
+    `# pgv2kit expected failures: cases this implementation is known to fail, with the reason.\n# A listed case that passes fails the run; update with --update-expect-failures.\n${body}`,
+  );
 }

@@ -95,11 +95,16 @@ export function caseLines(run: { readonly cases: readonly LineCase[] }, colour =
       const page = c.mistake ? mistakeRef(c.mistake) : undefined;
       // the fix where it is read, then the page by its path from here (src/docs/cite.ts)
       const fix = explained(page)?.fix;
-      lines.push(`  ${causeLine(c)}${fix ? `\n    fix: ${fix}` : ''}${page ? `\n    see ${docDisplayPath(page)}` : ''}`);
+      lines.push(
+        `  ${causeLine(c)}${fix ? `\n    fix: ${fix}` : ''}${page ? `\n    see ${docDisplayPath(page)}` : ''}`,
+      );
     }
     lines.push('');
   }
-  for (const r of byCause(run.cases.filter((c) => VERDICT_INFO[c.verdict].failsRun || c.verdict === 'expected-failure'))) lines.push(caseLine(r, colour));
+  for (const r of byCause(
+    run.cases.filter((c) => VERDICT_INFO[c.verdict].failsRun || c.verdict === 'expected-failure'),
+  ))
+    lines.push(caseLine(r, colour));
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
@@ -142,40 +147,67 @@ export function paint(text: string, colour: keyof typeof ANSI, on: boolean): str
  */
 export function summary(run: RunResult, colour = false): string {
   const lines: string[] = [];
-  lines.push('', `${describeImplementation(run.implementation)} (${run.target.description}) against vectors ${run.vectorSetHash.slice(0, 12)}`);
+  lines.push(
+    '',
+    `${describeImplementation(run.implementation)} (${run.target.description}) against vectors ${run.vectorSetHash.slice(0, 12)}`,
+  );
   const columns: Verdict[] = ['passed', 'failed', 'error', 'partial', 'skipped', 'expected-failure', 'unexpected-pass'];
-  lines.push(`  ${'kind'.padEnd(27)}${['passed', 'failed', 'error', 'partial', 'skipped', 'xfail', 'xpass'].map((h) => h.padStart(8)).join('')}`);
+  lines.push(
+    `  ${'kind'.padEnd(27)}${['passed', 'failed', 'error', 'partial', 'skipped', 'xfail', 'xpass'].map((h) => h.padStart(8)).join('')}`,
+  );
   for (const kind of RUN_KINDS) {
     const of = run.cases.filter((c) => c.kind === kind);
     if (of.length === 0) continue;
-    lines.push(`  ${kind.padEnd(27)}${columns.map((v) => String(of.filter((c) => c.verdict === v).length).padStart(8)).join('')}`);
+    lines.push(
+      `  ${kind.padEnd(27)}${columns.map((v) => String(of.filter((c) => c.verdict === v).length).padStart(8)).join('')}`,
+    );
   }
   const operations = run.operations ?? [];
   if (operations.length > 0) {
-    lines.push(`  ${'operation'.padEnd(27)}${['offered', 'cases', 'ran', 'passed', 'failed', 'error', 'not run'].map((h) => h.padStart(8)).join('')}`);
+    lines.push(
+      `  ${'operation'.padEnd(27)}${['offered', 'cases', 'ran', 'passed', 'failed', 'error', 'not run'].map((h) => h.padStart(8)).join('')}`,
+    );
     for (const o of operations) {
-      lines.push(`  ${o.op.padEnd(27)}${[o.offered ? 'yes' : 'NO', o.cases, o.ran, o.passed, o.failed, o.error, o.notRun].map((n) => String(n).padStart(8)).join('')}`);
+      lines.push(
+        `  ${o.op.padEnd(27)}${[o.offered ? 'yes' : 'NO', o.cases, o.ran, o.passed, o.failed, o.error, o.notRun].map((n) => String(n).padStart(8)).join('')}`,
+      );
     }
   }
   const chosen = run.cases.filter((c) => c.choice);
   if (chosen.length) {
-    const counts = (['accepted', 'refused', 'in-order', 'reordered'] as const).map((k) => [k, chosen.filter((c) => c.choice === k).length] as const);
-    const said = counts.filter(([k, n]) => n > 0 || k === 'accepted' || k === 'refused').map(([k, n]) => `${n} ${k === 'in-order' ? 'formFields sent in order' : k === 'reordered' ? 'formFields sent reordered' : k}`);
+    const counts = (['accepted', 'refused', 'in-order', 'reordered'] as const).map(
+      (k) => [k, chosen.filter((c) => c.choice === k).length] as const,
+    );
+    const said = counts
+      .filter(([k, n]) => n > 0 || k === 'accepted' || k === 'refused')
+      .map(
+        ([k, n]) =>
+          `${n} ${k === 'in-order' ? 'formFields sent in order' : k === 'reordered' ? 'formFields sent reordered' : k}`,
+      );
     lines.push(`acceptable cases: ${said.join(', ')} (either passes; see the report)`);
   }
   const advised = run.cases.filter((c) => c.advisory);
-  if (advised.length) lines.push(`advisories: ${advised.length} (${[...new Set(advised.map((c) => c.advisory))].join('; ')}; see the report)`);
-  for (const id of run.staleListEntries) lines.push(`expected-failure list names ${id}, which is not a case: remove it (--update-expect-failures)`);
+  if (advised.length)
+    lines.push(
+      `advisories: ${advised.length} (${[...new Set(advised.map((c) => c.advisory))].join('; ')}; see the report)`,
+    );
+  for (const id of run.staleListEntries)
+    lines.push(`expected-failure list names ${id}, which is not a case: remove it (--update-expect-failures)`);
   const notRun = notRunLine(run);
   if (notRun) lines.push(notRun);
   if (run.otherTargets) lines.push(otherTargetsLine(run.otherTargets));
   // an operation name the protocol does not know, said again where the eye lands
   for (const u of run.unknownOperations ?? []) lines.push(`warning: ${u.message}`);
   if (run.noTestRan) lines.push(run.noTestRan);
-  if (run.stopped) lines.push(`${STOP_INFO[run.stopped.kind].banner} (${run.stopped.reason}; ${run.stopped.notRun} not run): not conformant — what did not run did not pass`);
+  if (run.stopped)
+    lines.push(
+      `${STOP_INFO[run.stopped.kind].banner} (${run.stopped.reason}; ${run.stopped.notRun} not run): not conformant — what did not run did not pass`,
+    );
   const t = run.totals;
   const failed = t.failed + t.error + t['unexpected-pass'];
-  lines.push(`${t.partial ? `partial: ${t.partial} (not counted as passed), ` : ''}skipped: ${t.skipped}, expected failures: ${t['expected-failure']}${t['unexpected-pass'] ? `, unexpected passes: ${t['unexpected-pass']}` : ''}${t.error ? `, errors: ${t.error}` : ''}`);
+  lines.push(
+    `${t.partial ? `partial: ${t.partial} (not counted as passed), ` : ''}skipped: ${t.skipped}, expected failures: ${t['expected-failure']}${t['unexpected-pass'] ? `, unexpected passes: ${t['unexpected-pass']}` : ''}${t.error ? `, errors: ${t.error}` : ''}`,
+  );
   const top = triage(run.cases)[0];
   if (top?.mistake) lines.push(`likely cause: ${causeLine(top)} — the first lines above list every cause`);
   lines.push(paint(`${t.passed} passed, ${failed} failed`, failed > 0 ? 'red' : 'green', colour));

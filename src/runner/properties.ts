@@ -36,35 +36,89 @@ export async function runProperties(subject: Subject, options: PropertyOptions =
   const seed = options.seed ?? Math.floor(Math.random() * 0x7fffffff);
   // all at once: each keeps its window of inputs in flight, so the testee always has work while
   // one property draws, waits on a two-step judgement or shrinks (results in catalogue order)
-  const chosen = PROPERTIES.filter((x) => (options.only ? options.only(x.id) : true) && (!options.replay || options.replay.id === x.id));
+  const chosen = PROPERTIES.filter(
+    (x) => (options.only ? options.only(x.id) : true) && (!options.replay || options.replay.id === x.id),
+  );
   return Promise.all(chosen.map((p) => runOne(p, subject, seed, options)));
 }
 
 // --- internal ---
 
-async function runOne(p: PropertyDef<unknown>, subject: Subject, seed: number, options: PropertyOptions): Promise<CaseResult> {
-  const base = { id: p.id, kind: 'property' as const, file: 'properties (built in)', comment: p.comment, spec: p.spec, readings: p.readings, flags: ['Property'], result: 'valid' as const };
+async function runOne(
+  p: PropertyDef<unknown>,
+  subject: Subject,
+  seed: number,
+  options: PropertyOptions,
+): Promise<CaseResult> {
+  const base = {
+    id: p.id,
+    kind: 'property' as const,
+    file: 'properties (built in)',
+    comment: p.comment,
+    spec: p.spec,
+    readings: p.readings,
+    flags: ['Property'],
+    result: 'valid' as const,
+  };
   const missing = p.operations.filter((op) => !subject.operations.includes(op));
   if (missing.length > 0) {
-    const ops: OpResult[] = p.operations.map((op) => ({ op, status: 'skip', expected: null, got: null, message: `the implementation does not offer ${op}`, durationMs: 0 }));
-    return { ...base, status: 'skip', ops, message: `not run: ${missing.join(', ')} not offered`, verdict: 'skipped', durationMs: 0 };
+    const ops: OpResult[] = p.operations.map((op) => ({
+      op,
+      status: 'skip',
+      expected: null,
+      got: null,
+      message: `the implementation does not offer ${op}`,
+      durationMs: 0,
+    }));
+    return {
+      ...base,
+      status: 'skip',
+      ops,
+      message: `not run: ${missing.join(', ')} not offered`,
+      verdict: 'skipped',
+      durationMs: 0,
+    };
   }
   const t0 = performance.now();
   let n = 0;
   const runs = options.runs ?? DEFAULT_PROPERTY_RUNS;
-  const result = await checkPipelined(p.arbitrary, async (input) => (await p.judge(input, subject, `${p.id}-${++n}`))?.reason, {
-    seed,
-    runs,
-    ...(options.replay ? { path: options.replay.path } : {}),
-  });
+  const result = await checkPipelined(
+    p.arbitrary,
+    async (input) => (await p.judge(input, subject, `${p.id}-${++n}`))?.reason,
+    {
+      seed,
+      runs,
+      ...(options.replay ? { path: options.replay.path } : {}),
+    },
+  );
   const durationMs = Math.round((performance.now() - t0) * 1000) / 1000;
   const record: PropertyRecord = { seed: result.seed, runs: result.runs };
   if (!result.failure) {
-    const ops: OpResult[] = p.operations.map((op) => ({ op, status: 'pass', expected: null, got: null, message: `${result.runs} inputs, seed ${result.seed}`, durationMs: 0 }));
-    return { ...base, status: 'pass', ops, message: `held for ${result.runs} inputs (seed ${result.seed})`, verdict: 'passed', durationMs, property: record };
+    const ops: OpResult[] = p.operations.map((op) => ({
+      op,
+      status: 'pass',
+      expected: null,
+      got: null,
+      message: `${result.runs} inputs, seed ${result.seed}`,
+      durationMs: 0,
+    }));
+    return {
+      ...base,
+      status: 'pass',
+      ops,
+      message: `held for ${result.runs} inputs (seed ${result.seed})`,
+      verdict: 'passed',
+      durationMs,
+      property: record,
+    };
   }
   const f = result.failure;
-  const detail: PropertyFailure = (await p.judge(f.input, subject, `${p.id}-counterexample`)) ?? { op: p.operations[0] ?? 'signature.sign', reason: f.reason, expected: null, got: null };
+  const detail: PropertyFailure = (await p.judge(f.input, subject, `${p.id}-counterexample`)) ?? {
+    op: p.operations[0] ?? 'signature.sign',
+    reason: f.reason,
+    expected: null,
+    got: null,
+  };
   const status: Status = detail.reason.startsWith('the implementation failed') ? 'error' : 'fail';
   const ops: OpResult[] = p.operations.map((op): OpResult => {
     if (op !== detail.op) return { op, status: 'pass', expected: null, got: null, message: 'ran', durationMs: 0 };

@@ -23,14 +23,42 @@ export type Verdict = 'passed' | 'failed' | 'error' | 'partial' | 'skipped' | 'e
  * Titles and meanings of each verdict, for output and reports.
  * @example VERDICT_INFO.failed.failsRun // true
  */
-export const VERDICT_INFO: Record<Verdict, { readonly title: string; readonly failsRun: boolean; readonly description: string }> = {
-  passed: { title: 'passed', failsRun: false, description: 'Behaved as the case expects (acceptable cases: either way, the choice recorded).' },
+export const VERDICT_INFO: Record<
+  Verdict,
+  { readonly title: string; readonly failsRun: boolean; readonly description: string }
+> = {
+  passed: {
+    title: 'passed',
+    failsRun: false,
+    description: 'Behaved as the case expects (acceptable cases: either way, the choice recorded).',
+  },
   failed: { title: 'FAILED', failsRun: true, description: 'Not conformant on this case.' },
-  error: { title: 'ERROR', failsRun: true, description: 'The implementation crashed, hung, or answered outside the protocol.' },
-  partial: { title: 'partial', failsRun: false, description: 'Some steps passed, others did not run (an operation the implementation does not offer): not counted as passed.' },
-  skipped: { title: 'skipped', failsRun: false, description: 'No step ran: the implementation does not offer the operations the case needs.' },
-  'expected-failure': { title: 'expected failure', failsRun: false, description: 'Failed, and listed in the expected-failure file.' },
-  'unexpected-pass': { title: 'UNEXPECTED PASS', failsRun: true, description: 'Listed as an expected failure but passed: update the list (--update-expect-failures).' },
+  error: {
+    title: 'ERROR',
+    failsRun: true,
+    description: 'The implementation crashed, hung, or answered outside the protocol.',
+  },
+  partial: {
+    title: 'partial',
+    failsRun: false,
+    description:
+      'Some steps passed, others did not run (an operation the implementation does not offer): not counted as passed.',
+  },
+  skipped: {
+    title: 'skipped',
+    failsRun: false,
+    description: 'No step ran: the implementation does not offer the operations the case needs.',
+  },
+  'expected-failure': {
+    title: 'expected failure',
+    failsRun: false,
+    description: 'Failed, and listed in the expected-failure file.',
+  },
+  'unexpected-pass': {
+    title: 'UNEXPECTED PASS',
+    failsRun: true,
+    description: 'Listed as an expected failure but passed: update the list (--update-expect-failures).',
+  },
 };
 
 export type { Diagnosis } from '../diagnosis/diagnosis.js';
@@ -105,7 +133,10 @@ export type StopKind = 'interrupted' | 'max-failures' | 'deadline' | 'gave-up';
  * and whether the run ends in exit 3 (the run itself failed: what did not run did not pass).
  * @example STOP_INFO.deadline.title // 'Deadline passed'
  */
-export const STOP_INFO: Record<StopKind, { readonly title: string; readonly banner: string; readonly junit: 'error' | 'skipped'; readonly runFailed: boolean }> = {
+export const STOP_INFO: Record<
+  StopKind,
+  { readonly title: string; readonly banner: string; readonly junit: 'error' | 'skipped'; readonly runFailed: boolean }
+> = {
   interrupted: { title: 'Interrupted', banner: 'INTERRUPTED', junit: 'error', runFailed: false },
   'max-failures': { title: 'Stopped early', banner: 'STOPPED', junit: 'skipped', runFailed: false },
   deadline: { title: 'Deadline passed', banner: 'DEADLINE PASSED', junit: 'error', runFailed: true },
@@ -135,9 +166,30 @@ export type AbortKind = 'testee-start' | 'target-unreachable';
  * testcase that records it as an `<error>`.
  * @example ABORT_INFO['target-unreachable'].title // 'The target could not be reached'
  */
-export const ABORT_INFO: Record<AbortKind, { readonly title: string; readonly banner: string; readonly subjectNote: string; readonly commandLabel: string; readonly testcase: string }> = {
-  'testee-start': { title: 'The testee could not start', banner: 'TESTEE COULD NOT START', subjectNote: 'the testee could not start', commandLabel: 'command', testcase: 'testee.start' },
-  'target-unreachable': { title: 'The target could not be reached', banner: 'TARGET NOT REACHED', subjectNote: 'not reached', commandLabel: 'URL', testcase: 'run.target-unreachable' },
+export const ABORT_INFO: Record<
+  AbortKind,
+  {
+    readonly title: string;
+    readonly banner: string;
+    readonly subjectNote: string;
+    readonly commandLabel: string;
+    readonly testcase: string;
+  }
+> = {
+  'testee-start': {
+    title: 'The testee could not start',
+    banner: 'TESTEE COULD NOT START',
+    subjectNote: 'the testee could not start',
+    commandLabel: 'command',
+    testcase: 'testee.start',
+  },
+  'target-unreachable': {
+    title: 'The target could not be reached',
+    banner: 'TARGET NOT REACHED',
+    subjectNote: 'not reached',
+    commandLabel: 'URL',
+    testcase: 'run.target-unreachable',
+  },
 };
 
 /** Why a run ended before any case ran, and what is known of it (texts unmasked: reports mask them). */
@@ -203,7 +255,6 @@ export interface RunResult {
    */
   readonly shard?: { readonly index: number; readonly count: number; readonly ids: readonly string[] };
 }
-
 
 /**
  * Whether a run's verdicts pass: none fails the run. (A run in which no step ran

@@ -13,7 +13,16 @@ import { KIT_NAME, kitVersion } from '../version.js';
 import { liveCases } from '../vectors/load.js';
 import type { LoadedCase, VectorSet } from '../vectors/types.js';
 import type { ExpectedFailure } from './expect-failures.js';
-import { VERDICT_INFO, type CaseResult, type OpResult, type RunResult, type RunStopped, type RunTarget, type Totals, type Verdict } from './result.js';
+import {
+  VERDICT_INFO,
+  type CaseResult,
+  type OpResult,
+  type RunResult,
+  type RunStopped,
+  type RunTarget,
+  type Totals,
+  type Verdict,
+} from './result.js';
 import { noTestRan, operationCoverage } from './coverage.js';
 import { selectCases, selects, type Selectable, type Selection } from './select.js';
 import { PROPERTIES } from '../properties/catalogue.js';
@@ -104,7 +113,17 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
   const onAbort = (): void => stopFor({ kind: 'interrupted', reason: String(options.signal?.reason ?? 'interrupted') });
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  const deadline = options.deadlineMs === undefined ? undefined : setTimeout(() => stopFor({ kind: 'deadline', reason: `the run's deadline of ${formatSeconds(options.deadlineMs ?? 0)} passed (--deadline)` }), options.deadlineMs);
+  const deadline =
+    options.deadlineMs === undefined
+      ? undefined
+      : setTimeout(
+          () =>
+            stopFor({
+              kind: 'deadline',
+              reason: `the run's deadline of ${formatSeconds(options.deadlineMs ?? 0)} passed (--deadline)`,
+            }),
+          options.deadlineMs,
+        );
   deadline?.unref?.();
   const stop = (): boolean => {
     const gaveUp = options.subject.gaveUp?.();
@@ -114,7 +133,11 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
   // a failure counted; the N-th stops the run (--max-failures N)
   const counted = (result: CaseResult): void => {
     if (result.verdict === 'failed' || result.verdict === 'error') failures += 1;
-    if (options.maxFailures !== undefined && failures >= options.maxFailures) stopFor({ kind: 'max-failures', reason: `${failures} case${failures === 1 ? '' : 's'} failed (--max-failures ${options.maxFailures})` });
+    if (options.maxFailures !== undefined && failures >= options.maxFailures)
+      stopFor({
+        kind: 'max-failures',
+        reason: `${failures} case${failures === 1 ? '' : 's'} failed (--max-failures ${options.maxFailures})`,
+      });
   };
   // once cut, the subject takes no more requests: what is still in flight (a case's later steps,
   // a property's next inputs) ends at once, as not run
@@ -145,14 +168,19 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 32, to - from)) }, worker));
   };
-  const propertyIds = options.properties ? PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).map((p) => p.case.id) : [];
+  const propertyIds = options.properties
+    ? PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).map((p) => p.case.id)
+    : [];
   const chosenProperties = new Set(propertyIds.filter(inShard));
   const propertyResults: CaseResult[] = [];
   try {
     await runPhase(0, before.length);
     if (options.properties && chosenProperties.size > 0 && !stop()) {
       const only = options.properties.only;
-      const running = runProperties(subject, { ...options.properties, only: (id) => chosenProperties.has(id) && (only?.(id) ?? true) });
+      const running = runProperties(subject, {
+        ...options.properties,
+        only: (id) => chosenProperties.has(id) && (only?.(id) ?? true),
+      });
       const found = await Promise.race([running, cutting]);
       if (found === undefined || isCut()) running.catch(() => undefined);
       else {
@@ -160,7 +188,11 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
         for (const r of found) {
           if (stopped) break;
           const listedAs = listed.get(r.id);
-          const withList: CaseResult = { ...r, verdict: verdictOf(r.status, listedAs), ...(listedAs ? { listedReason: listedAs.reason } : {}) };
+          const withList: CaseResult = {
+            ...r,
+            verdict: verdictOf(r.status, listedAs),
+            ...(listedAs ? { listedReason: listedAs.reason } : {}),
+          };
           propertyResults.push(withList);
           counted(withList);
           options.onCase?.(withList, ++done, order.length + found.length);
@@ -175,7 +207,9 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
   // a role's diagnoses stand or fall by the run's pattern (a merchant that does not verify accepts every forgery)
   const byId = new Map(options.set.cases.map((l) => [l.case.id, l.case] as const));
   const results = rolePatterns(
-    [...slots.slice(0, before.length), ...propertyResults, ...slots.slice(before.length)].filter((r): r is CaseResult => r !== undefined),
+    [...slots.slice(0, before.length), ...propertyResults, ...slots.slice(before.length)].filter(
+      (r): r is CaseResult => r !== undefined,
+    ),
     (id) => byId.get(id),
   );
   const propertiesNotRun = chosenProperties.size - propertyResults.length;
@@ -203,9 +237,18 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
     operations: operationCoverage(results, offered),
     unknownOperations: (options.subject.unknownOperations ?? []).map((name) => unknownOperation(name, who)),
     ...(nothing && !stopped ? { noTestRan: nothing } : {}),
-    ...(stopped ? { stopped: { ...stopped, notRun: order.length - (results.length - propertyResults.length) + propertiesNotRun } } : {}),
+    ...(stopped
+      ? { stopped: { ...stopped, notRun: order.length - (results.length - propertyResults.length) + propertiesNotRun } }
+      : {}),
     ...(others.length > 0 ? { otherTargets: { cases: others.length, operations: otherOps } } : {}),
-    ...(shard ? { shard: { ...shard, ids: selectedIds(options.set, selection, options.properties !== undefined && options.properties !== false) } } : {}),
+    ...(shard
+      ? {
+          shard: {
+            ...shard,
+            ids: selectedIds(options.set, selection, options.properties !== undefined && options.properties !== false),
+          },
+        }
+      : {}),
   };
 }
 
@@ -221,7 +264,11 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
 export function selectedIds(set: VectorSet, selection: Selection, withProperties: boolean): string[] {
   const { before, after } = inRunOrder(selectCases(liveCases(set), selection, PROPERTY_SELECTABLES));
   const ids = (cases: readonly LoadedCase[]): string[] => cases.map((l) => l.case.id);
-  return [...ids(before), ...(withProperties ? PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).map((p) => p.case.id) : []), ...ids(after)];
+  return [
+    ...ids(before),
+    ...(withProperties ? PROPERTY_SELECTABLES.filter((p) => selects(p, selection)).map((p) => p.case.id) : []),
+    ...ids(after),
+  ];
 }
 
 /**
@@ -233,9 +280,14 @@ export function selectedIds(set: VectorSet, selection: Selection, withProperties
  * @example inRunOrder(liveCases(set)).before[0]?.case.kind // 'signature'
  */
 export function inRunOrder(cases: readonly LoadedCase[]): { before: LoadedCase[]; after: LoadedCase[] } {
-  const ranked = cases.map((l, i) => ({ l, i, rank: causeRank(l.case.kind) })).sort((a, b) => a.rank - b.rank || a.i - b.i);
+  const ranked = cases
+    .map((l, i) => ({ l, i, rank: causeRank(l.case.kind) }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i);
   const property = causeRank('property');
-  return { before: ranked.filter((x) => x.rank < property).map((x) => x.l), after: ranked.filter((x) => x.rank >= property).map((x) => x.l) };
+  return {
+    before: ranked.filter((x) => x.rank < property).map((x) => x.l),
+    after: ranked.filter((x) => x.rank >= property).map((x) => x.l),
+  };
 }
 
 /**
@@ -278,7 +330,9 @@ export function defaultRunName(implementation: string, at: Date): string {
 }
 
 /** The properties as a selection sees them: area `property`, flag `Property`, their ids. */
-export const PROPERTY_SELECTABLES: readonly Selectable[] = PROPERTIES.map((p) => ({ case: { id: p.id, kind: 'property', flags: ['Property'] } }));
+export const PROPERTY_SELECTABLES: readonly Selectable[] = PROPERTIES.map((p) => ({
+  case: { id: p.id, kind: 'property', flags: ['Property'] },
+}));
 
 // --- internal ---
 
@@ -290,7 +344,10 @@ function gated(subject: Subject, closed: () => boolean): Subject {
   return {
     implementation: subject.implementation,
     operations: subject.operations,
-    call: (op, input, caseId) => (closed() ? Promise.resolve({ failed: { reason: 'the run stopped before this request', notRun: true } }) : subject.call(op, input, caseId)),
+    call: (op, input, caseId) =>
+      closed()
+        ? Promise.resolve({ failed: { reason: 'the run stopped before this request', notRun: true } })
+        : subject.call(op, input, caseId),
   };
 }
 
@@ -298,7 +355,12 @@ function gated(subject: Subject, closed: () => boolean): Subject {
  * A case's result, and whether it did not run: a step of it was never judged (the subject had
  * given up: {@link Subject.gaveUp}) and none broke the subject (a crash of its own is its error).
  */
-async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFailure | undefined, context: CheckContext): Promise<{ result: CaseResult; notRun: boolean }> {
+async function runOne(
+  loaded: LoadedCase,
+  subject: Subject,
+  listed: ExpectedFailure | undefined,
+  context: CheckContext,
+): Promise<{ result: CaseResult; notRun: boolean }> {
   const durations = new Map<Operation, number>();
   const inputs = new Map<Operation, OperationInput>();
   let neverJudged = false;
@@ -331,7 +393,13 @@ async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFail
       const couldExplain = diagnosis.length === 0 ? refusalCauses(c, o) : [];
       // what was sent, for a step that failed: the report shows it beside what came back (a role's call as sent, else the input)
       const sent = o.status === 'fail' || o.status === 'error' ? (call ?? inputs.get(o.op)) : undefined;
-      return { ...o, durationMs: round(durations.get(o.op) ?? 0), ...(diagnosis.length ? { diagnosis } : {}), ...(couldExplain.length ? { couldExplain } : {}), ...(sent !== undefined ? { input: sent } : {}) };
+      return {
+        ...o,
+        durationMs: round(durations.get(o.op) ?? 0),
+        ...(diagnosis.length ? { diagnosis } : {}),
+        ...(couldExplain.length ? { couldExplain } : {}),
+        ...(sent !== undefined ? { input: sent } : {}),
+      };
     }),
   );
   let message = outcome.message;
@@ -361,7 +429,16 @@ async function runOne(loaded: LoadedCase, subject: Subject, listed: ExpectedFail
 }
 
 function verdictOf(status: CaseResult['status'], listed: ExpectedFailure | undefined): Verdict {
-  const plain: Verdict = status === 'pass' ? 'passed' : status === 'fail' ? 'failed' : status === 'error' ? 'error' : status === 'partial' ? 'partial' : 'skipped';
+  const plain: Verdict =
+    status === 'pass'
+      ? 'passed'
+      : status === 'fail'
+        ? 'failed'
+        : status === 'error'
+          ? 'error'
+          : status === 'partial'
+            ? 'partial'
+            : 'skipped';
   if (!listed) return plain;
   if (plain === 'failed' || plain === 'error') return 'expected-failure';
   return plain === 'passed' ? 'unexpected-pass' : plain;

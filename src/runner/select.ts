@@ -41,11 +41,16 @@ export interface Selectable {
  * @throws {SelectionError} when a pattern matches no case and nothing else
  * @example selectCases(liveCases(set), { only: ['signature'], skip: ['flag:UppercaseHex'] }).length
  */
-export function selectCases<C extends Selectable>(cases: readonly C[], selection: Selection, others: readonly Selectable[] = []): C[] {
+export function selectCases<C extends Selectable>(
+  cases: readonly C[],
+  selection: Selection,
+  others: readonly Selectable[] = [],
+): C[] {
   const only = expand(selection.only);
   const skip = expand(selection.skip);
   for (const p of [...only, ...skip]) {
-    if (!cases.some((c) => matches(c, p)) && !others.some((c) => matches(c, p))) throw new SelectionError(`the pattern ${JSON.stringify(p)} matches no case (a kind, a flag or an id glob)`);
+    if (!cases.some((c) => matches(c, p)) && !others.some((c) => matches(c, p)))
+      throw new SelectionError(`the pattern ${JSON.stringify(p)} matches no case (a kind, a flag or an id glob)`);
   }
   return cases.filter((c) => selects(c, selection));
 }
@@ -83,7 +88,10 @@ export function matches(loaded: Selectable, pattern: string): boolean {
 // --- internal ---
 
 function expand(patterns: readonly string[]): string[] {
-  return patterns.flatMap((p) => p.split(',')).map((p) => p.trim()).filter((p) => p !== '');
+  return patterns
+    .flatMap((p) => p.split(','))
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
 }
 
 function splitPrefix(pattern: string): [string | undefined, string] {
@@ -92,6 +100,9 @@ function splitPrefix(pattern: string): [string | undefined, string] {
 }
 
 function glob(pattern: string): RegExp {
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`);
 }

@@ -16,7 +16,13 @@ import { VERDICT_INFO, type CaseKind, type CaseResult } from './result.js';
 /** What triage reads of a case: a run's case, or a report's clean view of one. */
 export type TriageCase = Pick<CaseResult, 'id' | 'kind' | 'verdict' | 'message'> &
   Partial<Pick<CaseResult, 'result'>> & {
-    readonly ops: ReadonlyArray<{ readonly op: string; readonly status: string; readonly message: string; readonly diagnosis?: readonly Diagnosis[]; readonly couldExplain?: readonly string[] }>;
+    readonly ops: ReadonlyArray<{
+      readonly op: string;
+      readonly status: string;
+      readonly message: string;
+      readonly diagnosis?: readonly Diagnosis[];
+      readonly couldExplain?: readonly string[];
+    }>;
   };
 
 /**
@@ -70,7 +76,12 @@ export function triage(cases: readonly TriageCase[]): Cause[] {
   const failing = byCause(cases.filter((c) => VERDICT_INFO[c.verdict].failsRun));
   const order = new Map(failing.map((c, i) => [c, i]));
   const groups = new Map<string, Group>();
-  const add = (key: string, make: () => Omit<Group, 'cases' | 'ops' | 'refusals'>, c: TriageCase, refusal = false): void => {
+  const add = (
+    key: string,
+    make: () => Omit<Group, 'cases' | 'ops' | 'refusals'>,
+    c: TriageCase,
+    refusal = false,
+  ): void => {
     const group = groups.get(key) ?? { ...make(), ops: new Set<string>(), cases: [], refusals: 0 };
     const step = firstFailingStep(c);
     if (step) group.ops.add(step.op);
@@ -80,7 +91,10 @@ export function triage(cases: readonly TriageCase[]): Cause[] {
   };
   const unexplained = (c: TriageCase): void => {
     const said = gist(firstFailingStep(c)?.message ?? c.message);
-    const title = c.verdict === 'unexpected-pass' ? UNEXPLAINED['unexpected-pass'] : `${c.verdict === 'error' ? 'error: ' : ''}${said}`;
+    const title =
+      c.verdict === 'unexpected-pass'
+        ? UNEXPLAINED['unexpected-pass']
+        : `${c.verdict === 'error' ? 'error: ' : ''}${said}`;
     add(`u:${c.verdict}:${said.replace(/\d+/g, 'N')}`, () => ({ mistake: null, title }), c);
   };
   const refusals: Array<{ c: TriageCase; could: readonly string[] }> = [];
@@ -91,14 +105,26 @@ export function triage(cases: readonly TriageCase[]): Cause[] {
     else if (could) refusals.push({ c, could });
   }
   const diagnosed = [...groups.values()].sort((a, b) => b.cases.length - a.cases.length);
-  const joined = refusals.map(({ c, could }) => ({ c, group: diagnosed.find((g) => g.mistake !== null && could.includes(g.mistake)) }));
-  const credentials = credentialsCause(cases, failing, joined.some((j) => j.group !== undefined));
+  const joined = refusals.map(({ c, could }) => ({
+    c,
+    group: diagnosed.find((g) => g.mistake !== null && could.includes(g.mistake)),
+  }));
+  const credentials = credentialsCause(
+    cases,
+    failing,
+    joined.some((j) => j.group !== undefined),
+  );
   for (const { c, group } of joined) {
     if (group) add(`m:${group.mistake}`, () => group, c, true);
     else if (!credentials?.has(c)) unexplained(c);
   }
   for (const c of failing) {
-    if (credentials?.has(c)) add('r:credentials-or-url', () => ({ mistake: 'credentials-or-url', title: RUN_CAUSES['credentials-or-url'].title }), c);
+    if (credentials?.has(c))
+      add(
+        'r:credentials-or-url',
+        () => ({ mistake: 'credentials-or-url', title: RUN_CAUSES['credentials-or-url'].title }),
+        c,
+      );
     else if (!c.ops.some((o) => o.diagnosis?.length) && !refusals.some((r) => r.c === c)) unexplained(c);
   }
   const first = (g: Group): number => Math.min(...g.cases.map((c) => order.get(c) ?? 0));
@@ -115,7 +141,15 @@ export function triage(cases: readonly TriageCase[]): Cause[] {
         : leading !== undefined && consequences === sorted.length
           ? `; likely a consequence of ${leading}: the roles sign and verify as the operations above do`
           : '; no known mistake explains it';
-    return { mistake: g.mistake, title: `${g.title}${ops}${hint}`, count: sorted.length, cases: sorted.map((c) => c.id), rootCauses: sorted.length - consequences, consequences, ...(g.refusals > 0 ? { refusals: g.refusals } : {}) };
+    return {
+      mistake: g.mistake,
+      title: `${g.title}${ops}${hint}`,
+      count: sorted.length,
+      cases: sorted.map((c) => c.id),
+      rootCauses: sorted.length - consequences,
+      consequences,
+      ...(g.refusals > 0 ? { refusals: g.refusals } : {}),
+    };
   });
 }
 
@@ -128,7 +162,7 @@ export function triage(cases: readonly TriageCase[]): Cause[] {
  */
 export function gist(message: string): string {
   let s = message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s)]+/gi, 'URL');
-  for (let before = ''; before !== s; ) {
+  for (let before = ''; before !== s;) {
     before = s;
     s = s.replace(/\s*\(([^()]*)\)/g, (all, inner: string) => (/\d|URL/.test(inner) ? '' : all));
   }
@@ -142,7 +176,10 @@ export function gist(message: string): string {
  * @example byCause([{ kind: 'client' }, { kind: 'signature' }])[0].kind // 'signature'
  */
 export function byCause<T extends Pick<CaseResult, 'kind'>>(cases: readonly T[]): T[] {
-  return cases.map((c, i) => ({ c, i })).sort((a, b) => causeRank(a.c.kind) - causeRank(b.c.kind) || a.i - b.i).map((x) => x.c);
+  return cases
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => causeRank(a.c.kind) - causeRank(b.c.kind) || a.i - b.i)
+    .map((x) => x.c);
 }
 
 /**
@@ -163,7 +200,12 @@ export function causeRank(kind: CaseKind): number {
  * @example causeLine(triage(failedRun.cases)[0])
  */
 export function causeLine(cause: Cause): string {
-  const where = cause.consequences === 0 ? '' : cause.rootCauses === 0 ? `; all in the roles` : `; ${cause.rootCauses} in the scheme's operations, ${cause.consequences} in the roles, their consequence`;
+  const where =
+    cause.consequences === 0
+      ? ''
+      : cause.rootCauses === 0
+        ? `; all in the roles`
+        : `; ${cause.rootCauses} in the scheme's operations, ${cause.consequences} in the roles, their consequence`;
   const refused = cause.refusals ? `; ${cause.refusals} of them genuine messages refused, which it explains` : '';
   return `${cause.count} case${cause.count === 1 ? '' : 's'}: ${cause.title}${cause.mistake ? ` (${cause.mistake}${refused}${where})` : where ? ` (${where.slice(2)})` : ''}`;
 }
@@ -191,12 +233,16 @@ function firstFailingStep(c: TriageCase): TriageCase['ops'][number] | undefined 
 function refusalCauses(c: TriageCase): readonly string[] | undefined {
   const steps = c.ops.filter((o) => o.status === 'fail' || o.status === 'error');
   if (steps.length === 0 || steps.some((o) => o.status === 'error' || !o.couldExplain?.length)) return undefined;
-  return steps.reduce<readonly string[]>((shared, o) => shared.filter((m) => o.couldExplain?.includes(m)), steps[0]?.couldExplain ?? []);
+  return steps.reduce<readonly string[]>(
+    (shared, o) => shared.filter((m) => o.couldExplain?.includes(m)),
+    steps[0]?.couldExplain ?? [],
+  );
 }
 
 /** A step that carries a genuine message to the implementation, which must accept it: a verify of a valid case, or a role's exchange. */
 function genuineStep(c: TriageCase, o: TriageCase['ops'][number]): boolean {
-  if (c.result !== 'valid' || c.kind === 'property' || KIND_INFO[c.kind].implementation?.verifies !== true) return false;
+  if (c.result !== 'valid' || c.kind === 'property' || KIND_INFO[c.kind].implementation?.verifies !== true)
+    return false;
   // an operation kind verifies in its verify steps; a role's every step carries a message to the implementation
   return o.op.endsWith('.verify') || END_TO_END_KINDS.has(c.kind);
 }
@@ -208,13 +254,23 @@ function genuineStep(c: TriageCase, o: TriageCase['ops'][number]): boolean {
  * secret (or a full URL built otherwise, R4) explains them all at once. Its cases: those
  * refusals, and the failing signing cases (signature, client) with no diagnosis.
  */
-function credentialsCause(cases: readonly TriageCase[], failing: readonly TriageCase[], refusalExplained: boolean): Set<TriageCase> | undefined {
+function credentialsCause(
+  cases: readonly TriageCase[],
+  failing: readonly TriageCase[],
+  refusalExplained: boolean,
+): Set<TriageCase> | undefined {
   if (refusalExplained) return undefined;
-  const genuine = cases.flatMap((c) => c.ops.filter((o) => genuineStep(c, o) && (o.status === 'pass' || o.status === 'fail')).map((o) => ({ c, o })));
+  const genuine = cases.flatMap((c) =>
+    c.ops.filter((o) => genuineStep(c, o) && (o.status === 'pass' || o.status === 'fail')).map((o) => ({ c, o })),
+  );
   if (genuine.length < 2 || genuine.some(({ o }) => o.status !== 'fail' || o.diagnosis?.length)) return undefined;
   const signing = failing.filter((c) => c.kind !== 'property' && KIND_INFO[c.kind].implementation?.signs === true);
   if (signing.some((c) => c.ops.some((o) => o.diagnosis?.length))) return undefined;
-  return new Set([...genuine.map(({ c }) => c), ...signing].filter((c) => failing.includes(c) && !c.ops.some((o) => o.status === 'error')));
+  return new Set(
+    [...genuine.map(({ c }) => c), ...signing].filter(
+      (c) => failing.includes(c) && !c.ops.some((o) => o.status === 'error'),
+    ),
+  );
 }
 
 /** The failures no known mistake explains that are not the implementation's answers. */

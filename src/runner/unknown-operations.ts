@@ -26,11 +26,20 @@ export interface UnknownOperation {
 export function unknownOperation(name: string, who: string): UnknownOperation {
   const shown = JSON.stringify(name);
   if ((KIT_OPERATIONS as readonly string[]).includes(name)) {
-    return { name, message: `${who} offers ${shown}, which protocol v1 does not know (a kit-internal operation, never sent to a testee)` };
+    return {
+      name,
+      message: `${who} offers ${shown}, which protocol v1 does not know (a kit-internal operation, never sent to a testee)`,
+    };
   }
   const suggestion = closestOperation(name);
-  const hint = suggestion ? `did you mean ${JSON.stringify(suggestion)}?` : `protocol v1 operations: ${PROTOCOL_OPERATIONS.join(', ')}`;
-  return { name, ...(suggestion ? { suggestion } : {}), message: `${who} offers ${shown}, which protocol v1 does not know (${hint})` };
+  const hint = suggestion
+    ? `did you mean ${JSON.stringify(suggestion)}?`
+    : `protocol v1 operations: ${PROTOCOL_OPERATIONS.join(', ')}`;
+  return {
+    name,
+    ...(suggestion ? { suggestion } : {}),
+    message: `${who} offers ${shown}, which protocol v1 does not know (${hint})`,
+  };
 }
 
 /**

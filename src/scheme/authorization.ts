@@ -94,7 +94,11 @@ function trimOws(text: string): string {
  */
 export function parseAuthorization(header: string, options: ParseOptions = {}): ParseOutcome {
   const tolerated = new Set<Tolerance>();
-  const refuse = (problem: HeaderProblem): ParseOutcome => ({ ok: false, problem, message: describeHeaderProblem(problem) });
+  const refuse = (problem: HeaderProblem): ParseOutcome => ({
+    ok: false,
+    problem,
+    message: describeHeaderProblem(problem),
+  });
 
   if (header.trim() === '') return refuse({ kind: 'empty-header' });
   const trimmedHeader = trimOws(header);
@@ -122,7 +126,10 @@ export function parseAuthorization(header: string, options: ParseOptions = {}): 
     const eq = item.indexOf('=');
     if (eq <= 0) return refuse({ kind: 'malformed-item', item });
     const written = item.slice(0, eq);
-    const name = options.foldNames && !isItemName(written) ? (ITEM_NAMES.find((n) => n.toLowerCase() === asciiLower(written)) ?? written) : written;
+    const name =
+      options.foldNames && !isItemName(written)
+        ? (ITEM_NAMES.find((n) => n.toLowerCase() === asciiLower(written)) ?? written)
+        : written;
     if (name !== written) tolerated.add('name-case');
     const value = item.slice(eq + 1);
     if (value === '') return refuse({ kind: 'empty-value', item: name });
@@ -162,7 +169,8 @@ export function strictItems(header: string): AuthorizationItems | undefined {
     const end = comma < 0 ? header.length : comma;
     const eq = header.indexOf('=', start);
     // a name, "=", a value (all non-empty), no SP or HTAB at either end of the item
-    if (eq <= start || eq + 1 >= end || isOws(header.charCodeAt(start)) || isOws(header.charCodeAt(end - 1))) return undefined;
+    if (eq <= start || eq + 1 >= end || isOws(header.charCodeAt(start)) || isOws(header.charCodeAt(end - 1)))
+      return undefined;
     const name = header.slice(start, eq);
     if (!isItemName(name) || found[name] !== undefined) return undefined;
     found[name] = header.slice(eq + 1, end);
@@ -170,7 +178,9 @@ export function strictItems(header: string): AuthorizationItems | undefined {
     start = comma + 1;
   }
   const { appId, sign, timestamp, nonce } = found;
-  return appId !== undefined && sign !== undefined && timestamp !== undefined && nonce !== undefined ? { appId, sign, timestamp, nonce } : undefined;
+  return appId !== undefined && sign !== undefined && timestamp !== undefined && nonce !== undefined
+    ? { appId, sign, timestamp, nonce }
+    : undefined;
 }
 
 /**
@@ -237,4 +247,3 @@ export function isItemName(name: string): name is ItemName {
 function asciiLower(text: string): string {
   return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
-

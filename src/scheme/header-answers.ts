@@ -21,7 +21,16 @@
  * authorization vectors, verification, `fuzz`, certification) goes through it.
  * @module
  */
-import { AUTH_SCHEME, isItemName, ITEM_NAMES, parseAuthorization, strictItems, type AuthorizationItems, type ItemName, type ParseOutcome } from './authorization.js';
+import {
+  AUTH_SCHEME,
+  isItemName,
+  ITEM_NAMES,
+  parseAuthorization,
+  strictItems,
+  type AuthorizationItems,
+  type ItemName,
+  type ParseOutcome,
+} from './authorization.js';
 import { NAME_FOLDS, type NameFold } from './name-folds.js';
 import { quotedAscii } from './text.js';
 
@@ -33,11 +42,26 @@ export type TrimSet = 'ows' | 'ascii' | 'js' | 'python' | 'unicode' | 'java';
 /** What each trim set removes, and which languages' trims remove exactly that. */
 export const TRIM_SETS: Readonly<Record<TrimSet, { readonly title: string; readonly has: (ch: string) => boolean }>> = {
   ows: { title: 'SP and HTAB (RFC 9110 OWS)', has: (ch) => ch === ' ' || ch === '\t' },
-  ascii: { title: 'ASCII white space (C isspace, Java and .NET regex \\s without flags)', has: (ch) => ' \t\n\v\f\r'.includes(ch) },
-  js: { title: 'JavaScript String#trim and regex \\s (WhiteSpace, LineTerminator, U+FEFF)', has: (ch) => /^\s$/.test(ch) },
-  python: { title: 'Python str.strip() (str.isspace: U+001C–U+001F, U+0085 and Unicode spaces)', has: (ch) => PYTHON_SPACE.test(ch) },
-  unicode: { title: 'Unicode White_Space (Go strings.TrimSpace, .NET String.Trim)', has: (ch) => /^\p{White_Space}$/u.test(ch) },
-  java: { title: 'Java String#trim (every char up to U+0020)', has: (ch) => ch.length === 1 && ch.charCodeAt(0) <= 0x20 },
+  ascii: {
+    title: 'ASCII white space (C isspace, Java and .NET regex \\s without flags)',
+    has: (ch) => ' \t\n\v\f\r'.includes(ch),
+  },
+  js: {
+    title: 'JavaScript String#trim and regex \\s (WhiteSpace, LineTerminator, U+FEFF)',
+    has: (ch) => /^\s$/.test(ch),
+  },
+  python: {
+    title: 'Python str.strip() (str.isspace: U+001C–U+001F, U+0085 and Unicode spaces)',
+    has: (ch) => PYTHON_SPACE.test(ch),
+  },
+  unicode: {
+    title: 'Unicode White_Space (Go strings.TrimSpace, .NET String.Trim)',
+    has: (ch) => /^\p{White_Space}$/u.test(ch),
+  },
+  java: {
+    title: 'Java String#trim (every char up to U+0020)',
+    has: (ch) => ch.length === 1 && ch.charCodeAt(0) <= 0x20,
+  },
 };
 
 /** Every answer R8 allows for one header. */
@@ -66,7 +90,8 @@ export function headerAnswers(header: string): HeaderAnswers {
   const accepted: AuthorizationItems[] = [];
   for (const rest of itemLists(header, sets)) {
     // a handful of distinct answers at most: compared value by value, not keyed by long text
-    for (const items of acceptedItems(rest, sets)) if (!accepted.some((a) => ITEM_NAMES.every((n) => a[n] === items[n]))) accepted.push(items);
+    for (const items of acceptedItems(rest, sets))
+      if (!accepted.some((a) => ITEM_NAMES.every((n) => a[n] === items[n]))) accepted.push(items);
   }
   return { refusable: true, accepted, strict };
 }
@@ -83,7 +108,8 @@ export function headerVerdict(answers: HeaderAnswers): HeaderVerdict {
 }
 
 /** A parser's answer to a header, as protocol v1 carries it. */
-export type ParserAnswer = { readonly refused: true; readonly reason?: string } | { readonly items: Readonly<Record<string, unknown>> };
+export type ParserAnswer =
+  { readonly refused: true; readonly reason?: string } | { readonly items: Readonly<Record<string, unknown>> };
 
 /**
  * A parser's answer from protocol v1's answer shape (`rejected` or `result`).
@@ -91,14 +117,15 @@ export type ParserAnswer = { readonly refused: true; readonly reason?: string } 
  * @returns the refusal with its reason, or the values
  * @example parserAnswer({ rejected: { reason: 'no' } }) // { refused: true, reason: 'no' }
  */
-export function parserAnswer(answer: { readonly rejected: { readonly reason: string } } | { readonly result: Readonly<Record<string, unknown>> }): ParserAnswer {
+export function parserAnswer(
+  answer: { readonly rejected: { readonly reason: string } } | { readonly result: Readonly<Record<string, unknown>> },
+): ParserAnswer {
   return 'rejected' in answer ? { refused: true, reason: answer.rejected.reason } : { items: answer.result };
 }
 
 /** The judgement of one parser answer against R8. */
 export type AnswerJudgement =
-  | { readonly ok: true; readonly choice: 'accepted' | 'refused' }
-  | { readonly ok: false; readonly reason: string };
+  { readonly ok: true; readonly choice: 'accepted' | 'refused' } | { readonly ok: false; readonly reason: string };
 
 /**
  * Judges a parser's answer: a refusal passes when R8 allows one; accepted values pass when
@@ -112,9 +139,13 @@ export function judgeParserAnswer(answers: HeaderAnswers, answer: ParserAnswer):
   if ('refused' in answer) {
     if (answers.refusable) return { ok: true, choice: 'refused' };
     const why = answer.reason ? `: ${answer.reason}` : '';
-    return { ok: false, reason: `must be accepted (R8: every reading accepts it, with ${showItems(answers.accepted[0])}), but was refused${why}` };
+    return {
+      ok: false,
+      reason: `must be accepted (R8: every reading accepts it, with ${showItems(answers.accepted[0])}), but was refused${why}`,
+    };
   }
-  if (answers.accepted.some((a) => ITEM_NAMES.every((n) => answer.items[n] === a[n]))) return { ok: true, choice: 'accepted' };
+  if (answers.accepted.some((a) => ITEM_NAMES.every((n) => answer.items[n] === a[n])))
+    return { ok: true, choice: 'accepted' };
   if (answers.accepted.length === 0) {
     const why = answers.strict.ok ? 'no reading accepts it' : answers.strict.message;
     return { ok: false, reason: `must be refused (R8: ${why}), but was accepted` };
@@ -122,7 +153,10 @@ export function judgeParserAnswer(answers: HeaderAnswers, answer: ParserAnswer):
   const allowed = answers.accepted.slice(0, 3).map(showItems).join(' or ');
   const more = answers.accepted.length > 3 ? ` (or ${answers.accepted.length - 3} more)` : '';
   const how = answers.refusable ? 'may be refused, or accepted with' : 'must be accepted with';
-  return { ok: false, reason: `accepted with ${showItems(answer.items)}, but R8 allows no such values: it ${how} ${allowed}${more}` };
+  return {
+    ok: false,
+    reason: `accepted with ${showItems(answer.items)}, but R8 allows no such values: it ${how} ${allowed}${more}`,
+  };
 }
 
 /**
@@ -139,7 +173,8 @@ export function judgeHeader(header: string, answer: ParserAnswer): AnswerJudgeme
   const strict = strictItems(header);
   if ('refused' in answer) {
     if (strict === undefined || hasWhiteSpaceAtPlaces(header)) return { ok: true, choice: 'refused' };
-  } else if (strict !== undefined && ITEM_NAMES.every((n) => answer.items[n] === strict[n])) return { ok: true, choice: 'accepted' };
+  } else if (strict !== undefined && ITEM_NAMES.every((n) => answer.items[n] === strict[n]))
+    return { ok: true, choice: 'accepted' };
   return judgeParserAnswer(headerAnswers(header), answer);
 }
 
@@ -215,7 +250,8 @@ function effectiveSets(header: string): Has[] {
 /** The first index of a character of a trim set (white space is always one UTF-16 unit): a native scan for any white space, then the set's test on what it finds. */
 function firstIndex(text: string, has: Has): number {
   ANY_WHITE_SPACE_ALL.lastIndex = 0;
-  for (let m = ANY_WHITE_SPACE_ALL.exec(text); m !== null; m = ANY_WHITE_SPACE_ALL.exec(text)) if (has(m[0])) return m.index;
+  for (let m = ANY_WHITE_SPACE_ALL.exec(text); m !== null; m = ANY_WHITE_SPACE_ALL.exec(text))
+    if (has(m[0])) return m.index;
   return -1;
 }
 
@@ -299,7 +335,11 @@ function acceptedItems(rest: string, sets: readonly Has[]): AuthorizationItems[]
 }
 
 /** The distinct ways of treating one place: kept, or removed with each trim set that changes something. */
-function choices(texts: readonly string[], sets: readonly Has[], trim: (t: string, has: Has) => string): Array<(t: string) => string> {
+function choices(
+  texts: readonly string[],
+  sets: readonly Has[],
+  trim: (t: string, has: Has) => string,
+): Array<(t: string) => string> {
   const out: Array<(t: string) => string> = [(t) => t];
   const seen: Array<readonly string[]> = [texts];
   for (const has of sets) {
@@ -330,14 +370,19 @@ function nameReadings(names: readonly string[]): Array<ReadonlyArray<ItemName | 
   if (!names.some((n, i) => exact[i] === undefined && n.length >= 3 && n.length <= 12)) return out;
   FOLD_NAMES.forEach((f, k) => {
     const keys = ITEM_KEYS[k] ?? [];
-    const read = names.map((n, i) => exact[i] ?? (n.length > 12 ? undefined : ITEM_NAMES[keys.indexOf(NAME_FOLDS[f].key(n))]));
+    const read = names.map(
+      (n, i) => exact[i] ?? (n.length > 12 ? undefined : ITEM_NAMES[keys.indexOf(NAME_FOLDS[f].key(n))]),
+    );
     if (!out.some((o) => o.every((x, i) => x === read[i]))) out.push(read);
   });
   return out;
 }
 
 /** The strict rules after the leniency: unknown items ignored, each item once, no empty value. */
-function collect(names: ReadonlyArray<ItemName | undefined>, values: readonly string[]): AuthorizationItems | undefined {
+function collect(
+  names: ReadonlyArray<ItemName | undefined>,
+  values: readonly string[],
+): AuthorizationItems | undefined {
   const found = new Map<string, string>();
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
@@ -347,10 +392,13 @@ function collect(names: ReadonlyArray<ItemName | undefined>, values: readonly st
     found.set(name, value);
   }
   if (found.size !== ITEM_NAMES.length) return undefined;
-  return Object.fromEntries(ITEM_NAMES.map((n) => [n, found.get(n) ?? ''])) as Record<(typeof ITEM_NAMES)[number], string>;
+  return Object.fromEntries(ITEM_NAMES.map((n) => [n, found.get(n) ?? ''])) as Record<
+    (typeof ITEM_NAMES)[number],
+    string
+  >;
 }
 
 function showValue(value: unknown): string {
-  if (typeof value !== 'string') return value === undefined ? '(missing)' : JSON.stringify(value) ?? String(value);
+  if (typeof value !== 'string') return value === undefined ? '(missing)' : (JSON.stringify(value) ?? String(value));
   return quotedAscii(value.length > 70 ? `${value.slice(0, 70)}…` : value);
 }

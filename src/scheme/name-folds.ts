@@ -14,13 +14,33 @@ export type NameFold = 'ascii' | 'upper' | 'lower' | 'java' | 'go' | 'casefold';
  * ASCII one (ſ, ı, İ, the Kelvin sign, the ligatures ﬀ–ﬆ).
  * @example NAME_FOLDS.java.key('app\u0130d') === NAME_FOLDS.java.key('appId') // true — NAME_FOLDS.go's: false
  */
-export const NAME_FOLDS: Readonly<Record<NameFold, { readonly title: string; readonly key: (name: string) => string }>> = {
-  ascii: { title: 'ASCII letters only (C strcasecmp, .NET OrdinalIgnoreCase on ASCII names)', key: (n) => n.replace(/[A-Z]/g, (c) => c.toLowerCase()) },
-  upper: { title: 'both upper-cased (JavaScript, Java and Python toUpperCase / upper: ſ, ı, ﬆ match)', key: (n) => n.toUpperCase() },
-  lower: { title: 'both lower-cased (JavaScript, Java and Python toLowerCase / lower: the Kelvin sign matches k)', key: (n) => n.toLowerCase() },
-  java: { title: 'Java String#equalsIgnoreCase (per char: upper case, then lower case; ſ, ı, İ match)', key: (n) => mapChars(n, (c) => simpleLower(simpleUpper(c))) },
-  go: { title: 'Go strings.EqualFold (simple case folding: ſ matches s, the Kelvin sign k)', key: (n) => mapChars(n, (c) => (c === '\u0131' || c === '\u0130' ? c : simpleLower(simpleUpper(c)))) },
-  casefold: { title: 'Python str.casefold (full case folding: ſ and ﬆ match, ı does not)', key: (n) => mapChars(n, (c) => (c === '\u0131' ? c : c.toUpperCase().toLowerCase())) },
+export const NAME_FOLDS: Readonly<
+  Record<NameFold, { readonly title: string; readonly key: (name: string) => string }>
+> = {
+  ascii: {
+    title: 'ASCII letters only (C strcasecmp, .NET OrdinalIgnoreCase on ASCII names)',
+    key: (n) => n.replace(/[A-Z]/g, (c) => c.toLowerCase()),
+  },
+  upper: {
+    title: 'both upper-cased (JavaScript, Java and Python toUpperCase / upper: ſ, ı, ﬆ match)',
+    key: (n) => n.toUpperCase(),
+  },
+  lower: {
+    title: 'both lower-cased (JavaScript, Java and Python toLowerCase / lower: the Kelvin sign matches k)',
+    key: (n) => n.toLowerCase(),
+  },
+  java: {
+    title: 'Java String#equalsIgnoreCase (per char: upper case, then lower case; ſ, ı, İ match)',
+    key: (n) => mapChars(n, (c) => simpleLower(simpleUpper(c))),
+  },
+  go: {
+    title: 'Go strings.EqualFold (simple case folding: ſ matches s, the Kelvin sign k)',
+    key: (n) => mapChars(n, (c) => (c === '\u0131' || c === '\u0130' ? c : simpleLower(simpleUpper(c)))),
+  },
+  casefold: {
+    title: 'Python str.casefold (full case folding: ſ and ﬆ match, ı does not)',
+    key: (n) => mapChars(n, (c) => (c === '\u0131' ? c : c.toUpperCase().toLowerCase())),
+  },
 };
 
 // --- internal ---

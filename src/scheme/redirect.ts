@@ -2,7 +2,14 @@
  * Verification of the return-URL redirect (spec §5.6, reading R11).
  * @module
  */
-import { refuse, verifySigned, type Credentials, type VerifyOptions, type VerifyOutcome, type VerifyProblem } from './verify.js';
+import {
+  refuse,
+  verifySigned,
+  type Credentials,
+  type VerifyOptions,
+  type VerifyOutcome,
+  type VerifyProblem,
+} from './verify.js';
 
 /**
  * The parameters the gateway adds to the returnUrl at redirect (§5.6, §6).
@@ -36,7 +43,13 @@ export function verifyRedirect(redirect: ReturnRedirect, options: VerifyOptions 
   if ('problem' in values) return refuse(values.problem);
   const { payment, authorization } = values;
   const outcome = verifySigned(
-    { appId: redirect.appId, appSecret: redirect.appSecret, method: 'GET', url: redirect.returnUrl, body: `payment=${payment}` },
+    {
+      appId: redirect.appId,
+      appSecret: redirect.appSecret,
+      method: 'GET',
+      url: redirect.returnUrl,
+      body: `payment=${payment}`,
+    },
     authorization,
     options,
   );
@@ -50,7 +63,9 @@ export function verifyRedirect(redirect: ReturnRedirect, options: VerifyOptions 
  * @returns the decoded values, or why there are none
  * @example redirectValues('https://m/r?payment=%7B%7D&authorization=V2_SHA256+a%3D1') // { payment: '{}', authorization: 'V2_SHA256 a=1' }
  */
-export function redirectValues(redirectUrl: string): { readonly payment: string; readonly authorization: string } | { readonly problem: VerifyProblem } {
+export function redirectValues(
+  redirectUrl: string,
+): { readonly payment: string; readonly authorization: string } | { readonly problem: VerifyProblem } {
   const params = queryParameters(redirectUrl);
   const values: Partial<Record<'payment' | 'authorization', string>> = {};
   for (const name of ['payment', 'authorization'] as const) {

@@ -11,7 +11,7 @@
  * @example isValidUtf8(Uint8Array.of(0xc3, 0xa9)) // true
  */
 export function isValidUtf8(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.byteLength; ) {
+  for (let i = 0; i < bytes.byteLength;) {
     const size = utf8SequenceLength(bytes, i);
     if (size === 0) return false;
     i += size;

@@ -30,7 +30,10 @@ export type VerifyResult = 'valid' | 'invalid' | 'acceptable';
  * @returns whether accepting and whether refusing is conformant
  * @example verifyAnswers({ appId, appSecret, method: 'POST', url, body }, authorization).mayAccept // true
  */
-export function verifyAnswers(parts: Omit<SignatureParts, 'timestamp' | 'nonce'>, authorization: string | null | undefined): VerifyAnswers {
+export function verifyAnswers(
+  parts: Omit<SignatureParts, 'timestamp' | 'nonce'>,
+  authorization: string | null | undefined,
+): VerifyAnswers {
   if (authorization === null || authorization === undefined) return { mayAccept: false, mayRefuse: true };
   const answers = headerAnswers(authorization);
   let mayAccept = false;
@@ -63,7 +66,10 @@ export function verifyResult(answers: VerifyAnswers): VerifyResult {
  * @returns the verdict
  * @example itemsVerify({ appId, appSecret, method: 'POST', url, body }, parseAuthorization(authorization).items) // 'verified'
  */
-export function itemsVerify(parts: Omit<SignatureParts, 'timestamp' | 'nonce'>, items: AuthorizationItems): 'verified' | 'upper-case' | 'refused' {
+export function itemsVerify(
+  parts: Omit<SignatureParts, 'timestamp' | 'nonce'>,
+  items: AuthorizationItems,
+): 'verified' | 'upper-case' | 'refused' {
   if (items.appId !== parts.appId || !/^[0-9a-fA-F]{64}$/.test(items.sign)) return 'refused';
   if (sign({ ...parts, timestamp: items.timestamp, nonce: items.nonce }) !== items.sign.toLowerCase()) return 'refused';
   return /[A-F]/.test(items.sign) ? 'upper-case' : 'verified';

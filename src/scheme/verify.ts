@@ -4,7 +4,14 @@
  * problem discriminated on `kind`, with a message that never contains the secret.
  * @module
  */
-import { parseAuthorization, type AuthorizationItems, type HeaderProblem, describeHeaderProblem, type ParseOptions, type Tolerance } from './authorization.js';
+import {
+  parseAuthorization,
+  type AuthorizationItems,
+  type HeaderProblem,
+  describeHeaderProblem,
+  type ParseOptions,
+  type Tolerance,
+} from './authorization.js';
 import { signEquals } from './constant-time.js';
 import type { SignatureParts } from './parts.js';
 import { sign } from './sign.js';
@@ -143,7 +150,8 @@ export function verifySigned(
   const uppercase = /[A-F]/.test(items.sign);
   if (uppercase && !options.acceptUppercaseHex) return refuse({ kind: 'uppercase-sign' });
   const computed = sign({ ...parts, timestamp: items.timestamp, nonce: items.nonce });
-  if (!signEquals(computed, uppercase ? items.sign.toLowerCase() : items.sign)) return refuse({ kind: 'sign-mismatch' });
+  if (!signEquals(computed, uppercase ? items.sign.toLowerCase() : items.sign))
+    return refuse({ kind: 'sign-mismatch' });
   return { valid: true, items, tolerated: parsed.tolerated };
 }
 
@@ -162,7 +170,9 @@ export function describeVerifyProblem(problem: VerifyProblem): string {
     case 'app-id-mismatch':
       return `appId ${JSON.stringify(problem.got)} is not the expected ${JSON.stringify(problem.expected)}`;
     case 'malformed-sign':
-      return problem.reason === 'length' ? 'sign is not 64 hex digits long' : 'sign has a character that is not a hex digit';
+      return problem.reason === 'length'
+        ? 'sign is not 64 hex digits long'
+        : 'sign has a character that is not a hex digit';
     case 'uppercase-sign':
       return 'sign is in upper-case hex (R7: this verifier refuses it)';
     case 'sign-mismatch':

@@ -41,7 +41,12 @@ type OperationFn = (input: OperationInput) => unknown;
 export async function loadModuleSubject(path: string, cwd: string = process.cwd()): Promise<Subject> {
   const full = resolve(cwd, path);
   if (/\.[cm]?ts$/.test(full)) await registerTypeScript(path);
-  let mod: { subject?: Subject; createSubject?: () => Subject | Promise<Subject>; operations?: Record<string, OperationFn>; implementation?: Implementation };
+  let mod: {
+    subject?: Subject;
+    createSubject?: () => Subject | Promise<Subject>;
+    operations?: Record<string, OperationFn>;
+    implementation?: Implementation;
+  };
   try {
     mod = (await import(pathToFileURL(full).href)) as typeof mod;
   } catch (e) {
@@ -49,13 +54,18 @@ export async function loadModuleSubject(path: string, cwd: string = process.cwd(
   }
   if (mod.subject) return mod.subject;
   if (typeof mod.createSubject === 'function') return await mod.createSubject();
-  if (mod.operations && typeof mod.operations === 'object') return fromOperations(mod.operations, mod.implementation, path);
+  if (mod.operations && typeof mod.operations === 'object')
+    return fromOperations(mod.operations, mod.implementation, path);
   throw new ModuleSubjectError(`the module ${path} exports none of subject, createSubject() or operations`);
 }
 
 // --- internal ---
 
-function fromOperations(table: Record<string, OperationFn>, implementation: Implementation | undefined, path: string): Subject {
+function fromOperations(
+  table: Record<string, OperationFn>,
+  implementation: Implementation | undefined,
+  path: string,
+): Subject {
   const operations = Object.keys(table).filter(isOperation) as Operation[];
   return {
     implementation: implementation ?? { name: path, version: 'unknown', language: 'javascript' },
@@ -65,7 +75,8 @@ function fromOperations(table: Record<string, OperationFn>, implementation: Impl
       if (typeof fn !== 'function') return { unsupported: { reason: `the module does not export ${op}` } };
       try {
         const result = await fn(input);
-        if (typeof result !== 'object' || result === null || Array.isArray(result)) return { failed: { reason: `${op} returned ${JSON.stringify(result)}, not an object` } };
+        if (typeof result !== 'object' || result === null || Array.isArray(result))
+          return { failed: { reason: `${op} returned ${JSON.stringify(result)}, not an object` } };
         return { result: result as { [key: string]: Json } };
       } catch (e) {
         return { rejected: { reason: e instanceof Error ? e.message : String(e) } };
@@ -79,6 +90,8 @@ async function registerTypeScript(path: string): Promise<void> {
     const api = (await import('tsx/esm/api' as string)) as { register: () => unknown };
     api.register();
   } catch {
-    throw new ModuleSubjectError(`${path} is TypeScript: compile it to JavaScript first, or install tsx (npm i -D tsx) so pgv2kit can load it`);
+    throw new ModuleSubjectError(
+      `${path} is TypeScript: compile it to JavaScript first, or install tsx (npm i -D tsx) so pgv2kit can load it`,
+    );
   }
 }

@@ -36,9 +36,14 @@ export function reach(url: string, timeoutMs: number): Promise<Reach> {
       socket.destroy();
       resolve(result);
     };
-    const timer = setTimeout(() => done({ ok: false, reason: `no connection within ${timeoutMs} ms (${where})` }), timeoutMs);
+    const timer = setTimeout(
+      () => done({ ok: false, reason: `no connection within ${timeoutMs} ms (${where})` }),
+      timeoutMs,
+    );
     socket.once('connect', () => done({ ok: true, ms: Math.round(performance.now() - started) }));
-    socket.once('error', (e: NodeJS.ErrnoException) => done({ ok: false, reason: `${REASONS[e.code ?? ''] ?? e.message} (${where})` }));
+    socket.once('error', (e: NodeJS.ErrnoException) =>
+      done({ ok: false, reason: `${REASONS[e.code ?? ''] ?? e.message} (${where})` }),
+    );
   });
 }
 

@@ -13,7 +13,13 @@ import type { ClientOptions } from '../client/options.js';
 import { upload } from '../client/upload.js';
 import { verifyRedirect } from '../scheme/redirect.js';
 import { sign } from '../scheme/sign.js';
-import { verifyRequest, verifyResponse, verifyWebhook, type VerifyOptions, type VerifyOutcome } from '../scheme/verify.js';
+import {
+  verifyRequest,
+  verifyResponse,
+  verifyWebhook,
+  type VerifyOptions,
+  type VerifyOutcome,
+} from '../scheme/verify.js';
 import { buildUploadForm, checkUploadBody, validateCredentialsRequest } from '../upload/index.js';
 import { kitVersion } from '../version.js';
 import type { Operation } from '../protocol/operations.js';
@@ -44,38 +50,105 @@ export function createReferenceSubject(options: ReferenceOptions = {}): Subject 
   const handlers: Partial<Record<Operation, (input: Input) => Promise<Answer> | Answer>> = {
     'signature.content': (i) => ok({ contentB64: toBase64(signatureContent(parts(i))) }),
     'signature.sign': (i) => ok({ sign: sign(parts(i)) }),
-    'authorization.format': (i) => ok({ header: formatAuthorization({ appId: i.str('appId'), sign: i.str('sign'), timestamp: i.str('timestamp'), nonce: i.str('nonce') }) }),
+    'authorization.format': (i) =>
+      ok({
+        header: formatAuthorization({
+          appId: i.str('appId'),
+          sign: i.str('sign'),
+          timestamp: i.str('timestamp'),
+          nonce: i.str('nonce'),
+        }),
+      }),
     'authorization.parse': (i) => {
       const parsed = parseAuthorization(i.str('header'));
       return parsed.ok ? ok({ ...parsed.items }) : { rejected: { reason: parsed.message } };
     },
     'request.verify': (i) =>
-      verdict(verifyRequest({ appId: i.str('appId'), appSecret: i.str('appSecret'), method: i.str('method'), url: i.str('url'), authorization: i.auth(), body: i.bytes('bodyB64') }, options)),
+      verdict(
+        verifyRequest(
+          {
+            appId: i.str('appId'),
+            appSecret: i.str('appSecret'),
+            method: i.str('method'),
+            url: i.str('url'),
+            authorization: i.auth(),
+            body: i.bytes('bodyB64'),
+          },
+          options,
+        ),
+      ),
     'response.verify': (i) =>
       verdict(
         verifyResponse(
-          { appId: i.str('appId'), appSecret: i.str('appSecret'), method: i.str('method'), url: i.str('url'), status: i.num('status'), authorization: i.auth(), body: i.bytes('bodyB64') },
+          {
+            appId: i.str('appId'),
+            appSecret: i.str('appSecret'),
+            method: i.str('method'),
+            url: i.str('url'),
+            status: i.num('status'),
+            authorization: i.auth(),
+            body: i.bytes('bodyB64'),
+          },
           options,
         ),
       ),
     'webhook.verify': (i) =>
-      verdict(verifyWebhook({ appId: i.str('appId'), appSecret: i.str('appSecret'), notifyUrl: i.str('notifyUrl'), method: i.str('method'), authorization: i.auth(), body: i.bytes('bodyB64') }, options)),
+      verdict(
+        verifyWebhook(
+          {
+            appId: i.str('appId'),
+            appSecret: i.str('appSecret'),
+            notifyUrl: i.str('notifyUrl'),
+            method: i.str('method'),
+            authorization: i.auth(),
+            body: i.bytes('bodyB64'),
+          },
+          options,
+        ),
+      ),
     'redirect.verify': (i) => {
-      const outcome = verifyRedirect({ appId: i.str('appId'), appSecret: i.str('appSecret'), returnUrl: i.str('returnUrl'), redirectUrl: i.str('redirectUrl') }, options);
-      return ok(outcome.valid ? { valid: true, payment: outcome.payment ?? null } : { valid: false, payment: null, reason: outcome.message });
+      const outcome = verifyRedirect(
+        {
+          appId: i.str('appId'),
+          appSecret: i.str('appSecret'),
+          returnUrl: i.str('returnUrl'),
+          redirectUrl: i.str('redirectUrl'),
+        },
+        options,
+      );
+      return ok(
+        outcome.valid
+          ? { valid: true, payment: outcome.payment ?? null }
+          : { valid: false, payment: null, reason: outcome.message },
+      );
     },
     'upload.validate': (i) => {
-      const outcome = validateCredentialsRequest({ filename: i.raw('filename'), contentType: i.raw('contentType'), scene: i.raw('scene'), fileSize: i.raw('fileSize') });
+      const outcome = validateCredentialsRequest({
+        filename: i.raw('filename'),
+        contentType: i.raw('contentType'),
+        scene: i.raw('scene'),
+        fileSize: i.raw('fileSize'),
+      });
       return ok(outcome.valid ? { valid: true } : { valid: false, reason: outcome.message });
     },
     'upload.form': (i) => {
-      const form = buildUploadForm({ formFields: i.pairs('formFields'), filename: i.str('filename'), contentType: i.str('contentType'), file: i.bytes('fileB64') });
+      const form = buildUploadForm({
+        formFields: i.pairs('formFields'),
+        filename: i.str('filename'),
+        contentType: i.str('contentType'),
+        file: i.bytes('fileB64'),
+      });
       return ok({ contentType: form.contentType, bodyB64: toBase64(form.body) });
     },
     'upload.formCheck': async (i) => {
       const multipart = new Input(i.obj('multipart'));
       const outcome = await checkUploadBody(
-        { formFields: i.pairs('formFields'), filename: i.str('filename'), contentType: i.str('contentType'), file: i.bytes('fileB64') },
+        {
+          formFields: i.pairs('formFields'),
+          filename: i.str('filename'),
+          contentType: i.str('contentType'),
+          file: i.bytes('fileB64'),
+        },
         multipart.bytes('bodyB64'),
         multipart.str('contentType'),
       );
@@ -95,7 +168,13 @@ export function createReferenceSubject(options: ReferenceOptions = {}): Subject 
       return ok({ storageUri, uploadNo });
     },
     'client.createPayment': async (i) => {
-      const { code, paymentNo } = await createPayment({ ...client, baseUrl: i.str('baseUrl'), appId: i.str('appId'), appSecret: i.str('appSecret'), payment: i.obj('payment') });
+      const { code, paymentNo } = await createPayment({
+        ...client,
+        baseUrl: i.str('baseUrl'),
+        appId: i.str('appId'),
+        appSecret: i.str('appSecret'),
+        payment: i.obj('payment'),
+      });
       return ok({ code, paymentNo });
     },
   };
@@ -109,7 +188,8 @@ export function createReferenceSubject(options: ReferenceOptions = {}): Subject 
         return await handler(new Input(input));
       } catch (e) {
         if (e instanceof ClientError) return { rejected: { reason: `${e.code}: ${e.message}` } };
-        if (e instanceof InputError || e instanceof RangeError || e instanceof TypeError) return { rejected: { reason: e.message } };
+        if (e instanceof InputError || e instanceof RangeError || e instanceof TypeError)
+          return { rejected: { reason: e.message } };
         throw e;
       }
     },
@@ -158,12 +238,16 @@ class Input {
   }
   obj(name: string): OperationInput {
     const v = this.input[name];
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new InputError(`input ${name} must be an object`);
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      throw new InputError(`input ${name} must be an object`);
     return v;
   }
   pairs(name: string): Array<[string, string]> {
     const v = this.input[name];
-    if (!Array.isArray(v) || !v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string')) {
+    if (
+      !Array.isArray(v) ||
+      !v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string')
+    ) {
       throw new InputError(`input ${name} must be an array of [name, value] string pairs`);
     }
     return v as Array<[string, string]>;
@@ -171,7 +255,15 @@ class Input {
 }
 
 function parts(i: Input) {
-  return { appId: i.str('appId'), appSecret: i.str('appSecret'), method: i.str('method'), url: i.str('url'), timestamp: i.str('timestamp'), nonce: i.str('nonce'), body: i.bytes('bodyB64') };
+  return {
+    appId: i.str('appId'),
+    appSecret: i.str('appSecret'),
+    method: i.str('method'),
+    url: i.str('url'),
+    timestamp: i.str('timestamp'),
+    nonce: i.str('nonce'),
+    body: i.bytes('bodyB64'),
+  };
 }
 
 function ok(result: { [key: string]: Json }): Answer {

@@ -27,7 +27,9 @@ export interface TesteeSubject extends Subject {
  */
 export async function createTesteeSubject(options: TesteeOptions): Promise<TesteeSubject> {
   const session = await startTestee(options);
-  const operations = session.hello.operations.filter((op): op is Operation => (PROTOCOL_OPERATIONS as readonly string[]).includes(op));
+  const operations = session.hello.operations.filter((op): op is Operation =>
+    (PROTOCOL_OPERATIONS as readonly string[]).includes(op),
+  );
   return {
     session,
     get implementation() {
@@ -35,7 +37,10 @@ export async function createTesteeSubject(options: TesteeOptions): Promise<Teste
     },
     operations,
     // names protocol v1 does not know, and kit-internal ones (never sent to a testee): reported by the run
-    unknownOperations: [...session.hello.unknownOperations, ...session.hello.operations.filter((op) => !(operations as readonly string[]).includes(op))],
+    unknownOperations: [
+      ...session.hello.unknownOperations,
+      ...session.hello.operations.filter((op) => !(operations as readonly string[]).includes(op)),
+    ],
     call: (op, input, caseId) => session.call(caseId, op, input),
     gaveUp: () => session.failure,
     warnings: () => protocolWarnings(session.protocolProblems),
@@ -49,5 +54,7 @@ export async function createTesteeSubject(options: TesteeOptions): Promise<Teste
 /** The lines that broke the protocol outside any case, as one warning (run.log has each). */
 function protocolWarnings(broken: readonly string[]): string[] {
   if (broken.length === 0) return [];
-  return [`the testee broke the protocol ${broken.length} time${broken.length === 1 ? '' : 's'} outside any case (run.log has each): ${broken[0]}`];
+  return [
+    `the testee broke the protocol ${broken.length} time${broken.length === 1 ? '' : 's'} outside any case (run.log has each): ${broken[0]}`,
+  ];
 }

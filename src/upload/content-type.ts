@@ -54,7 +54,9 @@ export function parseContentType(value: string): ParsedContentType | undefined {
  * @example reportedMediaType('pdf') // 'text/plain'
  */
 export function reportedMediaType(value: string): string {
-  const asRead = Buffer.from(value, 'utf8').toString('latin1').replace(/^[ \t]+/, '');
+  const asRead = Buffer.from(value, 'utf8')
+    .toString('latin1')
+    .replace(/^[ \t]+/, '');
   const parsed = parseContentType(asRead);
   return parsed ? `${parsed.type}/${parsed.subtype}` : 'text/plain';
 }
@@ -149,5 +151,12 @@ function isTchar(code: number): boolean {
 
 /** RFC 9110 qdtext: HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text (%x80-FF). */
 function isQdtext(code: number): boolean {
-  return code === 0x09 || code === 0x20 || code === 0x21 || (code >= 0x23 && code <= 0x5b) || (code >= 0x5d && code <= 0x7e) || (code >= 0x80 && code <= 0xff);
+  return (
+    code === 0x09 ||
+    code === 0x20 ||
+    code === 0x21 ||
+    (code >= 0x23 && code <= 0x5b) ||
+    (code >= 0x5d && code <= 0x7e) ||
+    (code >= 0x80 && code <= 0xff)
+  );
 }

@@ -22,7 +22,8 @@ export interface CredentialsRequest {
 export type CredentialsField = 'filename' | 'contentType' | 'scene' | 'fileSize';
 
 /** A rule of §2.1/§2.2/§8 that a field can break. */
-export type CredentialsRule = 'required' | 'type' | 'maxLength' | 'extension' | 'fileType' | 'uppercase' | 'allowedValue' | 'maxSize';
+export type CredentialsRule =
+  'required' | 'type' | 'maxLength' | 'extension' | 'fileType' | 'uppercase' | 'allowedValue' | 'maxSize';
 
 /** Why a credentials request is refused: the field, the rule and the limit, where there is one. */
 export interface CredentialsProblem {
@@ -33,7 +34,8 @@ export interface CredentialsProblem {
 }
 
 /** The outcome of {@link validateCredentialsRequest}. */
-export type CredentialsOutcome = { readonly valid: true } | { readonly valid: false; readonly problem: CredentialsProblem; readonly message: string };
+export type CredentialsOutcome =
+  { readonly valid: true } | { readonly valid: false; readonly problem: CredentialsProblem; readonly message: string };
 
 /**
  * Validates the upload-credentials request body as the reference gateway does
@@ -70,7 +72,11 @@ export function validateCredentialsRequest(request: CredentialsRequest): Credent
   if (nameProblem) return nameProblem;
   const name = filename as string;
   const extension = fileExtension(name);
-  if (extension === undefined) return refuse({ field: 'filename', rule: 'extension' }, `filename ${quote(name)} has no extension: it must end in "." and at least one character (2.1)`);
+  if (extension === undefined)
+    return refuse(
+      { field: 'filename', rule: 'extension' },
+      `filename ${quote(name)} has no extension: it must end in "." and at least one character (2.1)`,
+    );
 
   const typeProblem = checkText('contentType', contentType, false);
   if (typeProblem) return typeProblem;
@@ -78,10 +84,14 @@ export function validateCredentialsRequest(request: CredentialsRequest): Credent
   const sceneProblem = checkText('scene', scene, true);
   if (sceneProblem) return sceneProblem;
   const sceneText = scene as string;
-  if (sceneText !== sceneText.toUpperCase()) return refuse({ field: 'scene', rule: 'uppercase' }, `scene ${quote(sceneText)} is not upper case (2.1)`);
+  if (sceneText !== sceneText.toUpperCase())
+    return refuse({ field: 'scene', rule: 'uppercase' }, `scene ${quote(sceneText)} is not upper case (2.1)`);
   if (!isSceneName(sceneText)) {
     const allowed = SCENE_NAMES.join(', ');
-    return refuse({ field: 'scene', rule: 'allowedValue', limit: allowed }, `scene ${quote(sceneText)} is not an allowed value; allowed: ${allowed} (2.1, 2.2)`);
+    return refuse(
+      { field: 'scene', rule: 'allowedValue', limit: allowed },
+      `scene ${quote(sceneText)} is not an allowed value; allowed: ${allowed} (2.1, 2.2)`,
+    );
   }
   const rule = SCENES[sceneText];
 
@@ -95,7 +105,10 @@ export function validateCredentialsRequest(request: CredentialsRequest): Credent
 
   if (fileSize === undefined || fileSize === null) return { valid: true };
   if (typeof fileSize !== 'number' || !Number.isInteger(fileSize) || fileSize < 0) {
-    return refuse({ field: 'fileSize', rule: 'type' }, `fileSize must be a non-negative integer number of bytes; got ${describeValue(fileSize)} (2.2)`);
+    return refuse(
+      { field: 'fileSize', rule: 'type' },
+      `fileSize must be a non-negative integer number of bytes; got ${describeValue(fileSize)} (2.2)`,
+    );
   }
   if (fileSize > rule.maxFileSize) {
     return refuse(
@@ -119,10 +132,15 @@ function checkText(field: TextField, value: unknown, required: boolean): Credent
     if (!required) return undefined;
     return refuse({ field, rule: 'required' }, `${field} is required (2.1)`);
   }
-  if (typeof value !== 'string') return refuse({ field, rule: 'type' }, `${field} must be a string; got ${describeValue(value)} (2.1)`);
+  if (typeof value !== 'string')
+    return refuse({ field, rule: 'type' }, `${field} must be a string; got ${describeValue(value)} (2.1)`);
   const limit = CREDENTIALS_LIMITS[field];
   const length = codePointLength(value);
-  if (length > limit) return refuse({ field, rule: 'maxLength', limit }, `${field} is ${length} characters long; the limit is ${limit} (2.1, 8)`);
+  if (length > limit)
+    return refuse(
+      { field, rule: 'maxLength', limit },
+      `${field} is ${length} characters long; the limit is ${limit} (2.1, 8)`,
+    );
   return undefined;
 }
 

@@ -32,7 +32,9 @@ export type FormProblemKind = FormProblem['kind'];
  * text parts came in another order than issued says so (`reordered`): acceptable (R14),
  * recorded, never refused.
  */
-export type FormCheckOutcome = { readonly valid: true; readonly reordered?: true } | { readonly valid: false; readonly problem: FormProblem; readonly message: string };
+export type FormCheckOutcome =
+  | { readonly valid: true; readonly reordered?: true }
+  | { readonly valid: false; readonly problem: FormProblem; readonly message: string };
 
 /** What the kit says about one kind of {@link FormProblem}. */
 export interface FormProblemInfo {
@@ -65,7 +67,8 @@ export const FORM_PROBLEMS: Readonly<Record<FormProblemKind, FormProblemInfo>> =
   },
   'file-not-last': {
     title: 'File part not last',
-    description: 'A part follows the file part. S3-style receivers ignore everything after the file, so the upload fails its conditions.',
+    description:
+      'A part follows the file part. S3-style receivers ignore everything after the file, so the upload fails its conditions.',
     sources: ['3', '4.2', '7', 'R14'],
   },
   'field-missing': {
@@ -135,10 +138,15 @@ export const FORM_PROBLEMS: Readonly<Record<FormProblemKind, FormProblemInfo>> =
 export function checkUploadForm(issued: UploadFormInput, parts: readonly MultipartPart[]): FormCheckOutcome {
   const fileAt = parts.findIndex((p) => p.kind === 'file' && p.name === 'file');
   const file = parts[fileAt];
-  if (file === undefined || file.kind !== 'file') return refuse({ kind: 'no-file-part' }, 'no part named file carries a filename (4.2, R14)');
+  if (file === undefined || file.kind !== 'file')
+    return refuse({ kind: 'no-file-part' }, 'no part named file carries a filename (4.2, R14)');
 
   const extra = parts.find((p, i) => p.kind === 'file' && i !== fileAt);
-  if (extra) return refuse({ kind: 'extra-file-part' }, `part ${JSON.stringify(extra.name)} is a second file part; the form holds one, named file (4.2, R14)`);
+  if (extra)
+    return refuse(
+      { kind: 'extra-file-part' },
+      `part ${JSON.stringify(extra.name)} is a second file part; the form holds one, named file (4.2, R14)`,
+    );
 
   const after = parts[fileAt + 1];
   if (after) {
@@ -153,35 +161,58 @@ export function checkUploadForm(issued: UploadFormInput, parts: readonly Multipa
 
   for (const [name] of issued.formFields) {
     if (!texts.some((t) => carriesParam(t.name, name))) {
-      return refuse({ kind: 'field-missing', field: name }, `formFields entry ${JSON.stringify(name)} has no text part before the file part (4.2, R14)`);
+      return refuse(
+        { kind: 'field-missing', field: name },
+        `formFields entry ${JSON.stringify(name)} has no text part before the file part (4.2, R14)`,
+      );
     }
   }
   for (const t of texts) {
     const entry = issued.formFields[issuedIndex(t.name)];
     if (entry && t.value !== entry[1]) {
-      return refuse({ kind: 'field-changed', field: entry[0] }, `text part ${JSON.stringify(t.name)} carries a value other than the one issued (4.2, R14)`);
+      return refuse(
+        { kind: 'field-changed', field: entry[0] },
+        `text part ${JSON.stringify(t.name)} carries a value other than the one issued (4.2, R14)`,
+      );
     }
   }
   const seen = new Set<number>();
   for (const t of texts) {
     const at = issuedIndex(t.name);
-    if (at < 0) return refuse({ kind: 'field-added', field: t.name }, `text part ${JSON.stringify(t.name)} is not a formFields entry (R14: no other parts)`);
-    if (seen.has(at)) return refuse({ kind: 'field-added', field: t.name }, `text part ${JSON.stringify(t.name)} appears more than once (R14: no other parts)`);
+    if (at < 0)
+      return refuse(
+        { kind: 'field-added', field: t.name },
+        `text part ${JSON.stringify(t.name)} is not a formFields entry (R14: no other parts)`,
+      );
+    if (seen.has(at))
+      return refuse(
+        { kind: 'field-added', field: t.name },
+        `text part ${JSON.stringify(t.name)} appears more than once (R14: no other parts)`,
+      );
     seen.add(at);
   }
   const reordered = texts.some((t, i) => issuedIndex(t.name) !== i);
 
   if (!carriesParam(file.filename, issued.filename)) {
-    return refuse({ kind: 'file-name' }, `the file part's filename is ${JSON.stringify(file.filename)}, not ${JSON.stringify(issued.filename)} (4.2, R14)`);
+    return refuse(
+      { kind: 'file-name' },
+      `the file part's filename is ${JSON.stringify(file.filename)}, not ${JSON.stringify(issued.filename)} (4.2, R14)`,
+    );
   }
   if (issued.contentType !== '') {
     const expected = reportedMediaType(issued.contentType);
     if (file.contentType !== expected) {
-      return refuse({ kind: 'file-content-type' }, `the file part's content type is ${file.contentType}, not ${expected} (4.2, R14)`);
+      return refuse(
+        { kind: 'file-content-type' },
+        `the file part's content type is ${file.contentType}, not ${expected} (4.2, R14)`,
+      );
     }
   }
   if (!bytesEqual(file.data, issued.file)) {
-    return refuse({ kind: 'file-content' }, `the file part holds ${file.data.byteLength} bytes that are not the file's ${issued.file.byteLength} (4.2)`);
+    return refuse(
+      { kind: 'file-content' },
+      `the file part holds ${file.data.byteLength} bytes that are not the file's ${issued.file.byteLength} (4.2)`,
+    );
   }
   return reordered ? { valid: true, reordered: true } : { valid: true };
 }
@@ -198,7 +229,11 @@ export function checkUploadForm(issued: UploadFormInput, parts: readonly Multipa
  * const r = await checkUploadBody({ formFields: [['key', 'k/1.pdf'], ['policy', 'P']], filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') }, form.body, form.contentType);
  * r.valid // true — the client sent every entry unchanged (in any order, R14), then the file
  */
-export async function checkUploadBody(issued: UploadFormInput, body: Uint8Array, contentType: string): Promise<FormCheckOutcome> {
+export async function checkUploadBody(
+  issued: UploadFormInput,
+  body: Uint8Array,
+  contentType: string,
+): Promise<FormCheckOutcome> {
   let parts: MultipartPart[];
   try {
     parts = await parseMultipart(body, contentType);

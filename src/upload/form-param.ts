@@ -43,9 +43,12 @@ export function carriesParam(received: string, issued: string): boolean {
  */
 export function assertParamCarriable(label: string, value: string): void {
   assertWellFormed(label, value);
-  if (/[\0-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(value)) throw new RangeError(`${label} contains a control character, which a part header cannot carry`);
+  if (/[\0-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(value))
+    throw new RangeError(`${label} contains a control character, which a part header cannot carry`);
   if (value.includes('\\\\') || value.endsWith('\\')) {
-    throw new RangeError(`${label} contains two backslashes in a row or ends in a backslash, which a quoted header parameter does not carry as written`);
+    throw new RangeError(
+      `${label} contains two backslashes in a row or ends in a backslash, which a quoted header parameter does not carry as written`,
+    );
   }
 }
 
@@ -59,7 +62,8 @@ export function assertParamCarriable(label: string, value: string): void {
  */
 export function assertHeaderCarriable(label: string, value: string): void {
   assertWellFormed(label, value);
-  if (/[\0-\x08\x0a-\x1f\x7f]/.test(value)) throw new RangeError(`${label} contains a control character, which a part header cannot carry`);
+  if (/[\0-\x08\x0a-\x1f\x7f]/.test(value))
+    throw new RangeError(`${label} contains a control character, which a part header cannot carry`);
 }
 
 /**

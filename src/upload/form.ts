@@ -78,8 +78,12 @@ export function buildUploadForm(input: UploadFormInput, options: UploadFormOptio
   const file = Buffer.from(input.file.buffer, input.file.byteOffset, input.file.byteLength);
   const texts = [...input.formFields.flat(), input.filename, input.contentType];
   if (options.boundary !== undefined) {
-    if (!BOUNDARY.test(options.boundary)) throw new RangeError(`boundary must be 1–70 characters from 0-9 A-Z a-z ' + - . _; got ${JSON.stringify(options.boundary)}`);
-    if (occursIn(options.boundary, texts, file)) throw new RangeError(`boundary ${JSON.stringify(options.boundary)} occurs in the form's content`);
+    if (!BOUNDARY.test(options.boundary))
+      throw new RangeError(
+        `boundary must be 1–70 characters from 0-9 A-Z a-z ' + - . _; got ${JSON.stringify(options.boundary)}`,
+      );
+    if (occursIn(options.boundary, texts, file))
+      throw new RangeError(`boundary ${JSON.stringify(options.boundary)} occurs in the form's content`);
     return assemble(input, file, options.boundary);
   }
   for (;;) {
@@ -92,14 +96,22 @@ export function buildUploadForm(input: UploadFormInput, options: UploadFormOptio
 
 const BOUNDARY = /^[0-9A-Za-z'+\-._]{1,70}$/;
 
-function assemble(input: UploadFormInput, file: Buffer, boundary: string | undefined): UploadForm & { readonly boundary: string } {
+function assemble(
+  input: UploadFormInput,
+  file: Buffer,
+  boundary: string | undefined,
+): UploadForm & { readonly boundary: string } {
   const form = new FormData();
   if (boundary !== undefined) form.setBoundary(boundary);
   const b = form.getBoundary();
   for (const [name, value] of input.formFields) form.append(name, value);
   form.append('file', file, { header: fileHeader(b, input.filename, input.contentType) });
   const body = form.getBuffer();
-  return { contentType: `multipart/form-data; boundary=${b}`, body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), boundary: b };
+  return {
+    contentType: `multipart/form-data; boundary=${b}`,
+    body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+    boundary: b,
+  };
 }
 
 /** The file part's delimiter and header, in form-data's layout (form-data adds no CRLF after a header that starts with the delimiter). */
@@ -128,9 +140,11 @@ function checkInput(input: UploadFormInput): void {
     assertWellFormed(`formFields value of ${JSON.stringify(pair[0])}`, pair[1]);
   });
   if (typeof input.filename !== 'string') throw new TypeError('filename must be a string');
-  if (input.filename === '') throw new RangeError('filename is empty: the file part must carry the file name (4.2, R14)');
+  if (input.filename === '')
+    throw new RangeError('filename is empty: the file part must carry the file name (4.2, R14)');
   assertParamCarriable('filename', input.filename);
-  if (typeof input.contentType !== 'string') throw new TypeError('contentType must be a string ("" when the credentials request gave none)');
+  if (typeof input.contentType !== 'string')
+    throw new TypeError('contentType must be a string ("" when the credentials request gave none)');
   assertHeaderCarriable('contentType', input.contentType);
   if (!(input.file instanceof Uint8Array)) throw new TypeError('file must be a Uint8Array');
 }

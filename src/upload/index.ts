@@ -6,7 +6,13 @@
 export { CREDENTIALS_LIMITS, SCENES, SCENE_NAMES, codePointLength, fileExtension, isSceneName } from './scenes.js';
 export type { SceneName, SceneRule } from './scenes.js';
 export { validateCredentialsRequest } from './credentials-request.js';
-export type { CredentialsField, CredentialsOutcome, CredentialsProblem, CredentialsRequest, CredentialsRule } from './credentials-request.js';
+export type {
+  CredentialsField,
+  CredentialsOutcome,
+  CredentialsProblem,
+  CredentialsRequest,
+  CredentialsRule,
+} from './credentials-request.js';
 export { buildUploadForm } from './form.js';
 export type { FormFields, UploadForm, UploadFormInput, UploadFormOptions } from './form.js';
 export { MULTIPART_MALFORMED, MultipartError, parseMultipart } from './multipart.js';

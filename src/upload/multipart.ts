@@ -130,7 +130,9 @@ function requestBoundary(contentType: string): string {
   return boundary;
 }
 
-type Slot = { kind: 'field'; name: string; value: string } | { kind: 'file'; name: string; filename: string | undefined; contentType: string; data: Uint8Array };
+type Slot =
+  | { kind: 'field'; name: string; value: string }
+  | { kind: 'file'; name: string; filename: string | undefined; contentType: string; data: Uint8Array };
 
 function runBusboy(body: Buffer, contentType: string): Promise<MultipartPart[]> {
   return new Promise<MultipartPart[]>((resolve, reject) => {
@@ -161,7 +163,13 @@ function runBusboy(body: Buffer, contentType: string): Promise<MultipartPart[]> 
       slots.push({ kind: 'field', name: name ?? '', value });
     });
     parser.on('file', (name: string | undefined, stream: Readable, info: busboy.FileInfo) => {
-      const slot: Slot = { kind: 'file', name: name ?? '', filename: info.filename, contentType: info.mimeType, data: new Uint8Array(0) };
+      const slot: Slot = {
+        kind: 'file',
+        name: name ?? '',
+        filename: info.filename,
+        contentType: info.mimeType,
+        data: new Uint8Array(0),
+      };
       slots.push(slot);
       files.push(collect(stream, slot, fail));
     });
@@ -222,4 +230,3 @@ function countOpenedParts(body: Buffer, boundary: string): number {
 function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
-

@@ -13,5 +13,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
  * @example createAjv({ verbose: true }).compile({ type: 'string' })('x') // true
  */
 export function createAjv(options: { readonly verbose?: boolean } = {}): Ajv2020 {
-  return new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true, verbose: options.verbose ?? false });
+  return new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    strictTuples: false,
+    allowUnionTypes: true,
+    verbose: options.verbose ?? false,
+  });
 }

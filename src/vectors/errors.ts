@@ -34,7 +34,9 @@ export class VectorSetError extends Pgv2kitError {
   override readonly exit = 'usage';
   override readonly name: string = 'VectorSetError';
   constructor(readonly problems: readonly VectorProblem[]) {
-    super(`${problems.length} problem${problems.length === 1 ? '' : 's'} in the vector files:\n${problems.map(formatProblem).join('\n')}`);
+    super(
+      `${problems.length} problem${problems.length === 1 ? '' : 's'} in the vector files:\n${problems.map(formatProblem).join('\n')}`,
+    );
   }
 }
 

@@ -97,11 +97,16 @@ function writeExport(set: VectorSet, out: string): ExportSummary {
     const cases = live.filter((l) => l.file === f.file).map((l) => l.case);
     const flags = [...new Set(cases.flatMap((c) => c.flags))].sort();
     const notes = Object.fromEntries(flags.filter((flag) => set.notes[flag]).map((flag) => [flag, set.notes[flag]]));
-    const cited = new Set<string>([...cases.flatMap((c) => c.readings), ...flags.flatMap((flag) => set.notes[flag]?.readings ?? [])]);
-    const quoted = Object.fromEntries([...cited].sort(byNumber).flatMap((id) => {
-      const r = readings.get(id);
-      return r ? [[id, { point: r.point, reading: r.reading }]] : [];
-    }));
+    const cited = new Set<string>([
+      ...cases.flatMap((c) => c.readings),
+      ...flags.flatMap((flag) => set.notes[flag]?.readings ?? []),
+    ]);
+    const quoted = Object.fromEntries(
+      [...cited].sort(byNumber).flatMap((id) => {
+        const r = readings.get(id);
+        return r ? [[id, { point: r.point, reading: r.reading }]] : [];
+      }),
+    );
     const exported: ExportedFile = {
       schema: `schema/${f.kind}.schema.json`,
       format: EXPORT_FORMAT,
@@ -120,9 +125,13 @@ function writeExport(set: VectorSet, out: string): ExportSummary {
     writeFileSync(join(out, file), `${JSON.stringify(exported, null, 2)}\n`);
     files.push({ file, kind: f.kind, numberOfTests: cases.length });
   }
-  for (const kind of VECTOR_KINDS) writeFileSync(join(out, 'schema', `${kind}.schema.json`), `${JSON.stringify(exportSchema(kind), null, 2)}\n`);
+  for (const kind of VECTOR_KINDS)
+    writeFileSync(join(out, 'schema', `${kind}.schema.json`), `${JSON.stringify(exportSchema(kind), null, 2)}\n`);
   const numberOfTests = files.reduce((n, f) => n + f.numberOfTests, 0);
-  writeFileSync(join(out, 'index.json'), `${JSON.stringify({ format: EXPORT_FORMAT, kit: { name: KIT_NAME, version: kitVersion() }, vectorSetHash: set.hash, numberOfTests, files }, null, 2)}\n`);
+  writeFileSync(
+    join(out, 'index.json'),
+    `${JSON.stringify({ format: EXPORT_FORMAT, kit: { name: KIT_NAME, version: kitVersion() }, vectorSetHash: set.hash, numberOfTests, files }, null, 2)}\n`,
+  );
   return { dir: out, files, numberOfTests };
 }
 
@@ -167,7 +176,20 @@ export function exportSchema(kind: VectorKind): Record<string, unknown> {
   const content = { content: text, contentHex: hex, sign };
   const signatureTest = {
     properties: {
-      inputs: { type: 'object', required: ['appId', 'appSecret', 'method', 'url', 'timestamp', 'nonce', 'bodyHex'], properties: { appId: text, appSecret: text, method: text, url: text, timestamp: text, nonce: text, body: text, bodyHex: hex } },
+      inputs: {
+        type: 'object',
+        required: ['appId', 'appSecret', 'method', 'url', 'timestamp', 'nonce', 'bodyHex'],
+        properties: {
+          appId: text,
+          appSecret: text,
+          method: text,
+          url: text,
+          timestamp: text,
+          nonce: text,
+          body: text,
+          bodyHex: hex,
+        },
+      },
       expected: { type: 'object', required: ['contentHex', 'sign'], properties: content },
       // a mistaken signer's sign, and its content when the mistake is in the content (not for upper-case hex or an HMAC)
       candidate: { type: 'object', required: ['sign'], properties: content },
@@ -176,7 +198,16 @@ export function exportSchema(kind: VectorKind): Record<string, unknown> {
   };
   const test = {
     type: 'object',
-    required: ['id', 'comment', 'spec', 'readings', 'flags', 'result', 'inputs', ...(kind === 'signature' ? signatureTest.required : [])],
+    required: [
+      'id',
+      'comment',
+      'spec',
+      'readings',
+      'flags',
+      'result',
+      'inputs',
+      ...(kind === 'signature' ? signatureTest.required : []),
+    ],
     properties: {
       id: { type: 'string', pattern: `^${kind}\\.` },
       comment: text,
@@ -192,10 +223,23 @@ export function exportSchema(kind: VectorKind): Record<string, unknown> {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: `${kind}.schema.json`,
     title: `pgv2kit ${kind} vectors, as JSON`,
-    description: 'Byte strings are hex (…Hex), with the text beside them (body, content, …) where the bytes are valid UTF-8; every other string is text, to be encoded as UTF-8.',
+    description:
+      'Byte strings are hex (…Hex), with the text beside them (body, content, …) where the bytes are valid UTF-8; every other string is text, to be encoded as UTF-8.',
     type: 'object',
     additionalProperties: false,
-    required: ['schema', 'format', 'kit', 'vectorSetHash', 'kind', 'source', 'title', 'numberOfTests', 'notes', 'readings', 'tests'],
+    required: [
+      'schema',
+      'format',
+      'kit',
+      'vectorSetHash',
+      'kind',
+      'source',
+      'title',
+      'numberOfTests',
+      'notes',
+      'readings',
+      'tests',
+    ],
     properties: {
       schema: { const: `schema/${kind}.schema.json` },
       format: { const: EXPORT_FORMAT },
@@ -206,7 +250,14 @@ export function exportSchema(kind: VectorKind): Record<string, unknown> {
       title: text,
       numberOfTests: { type: 'integer', minimum: 0 },
       notes: { type: 'object', additionalProperties: { type: 'object', required: ['bugType', 'description'] } },
-      readings: { type: 'object', additionalProperties: { type: 'object', required: ['point', 'reading'], properties: { point: text, reading: text } } },
+      readings: {
+        type: 'object',
+        additionalProperties: {
+          type: 'object',
+          required: ['point', 'reading'],
+          properties: { point: text, reading: text },
+        },
+      },
       tests: { type: 'array', items: test },
     },
   };

@@ -7,7 +7,18 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { formatBytes } from '../bytes.js';
 import { fileSystemReason } from '../file-errors.js';
@@ -82,7 +93,15 @@ export function listYamlFiles(root: string, limits: VectorLimits = DEFAULT_VECTO
         }
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        if (yamlName || code === 'ELOOP') refuse(path, code === 'ELOOP' ? 'is a symlink loop' : code === 'ENOENT' ? 'is a symlink to nothing' : `cannot be read: ${fileSystemReason(e)}`);
+        if (yamlName || code === 'ELOOP')
+          refuse(
+            path,
+            code === 'ELOOP'
+              ? 'is a symlink loop'
+              : code === 'ENOENT'
+                ? 'is a symlink to nothing'
+                : `cannot be read: ${fileSystemReason(e)}`,
+          );
         continue;
       }
       if (stats.isDirectory()) {
@@ -106,7 +125,9 @@ export function listYamlFiles(root: string, limits: VectorLimits = DEFAULT_VECTO
 }
 
 /** What reading one file gave: its bytes, or why not. */
-export type FileRead = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly message: string; readonly missing?: true };
+export type FileRead =
+  | { readonly ok: true; readonly bytes: Buffer }
+  | { readonly ok: false; readonly message: string; readonly missing?: true };
 
 /**
  * Reads one file of the folder, at most `maxBytes`: a FIFO or device is found by the open itself
@@ -122,12 +143,19 @@ export function readFolderFile(path: string, maxBytes: number): FileRead {
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    return { ok: false, message: `cannot be read: ${fileSystemReason(e)}`, ...((e as NodeJS.ErrnoException).code === 'ENOENT' ? { missing: true as const } : {}) };
+    return {
+      ok: false,
+      message: `cannot be read: ${fileSystemReason(e)}`,
+      ...((e as NodeJS.ErrnoException).code === 'ENOENT' ? { missing: true as const } : {}),
+    };
   }
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { ok: false, message: `is ${fileKind(stats)}, not a regular file` };
-    const over = (size: number): FileRead => ({ ok: false, message: `is ${formatBytes(size)}, over the limit of ${formatBytes(maxBytes)} per file (--max-vector-file)` });
+    const over = (size: number): FileRead => ({
+      ok: false,
+      message: `is ${formatBytes(size)}, over the limit of ${formatBytes(maxBytes)} per file (--max-vector-file)`,
+    });
     if (stats.size > maxBytes) return over(stats.size);
     const chunks: Buffer[] = [];
     let total = 0;
@@ -175,14 +203,19 @@ export function contentKey(root: string, limits: VectorLimits = DEFAULT_VECTOR_L
   let schemas: FolderFile[];
   try {
     const schemaDir = join(root, 'schema');
-    schemas = readdirSync(schemaDir).sort().map((name) => ({ path: join(schemaDir, name), real: join(schemaDir, name) }));
+    schemas = readdirSync(schemaDir)
+      .sort()
+      .map((name) => ({ path: join(schemaDir, name), real: join(schemaDir, name) }));
   } catch {
     return undefined;
   }
   for (const file of [...schemas, ...listing.files]) {
     const read = readFolderFile(file.real, limits.fileBytes);
     if (!read.ok) return undefined;
-    hash.update(`${toPosix(relative(root, file.path))}\0`).update(read.bytes).update('\0');
+    hash
+      .update(`${toPosix(relative(root, file.path))}\0`)
+      .update(read.bytes)
+      .update('\0');
   }
   return hash.digest('hex');
 }

@@ -41,4 +41,3 @@ export const DEFAULT_VECTOR_LIMITS: VectorLimits = Object.freeze({
 export function vectorLimits(given: Partial<Pick<VectorLimits, 'fileBytes' | 'stringBytes'>> = {}): VectorLimits {
   return Object.freeze({ ...DEFAULT_VECTOR_LIMITS, ...given });
 }
-

@@ -15,7 +15,16 @@ import { listYamlFiles, readFolderFile, toPosix, type FolderFile } from './files
 import { DEFAULT_VECTOR_LIMITS, type VectorLimits } from './limits.js';
 import { describeYamlProblem, parseVectorYaml } from './yaml.js';
 import { contentKey, readSnapshot } from './snapshot.js';
-import { VECTOR_KINDS, type FlagNote, type LoadedCase, type MerchantCase, type RequirementEntry, type VectorCase, type VectorKind, type VectorSet } from './types.js';
+import {
+  VECTOR_KINDS,
+  type FlagNote,
+  type LoadedCase,
+  type MerchantCase,
+  type RequirementEntry,
+  type VectorCase,
+  type VectorKind,
+  type VectorSet,
+} from './types.js';
 
 /**
  * The vectors folder shipped with the kit.
@@ -69,7 +78,12 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
   const own = resolve(root) !== resolve(DEFAULT_VECTORS_DIR);
   const validators = compileSchemas(own && !existsSync(join(root, 'schema')) ? DEFAULT_VECTORS_DIR : root, limits);
   const listing = listYamlFiles(root, limits);
-  const problems: VectorProblem[] = listing.refusals.map((r) => ({ file: toPosix(relative(root, r.path)) || '.', pointer: '', message: r.message, refused: true }));
+  const problems: VectorProblem[] = listing.refusals.map((r) => ({
+    file: toPosix(relative(root, r.path)) || '.',
+    pointer: '',
+    message: r.message,
+    refused: true,
+  }));
   const hash = createHash('sha256');
   const files: Array<VectorSet['files'][number]> = [];
   const cases: LoadedCase[] = [];
@@ -80,7 +94,8 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
   const ownNotes = !own || existsSync(notesPath);
   const notesData = ownNotes ? readYaml(root, { path: notesPath, real: notesPath }, limits, problems, hash) : undefined;
   if (notesData !== undefined) {
-    if (validate(validators.notes, notesData, 'notes.yaml', problems)) notes = (notesData as { flags: Record<string, FlagNote> }).flags;
+    if (validate(validators.notes, notesData, 'notes.yaml', problems))
+      notes = (notesData as { flags: Record<string, FlagNote> }).flags;
   }
   // the flags a folder explains itself are the ones whose use it answers for (an unused one is a
   // warning), but for those a command writes cases with (writtenBy): explained ahead of their cases
@@ -99,13 +114,22 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
     if (data === undefined) continue;
     const kind = (data as { kind?: unknown }).kind;
     if (kind !== folder) {
-      problems.push({ file, pointer: '/kind', message: `kind is ${JSON.stringify(kind)}, but the file is in the ${folder}/ folder` });
+      problems.push({
+        file,
+        pointer: '/kind',
+        message: `kind is ${JSON.stringify(kind)}, but the file is in the ${folder}/ folder`,
+      });
       continue;
     }
     if (!validate(validators[folder], data, file, problems)) continue;
     const doc = data as { title: string; cases: VectorCase[]; requirements?: Record<string, RequirementEntry> };
     for (const [id, entry] of Object.entries(doc.requirements ?? {})) {
-      if (id in requirements) problems.push({ file, pointer: `/requirements/${id}`, message: `requirement ${id} is already defined in another file` });
+      if (id in requirements)
+        problems.push({
+          file,
+          pointer: `/requirements/${id}`,
+          message: `requirement ${id} is already defined in another file`,
+        });
       else requirements[id] = entry;
     }
     files.push({ file, kind: folder, title: doc.title, cases: doc.cases.length });
@@ -118,7 +142,10 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
     const kitIds = new Map(kitSet().cases.map((c) => [c.case.id, c.file]));
     for (const c of cases) {
       const kitFile = kitIds.get(c.case.id);
-      if (kitFile !== undefined) warnings.push(`${c.file}: case ${c.case.id} has the id of a case of the kit's vectors (${kitFile}): run beside them (--vectors kit,…) it is refused; give it an id of its own`);
+      if (kitFile !== undefined)
+        warnings.push(
+          `${c.file}: case ${c.case.id} has the id of a case of the kit's vectors (${kitFile}): run beside them (--vectors kit,…) it is refused; give it an id of its own`,
+        );
     }
   }
   if (problems.some((p) => p.refused)) throw new VectorInputError(problems);
@@ -140,11 +167,18 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
  * mkdirSync(`${tmp}/mine`);
  * loadVectorSets([{ root: DEFAULT_VECTORS_DIR }, { root: `${tmp}/mine`, label: 'mine' }]).cases.length === set.cases.length // true
  */
-export function loadVectorSets(folders: ReadonlyArray<{ readonly root: string; readonly label?: string }>, options: LoadOptions = {}): VectorSet {
+export function loadVectorSets(
+  folders: ReadonlyArray<{ readonly root: string; readonly label?: string }>,
+  options: LoadOptions = {},
+): VectorSet {
   const [first, ...rest] = folders;
   if (!first) throw new VectorSetError([{ file: '.', pointer: '', message: 'no vectors folder given' }]);
   if (rest.length === 0) return loadVectorSet(first.root, options);
-  const sets = folders.map((f) => ({ label: f.label, kit: resolve(f.root) === resolve(DEFAULT_VECTORS_DIR), set: loadVectorSet(f.root, options) }));
+  const sets = folders.map((f) => ({
+    label: f.label,
+    kit: resolve(f.root) === resolve(DEFAULT_VECTORS_DIR),
+    set: loadVectorSet(f.root, options),
+  }));
   const name = (label: string | undefined, file: string): string => (label ? `${label}/${file}` : file);
   const cases = sets.flatMap(({ label, set }) => set.cases.map((c) => ({ ...c, file: name(label, c.file) })));
   const problems: VectorProblem[] = [];
@@ -153,7 +187,13 @@ export function loadVectorSets(folders: ReadonlyArray<{ readonly root: string; r
     for (const c of set.cases) {
       const file = name(label, c.file);
       const where = seen.get(c.case.id);
-      if (where !== undefined) problems.push({ file, caseId: c.case.id, pointer: '', message: `id ${c.case.id} is already used in ${where}: the ids of every folder run together must differ` });
+      if (where !== undefined)
+        problems.push({
+          file,
+          caseId: c.case.id,
+          pointer: '',
+          message: `id ${c.case.id} is already used in ${where}: the ids of every folder run together must differ`,
+        });
       else seen.set(c.case.id, kit ? `${file} of the kit's vectors` : file);
     }
   }
@@ -209,7 +249,8 @@ function compileSchemas(root: string, limits: VectorLimits): Validators {
   for (const name of names) {
     const file = `schema/${name}.schema.json`;
     const read = readFolderFile(join(schemaDir, `${name}.schema.json`), limits.fileBytes);
-    if (!read.ok) throw new VectorSchemaError([{ file, pointer: '', message: read.missing ? 'is missing' : read.message }]);
+    if (!read.ok)
+      throw new VectorSchemaError([{ file, pointer: '', message: read.missing ? 'is missing' : read.message }]);
     const text = read.bytes.toString('utf8');
     texts.set(name, text);
     key.update(`${name}\0${text}\0`);
@@ -222,7 +263,9 @@ function compileSchemas(root: string, limits: VectorLimits): Validators {
     try {
       return JSON.parse(texts.get(name) ?? '') as object;
     } catch (e) {
-      throw new VectorSchemaError([{ file: `schema/${name}.schema.json`, pointer: '', message: `is not JSON: ${(e as Error).message}` }]);
+      throw new VectorSchemaError([
+        { file: `schema/${name}.schema.json`, pointer: '', message: `is not JSON: ${(e as Error).message}` },
+      ]);
     }
   };
   const compile = (name: string): ValidateFunction => {
@@ -230,16 +273,26 @@ function compileSchemas(root: string, limits: VectorLimits): Validators {
     try {
       return ajv.compile(schema);
     } catch (e) {
-      throw new VectorSchemaError([{ file: `schema/${name}.schema.json`, pointer: '', message: `does not compile: ${(e as Error).message}` }]);
+      throw new VectorSchemaError([
+        { file: `schema/${name}.schema.json`, pointer: '', message: `does not compile: ${(e as Error).message}` },
+      ]);
     }
   };
   ajv.addSchema(load('common'));
-  const validators = Object.fromEntries([...VECTOR_KINDS, 'notes' as const].map((k) => [k, compile(k)] as const)) as Validators;
+  const validators = Object.fromEntries(
+    [...VECTOR_KINDS, 'notes' as const].map((k) => [k, compile(k)] as const),
+  ) as Validators;
   compiled.set(digest, validators);
   return validators;
 }
 
-function readYaml(root: string, listed: FolderFile, limits: VectorLimits, problems: VectorProblem[], hash: ReturnType<typeof createHash>): unknown {
+function readYaml(
+  root: string,
+  listed: FolderFile,
+  limits: VectorLimits,
+  problems: VectorProblem[],
+  hash: ReturnType<typeof createHash>,
+): unknown {
   const file = toPosix(relative(root, listed.path));
   const read = readFolderFile(listed.real, limits.fileBytes);
   if (!read.ok) {
@@ -260,7 +313,13 @@ function readYaml(root: string, listed: FolderFile, limits: VectorLimits, proble
   if (known !== undefined) return structuredClone(known);
   const result = parseVectorYaml(text, limits);
   if (!result.ok) {
-    problems.push({ file, pointer: '', message: describeYamlProblem(result), ...(result.line !== undefined ? { line: result.line } : {}), ...(result.refused ? { refused: true } : {}) });
+    problems.push({
+      file,
+      pointer: '',
+      message: describeYamlProblem(result),
+      ...(result.line !== undefined ? { line: result.line } : {}),
+      ...(result.refused ? { refused: true } : {}),
+    });
     return undefined;
   }
   if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value ?? '');
@@ -319,7 +378,12 @@ function idAt(data: unknown, index: number): string | undefined {
   return typeof c?.id === 'string' ? c.id : undefined;
 }
 
-function checkSet(cases: readonly LoadedCase[], notes: Record<string, FlagNote>, problems: VectorProblem[], explainedHere: ReadonlySet<string>): string[] {
+function checkSet(
+  cases: readonly LoadedCase[],
+  notes: Record<string, FlagNote>,
+  problems: VectorProblem[],
+  explainedHere: ReadonlySet<string>,
+): string[] {
   const byId = new Map<string, LoadedCase>();
   const used = new Set<string>();
   cases.forEach((lc) => {
@@ -327,18 +391,35 @@ function checkSet(cases: readonly LoadedCase[], notes: Record<string, FlagNote>,
     const index = cases.filter((o) => o.file === lc.file).indexOf(lc);
     const at = (rest: string): string => `/cases/${index}${rest}`;
     const first = byId.get(id);
-    if (first) problems.push({ file: lc.file, caseId: id, pointer: at('/id'), message: `id ${id} is already used in ${first.file}` });
+    if (first)
+      problems.push({
+        file: lc.file,
+        caseId: id,
+        pointer: at('/id'),
+        message: `id ${id} is already used in ${first.file}`,
+      });
     else byId.set(id, lc);
     lc.case.flags.forEach((flag, i) => {
       used.add(flag);
-      if (!(flag in notes)) problems.push({ file: lc.file, caseId: id, pointer: at(`/flags/${i}`), message: `flag ${flag} is not explained in notes.yaml` });
+      if (!(flag in notes))
+        problems.push({
+          file: lc.file,
+          caseId: id,
+          pointer: at(`/flags/${i}`),
+          message: `flag ${flag} is not explained in notes.yaml`,
+        });
     });
   });
   for (const lc of cases) {
     const target = lc.case.supersededBy;
     if (target !== undefined && (target === lc.case.id || !byId.has(target))) {
       const index = cases.filter((o) => o.file === lc.file).indexOf(lc);
-      problems.push({ file: lc.file, caseId: lc.case.id, pointer: `/cases/${index}/supersededBy`, message: `supersededBy names ${target}, which is not another case` });
+      problems.push({
+        file: lc.file,
+        caseId: lc.case.id,
+        pointer: `/cases/${index}/supersededBy`,
+        message: `supersededBy names ${target}, which is not another case`,
+      });
     }
   }
   return [...explainedHere]
@@ -347,7 +428,11 @@ function checkSet(cases: readonly LoadedCase[], notes: Record<string, FlagNote>,
 }
 
 /** Merchant cases: each serves a requirement of the table; a replay names an earlier case of the same operation. */
-function checkRoles(cases: readonly LoadedCase[], requirements: Record<string, RequirementEntry>, problems: VectorProblem[]): string[] {
+function checkRoles(
+  cases: readonly LoadedCase[],
+  requirements: Record<string, RequirementEntry>,
+  problems: VectorProblem[],
+): string[] {
   const served = new Set<string>();
   const seen = new Map<string, MerchantCase>();
   for (const lc of cases) {
@@ -355,13 +440,37 @@ function checkRoles(cases: readonly LoadedCase[], requirements: Record<string, R
     if (c.kind !== 'merchant') continue;
     const at = `/cases/${cases.filter((o) => o.file === lc.file).indexOf(lc)}`;
     served.add(c.requirement);
-    if (!(c.requirement in requirements)) problems.push({ file: lc.file, caseId: c.id, pointer: `${at}/requirement`, message: `requirement ${c.requirement} is not in a requirements table` });
-    if (c.advisory && c.result !== 'acceptable') problems.push({ file: lc.file, caseId: c.id, pointer: `${at}/result`, message: 'an advisory case has the result acceptable' });
+    if (!(c.requirement in requirements))
+      problems.push({
+        file: lc.file,
+        caseId: c.id,
+        pointer: `${at}/requirement`,
+        message: `requirement ${c.requirement} is not in a requirements table`,
+      });
+    if (c.advisory && c.result !== 'acceptable')
+      problems.push({
+        file: lc.file,
+        caseId: c.id,
+        pointer: `${at}/result`,
+        message: 'an advisory case has the result acceptable',
+      });
     const replayed = c.inputs.replayOf;
     if (replayed !== undefined) {
       const earlier = seen.get(replayed);
-      if (!earlier || earlier.op !== c.op) problems.push({ file: lc.file, caseId: c.id, pointer: `${at}/inputs/replayOf`, message: `replayOf names ${replayed}, which is not an earlier ${c.op} case` });
-      else if (!c.advisory) problems.push({ file: lc.file, caseId: c.id, pointer: `${at}/advisory`, message: 'a replay is advisory (R12): set advisory: true' });
+      if (!earlier || earlier.op !== c.op)
+        problems.push({
+          file: lc.file,
+          caseId: c.id,
+          pointer: `${at}/inputs/replayOf`,
+          message: `replayOf names ${replayed}, which is not an earlier ${c.op} case`,
+        });
+      else if (!c.advisory)
+        problems.push({
+          file: lc.file,
+          caseId: c.id,
+          pointer: `${at}/advisory`,
+          message: 'a replay is advisory (R12): set advisory: true',
+        });
     }
     seen.set(c.id, c);
   }
@@ -373,4 +482,3 @@ function checkRoles(cases: readonly LoadedCase[], requirements: Record<string, R
 function isKind(name: string): name is VectorKind {
   return (VECTOR_KINDS as readonly string[]).includes(name);
 }
-

@@ -148,10 +148,15 @@ function kindOf(path: string): string {
 function folderProblem(root: string, area: string): string | undefined {
   const parent = dirname(root);
   const above = kindOf(parent);
-  if (above !== 'folder') return `the folder the vectors folder goes in, ${parent}, ${above === 'missing' ? 'does not exist' : above === 'file' ? 'is a file' : `cannot be read: ${above}`}`;
-  for (const [path, what] of [[root, 'the vectors folder'], [join(root, area), `the ${area} folder`]] as const) {
+  if (above !== 'folder')
+    return `the folder the vectors folder goes in, ${parent}, ${above === 'missing' ? 'does not exist' : above === 'file' ? 'is a file' : `cannot be read: ${above}`}`;
+  for (const [path, what] of [
+    [root, 'the vectors folder'],
+    [join(root, area), `the ${area} folder`],
+  ] as const) {
     const k = kindOf(path);
-    if (k !== 'folder' && k !== 'missing') return `${what} ${path} ${k === 'file' ? 'is a file, not a folder' : `cannot be read: ${k}`}`;
+    if (k !== 'folder' && k !== 'missing')
+      return `${what} ${path} ${k === 'file' ? 'is a file, not a folder' : `cannot be read: ${k}`}`;
   }
   return undefined;
 }

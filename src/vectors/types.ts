@@ -10,7 +10,18 @@ import type { Scenario } from './scenario.js';
  * The vector areas; each is a folder of vectors/ and a schema `vectors/schema/<kind>.schema.json`.
  * @example VECTOR_KINDS.includes('signature') // true
  */
-export const VECTOR_KINDS = ['signature', 'authorization', 'request', 'response', 'webhook', 'redirect', 'upload', 'client', 'gateway', 'merchant'] as const;
+export const VECTOR_KINDS = [
+  'signature',
+  'authorization',
+  'request',
+  'response',
+  'webhook',
+  'redirect',
+  'upload',
+  'client',
+  'gateway',
+  'merchant',
+] as const;
 
 /** One of {@link VECTOR_KINDS}. */
 export type VectorKind = (typeof VECTOR_KINDS)[number];
@@ -145,7 +156,12 @@ export interface WebhookCase extends CaseBase {
 /** A return-redirect verification case (5.6, R11). */
 export interface RedirectCase extends CaseBase {
   readonly kind: 'redirect';
-  readonly inputs: { readonly appId: string; readonly appSecret: string; readonly returnUrl: string; readonly redirectUrl: string };
+  readonly inputs: {
+    readonly appId: string;
+    readonly appSecret: string;
+    readonly returnUrl: string;
+    readonly redirectUrl: string;
+  };
   readonly expected: VerifyExpected & { readonly payment?: string };
 }
 
@@ -155,7 +171,13 @@ export type FormFieldPairs = ReadonlyArray<readonly [string, string]>;
 /** One part of a multipart body: a text part, or the file part. */
 export type ExpectedPart =
   | { readonly name: string; readonly value: string }
-  | { readonly name: 'file'; readonly filename: string; readonly contentType: string; readonly data?: string; readonly dataB64?: string };
+  | {
+      readonly name: 'file';
+      readonly filename: string;
+      readonly contentType: string;
+      readonly data?: string;
+      readonly dataB64?: string;
+    };
 
 /** The file of an upload case: text or base64. */
 export interface FileField {
@@ -167,12 +189,23 @@ export interface FileField {
 export type UploadCase = CaseBase & { readonly kind: 'upload' } & (
     | {
         readonly op: 'upload.validate';
-        readonly inputs: { readonly filename: string | null; readonly contentType: string | null; readonly scene: string | null; readonly fileSize: number | null };
-        readonly expected: { readonly problem?: { readonly field: string; readonly rule: string; readonly limit?: number | string } };
+        readonly inputs: {
+          readonly filename: string | null;
+          readonly contentType: string | null;
+          readonly scene: string | null;
+          readonly fileSize: number | null;
+        };
+        readonly expected: {
+          readonly problem?: { readonly field: string; readonly rule: string; readonly limit?: number | string };
+        };
       }
     | {
         readonly op: 'upload.form';
-        readonly inputs: FileField & { readonly formFields: FormFieldPairs; readonly filename: string; readonly contentType: string };
+        readonly inputs: FileField & {
+          readonly formFields: FormFieldPairs;
+          readonly filename: string;
+          readonly contentType: string;
+        };
         readonly expected: { readonly parts: readonly ExpectedPart[] };
       }
     | {
@@ -207,16 +240,41 @@ export type ClientCase = CaseBase & {
       }
     | {
         readonly op: 'client.createPayment';
-        readonly inputs: { readonly appId: string; readonly appSecret: string; readonly payment: { readonly [key: string]: unknown } };
+        readonly inputs: {
+          readonly appId: string;
+          readonly appSecret: string;
+          readonly payment: { readonly [key: string]: unknown };
+        };
         readonly expected: { readonly code?: string };
       }
   );
 
 /** One change made to a request after signing (gateway role). */
-export type GatewayMutation = 'body' | 'url' | 'method' | 'timestamp' | 'nonce' | 'app-id' | 'secret' | 'unsigned' | 'missing-item' | 'other-scheme' | 'content-type' | 'accept' | 'header-ows';
+export type GatewayMutation =
+  | 'body'
+  | 'url'
+  | 'method'
+  | 'timestamp'
+  | 'nonce'
+  | 'app-id'
+  | 'secret'
+  | 'unsigned'
+  | 'missing-item'
+  | 'other-scheme'
+  | 'content-type'
+  | 'accept'
+  | 'header-ows';
 
 /** One rule of 4.2 broken in an upload (gateway role). */
-export type UploadBreak = 'file-not-last' | 'field-removed' | 'field-changed' | 'field-added' | 'over-size' | 'type-not-accepted' | 'fields-reordered' | 'authorization-header';
+export type UploadBreak =
+  | 'file-not-last'
+  | 'field-removed'
+  | 'field-changed'
+  | 'field-added'
+  | 'over-size'
+  | 'type-not-accepted'
+  | 'fields-reordered'
+  | 'authorization-header';
 
 /** A gateway-role case: a request to the gateway under test, the kit playing the merchant. */
 export interface GatewayCase extends CaseBase {
@@ -261,7 +319,21 @@ export interface MerchantInputs {
   readonly authorization?: {
     readonly order?: readonly ItemName[];
     readonly appId?: 'other';
-    readonly sign?: 'one-digit' | 'zeros' | 'short' | 'upper-case' | 'prefix-1' | 'prefix-2' | 'prefix-8' | 'prefix-32' | 'prefix-63' | 'extra-digit' | 'first-digit' | 'last-digit' | 'non-hex' | 'other-content';
+    readonly sign?:
+      | 'one-digit'
+      | 'zeros'
+      | 'short'
+      | 'upper-case'
+      | 'prefix-1'
+      | 'prefix-2'
+      | 'prefix-8'
+      | 'prefix-32'
+      | 'prefix-63'
+      | 'extra-digit'
+      | 'first-digit'
+      | 'last-digit'
+      | 'non-hex'
+      | 'other-content';
     /** This item written with an empty value. */
     readonly empty?: ItemName;
     /** This item written twice, its genuine value and another, the genuine one `first` or `last`. */
@@ -303,7 +375,17 @@ export interface RequirementEntry {
 }
 
 /** Any case, discriminated on `kind` (the area it was loaded from). */
-export type VectorCase = SignatureCase | AuthorizationCase | RequestCase | ResponseCase | WebhookCase | RedirectCase | UploadCase | ClientCase | GatewayCase | MerchantCase;
+export type VectorCase =
+  | SignatureCase
+  | AuthorizationCase
+  | RequestCase
+  | ResponseCase
+  | WebhookCase
+  | RedirectCase
+  | UploadCase
+  | ClientCase
+  | GatewayCase
+  | MerchantCase;
 
 /** A flag's entry in the notes table. */
 export interface FlagNote {
@@ -328,7 +410,12 @@ export interface LoadedCase<C extends VectorCase = VectorCase> {
 /** Everything loaded from a vectors folder. */
 export interface VectorSet {
   readonly root: string;
-  readonly files: ReadonlyArray<{ readonly file: string; readonly kind: VectorKind; readonly title: string; readonly cases: number }>;
+  readonly files: ReadonlyArray<{
+    readonly file: string;
+    readonly kind: VectorKind;
+    readonly title: string;
+    readonly cases: number;
+  }>;
   /** Every case, superseded ones included, in file order. */
   readonly cases: readonly LoadedCase[];
   readonly notes: Readonly<Record<string, FlagNote>>;

@@ -12,7 +12,8 @@ import { hexDigits } from '../scheme/text.js';
  * Characters a reader could not see or tell apart: controls, format characters (BOM), marks, unusual spaces, unassigned and private-use code points.
  * @example INVISIBLE.test('a\u200bb') // true
  */
-export const INVISIBLE = /[\p{Cc}\p{Cf}\p{M}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufffd]/u;
+export const INVISIBLE =
+  /[\p{Cc}\p{Cf}\p{M}\p{Zl}\p{Zp}\p{Co}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufffd]/u;
 
 /**
  * Whether text holds a character a reader could not see or tell apart.
@@ -50,10 +51,10 @@ function escapeLine(line: string, continuation: boolean): string {
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
     else if (ch === ' ' && start && continuation) out += '\\x20';
-    else if (INVISIBLE.test(ch)) out += cp <= 0xff ? `\\x${hexDigits(cp, 2)}` : cp <= 0xffff ? `\\u${hexDigits(cp, 4)}` : `\\U${hexDigits(cp, 8)}`;
+    else if (INVISIBLE.test(ch))
+      out += cp <= 0xff ? `\\x${hexDigits(cp, 2)}` : cp <= 0xffff ? `\\u${hexDigits(cp, 4)}` : `\\U${hexDigits(cp, 8)}`;
     else out += ch;
     start = false;
   }
   return out;
 }
-

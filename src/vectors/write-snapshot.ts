@@ -20,7 +20,8 @@ import { SNAPSHOT_FILE } from './snapshot.js';
 export function writeSnapshot(): number {
   const key = contentKey(DEFAULT_VECTORS_DIR);
   const { root: _root, ...set } = loadVectorSetInFull(DEFAULT_VECTORS_DIR);
-  if (key === undefined || contentKey(DEFAULT_VECTORS_DIR) !== key) throw new Error('the vectors changed while they were read: run the build again');
+  if (key === undefined || contentKey(DEFAULT_VECTORS_DIR) !== key)
+    throw new Error('the vectors changed while they were read: run the build again');
   mkdirSync(dirname(SNAPSHOT_FILE), { recursive: true });
   const tmp = `${SNAPSHOT_FILE}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify({ key, set }));

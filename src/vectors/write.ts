@@ -62,7 +62,11 @@ export interface Appended {
  * @returns whether the file was created, and how to undo the write
  * @example const { undo } = appendCases(`${tmp}/mine.yaml`, { kind: 'signature', title: 't' }, []); undo();
  */
-export function appendCases(file: string, header: { readonly kind: string; readonly title: string; readonly description?: string }, cases: readonly object[]): Appended {
+export function appendCases(
+  file: string,
+  header: { readonly kind: string; readonly title: string; readonly description?: string },
+  cases: readonly object[],
+): Appended {
   const generated = stringifyVectorFile({ ...header, cases });
   if (!existsSync(file)) {
     writeFileSync(file, generated, { flag: 'wx' });

@@ -13,7 +13,13 @@ import type { VectorLimits } from './limits.js';
 /** What parsing gave: the data, or why not (refused: over a limit; else: not valid YAML). */
 export type ParsedYaml =
   | { readonly ok: true; readonly data: unknown }
-  | { readonly ok: false; readonly refused: boolean; readonly message: string; readonly line?: number; readonly column?: number };
+  | {
+      readonly ok: false;
+      readonly refused: boolean;
+      readonly message: string;
+      readonly line?: number;
+      readonly column?: number;
+    };
 
 /**
  * Parses one YAML document within the limits.
@@ -42,13 +48,15 @@ export function parseVectorYaml(text: string, limits: VectorLimits): ParsedYaml 
   }
   if (doc === undefined) return { ok: true, data: null };
   const error = doc.errors[0];
-  if (error) return { ok: false, refused: false, message: error.message.split('\n')[0] ?? error.code, ...at(error.pos[0]) };
+  if (error)
+    return { ok: false, refused: false, message: error.message.split('\n')[0] ?? error.code, ...at(error.pos[0]) };
   if (more) return { ok: false, refused: false, message: 'holds more than one YAML document' };
   try {
     return { ok: true, data: doc.toJS({ maxAliasCount: limits.aliases }) };
   } catch (e) {
     // the yaml package's own guard throws a ReferenceError for an alias expanding past the count
-    if (e instanceof ReferenceError) return { ok: false, refused: true, message: `its aliases expand past the limit of ${limits.aliases} expansions` };
+    if (e instanceof ReferenceError)
+      return { ok: false, refused: true, message: `its aliases expand past the limit of ${limits.aliases} expansions` };
     return { ok: false, refused: false, message: e instanceof Error ? e.message : String(e) };
   }
 }
@@ -62,7 +70,10 @@ export function parseVectorYaml(text: string, limits: VectorLimits): ParsedYaml 
  * describeYamlProblem(parseVectorYaml('a: [', DEFAULT_VECTOR_LIMITS)) // 'is not valid YAML…'
  */
 export function describeYamlProblem(problem: Extract<ParsedYaml, { ok: false }>): string {
-  const where = problem.line !== undefined ? ` (line ${problem.line}${problem.column !== undefined ? `, column ${problem.column}` : ''})` : '';
+  const where =
+    problem.line !== undefined
+      ? ` (line ${problem.line}${problem.column !== undefined ? `, column ${problem.column}` : ''})`
+      : '';
   return `${problem.refused ? 'is refused' : 'is not valid YAML'}${where}: ${problem.message}`;
 }
 
@@ -85,9 +96,17 @@ function overLimit(tokens: readonly object[], limits: VectorLimits): { message: 
     const offset = typeof token.offset === 'number' ? token.offset : 0;
     const depth = COLLECTIONS.has(String(token.type)) ? above + 1 : above;
     if (depth > limits.depth) return { message: `nests collections more than ${limits.depth} deep`, offset };
-    if (SCALARS.has(String(token.type)) && typeof token.source === 'string' && token.source.length > limits.stringBytes / 4) {
+    if (
+      SCALARS.has(String(token.type)) &&
+      typeof token.source === 'string' &&
+      token.source.length > limits.stringBytes / 4
+    ) {
       const bytes = Buffer.byteLength(token.source);
-      if (bytes > limits.stringBytes) return { message: `holds a string of ${formatBytes(bytes)}, over the limit of ${formatBytes(limits.stringBytes)} per string (--max-vector-string)`, offset };
+      if (bytes > limits.stringBytes)
+        return {
+          message: `holds a string of ${formatBytes(bytes)}, over the limit of ${formatBytes(limits.stringBytes)} per string (--max-vector-string)`,
+          offset,
+        };
     }
     for (const [key, value] of Object.entries(node)) {
       if (key !== 'source' && value !== null && typeof value === 'object') stack.push({ node: value, depth });

@@ -16,7 +16,8 @@ const SNAPSHOT = join(ROOT, 'dist', 'vectors', 'set-snapshot.json');
 
 export default function setup(): void {
   if (distFresh(ROOT)) {
-    if (statSync(SNAPSHOT).mtimeMs < newest(join(ROOT, 'vectors'), /\.(ya?ml|json)$/)) execFileSync('npm', ['run', '--silent', 'snapshot'], { cwd: ROOT, stdio: 'inherit' });
+    if (statSync(SNAPSHOT).mtimeMs < newest(join(ROOT, 'vectors'), /\.(ya?ml|json)$/))
+      execFileSync('npm', ['run', '--silent', 'snapshot'], { cwd: ROOT, stdio: 'inherit' });
     return;
   }
   // what npm run build does: compile, then the snapshot of the kit's vectors (src/vectors/write-snapshot.ts)

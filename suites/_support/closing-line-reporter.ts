@@ -8,6 +8,8 @@ export default class ClosingLineReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const count = { passed: 0, failed: 0, skipped: 0, pending: 0 };
     for (const mod of testModules) for (const test of mod.children.allTests()) count[test.result().state]++;
-    process.stdout.write(`\nskipped: ${count.skipped + count.pending}\n${count.passed} passed, ${count.failed} failed\n`);
+    process.stdout.write(
+      `\nskipped: ${count.skipped + count.pending}\n${count.passed} passed, ${count.failed} failed\n`,
+    );
   }
 }

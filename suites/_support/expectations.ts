@@ -35,26 +35,35 @@ export function expectationProblems(c: VectorCase): string[] {
     const expected = contentBytes(c.expected);
     if (!expected) return ['signature case without expected content'];
     if (sha256Hex(expected) !== c.expected.sign) problems.push('expected.sign is not SHA-256 of expected.content');
-    if (parts && !bytesEqual(signatureContent(parts), expected)) problems.push('the reference builds other content than expected.content');
+    if (parts && !bytesEqual(signatureContent(parts), expected))
+      problems.push('the reference builds other content than expected.content');
     if (c.candidate) {
       const candidate = contentBytes(c.candidate);
-      if (candidate && sha256Hex(candidate) !== c.candidate.sign.toLowerCase()) problems.push('candidate.sign is not SHA-256 of candidate.content');
-      if (candidate && bytesEqual(candidate, expected)) problems.push('candidate.content equals expected.content: no defect');
-      if (c.candidate.sign.toLowerCase() === c.expected.sign && c.result === 'invalid') problems.push('invalid candidate has the expected sign');
+      if (candidate && sha256Hex(candidate) !== c.candidate.sign.toLowerCase())
+        problems.push('candidate.sign is not SHA-256 of candidate.content');
+      if (candidate && bytesEqual(candidate, expected))
+        problems.push('candidate.content equals expected.content: no defect');
+      if (c.candidate.sign.toLowerCase() === c.expected.sign && c.result === 'invalid')
+        problems.push('invalid candidate has the expected sign');
     }
     return problems;
   }
   if (!('content' in c.expected) && !('contentB64' in c.expected)) return problems;
   const expected = contentBytes(c.expected as { content?: string; contentB64?: string });
   if (!expected) return problems;
-  if (parts && !bytesEqual(signatureContent(parts), expected)) problems.push('the reference builds other content than expected.content');
+  if (parts && !bytesEqual(signatureContent(parts), expected))
+    problems.push('the reference builds other content than expected.content');
   const header = headerOf(c);
   const items = header ? parseAuthorization(header) : undefined;
   if (items?.ok) {
     const matches = sha256Hex(expected) === items.items.sign.toLowerCase();
-    const shouldMatch = c.result !== 'invalid' || !['sign-mismatch'].includes((c.expected as { problem?: { kind: string } }).problem?.kind ?? '');
-    if (c.result === 'valid' && !matches) problems.push("SHA-256 of expected.content is not the header's sign, but the case is valid");
-    if (c.result === 'invalid' && !shouldMatch && matches) problems.push("SHA-256 of expected.content is the header's sign, but the case says sign-mismatch");
+    const shouldMatch =
+      c.result !== 'invalid' ||
+      !['sign-mismatch'].includes((c.expected as { problem?: { kind: string } }).problem?.kind ?? '');
+    if (c.result === 'valid' && !matches)
+      problems.push("SHA-256 of expected.content is not the header's sign, but the case is valid");
+    if (c.result === 'invalid' && !shouldMatch && matches)
+      problems.push("SHA-256 of expected.content is the header's sign, but the case says sign-mismatch");
   }
   return problems;
 }
@@ -86,13 +95,37 @@ function signedParts(c: VectorCase): SignatureParts | undefined {
   switch (c.kind) {
     case 'request':
     case 'response':
-      return { appId: c.inputs.appId, appSecret: c.inputs.appSecret, method: c.inputs.method, url: c.inputs.url, timestamp, nonce, body: bodyBytes(c.inputs) };
+      return {
+        appId: c.inputs.appId,
+        appSecret: c.inputs.appSecret,
+        method: c.inputs.method,
+        url: c.inputs.url,
+        timestamp,
+        nonce,
+        body: bodyBytes(c.inputs),
+      };
     case 'webhook':
-      return { appId: c.inputs.appId, appSecret: c.inputs.appSecret, method: c.inputs.method, url: c.inputs.notifyUrl, timestamp, nonce, body: bodyBytes(c.inputs) };
+      return {
+        appId: c.inputs.appId,
+        appSecret: c.inputs.appSecret,
+        method: c.inputs.method,
+        url: c.inputs.notifyUrl,
+        timestamp,
+        nonce,
+        body: bodyBytes(c.inputs),
+      };
     case 'redirect': {
       const payment = new URL(c.inputs.redirectUrl).searchParams.getAll('payment');
       if (payment.length !== 1) return undefined;
-      return { appId: c.inputs.appId, appSecret: c.inputs.appSecret, method: 'GET', url: c.inputs.returnUrl, timestamp, nonce, body: `payment=${payment[0] ?? ''}` };
+      return {
+        appId: c.inputs.appId,
+        appSecret: c.inputs.appSecret,
+        method: 'GET',
+        url: c.inputs.returnUrl,
+        timestamp,
+        nonce,
+        body: `payment=${payment[0] ?? ''}`,
+      };
     }
     default:
       return undefined;

@@ -15,6 +15,10 @@ import { shellQuote } from '../../src/shell-quote.js';
 export function replayCommand(id: string, replay: string, env: Readonly<Record<string, string | undefined>>): string {
   const [seed = '', ...path] = replay.split(':');
   const subject = env['PGV2KIT_SUBJECT'];
-  const vars = [...(subject ? [`PGV2KIT_SUBJECT=${shellQuote(subject)}`] : []), `FC_SEED=${shellQuote(seed)}`, `FC_PATH=${shellQuote(path.join(':'))}`];
+  const vars = [
+    ...(subject ? [`PGV2KIT_SUBJECT=${shellQuote(subject)}`] : []),
+    `FC_SEED=${shellQuote(seed)}`,
+    `FC_PATH=${shellQuote(path.join(':'))}`,
+  ];
   return `${vars.join(' ')} npx vitest run suites/properties -t ${shellQuote(id)}`;
 }

@@ -19,11 +19,23 @@ const path = process.env['FC_PATH'];
 const runs = Number(process.env['FC_NUM_RUNS'] ?? 200);
 
 describe(`properties of ${subject.implementation.name}`, () => {
-  it.each(PROPERTIES.map((p) => [p.id, p] as const))('%s', async (id, p) => {
-    const offered = p.operations.every((op) => subject.operations.includes(op));
-    if (!offered) return; // not offered: nothing to hold it to (pgv2kit run reports it as skipped)
-    const [c] = await runProperties(subject, { runs, ...(seed !== undefined ? { seed } : {}), ...(path !== undefined && seed !== undefined ? { replay: { id, path } } : {}), only: (x) => x === id });
-    const failure = c?.verdict === 'passed' ? undefined : `${c?.message ?? 'not run'}\n  replay: ${replayCommand(id, c?.property?.replay ?? '', process.env)}`;
-    expect(failure).toBeUndefined();
-  }, 60_000);
+  it.each(PROPERTIES.map((p) => [p.id, p] as const))(
+    '%s',
+    async (id, p) => {
+      const offered = p.operations.every((op) => subject.operations.includes(op));
+      if (!offered) return; // not offered: nothing to hold it to (pgv2kit run reports it as skipped)
+      const [c] = await runProperties(subject, {
+        runs,
+        ...(seed !== undefined ? { seed } : {}),
+        ...(path !== undefined && seed !== undefined ? { replay: { id, path } } : {}),
+        only: (x) => x === id,
+      });
+      const failure =
+        c?.verdict === 'passed'
+          ? undefined
+          : `${c?.message ?? 'not run'}\n  replay: ${replayCommand(id, c?.property?.replay ?? '', process.env)}`;
+      expect(failure).toBeUndefined();
+    },
+    60_000,
+  );
 });

@@ -15,11 +15,27 @@ import { verifyWebhook } from '../../src/scheme/verify.js';
  * `pages-accept-all`: answers webhooks as `correct` does, and every redirect with the thank-you page (no verification).
  * `html-accept-all`: accepts everything with a 200 and a long HTML page ({@link HTML_PAGE}: a script, a `|`, a backtick, non-ASCII).
  */
-export type Behaviour = 'correct' | 'accept-all' | 'html-accept-all' | 'status-500' | 'hang' | 'reset' | 'refuse-all' | 'crash-on-refusal' | 'refusal-page' | 'refusal-redirect' | 'pages-accept-all';
+export type Behaviour =
+  | 'correct'
+  | 'accept-all'
+  | 'html-accept-all'
+  | 'status-500'
+  | 'hang'
+  | 'reset'
+  | 'refuse-all'
+  | 'crash-on-refusal'
+  | 'refusal-page'
+  | 'refusal-redirect'
+  | 'pages-accept-all';
 
 export interface TestMerchant {
   readonly url: string;
-  readonly calls: Array<{ method: string; url: string; headers: Record<string, string | string[] | undefined>; body: string }>;
+  readonly calls: Array<{
+    method: string;
+    url: string;
+    headers: Record<string, string | string[] | undefined>;
+    body: string;
+  }>;
   close(): Promise<void>;
 }
 
@@ -33,7 +49,10 @@ export const APP_SECRET = 'sk_test_9f8e7d6c5b4a39281706';
  * Starts a merchant on 127.0.0.1. Webhooks are POSTs to /notify, redirects GETs of /return…;
  * `notifyUrl` and `returnUrl` are what the merchant registered (they are verified against).
  */
-export async function startTestMerchant(behaviour: Behaviour, urls: (base: string) => { notifyUrl: string; returnUrl: string }): Promise<TestMerchant> {
+export async function startTestMerchant(
+  behaviour: Behaviour,
+  urls: (base: string) => { notifyUrl: string; returnUrl: string },
+): Promise<TestMerchant> {
   const calls: TestMerchant['calls'] = [];
   let registered: { notifyUrl: string; returnUrl: string } | undefined;
   let base = '';
@@ -42,25 +61,54 @@ export async function startTestMerchant(behaviour: Behaviour, urls: (base: strin
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      calls.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body: body.toString('utf8') });
+      calls.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: { ...req.headers },
+        body: body.toString('utf8'),
+      });
       if (behaviour === 'hang') return;
       if (behaviour === 'reset') return void req.socket.destroy();
       if (behaviour === 'status-500') return void res.writeHead(500).end('boom');
       if (behaviour === 'accept-all') return void res.writeHead(200).end('SUCCESS');
-      if (behaviour === 'html-accept-all') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HTML_PAGE);
+      if (behaviour === 'html-accept-all')
+        return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HTML_PAGE);
       if (behaviour === 'refuse-all') return void res.writeHead(401).end('FAIL');
       const r = registered ?? { notifyUrl: '', returnUrl: '' };
       let ok = false;
       const redirect = req.method === 'GET' && req.url?.startsWith('/return') === true;
       if (req.method === 'POST' && req.url?.startsWith('/notify')) {
-        ok = verifyWebhook({ appId: APP_ID, appSecret: APP_SECRET, notifyUrl: r.notifyUrl, method: 'POST', authorization: req.headers.authorization ?? null, body }).valid;
+        ok = verifyWebhook({
+          appId: APP_ID,
+          appSecret: APP_SECRET,
+          notifyUrl: r.notifyUrl,
+          method: 'POST',
+          authorization: req.headers.authorization ?? null,
+          body,
+        }).valid;
       } else if (redirect) {
-        ok = behaviour === 'pages-accept-all' || verifyRedirect({ appId: APP_ID, appSecret: APP_SECRET, returnUrl: r.returnUrl, redirectUrl: `${base}${req.url}` }).valid;
+        ok =
+          behaviour === 'pages-accept-all' ||
+          verifyRedirect({
+            appId: APP_ID,
+            appSecret: APP_SECRET,
+            returnUrl: r.returnUrl,
+            redirectUrl: `${base}${req.url}`,
+          }).valid;
       }
-      if (redirect && (behaviour === 'refusal-page' || behaviour === 'pages-accept-all')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(ok ? '<h1>Thank you</h1>' : '<p>Payment could not be verified</p>');
-      if (redirect && behaviour === 'refusal-redirect') return void res.writeHead(302, { location: ok ? '/orders/7' : 'https://merchant.example.test/pay/failed?order=7' }).end();
-      if (behaviour === 'refusal-page') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(ok ? 'SUCCESS' : 'FAIL');
-      res.writeHead(ok ? 200 : behaviour === 'crash-on-refusal' ? 500 : 401, { 'content-type': 'text/plain' }).end(ok ? 'SUCCESS' : 'FAIL');
+      if (redirect && (behaviour === 'refusal-page' || behaviour === 'pages-accept-all'))
+        return void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(ok ? '<h1>Thank you</h1>' : '<p>Payment could not be verified</p>');
+      if (redirect && behaviour === 'refusal-redirect')
+        return void res
+          .writeHead(302, { location: ok ? '/orders/7' : 'https://merchant.example.test/pay/failed?order=7' })
+          .end();
+      if (behaviour === 'refusal-page')
+        return void res.writeHead(200, { 'content-type': 'text/plain' }).end(ok ? 'SUCCESS' : 'FAIL');
+      res
+        .writeHead(ok ? 200 : behaviour === 'crash-on-refusal' ? 500 : 401, { 'content-type': 'text/plain' })
+        .end(ok ? 'SUCCESS' : 'FAIL');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -25,15 +25,31 @@ describe('isAccepting', () => {
     [{ status: 200, body: '<h1>Thank you</h1>' }, {}, true],
     [{ status: 302, body: '', location: '/orders/7' }, {}, true],
     [{ status: 400, body: 'no' }, {}, false],
-    [{ status: 200, body: '<p>Payment could not be verified</p>' }, { returnRefusalBody: 'could not be verified' }, false],
+    [
+      { status: 200, body: '<p>Payment could not be verified</p>' },
+      { returnRefusalBody: 'could not be verified' },
+      false,
+    ],
     [{ status: 200, body: '<h1>Thank you</h1>' }, { returnRefusalBody: 'could not be verified' }, true],
     // a path prefix matches an absolute Location on any origin's path and query, and a relative one
-    [{ status: 302, body: '', location: 'https://merchant.example.test/pay/failed?order=7' }, { returnRefusalLocation: '/pay/failed' }, false],
+    [
+      { status: 302, body: '', location: 'https://merchant.example.test/pay/failed?order=7' },
+      { returnRefusalLocation: '/pay/failed' },
+      false,
+    ],
     [{ status: 303, body: '', location: '/pay/failed' }, { returnRefusalLocation: '/pay/failed' }, false],
     [{ status: 302, body: '', location: '/orders/7' }, { returnRefusalLocation: '/pay/failed' }, true],
     // an absolute refusal URL: the Location resolved against the returnUrl must start with it
-    [{ status: 302, body: '', location: '/pay/failed' }, { returnRefusalLocation: 'https://shop.example.test/pay/failed' }, false],
-    [{ status: 302, body: '', location: 'https://elsewhere.example.test/pay/failed' }, { returnRefusalLocation: 'https://shop.example.test/pay/failed' }, true],
+    [
+      { status: 302, body: '', location: '/pay/failed' },
+      { returnRefusalLocation: 'https://shop.example.test/pay/failed' },
+      false,
+    ],
+    [
+      { status: 302, body: '', location: 'https://elsewhere.example.test/pay/failed' },
+      { returnRefusalLocation: 'https://shop.example.test/pay/failed' },
+      true,
+    ],
   ])('return: %j with %j → %s', (answer, rule, accepted) => {
     expect(isAccepting(answer, 'return', rule, RETURN)).toBe(accepted);
   });

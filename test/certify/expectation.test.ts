@@ -15,10 +15,16 @@ import type { LoadedCase, MerchantCase } from '../../src/vectors/types.js';
 import { mistakeIds } from '../docs/_catalogue.js';
 import { APP_ID, APP_SECRET, startTestMerchant, type TestMerchant } from './_merchant.js';
 
-const base: MerchantTarget = { appId: 'app_9f2c', appSecret: 'sk_test_expectations', notifyUrl: 'https://shop.example.com/hooks/pg', returnUrl: 'https://shop.example.com/return?lang=en' };
+const base: MerchantTarget = {
+  appId: 'app_9f2c',
+  appSecret: 'sk_test_expectations',
+  notifyUrl: 'https://shop.example.com/hooks/pg',
+  returnUrl: 'https://shop.example.com/return?lang=en',
+};
 const loaded = liveCases(loadVectorSet()).filter((l): l is LoadedCase<MerchantCase> => l.case.kind === 'merchant');
 const cases = loaded.map((l) => l.case);
-const intent = (c: MerchantCase) => (c.result === 'valid' ? 'accept' : c.result === 'invalid' ? 'refuse' : 'acceptable');
+const intent = (c: MerchantCase) =>
+  c.result === 'valid' ? 'accept' : c.result === 'invalid' ? 'refuse' : 'acceptable';
 
 const started: TestMerchant[] = [];
 afterEach(async () => {
@@ -27,7 +33,11 @@ afterEach(async () => {
 
 describe('merchant cases and the readings', () => {
   it.each([1, 2, 3, 4, 5])('every case at seed %i agrees with the readings (delivered elsewhere too)', (seed) => {
-    const target = { ...base, deliverTo: 'http://127.0.0.1:9/hooks', returnDeliverTo: 'http://127.0.0.1:9/return?lang=en' };
+    const target = {
+      ...base,
+      deliverTo: 'http://127.0.0.1:9/hooks',
+      returnDeliverTo: 'http://127.0.0.1:9/return?lang=en',
+    };
     const plan = merchantPlan(cases, target, seed, 1_767_225_600_000);
     expect(plan.length).toBeGreaterThanOrEqual(47);
     for (const [i, p] of plan.entries()) {
@@ -51,19 +61,29 @@ describe('merchant cases and the readings', () => {
     expect(expectation('merchant.redirect.valid.form')).toBe('accept');
     expect(expectation('merchant.redirect.authorization-tampered.missing')).toBe('refuse');
     // the delivery-URL case cannot be made when the calls go to the notifyUrl itself
-    expect(plan.get('merchant.webhook.delivery-url.signed')).toEqual({ notApplicable: expect.stringContaining('--deliver-to') });
+    expect(plan.get('merchant.webhook.delivery-url.signed')).toEqual({
+      notApplicable: expect.stringContaining('--deliver-to'),
+    });
   });
 
   it('a case whose intent contradicts the readings is an error naming the kit bug, not a verdict on the merchant', async () => {
     const m = await startTestMerchant('accept-all', (u) => ({ notifyUrl: `${u}/notify`, returnUrl: `${u}/return` }));
     started.push(m);
-    const subject = createMerchantSubject({ appId: APP_ID, appSecret: APP_SECRET, notifyUrl: `${m.url}/notify`, returnUrl: `${m.url}/return`, seed: 3 });
+    const subject = createMerchantSubject({
+      appId: APP_ID,
+      appSecret: APP_SECRET,
+      notifyUrl: `${m.url}/notify`,
+      returnUrl: `${m.url}/return`,
+      seed: 3,
+    });
     try {
       const valid = loaded.find((l) => l.case.id === 'merchant.webhook.valid.1') as LoadedCase<MerchantCase>;
       const wrong = { ...valid, case: { ...valid.case, result: 'invalid' as const } };
       const outcome = await runCase(wrong, subject);
       expect(outcome.status).toBe('error');
-      expect(outcome.message).toMatch(/a kit bug, please report it: the case expects refuse, but the readings \(R7–R11\) allow accept/);
+      expect(outcome.message).toMatch(
+        /a kit bug, please report it: the case expects refuse, but the readings \(R7–R11\) allow accept/,
+      );
       expect((await runCase(valid, subject)).status).toBe('pass');
     } finally {
       await subject.close?.();
@@ -73,8 +93,18 @@ describe('merchant cases and the readings', () => {
 
 describe('the forgery classes (issue 22): sent as named at every seed, checked with node:crypto', () => {
   const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-  const items = (header: string): Record<string, string> => Object.fromEntries(header.replace(/^V2_SHA256 /, '').split(',').map((i) => [i.slice(0, i.indexOf('=')), i.slice(i.indexOf('=') + 1)]));
-  const pairs = (url: string) => url.slice(url.indexOf('?') + 1).split('&').map((p) => p.split('=') as [string, string]);
+  const items = (header: string): Record<string, string> =>
+    Object.fromEntries(
+      header
+        .replace(/^V2_SHA256 /, '')
+        .split(',')
+        .map((i) => [i.slice(0, i.indexOf('=')), i.slice(i.indexOf('=') + 1)]),
+    );
+  const pairs = (url: string) =>
+    url
+      .slice(url.indexOf('?') + 1)
+      .split('&')
+      .map((p) => p.split('=') as [string, string]);
   const decode = (raw: string) => decodeURIComponent(raw.replace(/\+/g, ' '));
 
   it.each([1, 2, 3, 4, 5])('seed %i', (seed) => {
@@ -88,7 +118,14 @@ describe('the forgery classes (issue 22): sent as named at every seed, checked w
       const c = call(id);
       const header = c.headers.find(([n]) => n === 'authorization')?.[1] ?? '';
       const got = items(header);
-      return { header, it: got, body: c.body ?? '', genuine: sha(`${base.appId}\n${base.appSecret}\nPOST\n${base.notifyUrl}\n${got.timestamp}\n${got.nonce}\n${c.body}\n`) };
+      return {
+        header,
+        it: got,
+        body: c.body ?? '',
+        genuine: sha(
+          `${base.appId}\n${base.appSecret}\nPOST\n${base.notifyUrl}\n${got.timestamp}\n${got.nonce}\n${c.body}\n`,
+        ),
+      };
     };
     for (const n of [1, 2, 8, 32, 63]) {
       const w = webhook(`merchant.webhook.sign-prefix.${n}`);
@@ -97,7 +134,10 @@ describe('the forgery classes (issue 22): sent as named at every seed, checked w
     expect(webhook('merchant.webhook.sign-empty.header').header).toMatch(/,sign=,/);
     const extended = webhook('merchant.webhook.sign-extended.one-digit');
     expect(extended.it.sign).toMatch(new RegExp(`^${extended.genuine}[0-9a-f]$`));
-    for (const [end, at] of [['first', 0], ['last', 63]] as const) {
+    for (const [end, at] of [
+      ['first', 0],
+      ['last', 63],
+    ] as const) {
       const w = webhook(`merchant.webhook.sign-end-digits.${end}`);
       const got = w.it.sign ?? '';
       const differ = [...w.genuine].map((d, i) => (d !== got[i] ? i : -1)).filter((i) => i >= 0);
@@ -110,28 +150,48 @@ describe('the forgery classes (issue 22): sent as named at every seed, checked w
     for (const name of ['appId', 'sign', 'timestamp', 'nonce']) {
       for (const genuine of ['first', 'last']) {
         const header = webhook(`merchant.webhook.item-twice.${name.toLowerCase()}-genuine-${genuine}`).header;
-        const values = header.replace(/^V2_SHA256 /, '').split(',').filter((i) => i.startsWith(`${name}=`));
+        const values = header
+          .replace(/^V2_SHA256 /, '')
+          .split(',')
+          .filter((i) => i.startsWith(`${name}=`));
         expect([name, genuine, values.length, new Set(values).size]).toEqual([name, genuine, 2, 2]);
       }
     }
     // the body as sent: an LF added, a space added; the sign over the body without them
     const lf = webhook('merchant.webhook.body-trailing-lf.added');
     expect(lf.body.endsWith('}\n')).toBe(true);
-    expect(lf.it.sign).toBe(sha(`${base.appId}\n${base.appSecret}\nPOST\n${base.notifyUrl}\n${lf.it.timestamp}\n${lf.it.nonce}\n${lf.body.slice(0, -1)}\n`));
+    expect(lf.it.sign).toBe(
+      sha(
+        `${base.appId}\n${base.appSecret}\nPOST\n${base.notifyUrl}\n${lf.it.timestamp}\n${lf.it.nonce}\n${lf.body.slice(0, -1)}\n`,
+      ),
+    );
     const bom = webhook('merchant.webhook.body-bom.added');
     expect(bom.body.startsWith('\uFEFF{')).toBe(true);
-    expect(bom.it.sign).toBe(sha(`${base.appId}\n${base.appSecret}\nPOST\n${base.notifyUrl}\n${bom.it.timestamp}\n${bom.it.nonce}\n${bom.body.slice(1)}\n`));
+    expect(bom.it.sign).toBe(
+      sha(
+        `${base.appId}\n${base.appSecret}\nPOST\n${base.notifyUrl}\n${bom.it.timestamp}\n${bom.it.nonce}\n${bom.body.slice(1)}\n`,
+      ),
+    );
     // the redirect's payment twice, in each order: one of the two is the payment the authorization signs
     for (const order of ['forged-first', 'genuine-first']) {
       const ps = pairs(call(`merchant.redirect.payment-twice.${order}`).url);
       const payments = ps.filter(([n]) => n === 'payment').map(([, v]) => decode(v));
       const auth = items(decode(ps.find(([n]) => n === 'authorization')?.[1] ?? ''));
-      const signedFor = (p: string | undefined) => sha(`${base.appId}\n${base.appSecret}\nGET\n${base.returnUrl}\n${auth.timestamp}\n${auth.nonce}\npayment=${p}\n`) === auth.sign;
-      expect([order, payments.length, payments.map(signedFor)]).toEqual([order, 2, order === 'forged-first' ? [false, true] : [true, false]]);
+      const signedFor = (p: string | undefined) =>
+        sha(
+          `${base.appId}\n${base.appSecret}\nGET\n${base.returnUrl}\n${auth.timestamp}\n${auth.nonce}\npayment=${p}\n`,
+        ) === auth.sign;
+      expect([order, payments.length, payments.map(signedFor)]).toEqual([
+        order,
+        2,
+        order === 'forged-first' ? [false, true] : [true, false],
+      ]);
       expect(ps.filter(([n]) => n === 'authorization').length).toBe(1);
     }
     for (const order of ['forged-first', 'genuine-first']) {
-      expect(pairs(call(`merchant.redirect.authorization-twice.${order}`).url).filter(([n]) => n === 'authorization').length).toBe(2);
+      expect(
+        pairs(call(`merchant.redirect.authorization-twice.${order}`).url).filter(([n]) => n === 'authorization').length,
+      ).toBe(2);
     }
   });
 });
@@ -147,7 +207,17 @@ describe('the requirements name the mistakes they catch', () => {
   });
 
   it('every requirement a forgery class serves (issue 22) names one', () => {
-    const forgeries = new Set(cases.filter((c) => c.result === 'invalid' && /\.(sign-|item-|body-(trailing|white|bom)|payment-twice|authorization-twice|re-encoded|decoded-once-more|signed-with-ids)/.test(c.id)).map((c) => c.requirement));
+    const forgeries = new Set(
+      cases
+        .filter(
+          (c) =>
+            c.result === 'invalid' &&
+            /\.(sign-|item-|body-(trailing|white|bom)|payment-twice|authorization-twice|re-encoded|decoded-once-more|signed-with-ids)/.test(
+              c.id,
+            ),
+        )
+        .map((c) => c.requirement),
+    );
     expect(forgeries.size).toBeGreaterThanOrEqual(20);
     expect([...forgeries].filter((id) => requirements[id]?.mistake === undefined)).toEqual([]);
   });

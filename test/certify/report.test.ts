@@ -85,11 +85,19 @@ describe('certification.html and certification.md', () => {
       expect(html.indexOf(later), later).toBeGreaterThan(table);
     }
     // every requirement in it, once
-    expect(tableRows(html).map((r) => r.id).sort()).toEqual(result.requirements.map((q) => q.id).sort());
+    expect(
+      tableRows(html)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(result.requirements.map((q) => q.id).sort());
     // the Markdown in the same order
     const mdTable = md.indexOf('| Result | Requirement |');
     expect(mdTable).toBeGreaterThan(md.indexOf(result.planHash));
-    for (const later of ['## Why NOT CERTIFIED', '## What this certification does not cover', "## Each requirement's checks"]) {
+    for (const later of [
+      '## Why NOT CERTIFIED',
+      '## What this certification does not cover',
+      "## Each requirement's checks",
+    ]) {
       expect(md.indexOf(later), later).toBeGreaterThan(mdTable);
     }
   });
@@ -126,11 +134,19 @@ describe('certification.html and certification.md', () => {
     for (const { html, md } of [failing, passing]) {
       const section = /<section id="not-covered">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
       expect(section).toMatch(/>R12<\/span>/);
-      const topics = ['Clock skew and replay', 'Retries and duplicate webhooks', 'TLS, certificates and reachability', 'order processing'];
+      const topics = [
+        'Clock skew and replay',
+        'Retries and duplicate webhooks',
+        'TLS, certificates and reachability',
+        'order processing',
+      ];
       for (const topic of topics) {
         expect(section, topic).toContain(topic);
       }
-      const mdSection = md.slice(md.indexOf('## What this certification does not cover'), md.indexOf("## Each requirement's checks"));
+      const mdSection = md.slice(
+        md.indexOf('## What this certification does not cover'),
+        md.indexOf("## Each requirement's checks"),
+      );
       expect(mdSection).toMatch(/\*\*Clock skew and replay\*\* \([^)]*R12\)/);
       expect(mdSection).toContain('idempotency');
     }
@@ -146,7 +162,9 @@ describe('certification.html and certification.md', () => {
     }
     const hrefs = [...failing.html.matchAll(/href="([^"]*)"/g)].map((m) => m[1] ?? '');
     expect(hrefs.length).toBeGreaterThan(10);
-    expect(hrefs.filter((h) => !/^#[\w.-]+$/.test(h) && !/^(report\.html|report\.md|results\.json|junit\.xml)$/.test(h))).toEqual([]);
+    expect(
+      hrefs.filter((h) => !/^#[\w.-]+$/.test(h) && !/^(report\.html|report\.md|results\.json|junit\.xml)$/.test(h)),
+    ).toEqual([]);
     const mdLinks = [...failing.md.matchAll(/\]\(([^)]*)\)/g)].map((m) => m[1] ?? '');
     expect(mdLinks.every((l) => /^(report\.html|report\.md|results\.json|junit\.xml)$/.test(l))).toBe(true);
   });
@@ -164,7 +182,8 @@ describe('certification.html and certification.md', () => {
     // in the Markdown, the page's markup is in a code span or escaped (`\<`): never a raw tag
     const lines = md.split('\n').filter((l) => l.includes('<script') || l.includes('<title'));
     expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line.replace(/(`+)(?:(?!\1)[\s\S])*?\1/g, '')).not.toMatch(/(?<!\\)<(script|title|h1|p)\b/);
+    for (const line of lines)
+      expect(line.replace(/(`+)(?:(?!\1)[\s\S])*?\1/g, '')).not.toMatch(/(?<!\\)<(script|title|h1|p)\b/);
   });
 
   it("a failed check's call again is the byte-exact curl line; the secret is in no page", () => {

@@ -7,12 +7,22 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { RESERIALIZE } from '../../src/roles/merchant/as-gateway/reserialize.js';
 
-const VALUE = { paymentNo: 'P1', note: 'Café/№7 東京 😀', nested: { n: 12, ok: true, none: null, list: [1, 'a/b'], empty: [] }, quote: 'say "hi"\\', ctl: 'a\tb\u2028' };
+const VALUE = {
+  paymentNo: 'P1',
+  note: 'Café/№7 東京 😀',
+  nested: { n: 12, ok: true, none: null, list: [1, 'a/b'], empty: [] },
+  quote: 'say "hi"\\',
+  ctl: 'a\tb\u2028',
+};
 
 describe('RESERIALIZE', () => {
   it("python-json-dumps is what Python's json.dumps(json.loads(raw)) writes", () => {
     const raw = JSON.stringify(VALUE);
-    const python = execFileSync('python3', ['-c', 'import json,sys; sys.stdout.write(json.dumps(json.loads(sys.stdin.read())))'], { input: raw, encoding: 'utf8' });
+    const python = execFileSync(
+      'python3',
+      ['-c', 'import json,sys; sys.stdout.write(json.dumps(json.loads(sys.stdin.read())))'],
+      { input: raw, encoding: 'utf8' },
+    );
     expect(RESERIALIZE['python-json-dumps'](JSON.parse(raw))).toBe(python);
   });
 

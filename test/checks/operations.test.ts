@@ -6,7 +6,14 @@ describe('operations', () => {
     expect(PROTOCOL_OPERATIONS).toHaveLength(12);
     expect(isOperation('signature.sign')).toBe(true);
     expect(isOperation('upload.formCheck')).toBe(true);
-    expect(KIT_OPERATIONS).toEqual(['upload.formCheck', 'gateway.generateUploadUrl', 'gateway.createPayment', 'gateway.upload', 'merchant.webhook', 'merchant.redirect']);
+    expect(KIT_OPERATIONS).toEqual([
+      'upload.formCheck',
+      'gateway.generateUploadUrl',
+      'gateway.createPayment',
+      'gateway.upload',
+      'merchant.webhook',
+      'merchant.redirect',
+    ]);
     expect(isOperation('signature.verify')).toBe(false);
   });
 });

@@ -4,7 +4,16 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +23,17 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'pgv2kit.js');
 const ENTRY = join(ROOT, 'dist', 'cli', 'main.js');
 
-
-function pgv2kit(args: readonly string[], env: Record<string, string> = {}, bin = BIN): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 30_000 });
+function pgv2kit(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  bin = BIN,
+): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    timeout: 30_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -35,17 +52,35 @@ describe('bin/pgv2kit.js', () => {
     const secret = 'sk_live_Bin7Tq2Wz9Xc4Vn';
     const content = `app_bin\n${secret}\nGET\nhttps://pg.example.com/pg/v2/payment/query?no=1\n1717171717000\nn-bin\n\n`;
     const sign = createHash('sha256').update(content).digest('hex');
-    const args = ['explain', '--app-id', 'app_bin', '--method', 'GET', '--url', 'https://pg.example.com/pg/v2/payment/query?no=1'];
-    const match = pgv2kit([...args, '--authorization', `V2_SHA256 appId=app_bin,sign=${sign},timestamp=1717171717000,nonce=n-bin`], { PGV2_APP_SECRET: secret });
+    const args = [
+      'explain',
+      '--app-id',
+      'app_bin',
+      '--method',
+      'GET',
+      '--url',
+      'https://pg.example.com/pg/v2/payment/query?no=1',
+    ];
+    const match = pgv2kit(
+      [...args, '--authorization', `V2_SHA256 appId=app_bin,sign=${sign},timestamp=1717171717000,nonce=n-bin`],
+      { PGV2_APP_SECRET: secret },
+    );
     expect(match.stderr).toBe('');
     expect(match.code).toBe(0);
     expect(match.stdout).toContain("MATCH: the header's sign is the SHA-256 of the content above.");
-    const mismatch = pgv2kit([...args, '--authorization', `V2_SHA256 appId=app_bin,sign=${'0'.repeat(64)},timestamp=1717171717000,nonce=n-bin`], { PGV2_APP_SECRET: secret });
+    const mismatch = pgv2kit(
+      [
+        ...args,
+        '--authorization',
+        `V2_SHA256 appId=app_bin,sign=${'0'.repeat(64)},timestamp=1717171717000,nonce=n-bin`,
+      ],
+      { PGV2_APP_SECRET: secret },
+    );
     expect(mismatch.code).toBe(1);
     for (const r of [match, mismatch]) expect(r.stdout + r.stderr).not.toContain(secret);
   });
 
-  it("prepare (npm ci, npm pack, and npx in a clone, which links the clone into its cache) leaves a fresh dist/ as it is", () => {
+  it('prepare (npm ci, npm pack, and npx in a clone, which links the clone into its cache) leaves a fresh dist/ as it is', () => {
     const entry = join(ROOT, 'dist/cli/main.js');
     const before = statSync(entry).mtimeMs;
     const r = spawnSync(process.execPath, [join(ROOT, 'scripts/prepare.mjs')], { encoding: 'utf8' });
@@ -55,7 +90,11 @@ describe('bin/pgv2kit.js', () => {
   });
 
   it('a usage error exits 2 with one line and the hint, no stack trace', () => {
-    expect(pgv2kit(['explain', '--bogus'])).toEqual({ code: 2, stdout: '', stderr: 'pgv2kit explain: unknown option --bogus\nsee pgv2kit explain --help\n' });
+    expect(pgv2kit(['explain', '--bogus'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'pgv2kit explain: unknown option --bogus\nsee pgv2kit explain --help\n',
+    });
   });
 
   it('without dist/ it names the command that builds it, in the kit folder quoted for sh, and exits 3', () => {
@@ -70,9 +109,13 @@ describe('bin/pgv2kit.js', () => {
       expect(r.stderr).toContain(`the compiled CLI (dist/) is missing in ${dir}\n`);
       const fix = /^build it: (cd .*) && npm run build$/m.exec(r.stderr);
       expect(fix, r.stderr).not.toBeNull();
-      expect(execFileSync('sh', ['-c', `${fix?.[1] ?? ''} && pwd -P`], { encoding: 'utf8' }).trim()).toBe(realpathSync(dir));
+      expect(execFileSync('sh', ['-c', `${fix?.[1] ?? ''} && pwd -P`], { encoding: 'utf8' }).trim()).toBe(
+        realpathSync(dir),
+      );
       // the script it names is the one npm's prepare runs on npm ci / npm install in a clone
-      const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+      const scripts = (
+        JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+      ).scripts;
       expect(scripts['build']).toContain('tsc');
       expect(scripts['prepare']).toBe('node scripts/prepare.mjs');
       expect(readFileSync(join(ROOT, 'scripts/prepare.mjs'), 'utf8')).toContain("['run', 'build']");

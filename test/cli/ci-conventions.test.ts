@@ -17,7 +17,15 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WRONG = join(ROOT, 'test/zoo/members/uppercase-hex.ts');
 const tmp = tempFolders('pgv2kit-ci-');
 const ANSI = /\x1b\[[0-9;]*m/;
-const signatureRun = (extra: string[]): string[] => ['run', '--module', WRONG, '--only', 'signature.final-lf-missing,signature.generate-upload-url', '--no-properties', ...extra];
+const signatureRun = (extra: string[]): string[] => [
+  'run',
+  '--module',
+  WRONG,
+  '--only',
+  'signature.final-lf-missing,signature.generate-upload-url',
+  '--no-properties',
+  ...extra,
+];
 
 describe.concurrent('-V and --version', () => {
   it.each([['-V'], ['--version'], ['-v']])('%s prints the version', async (flag) => {
@@ -34,8 +42,19 @@ describe.concurrent('run --json', () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe('');
     const json = JSON.parse(lines[0] ?? '') as Record<string, unknown> & { failures: Array<Record<string, unknown>> };
-    expect(json).toMatchObject({ conformant: false, exitCode: 1, reportsDir: join(cwd, 'r'), junit: join(cwd, 'r', 'junit.xml'), totals: { passed: 0, failed: 2, total: 2 }, aborted: null, stopped: null });
-    expect(json.failures.map((f) => f.id).sort()).toEqual(['signature.final-lf-missing', 'signature.generate-upload-url']);
+    expect(json).toMatchObject({
+      conformant: false,
+      exitCode: 1,
+      reportsDir: join(cwd, 'r'),
+      junit: join(cwd, 'r', 'junit.xml'),
+      totals: { passed: 0, failed: 2, total: 2 },
+      aborted: null,
+      stopped: null,
+    });
+    expect(json.failures.map((f) => f.id).sort()).toEqual([
+      'signature.final-lf-missing',
+      'signature.generate-upload-url',
+    ]);
     expect(json.failures[0]).toMatchObject({ verdict: 'failed', mistake: 'uppercase-hex' });
     expect(json).not.toHaveProperty('cases');
     // what a person reads is all there, on stderr
@@ -45,10 +64,18 @@ describe.concurrent('run --json', () => {
   });
 
   it('a target not reached: the JSON says aborted and exit code 3', async () => {
-    const r = await run(['run', '--gateway', 'http://127.0.0.1:1', '--json', '--no-reports'], { env: { PGV2_APP_ID: 'app_ci', PGV2_APP_SECRET: 'sk_ci_secret_000001' }, cwd: tmp() });
+    const r = await run(['run', '--gateway', 'http://127.0.0.1:1', '--json', '--no-reports'], {
+      env: { PGV2_APP_ID: 'app_ci', PGV2_APP_SECRET: 'sk_ci_secret_000001' },
+      cwd: tmp(),
+    });
     expect(r.code).toBe(3);
     const json = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(json).toMatchObject({ exitCode: 3, conformant: false, reportsDir: null, aborted: { kind: 'target-unreachable' } });
+    expect(json).toMatchObject({
+      exitCode: 3,
+      conformant: false,
+      reportsDir: null,
+      aborted: { kind: 'target-unreachable' },
+    });
   });
 
   it('--json with --list is a usage error', async () => {
@@ -96,7 +123,12 @@ describe.concurrent('colours and where lines go', () => {
   });
 
   it('on a terminal, every per-case line goes to stdout; stderr has only the progress line', async () => {
-    const r = await run(signatureRun(['--no-reports']), { cwd: tmp(), isTTY: true, stdoutIsTTY: true, env: { NO_COLOR: '1' } });
+    const r = await run(signatureRun(['--no-reports']), {
+      cwd: tmp(),
+      isTTY: true,
+      stdoutIsTTY: true,
+      env: { NO_COLOR: '1' },
+    });
     expect(r.stdout).toContain('FAILED signature.final-lf-missing');
     expect(r.stderr).not.toContain('FAILED');
     expect(r.stderr).toContain('[2/2] 2 failed');
@@ -109,11 +141,18 @@ describe.concurrent('$GITHUB_STEP_SUMMARY', () => {
     const file = join(cwd, 'step-summary.md');
     writeFileSync(file, '# earlier step\n');
     await run(signatureRun(['--report-dir', 'r']), { cwd, env: { GITHUB_STEP_SUMMARY: file } });
-    await run(['run', '--only', 'signature.final-lf-missing', '--no-properties', '--no-reports'], { cwd, env: { GITHUB_STEP_SUMMARY: file } });
+    await run(['run', '--only', 'signature.final-lf-missing', '--no-properties', '--no-reports'], {
+      cwd,
+      env: { GITHUB_STEP_SUMMARY: file },
+    });
     const md = readFileSync(file, 'utf8');
-    expect(md.startsWith('# earlier step\n### pgv2kit: zoo/uppercase-hex 0\n\n**NOT CONFORMANT: 0 passed, 2 failed')).toBe(true);
+    expect(
+      md.startsWith('# earlier step\n### pgv2kit: zoo/uppercase-hex 0\n\n**NOT CONFORMANT: 0 passed, 2 failed'),
+    ).toBe(true);
     expect(md).toContain('| signature | 2 | · | 2 |');
-    expect(md).toContain('- `signature.final-lf-missing` (FAILED): signature.sign: sign differs from the expected — your sign is the expected sign in which the hex digits are upper case');
+    expect(md).toContain(
+      '- `signature.final-lf-missing` (FAILED): signature.sign: sign differs from the expected — your sign is the expected sign in which the hex digits are upper case',
+    );
     expect(md).toContain(`Reports: \`${join(cwd, 'r')}\``);
     expect(md).toMatch(/### pgv2kit: pgv2kit-reference \S+\n\n\*\*CONFORMANT: 1 passed/);
   });
@@ -123,9 +162,13 @@ describe.concurrent('$GITHUB_STEP_SUMMARY', () => {
     const file = join(cwd, 'ro.md');
     writeFileSync(file, '');
     chmodSync(file, 0o444);
-    const r = await run(['run', '--only', 'signature.final-lf-missing', '--no-properties', '--no-reports'], { cwd, env: { GITHUB_STEP_SUMMARY: file } });
+    const r = await run(['run', '--only', 'signature.final-lf-missing', '--no-properties', '--no-reports'], {
+      cwd,
+      env: { GITHUB_STEP_SUMMARY: file },
+    });
     // root may write a read-only file: then there is nothing to warn about
-    if (readFileSync(file, 'utf8') === '') expect(r.stderr).toMatch(/warning: the job summary \(\$GITHUB_STEP_SUMMARY, .*ro\.md\) could not be written/);
+    if (readFileSync(file, 'utf8') === '')
+      expect(r.stderr).toMatch(/warning: the job summary \(\$GITHUB_STEP_SUMMARY, .*ro\.md\) could not be written/);
     expect(r.code).toBe(0);
   });
 });
@@ -136,7 +179,14 @@ describe.concurrent('certify --json and fuzz --json: one summary line on stdout'
     const r = await run(['certify', '--seed', '3', '--json', '--report-dir', 'c'], { cwd });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')).toHaveLength(2);
-    const json = JSON.parse(r.stdout) as { verdict: string; exitCode: number; reasons: string[]; requirements: Array<{ id: string; result: string }>; reportsDir: string; seed: number };
+    const json = JSON.parse(r.stdout) as {
+      verdict: string;
+      exitCode: number;
+      reasons: string[];
+      requirements: Array<{ id: string; result: string }>;
+      reportsDir: string;
+      seed: number;
+    };
     expect(json).toMatchObject({ verdict: 'CERTIFIED', exitCode: 0, reasons: [], seed: 3, reportsDir: join(cwd, 'c') });
     expect(json.requirements.length).toBeGreaterThan(3);
     expect(r.stderr).toContain('Verdict: CERTIFIED');
@@ -144,7 +194,19 @@ describe.concurrent('certify --json and fuzz --json: one summary line on stdout'
 
   it('certify against a merchant not reached: NOT CERTIFIED, exit code 3, the secret masked', async () => {
     const secret = 'sk_json_secret_42424242';
-    const r = await run(['certify', '--notify-url', 'http://127.0.0.1:1/n', '--return-url', 'http://127.0.0.1:1/r', '--json', '--report-dir', 'c'], { cwd: tmp(), env: { PGV2_APP_ID: 'app_json', PGV2_APP_SECRET: secret } });
+    const r = await run(
+      [
+        'certify',
+        '--notify-url',
+        'http://127.0.0.1:1/n',
+        '--return-url',
+        'http://127.0.0.1:1/r',
+        '--json',
+        '--report-dir',
+        'c',
+      ],
+      { cwd: tmp(), env: { PGV2_APP_ID: 'app_json', PGV2_APP_SECRET: secret } },
+    );
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'NOT CERTIFIED', exitCode: 3, answered: false });
     expect(r.stdout + r.stderr).not.toContain(secret);
@@ -156,7 +218,13 @@ describe.concurrent('certify --json and fuzz --json: one summary line on stdout'
   ] as const)('%j → exit %i', async (argv, code, error) => {
     const r = await run(argv, { cwd: tmp() });
     expect(r.code).toBe(code);
-    const json = JSON.parse(r.stdout) as { exitCode: number; seed: number; runs: number; finding: unknown; error?: string };
+    const json = JSON.parse(r.stdout) as {
+      exitCode: number;
+      seed: number;
+      runs: number;
+      finding: unknown;
+      error?: string;
+    };
     expect(json.exitCode).toBe(code);
     expect(json.finding).toBeNull();
     if (error === null) expect(json).toMatchObject({ seed: 1, runs: 30 });
@@ -165,14 +233,38 @@ describe.concurrent('certify --json and fuzz --json: one summary line on stdout'
 
   it('fuzz --json with a finding: the header, the reason, the replay, what was saved; exit code 1', async () => {
     const cwd = tmp();
-    const r = await run(['fuzz', '--testee', `node ${join(ROOT, 'test/fuzz/fixtures/positional-testee.mjs')}`, '--seed', '9', '--save', 'vectors/authorization/found.yaml', '--json'], { cwd });
+    const r = await run(
+      [
+        'fuzz',
+        '--testee',
+        `node ${join(ROOT, 'test/fuzz/fixtures/positional-testee.mjs')}`,
+        '--seed',
+        '9',
+        '--save',
+        'vectors/authorization/found.yaml',
+        '--json',
+      ],
+      { cwd },
+    );
     expect(r.code).toBe(1);
-    const json = JSON.parse(r.stdout) as { exitCode: number; finding: { header: string; reason: string; replay: string; replayCommand: string; saved: { id: string; file: string } } };
+    const json = JSON.parse(r.stdout) as {
+      exitCode: number;
+      finding: {
+        header: string;
+        reason: string;
+        replay: string;
+        replayCommand: string;
+        saved: { id: string; file: string };
+      };
+    };
     expect(json.exitCode).toBe(1);
     expect(json.finding.header).toMatch(/^V2_SHA256 /);
     expect(json.finding.replay).toMatch(/^9:[\d:]+$/);
     expect(json.finding.replayCommand).toContain(`--replay ${json.finding.replay}`);
-    expect(json.finding.saved).toEqual({ id: 'authorization.fuzz-1', file: join(cwd, 'vectors', 'authorization', 'found.yaml') });
+    expect(json.finding.saved).toEqual({
+      id: 'authorization.fuzz-1',
+      file: join(cwd, 'vectors', 'authorization', 'found.yaml'),
+    });
     expect(r.stderr).toMatch(/FINDING after \d+ headers/);
   });
 });

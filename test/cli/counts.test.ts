@@ -21,7 +21,8 @@ const kit = loadVectorSet();
 const superseded = kit.cases.filter((c) => c.case.supersededBy !== undefined).length;
 const live = kit.cases.length - superseded;
 /** A case no testee runs: the gateway and merchant roles' calls, and the upload address's form check. */
-const kitInternal = (c: VectorCase): boolean => c.kind === 'gateway' || c.kind === 'merchant' || (c.kind === 'upload' && c.op === 'upload.formCheck');
+const kitInternal = (c: VectorCase): boolean =>
+  c.kind === 'gateway' || c.kind === 'merchant' || (c.kind === 'upload' && c.op === 'upload.formCheck');
 
 describe('the counts agree', () => {
   it('the kit has superseded cases, so the lines below say both numbers', () => {
@@ -47,10 +48,14 @@ describe('the counts agree', () => {
     expect(others).toBeGreaterThan(0);
     const r = await run(['run', '--list', '--testee', NODE_ADAPTER], { cwd: ROOT });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split('\n').at(-2)).toBe(`${live} cases and ${PROPERTIES.length} properties selected for pgv2kit-node-example: ${live - others} of the cases for it, ${others} for other targets (kit-internal operations, which it does not offer)`);
+    expect(r.stdout.split('\n').at(-2)).toBe(
+      `${live} cases and ${PROPERTIES.length} properties selected for pgv2kit-node-example: ${live - others} of the cases for it, ${others} for other targets (kit-internal operations, which it does not offer)`,
+    );
     expect(r.stdout.match(/ {2}\(other targets: kit-internal\)\n/g)?.length).toBe(others);
     // the reference offers every operation: nothing is left to other targets
-    expect((await run(['run', '--list'], { cwd: ROOT })).stdout.split('\n').at(-2)).toBe(`${live} cases and ${PROPERTIES.length} properties selected for pgv2kit-reference`);
+    expect((await run(['run', '--list'], { cwd: ROOT })).stdout.split('\n').at(-2)).toBe(
+      `${live} cases and ${PROPERTIES.length} properties selected for pgv2kit-reference`,
+    );
   });
 
   it('the run runs the cases --list says are for the testee, and reports the others apart', async () => {
@@ -58,10 +63,18 @@ describe('the counts agree', () => {
     const selected = kit.cases.filter((c) => c.case.supersededBy === undefined && c.case.kind === 'upload');
     const others = selected.filter((c) => kitInternal(c.case)).length;
     const list = await run(['run', '--list', '--only', 'upload', '--testee', NODE_ADAPTER], { cwd: ROOT });
-    expect(list.stdout.split('\n').at(-2)).toBe(`${selected.length} cases selected for pgv2kit-node-example: ${selected.length - others} of the cases for it, ${others} for other targets (kit-internal operations, which it does not offer)`);
-    const r = await run(['run', '--only', 'upload', '--no-properties', '--testee', NODE_ADAPTER, '--report-dir', join(dir, 'r')], { cwd: ROOT });
+    expect(list.stdout.split('\n').at(-2)).toBe(
+      `${selected.length} cases selected for pgv2kit-node-example: ${selected.length - others} of the cases for it, ${others} for other targets (kit-internal operations, which it does not offer)`,
+    );
+    const r = await run(
+      ['run', '--only', 'upload', '--no-properties', '--testee', NODE_ADAPTER, '--report-dir', join(dir, 'r')],
+      { cwd: ROOT },
+    );
     expect(r.code, r.stderr).toBe(0);
-    const results = JSON.parse(readFileSync(join(dir, 'r', 'results.json'), 'utf8')) as { cases: unknown[]; otherTargets: { cases: number } };
+    const results = JSON.parse(readFileSync(join(dir, 'r', 'results.json'), 'utf8')) as {
+      cases: unknown[];
+      otherTargets: { cases: number };
+    };
     expect([results.cases.length, results.otherTargets.cases]).toEqual([selected.length - others, others]);
     expect(r.stdout).toContain(`for other targets: ${others} cases need only kit-internal operations`);
   });

@@ -14,9 +14,21 @@ const tmp = tempFolders('pgv2kit-inputs-');
 
 describe.concurrent('a wrong --report-dir is found before any case runs', () => {
   it.each([
-    ['a file', (d: string) => (writeFileSync(join(d, 'out'), 'x'), 'out'), /cannot write the report folder .*out: it exists and is not a folder/],
-    ['a folder under a file', (d: string) => (writeFileSync(join(d, 'f'), 'x'), 'f/out'), /cannot write the report folder .*f\/out: .*\/f is not a folder/],
-    ['a folder of other files', (d: string) => (mkdirSync(join(d, 'mine')), writeFileSync(join(d, 'mine', 'notes.txt'), 'keep'), 'mine'), /it exists and is not a report folder/],
+    [
+      'a file',
+      (d: string) => (writeFileSync(join(d, 'out'), 'x'), 'out'),
+      /cannot write the report folder .*out: it exists and is not a folder/,
+    ],
+    [
+      'a folder under a file',
+      (d: string) => (writeFileSync(join(d, 'f'), 'x'), 'f/out'),
+      /cannot write the report folder .*f\/out: .*\/f is not a folder/,
+    ],
+    [
+      'a folder of other files',
+      (d: string) => (mkdirSync(join(d, 'mine')), writeFileSync(join(d, 'mine', 'notes.txt'), 'keep'), 'mine'),
+      /it exists and is not a report folder/,
+    ],
   ])('run: %s → exit 2, nothing run, nothing written', async (_what, make, message) => {
     const cwd = tmp();
     const dir = make(cwd);
@@ -46,9 +58,22 @@ describe.concurrent('a wrong --report-dir is found before any case runs', () => 
 
   it('run --update-expect-failures: a list in a folder that does not exist → exit 2 before any case runs', async () => {
     const cwd = tmp();
-    const r = await run(['run', '--only', 'signature.generate-upload-url', '--no-reports', '--expect-failures', 'nowhere/list.yaml', '--update-expect-failures'], { cwd });
+    const r = await run(
+      [
+        'run',
+        '--only',
+        'signature.generate-upload-url',
+        '--no-reports',
+        '--expect-failures',
+        'nowhere/list.yaml',
+        '--update-expect-failures',
+      ],
+      { cwd },
+    );
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--expect-failures .*nowhere\/list\.yaml cannot be written: its folder .*nowhere does not exist/);
+    expect(r.stderr).toMatch(
+      /--expect-failures .*nowhere\/list\.yaml cannot be written: its folder .*nowhere does not exist/,
+    );
     expect(r.stdout).not.toMatch(/passed/);
   });
 });
@@ -72,7 +97,20 @@ describe('--update-expect-failures with --only', () => {
         '',
       ].join('\n'),
     );
-    const r = await run(['run', '--module', member, '--only', 'signature.generate-upload-url,authorization.order-appid-sign-timestamp-nonce', '--no-reports', '--expect-failures', list, '--update-expect-failures'], { cwd });
+    const r = await run(
+      [
+        'run',
+        '--module',
+        member,
+        '--only',
+        'signature.generate-upload-url,authorization.order-appid-sign-timestamp-nonce',
+        '--no-reports',
+        '--expect-failures',
+        list,
+        '--update-expect-failures',
+      ],
+      { cwd },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('1 kept for cases this run did not select');
     const text = readFileSync(list, 'utf8');

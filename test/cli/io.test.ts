@@ -55,7 +55,9 @@ describe('file error reasons', () => {
   });
 
   it('only file system errors have a reason', () => {
-    expect(fileErrorReason(Object.assign(new Error('x'), { code: 'ENOENT', path: '/a' }))).toBe('no such file or folder (/a)');
+    expect(fileErrorReason(Object.assign(new Error('x'), { code: 'ENOENT', path: '/a' }))).toBe(
+      'no such file or folder (/a)',
+    );
     expect(fileErrorReason(Object.assign(new Error('x'), { code: 'ENOENT' }))).toBe('no such file or folder');
     expect(fileErrorReason(new Error('x'))).toBeUndefined();
     expect(fileErrorReason(null)).toBeUndefined();

@@ -7,7 +7,9 @@ import { MergeError } from '../../src/reports/merge.js';
 import { TesteeStartError } from '../../src/protocol/start-failure.js';
 import { run } from './_run.js';
 
-const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** No output of a user's mistake may look like a stack trace. */
 function expectNoStack(text: string): void {
@@ -55,18 +57,46 @@ describe('pgv2kit (global)', () => {
   });
 
   it.each([
-    [['vectrs'], 'pgv2kit: unknown command "vectrs" (did you mean vectors?); the commands are run, merge, compare, vectors, explain, serve, certify, generate, fuzz', 'see pgv2kit --help'],
-    [['frobnicate'], 'pgv2kit: unknown command "frobnicate"; the commands are run, merge, compare, vectors, explain, serve, certify, generate, fuzz', 'see pgv2kit --help'],
-    [['help', 'nope'], 'pgv2kit: unknown command "nope"; the commands are run, merge, compare, vectors, explain, serve, certify, generate, fuzz', 'see pgv2kit --help'],
+    [
+      ['vectrs'],
+      'pgv2kit: unknown command "vectrs" (did you mean vectors?); the commands are run, merge, compare, vectors, explain, serve, certify, generate, fuzz',
+      'see pgv2kit --help',
+    ],
+    [
+      ['frobnicate'],
+      'pgv2kit: unknown command "frobnicate"; the commands are run, merge, compare, vectors, explain, serve, certify, generate, fuzz',
+      'see pgv2kit --help',
+    ],
+    [
+      ['help', 'nope'],
+      'pgv2kit: unknown command "nope"; the commands are run, merge, compare, vectors, explain, serve, certify, generate, fuzz',
+      'see pgv2kit --help',
+    ],
     [['--bogus=1', 'vectors'], 'pgv2kit: unknown option --bogus (options follow the command)', 'see pgv2kit --help'],
     [['vectors', '--bogus'], 'pgv2kit vectors: unknown option --bogus', 'see pgv2kit vectors --help'],
     [['vectors', '-x'], 'pgv2kit vectors: unknown option -x', 'see pgv2kit vectors --help'],
     [['vectors', '--dir'], 'pgv2kit vectors: option --dir needs a value', 'see pgv2kit vectors --help'],
-    [['vectors', '--dir', '--json'], 'pgv2kit vectors: option --dir needs a value (for a value starting with "-", write --dir=<value>)', 'see pgv2kit vectors --help'],
+    [
+      ['vectors', '--dir', '--json'],
+      'pgv2kit vectors: option --dir needs a value (for a value starting with "-", write --dir=<value>)',
+      'see pgv2kit vectors --help',
+    ],
     [['vectors', '--json=yes'], 'pgv2kit vectors: option --json takes no value', 'see pgv2kit vectors --help'],
-    [['serve', 'extra'], 'pgv2kit serve: unexpected argument #1: this command takes no positional arguments (a value without its --option?)', 'see pgv2kit serve --help'],
-    [['vectors', 'extra'], 'pgv2kit vectors: unknown action "extra": vectors takes export, init <dir>, or nothing', 'see pgv2kit vectors --help'],
-    [['vectors', '--dir', 'a', '--dir', 'b'], 'pgv2kit vectors: option --dir is given more than once', 'see pgv2kit vectors --help'],
+    [
+      ['serve', 'extra'],
+      'pgv2kit serve: unexpected argument #1: this command takes no positional arguments (a value without its --option?)',
+      'see pgv2kit serve --help',
+    ],
+    [
+      ['vectors', 'extra'],
+      'pgv2kit vectors: unknown action "extra": vectors takes export, init <dir>, or nothing',
+      'see pgv2kit vectors --help',
+    ],
+    [
+      ['vectors', '--dir', 'a', '--dir', 'b'],
+      'pgv2kit vectors: option --dir is given more than once',
+      'see pgv2kit vectors --help',
+    ],
     [['explain', '--app-id'], 'pgv2kit explain: option --app-id needs a value', 'see pgv2kit explain --help'],
   ])('%j is a usage error: one line, the help hint, exit 2', async (argv, line, hint) => {
     const r = await run(argv);
@@ -89,12 +119,17 @@ describe('pgv2kit (global)', () => {
     it('an unexpected error exits 3 with its message and no stack trace', async () => {
       const r = await run(['boom'], { commands: [failing(new TypeError('wires crossed'))] });
       expect(r.code).toBe(3);
-      expect(r.stderr).toBe('pgv2kit boom: internal error: wires crossed\n(set PGV2KIT_DEBUG=1 for the stack trace; please report it)\n');
+      expect(r.stderr).toBe(
+        'pgv2kit boom: internal error: wires crossed\n(set PGV2KIT_DEBUG=1 for the stack trace; please report it)\n',
+      );
       expectNoStack(r.stderr);
     });
 
     it('PGV2KIT_DEBUG=1 adds the stack trace', async () => {
-      const r = await run(['boom'], { commands: [failing(new TypeError('wires crossed'))], env: { PGV2KIT_DEBUG: '1' } });
+      const r = await run(['boom'], {
+        commands: [failing(new TypeError('wires crossed'))],
+        env: { PGV2KIT_DEBUG: '1' },
+      });
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/^TypeError: wires crossed\n\s+at /m);
     });
@@ -110,7 +145,14 @@ describe('pgv2kit (global)', () => {
     });
 
     it('a VectorSetError prints its problem lines and exits 2', async () => {
-      const e = new VectorSetError([{ file: 'signature/a.yaml', caseId: 'signature.x', pointer: '/cases/0/expected/sign', message: 'must match pattern' }]);
+      const e = new VectorSetError([
+        {
+          file: 'signature/a.yaml',
+          caseId: 'signature.x',
+          pointer: '/cases/0/expected/sign',
+          message: 'must match pattern',
+        },
+      ]);
       const r = await run(['boom'], { commands: [failing(e)] });
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(
@@ -120,14 +162,27 @@ describe('pgv2kit (global)', () => {
 
     it('any kit error is mapped by its exit class, in main: usage as a UsageError, failure one line and exit 3', async () => {
       const usage = await run(['boom'], { commands: [failing(new MergeError('/s does not exist'))] });
-      expect(usage).toEqual({ code: 2, stdout: '', stderr: 'pgv2kit boom: /s does not exist\nsee pgv2kit boom --help\n' });
-      const failure = await run(['boom'], { commands: [failing(new TesteeStartError('the testee exited with code 2 before it was ready'))] });
-      expect(failure).toEqual({ code: 3, stdout: '', stderr: 'pgv2kit boom: the testee exited with code 2 before it was ready\n' });
+      expect(usage).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'pgv2kit boom: /s does not exist\nsee pgv2kit boom --help\n',
+      });
+      const failure = await run(['boom'], {
+        commands: [failing(new TesteeStartError('the testee exited with code 2 before it was ready'))],
+      });
+      expect(failure).toEqual({
+        code: 3,
+        stdout: '',
+        stderr: 'pgv2kit boom: the testee exited with code 2 before it was ready\n',
+      });
     });
 
     it('masks a secret option in every output, even in an error message', async () => {
       const token = 'tok_9d8c7b6a5f4e';
-      for (const argv of [['boom', '--token', token], ['boom', `--token=${token}`]]) {
+      for (const argv of [
+        ['boom', '--token', token],
+        ['boom', `--token=${token}`],
+      ]) {
         const r = await run(argv, { commands: [failing(new Error('x'))] });
         expect(r.code).toBe(3);
         expect(r.stderr).toContain('the token to************** (16 chars) was refused');
@@ -158,8 +213,14 @@ describe('pgv2kit (global)', () => {
           return 0;
         },
       });
-      expect(await run(['echo', '-l', 'a', 'b'], { commands: [echo] })).toEqual({ code: 0, stdout: 'A B\n', stderr: '' });
-      expect((await run(['echo', 'say', 'hidden-word'], { commands: [echo] })).stdout).toBe('say hi********* (11 chars)\n');
+      expect(await run(['echo', '-l', 'a', 'b'], { commands: [echo] })).toEqual({
+        code: 0,
+        stdout: 'A B\n',
+        stderr: '',
+      });
+      expect((await run(['echo', 'say', 'hidden-word'], { commands: [echo] })).stdout).toBe(
+        'say hi********* (11 chars)\n',
+      );
       const main = await run(['--help'], { commands: [echo] });
       expect(main.stdout).toContain('Commands:\n  echo  Echoes\n');
       // no command declares a variable: only the conventions every command honours are listed

@@ -54,7 +54,13 @@ describe('applyOptionTable', () => {
   });
 
   it('waits for a run: --help shows the help whatever else is given', () => {
-    expect(parseCommandArgs(['--bail', '--max-failures', '2', '--help'], { ...runCommand.options, help: { type: 'boolean', description: 'help' } }, true).values['help']).toBe(true);
+    expect(
+      parseCommandArgs(
+        ['--bail', '--max-failures', '2', '--help'],
+        { ...runCommand.options, help: { type: 'boolean', description: 'help' } },
+        true,
+      ).values['help'],
+    ).toBe(true);
   });
 });
 
@@ -63,10 +69,12 @@ describe('the tables of the commands', () => {
     for (const [name, spec] of Object.entries(command.options)) {
       for (const rule of [spec.conflicts, spec.requires]) {
         if (rule === undefined) continue;
-        for (const other of ruleOf(rule).options) expect(Object.keys(command.options), `--${name} names --${other}`).toContain(other);
+        for (const other of ruleOf(rule).options)
+          expect(Object.keys(command.options), `--${name} names --${other}`).toContain(other);
       }
       // a plain default the parser applies goes through parse (one with an environment variable is the command's to apply)
-      if (spec.default !== undefined && typeof spec.default !== 'object' && spec.env === undefined) expect(spec.parse, `--${name}: a plain default is read by parse`).toBeDefined();
+      if (spec.default !== undefined && typeof spec.default !== 'object' && spec.env === undefined)
+        expect(spec.parse, `--${name}: a plain default is read by parse`).toBeDefined();
     }
   });
 
@@ -77,6 +85,8 @@ describe('the tables of the commands', () => {
     expect(rows.find((r) => r.flag === '--bail')?.conflicts).toEqual(['--max-failures']);
     expect(rows.find((r) => r.flag === '--notify-url <url>')?.requires).toEqual(['--merchant']);
     expect(rows.find((r) => r.flag === '--timeout <seconds>')?.default).toBe('5');
-    expect(formatCommandHelp(runCommand)).toMatch(/--testee <command> +Start this command and run it over protocol v1 \[not with --module, --gateway, --merchant\]\n/);
+    expect(formatCommandHelp(runCommand)).toMatch(
+      /--testee <command> +Start this command and run it over protocol v1 \[not with --module, --gateway, --merchant\]\n/,
+    );
   });
 });

@@ -54,7 +54,9 @@ describe('a report folder in use', () => {
     writeFileSync(join(dir, LOCK), `${holder.pid}\n`);
     const r = await run(['run', ...ONE_CASE, '--report-dir', dir]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`pgv2kit run: the report folder ${dir} is in use by another pgv2kit (pid ${holder.pid}): wait for it to end or choose another --report-dir (its lock: ${join(dir, LOCK)})\nsee pgv2kit run --help\n`);
+    expect(r.stderr).toBe(
+      `pgv2kit run: the report folder ${dir} is in use by another pgv2kit (pid ${holder.pid}): wait for it to end or choose another --report-dir (its lock: ${join(dir, LOCK)})\nsee pgv2kit run --help\n`,
+    );
     expect(readdirSync(dir)).toEqual([LOCK]);
     expect(readFileSync(join(dir, LOCK), 'utf8')).toBe(`${holder.pid}\n`);
   });
@@ -79,7 +81,9 @@ describe('a report folder in use', () => {
     writeFileSync(join(dir, LOCK), 'garbage');
     const r = await run(['run', ...ONE_CASE, '--report-dir', dir]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`the report folder ${dir} is locked by ${join(dir, LOCK)}, which names no process: remove it if no pgv2kit is writing there`);
+    expect(r.stderr).toContain(
+      `the report folder ${dir} is locked by ${join(dir, LOCK)}, which names no process: remove it if no pgv2kit is writing there`,
+    );
   });
 
   it('a stale lock (its process gone) is taken over with a note; the run ends with the reports and no lock', async () => {
@@ -90,7 +94,9 @@ describe('a report folder in use', () => {
     writeFileSync(join(dir, LOCK), `${pid}\n`);
     const r = await run(['run', ...ONE_CASE, '--report-dir', dir]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`pgv2kit run: note: the report folder ${dir} was locked by pid ${pid}, which is no longer running: taken over\n`);
+    expect(r.stderr).toContain(
+      `pgv2kit run: note: the report folder ${dir} was locked by pid ${pid}, which is no longer running: taken over\n`,
+    );
     expect(readdirSync(dir).sort()).toEqual(REPORT_FILES);
   });
 
@@ -124,22 +130,34 @@ describe('a report folder in use', () => {
 });
 
 describe('two real runs into one folder', () => {
-  it('the second is refused naming the first one\'s pid; SIGTERM to the first removes its lock and the folder it made', async () => {
+  it("the second is refused naming the first one's pid; SIGTERM to the first removes its lock and the folder it made", async () => {
     const cwd = tmp();
     const dir = join(cwd, 'r');
     // a testee that never answers the handshake (and ends when its stdin closes): the first run waits for it
     const testee = `"${process.execPath}" -e "process.stdin.resume(); process.stdin.on('end', () => process.exit(0))"`;
-    const first = spawn(process.execPath, [BIN, 'run', '--testee', testee, '--timeout', '60', ...ONE_CASE, '--report-dir', dir], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const first = spawn(
+      process.execPath,
+      [BIN, 'run', '--testee', testee, '--timeout', '60', ...ONE_CASE, '--report-dir', dir],
+      { cwd, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     children.push(first);
     let stderr = '';
     first.stderr?.on('data', (c: Buffer) => void (stderr += c.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => first.on('close', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      first.on('close', (code, signal) => resolve({ code, signal })),
+    );
     expect(await until(() => existsSync(join(dir, LOCK))), stderr).toBe(true);
     expect(readFileSync(join(dir, LOCK), 'utf8')).toBe(`${first.pid}\n`);
 
-    const second = spawnSync(process.execPath, [BIN, 'run', ...ONE_CASE, '--report-dir', dir], { cwd, encoding: 'utf8', timeout: 30_000 });
+    const second = spawnSync(process.execPath, [BIN, 'run', ...ONE_CASE, '--report-dir', dir], {
+      cwd,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(second.status).toBe(2);
-    expect(second.stderr).toContain(`pgv2kit run: the report folder ${dir} is in use by another pgv2kit (pid ${first.pid})`);
+    expect(second.stderr).toContain(
+      `pgv2kit run: the report folder ${dir} is in use by another pgv2kit (pid ${first.pid})`,
+    );
     expect(readdirSync(dir)).toEqual([LOCK]);
 
     first.kill('SIGTERM');

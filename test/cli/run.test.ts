@@ -43,8 +43,17 @@ describe('pgv2kit run', () => {
     expect(r.stdout).toContain('skipped: 0, expected failures: 0\n');
     // the reference (and its gateway) offers every operation: every step ran, no case is partial
     expect(r.stdout).not.toMatch(/\nnot run: |\npartial: /);
-    expect(readdirSync(join(cwd, 'reports', 'ref')).sort()).toEqual(['junit.xml', 'report.html', 'report.md', 'results.json', 'run.log']);
-    const results = JSON.parse(readFileSync(join(cwd, 'reports', 'ref', 'results.json'), 'utf8')) as { cases: Array<{ id: string; kind: string }>; implementation: { name: string } };
+    expect(readdirSync(join(cwd, 'reports', 'ref')).sort()).toEqual([
+      'junit.xml',
+      'report.html',
+      'report.md',
+      'results.json',
+      'run.log',
+    ]);
+    const results = JSON.parse(readFileSync(join(cwd, 'reports', 'ref', 'results.json'), 'utf8')) as {
+      cases: Array<{ id: string; kind: string }>;
+      implementation: { name: string };
+    };
     expect(results.cases).toHaveLength(live.length + PROPERTIES.length);
     expect(results.cases.filter((c) => c.kind === 'property').map((c) => c.id)).toEqual(PROPERTIES.map((p) => p.id));
     expect(results.implementation.name).toBe('pgv2kit-reference');
@@ -53,7 +62,9 @@ describe('pgv2kit run', () => {
   });
 
   it('selects by area, flag and id glob, and lists without running', async () => {
-    const r = await run(['run', '--only', 'signature', '--skip', 'flag:UppercaseHex,signature.url-*', '--list'], { cwd: tmp() });
+    const r = await run(['run', '--only', 'signature', '--skip', 'flag:UppercaseHex,signature.url-*', '--list'], {
+      cwd: tmp(),
+    });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines.at(-1)).toMatch(/^\d+ cases selected for pgv2kit-reference$/);
@@ -76,16 +87,26 @@ describe('pgv2kit run', () => {
   });
 
   it('exits 3 when the testee never becomes ready', async () => {
-    const r = await run(['run', '--testee', `"${process.execPath}" "${misbehaving}"`, '--no-reports'], { cwd: tmp(), env: { ...process.env, START: 'notready' } });
+    const r = await run(['run', '--testee', `"${process.execPath}" "${misbehaving}"`, '--no-reports'], {
+      cwd: tmp(),
+      env: { ...process.env, START: 'notready' },
+    });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^pgv2kit run: the testee could not start: the testee is not ready: this testee needs protocol 7\n {2}command: .*misbehaving-testee\.mjs"\n {2}ended: {3}killed by pgv2kit \(SIGKILL\): it was still running\n {2}stderr: {2}\(nothing\)\n$/);
+    expect(r.stderr).toMatch(
+      /^pgv2kit run: the testee could not start: the testee is not ready: this testee needs protocol 7\n {2}command: .*misbehaving-testee\.mjs"\n {2}ended: {3}killed by pgv2kit \(SIGKILL\): it was still running\n {2}stderr: {2}\(nothing\)\n$/,
+    );
   });
 
   it('a defective module fails with exit 1, naming the case and the diagnosis', async () => {
     const cwd = tmp();
-    const r = await run(['run', '--module', join(root, 'test/zoo/members/no-final-lf.ts'), '--only', 'signature', '--run-name', 'zoo'], { cwd });
+    const r = await run(
+      ['run', '--module', join(root, 'test/zoo/members/no-final-lf.ts'), '--only', 'signature', '--run-name', 'zoo'],
+      { cwd },
+    );
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/FAILED signature\.\S+: signature\.content: content differs .* — your content is the content in which the LF after part 7 \(the body\) was left out/);
+    expect(r.stdout).toMatch(
+      /FAILED signature\.\S+: signature\.content: content differs .* — your content is the content in which the LF after part 7 \(the body\) was left out/,
+    );
     // every live signature case fails: a content without the LF after the body differs from every expected content
     expect(r.stdout).toContain(`\n0 passed, ${live.filter((l) => l.case.kind === 'signature').length} failed\n`);
     const md = readFileSync(join(cwd, 'reports', 'zoo', 'report.md'), 'utf8');
@@ -97,8 +118,20 @@ describe('pgv2kit run', () => {
     const list = join(cwd, 'failures.yaml');
     const member = join(root, 'test/zoo/members/uppercase-hex.ts');
     const pass = 'authorization.order-appid-sign-timestamp-nonce';
-    const base = ['run', '--module', member, '--only', `signature.generate-upload-url,${pass}`, '--no-reports', '--expect-failures', list];
-    writeFileSync(list, `- id: signature.generate-upload-url\n  reason: our signer writes upper-case hex\n- id: ${pass}\n  reason: stale entry\n- id: signature.gone\n  reason: removed case\n`);
+    const base = [
+      'run',
+      '--module',
+      member,
+      '--only',
+      `signature.generate-upload-url,${pass}`,
+      '--no-reports',
+      '--expect-failures',
+      list,
+    ];
+    writeFileSync(
+      list,
+      `- id: signature.generate-upload-url\n  reason: our signer writes upper-case hex\n- id: ${pass}\n  reason: stale entry\n- id: signature.gone\n  reason: removed case\n`,
+    );
     const before = await run(base, { cwd });
     expect(before.stdout).toContain(`UNEXPECTED PASS ${pass}`);
     expect(before.stdout).toContain('expected-failure list names signature.gone, which is not a case');
@@ -125,30 +158,65 @@ describe('pgv2kit run', () => {
 
   it('a testee that answers a case twice: the extra answer is a protocol warning of the run, never charged to the next case', async () => {
     const cwd = tmp();
-    const r = await run(['run', '--testee', `"${process.execPath}" "${misbehaving}"`, '--only', 'signature.final-lf-missing,signature.body-not-signed', '--run-name', 't', '--no-properties'], {
-      cwd,
-      env: { ...process.env, MODE: 'twolines', BAD: 'final-lf-missing' },
-    });
-    expect(r.stderr).toMatch(/pgv2kit run: warning: the testee broke the protocol \d+ times? outside any case \(run\.log has each\): a second answer for "signature\.final-lf-missing"/);
-    const results = JSON.parse(readFileSync(join(cwd, 'reports', 't', 'results.json'), 'utf8')) as { cases: Array<{ id: string; verdict: string; ops: Array<{ message: string }> }> };
+    const r = await run(
+      [
+        'run',
+        '--testee',
+        `"${process.execPath}" "${misbehaving}"`,
+        '--only',
+        'signature.final-lf-missing,signature.body-not-signed',
+        '--run-name',
+        't',
+        '--no-properties',
+      ],
+      {
+        cwd,
+        env: { ...process.env, MODE: 'twolines', BAD: 'final-lf-missing' },
+      },
+    );
+    expect(r.stderr).toMatch(
+      /pgv2kit run: warning: the testee broke the protocol \d+ times? outside any case \(run\.log has each\): a second answer for "signature\.final-lf-missing"/,
+    );
+    const results = JSON.parse(readFileSync(join(cwd, 'reports', 't', 'results.json'), 'utf8')) as {
+      cases: Array<{ id: string; verdict: string; ops: Array<{ message: string }> }>;
+    };
     // the case after it judged on its own answer (this testee's are not of the operation's shape), never on the extra one
     const after = results.cases.find((c) => c.id === 'signature.body-not-signed');
     expect(after?.ops[0]?.message).toBe('result has no string "contentB64"');
     expect(JSON.stringify(after)).not.toContain('final-lf-missing');
-    expect(readFileSync(join(cwd, 'reports', 't', 'run.log'), 'utf8')).toContain('protocol: a second answer for "signature.final-lf-missing"');
+    expect(readFileSync(join(cwd, 'reports', 't', 'run.log'), 'utf8')).toContain(
+      'protocol: a second answer for "signature.final-lf-missing"',
+    );
   });
 
   it('a testee that crashes on a case: that case errors, the testee is restarted, the run goes on', async () => {
     const cwd = tmp();
-    const r = await run(['run', '--testee', `"${process.execPath}" "${misbehaving}"`, '--only', 'signature.generate-upload-url,signature.final-lf-missing', '--run-name', 'm', '--concurrency', '1'], {
-      cwd,
-      env: { ...process.env, MODE: 'crash', BAD: 'final-lf-missing' },
-    });
+    const r = await run(
+      [
+        'run',
+        '--testee',
+        `"${process.execPath}" "${misbehaving}"`,
+        '--only',
+        'signature.generate-upload-url,signature.final-lf-missing',
+        '--run-name',
+        'm',
+        '--concurrency',
+        '1',
+      ],
+      {
+        cwd,
+        env: { ...process.env, MODE: 'crash', BAD: 'final-lf-missing' },
+      },
+    );
     expect(r.code).toBe(1);
-    const results = JSON.parse(readFileSync(join(cwd, 'reports', 'm', 'results.json'), 'utf8')) as { cases: Array<{ id: string; verdict: string; ops: Array<{ message: string }> }> };
+    const results = JSON.parse(readFileSync(join(cwd, 'reports', 'm', 'results.json'), 'utf8')) as {
+      cases: Array<{ id: string; verdict: string; ops: Array<{ message: string }> }>;
+    };
     const byId = new Map(results.cases.map((c) => [c.id, c]));
     expect(byId.get('signature.final-lf-missing')?.verdict).toBe('error');
-    expect(byId.get('signature.final-lf-missing')?.ops[0]?.message).toBe('the testee exited with code 3 before answering');
+    expect(byId.get('signature.final-lf-missing')?.ops[0]?.message).toBe(
+      'the testee exited with code 3 before answering',
+    );
     // the other case ran on the restarted testee (whose answers are not of the operation's shape)
     expect(byId.get('signature.generate-upload-url')?.ops[0]?.message).toBe('result has no string "contentB64"');
     expect(readFileSync(join(cwd, 'reports', 'm', 'run.log'), 'utf8')).toContain('restarting the testee (restart 1)');
@@ -156,10 +224,21 @@ describe('pgv2kit run', () => {
 
   it("keeps the testee's stderr in run.log with secrets masked", async () => {
     const cwd = tmp();
-    await run(['run', '--testee', `"${process.execPath}" "${misbehaving}"`, '--only', 'signature.generate-upload-url', '--run-name', 'm'], {
-      cwd,
-      env: { ...process.env, MODE: 'stderr', BAD: 'generate-upload-url' },
-    });
+    await run(
+      [
+        'run',
+        '--testee',
+        `"${process.execPath}" "${misbehaving}"`,
+        '--only',
+        'signature.generate-upload-url',
+        '--run-name',
+        'm',
+      ],
+      {
+        cwd,
+        env: { ...process.env, MODE: 'stderr', BAD: 'generate-upload-url' },
+      },
+    );
     const log = readFileSync(join(cwd, 'reports', 'm', 'run.log'), 'utf8');
     expect(log).toMatch(/testee stderr: oops with secret \S+\*+ \(\d+ chars\)/);
     for (const s of secrets) expect(log.includes(s)).toBe(false);

@@ -15,12 +15,25 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it('masks PGV2_APP_SECRET printed by a testee in stdout, stderr and every report file', () => {
   const secret = 'sk_live_leakcheck_7Hq2Lm9Zx4';
   const testee = `sh -c 'echo "debug: secret is $PGV2_APP_SECRET" >&2; exec node examples/node-adapter/adapter.mjs'`;
-  const r = spawnSync(process.execPath, ['bin/pgv2kit.js', 'run', '--testee', testee, '--only', 'signature.final-lf-missing', '--report-dir', join(dir, 'r')], {
-    cwd: ROOT,
-    env: { ...process.env, PGV2_APP_SECRET: secret, CI: 'true' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      'bin/pgv2kit.js',
+      'run',
+      '--testee',
+      testee,
+      '--only',
+      'signature.final-lf-missing',
+      '--report-dir',
+      join(dir, 'r'),
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, PGV2_APP_SECRET: secret, CI: 'true' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
   expect(r.status, r.stderr).toBe(0);
   const files = readdirSync(join(dir, 'r'));
   expect(files.sort()).toEqual(['junit.xml', 'report.html', 'report.md', 'results.json', 'run.log']);

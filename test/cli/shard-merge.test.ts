@@ -15,7 +15,16 @@ import { run } from './_run.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = tempFolders('pgv2kit-shard-');
-type Results = { totals: Record<string, number>; conformant: boolean; summary: string; shard: unknown; cases: Array<{ id: string; verdict: string }>; causes: Array<{ mistake: string | null; count: number }>; operations: unknown; otherTargets: unknown };
+type Results = {
+  totals: Record<string, number>;
+  conformant: boolean;
+  summary: string;
+  shard: unknown;
+  cases: Array<{ id: string; verdict: string }>;
+  causes: Array<{ mistake: string | null; count: number }>;
+  operations: unknown;
+  otherTargets: unknown;
+};
 const results = (dir: string): Results => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
 
 describe('shardOf and parseShard', () => {
@@ -34,7 +43,8 @@ describe('shardOf and parseShard', () => {
   it('reads <i>/<n>, and nothing else', () => {
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
     expect(parseShard(' 1 / 1 ')).toEqual({ index: 1, count: 1 });
-    for (const bad of ['0/2', '3/2', '1/0', '1', '1/2/3', 'a/b', '-1/2', '']) expect(parseShard(bad), bad).toBeUndefined();
+    for (const bad of ['0/2', '3/2', '1/0', '1', '1/2/3', 'a/b', '-1/2', ''])
+      expect(parseShard(bad), bad).toBeUndefined();
   });
 });
 
@@ -42,41 +52,63 @@ describe.concurrent('run --shard 1/2 and 2/2, merged: the reports and exit code 
   it.each([
     ['a passing implementation', join(ROOT, 'test/panel/members/js-strict.mjs'), 'testee', 0],
     ['a failing implementation', join(ROOT, 'test/zoo/members/no-final-lf.ts'), 'module', 1],
-  ] as const)('%s', async (_, path, how, code) => {
-    const cwd = tmp();
-    // the testee without the properties (quicker); the module with them (properties are sharded too)
-    const target = how === 'testee' ? ['--testee', `"${process.execPath}" "${path}"`, '--no-properties'] : ['--module', path];
-    const whole = await run(['run', ...target, '--report-dir', 'whole'], { cwd });
-    expect(whole.code, whole.stderr).toBe(code);
-    const shards = await Promise.all([1, 2].map((i) => run(['run', ...target, '--shard', `${i}/2`, '--report-dir', `s${i}`], { cwd })));
-    const [a, b] = [results(join(cwd, 's1')), results(join(cwd, 's2'))];
-    expect(a.shard).toEqual({ index: 1, count: 2 });
-    expect(a.cases.length).toBeGreaterThan(0);
-    expect(b.cases.length).toBeGreaterThan(0);
-    expect(a.cases.length + b.cases.length).toBe(results(join(cwd, 'whole')).cases.length);
-    for (const s of shards) expect([0, 1]).toContain(s.code);
-    // given in the other order, on purpose
-    const merged = await run(['merge', 's2', 's1', '--report-dir', 'merged'], { cwd });
-    expect(merged.code, merged.stderr).toBe(code);
-    const w = results(join(cwd, 'whole'));
-    const m = results(join(cwd, 'merged'));
-    expect(m.totals).toEqual(w.totals);
-    expect(m.conformant).toBe(w.conformant);
-    expect(m.shard).toBeNull();
-    expect(m.cases.map((c) => [c.id, c.verdict])).toEqual(w.cases.map((c) => [c.id, c.verdict]));
-    expect(m.causes).toEqual(w.causes);
-    expect(m.operations).toEqual(w.operations);
-    expect(m.otherTargets).toEqual(w.otherTargets);
-    expect(m.summary.replace(/, [\d.]+ s\)$/, '')).toBe(w.summary.replace(/, [\d.]+ s\)$/, ''));
-    expect(readFileSync(join(cwd, 'merged/junit.xml'), 'utf8')).toContain(`tests="${w.cases.length}"`);
-    expect(merged.stdout).toMatch(/merged 2 shards: (NOT )?CONFORMANT/);
-  }, 60_000);
+  ] as const)(
+    '%s',
+    async (_, path, how, code) => {
+      const cwd = tmp();
+      // the testee without the properties (quicker); the module with them (properties are sharded too)
+      const target =
+        how === 'testee' ? ['--testee', `"${process.execPath}" "${path}"`, '--no-properties'] : ['--module', path];
+      const whole = await run(['run', ...target, '--report-dir', 'whole'], { cwd });
+      expect(whole.code, whole.stderr).toBe(code);
+      const shards = await Promise.all(
+        [1, 2].map((i) => run(['run', ...target, '--shard', `${i}/2`, '--report-dir', `s${i}`], { cwd })),
+      );
+      const [a, b] = [results(join(cwd, 's1')), results(join(cwd, 's2'))];
+      expect(a.shard).toEqual({ index: 1, count: 2 });
+      expect(a.cases.length).toBeGreaterThan(0);
+      expect(b.cases.length).toBeGreaterThan(0);
+      expect(a.cases.length + b.cases.length).toBe(results(join(cwd, 'whole')).cases.length);
+      for (const s of shards) expect([0, 1]).toContain(s.code);
+      // given in the other order, on purpose
+      const merged = await run(['merge', 's2', 's1', '--report-dir', 'merged'], { cwd });
+      expect(merged.code, merged.stderr).toBe(code);
+      const w = results(join(cwd, 'whole'));
+      const m = results(join(cwd, 'merged'));
+      expect(m.totals).toEqual(w.totals);
+      expect(m.conformant).toBe(w.conformant);
+      expect(m.shard).toBeNull();
+      expect(m.cases.map((c) => [c.id, c.verdict])).toEqual(w.cases.map((c) => [c.id, c.verdict]));
+      expect(m.causes).toEqual(w.causes);
+      expect(m.operations).toEqual(w.operations);
+      expect(m.otherTargets).toEqual(w.otherTargets);
+      expect(m.summary.replace(/, [\d.]+ s\)$/, '')).toBe(w.summary.replace(/, [\d.]+ s\)$/, ''));
+      expect(readFileSync(join(cwd, 'merged/junit.xml'), 'utf8')).toContain(`tests="${w.cases.length}"`);
+      expect(merged.stdout).toMatch(/merged 2 shards: (NOT )?CONFORMANT/);
+    },
+    60_000,
+  );
 });
 
 describe.concurrent('merge refuses what is not one whole run (exit 2)', () => {
   const module = join(ROOT, 'test/zoo/members/uppercase-hex.ts');
   const shard = async (cwd: string, dir: string, spec: string, extra: string[] = []): Promise<void> => {
-    await run(['run', '--module', module, '--only', 'signature', '--no-properties', '--shard', spec, '--report-dir', dir, ...extra], { cwd });
+    await run(
+      [
+        'run',
+        '--module',
+        module,
+        '--only',
+        'signature',
+        '--no-properties',
+        '--shard',
+        spec,
+        '--report-dir',
+        dir,
+        ...extra,
+      ],
+      { cwd },
+    );
   };
 
   it('a shard missing, one given twice, shards of different selections, a folder that is no shard', async () => {
@@ -89,7 +121,10 @@ describe.concurrent('merge refuses what is not one whole run (exit 2)', () => {
     const cases: Array<[string[], string]> = [
       [['a1', 'a2'], 'shard 3/3 missing'],
       [['a1', 'a2', 'a2', 'a3'], 'shard 2/3 given more than once'],
-      [['a1', 'b2', 'a3'], 'shard 2/3 is not of the same run as shard 1/3: the selection (--only, --skip, --properties) differs'],
+      [
+        ['a1', 'b2', 'a3'],
+        'shard 2/3 is not of the same run as shard 1/3: the selection (--only, --skip, --properties) differs',
+      ],
       [['a1', 'whole'], `holds no shard.json: it is not the report folder of a run with --shard <i>/<n>`],
       [[], 'give the report folder of every shard'],
     ];
@@ -99,9 +134,17 @@ describe.concurrent('merge refuses what is not one whole run (exit 2)', () => {
       expect(r.stderr).toContain(message);
     }
     // merged without reports: the --json line and the --junit file say what one run would
-    const quiet = await run(['merge', 'a1', 'a2', 'a3', '--no-reports', '--json', '--junit', 'ci/junit.xml'], { cwd, env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary.md') } });
+    const quiet = await run(['merge', 'a1', 'a2', 'a3', '--no-reports', '--json', '--junit', 'ci/junit.xml'], {
+      cwd,
+      env: { GITHUB_STEP_SUMMARY: join(cwd, 'summary.md') },
+    });
     expect(quiet.code).toBe(1);
-    expect(JSON.parse(quiet.stdout)).toMatchObject({ exitCode: 1, conformant: false, reportsDir: null, junit: join(cwd, 'ci/junit.xml') });
+    expect(JSON.parse(quiet.stdout)).toMatchObject({
+      exitCode: 1,
+      conformant: false,
+      reportsDir: null,
+      junit: join(cwd, 'ci/junit.xml'),
+    });
     expect(readFileSync(join(cwd, 'ci/junit.xml'), 'utf8')).toContain('failures=');
     expect(readFileSync(join(cwd, 'summary.md'), 'utf8')).toContain('**NOT CONFORMANT:');
     writeFileSync(join(cwd, 'a3', 'shard.json'), '{"format":"something else"}');
@@ -115,10 +158,16 @@ describe.concurrent('merge refuses what is not one whole run (exit 2)', () => {
     // one command for both shards: it starts the Node adapter only where the file "ok" is
     const testee = `test -f ok && exec "${process.execPath}" "${join(ROOT, 'examples/node-adapter/adapter.mjs')}" || exit 2`;
     writeFileSync(join(cwd, 'ok'), '');
-    const first = await run(['run', '--testee', testee, '--only', 'signature', '--no-properties', '--shard', '1/2', '--report-dir', 's1'], { cwd });
+    const first = await run(
+      ['run', '--testee', testee, '--only', 'signature', '--no-properties', '--shard', '1/2', '--report-dir', 's1'],
+      { cwd },
+    );
     expect(first.code, first.stderr).toBe(0);
     rmSync(join(cwd, 'ok'));
-    const second = await run(['run', '--testee', testee, '--only', 'signature', '--no-properties', '--shard', '2/2', '--report-dir', 's2'], { cwd });
+    const second = await run(
+      ['run', '--testee', testee, '--only', 'signature', '--no-properties', '--shard', '2/2', '--report-dir', 's2'],
+      { cwd },
+    );
     expect(second.code).toBe(3);
     expect(existsSync(join(cwd, 's2', 'shard.json'))).toBe(true);
     const merged = await run(['merge', 's1', 's2'], { cwd });

@@ -17,7 +17,11 @@ const BIN = join(ROOT, 'bin', 'pgv2kit.js');
 const FIXTURE = join(ROOT, 'test/protocol/fixtures/misbehaving-testee.mjs');
 const MEMBER = join(ROOT, 'test/zoo/members/uppercase-hex.ts');
 const tmp = tempFolders('pgv2kit-stop-');
-type Results = { stopped: { kind: string; reason: string; notRun: number } | null; conformant: boolean; cases: Array<{ id: string; verdict: string; ops: Array<{ message: string }> }> };
+type Results = {
+  stopped: { kind: string; reason: string; notRun: number } | null;
+  conformant: boolean;
+  cases: Array<{ id: string; verdict: string; ops: Array<{ message: string }> }>;
+};
 const results = (dir: string): Results => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
 
 /**
@@ -29,11 +33,19 @@ async function signalKit(
   cwd: string,
   args: (testee: string) => string[],
   script: string,
-  o: { readonly env?: Record<string, string>; readonly ready: (stdout: string, pidFile: string) => boolean; readonly settleMs?: number },
+  o: {
+    readonly env?: Record<string, string>;
+    readonly ready: (stdout: string, pidFile: string) => boolean;
+    readonly settleMs?: number;
+  },
 ): Promise<{ exit: number | null; stderr: string; pid: number; ms: number; aliveAtSignal: boolean }> {
   const pidFile = join(cwd, 'testee.pid');
   const testee = `echo $$ > "${pidFile}"; exec "${process.execPath}" "${script}"`;
-  const child = spawn(process.execPath, [BIN, ...args(testee)], { cwd, env: { ...process.env, ...o.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args(testee)], {
+    cwd,
+    env: { ...process.env, ...o.env, CI: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
@@ -57,15 +69,40 @@ describe.concurrent('--max-failures and --bail', () => {
     [['--bail'], 1],
   ])('%j: stops after that many failures, the rest not run and counted as such, exit 1', async (flags, limit) => {
     const cwd = tmp();
-    const r = await run(['run', '--module', MEMBER, '--only', 'signature', '--concurrency', '1', '--no-properties', '--report-dir', 'r', ...flags], { cwd });
+    const r = await run(
+      [
+        'run',
+        '--module',
+        MEMBER,
+        '--only',
+        'signature',
+        '--concurrency',
+        '1',
+        '--no-properties',
+        '--report-dir',
+        'r',
+        ...flags,
+      ],
+      { cwd },
+    );
     expect(r.code).toBe(1);
     const json = results(join(cwd, 'r'));
     const failed = json.cases.filter((c) => c.verdict === 'failed');
     expect(failed.length).toBe(limit);
-    expect(json.stopped).toEqual({ kind: 'max-failures', reason: `${limit} case${limit === 1 ? '' : 's'} failed (--max-failures ${limit})`, notRun: expect.any(Number) });
-    const selected = Number(/(\d+) cases selected/.exec((await run(['run', '--module', MEMBER, '--only', 'signature', '--list', '--no-properties'], { cwd })).stdout)?.[1]);
+    expect(json.stopped).toEqual({
+      kind: 'max-failures',
+      reason: `${limit} case${limit === 1 ? '' : 's'} failed (--max-failures ${limit})`,
+      notRun: expect.any(Number),
+    });
+    const selected = Number(
+      /(\d+) cases selected/.exec(
+        (await run(['run', '--module', MEMBER, '--only', 'signature', '--list', '--no-properties'], { cwd })).stdout,
+      )?.[1],
+    );
     expect(json.stopped?.notRun).toBe(selected - json.cases.length);
-    expect(r.stderr).toContain(`pgv2kit run: stopped early: ${json.stopped?.reason}; ${json.stopped?.notRun} selected cases not run`);
+    expect(r.stderr).toContain(
+      `pgv2kit run: stopped early: ${json.stopped?.reason}; ${json.stopped?.notRun} selected cases not run`,
+    );
     expect(readFileSync(join(cwd, 'r', 'report.md'), 'utf8')).toContain(`**Stopped early: ${json.stopped?.reason}.**`);
     expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.stopped"');
   });
@@ -80,20 +117,31 @@ describe.concurrent('--max-failures and --bail', () => {
     expect(failing[0]?.id).toMatch(/^signature\./);
     // what the testee has, as --list counts it (test/cli/counts.test.ts holds the list to a run): every case for it and property either ran here or is counted not run
     const list = (await run(['run', '--testee', testee, '--list'], { cwd: ROOT })).stdout;
-    const [, properties, forIt] = /^\d+ cases and (\d+) properties selected for .*: (\d+) of the cases for it/m.exec(list) ?? [];
+    const [, properties, forIt] =
+      /^\d+ cases and (\d+) properties selected for .*: (\d+) of the cases for it/m.exec(list) ?? [];
     expect(forIt, list.slice(-400)).toBeDefined();
-    expect(json.stopped).toEqual({ kind: 'max-failures', reason: '1 case failed (--max-failures 1)', notRun: Number(forIt) + Number(properties) - json.cases.length });
+    expect(json.stopped).toEqual({
+      kind: 'max-failures',
+      reason: '1 case failed (--max-failures 1)',
+      notRun: Number(forIt) + Number(properties) - json.cases.length,
+    });
     expect(r.stdout).toMatch(/^\d+ passed, 1 failed$/m);
   }, 60_000);
 
   it('--max-failures 2 where only properties fail (they run side by side): exactly 2 counted, the rest not run', async () => {
     const cwd = tmp();
-    const whole = await run(['run', '--testee', testee, '--only', 'area:property', '--report-dir', join(cwd, 'whole')], { cwd: ROOT });
+    const whole = await run(
+      ['run', '--testee', testee, '--only', 'area:property', '--report-dir', join(cwd, 'whole')],
+      { cwd: ROOT },
+    );
     expect(whole.code).toBe(1);
     const all = results(join(cwd, 'whole')).cases;
     // more than two fail when nothing stops them, so the limit is what holds the count
     expect(all.filter((c) => c.verdict === 'failed').length).toBeGreaterThan(2);
-    const r = await run(['run', '--testee', testee, '--only', 'area:property', '--max-failures', '2', '--report-dir', join(cwd, 'r')], { cwd: ROOT });
+    const r = await run(
+      ['run', '--testee', testee, '--only', 'area:property', '--max-failures', '2', '--report-dir', join(cwd, 'r')],
+      { cwd: ROOT },
+    );
     expect(r.code).toBe(1);
     const json = results(join(cwd, 'r'));
     expect(json.cases.filter((c) => c.verdict === 'failed' || c.verdict === 'error')).toHaveLength(2);
@@ -114,27 +162,54 @@ describe.concurrent('a signal stops a run, as a real process', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('%s: the testee group goes, the reports of what ran are written and marked interrupted, exit %i', async (signal, code) => {
-    const cwd = tmp();
-    // a testee that hangs on one case: without the signal the run would wait out a 60 s timeout
-    const { exit, stderr, pid, ms } = await signalKit(signal, cwd, (testee) => ['run', '--testee', testee, '--only', 'signature', '--timeout', '60', '--no-properties', '--report-dir', 'r'], FIXTURE, {
-      env: { MODE: 'hang', BAD: 'signature.final-lf-missing' },
-      ready: (_, pidFile) => existsSync(pidFile),
-      settleMs: 700,
-    });
-    expect(exit).toBe(code);
-    expect(ms).toBeLessThan(10_000);
-    expect(stderr).toContain(`pgv2kit run: ${signal}: stopping`);
-    expect(alive(pid)).toBe(false);
-    const json = results(join(cwd, 'r'));
-    expect(json.stopped).toMatchObject({ kind: 'interrupted', reason: `interrupted by ${signal}` });
-    expect(json.stopped?.notRun).toBeGreaterThan(0);
-    expect(json.conformant).toBe(false);
-    expect(json.cases.some((c) => c.id === 'signature.final-lf-missing')).toBe(false);
-    expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.interrupted"');
-    // the report folder's lock (src/reports/lock.ts) is not left behind
-    expect(readdirSync(join(cwd, 'r')).sort()).toEqual(['junit.xml', 'report.html', 'report.md', 'results.json', 'run.log']);
-  }, 30_000);
+  ] as const)(
+    '%s: the testee group goes, the reports of what ran are written and marked interrupted, exit %i',
+    async (signal, code) => {
+      const cwd = tmp();
+      // a testee that hangs on one case: without the signal the run would wait out a 60 s timeout
+      const { exit, stderr, pid, ms } = await signalKit(
+        signal,
+        cwd,
+        (testee) => [
+          'run',
+          '--testee',
+          testee,
+          '--only',
+          'signature',
+          '--timeout',
+          '60',
+          '--no-properties',
+          '--report-dir',
+          'r',
+        ],
+        FIXTURE,
+        {
+          env: { MODE: 'hang', BAD: 'signature.final-lf-missing' },
+          ready: (_, pidFile) => existsSync(pidFile),
+          settleMs: 700,
+        },
+      );
+      expect(exit).toBe(code);
+      expect(ms).toBeLessThan(10_000);
+      expect(stderr).toContain(`pgv2kit run: ${signal}: stopping`);
+      expect(alive(pid)).toBe(false);
+      const json = results(join(cwd, 'r'));
+      expect(json.stopped).toMatchObject({ kind: 'interrupted', reason: `interrupted by ${signal}` });
+      expect(json.stopped?.notRun).toBeGreaterThan(0);
+      expect(json.conformant).toBe(false);
+      expect(json.cases.some((c) => c.id === 'signature.final-lf-missing')).toBe(false);
+      expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.interrupted"');
+      // the report folder's lock (src/reports/lock.ts) is not left behind
+      expect(readdirSync(join(cwd, 'r')).sort()).toEqual([
+        'junit.xml',
+        'report.html',
+        'report.md',
+        'results.json',
+        'run.log',
+      ]);
+    },
+    30_000,
+  );
 });
 
 describe.concurrent('--deadline cuts the cases in flight', () => {
@@ -142,7 +217,22 @@ describe.concurrent('--deadline cuts the cases in flight', () => {
     const cwd = tmp();
     const started = Date.now();
     const summary = join(cwd, 'step-summary.md');
-    const r = await run(['run', '--testee', `"${process.execPath}" "${FIXTURE}"`, '--deadline', '2', '--timeout', '30', '--report-dir', 'r', '--junit', 'junit.xml'], { cwd, env: { MODE: 'hang', BAD: '.', GITHUB_STEP_SUMMARY: summary } });
+    const r = await run(
+      [
+        'run',
+        '--testee',
+        `"${process.execPath}" "${FIXTURE}"`,
+        '--deadline',
+        '2',
+        '--timeout',
+        '30',
+        '--report-dir',
+        'r',
+        '--junit',
+        'junit.xml',
+      ],
+      { cwd, env: { MODE: 'hang', BAD: '.', GITHUB_STEP_SUMMARY: summary } },
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(r.code, r.stderr).toBe(3);
     const json = results(join(cwd, 'r'));
@@ -150,7 +240,8 @@ describe.concurrent('--deadline cuts the cases in flight', () => {
     expect(json.conformant).toBe(false);
     // every place a verdict is written: never the bare word (NOT CONFORMANT is fine)
     const bare = /(?<!NOT )\bCONFORMANT\b/;
-    for (const f of ['report.html', 'report.md', 'results.json']) expect(readFileSync(join(cwd, 'r', f), 'utf8'), f).not.toMatch(bare);
+    for (const f of ['report.html', 'report.md', 'results.json'])
+      expect(readFileSync(join(cwd, 'r', f), 'utf8'), f).not.toMatch(bare);
     for (const f of [join(cwd, 'junit.xml'), summary]) expect(readFileSync(f, 'utf8'), f).not.toMatch(bare);
     expect(r.stdout + r.stderr).not.toMatch(bare);
     expect(readFileSync(join(cwd, 'r', 'report.md'), 'utf8')).toContain('INCOMPLETE');
@@ -158,39 +249,90 @@ describe.concurrent('--deadline cuts the cases in flight', () => {
 });
 
 describe.concurrent('--give-up-after and --max-restarts: a broken testee is not restarted for ever', () => {
-  const FAILED_IN_A_ROW = (limit: number): RegExp => new RegExp(`^the testee failed on ${limit} requests in a row, the last: .*; it is not restarted again$`);
+  const FAILED_IN_A_ROW = (limit: number): RegExp =>
+    new RegExp(`^the testee failed on ${limit} requests in a row, the last: .*; it is not restarted again$`);
   it.each([
     ['crash', [] as string[], 10],
     // --timeout is the restarts' start timeout too: 1 s, so a restart on a loaded machine still starts in time (0.5 s did not, once)
     ['hang', ['--timeout', '1', '--give-up-after', '3'], 3],
-  ])('%s on every case %j: the session gives up after %i in a row, the cases left not run, exit 3', async (mode, flags, limit) => {
-    const cwd = tmp();
-    const started = Date.now();
-    const r = await run(['run', '--testee', `"${process.execPath}" "${FIXTURE}"`, '--only', 'signature', '--no-properties', '--concurrency', '1', '--report-dir', 'r', ...flags], { cwd, env: { MODE: mode, BAD: 'signature.' } });
-    expect(r.code).toBe(3);
-    const json = results(join(cwd, 'r'));
-    // the cases it failed on are errors (a case asks for two or three steps); the rest did not run, counted as such, never as passed
-    expect(json.cases.every((c) => c.verdict === 'error')).toBe(true);
-    expect(json.cases.length).toBeLessThanOrEqual(limit);
-    expect(json.stopped).toEqual({ kind: 'gave-up', reason: expect.stringMatching(FAILED_IN_A_ROW(limit)), notRun: expect.any(Number) });
-    expect(json.stopped?.notRun).toBeGreaterThan(0);
-    expect(json.conformant).toBe(false);
-    expect(r.stderr).toContain(`pgv2kit run: stopped early: ${json.stopped?.reason}; ${json.stopped?.notRun} selected cases not run\n`);
-    expect((readFileSync(join(cwd, 'r', 'run.log'), 'utf8').match(/restarting the testee/g) ?? []).length).toBe(limit - 1);
-    expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.gave-up"');
-    expect(readFileSync(join(cwd, 'r', 'report.md'), 'utf8')).toContain(`**Testee given up: ${json.stopped?.reason}.**`);
-    expect(Date.now() - started).toBeLessThan(20_000);
-  });
+  ])(
+    '%s on every case %j: the session gives up after %i in a row, the cases left not run, exit 3',
+    async (mode, flags, limit) => {
+      const cwd = tmp();
+      const started = Date.now();
+      const r = await run(
+        [
+          'run',
+          '--testee',
+          `"${process.execPath}" "${FIXTURE}"`,
+          '--only',
+          'signature',
+          '--no-properties',
+          '--concurrency',
+          '1',
+          '--report-dir',
+          'r',
+          ...flags,
+        ],
+        { cwd, env: { MODE: mode, BAD: 'signature.' } },
+      );
+      expect(r.code).toBe(3);
+      const json = results(join(cwd, 'r'));
+      // the cases it failed on are errors (a case asks for two or three steps); the rest did not run, counted as such, never as passed
+      expect(json.cases.every((c) => c.verdict === 'error')).toBe(true);
+      expect(json.cases.length).toBeLessThanOrEqual(limit);
+      expect(json.stopped).toEqual({
+        kind: 'gave-up',
+        reason: expect.stringMatching(FAILED_IN_A_ROW(limit)),
+        notRun: expect.any(Number),
+      });
+      expect(json.stopped?.notRun).toBeGreaterThan(0);
+      expect(json.conformant).toBe(false);
+      expect(r.stderr).toContain(
+        `pgv2kit run: stopped early: ${json.stopped?.reason}; ${json.stopped?.notRun} selected cases not run\n`,
+      );
+      expect((readFileSync(join(cwd, 'r', 'run.log'), 'utf8').match(/restarting the testee/g) ?? []).length).toBe(
+        limit - 1,
+      );
+      expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.gave-up"');
+      expect(readFileSync(join(cwd, 'r', 'report.md'), 'utf8')).toContain(
+        `**Testee given up: ${json.stopped?.reason}.**`,
+      );
+      expect(Date.now() - started).toBeLessThan(20_000);
+    },
+  );
 
   it('a testee that crashes on some cases, never twice in a row, is given up on after --max-restarts restarts', async () => {
     const cwd = tmp();
     // the cases with "lf" in their id crash it; the others between them answer
-    const r = await run(['run', '--testee', `"${process.execPath}" "${FIXTURE}"`, '--only', 'signature', '--no-properties', '--concurrency', '1', '--report-dir', 'r', '--max-restarts', '2'], { cwd, env: { MODE: 'crash', BAD: 'lf' } });
+    const r = await run(
+      [
+        'run',
+        '--testee',
+        `"${process.execPath}" "${FIXTURE}"`,
+        '--only',
+        'signature',
+        '--no-properties',
+        '--concurrency',
+        '1',
+        '--report-dir',
+        'r',
+        '--max-restarts',
+        '2',
+      ],
+      { cwd, env: { MODE: 'crash', BAD: 'lf' } },
+    );
     expect(r.code).toBe(3);
     const json = results(join(cwd, 'r'));
-    expect(json.stopped).toEqual({ kind: 'gave-up', reason: 'the testee was restarted 2 times (--max-restarts 2); it is not restarted again', notRun: expect.any(Number) });
+    expect(json.stopped).toEqual({
+      kind: 'gave-up',
+      reason: 'the testee was restarted 2 times (--max-restarts 2); it is not restarted again',
+      notRun: expect.any(Number),
+    });
     // three crashes: two restarts, and the third is not restarted; each crash stays its case's error
-    const crashed = json.cases.filter((c) => c.ops.some((o) => o.message.includes('exited with code 3'))).map((c) => c.id);
+    const crashed = json.cases
+      .filter((c) => c.ops.some((o) => o.message.includes('exited with code 3')))
+      .map((c) => c.id);
     expect(crashed.length).toBeGreaterThanOrEqual(2);
     expect(crashed.every((id) => id.includes('lf'))).toBe(true);
     expect(json.cases.filter((c) => !c.id.includes('lf')).length).toBeGreaterThan(0);
@@ -212,16 +354,26 @@ describe.concurrent('a signal stops fuzz --testee, as a real process', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('%s: the testee group goes with the kit, the seed is printed, exit %i', async (signal, code) => {
-    // fuzzing has begun (the testee answered start) when the first line is out
-    const { exit, stderr, pid, aliveAtSignal } = await signalKit(signal, tmp(), (testee) => ['fuzz', '--testee', testee, '--seed', '5', '--time', '60'], join(ROOT, 'examples/node-adapter/adapter.mjs'), {
-      ready: (stdout) => stdout.includes('fuzzing authorization.parse'),
-    });
-    expect(aliveAtSignal).toBe(true);
-    expect(exit).toBe(code);
-    expect(stderr).toContain(`pgv2kit fuzz: ${signal}: stopped (seed 5; no finding so far)`);
-    const gone = Date.now() + 2000;
-    while (alive(pid) && Date.now() < gone) await new Promise((r) => setTimeout(r, 20));
-    expect(alive(pid)).toBe(false);
-  }, 30_000);
+  ] as const)(
+    '%s: the testee group goes with the kit, the seed is printed, exit %i',
+    async (signal, code) => {
+      // fuzzing has begun (the testee answered start) when the first line is out
+      const { exit, stderr, pid, aliveAtSignal } = await signalKit(
+        signal,
+        tmp(),
+        (testee) => ['fuzz', '--testee', testee, '--seed', '5', '--time', '60'],
+        join(ROOT, 'examples/node-adapter/adapter.mjs'),
+        {
+          ready: (stdout) => stdout.includes('fuzzing authorization.parse'),
+        },
+      );
+      expect(aliveAtSignal).toBe(true);
+      expect(exit).toBe(code);
+      expect(stderr).toContain(`pgv2kit fuzz: ${signal}: stopped (seed 5; no finding so far)`);
+      const gone = Date.now() + 2000;
+      while (alive(pid) && Date.now() < gone) await new Promise((r) => setTimeout(r, 20));
+      expect(alive(pid)).toBe(false);
+    },
+    30_000,
+  );
 });

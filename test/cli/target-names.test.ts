@@ -27,8 +27,16 @@ interface Written {
 
 /** What a run's report folder says of its subject. */
 function written(dir: string): Written {
-  const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Pick<Written, 'implementation' | 'runName'>;
-  return { implementation: results.implementation, runName: results.runName, html: readFileSync(join(dir, 'report.html'), 'utf8'), md: readFileSync(join(dir, 'report.md'), 'utf8') };
+  const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Pick<
+    Written,
+    'implementation' | 'runName'
+  >;
+  return {
+    implementation: results.implementation,
+    runName: results.runName,
+    html: readFileSync(join(dir, 'report.html'), 'utf8'),
+    md: readFileSync(join(dir, 'report.md'), 'utf8'),
+  };
 }
 
 /** The report's title and the folder's run name, for a subject called `named`: no "unknown" anywhere in either. */
@@ -52,17 +60,37 @@ describe.concurrent('run --gateway', () => {
 
   it('names the gateway by its host, with no version rather than "unknown"', async () => {
     const cwd = tmp();
-    const r = await run(['run', '--gateway', gateway.baseUrl, '--only', 'gateway.credentials-valid', '--report-dir', 'r'], { cwd, env });
+    const r = await run(
+      ['run', '--gateway', gateway.baseUrl, '--only', 'gateway.credentials-valid', '--report-dir', 'r'],
+      { cwd, env },
+    );
     expect(r.code).toBe(0);
     const w = written(join(cwd, 'r'));
     expect(w.implementation).toEqual({ name: `gateway ${host}`, version: '', language: 'http' });
     expectNamed(w, `gateway ${host}`);
-    expect(w.runName).toMatch(new RegExp(`^gateway-${host.replace(/[.:]/g, (c) => (c === ':' ? '-' : '\\.'))}-\\d{8}-\\d{6}$`));
+    expect(w.runName).toMatch(
+      new RegExp(`^gateway-${host.replace(/[.:]/g, (c) => (c === ':' ? '-' : '\\.'))}-\\d{8}-\\d{6}$`),
+    );
   });
 
   it('names it as --name and --version say, in the reports and the run name', async () => {
     const cwd = tmp();
-    const r = await run(['run', '--gateway', gateway.baseUrl, '--name', 'acme-gateway', '--version', '2.3', '--only', 'gateway.credentials-valid', '--report-dir', 'r'], { cwd, env });
+    const r = await run(
+      [
+        'run',
+        '--gateway',
+        gateway.baseUrl,
+        '--name',
+        'acme-gateway',
+        '--version',
+        '2.3',
+        '--only',
+        'gateway.credentials-valid',
+        '--report-dir',
+        'r',
+      ],
+      { cwd, env },
+    );
     expect(r.code).toBe(0);
     const w = written(join(cwd, 'r'));
     expect(w.implementation).toEqual({ name: 'acme-gateway', version: '2.3', language: 'http' });
@@ -70,7 +98,7 @@ describe.concurrent('run --gateway', () => {
     expect(w.runName).toMatch(/^acme-gateway-\d{8}-\d{6}$/);
   });
 
-  it('with no URL, the reference gateway run in process is the kit\'s, with the kit\'s version', async () => {
+  it("with no URL, the reference gateway run in process is the kit's, with the kit's version", async () => {
     const cwd = tmp();
     const r = await run(['run', '--gateway', '--only', 'gateway.credentials-valid', '--report-dir', 'r'], { cwd });
     expect(r.code).toBe(0);
@@ -88,7 +116,18 @@ describe.concurrent('run --merchant and certify', () => {
   let merchant: TestMerchant;
   // a seed per test: the same seed gives the same nonces, which the merchant, shared, would refuse as replays
   let seed = 5;
-  const urls = (): string[] => ['--notify-url', notifyUrl, '--return-url', returnUrl, '--deliver-to', localDelivery(merchant.url, notifyUrl), '--return-deliver-to', localDelivery(merchant.url, returnUrl), '--seed', String(seed++)];
+  const urls = (): string[] => [
+    '--notify-url',
+    notifyUrl,
+    '--return-url',
+    returnUrl,
+    '--deliver-to',
+    localDelivery(merchant.url, notifyUrl),
+    '--return-deliver-to',
+    localDelivery(merchant.url, returnUrl),
+    '--seed',
+    String(seed++),
+  ];
   beforeAll(async () => {
     merchant = await startTestMerchant('correct', () => ({ notifyUrl, returnUrl }));
   });
@@ -96,7 +135,10 @@ describe.concurrent('run --merchant and certify', () => {
 
   it('run --merchant names the merchant by the host of its notifyUrl, with no version', async () => {
     const cwd = tmp();
-    const r = await run(['run', '--merchant', ...urls(), '--only', 'merchant.webhook.valid*', '--report-dir', 'r'], { cwd, env });
+    const r = await run(['run', '--merchant', ...urls(), '--only', 'merchant.webhook.valid*', '--report-dir', 'r'], {
+      cwd,
+      env,
+    });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const w = written(join(cwd, 'r'));
@@ -107,7 +149,22 @@ describe.concurrent('run --merchant and certify', () => {
 
   it('run --merchant --name --version', async () => {
     const cwd = tmp();
-    const r = await run(['run', '--merchant', ...urls(), '--name', 'acme-shop', '--version', '7.1.0', '--only', 'merchant.webhook.valid*', '--report-dir', 'r'], { cwd, env });
+    const r = await run(
+      [
+        'run',
+        '--merchant',
+        ...urls(),
+        '--name',
+        'acme-shop',
+        '--version',
+        '7.1.0',
+        '--only',
+        'merchant.webhook.valid*',
+        '--report-dir',
+        'r',
+      ],
+      { cwd, env },
+    );
     expect(r.code).toBe(0);
     const w = written(join(cwd, 'r'));
     expect(w.implementation).toEqual({ name: 'acme-shop', version: '7.1.0', language: 'http' });
@@ -116,10 +173,14 @@ describe.concurrent('run --merchant and certify', () => {
 
   it('certify --name --version: the certificate and the standard reports name the merchant so', async () => {
     const dir = join(tmp(), 'c');
-    const r = await run(['certify', ...urls(), '--name', 'acme-shop', '--version', '7.1.0', '--report-dir', dir], { env });
+    const r = await run(['certify', ...urls(), '--name', 'acme-shop', '--version', '7.1.0', '--report-dir', dir], {
+      env,
+    });
     expect(r.code, r.stdout).toBe(0);
     expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toContain('\n| Merchant | acme-shop 7.1.0 |\n');
-    expect(readFileSync(join(dir, 'certification.html'), 'utf8')).toContain('<dt>Merchant</dt><dd>acme-shop 7.1.0</dd>');
+    expect(readFileSync(join(dir, 'certification.html'), 'utf8')).toContain(
+      '<dt>Merchant</dt><dd>acme-shop 7.1.0</dd>',
+    );
     expectNamed(written(dir), 'acme-shop 7.1.0');
   });
 
@@ -133,9 +194,15 @@ describe.concurrent('run --merchant and certify', () => {
 
 describe.concurrent('--name and --version are refused where nothing takes them', () => {
   it.each([
-    [['run', '--name', 'x'], '--name names a gateway or merchant under test (--gateway, --merchant): a testee or a module names itself in its handshake'],
+    [
+      ['run', '--name', 'x'],
+      '--name names a gateway or merchant under test (--gateway, --merchant): a testee or a module names itself in its handshake',
+    ],
     [['run', '--testee', 'node x.mjs', '--version', '1'], '--version names a gateway or merchant under test'],
-    [['run', '--gateway', 'http://127.0.0.1:1', '--name', ' '], '--name needs a value (leave it out for the default: the host)'],
+    [
+      ['run', '--gateway', 'http://127.0.0.1:1', '--name', ' '],
+      '--name needs a value (leave it out for the default: the host)',
+    ],
     [['certify', '--version', ''], '--version needs a value (leave it out for the default: none)'],
   ])('%j → exit 2, the problem in one line (then where the help is)', async (argv, message) => {
     const r = await run(argv, { env: { PGV2_APP_ID: 'a', PGV2_APP_SECRET: 'sk_names_000000001' }, cwd: tmp() });
@@ -151,14 +218,21 @@ describe.concurrent('the built-in reference and the Node example adapter', () =>
       [[], ['--testee', `"${process.execPath}" examples/node-adapter/adapter.mjs`]].map(async (target) => {
         const cwd = tmp();
         const dir = join(cwd, 'r');
-        const r = await run(['run', ...target, '--only', 'id:signature.generate-upload-url', '--no-properties', '--report-dir', dir], { cwd: ROOT });
+        const r = await run(
+          ['run', ...target, '--only', 'id:signature.generate-upload-url', '--no-properties', '--report-dir', dir],
+          { cwd: ROOT },
+        );
         expect(r.code, r.stderr).toBe(0);
         return written(dir);
       }),
     );
     const [reference, example] = names as [Written, Written];
     expect(reference.implementation.name).toBe('pgv2kit-reference');
-    expect(example.implementation).toEqual({ name: 'pgv2kit-node-example', version: KIT_VERSION, language: 'javascript' });
+    expect(example.implementation).toEqual({
+      name: 'pgv2kit-node-example',
+      version: KIT_VERSION,
+      language: 'javascript',
+    });
     expect(reference.runName).toMatch(/^pgv2kit-reference-\d{8}-\d{6}$/);
     expect(example.runName).toMatch(/^pgv2kit-node-example-\d{8}-\d{6}$/);
   });

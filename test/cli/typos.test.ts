@@ -22,13 +22,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The real binary, as a user meets it. */
 function pgv2kit(args: readonly string[], cwd = ROOT): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', PGV2KIT_PROPERTIES: '5', PGV2KIT_SEED: '1' }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '', PGV2KIT_PROPERTIES: '5', PGV2KIT_SEED: '1' },
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** The words a POSIX shell makes of a suggestion, as pasting it would give them. */
 function shellWords(text: string): string[] {
-  return execFileSync('sh', ['-c', `printf '%s\\0' ${text}`], { encoding: 'utf8' }).split('\0').slice(0, -1);
+  return execFileSync('sh', ['-c', `printf '%s\\0' ${text}`], { encoding: 'utf8' })
+    .split('\0')
+    .slice(0, -1);
 }
 
 describe('an unknown option gets the closest one', () => {
@@ -49,25 +56,49 @@ describe('an unknown option gets the closest one', () => {
   // every option of every command, misspelt by one letter dropped, is suggested back
   const typos = COMMANDS.flatMap((c) => {
     const names = [...Object.keys(c.options), 'help'];
-    return names.filter((n) => n.length >= 4).map((n) => [c.name, n, `${n.slice(0, 1)}${n.slice(2)}`] as const).filter(([, , typo]) => !names.includes(typo));
+    return names
+      .filter((n) => n.length >= 4)
+      .map((n) => [c.name, n, `${n.slice(0, 1)}${n.slice(2)}`] as const)
+      .filter(([, , typo]) => !names.includes(typo));
   });
   it.each(typos)('%s --%s misspelt --%s', async (command, option, typo) => {
     const r = await run([command, `--${typo}`]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^pgv2kit ${command}: unknown option --${typo} \\(did you mean (--[a-z-]+ or )*--${option}( or --[a-z-]+)*\\?\\)$`, 'm'));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^pgv2kit ${command}: unknown option --${typo} \\(did you mean (--[a-z-]+ or )*--${option}( or --[a-z-]+)*\\?\\)$`,
+        'm',
+      ),
+    );
   });
 
   it('through the real binary', () => {
-    expect(pgv2kit(['run', '--onyl', 'signature'])).toEqual({ code: 2, stdout: '', stderr: 'pgv2kit run: unknown option --onyl (did you mean --only?)\nsee pgv2kit run --help\n' });
+    expect(pgv2kit(['run', '--onyl', 'signature'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'pgv2kit run: unknown option --onyl (did you mean --only?)\nsee pgv2kit run --help\n',
+    });
   });
 });
 
 describe('a list option given twice says how to give several', () => {
   it.each([
-    [['run', '--only', 'signature', '--only', 'authorization'], "option --only is given more than once: give several patterns as one comma-separated value: --only signature,authorization"],
-    [['run', '--skip', 'flag:UppercaseHex', '--skip', 'id:signature.url-*'], "option --skip is given more than once: give several patterns as one comma-separated value: --skip 'flag:UppercaseHex,id:signature.url-*'"],
-    [['run', '--only=a b', '--only', "it's"], "option --only is given more than once: give several patterns as one comma-separated value: --only 'a b,it'\\''s'"],
-    [['run', '--vectors', 'kit', '--vectors', './mine'], 'option --vectors is given more than once: give several folders as one comma-separated value: --vectors kit,./mine'],
+    [
+      ['run', '--only', 'signature', '--only', 'authorization'],
+      'option --only is given more than once: give several patterns as one comma-separated value: --only signature,authorization',
+    ],
+    [
+      ['run', '--skip', 'flag:UppercaseHex', '--skip', 'id:signature.url-*'],
+      "option --skip is given more than once: give several patterns as one comma-separated value: --skip 'flag:UppercaseHex,id:signature.url-*'",
+    ],
+    [
+      ['run', '--only=a b', '--only', "it's"],
+      "option --only is given more than once: give several patterns as one comma-separated value: --only 'a b,it'\\''s'",
+    ],
+    [
+      ['run', '--vectors', 'kit', '--vectors', './mine'],
+      'option --vectors is given more than once: give several folders as one comma-separated value: --vectors kit,./mine',
+    ],
     // not a list: as before
     [['run', '--seed', '1', '--seed', '2'], 'option --seed is given more than once'],
   ])('%j', async (argv, line) => {
@@ -76,13 +107,24 @@ describe('a list option given twice says how to give several', () => {
   });
 
   it('the suggestion, pasted, runs both selections (commas work for --only)', () => {
-    const given = pgv2kit(['run', '--only', 'signature.final-lf-missing', '--only', 'id:signature.url-*', '--list', '--no-properties']);
+    const given = pgv2kit([
+      'run',
+      '--only',
+      'signature.final-lf-missing',
+      '--only',
+      'id:signature.url-*',
+      '--list',
+      '--no-properties',
+    ]);
     expect(given.code).toBe(2);
     const suggestion = /: (--only .*)$/m.exec(given.stderr)?.[1] ?? '';
     expect(shellWords(suggestion)).toEqual(['--only', 'signature.final-lf-missing,id:signature.url-*']);
     const pasted = pgv2kit(['run', ...shellWords(suggestion), '--list', '--no-properties']);
     expect(pasted.code, pasted.stderr).toBe(0);
-    const ids = pasted.stdout.split('\n').filter((l) => /^signature\./.test(l)).map((l) => l.split(' ')[0]);
+    const ids = pasted.stdout
+      .split('\n')
+      .filter((l) => /^signature\./.test(l))
+      .map((l) => l.split(' ')[0]);
     expect(ids).toContain('signature.final-lf-missing');
     expect(ids.filter((id) => id?.startsWith('signature.url-')).length).toBeGreaterThan(0);
     expect(ids.every((id) => id === 'signature.final-lf-missing' || id?.startsWith('signature.url-'))).toBe(true);
@@ -91,18 +133,42 @@ describe('a list option given twice says how to give several', () => {
 
 describe('an unquoted --testee command line or --module path says how to quote it', () => {
   it.each([
-    [['run', '--testee', 'python3', 'x.py'], "run: --testee takes the whole command line as one argument: quote it: --testee 'python3 x.py'"],
-    [['run', '--testee', 'python3', 'my adapter.py', 'x'], "run: --testee takes the whole command line as one argument: quote it: --testee 'python3 my adapter.py x'"],
-    [['run', '--module', './my', 'dir/x.mjs'], "run: --module takes one path: quote one with spaces: --module './my dir/x.mjs'"],
-    [['fuzz', '--testee', 'python3', 'x.py'], "fuzz: --testee takes the whole command line as one argument: quote it: --testee 'python3 x.py'"],
-    [['fuzz', '--testee=node', 'my adapter.mjs'], "fuzz: --testee takes the whole command line as one argument: quote it: --testee 'node my adapter.mjs'"],
-    [['explain', '--body-file', './my', 'body.json'], "explain: --body-file takes one path: quote one with spaces: --body-file './my body.json'"],
+    [
+      ['run', '--testee', 'python3', 'x.py'],
+      "run: --testee takes the whole command line as one argument: quote it: --testee 'python3 x.py'",
+    ],
+    [
+      ['run', '--testee', 'python3', 'my adapter.py', 'x'],
+      "run: --testee takes the whole command line as one argument: quote it: --testee 'python3 my adapter.py x'",
+    ],
+    [
+      ['run', '--module', './my', 'dir/x.mjs'],
+      "run: --module takes one path: quote one with spaces: --module './my dir/x.mjs'",
+    ],
+    [
+      ['fuzz', '--testee', 'python3', 'x.py'],
+      "fuzz: --testee takes the whole command line as one argument: quote it: --testee 'python3 x.py'",
+    ],
+    [
+      ['fuzz', '--testee=node', 'my adapter.mjs'],
+      "fuzz: --testee takes the whole command line as one argument: quote it: --testee 'node my adapter.mjs'",
+    ],
+    [
+      ['explain', '--body-file', './my', 'body.json'],
+      "explain: --body-file takes one path: quote one with spaces: --body-file './my body.json'",
+    ],
     // an option whose value is not a command line or a path: as before
-    [['fuzz', '--seed', '1', '2'], 'fuzz: unexpected argument #3: this command takes no positional arguments (a value without its --option?)'],
+    [
+      ['fuzz', '--seed', '1', '2'],
+      'fuzz: unexpected argument #3: this command takes no positional arguments (a value without its --option?)',
+    ],
     // the gateway's base URL keeps its message
     [['run', 'http://127.0.0.1:9'], 'run: unexpected argument "http://127.0.0.1:9" (a base URL goes with --gateway)'],
     // a value that may be a secret is never echoed
-    [['fuzz', '--secret', 'sk_live_Typo', 'Secret'], 'fuzz: unexpected argument #3: this command takes no positional arguments (a value without its --option?)'],
+    [
+      ['fuzz', '--secret', 'sk_live_Typo', 'Secret'],
+      'fuzz: unexpected argument #3: this command takes no positional arguments (a value without its --option?)',
+    ],
   ])('%j', async (argv, line) => {
     const r = await run(argv);
     expect(r.code).toBe(2);
@@ -112,11 +178,27 @@ describe('an unquoted --testee command line or --module path says how to quote i
 
   it('the suggestion, pasted, starts the testee', () => {
     const adapter = 'examples/python-adapter/pgv2kit_adapter.py';
-    const given = pgv2kit(['run', '--testee', 'python3', adapter, '--only', 'signature.final-lf-missing', '--no-properties', '--no-reports']);
+    const given = pgv2kit([
+      'run',
+      '--testee',
+      'python3',
+      adapter,
+      '--only',
+      'signature.final-lf-missing',
+      '--no-properties',
+      '--no-reports',
+    ]);
     expect(given.code).toBe(2);
     const suggestion = /quote it: (--testee .*)$/m.exec(given.stderr)?.[1] ?? '';
     expect(shellWords(suggestion)).toEqual(['--testee', `python3 ${adapter}`]);
-    const pasted = pgv2kit(['run', ...shellWords(suggestion), '--only', 'signature.final-lf-missing', '--no-properties', '--no-reports']);
+    const pasted = pgv2kit([
+      'run',
+      ...shellWords(suggestion),
+      '--only',
+      'signature.final-lf-missing',
+      '--no-properties',
+      '--no-reports',
+    ]);
     expect(pasted.code, pasted.stderr).toBe(0);
     expect(pasted.stdout).toMatch(/^1 passed, 0 failed$/m);
   });
@@ -134,7 +216,9 @@ describe('a testee path with a space, split by the shell', () => {
     expect(given.code, given.stderr).toBe(3);
     expect(given.stderr).toMatch(/^pgv2kit run: the testee could not start: /m);
     const hint = /^ {2}hint: {4}(.*)$/m.exec(given.stderr)?.[1] ?? '';
-    expect(hint).toBe(`the command line is run by a shell (sh -c), which split "${spaced}/pgv2kit_adapter.py" at its spaces: quote the path inside it: --testee 'python3 "${spaced}/pgv2kit_adapter.py"'`);
+    expect(hint).toBe(
+      `the command line is run by a shell (sh -c), which split "${spaced}/pgv2kit_adapter.py" at its spaces: quote the path inside it: --testee 'python3 "${spaced}/pgv2kit_adapter.py"'`,
+    );
     const words = shellWords(hint.slice(hint.indexOf('--testee')));
     expect(words).toEqual(['--testee', `python3 "${spaced}/pgv2kit_adapter.py"`]);
     const pasted = pgv2kit(['run', ...words, ...args]);
@@ -152,7 +236,10 @@ describe('a testee path with a space, split by the shell', () => {
 
   it.each([
     // relative to the working folder, the longest join (the file, not its folder)
-    ['node my adapters/py thon/pgv2kit_adapter.py --x', `the command line is run by a shell (sh -c), which split "my adapters/py thon/pgv2kit_adapter.py" at its spaces: quote the path inside it: --testee 'node "my adapters/py thon/pgv2kit_adapter.py" --x'`],
+    [
+      'node my adapters/py thon/pgv2kit_adapter.py --x',
+      `the command line is run by a shell (sh -c), which split "my adapters/py thon/pgv2kit_adapter.py" at its spaces: quote the path inside it: --testee 'node "my adapters/py thon/pgv2kit_adapter.py" --x'`,
+    ],
     // quoted already, or escaped: nothing split, no hint
     ['node "my adapters/py thon/pgv2kit_adapter.py"', undefined],
     ["node 'my adapters/py thon/pgv2kit_adapter.py'", undefined],
@@ -167,7 +254,9 @@ describe('a testee path with a space, split by the shell', () => {
   it('a path with a character special inside double quotes is quoted in single quotes', () => {
     const odd = join(dir, 'cost $5');
     writeFileSync(odd, '');
-    expect(splitPathHint(`node ${odd}`, '/')).toBe(`the command line is run by a shell (sh -c), which split ${JSON.stringify(odd)} at its spaces: quote the path inside it: --testee 'node '\\''${odd}'\\'''`);
+    expect(splitPathHint(`node ${odd}`, '/')).toBe(
+      `the command line is run by a shell (sh -c), which split ${JSON.stringify(odd)} at its spaces: quote the path inside it: --testee 'node '\\''${odd}'\\'''`,
+    );
     expect(shellWords(`'node '\\''${odd}'\\'''`)).toEqual([`node '${odd}'`]);
   });
 });

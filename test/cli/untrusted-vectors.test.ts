@@ -43,7 +43,14 @@ describe.runIf(posix)('a folder holding a FIFO and a symlink to /dev/zero', () =
     expect(r.stdout).toContain('  signature/pipe.yaml: at /: is a FIFO, not a regular file\n');
     const json = await run(['vectors', '--dir', dir, '--json']);
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, refused: true, problems: [{ file: 'redirect/zero.yaml', refused: true }, { file: 'signature/pipe.yaml', refused: true }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      refused: true,
+      problems: [
+        { file: 'redirect/zero.yaml', refused: true },
+        { file: 'signature/pipe.yaml', refused: true },
+      ],
+    });
   });
 
   it('run --vectors: exit 2 before any case, the files named', async () => {
@@ -67,36 +74,63 @@ describe.runIf(posix)('a folder holding a FIFO and a symlink to /dev/zero', () =
     const dir = folder();
     mkdirSync(join(dir, 'authorization'));
     execFileSync('mkfifo', [join(dir, 'authorization', 'pipe.yaml')]);
-    const finding = { header: 'V2_SHA256 appId=a', reason: 'r', replay: '1:0', oracle: { answers: { accepted: [], refusable: true } } } as unknown as FuzzFinding;
+    const finding = {
+      header: 'V2_SHA256 appId=a',
+      reason: 'r',
+      replay: '1:0',
+      oracle: { answers: { accepted: [], refusable: true } },
+    } as unknown as FuzzFinding;
     // the folder's ids are read by the loader, which refuses the FIFO by name (and writes nothing)
-    expect(() => saveFinding(finding, join(dir, 'authorization', 'found.yaml'))).toThrow('authorization/pipe.yaml: at /: is a FIFO, not a regular file');
+    expect(() => saveFinding(finding, join(dir, 'authorization', 'found.yaml'))).toThrow(
+      'authorization/pipe.yaml: at /: is a FIFO, not a regular file',
+    );
     expect(existsSync(join(dir, 'authorization', 'found.yaml'))).toBe(false);
   });
 });
 
 describe('the size limits, by option and by environment', () => {
-  it('--max-vector-file below the kit\'s largest file refuses it by name; the default loads it', async () => {
+  it("--max-vector-file below the kit's largest file refuses it by name; the default loads it", async () => {
     const r = await run(['vectors', '--max-vector-file', '64K']);
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/ {2}signature\/known-mistakes\.yaml: at \/: is \d+\.\d KiB, over the limit of 64 KiB per file \(--max-vector-file\)\n/);
+    expect(r.stdout).toMatch(
+      / {2}signature\/known-mistakes\.yaml: at \/: is \d+\.\d KiB, over the limit of 64 KiB per file \(--max-vector-file\)\n/,
+    );
     expect((await run(['vectors'])).code).toBe(0);
   });
 
   it('PGV2KIT_MAX_VECTOR_STRING stands in for --max-vector-string; the option wins', async () => {
-    const dir = vectorsCopy((d) => writeFileSync(join(d, 'signature', 'long.yaml'), `kind: signature\ntitle: ${'t'.repeat(5000)}\ncases: []\n`));
+    const dir = vectorsCopy((d) =>
+      writeFileSync(join(d, 'signature', 'long.yaml'), `kind: signature\ntitle: ${'t'.repeat(5000)}\ncases: []\n`),
+    );
     const byEnv = await run(['vectors', '--dir', dir], { env: { PGV2KIT_MAX_VECTOR_STRING: '4K' } });
     expect(byEnv.code).toBe(2);
-    expect(byEnv.stdout).toContain('  signature/long.yaml: at /: is refused (line 2, column 8): holds a string of 4.9 KiB, over the limit of 4 KiB per string (--max-vector-string)\n');
+    expect(byEnv.stdout).toContain(
+      '  signature/long.yaml: at /: is refused (line 2, column 8): holds a string of 4.9 KiB, over the limit of 4 KiB per string (--max-vector-string)\n',
+    );
     // over the limit raised by the option, the file is judged: its empty cases list is a problem of the set (exit 1)
-    const byOption = await run(['vectors', '--dir', dir, '--max-vector-string', '8KiB'], { env: { PGV2KIT_MAX_VECTOR_STRING: '4K' } });
+    const byOption = await run(['vectors', '--dir', dir, '--max-vector-string', '8KiB'], {
+      env: { PGV2KIT_MAX_VECTOR_STRING: '4K' },
+    });
     expect(byOption.code).toBe(1);
     expect(byOption.stdout).toContain('signature/long.yaml: at /cases: must NOT have fewer than 1 items');
   });
 
   it.each([
-    [['--max-vector-file', 'lots'], {}, '--max-vector-file must be a byte count such as 1048576, 512K or 16MiB, not "lots"'],
-    [['--max-vector-string', '0'], {}, '--max-vector-string must be a byte count such as 1048576, 512K or 16MiB, not "0"'],
-    [[], { PGV2KIT_MAX_VECTOR_FILE: '12 parsecs' }, 'PGV2KIT_MAX_VECTOR_FILE must be a byte count such as 1048576, 512K or 16MiB, not "12 parsecs"'],
+    [
+      ['--max-vector-file', 'lots'],
+      {},
+      '--max-vector-file must be a byte count such as 1048576, 512K or 16MiB, not "lots"',
+    ],
+    [
+      ['--max-vector-string', '0'],
+      {},
+      '--max-vector-string must be a byte count such as 1048576, 512K or 16MiB, not "0"',
+    ],
+    [
+      [],
+      { PGV2KIT_MAX_VECTOR_FILE: '12 parsecs' },
+      'PGV2KIT_MAX_VECTOR_FILE must be a byte count such as 1048576, 512K or 16MiB, not "12 parsecs"',
+    ],
   ])('%j %j: a usage error naming where the value came from', async (args, env, message) => {
     const r = await run(['vectors', ...args], { env });
     expect(r).toEqual({ code: 2, stdout: '', stderr: `pgv2kit vectors: ${message}\nsee pgv2kit vectors --help\n` });
@@ -122,18 +156,27 @@ describe('what generate writes', () => {
 });
 
 describe('PGV2KIT_SEED and PGV2KIT_PROPERTIES stand in for --seed and --properties, as --help says', () => {
-  it('the property runs from the environment\'s seed and count; the options win', async () => {
+  it("the property runs from the environment's seed and count; the options win", async () => {
     const dir = folder();
-    const byEnv = await run(['run', '--only', 'property.lf.sign', '--report-dir', join(dir, 'a')], { env: { PGV2KIT_SEED: '77', PGV2KIT_PROPERTIES: '3' } });
+    const byEnv = await run(['run', '--only', 'property.lf.sign', '--report-dir', join(dir, 'a')], {
+      env: { PGV2KIT_SEED: '77', PGV2KIT_PROPERTIES: '3' },
+    });
     expect(byEnv.code).toBe(0);
     expect(readFileSync(join(dir, 'a', 'results.json'), 'utf8')).toContain('held for 3 inputs (seed 77)');
-    const byOption = await run(['run', '--only', 'property.lf.sign', '--seed', '78', '--properties', '4', '--report-dir', join(dir, 'b')], { env: { PGV2KIT_SEED: '77', PGV2KIT_PROPERTIES: '3' } });
+    const byOption = await run(
+      ['run', '--only', 'property.lf.sign', '--seed', '78', '--properties', '4', '--report-dir', join(dir, 'b')],
+      { env: { PGV2KIT_SEED: '77', PGV2KIT_PROPERTIES: '3' } },
+    );
     expect(byOption.code).toBe(0);
     expect(readFileSync(join(dir, 'b', 'results.json'), 'utf8')).toContain('held for 4 inputs (seed 78)');
   });
 
   it('a bad value in the environment is a usage error naming the variable', async () => {
     const r = await run(['run', '--only', 'property.lf.sign', '--no-reports'], { env: { PGV2KIT_SEED: 'x' } });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'pgv2kit run: PGV2KIT_SEED must be an integer, not "x"\nsee pgv2kit run --help\n' });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'pgv2kit run: PGV2KIT_SEED must be an integer, not "x"\nsee pgv2kit run --help\n',
+    });
   });
 });

@@ -30,7 +30,15 @@ const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').dig
 const BASELINE_CONTENT = 'app_1\nsk_test_aaaaaaaa\nPOST\nhttps://pg.example.com/pg/v2/x\n1717171717000\nn-1\n{}\n';
 const EMPTY_CONTENT = 'app_1\nsk_test_aaaaaaaa\nGET\nhttps://pg.example.com/pg/v2/x\n1717171717000\nn-2\n\n';
 
-function signatureCase(id: string, method: string, nonce: string, body: string, content: string, flag: string, extra = ''): string {
+function signatureCase(
+  id: string,
+  method: string,
+  nonce: string,
+  body: string,
+  content: string,
+  flag: string,
+  extra = '',
+): string {
   return `  - id: ${id}
     comment: A case of the test set.
     spec: ["5.1"]
@@ -162,8 +170,22 @@ describe('pgv2kit vectors', () => {
       flags: mergedFlags(),
       warnings: ['notes.yaml: flag Unused is explained but no case uses it'],
     });
-    expect((report['areas'] as Record<string, unknown>)['signature']).toEqual({ files: 1, cases: 2, valid: 2, invalid: 0, acceptable: 0, superseded: 1 });
-    expect((report['areas'] as Record<string, unknown>)['upload']).toEqual({ files: 0, cases: 0, valid: 0, invalid: 0, acceptable: 0, superseded: 0 });
+    expect((report['areas'] as Record<string, unknown>)['signature']).toEqual({
+      files: 1,
+      cases: 2,
+      valid: 2,
+      invalid: 0,
+      acceptable: 0,
+      superseded: 1,
+    });
+    expect((report['areas'] as Record<string, unknown>)['upload']).toEqual({
+      files: 0,
+      cases: 0,
+      valid: 0,
+      invalid: 0,
+      acceptable: 0,
+      superseded: 0,
+    });
     expect(report['files']).toEqual([
       { file: 'authorization/parse.yaml', kind: 'authorization', title: 'Two parse cases', cases: 2 },
       { file: 'signature/basics.yaml', kind: 'signature', title: 'A small valid signature file', cases: 3 },
@@ -173,7 +195,9 @@ describe('pgv2kit vectors', () => {
   it('resolves a relative --dir against the working folder', async () => {
     const r = await run(['vectors', '--dir', 'vectors-here'], { cwd: join(dir, '..') });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`pgv2kit vectors: cannot read the vectors folder ${join(dir, '..', 'vectors-here')}: no such file or folder\nsee pgv2kit vectors --help\n`);
+    expect(r.stderr).toBe(
+      `pgv2kit vectors: cannot read the vectors folder ${join(dir, '..', 'vectors-here')}: no such file or folder\nsee pgv2kit vectors --help\n`,
+    );
     const ok = await run(['vectors', '--dir', '.'], { cwd: dir });
     expect(ok.code).toBe(0);
   });
@@ -181,17 +205,27 @@ describe('pgv2kit vectors', () => {
   it('prints every problem with file, case id and JSON pointer, and exits 1', async () => {
     writeFileSync(
       join(dir, 'signature', 'broken.yaml'),
-      SIGNATURE_FILE.replace('title: A small valid signature file', 'title: Broken').replace(/sign: [0-9a-f]{64}/, 'sign: NOT-A-SIGN'),
+      SIGNATURE_FILE.replace('title: A small valid signature file', 'title: Broken').replace(
+        /sign: [0-9a-f]{64}/,
+        'sign: NOT-A-SIGN',
+      ),
     );
-    writeFileSync(join(dir, 'signature', 'copy.yaml'), SIGNATURE_FILE.replace('id: signature.baseline', 'id: signature.baseline-2'));
+    writeFileSync(
+      join(dir, 'signature', 'copy.yaml'),
+      SIGNATURE_FILE.replace('id: signature.baseline', 'id: signature.baseline-2'),
+    );
     const r = await run(['vectors', '--dir', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('');
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(`vector set ${dir}`);
     expect(lines[1]).toMatch(/^INVALID: \d+ problems? in the vector files/);
-    expect(r.stdout).toContain('  signature/broken.yaml: case signature.baseline at /cases/0/expected/sign: must match pattern');
-    expect(r.stdout).toContain('  signature/copy.yaml: case signature.empty-old at /cases/1/id: id signature.empty-old is already used in signature/basics.yaml\n');
+    expect(r.stdout).toContain(
+      '  signature/broken.yaml: case signature.baseline at /cases/0/expected/sign: must match pattern',
+    );
+    expect(r.stdout).toContain(
+      '  signature/copy.yaml: case signature.empty-old at /cases/1/id: id signature.empty-old is already used in signature/basics.yaml\n',
+    );
   });
 
   it('--json on a bad set gives ok false and the problems', async () => {
@@ -209,12 +243,19 @@ describe('pgv2kit vectors', () => {
     writeFileSync(join(dir, 'stray.yaml'), 'kind: signature\n');
     writeFileSync(join(dir, 'authorization', 'wrong-kind.yaml'), SIGNATURE_FILE);
     // a flag neither this folder's notes.yaml nor the kit's explains
-    writeFileSync(join(dir, 'authorization', 'parse.yaml'), AUTHORIZATION_FILE.replace('flags: [HeaderWhitespace]', 'flags: [OwnFlagWithoutNote]'));
+    writeFileSync(
+      join(dir, 'authorization', 'parse.yaml'),
+      AUTHORIZATION_FILE.replace('flags: [HeaderWhitespace]', 'flags: [OwnFlagWithoutNote]'),
+    );
     const r = await run(['vectors', '--dir', dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('  stray.yaml: at /: not in a vector kind folder');
-    expect(r.stdout).toContain('  authorization/wrong-kind.yaml: at /kind: kind is "signature", but the file is in the authorization/ folder');
-    expect(r.stdout).toContain('  authorization/parse.yaml: case authorization.whitespace at /cases/1/flags/0: flag OwnFlagWithoutNote is not explained in notes.yaml');
+    expect(r.stdout).toContain(
+      '  authorization/wrong-kind.yaml: at /kind: kind is "signature", but the file is in the authorization/ folder',
+    );
+    expect(r.stdout).toContain(
+      '  authorization/parse.yaml: case authorization.whitespace at /cases/1/flags/0: flag OwnFlagWithoutNote is not explained in notes.yaml',
+    );
   });
 
   it('a schema/ folder missing one of its schemas is a configuration error (exit 2)', async () => {
@@ -222,7 +263,11 @@ describe('pgv2kit vectors', () => {
     const r = await run(['vectors', '--dir', dir]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(new RegExp(`^pgv2kit vectors: cannot load the vector set in ${dir}: schema/common\\.schema\\.json: at /: is missing\nsee pgv2kit vectors --help\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^pgv2kit vectors: cannot load the vector set in ${dir}: schema/common\\.schema\\.json: at /: is missing\nsee pgv2kit vectors --help\n$`,
+      ),
+    );
   });
 
   it("a folder without schema/ or notes.yaml is checked with the kit's (a folder of one's own)", async () => {
@@ -230,7 +275,11 @@ describe('pgv2kit vectors', () => {
     rmSync(join(dir, 'notes.yaml'));
     const r = await run(['vectors', '--dir', dir, '--json']);
     expect(r.code, r.stdout).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, flags: Object.keys(loadVectorSet().notes).length, warnings: [] });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: true,
+      flags: Object.keys(loadVectorSet().notes).length,
+      warnings: [],
+    });
     // and the kit's schemas judge it: a case without its expected result is still a problem
     writeFileSync(join(dir, 'signature', 'basics.yaml'), SIGNATURE_FILE.replace(/ {4}result: valid\n/, ''));
     expect((await run(['vectors', '--dir', dir])).code).toBe(1);
@@ -238,7 +287,11 @@ describe('pgv2kit vectors', () => {
 
   it('--dir naming a file is a configuration error (exit 2)', async () => {
     const r = await run(['vectors', '--dir', join(dir, 'notes.yaml')]);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: `pgv2kit vectors: cannot read the vectors folder ${join(dir, 'notes.yaml')}: not a folder\nsee pgv2kit vectors --help\n` });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `pgv2kit vectors: cannot read the vectors folder ${join(dir, 'notes.yaml')}: not a folder\nsee pgv2kit vectors --help\n`,
+    });
   });
 
   it("without --dir, loads the kit's own vectors folder, which warns nothing (a fresh clone)", async () => {
@@ -249,17 +302,26 @@ describe('pgv2kit vectors', () => {
   });
 
   it('a flag explained for the cases a command writes (writtenBy) warns nothing while no case uses it; any other unused flag does', async () => {
-    writeFileSync(join(dir, 'notes.yaml'), `${NOTES}  Saved:\n    bugType: BASIC\n    description: Written by a tool.\n    writtenBy: a tool of ours\n`);
+    writeFileSync(
+      join(dir, 'notes.yaml'),
+      `${NOTES}  Saved:\n    bugType: BASIC\n    description: Written by a tool.\n    writtenBy: a tool of ours\n`,
+    );
     const r = await run(['vectors', '--dir', dir, '--json']);
     expect(r.code, r.stdout).toBe(0);
-    expect((JSON.parse(r.stdout) as { warnings: string[] }).warnings).toEqual(['notes.yaml: flag Unused is explained but no case uses it']);
+    expect((JSON.parse(r.stdout) as { warnings: string[] }).warnings).toEqual([
+      'notes.yaml: flag Unused is explained but no case uses it',
+    ]);
   });
 });
 
 describe('pgv2kit vectors with broken schemas', () => {
   it.each([
     ['not JSON', '{ "$id": ', /cannot load the vector set in .*: schema\/.*\.schema\.json: at \/: is not JSON/],
-    ['not a schema', JSON.stringify({ $id: 'https://pgv2kit.dev/schema/common.schema.json', type: 5 }), /cannot load the vector set in .*: schema is invalid/],
+    [
+      'not a schema',
+      JSON.stringify({ $id: 'https://pgv2kit.dev/schema/common.schema.json', type: 5 }),
+      /cannot load the vector set in .*: schema is invalid/,
+    ],
   ])('a schema that is %s is a configuration error (exit 2)', async (_, text, message) => {
     writeFileSync(join(dir, 'schema', 'common.schema.json'), text);
     const r = await run(['vectors', '--dir', dir]);

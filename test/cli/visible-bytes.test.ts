@@ -56,11 +56,14 @@ describe('showBytes', () => {
 
   it('hides nothing: the display reads back to the exact bytes (property)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.string({ unit: 'binary', maxLength: 32 }).map(text)), (bytes) => {
-        const shown = showBytes(bytes);
-        expect(readBack(shown.lines.join(''))).toEqual(Buffer.from(bytes));
-        expect(readBack(shown.text.replace(/\n/g, '⏎'))).toEqual(Buffer.from(bytes));
-      }),
+      fc.property(
+        fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.string({ unit: 'binary', maxLength: 32 }).map(text)),
+        (bytes) => {
+          const shown = showBytes(bytes);
+          expect(readBack(shown.lines.join(''))).toEqual(Buffer.from(bytes));
+          expect(readBack(shown.text.replace(/\n/g, '⏎'))).toEqual(Buffer.from(bytes));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -81,7 +84,16 @@ describe('isValidUtf8', () => {
       fc.property(fc.uint8Array({ maxLength: 16 }), (b) => isValidUtf8(b) === decodes(b)),
       { numRuns: 2000 },
     );
-    for (const h of ['c0 af', 'ed a0 80', 'f4 90 80 80', 'e0 80 80', 'f0 80 80 80', 'f0 9f 98 80', 'ed 9f bf', 'ef bf bd']) {
+    for (const h of [
+      'c0 af',
+      'ed a0 80',
+      'f4 90 80 80',
+      'e0 80 80',
+      'f0 80 80 80',
+      'f0 9f 98 80',
+      'ed 9f bf',
+      'ef bf bd',
+    ]) {
       expect(isValidUtf8(hex(h)), h).toBe(decodes(hex(h)));
     }
   });

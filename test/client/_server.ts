@@ -32,7 +32,8 @@ export async function serve(handler: Handler): Promise<TestServer> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const headers: Array<[string, string]> = [];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '']);
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        headers.push([req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '']);
       const r: Received = { method: req.method ?? '', target: req.url ?? '', headers, body: Buffer.concat(chunks) };
       received.push(r);
       void Promise.resolve(handler(r, res)).catch((e: unknown) => {
@@ -60,15 +61,36 @@ export function header(r: Received, name: string): string | undefined {
 }
 
 /** SHA-256 hex of the seven parts of 5.1, written out here by hand. */
-export function handSign(appId: string, secret: string, method: string, url: string, timestamp: string, nonce: string, body: Buffer | string): string {
-  return createHash('sha256').update(`${appId}\n${secret}\n${method}\n${url}\n${timestamp}\n${nonce}\n`, 'utf8').update(body).update('\n').digest('hex');
+export function handSign(
+  appId: string,
+  secret: string,
+  method: string,
+  url: string,
+  timestamp: string,
+  nonce: string,
+  body: Buffer | string,
+): string {
+  return createHash('sha256')
+    .update(`${appId}\n${secret}\n${method}\n${url}\n${timestamp}\n${nonce}\n`, 'utf8')
+    .update(body)
+    .update('\n')
+    .digest('hex');
 }
 
 /** Writes a 200 signed for the request it answers (method and full URL of the request, R9). */
-export function signedReply(res: ServerResponse, r: Received, origin: string, merchant: { appId: string; appSecret: string }, body: string): void {
+export function signedReply(
+  res: ServerResponse,
+  r: Received,
+  origin: string,
+  merchant: { appId: string; appSecret: string },
+  body: string,
+): void {
   const timestamp = '1718090123511';
   const nonce = 'resp-nonce-1';
   const sign = handSign(merchant.appId, merchant.appSecret, r.method, `${origin}${r.target}`, timestamp, nonce, body);
-  res.writeHead(200, { 'Content-Type': 'application/json', Authorization: `V2_SHA256 appId=${merchant.appId},sign=${sign},timestamp=${timestamp},nonce=${nonce}` });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    Authorization: `V2_SHA256 appId=${merchant.appId},sign=${sign},timestamp=${timestamp},nonce=${nonce}`,
+  });
   res.end(body);
 }

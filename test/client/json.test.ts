@@ -28,13 +28,43 @@ describe('parseOrderedJson', () => {
   });
 
   it('refuses exactly what JSON.parse refuses (texts without repeated keys)', () => {
-    const pieces = fc.constantFrom('{', '}', '[', ']', ',', ':', '"', '\\', 'a', '"a"', '1', '-', '.', 'e', '0', 'true', 'nul', 'null', ' ', '\n', '\u0001', 'é', '\\u00', '\\u00e9', '+1', '01');
+    const pieces = fc.constantFrom(
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      '"',
+      '\\',
+      'a',
+      '"a"',
+      '1',
+      '-',
+      '.',
+      'e',
+      '0',
+      'true',
+      'nul',
+      'null',
+      ' ',
+      '\n',
+      '\u0001',
+      'é',
+      '\\u00',
+      '\\u00e9',
+      '+1',
+      '01',
+    );
     fc.assert(
-      fc.property(fc.array(pieces, { maxLength: 12 }).map((a) => a.join('')), (text) => {
-        const duplicate = /"a"\s*:.*"a"\s*:/.test(text);
-        fc.pre(!duplicate);
-        expect(accepts(parseOrderedJson, text)).toBe(accepts(JSON.parse, text));
-      }),
+      fc.property(
+        fc.array(pieces, { maxLength: 12 }).map((a) => a.join('')),
+        (text) => {
+          const duplicate = /"a"\s*:.*"a"\s*:/.test(text);
+          fc.pre(!duplicate);
+          expect(accepts(parseOrderedJson, text)).toBe(accepts(JSON.parse, text));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -52,7 +82,7 @@ describe('parseOrderedJson', () => {
     ['[1,]', /unexpected "]" at offset 3/],
     ['"\\x"', /malformed string at offset 0/],
     ['1 2', /text after the value at offset 2/],
-    ['[' .repeat(300) + ']'.repeat(300), /nesting deeper than 256/],
+    ['['.repeat(300) + ']'.repeat(300), /nesting deeper than 256/],
   ])('refuses %s', (text, message) => {
     expect(() => parseOrderedJson(text)).toThrow(SyntaxError);
     expect(() => parseOrderedJson(text)).toThrow(message);

@@ -36,7 +36,12 @@ afterAll(async () => {
 
 const last = (): Received => server.received.at(-1) as Received;
 const parseAuth = (value: string | undefined): Record<string, string> =>
-  Object.fromEntries((value ?? '').replace(/^V2_SHA256 /, '').split(',').map((i) => [i.slice(0, i.indexOf('=')), i.slice(i.indexOf('=') + 1)]));
+  Object.fromEntries(
+    (value ?? '')
+      .replace(/^V2_SHA256 /, '')
+      .split(',')
+      .map((i) => [i.slice(0, i.indexOf('=')), i.slice(i.indexOf('=') + 1)]),
+  );
 
 describe('signedRequest', () => {
   it('sends Content-Type and Accept application/json and a 5.3 Authorization; the sign covers the bytes, method and full URL sent', async () => {
@@ -72,17 +77,37 @@ describe('signedRequest', () => {
     const r = await signedRequest({ method: 'POST', url, appId, appSecret, body: '', clock, nonce: 'n' });
     expect(last().target).toBe('/pg/v2/a%2fb%2F?z=1&a=%7e');
     expect(r.signed.url).toBe(`${server.origin}/pg/v2/a%2fb%2F?z=1&a=%7e`);
-    expect(parseAuth(header(last(), 'authorization'))['sign']).toBe(handSign(appId, appSecret, 'POST', r.signed.url, '1718090000000', 'n', ''));
+    expect(parseAuth(header(last(), 'authorization'))['sign']).toBe(
+      handSign(appId, appSecret, 'POST', r.signed.url, '1718090000000', 'n', ''),
+    );
   });
 
   it('sends a Uint8Array body byte for byte, a BOM and CRLF included (R3)', async () => {
     const bytes = Uint8Array.of(0xef, 0xbb, 0xbf, 0x7b, 0x7d, 0x0d, 0x0a);
-    await signedRequest({ method: 'POST', url: `${server.origin}/x`, appId, appSecret, body: bytes, clock, nonce: 'n' });
+    await signedRequest({
+      method: 'POST',
+      url: `${server.origin}/x`,
+      appId,
+      appSecret,
+      body: bytes,
+      clock,
+      nonce: 'n',
+    });
     expect([...last().body]).toEqual([...bytes]);
   });
 
   it('extra headers follow the defaults; one of the same name replaces the default', async () => {
-    await signedRequest({ method: 'POST', url: `${server.origin}/x`, appId, appSecret, body, headers: [['X-Trace', 't1'], ['accept', 'application/json; charset=utf-8']] });
+    await signedRequest({
+      method: 'POST',
+      url: `${server.origin}/x`,
+      appId,
+      appSecret,
+      body,
+      headers: [
+        ['X-Trace', 't1'],
+        ['accept', 'application/json; charset=utf-8'],
+      ],
+    });
     expect(header(last(), 'x-trace')).toBe('t1');
     expect(header(last(), 'accept')).toBe('application/json; charset=utf-8');
     expect(last().headers.filter(([n]) => n.toLowerCase() === 'accept')).toHaveLength(1);
@@ -90,53 +115,120 @@ describe('signedRequest', () => {
 
   const url = () => `${server.origin}/pg/v2/payment/create`;
   it.each<[string, () => Mutation, (got: Received, sign: string) => void]>([
-    ['body', () => ({ kind: 'body', body: '{"amount":"1.00","currency":"EUR"}' }), (got, sign) => {
-      expect(got.body.toString()).toBe('{"amount":"1.00","currency":"EUR"}');
-      expect(sign).toBe(handSign(appId, appSecret, 'POST', url(), '1718090000000', 'n-1', body));
-    }],
-    ['url', () => ({ kind: 'url', url: `${server.origin}/pg/v2/payment/create?x=1` }), (got, sign) => {
-      expect(got.target).toBe('/pg/v2/payment/create?x=1');
-      expect(sign).toBe(handSign(appId, appSecret, 'POST', url(), '1718090000000', 'n-1', body));
-    }],
-    ['method', () => ({ kind: 'method', method: 'PUT' }), (got, sign) => {
-      expect(got.method).toBe('PUT');
-      expect(sign).toBe(handSign(appId, appSecret, 'POST', url(), '1718090000000', 'n-1', body));
-    }],
-    ['timestamp', () => ({ kind: 'timestamp', timestamp: '1718090000001' }), (got, sign) => {
-      expect(parseAuth(header(got, 'authorization'))['timestamp']).toBe('1718090000001');
-      expect(sign).toBe(handSign(appId, appSecret, 'POST', url(), '1718090000000', 'n-1', body));
-    }],
-    ['nonce', () => ({ kind: 'nonce', nonce: '' }), (got) => {
-      expect(header(got, 'authorization')).toMatch(/,nonce=$/);
-    }],
-    ['appId', () => ({ kind: 'appId', appId: 'app_other' }), (got, sign) => {
-      expect(parseAuth(header(got, 'authorization'))['appId']).toBe('app_other');
-      expect(sign).toBe(handSign(appId, appSecret, 'POST', url(), '1718090000000', 'n-1', body));
-    }],
-    ['secret', () => ({ kind: 'secret', appSecret: 'sk_wrong' }), (_got, sign) => {
-      expect(sign).toBe(handSign(appId, 'sk_wrong', 'POST', url(), '1718090000000', 'n-1', body));
-    }],
-    ['authorization form', () => ({ kind: 'authorization', form: (items) => `v2_sha256 nonce=${items.nonce}, sign=${items.sign.toUpperCase()},timestamp=${items.timestamp},appId=${items.appId}` }), (got, sign) => {
-      expect(header(got, 'authorization')).toBe(`v2_sha256 nonce=n-1, sign=${sign.toUpperCase()},timestamp=1718090000000,appId=${appId}`);
-      expect(sign).toBe(handSign(appId, appSecret, 'POST', url(), '1718090000000', 'n-1', body));
-    }],
-    ['no authorization', () => ({ kind: 'authorization', form: () => null }), (got) => {
-      expect(header(got, 'authorization')).toBeUndefined();
-    }],
-    ['content type', () => ({ kind: 'contentType', value: 'text/plain' }), (got) => {
-      expect(header(got, 'content-type')).toBe('text/plain');
-    }],
-    ['no content type', () => ({ kind: 'contentType', value: null }), (got) => {
-      expect(header(got, 'content-type')).toBeUndefined();
-    }],
-    ['accept', () => ({ kind: 'accept', value: 'text/html' }), (got) => {
-      expect(header(got, 'accept')).toBe('text/html');
-    }],
-    ['no accept', () => ({ kind: 'accept', value: null }), (got) => {
-      expect(header(got, 'accept')).toBeUndefined();
-    }],
+    [
+      'body',
+      () => ({ kind: 'body', body: '{"amount":"1.00","currency":"EUR"}' }),
+      (got, sign) => {
+        expect(got.body.toString()).toBe('{"amount":"1.00","currency":"EUR"}');
+        expect(sign).toBe(handSign(appId, appSecret, 'POST', url(), '1718090000000', 'n-1', body));
+      },
+    ],
+    [
+      'url',
+      () => ({ kind: 'url', url: `${server.origin}/pg/v2/payment/create?x=1` }),
+      (got, sign) => {
+        expect(got.target).toBe('/pg/v2/payment/create?x=1');
+        expect(sign).toBe(handSign(appId, appSecret, 'POST', url(), '1718090000000', 'n-1', body));
+      },
+    ],
+    [
+      'method',
+      () => ({ kind: 'method', method: 'PUT' }),
+      (got, sign) => {
+        expect(got.method).toBe('PUT');
+        expect(sign).toBe(handSign(appId, appSecret, 'POST', url(), '1718090000000', 'n-1', body));
+      },
+    ],
+    [
+      'timestamp',
+      () => ({ kind: 'timestamp', timestamp: '1718090000001' }),
+      (got, sign) => {
+        expect(parseAuth(header(got, 'authorization'))['timestamp']).toBe('1718090000001');
+        expect(sign).toBe(handSign(appId, appSecret, 'POST', url(), '1718090000000', 'n-1', body));
+      },
+    ],
+    [
+      'nonce',
+      () => ({ kind: 'nonce', nonce: '' }),
+      (got) => {
+        expect(header(got, 'authorization')).toMatch(/,nonce=$/);
+      },
+    ],
+    [
+      'appId',
+      () => ({ kind: 'appId', appId: 'app_other' }),
+      (got, sign) => {
+        expect(parseAuth(header(got, 'authorization'))['appId']).toBe('app_other');
+        expect(sign).toBe(handSign(appId, appSecret, 'POST', url(), '1718090000000', 'n-1', body));
+      },
+    ],
+    [
+      'secret',
+      () => ({ kind: 'secret', appSecret: 'sk_wrong' }),
+      (_got, sign) => {
+        expect(sign).toBe(handSign(appId, 'sk_wrong', 'POST', url(), '1718090000000', 'n-1', body));
+      },
+    ],
+    [
+      'authorization form',
+      () => ({
+        kind: 'authorization',
+        form: (items) =>
+          `v2_sha256 nonce=${items.nonce}, sign=${items.sign.toUpperCase()},timestamp=${items.timestamp},appId=${items.appId}`,
+      }),
+      (got, sign) => {
+        expect(header(got, 'authorization')).toBe(
+          `v2_sha256 nonce=n-1, sign=${sign.toUpperCase()},timestamp=1718090000000,appId=${appId}`,
+        );
+        expect(sign).toBe(handSign(appId, appSecret, 'POST', url(), '1718090000000', 'n-1', body));
+      },
+    ],
+    [
+      'no authorization',
+      () => ({ kind: 'authorization', form: () => null }),
+      (got) => {
+        expect(header(got, 'authorization')).toBeUndefined();
+      },
+    ],
+    [
+      'content type',
+      () => ({ kind: 'contentType', value: 'text/plain' }),
+      (got) => {
+        expect(header(got, 'content-type')).toBe('text/plain');
+      },
+    ],
+    [
+      'no content type',
+      () => ({ kind: 'contentType', value: null }),
+      (got) => {
+        expect(header(got, 'content-type')).toBeUndefined();
+      },
+    ],
+    [
+      'accept',
+      () => ({ kind: 'accept', value: 'text/html' }),
+      (got) => {
+        expect(header(got, 'accept')).toBe('text/html');
+      },
+    ],
+    [
+      'no accept',
+      () => ({ kind: 'accept', value: null }),
+      (got) => {
+        expect(header(got, 'accept')).toBeUndefined();
+      },
+    ],
   ])('mutate %s: changes that one thing after signing', async (kind, mutation, check) => {
-    const r = await signedRequest({ method: 'POST', url: url(), appId, appSecret, body, clock, nonce: 'n-1', mutate: mutation() });
+    const r = await signedRequest({
+      method: 'POST',
+      url: url(),
+      appId,
+      appSecret,
+      body,
+      clock,
+      nonce: 'n-1',
+      mutate: mutation(),
+    });
     const got = last();
     check(got, r.signed.sign);
     // everything else is as unmutated
@@ -157,7 +249,14 @@ describe('signedRequest', () => {
 
   it('times out (PGV2_CLIENT_TIMEOUT) when the server does not answer', async () => {
     const started = Date.now();
-    const e = await signedRequest({ method: 'POST', url: `${slow.origin}/x`, appId, appSecret, body, timeoutMs: 300 }).catch((x: unknown) => x);
+    const e = await signedRequest({
+      method: 'POST',
+      url: `${slow.origin}/x`,
+      appId,
+      appSecret,
+      body,
+      timeoutMs: 300,
+    }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ClientError);
     expect((e as ClientError).code).toBe('PGV2_CLIENT_TIMEOUT');
     expect((e as ClientError).message).toMatch(/timed out after 300 ms \(UND_ERR_HEADERS_TIMEOUT\)/);
@@ -167,13 +266,22 @@ describe('signedRequest', () => {
   it('a refused connection is PGV2_CLIENT_NETWORK', async () => {
     const closed = await serve(() => undefined);
     await closed.close();
-    const e = await signedRequest({ method: 'POST', url: `${closed.origin}/x`, appId, appSecret, body }).catch((x: unknown) => x);
+    const e = await signedRequest({ method: 'POST', url: `${closed.origin}/x`, appId, appSecret, body }).catch(
+      (x: unknown) => x,
+    );
     expect(e).toMatchObject({ name: 'ClientError', code: 'PGV2_CLIENT_NETWORK' });
     expect((e as Error).message).toMatch(/ECONNREFUSED/);
   });
 
   it('stops reading a response larger than maxResponseBytes (PGV2_CLIENT_RESPONSE_TOO_LARGE)', async () => {
-    const e = await signedRequest({ method: 'POST', url: `${server.origin}/big`, appId, appSecret, body, maxResponseBytes: 1000 }).catch((x: unknown) => x);
+    const e = await signedRequest({
+      method: 'POST',
+      url: `${server.origin}/big`,
+      appId,
+      appSecret,
+      body,
+      maxResponseBytes: 1000,
+    }).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: 'PGV2_CLIENT_RESPONSE_TOO_LARGE', status: 200 });
   });
 
@@ -189,7 +297,9 @@ describe('signedRequest', () => {
     ['a timeout of 0', { timeoutMs: 0 }, RangeError],
   ])('misuse: %s is a %s, nothing sent', async (_what, change, type) => {
     const before = server.received.length;
-    const input = { method: 'POST', url: `${server.origin}/x`, appId, appSecret, body, ...change } as Parameters<typeof signedRequest>[0];
+    const input = { method: 'POST', url: `${server.origin}/x`, appId, appSecret, body, ...change } as Parameters<
+      typeof signedRequest
+    >[0];
     await expect(signedRequest(input)).rejects.toThrow(type);
     expect(server.received.length).toBe(before);
   });

@@ -36,7 +36,8 @@ const OTHER_PARTIES: Record<string, string> = {
  * form added to the catalogue takes its case off the list (the test says so).
  */
 const FORMS_NOT_BUILT: Record<string, string> = {
-  'signature.body-lf-dropped.two-lfs': 'one of two trailing LFs dropped: the catalogue strips them all (the content equals no-final-lf)',
+  'signature.body-lf-dropped.two-lfs':
+    'one of two trailing LFs dropped: the catalogue strips them all (the content equals no-final-lf)',
   'signature.body-reserialized.key-order': 'keys sorted while re-serializing',
   'signature.url-normalized.percent-decoded': 'percent-encoding decoded',
   'signature.url-normalized.query-sorted': 'query parameters sorted',
@@ -46,9 +47,12 @@ const FORMS_NOT_BUILT: Record<string, string> = {
 };
 
 describe('the catalogue of known mistakes', () => {
-  it('is keyed by the KNOWN_MISTAKE flags of notes.yaml: each key a flag, each flag a key or another party\'s', () => {
-    const known = Object.entries(set.notes).filter(([, n]) => n.bugType === 'KNOWN_MISTAKE').map(([flag]) => flag);
-    for (const key of Object.keys(KNOWN_MISTAKES)) expect([key, set.notes[key]?.bugType]).toEqual([key, 'KNOWN_MISTAKE']);
+  it("is keyed by the KNOWN_MISTAKE flags of notes.yaml: each key a flag, each flag a key or another party's", () => {
+    const known = Object.entries(set.notes)
+      .filter(([, n]) => n.bugType === 'KNOWN_MISTAKE')
+      .map(([flag]) => flag);
+    for (const key of Object.keys(KNOWN_MISTAKES))
+      expect([key, set.notes[key]?.bugType]).toEqual([key, 'KNOWN_MISTAKE']);
     expect(known.filter((f) => !(f in KNOWN_MISTAKES) && !(f in OTHER_PARTIES))).toEqual([]);
     expect(Object.keys(OTHER_PARTIES).filter((f) => f in KNOWN_MISTAKES || !known.includes(f))).toEqual([]);
   });
@@ -62,14 +66,24 @@ describe('the catalogue of known mistakes', () => {
   it('every signature case flagged with a key has a candidate one of its forms reproduces', () => {
     const flagged = liveCases(set)
       .map((l) => l.case)
-      .filter((c): c is SignatureCase => c.kind === 'signature' && c.candidate !== undefined && c.flags.some((f) => f in KNOWN_MISTAKES));
+      .filter(
+        (c): c is SignatureCase =>
+          c.kind === 'signature' && c.candidate !== undefined && c.flags.some((f) => f in KNOWN_MISTAKES),
+      );
     expect(flagged.length).toBeGreaterThan(40);
     const wrong: string[] = [];
     for (const c of flagged) {
-      const named = findMistakes({ ...c.inputs, body: bodyBytes(c.inputs) }, c.candidate?.sign ?? '').map((m) => m.flag);
+      const named = findMistakes({ ...c.inputs, body: bodyBytes(c.inputs) }, c.candidate?.sign ?? '').map(
+        (m) => m.flag,
+      );
       const flags = c.flags.filter((f): f is MistakeFlag => f in KNOWN_MISTAKES);
       const agrees = flags.some((f) => named.includes(f));
-      if (agrees === c.id in FORMS_NOT_BUILT) wrong.push(agrees ? `${c.id}: its form is built now: take it off FORMS_NOT_BUILT` : `${c.id}: flagged ${flags.join(', ')}, its candidate is ${named.join(', ') || 'no known mistake'}`);
+      if (agrees === c.id in FORMS_NOT_BUILT)
+        wrong.push(
+          agrees
+            ? `${c.id}: its form is built now: take it off FORMS_NOT_BUILT`
+            : `${c.id}: flagged ${flags.join(', ')}, its candidate is ${named.join(', ') || 'no known mistake'}`,
+        );
     }
     expect(wrong).toEqual([]);
   });

@@ -9,21 +9,57 @@ import { diagnose } from '../../src/roles/run-case.js';
 import type { RedirectCase, RequestCase, ResponseCase, VerifyExpected, WebhookCase } from '../../src/vectors/types.js';
 import { ACCEPTED, BASE, REFUSED, failed } from './_support.js';
 
-const DUPLICATE = 'V2_SHA256 appId=app_1,sign=00000000000000000000000000000000000000000000000000000000000000aa,sign=00000000000000000000000000000000000000000000000000000000000000bb,timestamp=1,nonce=n1';
+const DUPLICATE =
+  'V2_SHA256 appId=app_1,sign=00000000000000000000000000000000000000000000000000000000000000aa,sign=00000000000000000000000000000000000000000000000000000000000000bb,timestamp=1,nonce=n1';
 const creds = { appId: 'app_1', appSecret: 'sk_test_secret_1' };
 
 function request(problem: VerifyExpected['problem']): RequestCase {
-  return { ...BASE, id: 'request.t', kind: 'request', result: 'invalid', inputs: { ...creds, method: 'POST', url: 'https://pg.example/p', authorization: DUPLICATE, body: '{}' }, expected: { problem } };
+  return {
+    ...BASE,
+    id: 'request.t',
+    kind: 'request',
+    result: 'invalid',
+    inputs: { ...creds, method: 'POST', url: 'https://pg.example/p', authorization: DUPLICATE, body: '{}' },
+    expected: { problem },
+  };
 }
 function response(problem: VerifyExpected['problem']): ResponseCase {
-  return { ...BASE, id: 'response.t', kind: 'response', result: 'invalid', inputs: { ...creds, method: 'POST', url: 'https://pg.example/p', status: 200, authorization: DUPLICATE, body: '{}' }, expected: { problem } };
+  return {
+    ...BASE,
+    id: 'response.t',
+    kind: 'response',
+    result: 'invalid',
+    inputs: {
+      ...creds,
+      method: 'POST',
+      url: 'https://pg.example/p',
+      status: 200,
+      authorization: DUPLICATE,
+      body: '{}',
+    },
+    expected: { problem },
+  };
 }
 function webhook(problem: VerifyExpected['problem']): WebhookCase {
-  return { ...BASE, id: 'webhook.t', kind: 'webhook', result: 'invalid', inputs: { ...creds, notifyUrl: 'https://m.example/n', method: 'POST', authorization: DUPLICATE, body: '{}' }, expected: { problem } };
+  return {
+    ...BASE,
+    id: 'webhook.t',
+    kind: 'webhook',
+    result: 'invalid',
+    inputs: { ...creds, notifyUrl: 'https://m.example/n', method: 'POST', authorization: DUPLICATE, body: '{}' },
+    expected: { problem },
+  };
 }
 function redirect(problem: VerifyExpected['problem']): RedirectCase {
   const redirectUrl = `https://m.example/r?payment=%7B%7D&authorization=${encodeURIComponent(DUPLICATE)}`;
-  return { ...BASE, id: 'redirect.t', kind: 'redirect', result: 'invalid', inputs: { ...creds, returnUrl: 'https://m.example/r', redirectUrl }, expected: { problem } };
+  return {
+    ...BASE,
+    id: 'redirect.t',
+    kind: 'redirect',
+    result: 'invalid',
+    inputs: { ...creds, returnUrl: 'https://m.example/r', redirectUrl },
+    expected: { problem },
+  };
 }
 
 const CASES = [
@@ -46,13 +82,23 @@ describe.each(CASES)('%s accepting a header R8 refuses', (op, build) => {
   });
 
   it('without a header kind, or with one the kit has no refusal for, the generic refusal is named', async () => {
-    const generic = [{ mistake: 'accepts-malformed-authorization', message: 'you accept an Authorization header that R8 refuses', ref: '§5.1' }];
+    const generic = [
+      {
+        mistake: 'accepts-malformed-authorization',
+        message: 'you accept an Authorization header that R8 refuses',
+        ref: '§5.1',
+      },
+    ];
     expect(await diagnose(build({ kind: 'malformed-authorization' }), failed(op, ACCEPTED))).toEqual(generic);
-    expect(await diagnose(build({ kind: 'malformed-authorization', header: 'not-strict' }), failed(op, ACCEPTED))).toEqual(generic);
+    expect(
+      await diagnose(build({ kind: 'malformed-authorization', header: 'not-strict' }), failed(op, ACCEPTED)),
+    ).toEqual(generic);
   });
 
   it('a refusal is not diagnosed', async () => {
-    expect(await diagnose(build({ kind: 'malformed-authorization', header: 'duplicate-item' }), failed(op, REFUSED))).toEqual([]);
+    expect(
+      await diagnose(build({ kind: 'malformed-authorization', header: 'duplicate-item' }), failed(op, REFUSED)),
+    ).toEqual([]);
   });
 });
 
@@ -60,7 +106,11 @@ describe('the refusal of other problems is unchanged', () => {
   it('app-id-mismatch is named with the case readings', async () => {
     const c = { ...request({ kind: 'app-id-mismatch' }), readings: ['R9'] };
     expect(await diagnose(c, failed('request.verify', ACCEPTED))).toEqual([
-      { mistake: 'accepts-app-id-mismatch', message: "you accept a header whose appId is not your own: its appId is not checked (R9)", ref: 'R9' },
+      {
+        mistake: 'accepts-app-id-mismatch',
+        message: 'you accept a header whose appId is not your own: its appId is not checked (R9)',
+        ref: 'R9',
+      },
     ]);
   });
 

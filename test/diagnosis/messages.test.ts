@@ -36,7 +36,12 @@ describe('diagnosis wording', () => {
   });
 
   it('mistake ids are unique across the catalogues', () => {
-    const ids = [...MISTAKES.map((m) => m.id), ...Object.keys(REDIRECT_MISTAKES), ...PARSER_MISTAKES.map((m) => m.id), ...Object.keys(FORM_MISTAKES)];
+    const ids = [
+      ...MISTAKES.map((m) => m.id),
+      ...Object.keys(REDIRECT_MISTAKES),
+      ...PARSER_MISTAKES.map((m) => m.id),
+      ...Object.keys(FORM_MISTAKES),
+    ];
     expect(new Set(ids).size).toBe(ids.length);
   });
 });

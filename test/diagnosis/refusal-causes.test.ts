@@ -19,7 +19,14 @@ const request = (authorization: string): RequestCase => ({
   id: 'request.t',
   kind: 'request',
   result: 'valid',
-  inputs: { appId: 'app_7f3a9c', appSecret: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc', method: 'POST', url: URL_NO_QUERY, authorization, body: BODY },
+  inputs: {
+    appId: 'app_7f3a9c',
+    appSecret: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc',
+    method: 'POST',
+    url: URL_NO_QUERY,
+    authorization,
+    body: BODY,
+  },
   expected: {},
 });
 
@@ -29,9 +36,30 @@ describe('refusal causes', () => {
   it('a genuine request refused: the mistakes that change its content or sign, not those that leave it as it is', () => {
     const could = refusalCauses(genuine, failed('request.verify', REFUSED));
     // every content has a final LF, a secret, parts 5 and 6 that differ; this digest has bytes below 0x10
-    expect(could).toEqual(expect.arrayContaining(['no-final-lf', 'extra-final-lf', 'secret-left-out', 'timestamp-nonce-swapped', 'url-path-only', 'hex-unpadded', 'hex-leading-zeros-dropped']));
+    expect(could).toEqual(
+      expect.arrayContaining([
+        'no-final-lf',
+        'extra-final-lf',
+        'secret-left-out',
+        'timestamp-nonce-swapped',
+        'url-path-only',
+        'hex-unpadded',
+        'hex-leading-zeros-dropped',
+      ]),
+    );
     // no query to drop, a body with no white space at its ends, no CR LF, nothing beyond ASCII; a header in the spec's order
-    expect(could.filter((m) => ['url-without-query', 'body-trimmed', 'body-crlf-to-lf', 'latin1', 'items-by-position', 'value-split-at-last-equals'].includes(m))).toEqual([]);
+    expect(
+      could.filter((m) =>
+        [
+          'url-without-query',
+          'body-trimmed',
+          'body-crlf-to-lf',
+          'latin1',
+          'items-by-position',
+          'value-split-at-last-equals',
+        ].includes(m),
+      ),
+    ).toEqual([]);
   });
 
   it('the same header with its items in another order: a parser reading by position could explain it', () => {
@@ -49,20 +77,58 @@ describe('refusal causes', () => {
     const redirect = (rawPayment: string, payment: string): RedirectCase => {
       const sign = sha(`app_r1\nsk_test_redirect_secret\nGET\n${RETURN_URL}\n1720400000404\nn1\npayment=${payment}\n`);
       const auth = encodeURIComponent(`V2_SHA256 appId=app_r1,sign=${sign},timestamp=1720400000404,nonce=n1`);
-      return { ...BASE, id: 'redirect.t', kind: 'redirect', result: 'valid', inputs: { appId: 'app_r1', appSecret: 'sk_test_redirect_secret', returnUrl: RETURN_URL, redirectUrl: `${RETURN_URL}?payment=${rawPayment}&authorization=${auth}` }, expected: { payment } };
+      return {
+        ...BASE,
+        id: 'redirect.t',
+        kind: 'redirect',
+        result: 'valid',
+        inputs: {
+          appId: 'app_r1',
+          appSecret: 'sk_test_redirect_secret',
+          returnUrl: RETURN_URL,
+          redirectUrl: `${RETURN_URL}?payment=${rawPayment}&authorization=${auth}`,
+        },
+        expected: { payment },
+      };
     };
 
     it('with an "&" in its payment: decoding the whole query first could explain it; with none, not', () => {
-      const amp = refusalCauses(redirect('%7B%22a%22%3A%22b%26c%22%7D', '{"a":"b&c"}'), failed('redirect.verify', REFUSED));
-      expect(amp).toEqual(expect.arrayContaining(['query-decoded-whole', 'landed-url', 'payment-encoded', 'redirect-method', 'no-final-lf']));
+      const amp = refusalCauses(
+        redirect('%7B%22a%22%3A%22b%26c%22%7D', '{"a":"b&c"}'),
+        failed('redirect.verify', REFUSED),
+      );
+      expect(amp).toEqual(
+        expect.arrayContaining([
+          'query-decoded-whole',
+          'landed-url',
+          'payment-encoded',
+          'redirect-method',
+          'no-final-lf',
+        ]),
+      );
       const plain = refusalCauses(redirect('%7B%22a%22%3A%22b%22%7D', '{"a":"b"}'), failed('redirect.verify', REFUSED));
       expect(plain).toContain('landed-url');
       // nothing "&", "%" or "+" in the payment, no query in the returnUrl, a nonce without "+"
-      expect(plain.filter((m) => ['query-decoded-whole', 'payment-decoded-twice', 'payment-plus-kept', 'authorization-plus-kept', 'returnurl-without-query'].includes(m))).toEqual([]);
+      expect(
+        plain.filter((m) =>
+          [
+            'query-decoded-whole',
+            'payment-decoded-twice',
+            'payment-plus-kept',
+            'authorization-plus-kept',
+            'returnurl-without-query',
+          ].includes(m),
+        ),
+      ).toEqual([]);
     });
 
     it('with a "%" that starts no escape: decoding it twice fails, so it could explain the refusal', () => {
-      expect(refusalCauses(redirect('%7B%22a%22%3A%2215%25%20off%22%7D', '{"a":"15% off"}'), failed('redirect.verify', REFUSED))).toContain('payment-decoded-twice');
+      expect(
+        refusalCauses(
+          redirect('%7B%22a%22%3A%2215%25%20off%22%7D', '{"a":"15% off"}'),
+          failed('redirect.verify', REFUSED),
+        ),
+      ).toContain('payment-decoded-twice');
     });
   });
 });

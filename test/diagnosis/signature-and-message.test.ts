@@ -16,27 +16,55 @@ const signatureCase: SignatureCase = {
   id: 'signature.t',
   kind: 'signature',
   result: 'invalid',
-  inputs: { appId: 'app_s1', appSecret: 'sk_test_sign_secret', method: 'POST', url: 'https://pg.example/p?x=1', timestamp: '1700000000001', nonce: 'nonce-s1', body: '{"a":1}' },
+  inputs: {
+    appId: 'app_s1',
+    appSecret: 'sk_test_sign_secret',
+    method: 'POST',
+    url: 'https://pg.example/p?x=1',
+    timestamp: '1700000000001',
+    nonce: 'nonce-s1',
+    body: '{"a":1}',
+  },
   expected: { content: CONTENT, sign: sha(CONTENT) },
   candidate: { content: NO_FINAL_LF, sign: sha(NO_FINAL_LF) },
 };
 
 describe('signature cases', () => {
   it('a content or sign without the final LF: no-final-lf', async () => {
-    const content = await diagnose(signatureCase, failed('signature.content', { result: { contentB64: Buffer.from(NO_FINAL_LF).toString('base64') } }));
-    expect(content).toEqual([{ mistake: 'no-final-lf', message: 'your content is the content in which the LF after part 7 (the body) was left out', ref: '§5.1, R1' }]);
+    const content = await diagnose(
+      signatureCase,
+      failed('signature.content', { result: { contentB64: Buffer.from(NO_FINAL_LF).toString('base64') } }),
+    );
+    expect(content).toEqual([
+      {
+        mistake: 'no-final-lf',
+        message: 'your content is the content in which the LF after part 7 (the body) was left out',
+        ref: '§5.1, R1',
+      },
+    ]);
     const sign = await diagnose(signatureCase, failed('signature.sign', { result: { sign: sha(NO_FINAL_LF) } }));
-    expect(sign.map((d) => d.message)).toEqual(['your sign equals the sign of the content in which the LF after part 7 (the body) was left out']);
+    expect(sign.map((d) => d.message)).toEqual([
+      'your sign equals the sign of the content in which the LF after part 7 (the body) was left out',
+    ]);
   });
 
   it('the URL without its query: url-without-query', async () => {
-    const got = await diagnose(signatureCase, failed('signature.sign', { result: { sign: sha(CONTENT.replace('?x=1', '')) } }));
+    const got = await diagnose(
+      signatureCase,
+      failed('signature.sign', { result: { sign: sha(CONTENT.replace('?x=1', '')) } }),
+    );
     expect(got.map((d) => d.mistake)).toEqual(['url-without-query']);
   });
 
   it('the right digest in upper case: uppercase-hex', async () => {
-    expect(await diagnose(signatureCase, failed('signature.sign', { result: { sign: sha(CONTENT).toUpperCase() } }))).toEqual([
-      { mistake: 'uppercase-hex', message: 'your sign is the expected sign in which the hex digits are upper case: signers write lower case', ref: '§5.2, R7' },
+    expect(
+      await diagnose(signatureCase, failed('signature.sign', { result: { sign: sha(CONTENT).toUpperCase() } })),
+    ).toEqual([
+      {
+        mistake: 'uppercase-hex',
+        message: 'your sign is the expected sign in which the hex digits are upper case: signers write lower case',
+        ref: '§5.2, R7',
+      },
     ]);
   });
 
@@ -49,7 +77,9 @@ describe('signature cases', () => {
 
   it('answers without the field, or not base64: no diagnosis', async () => {
     expect(await diagnose(signatureCase, failed('signature.content', { result: {} }))).toEqual([]);
-    expect(await diagnose(signatureCase, failed('signature.content', { result: { contentB64: 'not base64!' } }))).toEqual([]);
+    expect(
+      await diagnose(signatureCase, failed('signature.content', { result: { contentB64: 'not base64!' } })),
+    ).toEqual([]);
     expect(await diagnose(signatureCase, failed('signature.sign', { rejected: { reason: 'no' } }))).toEqual([]);
   });
 });
@@ -58,7 +88,8 @@ describe('webhook verifiers', () => {
   const NOTIFY = 'https://shop.example/pg/notify';
   const DELIVERY = 'http://10.0.0.7:8080/pg/notify';
   const body = '{"paymentNo":"P1"}';
-  const content = (url: string): string => `app_w1\nsk_test_webhook_secret\nPOST\n${url}\n1700000000002\nnonce-w1\n${body}\n`;
+  const content = (url: string): string =>
+    `app_w1\nsk_test_webhook_secret\nPOST\n${url}\n1700000000002\nnonce-w1\n${body}\n`;
   const webhook = (sign: string): WebhookCase => ({
     ...BASE,
     id: 'webhook.t',
@@ -78,32 +109,55 @@ describe('webhook verifiers', () => {
 
   it('a sign over the URL the call arrived on: delivery-url', async () => {
     expect(await diagnose(webhook(sha(content(DELIVERY))), failed('webhook.verify', ACCEPTED))).toEqual([
-      { mistake: 'delivery-url', message: 'you accept the sign of the content in which part 4 is the URL the call arrived on, not the notifyUrl as submitted', ref: '§5.5, R10' },
+      {
+        mistake: 'delivery-url',
+        message:
+          'you accept the sign of the content in which part 4 is the URL the call arrived on, not the notifyUrl as submitted',
+        ref: '§5.5, R10',
+      },
     ]);
   });
 
   it('a sign over a mistaken content: that mistake', async () => {
-    expect((await diagnose(webhook(sha(content(NOTIFY).slice(0, -1))), failed('webhook.verify', ACCEPTED))).map((d) => d.mistake)).toEqual(['no-final-lf']);
+    expect(
+      (await diagnose(webhook(sha(content(NOTIFY).slice(0, -1))), failed('webhook.verify', ACCEPTED))).map(
+        (d) => d.mistake,
+      ),
+    ).toEqual(['no-final-lf']);
   });
 
   it.each([
     ['its first digit', (s: string) => s.slice(0, 1), 'the first 1 digits of the right sign'],
     ['its first 63 digits', (s: string) => s.slice(0, 63), 'the first 63 digits of the right sign'],
-    ['it in upper case, cut to 32 digits', (s: string) => s.slice(0, 32).toUpperCase(), 'the first 32 digits of the right sign'],
+    [
+      'it in upper case, cut to 32 digits',
+      (s: string) => s.slice(0, 32).toUpperCase(),
+      'the first 32 digits of the right sign',
+    ],
     ['it with a digit added', (s: string) => `${s}0`, 'the right sign with digits added'],
   ])('the right sign as %s: sign-compared-as-prefix', async (_, change, words) => {
-    const c = { ...webhook(change(sha(content(NOTIFY)))), expected: { problem: { kind: 'malformed-sign' } } } as WebhookCase;
+    const c = {
+      ...webhook(change(sha(content(NOTIFY)))),
+      expected: { problem: { kind: 'malformed-sign' } },
+    } as WebhookCase;
     const found = await diagnose(c, failed('webhook.verify', ACCEPTED));
     expect(found.map((d) => d.mistake)).toEqual(['sign-compared-as-prefix']);
     expect(found[0]?.message).toContain(`you accept ${words}`);
   });
 
   it('a sign that is no prefix of the right one: not sign-compared-as-prefix', async () => {
-    const c = { ...webhook(sha(content(NOTIFY)).slice(1)), expected: { problem: { kind: 'malformed-sign' } } } as WebhookCase;
-    expect((await diagnose(c, failed('webhook.verify', ACCEPTED))).map((d) => d.mistake)).toEqual(['accepts-malformed-sign']);
+    const c = {
+      ...webhook(sha(content(NOTIFY)).slice(1)),
+      expected: { problem: { kind: 'malformed-sign' } },
+    } as WebhookCase;
+    expect((await diagnose(c, failed('webhook.verify', ACCEPTED))).map((d) => d.mistake)).toEqual([
+      'accepts-malformed-sign',
+    ]);
   });
 
   it('a sign over nothing known: the refusal the case expected', async () => {
-    expect((await diagnose(webhook(sha('unrelated')), failed('webhook.verify', ACCEPTED))).map((d) => d.mistake)).toEqual(['accepts-sign-mismatch']);
+    expect(
+      (await diagnose(webhook(sha('unrelated')), failed('webhook.verify', ACCEPTED))).map((d) => d.mistake),
+    ).toEqual(['accepts-sign-mismatch']);
   });
 });

@@ -15,21 +15,61 @@ const formCase: UploadCase = {
   kind: 'upload',
   op: 'upload.form',
   result: 'valid',
-  inputs: { formFields: [['key', 'k1'], ['policy', 'cG9s']], filename: 'a.pdf', contentType: 'application/pdf', file: '%PDF' },
-  expected: { parts: [{ name: 'key', value: 'k1' }, { name: 'policy', value: 'cG9s' }, { name: 'file', filename: 'a.pdf', contentType: 'application/pdf', data: '%PDF' }] },
+  inputs: {
+    formFields: [
+      ['key', 'k1'],
+      ['policy', 'cG9s'],
+    ],
+    filename: 'a.pdf',
+    contentType: 'application/pdf',
+    file: '%PDF',
+  },
+  expected: {
+    parts: [
+      { name: 'key', value: 'k1' },
+      { name: 'policy', value: 'cG9s' },
+      { name: 'file', filename: 'a.pdf', contentType: 'application/pdf', data: '%PDF' },
+    ],
+  },
 };
 
-const text = (name: string, value: string): string => `--b0\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-const FILE = '--b0\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF\r\n';
+const text = (name: string, value: string): string =>
+  `--b0\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const FILE =
+  '--b0\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF\r\n';
 const END = '--b0--\r\n';
-const form = (...parts: string[]) => failed('upload.form', { result: { contentType: 'multipart/form-data; boundary=b0', bodyB64: Buffer.from(parts.join('') + END).toString('base64') } });
+const form = (...parts: string[]) =>
+  failed('upload.form', {
+    result: {
+      contentType: 'multipart/form-data; boundary=b0',
+      bodyB64: Buffer.from(parts.join('') + END).toString('base64'),
+    },
+  });
 const REF = '§3, §4.2, §7, R14';
 
 describe('upload.form', () => {
   it.each([
-    ['the file part first', [FILE, text('key', 'k1'), text('policy', 'cG9s')], 'file-not-last', 'your form is one in which a part follows the file part, which goes last', REF],
-    ['an entry left out', [text('key', 'k1'), FILE], 'field-missing', 'your form is one in which a formFields entry was left out', REF],
-    ['a value changed', [text('key', 'k2'), text('policy', 'cG9s'), FILE], 'field-changed', 'your form is one in which a formFields value was changed', REF],
+    [
+      'the file part first',
+      [FILE, text('key', 'k1'), text('policy', 'cG9s')],
+      'file-not-last',
+      'your form is one in which a part follows the file part, which goes last',
+      REF,
+    ],
+    [
+      'an entry left out',
+      [text('key', 'k1'), FILE],
+      'field-missing',
+      'your form is one in which a formFields entry was left out',
+      REF,
+    ],
+    [
+      'a value changed',
+      [text('key', 'k2'), text('policy', 'cG9s'), FILE],
+      'field-changed',
+      'your form is one in which a formFields value was changed',
+      REF,
+    ],
   ])('%s: %s', async (_, parts, mistake, message, ref) => {
     expect(await diagnose(formCase, form(...parts))).toEqual([{ mistake, message, ref }]);
   });
@@ -41,14 +81,23 @@ describe('upload.form', () => {
   it('a body that is not multipart/form-data: malformed-multipart', async () => {
     const got = { result: { contentType: 'application/json', bodyB64: Buffer.from('{}').toString('base64') } };
     expect(await diagnose(formCase, failed('upload.form', got))).toEqual([
-      { mistake: 'malformed-multipart', message: 'your form is one in which the body cannot be read as multipart/form-data', ref: '§4.2' },
+      {
+        mistake: 'malformed-multipart',
+        message: 'your form is one in which the body cannot be read as multipart/form-data',
+        ref: '§4.2',
+      },
     ]);
   });
 
   it('a form the upload address accepts, an answer without a body, or a body that is not base64: no diagnosis', async () => {
     expect(await diagnose(formCase, form(text('key', 'k1'), text('policy', 'cG9s'), FILE))).toEqual([]);
     expect(await diagnose(formCase, failed('upload.form', { rejected: { reason: 'no' } }))).toEqual([]);
-    expect(await diagnose(formCase, failed('upload.form', { result: { contentType: 'multipart/form-data; boundary=b0', bodyB64: 'not base64!' } }))).toEqual([]);
+    expect(
+      await diagnose(
+        formCase,
+        failed('upload.form', { result: { contentType: 'multipart/form-data; boundary=b0', bodyB64: 'not base64!' } }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -64,17 +113,35 @@ describe('upload.validate', () => {
   });
   // 28 emoji and ".pdf": 32 code points, 60 UTF-16 units
   const emoji = validate(`${'\u{1F600}'.repeat(28)}.pdf`);
-  const UTF16 = [{ mistake: 'utf16-length', message: 'your length is the count of UTF-16 units, in which a character beyond U+FFFF (an emoji) counts twice: lengths count code points', ref: 'R13' }];
+  const UTF16 = [
+    {
+      mistake: 'utf16-length',
+      message:
+        'your length is the count of UTF-16 units, in which a character beyond U+FFFF (an emoji) counts twice: lengths count code points',
+      ref: 'R13',
+    },
+  ];
 
   it('a valid request refused, within 32 code points but over 32 UTF-16 units: utf16-length', async () => {
-    expect(await diagnose(emoji, failed('upload.validate', { result: { valid: false, reason: 'filename too long' } }))).toEqual(UTF16);
-    expect(await diagnose(emoji, failed('upload.validate', { rejected: { reason: 'filename too long' } }))).toEqual(UTF16);
+    expect(
+      await diagnose(emoji, failed('upload.validate', { result: { valid: false, reason: 'filename too long' } })),
+    ).toEqual(UTF16);
+    expect(await diagnose(emoji, failed('upload.validate', { rejected: { reason: 'filename too long' } }))).toEqual(
+      UTF16,
+    );
   });
 
   it('no diagnosis when the texts are within the limit in UTF-16 units too, or the subject accepted, or the case is not valid', async () => {
-    expect(await diagnose(validate(`${'\u00e9'.repeat(28)}.pdf`), failed('upload.validate', { result: { valid: false } }))).toEqual([]);
+    expect(
+      await diagnose(validate(`${'\u00e9'.repeat(28)}.pdf`), failed('upload.validate', { result: { valid: false } })),
+    ).toEqual([]);
     expect(await diagnose(emoji, failed('upload.validate', { result: { valid: true } }))).toEqual([]);
-    expect(await diagnose(validate(`${'\u{1F600}'.repeat(29)}.pdf`, 'invalid'), failed('upload.validate', { result: { valid: true } }))).toEqual([]);
+    expect(
+      await diagnose(
+        validate(`${'\u{1F600}'.repeat(29)}.pdf`, 'invalid'),
+        failed('upload.validate', { result: { valid: true } }),
+      ),
+    ).toEqual([]);
   });
 
   it('formCheck failures are not diagnosed', async () => {
@@ -84,7 +151,13 @@ describe('upload.validate', () => {
       kind: 'upload',
       op: 'upload.formCheck',
       result: 'invalid',
-      inputs: { formFields: [], filename: 'a.pdf', contentType: 'application/pdf', file: '%PDF', multipart: { contentType: 'multipart/form-data; boundary=b0', body: END } },
+      inputs: {
+        formFields: [],
+        filename: 'a.pdf',
+        contentType: 'application/pdf',
+        file: '%PDF',
+        multipart: { contentType: 'multipart/form-data; boundary=b0', body: END },
+      },
       expected: { problem: { kind: 'no-file-part' } },
     };
     expect(await diagnose(c, failed('upload.formCheck', { result: { valid: true } }))).toEqual([]);

@@ -30,7 +30,8 @@ export function mistakeIds(): Map<string, string> {
   for (const id of Object.keys(REDIRECT_MISTAKES)) add(id, 'REDIRECT_MISTAKES (src/diagnosis/redirect.ts)');
   for (const id of Object.keys(FORM_MISTAKES)) add(id, 'FORM_MISTAKES (src/diagnosis/upload.ts)');
   for (const id of Object.keys(RUN_CAUSES)) add(id, 'RUN_CAUSES (src/diagnosis/run-causes.ts)');
-  for (const kind of Object.keys(REFUSALS)) add(`accepts-${kind}`, 'REFUSALS (src/diagnosis/refusals.ts), as accepts-<kind>');
+  for (const kind of Object.keys(REFUSALS))
+    add(`accepts-${kind}`, 'REFUSALS (src/diagnosis/refusals.ts), as accepts-<kind>');
   for (const [id, file] of literalMistakeIds()) add(id, `a literal mistake id in src/diagnosis/${file}`);
   return ids;
 }
@@ -40,12 +41,17 @@ export function literalMistakeIds(): Array<[string, string]> {
   const dir = join(PACKAGE_ROOT, 'src', 'diagnosis');
   const roles = join(PACKAGE_ROOT, 'src', 'roles');
   const files = [
-    ...readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => ({ path: join(dir, f), name: f })),
-    ...readdirSync(roles, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => ({ path: join(roles, e.name, 'diagnosis.ts'), name: `../roles/${e.name}/diagnosis.ts` })),
+    ...readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => ({ path: join(dir, f), name: f })),
+    ...readdirSync(roles, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => ({ path: join(roles, e.name, 'diagnosis.ts'), name: `../roles/${e.name}/diagnosis.ts` })),
   ].filter((f) => existsSync(f.path));
   const out: Array<[string, string]> = [];
   for (const { path, name } of files) {
-    for (const m of readFileSync(path, 'utf8').matchAll(/\bmistake:\s*'([a-z0-9-]+)'/g)) if (m[1]) out.push([m[1], name]);
+    for (const m of readFileSync(path, 'utf8').matchAll(/\bmistake:\s*'([a-z0-9-]+)'/g))
+      if (m[1]) out.push([m[1], name]);
   }
   return out;
 }
@@ -86,13 +92,22 @@ const CREDENTIALS_RULES: Record<CredentialsRule, true> = {
 };
 
 /** A verdict's page: every verdict but `passed`. */
-const VERDICT_PAGES: Record<Verdict, boolean> = Object.fromEntries(Object.keys(VERDICT_INFO).map((v) => [v, v !== 'passed'])) as Record<Verdict, boolean>;
+const VERDICT_PAGES: Record<Verdict, boolean> = Object.fromEntries(
+  Object.keys(VERDICT_INFO).map((v) => [v, v !== 'passed']),
+) as Record<Verdict, boolean>;
 
 /**
  * How a testee fails (src/protocol/testee.ts, docs/PROTOCOL.md "Errors, restarts and
  * timeouts"): its messages are free text, so the kinds are listed here.
  */
-export const TESTEE_FAILURES = ['testee-start', 'testee-crashed', 'testee-timeout', 'testee-not-json', 'testee-wrong-id', 'testee-protocol-error'] as const;
+export const TESTEE_FAILURES = [
+  'testee-start',
+  'testee-crashed',
+  'testee-timeout',
+  'testee-not-json',
+  'testee-wrong-id',
+  'testee-protocol-error',
+] as const;
 
 /** What a whole run can end in besides its cases' verdicts (src/runner/coverage.ts). */
 export const RUN_OUTCOMES = ['no-test-ran', 'other-targets', 'target-unreachable'] as const;
@@ -108,6 +123,10 @@ export function failureKinds(): Map<string, string> {
   for (const id of Object.keys(VERIFY_KINDS)) add(id, 'VerifyProblem (src/scheme/verify.ts)');
   for (const id of Object.keys(UPLOAD_RULES)) add(id, 'UPLOAD_RULES (src/gateway/upload-problems.ts)');
   for (const id of Object.keys(FORM_PROBLEMS)) add(id, 'FORM_PROBLEMS (src/upload/form-check.ts)');
-  for (const rule of Object.keys(CREDENTIALS_RULES)) add(`credentials-${rule.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, 'CredentialsRule (src/upload/credentials-request.ts)');
+  for (const rule of Object.keys(CREDENTIALS_RULES))
+    add(
+      `credentials-${rule.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+      'CredentialsRule (src/upload/credentials-request.ts)',
+    );
   return ids;
 }

@@ -26,8 +26,18 @@ export interface BlockCommand {
 /** A fenced block and what the convention makes of it. */
 export type Block =
   | { readonly kind: 'run'; readonly line: number; readonly commands: readonly BlockCommand[] }
-  | { readonly kind: 'not-run'; readonly line: number; readonly reason: string; readonly commands: readonly BlockCommand[] }
-  | { readonly kind: 'runs-in'; readonly line: number; readonly file: string; readonly commands: readonly BlockCommand[] }
+  | {
+      readonly kind: 'not-run';
+      readonly line: number;
+      readonly reason: string;
+      readonly commands: readonly BlockCommand[];
+    }
+  | {
+      readonly kind: 'runs-in';
+      readonly line: number;
+      readonly file: string;
+      readonly commands: readonly BlockCommand[];
+    }
   | { readonly kind: 'file'; readonly line: number; readonly name: string; readonly content: string }
   | { readonly kind: 'other'; readonly line: number; readonly info: string };
 
@@ -48,12 +58,17 @@ export function readBlocks(md: string): { blocks: Block[]; problems: string[] } 
   for (let i = 0; i < lines.length; i++) {
     const open = /^(\s*)(`{3,}|~{3,})\s*([^`\s]*)/.exec(lines[i] ?? '');
     const marker = MARKER.exec((lines[i] ?? '').trim());
-    if (marker && !/^\s*(`{3,}|~{3,})/.test(lines[i + 1] ?? '')) problems.push(`line ${i + 1}: ${marker[0]} is not the line just before a fence`);
+    if (marker && !/^\s*(`{3,}|~{3,})/.test(lines[i + 1] ?? ''))
+      problems.push(`line ${i + 1}: ${marker[0]} is not the line just before a fence`);
     if (!open) continue;
     const [, indent = '', fence = '', info = ''] = open;
     const body: string[] = [];
     let j = i + 1;
-    while (j < lines.length && !new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(lines[j] ?? '')) body.push((lines[j++] ?? '').replace(new RegExp(`^ {0,${indent.length}}`), ''));
+    while (
+      j < lines.length &&
+      !new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(lines[j] ?? '')
+    )
+      body.push((lines[j++] ?? '').replace(new RegExp(`^ {0,${indent.length}}`), ''));
     const line = i + 1;
     const before = MARKER.exec((lines[i - 1] ?? '').trim());
     i = j;
@@ -61,10 +76,12 @@ export function readBlocks(md: string): { blocks: Block[]; problems: string[] } 
       problems.push(`line ${line}: a fence without a language (sh for commands, text for output)`);
       continue;
     }
-    if (SHELL_ALIASES.has(info)) problems.push(`line ${line}: a \`${info}\` block: write it as \`sh\`, so that it runs`);
+    if (SHELL_ALIASES.has(info))
+      problems.push(`line ${line}: a \`${info}\` block: write it as \`sh\`, so that it runs`);
     if (before?.[4] !== undefined) {
       blocks.push({ kind: 'file', line, name: before[4], content: body.map((l) => `${l}\n`).join('') });
-      if (!/^[\w.-]+(\/[\w.-]+)*$/.test(before[4]) || before[4].split('/').includes('..')) problems.push(`line ${line}: file ${before[4]}: a relative path inside the project`);
+      if (!/^[\w.-]+(\/[\w.-]+)*$/.test(before[4]) || before[4].split('/').includes('..'))
+        problems.push(`line ${line}: file ${before[4]}: a relative path inside the project`);
       continue;
     }
     if (info !== 'sh') {
@@ -122,26 +139,54 @@ export interface BlocksOutcome {
  * @returns how many commands ran, and the first failure
  * @example await runBlocks('README.md', readBlocks(md).blocks, { project, logs, env, timeoutMs: 60_000 })
  */
-export async function runBlocks(file: string, blocks: readonly Block[], where: { project: string; logs: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<BlocksOutcome> {
+export async function runBlocks(
+  file: string,
+  blocks: readonly Block[],
+  where: { project: string; logs: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<BlocksOutcome> {
   const commands: BlockCommand[] = [];
   const script: string[] = [`cd ${quote(where.project)} || exit 0`];
   for (const block of blocks) {
-    if (block.kind === 'file') script.push(`printf '%s' '${Buffer.from(block.content).toString('base64')}' | base64 -d > ${quote(block.name)} || exit 0`);
+    if (block.kind === 'file')
+      script.push(
+        `printf '%s' '${Buffer.from(block.content).toString('base64')}' | base64 -d > ${quote(block.name)} || exit 0`,
+      );
     if (block.kind !== 'run') continue;
     for (const c of block.commands) {
       const n = commands.push(c) - 1;
       const log = (ext: string): string => quote(join(where.logs, `${n}.${ext}`));
-      script.push(`{\n${c.text}\n} > ${log('out')} 2> ${log('err')} < /dev/null`, `echo $? > ${log('rc')}`, `[ "$(cat ${log('rc')})" = "${c.exits}" ] || exit 0`);
+      script.push(
+        `{\n${c.text}\n} > ${log('out')} 2> ${log('err')} < /dev/null`,
+        `echo $? > ${log('rc')}`,
+        `[ "$(cat ${log('rc')})" = "${c.exits}" ] || exit 0`,
+      );
     }
   }
   const timedOut = await bash(script.join('\n'), where.env, where.timeoutMs);
   for (const [n, c] of commands.entries()) {
-    const read = (ext: string): string => (existsSync(join(where.logs, `${n}.${ext}`)) ? readFileSync(join(where.logs, `${n}.${ext}`), 'utf8') : '');
+    const read = (ext: string): string =>
+      existsSync(join(where.logs, `${n}.${ext}`)) ? readFileSync(join(where.logs, `${n}.${ext}`), 'utf8') : '';
     const rc = read('rc').trim();
     if (rc === String(c.exits)) continue;
-    const what = rc === '' ? (timedOut ? `did not finish within ${where.timeoutMs / 1000} s` : 'did not run (a file block before it could not be written)') : `exited ${rc}, expected ${c.exits}`;
-    const tail = (text: string, name: string): string => (text.trim() === '' ? '' : `\n  ${name} (last lines):\n${text.trimEnd().split('\n').slice(-12).map((l) => `    ${l}`).join('\n')}`);
-    return { ran: n, failure: `${file}:${c.line}: ${what}: ${c.text}${tail(read('err'), 'stderr')}${read('err').trim() === '' ? tail(read('out'), 'stdout') : ''}` };
+    const what =
+      rc === ''
+        ? timedOut
+          ? `did not finish within ${where.timeoutMs / 1000} s`
+          : 'did not run (a file block before it could not be written)'
+        : `exited ${rc}, expected ${c.exits}`;
+    const tail = (text: string, name: string): string =>
+      text.trim() === ''
+        ? ''
+        : `\n  ${name} (last lines):\n${text
+            .trimEnd()
+            .split('\n')
+            .slice(-12)
+            .map((l) => `    ${l}`)
+            .join('\n')}`;
+    return {
+      ran: n,
+      failure: `${file}:${c.line}: ${what}: ${c.text}${tail(read('err'), 'stderr')}${read('err').trim() === '' ? tail(read('out'), 'stdout') : ''}`,
+    };
   }
   return { ran: commands.length };
 }
@@ -157,7 +202,8 @@ function commandsOf(body: readonly string[], firstLine: number, problems: string
     const parts = [first];
     while ((body[k] ?? '').endsWith('\\') && k + 1 < body.length) parts.push(body[++k] ?? '');
     const text = parts.join('\n');
-    if (/<<-?\s*['"]?\w/.test(withoutComment(text))) problems.push(`line ${firstLine + start}: a heredoc: write the file with a <!-- file: <name> --> block instead`);
+    if (/<<-?\s*['"]?\w/.test(withoutComment(text)))
+      problems.push(`line ${firstLine + start}: a heredoc: write the file with a <!-- file: <name> --> block instead`);
     const exits = /(?:^|\s)#\s*exits\s+(\d+)\b/.exec(parts[parts.length - 1] ?? '');
     out.push({ line: firstLine + start, text, exits: exits ? Number(exits[1]) : 0 });
   }

@@ -16,13 +16,19 @@ describe('docs/guide/cli.md', () => {
   it('is what the option tables make', () => {
     const file = readFileSync(join(PACKAGE_ROOT, CLI_REFERENCE_PATH), 'utf8');
     // toBe, not a diff of lines: the message says what to do
-    expect(file === page, `${CLI_REFERENCE_PATH} is not what the commands' option tables make: run npm run docs:cli and commit it`).toBe(true);
+    expect(
+      file === page,
+      `${CLI_REFERENCE_PATH} is not what the commands' option tables make: run npm run docs:cli and commit it`,
+    ).toBe(true);
   });
 
-  it.each(COMMANDS.map((c) => [c.name, c] as const))('has %s: its usage and every option of its --help', (_, command) => {
-    expect(page).toContain(`## ${command.name}\n`);
-    expect(page).toContain(`Usage: ${command.usage}\n`);
-    // a | in a table cell is escaped, code spans included
-    for (const row of optionRows(command)) expect(page).toContain(`\`${row.flag.replace(/\|/g, '\\|')}\``);
-  });
+  it.each(COMMANDS.map((c) => [c.name, c] as const))(
+    'has %s: its usage and every option of its --help',
+    (_, command) => {
+      expect(page).toContain(`## ${command.name}\n`);
+      expect(page).toContain(`Usage: ${command.usage}\n`);
+      // a | in a table cell is escaped, code spans included
+      for (const row of optionRows(command)) expect(page).toContain(`\`${row.flag.replace(/\|/g, '\\|')}\``);
+    },
+  );
 });

@@ -17,7 +17,13 @@ import { NODE_MEMBERS } from '../panel/node-members.js';
 import { PYTHON_MEMBERS } from '../panel/python-members.js';
 
 const ROOT = PACKAGE_ROOT;
-const FILES = ['README.md', ...readdirSync(join(ROOT, 'docs/guide')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/guide/${f}`)];
+const FILES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs/guide'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/guide/${f}`),
+];
 const live = liveCases(loadVectorSet());
 const ofKind = (kind: string): number => live.filter((c) => c.case.kind === kind).length;
 
@@ -33,21 +39,60 @@ const COUNTS: readonly Count[] = [
     file: 'docs/guide/sdk-in-ci.md',
     says: /the gateway role and the merchant role, (\w+) cases/,
     // the upload address's form check, the gateway role and the merchant role: no testee runs them
-    is: () => live.filter((c) => c.case.kind === 'gateway' || c.case.kind === 'merchant' || (c.case as { op?: string }).op === 'upload.formCheck').length,
+    is: () =>
+      live.filter(
+        (c) =>
+          c.case.kind === 'gateway' ||
+          c.case.kind === 'merchant' ||
+          (c.case as { op?: string }).op === 'upload.formCheck',
+      ).length,
   },
   { file: 'docs/guide/sdk-in-ci.md', says: /to (\w+) fast-check properties/, is: () => PROPERTIES.length },
   { file: 'docs/guide/sdk-in-ci.md', says: /`vectors\/client\/` has (\w+) cases/, is: () => ofKind('client') },
   { file: 'docs/guide/gateway.md', says: /`vectors\/gateway\/`, (\w+) cases/, is: () => ofKind('gateway') },
-  { file: 'docs/guide/merchant-certification.md', says: /(\w+) calls, the merchant vectors/, is: () => ofKind('merchant') },
+  {
+    file: 'docs/guide/merchant-certification.md',
+    says: /(\w+) calls, the merchant vectors/,
+    is: () => ofKind('merchant'),
+  },
   { file: 'docs/guide/fuzzing.md', says: /keeps (\w+) headers in flight/, is: () => 2 * FUZZ_WINDOW },
   { file: 'docs/guide/fuzzing.md', says: /\((\w+) appIds and nonces/, is: () => FUZZ_POOL_SIZE },
   { file: 'docs/guide/ci.md', says: /the first (\w+) failures/, is: () => STEP_SUMMARY_FAILURES },
-  { file: 'docs/guide/README.md', says: /`test\/panel\/`, (\w+) members/, is: () => NODE_MEMBERS.length + PYTHON_MEMBERS.length },
+  {
+    file: 'docs/guide/README.md',
+    says: /`test\/panel\/`, (\w+) members/,
+    is: () => NODE_MEMBERS.length + PYTHON_MEMBERS.length,
+  },
 ];
 
-const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
+const WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+  'twenty',
+];
 /** A number followed by what it counts, in prose: what must be one of COUNTS. */
-const A_COUNT = new RegExp(`\\b(\\d[\\d,]*|${WORDS.join('|')})\\s+(?:[\\w-]+\\s+)?(cases|calls|properties|members|headers|appIds|failures|vectors)\\b`, 'gi');
+const A_COUNT = new RegExp(
+  `\\b(\\d[\\d,]*|${WORDS.join('|')})\\s+(?:[\\w-]+\\s+)?(cases|calls|properties|members|headers|appIds|failures|vectors)\\b`,
+  'gi',
+);
 
 describe.each(FILES)('%s', (file) => {
   const text = prose(readFileSync(join(ROOT, file), 'utf8'));
@@ -57,18 +102,30 @@ describe.each(FILES)('%s', (file) => {
     const m = count.says.exec(text);
     expect(m, `${file} no longer says ${count.says}: update COUNTS`).not.toBeNull();
     const said = m?.[1] ?? '';
-    expect(/^\d/.test(said) ? Number(said.replace(/,/g, '')) : WORDS.indexOf(said.toLowerCase()), `${file}: "${m?.[0]}"`).toBe(count.is());
+    expect(
+      /^\d/.test(said) ? Number(said.replace(/,/g, '')) : WORDS.indexOf(said.toLowerCase()),
+      `${file}: "${m?.[0]}"`,
+    ).toBe(count.is());
   });
 
   it('states no count that is not checked', () => {
-    const checked = mine.map((c) => c.says.exec(text)).filter((m) => m !== null).map((m) => [m.index, m.index + m[0].length] as const);
-    const unchecked = countsIn(text).filter((m) => !checked.some(([from, to]) => m.index >= from && m.index < to)).map((m) => m[0]);
+    const checked = mine
+      .map((c) => c.says.exec(text))
+      .filter((m) => m !== null)
+      .map((m) => [m.index, m.index + m[0].length] as const);
+    const unchecked = countsIn(text)
+      .filter((m) => !checked.some(([from, to]) => m.index >= from && m.index < to))
+      .map((m) => m[0]);
     expect(unchecked, 'add each to COUNTS with what it counts, or drop it').toEqual([]);
   });
 });
 
 it('finds counts in prose, not in code', () => {
-  expect(countsIn(prose('We ran 12 signature cases and `83 cases: x`.\n```text\n5 calls\n```\nnine\nmembers')).map((m) => m[0])).toEqual(['12 signature cases', 'nine members']);
+  expect(
+    countsIn(prose('We ran 12 signature cases and `83 cases: x`.\n```text\n5 calls\n```\nnine\nmembers')).map(
+      (m) => m[0],
+    ),
+  ).toEqual(['12 signature cases', 'nine members']);
 });
 
 // --- internal ---

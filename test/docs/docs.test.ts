@@ -20,13 +20,19 @@ const HAVE_SHARED = existsSync(SHARED_SPEC);
  */
 const PAGES_AHEAD_OF_CATALOGUE: ReadonlySet<string> = new Set([]);
 
-describe.skipIf(!HAVE_SHARED)(`docs/ holds the shared spec byte for byte${HAVE_SHARED ? '' : ` (skipped: ${SHARED_SPEC} does not exist, as in an installed package)`}`, () => {
-  it.each(['gateway-spec.md', 'readings.md'])('docs/%s equals ../shared/spec/%s', (name) => {
-    const shipped = readFileSync(join(ROOT, 'docs', name));
-    const shared = readFileSync(join(SHARED_SPEC, name));
-    expect(shipped.equals(shared), `docs/${name} differs from ${join(SHARED_SPEC, name)}: copy it again (cp ../shared/spec/${name} docs/)`).toBe(true);
-  });
-});
+describe.skipIf(!HAVE_SHARED)(
+  `docs/ holds the shared spec byte for byte${HAVE_SHARED ? '' : ` (skipped: ${SHARED_SPEC} does not exist, as in an installed package)`}`,
+  () => {
+    it.each(['gateway-spec.md', 'readings.md'])('docs/%s equals ../shared/spec/%s', (name) => {
+      const shipped = readFileSync(join(ROOT, 'docs', name));
+      const shared = readFileSync(join(SHARED_SPEC, name));
+      expect(
+        shipped.equals(shared),
+        `docs/${name} differs from ${join(SHARED_SPEC, name)}: copy it again (cp ../shared/spec/${name} docs/)`,
+      ).toBe(true);
+    });
+  },
+);
 
 describe('relative links resolve', () => {
   const files = ['README.md', 'CONTRIBUTING.md', 'vectors/README.md', ...markdownUnder('docs')];
@@ -46,7 +52,13 @@ describe('relative links resolve', () => {
         broken.push(`line ${line}: ${target} (no such file)`);
         continue;
       }
-      if (anchor !== undefined && anchor !== '' && to.endsWith('.md') && statSync(to).isFile() && !anchors(readFileSync(to, 'utf8')).has(anchor)) {
+      if (
+        anchor !== undefined &&
+        anchor !== '' &&
+        to.endsWith('.md') &&
+        statSync(to).isFile() &&
+        !anchors(readFileSync(to, 'utf8')).has(anchor)
+      ) {
         broken.push(`line ${line}: ${target} (no heading #${anchor} in ${relative(ROOT, to)})`);
       }
     }
@@ -59,7 +71,11 @@ describe('relative links resolve', () => {
   });
 
   it('anchors are GitHub slugs, duplicates numbered', () => {
-    expect([...anchors('## 5.3 Authorization header\n## Check: `pgv2kit run`\n### 2.1 Upload credentials request body (JSON object)\n# A\n# A\n```\n# not a heading\n```')]).toEqual([
+    expect([
+      ...anchors(
+        '## 5.3 Authorization header\n## Check: `pgv2kit run`\n### 2.1 Upload credentials request body (JSON object)\n# A\n# A\n```\n# not a heading\n```',
+      ),
+    ]).toEqual([
       '53-authorization-header',
       'check-pgv2kit-run',
       '21-upload-credentials-request-body-json-object',
@@ -84,7 +100,9 @@ describe('every known mistake has its page, every page its mistake', () => {
   });
 
   it('each id has docs/mistakes/<id>.md', () => {
-    const missing = [...ids].filter(([id]) => !pages.has(id)).map(([id, from]) => `${id} (from ${from}): write docs/mistakes/${id}.md`);
+    const missing = [...ids]
+      .filter(([id]) => !pages.has(id))
+      .map(([id, from]) => `${id} (from ${from}): write docs/mistakes/${id}.md`);
     expect(missing).toEqual([]);
   });
 
@@ -94,7 +112,10 @@ describe('every known mistake has its page, every page its mistake', () => {
   });
 
   it('no page waits for an id the catalogue already has', () => {
-    expect([...PAGES_AHEAD_OF_CATALOGUE].filter((id) => ids.has(id)), 'in the catalogue now: remove from PAGES_AHEAD_OF_CATALOGUE').toEqual([]);
+    expect(
+      [...PAGES_AHEAD_OF_CATALOGUE].filter((id) => ids.has(id)),
+      'in the catalogue now: remove from PAGES_AHEAD_OF_CATALOGUE',
+    ).toEqual([]);
   });
 });
 
@@ -112,7 +133,9 @@ describe('every failure kind has its page, every page its kind', () => {
 });
 
 describe('pages', () => {
-  const all = [...pageIds('docs/mistakes')].map((id) => `docs/mistakes/${id}.md`).concat([...pageIds('docs/failures')].map((id) => `docs/failures/${id}.md`));
+  const all = [...pageIds('docs/mistakes')]
+    .map((id) => `docs/mistakes/${id}.md`)
+    .concat([...pageIds('docs/failures')].map((id) => `docs/failures/${id}.md`));
 
   it.each(all)('%s has a title with its id, what it means, and how to fix it', (file) => {
     const text = readFileSync(join(ROOT, file), 'utf8');
@@ -124,7 +147,9 @@ describe('pages', () => {
   });
 
   it('docs/README.md links every page', () => {
-    const linked = new Set(links(readFileSync(join(ROOT, 'docs/README.md'), 'utf8')).map((l) => `docs/${l.target.split('#')[0]}`));
+    const linked = new Set(
+      links(readFileSync(join(ROOT, 'docs/README.md'), 'utf8')).map((l) => `docs/${l.target.split('#')[0]}`),
+    );
     expect(all.filter((f) => !linked.has(f))).toEqual([]);
   });
 });
@@ -139,7 +164,11 @@ function markdownUnder(dir: string): string[] {
 }
 
 function pageIds(dir: string): Set<string> {
-  return new Set(readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)));
+  return new Set(
+    readdirSync(join(ROOT, dir))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => f.slice(0, -3)),
+  );
 }
 
 /** Markdown without fenced code blocks (and inline code spans unless `keepCode`), line numbers kept. */
@@ -174,7 +203,10 @@ function anchors(md: string): Set<string> {
     const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!m) continue;
     const text = (m[1] ?? '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const base = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-');
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+      .replace(/ /g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);

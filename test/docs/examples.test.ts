@@ -89,8 +89,12 @@ function isExpression(text: string): boolean {
  * with a `// …` comment on its line as a `__check` of that statement.
  */
 function rewrite(code: string): string {
-  const imports = code.replace(/^[ \t]*import\s+(type\s+)?\{([^}]*)\}\s*from\s*(['"])([^'"]+)\3;?[ \t]*$/gm, (_all, type: string | undefined, names: string, _q, spec: string) =>
-    type ? '' : `const { ${names.replace(/\btype\s+\w+\s*,?/g, '').replace(/\bas\b/g, ':')} } = await __import(${JSON.stringify(spec)});`,
+  const imports = code.replace(
+    /^[ \t]*import\s+(type\s+)?\{([^}]*)\}\s*from\s*(['"])([^'"]+)\3;?[ \t]*$/gm,
+    (_all, type: string | undefined, names: string, _q, spec: string) =>
+      type
+        ? ''
+        : `const { ${names.replace(/\btype\s+\w+\s*,?/g, '').replace(/\bas\b/g, ':')} } = await __import(${JSON.stringify(spec)});`,
   );
   const head = 'async function __example() {\n';
   const full = `${head}${imports}\n}`;
@@ -101,18 +105,26 @@ function rewrite(code: string): string {
   let out = '';
   let at = head.length;
   fn.body.statements.forEach((s, i) => {
-    const comment = ts.getTrailingCommentRanges(full, s.end)?.find((c) => c.kind === ts.SyntaxKind.SingleLineCommentTrivia);
+    const comment = ts
+      .getTrailingCommentRanges(full, s.end)
+      ?.find((c) => c.kind === ts.SyntaxKind.SingleLineCommentTrivia);
     if (!comment || !ts.isExpressionStatement(s)) return;
     const said = full.slice(comment.pos + 2, comment.end).trim();
     const dash = said.indexOf(' — ');
-    const value = isExpression(said) ? said : dash > 0 && isExpression(said.slice(0, dash)) ? said.slice(0, dash) : undefined;
+    const value = isExpression(said)
+      ? said
+      : dash > 0 && isExpression(said.slice(0, dash))
+        ? said.slice(0, dash)
+        : undefined;
     const throws = /^throws (\w+)/.exec(said)?.[1];
     const expected = value !== undefined ? `() => (${value}\n)` : 'undefined';
     out += `${full.slice(at, s.getStart())}await __check(${i}, async () => (${s.expression.getText()}), ${expected}, ${JSON.stringify(throws ?? '')});`;
     at = s.end;
   });
   // TypeScript in an example (`as T`, `x!`) is stripped, as vitest strips it from the modules
-  const js = ts.transpileModule(`${head}${out}${full.slice(at)}`, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
+  const js = ts.transpileModule(`${head}${out}${full.slice(at)}`, {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  }).outputText;
   return js.slice(js.indexOf('{') + 1, js.lastIndexOf('}'));
 }
 
@@ -121,21 +133,32 @@ function importsOf(file: string): Array<{ spec: string; name: string; local: str
   const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const out: Array<{ spec: string; name: string; local: string }> = [];
   for (const s of sf.statements) {
-    if (!ts.isImportDeclaration(s) || !s.importClause || s.importClause.isTypeOnly || !ts.isStringLiteral(s.moduleSpecifier)) continue;
+    if (
+      !ts.isImportDeclaration(s) ||
+      !s.importClause ||
+      s.importClause.isTypeOnly ||
+      !ts.isStringLiteral(s.moduleSpecifier)
+    )
+      continue;
     const spec = s.moduleSpecifier.text;
     if (s.importClause.name) out.push({ spec, name: 'default', local: s.importClause.name.text });
     const b = s.importClause.namedBindings;
     if (b && ts.isNamespaceImport(b)) out.push({ spec, name: '*', local: b.name.text });
-    if (b && ts.isNamedImports(b)) for (const e of b.elements) if (!e.isTypeOnly) out.push({ spec, name: (e.propertyName ?? e.name).text, local: e.name.text });
+    if (b && ts.isNamedImports(b))
+      for (const e of b.elements)
+        if (!e.isTypeOnly) out.push({ spec, name: (e.propertyName ?? e.name).text, local: e.name.text });
   }
   return out;
 }
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { default?: string }> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  exports: Record<string, { default?: string }>;
+};
 
 /** A module specifier as an example or a module writes it, as a URL vitest imports. */
 function resolveSpec(spec: string, from: string): string {
-  const entry = spec === 'pgv2kit' ? '.' : spec.startsWith('pgv2kit/') ? `./${spec.slice('pgv2kit/'.length)}` : undefined;
+  const entry =
+    spec === 'pgv2kit' ? '.' : spec.startsWith('pgv2kit/') ? `./${spec.slice('pgv2kit/'.length)}` : undefined;
   if (entry !== undefined) {
     const dist = pkg.exports[entry]?.default;
     if (!dist) throw new Error(`no package entry ${spec}`);
@@ -145,7 +168,8 @@ function resolveSpec(spec: string, from: string): string {
   return spec;
 }
 
-const load = (url: string): Promise<Record<string, unknown>> => import(/* @vite-ignore */ url) as Promise<Record<string, unknown>>;
+const load = (url: string): Promise<Record<string, unknown>> =>
+  import(/* @vite-ignore */ url) as Promise<Record<string, unknown>>;
 
 /** What the package's entries export (pgv2kit, pgv2kit/run, …): what a user of the kit has. */
 let publicApi: Promise<Map<string, unknown>> | undefined;
@@ -153,7 +177,10 @@ const publicScope = (): Promise<Map<string, unknown>> =>
   (publicApi ??= (async () => {
     const scope = new Map<string, unknown>();
     for (const entry of Object.keys(pkg.exports).filter((e) => e !== './package.json'))
-      for (const [name, value] of Object.entries(await load(resolveSpec(entry === '.' ? 'pgv2kit' : `pgv2kit/${entry.slice(2)}`, ROOT)))) scope.set(name, value);
+      for (const [name, value] of Object.entries(
+        await load(resolveSpec(entry === '.' ? 'pgv2kit' : `pgv2kit/${entry.slice(2)}`, ROOT)),
+      ))
+        scope.set(name, value);
     return scope;
   })());
 
@@ -164,7 +191,8 @@ async function scopeOf(file: string): Promise<Map<string, unknown>> {
     const m = await load(resolveSpec(i.spec, file));
     scope.set(i.local, i.name === '*' ? m : m[i.name]);
   }
-  for (const [name, value] of Object.entries(await load(pathToFileURL(file).href))) if (name !== 'default') scope.set(name, value);
+  for (const [name, value] of Object.entries(await load(pathToFileURL(file).href)))
+    if (name !== 'default') scope.set(name, value);
   return scope;
 }
 
@@ -207,7 +235,15 @@ const FIXTURES: Record<string, Fixture> = {
       };
       const incoming = storage.begin();
       incoming.write(Buffer.from('%PDF'));
-      await incoming.commit({ key: 'evidence/a.pdf', storageUri: await fixture('storageUri'), bucket: 'pgv2kit-evidence', uploadNo: 'U1', filename: 'a.pdf', contentType: 'application/pdf', storedAt: 0 });
+      await incoming.commit({
+        key: 'evidence/a.pdf',
+        storageUri: await fixture('storageUri'),
+        bucket: 'pgv2kit-evidence',
+        uploadNo: 'U1',
+        filename: 'a.pdf',
+        contentType: 'application/pdf',
+        storedAt: 0,
+      });
       cleanups.push(() => storage.close());
       return storage;
     },
@@ -223,16 +259,35 @@ const FIXTURES: Record<string, Fixture> = {
       const { sign } = await src('scheme/sign.ts');
       const { formatAuthorization } = await src('scheme/authorization.ts');
       const timestamp = String(Date.now());
-      const s = (sign as Fn)({ appId: 'app_1', appSecret: 's3cr3t', method: 'POST', url: await fixture('url'), timestamp, nonce: 'n1', body: await fixture('body') });
+      const s = (sign as Fn)({
+        appId: 'app_1',
+        appSecret: 's3cr3t',
+        method: 'POST',
+        url: await fixture('url'),
+        timestamp,
+        nonce: 'n1',
+        body: await fixture('body'),
+      });
       return (formatAuthorization as Fn)({ appId: 'app_1', sign: s, timestamp, nonce: 'n1' });
     },
   },
   input: {
-    what: "the protocol input of a signature.sign of that request (what a testee is sent)",
-    make: async () => ({ appId: 'app_1', appSecret: 's3cr3t', method: 'POST', url: await fixture('url'), timestamp: '1718090123', nonce: 'n1', bodyB64: Buffer.from(String(await fixture('body'))).toString('base64') }),
+    what: 'the protocol input of a signature.sign of that request (what a testee is sent)',
+    make: async () => ({
+      appId: 'app_1',
+      appSecret: 's3cr3t',
+      method: 'POST',
+      url: await fixture('url'),
+      timestamp: '1718090123',
+      nonce: 'n1',
+      bodyB64: Buffer.from(String(await fixture('body'))).toString('base64'),
+    }),
   },
-  notifyUrl: { what: "a merchant's webhook URL on a loopback port nothing listens on", make: () => 'http://127.0.0.1:9/pgv2/notify' },
-  returnUrl: { what: "its return URL, on the same port", make: () => 'http://127.0.0.1:9/pgv2/return' },
+  notifyUrl: {
+    what: "a merchant's webhook URL on a loopback port nothing listens on",
+    make: () => 'http://127.0.0.1:9/pgv2/notify',
+  },
+  returnUrl: { what: 'its return URL, on the same port', make: () => 'http://127.0.0.1:9/pgv2/return' },
   vectorCase: {
     what: "a function: the kit's case of that id (vectorCase('signature.payment-create'))",
     make: async () => {
@@ -240,50 +295,90 @@ const FIXTURES: Record<string, Fixture> = {
       return (id: string) => set.cases.find((l) => l.case.id === id)?.case;
     },
   },
-  set: { what: "the kit's vector set (loadVectorSet())", make: async () => ((await src('vectors/load.ts'))['loadVectorSet'] as Fn)() },
-  subject: { what: 'the reference subject (createReferenceSubject())', make: async () => ((await src('subjects/reference.ts'))['createReferenceSubject'] as Fn)() },
+  set: {
+    what: "the kit's vector set (loadVectorSet())",
+    make: async () => ((await src('vectors/load.ts'))['loadVectorSet'] as Fn)(),
+  },
+  subject: {
+    what: 'the reference subject (createReferenceSubject())',
+    make: async () => ((await src('subjects/reference.ts'))['createReferenceSubject'] as Fn)(),
+  },
   gateway: {
     what: 'a reference gateway on loopback, appId and appSecret its merchant, closed after the tests',
     make: async () => {
-      const gateway = (await ((await src('gateway/gateway.ts'))['startGateway'] as Fn)({ merchants: [{ appId: 'app_1', appSecret: 's3cr3t' }] })) as { close: () => Promise<void> };
+      const gateway = (await ((await src('gateway/gateway.ts'))['startGateway'] as Fn)({
+        merchants: [{ appId: 'app_1', appSecret: 's3cr3t' }],
+      })) as { close: () => Promise<void> };
       cleanups.push(() => gateway.close());
       return gateway;
     },
   },
-  baseUrl: { what: "that gateway's base URL", make: async () => ((await fixture('gateway')) as { baseUrl: string }).baseUrl },
+  baseUrl: {
+    what: "that gateway's base URL",
+    make: async () => ((await fixture('gateway')) as { baseUrl: string }).baseUrl,
+  },
   io: {
     what: 'a CLI io that keeps what is written (io.out, io.err), its cwd tmp, no environment; a new one for each example',
     fresh: true,
     make: async () => {
-      const io = { out: '', err: '', env: {}, cwd: await fixture('tmp'), stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) };
+      const io = {
+        out: '',
+        err: '',
+        env: {},
+        cwd: await fixture('tmp'),
+        stdout: (t: string) => void (io.out += t),
+        stderr: (t: string) => void (io.err += t),
+      };
       return io;
     },
   },
   run: {
     what: "a run of the reference over the signature cases (runCases, the kit's vectors)",
     make: async () =>
-      ((await src('runner/run.ts'))['runCases'] as Fn)({ set: await fixture('set'), subject: await fixture('subject'), target: { kind: 'reference', description: 'examples' }, selection: { only: ['area:signature'], skip: [] } }),
+      ((await src('runner/run.ts'))['runCases'] as Fn)({
+        set: await fixture('set'),
+        subject: await fixture('subject'),
+        target: { kind: 'reference', description: 'examples' },
+        selection: { only: ['area:signature'], skip: [] },
+      }),
   },
   failedRun: {
     what: 'a run over the signature cases of a subject that leaves the LF after the body out of what it signs (the reference otherwise)',
     make: async () => {
-      const reference = ((await src('subjects/reference.ts'))['createReferenceSubject'] as Fn)() as { call: (op: string, input: unknown, id: string) => Promise<{ result: { contentB64: string } }> };
+      const reference = ((await src('subjects/reference.ts'))['createReferenceSubject'] as Fn)() as {
+        call: (op: string, input: unknown, id: string) => Promise<{ result: { contentB64: string } }>;
+      };
       const { signContent } = await src('scheme/sign.ts');
       const subject = {
         ...reference,
         call: async (op: string, input: unknown, id: string) => {
           if (op !== 'signature.sign') return reference.call(op, input, id);
-          const content = Buffer.from((await reference.call('signature.content', input, id)).result.contentB64, 'base64');
+          const content = Buffer.from(
+            (await reference.call('signature.content', input, id)).result.contentB64,
+            'base64',
+          );
           return { result: { sign: (signContent as Fn)(content.subarray(0, -1)) } };
         },
       };
-      return ((await src('runner/run.ts'))['runCases'] as Fn)({ set: await fixture('set'), subject, target: { kind: 'module', description: 'no final LF' }, selection: { only: ['area:signature'], skip: [] } });
+      return ((await src('runner/run.ts'))['runCases'] as Fn)({
+        set: await fixture('set'),
+        subject,
+        target: { kind: 'module', description: 'no final LF' },
+        selection: { only: ['area:signature'], skip: [] },
+      });
     },
   },
   result: {
     what: 'a certification of a merchant nothing answers for (a loopback port nothing listens on): NOT CERTIFIED',
     make: async () =>
-      ((await src('roles/merchant/certify/certify.ts'))['runCertification'] as Fn)({ appId: 'app_1', appSecret: 's3cr3t', notifyUrl: await fixture('notifyUrl'), returnUrl: await fixture('returnUrl'), seed: 1, timeoutMs: 500 }),
+      ((await src('roles/merchant/certify/certify.ts'))['runCertification'] as Fn)({
+        appId: 'app_1',
+        appSecret: 's3cr3t',
+        notifyUrl: await fixture('notifyUrl'),
+        returnUrl: await fixture('returnUrl'),
+        seed: 1,
+        timeoutMs: 500,
+      }),
   },
 };
 
@@ -297,10 +392,17 @@ const fixture = (name: string): Promise<unknown> => {
 
 // --- the examples ------------------------------------------------------------------------------
 
-const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
+const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+  ...args: string[]
+) => (...values: unknown[]) => Promise<void>;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-async function check(label: string, actual: () => Promise<unknown>, expected: (() => unknown) | undefined, throws: string): Promise<void> {
+async function check(
+  label: string,
+  actual: () => Promise<unknown>,
+  expected: (() => unknown) | undefined,
+  throws: string,
+): Promise<void> {
   let value: unknown;
   let error: unknown;
   let threw = false;
@@ -313,7 +415,8 @@ async function check(label: string, actual: () => Promise<unknown>, expected: ((
   if (throws) {
     expect(threw, `${label}: throws ${throws}`).toBe(true);
     const names: string[] = [];
-    for (let p = error; p; p = Object.getPrototypeOf(p)) names.push((p as { name?: string }).name ?? '', (p as object).constructor?.name ?? '');
+    for (let p = error; p; p = Object.getPrototypeOf(p))
+      names.push((p as { name?: string }).name ?? '', (p as object).constructor?.name ?? '');
     expect(names, label).toContain(throws);
     return;
   }
@@ -322,7 +425,14 @@ async function check(label: string, actual: () => Promise<unknown>, expected: ((
   const want = expected();
   // a string value elided with … stands for any text there
   if (typeof want === 'string' && want.includes('…') && typeof value === 'string' && value !== want) {
-    expect(value, label).toMatch(new RegExp(`^${want.split('…').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*')}$`));
+    expect(value, label).toMatch(
+      new RegExp(
+        `^${want
+          .split('…')
+          .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[\\s\\S]*')}$`,
+      ),
+    );
     return;
   }
   expect(value, label).toEqual(want);
@@ -339,7 +449,8 @@ async function runExample(file: string, line: number, code: string): Promise<voi
   const where = `${relative(ROOT, file)}:${line}`;
   await run(
     ...names.map((n) => scope.get(n)),
-    (i: number, actual: () => Promise<unknown>, expected: (() => unknown) | undefined, throws: string) => check(`${where} statement ${i + 1}`, actual, expected, throws),
+    (i: number, actual: () => Promise<unknown>, expected: (() => unknown) | undefined, throws: string) =>
+      check(`${where} statement ${i + 1}`, actual, expected, throws),
     (spec: string) => load(resolveSpec(spec, file)),
   );
 }
@@ -384,7 +495,8 @@ describe.concurrent('@examples', () => {
     const examples = examplesOf(file);
     if (examples.length === 0) continue;
     describe(relative(ROOT, file), () => {
-      for (const ex of examples) it(`line ${ex.line}: ${ex.code.split('\n')[0]?.slice(0, 80) ?? ''}`, () => runExample(file, ex.line, ex.code));
+      for (const ex of examples)
+        it(`line ${ex.line}: ${ex.code.split('\n')[0]?.slice(0, 80) ?? ''}`, () => runExample(file, ex.line, ex.code));
     });
   }
 });

@@ -20,12 +20,22 @@ let npxEnv: NodeJS.ProcessEnv = {};
 
 beforeAll(async () => {
   const packs = tmp();
-  const { stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packs], { cwd: PACKAGE_ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 });
+  const { stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packs], {
+    cwd: PACKAGE_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 60_000,
+  });
   const [pack] = JSON.parse(stdout) as Array<{ filename: string }>;
   project = tmp();
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'an-sdk', version: '1.0.0', private: true })}\n`);
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'an-sdk', version: '1.0.0', private: true })}\n`,
+  );
   // the dependencies come from npm's cache when `npm ci` filled it (CI), else from the registry
-  await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(packs, pack?.filename ?? '')], { cwd: project, timeout: 90_000 });
+  await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(packs, pack?.filename ?? '')], {
+    cwd: project,
+    timeout: 90_000,
+  });
   // CI=true: the plain progress of a CI log; no PGV2_* credentials of the caller's
   npxEnv = Object.fromEntries(Object.entries({ ...process.env, CI: 'true' }).filter(([k]) => !k.startsWith('PGV2')));
 }, 150_000);
@@ -34,13 +44,21 @@ describe.concurrent('installed from the packed tarball into an empty project', (
   it('npx pgv2kit run --testee "python3 <shipped adapter>": every case passes, reports in the project, exit 0', async () => {
     const adapter = 'node_modules/pgv2kit/examples/python-adapter/pgv2kit_adapter.py';
     expect(existsSync(join(project, adapter))).toBe(true);
-    const r = await exec('npx', ['--no-install', 'pgv2kit', 'run', '--testee', `python3 ${adapter}`, '--report-dir', 'reports/python'], { cwd: project, env: npxEnv, timeout: 90_000 }).then(
+    const r = await exec(
+      'npx',
+      ['--no-install', 'pgv2kit', 'run', '--testee', `python3 ${adapter}`, '--report-dir', 'reports/python'],
+      { cwd: project, env: npxEnv, timeout: 90_000 },
+    ).then(
       (x) => ({ code: 0, ...x }),
       (e: { code: number; stdout: string; stderr: string }) => e,
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\d+ passed, 0 failed$/m);
-    const results = JSON.parse(readFileSync(join(project, 'reports/python/results.json'), 'utf8')) as { conformant: boolean; totals: Record<string, number>; implementation: { name: string } };
+    const results = JSON.parse(readFileSync(join(project, 'reports/python/results.json'), 'utf8')) as {
+      conformant: boolean;
+      totals: Record<string, number>;
+      implementation: { name: string };
+    };
     expect(results.conformant).toBe(true);
     expect(results.totals['passed']).toBeGreaterThan(300);
     expect([results.totals['failed'], results.totals['error']]).toEqual([0, 0]);
@@ -53,28 +71,70 @@ describe.concurrent('installed from the packed tarball into an empty project', (
   }, 60_000);
 
   it('refuses to write vectors inside the installed kit and says where to write; vectors init makes that place', async () => {
-    const settle = (p: Promise<{ stdout: string; stderr: string }>): Promise<{ code: number; stdout: string; stderr: string }> => p.then((x) => ({ code: 0, ...x }), (e: { code: number; stdout: string; stderr: string }) => e);
-    const generate = await settle(exec('npx', ['--no-install', 'pgv2kit', 'generate', '--seed', '1', '--count', '1', '--area', 'signature'], { cwd: project, env: npxEnv, timeout: 60_000 }));
+    const settle = (
+      p: Promise<{ stdout: string; stderr: string }>,
+    ): Promise<{ code: number; stdout: string; stderr: string }> =>
+      p.then(
+        (x) => ({ code: 0, ...x }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+    const generate = await settle(
+      exec('npx', ['--no-install', 'pgv2kit', 'generate', '--seed', '1', '--count', '1', '--area', 'signature'], {
+        cwd: project,
+        env: npxEnv,
+        timeout: 60_000,
+      }),
+    );
     expect(generate.code).toBe(2);
     expect(generate.stderr).toContain('is inside the installed pgv2kit package');
     expect(generate.stderr).toContain('pgv2kit vectors init my-vectors');
-    const init = await settle(exec('npx', ['--no-install', 'pgv2kit', 'vectors', 'init', 'my-vectors'], { cwd: project, env: npxEnv, timeout: 60_000 }));
+    const init = await settle(
+      exec('npx', ['--no-install', 'pgv2kit', 'vectors', 'init', 'my-vectors'], {
+        cwd: project,
+        env: npxEnv,
+        timeout: 60_000,
+      }),
+    );
     expect(init.code, init.stderr).toBe(0);
-    const into = await settle(exec('npx', ['--no-install', 'pgv2kit', 'generate', '--seed', '1', '--count', '2', '--area', 'signature', '--dir', 'my-vectors'], { cwd: project, env: npxEnv, timeout: 60_000 }));
+    const into = await settle(
+      exec(
+        'npx',
+        [
+          '--no-install',
+          'pgv2kit',
+          'generate',
+          '--seed',
+          '1',
+          '--count',
+          '2',
+          '--area',
+          'signature',
+          '--dir',
+          'my-vectors',
+        ],
+        { cwd: project, env: npxEnv, timeout: 60_000 },
+      ),
+    );
     expect(into.code, into.stderr).toBe(0);
     expect(into.stdout).toContain('OK: the vector set in');
   }, 120_000);
 
   it('has no install-time script, ships its LICENSE, and no source map pointing at sources it does not ship', () => {
     const installed = join(project, 'node_modules/pgv2kit');
-    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
     // prepare builds dist/ in a clone and for an install from a git URL; npm never runs it for a
     // tarball (this install ran scripts: had it run, its build would have needed tsc, absent here)
-    expect(Object.keys(manifest.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall'].includes(s))).toEqual([]);
+    expect(
+      Object.keys(manifest.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall'].includes(s)),
+    ).toEqual([]);
     expect(manifest.scripts?.['prepare']).toBe('node scripts/prepare.mjs');
     expect(existsSync(join(installed, 'dist/cli/main.js'))).toBe(true);
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
-    const maps = (readdirSync(join(installed, 'dist'), { recursive: true }) as string[]).filter((f) => f.endsWith('.map'));
+    const maps = (readdirSync(join(installed, 'dist'), { recursive: true }) as string[]).filter((f) =>
+      f.endsWith('.map'),
+    );
     expect(maps).toEqual([]);
   });
 });

@@ -24,15 +24,45 @@ let out = '';
 
 /** The vector files of the repository, listed by the file system (not by the kit). */
 function yamlFiles(dir: string, base = ''): string[] {
-  return readdirSync(join(dir, base), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (e.name === 'schema' ? [] : yamlFiles(dir, join(base, e.name))) : e.name.endsWith('.yaml') && e.name !== 'notes.yaml' ? [join(base, e.name)] : []));
+  return readdirSync(join(dir, base), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? e.name === 'schema'
+        ? []
+        : yamlFiles(dir, join(base, e.name))
+      : e.name.endsWith('.yaml') && e.name !== 'notes.yaml'
+        ? [join(base, e.name)]
+        : [],
+  );
 }
 
-type Exported = { schema: string; kind: string; numberOfTests: number; tests: Array<{ id: string; flags: string[]; readings: string[]; inputs: Record<string, string>; expected: { sign: string } }>; notes: Record<string, unknown>; readings: Record<string, { point: string; reading: string }> };
+type Exported = {
+  schema: string;
+  kind: string;
+  numberOfTests: number;
+  tests: Array<{
+    id: string;
+    flags: string[];
+    readings: string[];
+    inputs: Record<string, string>;
+    expected: { sign: string };
+  }>;
+  notes: Record<string, unknown>;
+  readings: Record<string, { point: string; reading: string }>;
+};
 
-async function consumers(dir: string): Promise<{ python: { code: number; out: string }; node: { code: number; out: string } }> {
+async function consumers(
+  dir: string,
+): Promise<{ python: { code: number; out: string }; node: { code: number; out: string } }> {
   const env = { ...process.env, PGV2KIT_VECTORS_JSON: dir };
-  const settle = (p: Promise<{ stdout: string; stderr: string }>): Promise<{ code: number; out: string }> => p.then((r) => ({ code: 0, out: r.stdout + r.stderr }), (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }));
-  const [python, node] = await Promise.all([settle(exec('python3', [PYTHON], { env, cwd: dir, timeout: 60_000 })), settle(exec(process.execPath, ['--test', NODE], { env, cwd: dir, timeout: 60_000 }))]);
+  const settle = (p: Promise<{ stdout: string; stderr: string }>): Promise<{ code: number; out: string }> =>
+    p.then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+    );
+  const [python, node] = await Promise.all([
+    settle(exec('python3', [PYTHON], { env, cwd: dir, timeout: 60_000 })),
+    settle(exec(process.execPath, ['--test', NODE], { env, cwd: dir, timeout: 60_000 })),
+  ]);
   return { python, node };
 }
 
@@ -44,15 +74,21 @@ beforeAll(async () => {
 
 describe('pgv2kit vectors export --format json', () => {
   it('one JSON file per vector file, each valid against the schema of its kind, self-describing', () => {
-    const yaml = yamlFiles(join(PACKAGE_ROOT, 'vectors')).map((f) => f.replace(/\.yaml$/, '.json')).sort();
-    const index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')) as { numberOfTests: number; files: Array<{ file: string; numberOfTests: number }> };
+    const yaml = yamlFiles(join(PACKAGE_ROOT, 'vectors'))
+      .map((f) => f.replace(/\.yaml$/, '.json'))
+      .sort();
+    const index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')) as {
+      numberOfTests: number;
+      files: Array<{ file: string; numberOfTests: number }>;
+    };
     expect(index.files.map((f) => f.file).sort()).toEqual(yaml);
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     const validators = new Map<string, ReturnType<typeof ajv.compile>>();
     let total = 0;
     for (const f of index.files) {
       const doc = JSON.parse(readFileSync(join(out, f.file), 'utf8')) as Exported;
-      const validate = validators.get(doc.schema) ?? ajv.compile(JSON.parse(readFileSync(join(out, doc.schema), 'utf8')) as object);
+      const validate =
+        validators.get(doc.schema) ?? ajv.compile(JSON.parse(readFileSync(join(out, doc.schema), 'utf8')) as object);
       validators.set(doc.schema, validate);
       expect(validate(doc), `${f.file}: ${ajv.errorsText(validate.errors)}`).toBe(true);
       expect(doc.numberOfTests).toBe(doc.tests.length);
@@ -69,18 +105,29 @@ describe('pgv2kit vectors export --format json', () => {
   });
 
   it('byte strings as hex, with the text where the bytes are valid UTF-8', () => {
-    expect(withHex({ inputs: { body: 'é\n', nonce: 'n' } })).toEqual({ inputs: { body: 'é\n', bodyHex: 'c3a90a', nonce: 'n' } });
-    expect(withHex({ bodyB64: Buffer.from([0xe7, 0x61]).toString('base64'), contentB64: Buffer.from('ok').toString('base64') })).toEqual({ bodyHex: 'e761', content: 'ok', contentHex: '6f6b' });
+    expect(withHex({ inputs: { body: 'é\n', nonce: 'n' } })).toEqual({
+      inputs: { body: 'é\n', bodyHex: 'c3a90a', nonce: 'n' },
+    });
+    expect(
+      withHex({
+        bodyB64: Buffer.from([0xe7, 0x61]).toString('base64'),
+        contentB64: Buffer.from('ok').toString('base64'),
+      }),
+    ).toEqual({ bodyHex: 'e761', content: 'ok', contentHex: '6f6b' });
   });
 
   it('the Python unittest and the node:test consumer pass on it, with no kit code', async () => {
-    const signatureCases = readdirSync(join(out, 'signature')).reduce((n, f) => n + (JSON.parse(readFileSync(join(out, 'signature', f), 'utf8')) as Exported).numberOfTests, 0);
+    const signatureCases = readdirSync(join(out, 'signature')).reduce(
+      (n, f) => n + (JSON.parse(readFileSync(join(out, 'signature', f), 'utf8')) as Exported).numberOfTests,
+      0,
+    );
     const { python, node } = await consumers(out);
     expect(python.code, python.out).toBe(0);
     expect(python.out).toContain(`checked ${signatureCases} signature cases`);
     expect(node.code, node.out).toBe(0);
     expect(node.out).toContain(`# pass ${signatureCases}\n`);
-    for (const f of [PYTHON, NODE]) expect(readFileSync(f, 'utf8')).not.toMatch(/pgv2kit\/|from '\.\.\/\.\.\/\.\.\/(src|dist)/);
+    for (const f of [PYTHON, NODE])
+      expect(readFileSync(f, 'utf8')).not.toMatch(/pgv2kit\/|from '\.\.\/\.\.\/\.\.\/(src|dist)/);
   }, 60_000);
 
   it('and both fail on an export whose sign is wrong', async () => {
@@ -101,9 +148,11 @@ describe('pgv2kit vectors export --format json', () => {
 
   it('the package ships the same export, prebuilt (vectors-json/)', () => {
     const prebuilt = join(PACKAGE_ROOT, 'vectors-json');
-    const files = (dir: string): string[] => (readdirSync(dir, { recursive: true }) as string[]).filter((p) => p.endsWith('.json')).sort();
+    const files = (dir: string): string[] =>
+      (readdirSync(dir, { recursive: true }) as string[]).filter((p) => p.endsWith('.json')).sort();
     expect(files(prebuilt)).toEqual(files(out));
-    for (const f of files(out)) expect(readFileSync(join(prebuilt, f), 'utf8'), f).toBe(readFileSync(join(out, f), 'utf8'));
+    for (const f of files(out))
+      expect(readFileSync(join(prebuilt, f), 'utf8'), f).toBe(readFileSync(join(out, f), 'utf8'));
   });
 
   it.each([

@@ -17,12 +17,22 @@ const ROOT = PACKAGE_ROOT;
 const DEVELOPMENT = ['src/', 'suites/', 'test/', 'bench/', 'reports/', '.ci/', 'scripts/'];
 
 /** The front door and the guides: what a user reads first, shipped with the package. */
-const MARKDOWN = ['README.md', ...readdirSync(join(ROOT, 'docs/guide')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/guide/${f}`)];
+const MARKDOWN = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs/guide'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/guide/${f}`),
+];
 
 let files: Set<string>;
 
 beforeAll(async () => {
-  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 });
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 60_000,
+  });
   const [pack] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
   files = new Set((pack?.files ?? []).map((f) => f.path));
 }, 90_000);
@@ -36,12 +46,26 @@ function shipped(path: string): boolean {
 }
 
 describe('the npm package', () => {
-  it.each(['docs/gateway-spec.md', 'docs/readings.md', 'docs/PROTOCOL.md', 'docs/README.md', 'examples/node-adapter/adapter.mjs', 'examples/python-adapter/pgv2kit_adapter.py', 'examples/sample-merchant/merchant.mjs', 'examples/consumers/python/test_signature_vectors.py', 'examples/consumers/node/signature-vectors.test.mjs', 'vectors-json/index.json', 'vectors-json/signature/basics.json', 'vectors-json/schema/signature.schema.json', 'LICENSE', 'src/protocol/protocol-v1.schema.json', 'dist/docs/refs.js', 'package.json'])(
-    'ships %s',
-    (path) => {
-      expect(files.has(path), `${path} is not in npm pack's list`).toBe(true);
-    },
-  );
+  it.each([
+    'docs/gateway-spec.md',
+    'docs/readings.md',
+    'docs/PROTOCOL.md',
+    'docs/README.md',
+    'examples/node-adapter/adapter.mjs',
+    'examples/python-adapter/pgv2kit_adapter.py',
+    'examples/sample-merchant/merchant.mjs',
+    'examples/consumers/python/test_signature_vectors.py',
+    'examples/consumers/node/signature-vectors.test.mjs',
+    'vectors-json/index.json',
+    'vectors-json/signature/basics.json',
+    'vectors-json/schema/signature.schema.json',
+    'LICENSE',
+    'src/protocol/protocol-v1.schema.json',
+    'dist/docs/refs.js',
+    'package.json',
+  ])('ships %s', (path) => {
+    expect(files.has(path), `${path} is not in npm pack's list`).toBe(true);
+  });
 
   it('ships every page of docs/mistakes and docs/failures', () => {
     const pages = [...files].filter((f) => /^docs\/(mistakes|failures)\/[a-z0-9-]+\.md$/.test(f));
@@ -51,12 +75,16 @@ describe('the npm package', () => {
   });
 
   it('ships no tests, suites or sources beyond the protocol schema', () => {
-    expect([...files].filter((f) => /^(test|suites|bench|src)\//.test(f) && f !== 'src/protocol/protocol-v1.schema.json')).toEqual([]);
+    expect(
+      [...files].filter((f) => /^(test|suites|bench|src)\//.test(f) && f !== 'src/protocol/protocol-v1.schema.json'),
+    ).toEqual([]);
   });
 
   it('every path `pgv2kit run --help` names is in the package', async () => {
     const help = (await run(['run', '--help'])).stdout;
-    const paths = [...help.matchAll(/\b((?:docs|examples|vectors|bin|dist|src)\/[\w./-]*[\w/])/g)].map((m) => m[1] ?? '');
+    const paths = [...help.matchAll(/\b((?:docs|examples|vectors|bin|dist|src)\/[\w./-]*[\w/])/g)].map(
+      (m) => m[1] ?? '',
+    );
     expect(paths).toContain('docs/PROTOCOL.md');
     expect(paths).toContain('examples/python-adapter/pgv2kit_adapter.py');
     expect(paths.filter((p) => !shipped(p))).toEqual([]);
@@ -68,15 +96,25 @@ describe('the npm package', () => {
     const mentioned = new Set<string>();
     for (const m of text.matchAll(/\]\(([^)\s#]+)[^)]*\)|`([^`\s]+)`/g)) {
       // a link is relative to its file, a path in code to the kit's folder
-      const p = m[1] !== undefined ? relative(ROOT, resolve(ROOT, dirname(file), m[1])) : (m[2] ?? '').replace(/^\.\//, '');
+      const p =
+        m[1] !== undefined ? relative(ROOT, resolve(ROOT, dirname(file), m[1])) : (m[2] ?? '').replace(/^\.\//, '');
       const top = p.split('/')[0] ?? '';
-      if (/^[\w.-]+(\/[\w.-]+)*\/?$/.test(p) && p.includes('/') && !p.startsWith('..') && top !== 'node_modules' && existsSync(join(ROOT, top))) mentioned.add(p);
+      if (
+        /^[\w.-]+(\/[\w.-]+)*\/?$/.test(p) &&
+        p.includes('/') &&
+        !p.startsWith('..') &&
+        top !== 'node_modules' &&
+        existsSync(join(ROOT, top))
+      )
+        mentioned.add(p);
     }
     if (file === 'README.md') {
       expect(mentioned).toContain('docs/gateway-spec.md');
       expect(mentioned).toContain('examples/python-adapter/pgv2kit_adapter.py');
     }
-    const missing = [...mentioned].filter((p) => (DEVELOPMENT.some((d) => p.startsWith(d)) ? !existsSync(join(ROOT, p)) : !shipped(p)));
+    const missing = [...mentioned].filter((p) =>
+      DEVELOPMENT.some((d) => p.startsWith(d)) ? !existsSync(join(ROOT, p)) : !shipped(p),
+    );
     expect(missing).toEqual([]);
   });
 });

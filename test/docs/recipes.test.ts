@@ -7,7 +7,16 @@
  * is changed in the copy, so a test that pins what a recipe changes fails here.
  */
 import { execFile } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +27,22 @@ import { loadVectorSet } from '../../src/vectors/load.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CONTRIBUTING = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
 /** What a copy of the kit needs to run its tests; dist/ last, so it is newer than the sources it was built from. */
-const COPIED = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'vitest.config.ts', 'CONTRIBUTING.md', 'bin', 'src', 'vectors', 'suites', 'test', 'examples', 'scripts', 'docs', 'dist'];
+const COPIED = [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'vitest.config.ts',
+  'CONTRIBUTING.md',
+  'bin',
+  'src',
+  'vectors',
+  'suites',
+  'test',
+  'examples',
+  'scripts',
+  'docs',
+  'dist',
+];
 
 const copies: string[] = [];
 afterAll(() => {
@@ -34,7 +58,10 @@ describe.concurrent('the recipes of CONTRIBUTING.md, followed in a copy of the k
     const added = (parse(yaml.body) as Array<{ id: string }>)[0];
     expect(added?.id, 'the recipe shows one case').toMatch(/^signature\./);
     // the example stays an example: a case of the kit with its id would make the recipe add it twice
-    expect(loadVectorSet().cases.map((c) => c.case.id), 'the recipe\'s id is taken by a case of the kit: give the example another').not.toContain(added?.id);
+    expect(
+      loadVectorSet().cases.map((c) => c.case.id),
+      "the recipe's id is taken by a case of the kit: give the example another",
+    ).not.toContain(added?.id);
     const kit = copyKit();
     appendFileSync(join(kit, file ?? ''), yaml.body);
     for (const command of commands(fence(recipe, 'sh').body)) {
@@ -78,7 +105,15 @@ function section(title: string): string {
 /** The section of a Markdown text under the heading whose GitHub anchor is given. */
 function headingSection(md: string, anchor: string): string {
   const lines = md.split('\n');
-  const at = lines.findIndex((l) => /^#{2,3} /.test(l) && l.replace(/^#+ /, '').toLowerCase().replace(/[^\w\s-]/g, '').replace(/\s/g, '-') === anchor);
+  const at = lines.findIndex(
+    (l) =>
+      /^#{2,3} /.test(l) &&
+      l
+        .replace(/^#+ /, '')
+        .toLowerCase()
+        .replace(/[^\w\s-]/g, '')
+        .replace(/\s/g, '-') === anchor,
+  );
   expect(at, `a heading #${anchor}`).toBeGreaterThan(-1);
   const next = lines.findIndex((l, i) => i > at && /^#{1,3} /.test(l));
   return lines.slice(at, next === -1 ? undefined : next).join('\n');
@@ -89,12 +124,21 @@ function fence(text: string, lang: string): { readonly raw: string; readonly bod
   const m = new RegExp(`^( *)\`\`\`${lang}\\n([\\s\\S]*?)^\\1\`\`\`$`, 'm').exec(text);
   expect(m, `a \`\`\`${lang} block`).not.toBeNull();
   const indent = m?.[1] ?? '';
-  return { raw: m?.[0] ?? '', body: (m?.[2] ?? '').split('\n').map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l)).join('\n') };
+  return {
+    raw: m?.[0] ?? '',
+    body: (m?.[2] ?? '')
+      .split('\n')
+      .map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l))
+      .join('\n'),
+  };
 }
 
 /** The commands of a shell block, comments left out. */
 function commands(sh: string): string[] {
-  return sh.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  return sh
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
 }
 
 /** A copy of the kit in a temporary folder, node_modules linked. */
@@ -110,13 +154,17 @@ function copyKit(): string {
 async function expectPasses(command: string, cwd: string): Promise<string> {
   // the variables vitest sets for its own workers would make the command's vitest think it is one
   const env = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(__)?VITEST|^TINYPOOL|^NODE_V8_COVERAGE$/.test(k))),
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^(__)?VITEST|^TINYPOOL|^NODE_V8_COVERAGE$/.test(k)),
+    ),
     // in the copy, node_modules is a link: npm reads it as an out-of-date tree; npx links the copy
     // into its cache as a package first, and its prepare (scripts/prepare.mjs) would check dist/ each time
     npm_config_ignore_scripts: 'true',
   };
   const { code, out } = await new Promise<{ code: number; out: string }>((resolve) => {
-    execFile('sh', ['-c', command], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, out: `${stdout}${stderr}` }));
+    execFile('sh', ['-c', command], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    );
   });
   expect(code, `${command}\n${out.slice(-4000)}`).toBe(0);
   return out;

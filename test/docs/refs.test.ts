@@ -8,9 +8,26 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { citePageHtml, citeRefsHtml, docDisplayPath, docsNamed, explained, inKit, seeDocs } from '../../src/docs/cite.js';
+import {
+  citePageHtml,
+  citeRefsHtml,
+  docDisplayPath,
+  docsNamed,
+  explained,
+  inKit,
+  seeDocs,
+} from '../../src/docs/cite.js';
 import { pageText, plainText } from '../../src/docs/pages.js';
-import { docPath, failureRef, headingSlug, mistakeRef, PACKAGE_ROOT, readingRef, refsIn, sectionRef } from '../../src/docs/refs.js';
+import {
+  docPath,
+  failureRef,
+  headingSlug,
+  mistakeRef,
+  PACKAGE_ROOT,
+  readingRef,
+  refsIn,
+  sectionRef,
+} from '../../src/docs/refs.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -77,8 +94,10 @@ describe('references', () => {
     expect(refsIn(text).map((r) => r.label)).toEqual(labels);
   });
 
-  it("a section carries its heading as the shipped spec writes it (the line read from the file here)", () => {
-    const line = readFileSync(join(REPO, 'docs', 'gateway-spec.md'), 'utf8').split('\n').find((l) => /^#+\s+5\.3\s/.test(l));
+  it('a section carries its heading as the shipped spec writes it (the line read from the file here)', () => {
+    const line = readFileSync(join(REPO, 'docs', 'gateway-spec.md'), 'utf8')
+      .split('\n')
+      .find((l) => /^#+\s+5\.3\s/.test(l));
     expect(line).toBeDefined();
     expect(sectionRef('§5.3')?.heading).toBe(line?.replace(/^#+\s+/, '').trim());
     expect(sectionRef('9.9')?.heading).toBeUndefined();
@@ -119,8 +138,12 @@ describe('for reports', () => {
 
   it('citeRefsHtml marks R-numbers and § sections in escaped text, bare numbers only when asked: what each says in its title, its file in the kit, no link', () => {
     const html = citeRefsHtml('refused (R8) per §5.3 &amp; 4.2');
-    expect(html).toMatch(/^refused \(<span class="doc" title="R8: header grammar \(5\.3\) — [^"]+ \(docs\/readings\.md in the kit\)">R8<\/span>\) per <span class="doc" title="§5\.3 Authorization header \(docs\/gateway-spec\.md#53-authorization-header in the kit\)">§5\.3<\/span> &amp; 4\.2$/);
-    expect(citeRefsHtml('5.1', true)).toBe('<span class="doc" title="§5.1 Signature content (docs/gateway-spec.md#51-signature-content in the kit)">5.1</span>');
+    expect(html).toMatch(
+      /^refused \(<span class="doc" title="R8: header grammar \(5\.3\) — [^"]+ \(docs\/readings\.md in the kit\)">R8<\/span>\) per <span class="doc" title="§5\.3 Authorization header \(docs\/gateway-spec\.md#53-authorization-header in the kit\)">§5\.3<\/span> &amp; 4\.2$/,
+    );
+    expect(citeRefsHtml('5.1', true)).toBe(
+      '<span class="doc" title="§5.1 Signature content (docs/gateway-spec.md#51-signature-content in the kit)">5.1</span>',
+    );
     expect(citeRefsHtml('&#39;R&#39; 2.0x')).toBe('&#39;R&#39; 2.0x');
     // R8's reading is 2,000 characters: the title quotes its start, the page has it all
     const title = /title="([^"]*)"/.exec(html)?.[1] ?? '';
@@ -129,9 +152,14 @@ describe('for reports', () => {
   });
 
   it("citePageHtml gives a page's meaning as the title of what cites it, and leaves the HTML alone without a page", () => {
-    const meaning = readFileSync(join(REPO, 'docs', 'failures', 'failed.md'), 'utf8').split('## What it means\n\n')[1]?.split('\n')[0] ?? '';
+    const meaning =
+      readFileSync(join(REPO, 'docs', 'failures', 'failed.md'), 'utf8')
+        .split('## What it means\n\n')[1]
+        ?.split('\n')[0] ?? '';
     expect(meaning.length).toBeGreaterThan(20);
-    expect(citePageHtml(failureRef('failed'), '<b>FAILED</b>')).toBe(`<span class="doc" title="the implementation is not conformant on this case: ${meaning.replace(/"/g, '&quot;')} (docs/failures/failed.md in the kit)"><b>FAILED</b></span>`);
+    expect(citePageHtml(failureRef('failed'), '<b>FAILED</b>')).toBe(
+      `<span class="doc" title="the implementation is not conformant on this case: ${meaning.replace(/"/g, '&quot;')} (docs/failures/failed.md in the kit)"><b>FAILED</b></span>`,
+    );
     expect(citePageHtml(mistakeRef('no-such'), 'x')).toBe('x');
   });
 
@@ -145,7 +173,10 @@ describe('for reports', () => {
 
 describe("a page's text", () => {
   // the sections as the page writes them, read here with a plain split of the file
-  const section = (file: string, name: string): string => readFileSync(join(REPO, 'docs', ...file.split('/')), 'utf8').split(`## ${name}\n\n`)[1]?.split('\n\n')[0] ?? '';
+  const section = (file: string, name: string): string =>
+    readFileSync(join(REPO, 'docs', ...file.split('/')), 'utf8')
+      .split(`## ${name}\n\n`)[1]
+      ?.split('\n\n')[0] ?? '';
 
   it.each([
     ['mistakes/no-final-lf.md', () => mistakeRef('no-final-lf')],
@@ -156,15 +187,21 @@ describe("a page's text", () => {
     expect(text?.means).toBe(plainText(section(file, 'What it means').replace(/\n/g, ' ')));
     expect(text?.fix).toBe(plainText(section(file, 'How to fix it').replace(/\n/g, ' ')));
     expect(text?.fix).not.toMatch(/\]\(|All known mistakes/);
-    expect(text?.title).toBe(/^# `[^`]+`: (.+)$/.exec(readFileSync(join(REPO, 'docs', ...file.split('/')), 'utf8').split('\n')[0] ?? '')?.[1]);
+    expect(text?.title).toBe(
+      /^# `[^`]+`: (.+)$/.exec(readFileSync(join(REPO, 'docs', ...file.split('/')), 'utf8').split('\n')[0] ?? '')?.[1],
+    );
   });
 
   it('the no-final-lf fix keeps its code and reads as the page says it', () => {
-    expect(pageText(mistakeRef('no-final-lf'))?.fix).toBe('Append an LF after every part, the body included: `parts.map(p => p + "\\n").join("")`, or join and add a final LF.');
+    expect(pageText(mistakeRef('no-final-lf'))?.fix).toBe(
+      'Append an LF after every part, the body included: `parts.map(p => p + "\\n").join("")`, or join and add a final LF.',
+    );
   });
 
   it('a link becomes its text', () => {
-    expect(plainText('see [§5.1](../gateway-spec.md#51-signature-content) and [error](error.md)')).toBe('see §5.1 and error');
+    expect(plainText('see [§5.1](../gateway-spec.md#51-signature-content) and [error](error.md)')).toBe(
+      'see §5.1 and error',
+    );
     expect(pageText(undefined)).toBeUndefined();
     expect(pageText(readingRef('R1'))).toBeUndefined();
   });

@@ -32,12 +32,15 @@ const set = loadVectorSet();
 const ADAPTERS = readdirSync(join(root, 'examples'))
   .filter((name) => existsSync(join(root, 'examples', name, 'README.md')))
   .flatMap((name) => {
-    const command = /pgv2kit run --testee "([^"]+)"/.exec(readFileSync(join(root, 'examples', name, 'README.md'), 'utf8'))?.[1];
+    const command = /pgv2kit run --testee "([^"]+)"/.exec(
+      readFileSync(join(root, 'examples', name, 'README.md'), 'utf8'),
+    )?.[1];
     return command === undefined ? [] : [[name, command] as const];
   });
 
 /** A case no testee runs: the gateway and merchant roles' calls, and the upload address's form check. */
-const kitInternal = (c: VectorCase): boolean => c.kind === 'gateway' || c.kind === 'merchant' || (c.kind === 'upload' && c.op === 'upload.formCheck');
+const kitInternal = (c: VectorCase): boolean =>
+  c.kind === 'gateway' || c.kind === 'merchant' || (c.kind === 'upload' && c.op === 'upload.formCheck');
 
 it('finds the example adapters by their README (the two the kit ships, at least)', () => {
   expect(ADAPTERS.map(([name]) => name)).toEqual(expect.arrayContaining(['node-adapter', 'python-adapter']));
@@ -60,9 +63,19 @@ describe.each(ADAPTERS)('the example adapter %s (%s)', (_, command) => {
     try {
       const offered = subject.operations;
       expect(offered.length, 'it offers no operation').toBeGreaterThan(0);
-      const run = await runCases({ set, subject, target: { kind: 'testee', description: command }, properties: { seed: 1, runs: 20 }, ...(gateway ? { context: gateway.context } : {}) });
+      const run = await runCases({
+        set,
+        subject,
+        target: { kind: 'testee', description: command },
+        properties: { seed: 1, runs: 20 },
+        ...(gateway ? { context: gateway.context } : {}),
+      });
       // no false failures, and no answer that is not one
-      expect(run.cases.filter((c) => !['passed', 'partial', 'skipped'].includes(c.verdict)).map((c) => `${c.id}: ${c.verdict}: ${c.message}`)).toEqual([]);
+      expect(
+        run.cases
+          .filter((c) => !['passed', 'partial', 'skipped'].includes(c.verdict))
+          .map((c) => `${c.id}: ${c.verdict}: ${c.message}`),
+      ).toEqual([]);
       // each case as its operations and what the adapter offers say
       const mine = liveCases(set).filter((l) => !kitInternal(l.case));
       const expected = (c: VectorCase): string => {
@@ -71,11 +84,17 @@ describe.each(ADAPTERS)('the example adapter %s (%s)', (_, command) => {
         return have === ops.length ? 'passed' : have === 0 ? 'skipped' : 'partial';
       };
       const verdicts = new Map(run.cases.map((c) => [c.id, c.verdict]));
-      expect(mine.filter((l) => verdicts.get(l.case.id) !== expected(l.case)).map((l) => `${l.case.id}: ${verdicts.get(l.case.id)}, not ${expected(l.case)}`)).toEqual([]);
+      expect(
+        mine
+          .filter((l) => verdicts.get(l.case.id) !== expected(l.case))
+          .map((l) => `${l.case.id}: ${verdicts.get(l.case.id)}, not ${expected(l.case)}`),
+      ).toEqual([]);
       expect(run.otherTargets?.cases ?? 0).toBe(liveCases(set).length - mine.length);
       // the properties too: every one it offers the operations of holds
       const props = run.cases.filter((c) => c.kind === 'property');
-      expect(props.map((c) => [c.id, c.verdict])).toEqual(PROPERTIES.map((p) => [p.id, p.operations.every((op) => offered.includes(op)) ? 'passed' : 'skipped']));
+      expect(props.map((c) => [c.id, c.verdict])).toEqual(
+        PROPERTIES.map((p) => [p.id, p.operations.every((op) => offered.includes(op)) ? 'passed' : 'skipped']),
+      );
       expect(subject.session.restarts).toBe(0);
       expect(log.filter((l) => !l.startsWith('testee stderr:'))).toEqual([]);
     } finally {

@@ -12,14 +12,29 @@ const env = { PGV2_APP_ID: DEMO_MERCHANT.appId, PGV2_APP_SECRET: DEMO_MERCHANT.a
 
 describe('pgv2kit fuzz over HTTP', () => {
   it.each([
-    [['fuzz', '--gateway', 'http://127.0.0.1:1', '--testee', 'x'], 'give one of --testee, --gateway and --merchant-notify'],
+    [
+      ['fuzz', '--gateway', 'http://127.0.0.1:1', '--testee', 'x'],
+      'give one of --testee, --gateway and --merchant-notify',
+    ],
     [['fuzz', '--gateway', 'ftp://x'], 'the URL must be http(s)://…, not "ftp://x"'],
     [['fuzz', '--merchant-notify', 'http://127.0.0.1:1/n'], 'fuzzing over HTTP needs the merchant credentials'],
     [['fuzz', '--gateway', 'http://127.0.0.1:1', '--save', 'x.yaml'], '--save writes authorization.parse vectors'],
-    [['fuzz', '--gateway', 'http://127.0.0.1:1', '--notify-url', 'https://shop.example/n'], '--notify-url goes with --merchant-notify'],
-    [['fuzz', '--merchant-notify', 'http://127.0.0.1:1/n', '--notify-url', '/n'], '--notify-url must be an http(s):// URL, not "/n"'],
-    [['fuzz', '--gateway', 'http://127.0.0.1:1', '--accept-body', 'SUCCESS'], '--accept-body goes with --merchant-notify'],
-    [['fuzz', '--merchant-notify', 'http://127.0.0.1:1/n', '--accept-body', ' '], '--accept-body needs the text an accepting answer carries'],
+    [
+      ['fuzz', '--gateway', 'http://127.0.0.1:1', '--notify-url', 'https://shop.example/n'],
+      '--notify-url goes with --merchant-notify',
+    ],
+    [
+      ['fuzz', '--merchant-notify', 'http://127.0.0.1:1/n', '--notify-url', '/n'],
+      '--notify-url must be an http(s):// URL, not "/n"',
+    ],
+    [
+      ['fuzz', '--gateway', 'http://127.0.0.1:1', '--accept-body', 'SUCCESS'],
+      '--accept-body goes with --merchant-notify',
+    ],
+    [
+      ['fuzz', '--merchant-notify', 'http://127.0.0.1:1/n', '--accept-body', ' '],
+      '--accept-body needs the text an accepting answer carries',
+    ],
   ])('%j is a usage error', async (argv, message) => {
     const r = await run(argv, { env: argv.includes('--merchant-notify') ? {} : env });
     expect(r.code).toBe(2);
@@ -40,17 +55,33 @@ describe('pgv2kit fuzz over HTTP', () => {
 
   it('signs part 4 over --notify-url, the notifyUrl as registered (R10): a merchant registered at another URL than the one it is reached on gets no finding; without it, the output names the URL it signed', async () => {
     const notifyUrl = 'https://shop.example.test/hooks/pg';
-    const merchant = await startMerchant({ appId: DEMO_MERCHANT.appId, appSecret: DEMO_MERCHANT.appSecret, notifyUrl, returnUrl: 'https://shop.example.test/return' });
+    const merchant = await startMerchant({
+      appId: DEMO_MERCHANT.appId,
+      appSecret: DEMO_MERCHANT.appSecret,
+      notifyUrl,
+      returnUrl: 'https://shop.example.test/return',
+    });
     const url = `${merchant.url}/hooks/pg`;
     try {
-      const registered = await run(['fuzz', '--merchant-notify', url, '--notify-url', notifyUrl, '--runs', '40', '--seed', '5'], { env });
-      expect(registered.stdout).toContain(`webhooks signed over ${notifyUrl} (part 4: the notifyUrl as registered, --notify-url, R10), sent to ${url}\n`);
+      const registered = await run(
+        ['fuzz', '--merchant-notify', url, '--notify-url', notifyUrl, '--runs', '40', '--seed', '5'],
+        { env },
+      );
+      expect(registered.stdout).toContain(
+        `webhooks signed over ${notifyUrl} (part 4: the notifyUrl as registered, --notify-url, R10), sent to ${url}\n`,
+      );
       expect(registered.stdout).toContain('no finding: 40 headers tried');
       expect(registered.code).toBe(0);
       const bare = await run(['fuzz', '--merchant-notify', url, '--runs', '40', '--seed', '5', '--json'], { env });
       expect(bare.code).toBe(1);
-      expect(bare.stderr).toContain(`webhooks signed over ${url} (part 4), the URL they are sent to: a merchant registered at another notifyUrl verifies against that one (R10); give it with --notify-url\n`);
-      expect(bare.stderr).toMatch(new RegExp(`FINDING after \\d+ headers.*\\n  signed:  POST ${url} \\(part 4\\)\\n  sent to: ${url}\\n  header:  "V2_SHA256 .*" \\(sent\\)\\n  reason:  a genuinely signed, valid header must be accepted .*\\n  hint:    signed over the URL it was sent to: if the merchant registered another notifyUrl, give it with --notify-url \\(R10\\)\\n`));
+      expect(bare.stderr).toContain(
+        `webhooks signed over ${url} (part 4), the URL they are sent to: a merchant registered at another notifyUrl verifies against that one (R10); give it with --notify-url\n`,
+      );
+      expect(bare.stderr).toMatch(
+        new RegExp(
+          `FINDING after \\d+ headers.*\\n  signed:  POST ${url} \\(part 4\\)\\n  sent to: ${url}\\n  header:  "V2_SHA256 .*" \\(sent\\)\\n  reason:  a genuinely signed, valid header must be accepted .*\\n  hint:    signed over the URL it was sent to: if the merchant registered another notifyUrl, give it with --notify-url \\(R10\\)\\n`,
+        ),
+      );
       const summary = JSON.parse(bare.stdout) as { finding: { signedUrl: string; sentTo: string; header: string } };
       expect(summary.finding).toMatchObject({ signedUrl: url, sentTo: url });
       expect(summary.finding.header).toMatch(/^V2_SHA256 /);
@@ -61,13 +92,22 @@ describe('pgv2kit fuzz over HTTP', () => {
 
   it('reads the notify endpoint as certify does: a 204 is acceptance; with --accept-body SUCCESS a 200 FAIL is a refusal, without it an acceptance', async () => {
     const notifyUrl = 'https://shop.example.test/hooks/pg';
-    const sample = await startMerchant({ appId: DEMO_MERCHANT.appId, appSecret: DEMO_MERCHANT.appSecret, notifyUrl, returnUrl: 'https://shop.example.test/return' });
+    const sample = await startMerchant({
+      appId: DEMO_MERCHANT.appId,
+      appSecret: DEMO_MERCHANT.appSecret,
+      notifyUrl,
+      returnUrl: 'https://shop.example.test/return',
+    });
     // a merchant in front of the sample that answers its acceptance 204 (no body), its refusal 200 FAIL
     const front = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        void fetch(`${sample.url}/hooks/pg`, { method: 'POST', headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' }, body: Buffer.concat(chunks) }).then(async (a) => {
+        void fetch(`${sample.url}/hooks/pg`, {
+          method: 'POST',
+          headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
+          body: Buffer.concat(chunks),
+        }).then(async (a) => {
           await a.text();
           if (a.status === 200) res.writeHead(204).end();
           else res.writeHead(200, { 'content-type': 'text/plain' }).end('FAIL');

@@ -5,7 +5,14 @@ import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCase } from '../../src/roles/run-case.js';
-import { applyMutation, fuzzHeaderArb, fuzzHeaderText, renderHeader, validModel, type FuzzHeader } from '../../src/fuzz/arbitraries.js';
+import {
+  applyMutation,
+  fuzzHeaderArb,
+  fuzzHeaderText,
+  renderHeader,
+  validModel,
+  type FuzzHeader,
+} from '../../src/fuzz/arbitraries.js';
 import { oracle } from '../../src/fuzz/oracle.js';
 import { fuzzParser, parseReplay, showEscaped } from '../../src/fuzz/run.js';
 import { saveFinding } from '../../src/fuzz/save.js';
@@ -35,8 +42,20 @@ describe('the header arbitrary and the oracle', () => {
     expect(headers.some((h) => /[\u0000-\u001f]/.test(h))).toBe(true);
     expect(headers.some((h) => h.length > 2000)).toBe(true);
     expect(headers.some((h) => /nonce=[^,]*=/.test(h) && oracle(h).verdict === 'must-accept')).toBe(true);
-    const problems = new Set(headers.map((h) => oracle(h)).flatMap((o) => (o.verdict === 'must-refuse' && !o.answers.strict.ok ? [o.answers.strict.problem.kind] : [])));
-    expect([...problems].sort()).toEqual(['duplicate-item', 'empty-header', 'empty-value', 'malformed-item', 'missing-item', 'no-items', 'wrong-scheme']);
+    const problems = new Set(
+      headers
+        .map((h) => oracle(h))
+        .flatMap((o) => (o.verdict === 'must-refuse' && !o.answers.strict.ok ? [o.answers.strict.problem.kind] : [])),
+    );
+    expect([...problems].sort()).toEqual([
+      'duplicate-item',
+      'empty-header',
+      'empty-value',
+      'malformed-item',
+      'missing-item',
+      'no-items',
+      'wrong-scheme',
+    ]);
   });
 
   it('draws item values of every shape from fixed pools: the same values in every run, led by plain ones', () => {
@@ -52,29 +71,63 @@ describe('the header arbitrary and the oracle', () => {
     expect(all.some((v) => /[^\x00-\x7f]/.test(v))).toBe(true); // non-ASCII
     expect([...nonces].some((v) => /^[^=]+=[^=]/.test(v))).toBe(true); // "=" inside
     // shrinking goes to the plain values that lead the pools
-    const r = fc.check(fc.property(fuzzHeaderArb, (h) => h.mutations.length === 0 || h.mutations[0]?.kind !== 'scheme'), { seed: 1 });
-    expect(r.counterexample?.[0]).toMatchObject({ items: { appId: 'app_7f3a9c', sign: '0'.repeat(64), timestamp: '1700000000000', nonce: 'n0nce' } });
+    const r = fc.check(
+      fc.property(fuzzHeaderArb, (h) => h.mutations.length === 0 || h.mutations[0]?.kind !== 'scheme'),
+      { seed: 1 },
+    );
+    expect(r.counterexample?.[0]).toMatchObject({
+      items: { appId: 'app_7f3a9c', sign: '0'.repeat(64), timestamp: '1700000000000', nonce: 'n0nce' },
+    });
   });
 
   it('writes a header as its model renders it (the quick path for unmutated headers, code points kept whole)', () => {
-    const slow = (h: FuzzHeader): string => renderHeader(h.mutations.reduce(applyMutation, validModel(h.items, h.order)));
+    const slow = (h: FuzzHeader): string =>
+      renderHeader(h.mutations.reduce(applyMutation, validModel(h.items, h.order)));
     for (const h of fc.sample(fuzzHeaderArb, { seed: 13, numRuns: 2000 })) {
       expect(fuzzHeaderText(h)).toBe(slow(h));
       expect(fuzzHeaderText({ ...h, mutations: [] })).toBe(slow({ ...h, mutations: [] }));
     }
-    const h: FuzzHeader = { items: { appId: '😀é😀', sign: '00', timestamp: '1', nonce: 'n' }, order: ['appId', 'sign', 'timestamp', 'nonce'], mutations: [] };
-    const at = (pos: number): string => fuzzHeaderText({ ...h, mutations: [{ kind: 'inject', at: 0, pos, text: ',' }] });
-    expect([0, 1, 2, 3, 4].map(at).map((t) => t.slice(10, t.indexOf(',sign')))).toEqual(['appId=,😀é😀', 'appId=😀,é😀', 'appId=😀é,😀', 'appId=😀é😀,', 'appId=,😀é😀']);
+    const h: FuzzHeader = {
+      items: { appId: '😀é😀', sign: '00', timestamp: '1', nonce: 'n' },
+      order: ['appId', 'sign', 'timestamp', 'nonce'],
+      mutations: [],
+    };
+    const at = (pos: number): string =>
+      fuzzHeaderText({ ...h, mutations: [{ kind: 'inject', at: 0, pos, text: ',' }] });
+    expect([0, 1, 2, 3, 4].map(at).map((t) => t.slice(10, t.indexOf(',sign')))).toEqual([
+      'appId=,😀é😀',
+      'appId=😀,é😀',
+      'appId=😀é,😀',
+      'appId=😀é😀,',
+      'appId=,😀é😀',
+    ]);
   });
 
   it('decides with R8', () => {
-    expect(oracle('V2_SHA256 nonce=a=b,appId=x,sign=00,timestamp=1')).toMatchObject({ verdict: 'must-accept', answers: { refusable: false, accepted: [{ appId: 'x', sign: '00', timestamp: '1', nonce: 'a=b' }] } });
+    expect(oracle('V2_SHA256 nonce=a=b,appId=x,sign=00,timestamp=1')).toMatchObject({
+      verdict: 'must-accept',
+      answers: { refusable: false, accepted: [{ appId: 'x', sign: '00', timestamp: '1', nonce: 'a=b' }] },
+    });
     expect(oracle('V2_SHA256 appId=x,appId=x,sign=00,timestamp=1,nonce=n').verdict).toBe('must-refuse');
-    expect(oracle('v2_sha256 appId=x,sign=00,timestamp=1,nonce=n')).toMatchObject({ verdict: 'either', answers: { refusable: true, accepted: [{ appId: 'x', sign: '00', timestamp: '1', nonce: 'n' }] } });
+    expect(oracle('v2_sha256 appId=x,sign=00,timestamp=1,nonce=n')).toMatchObject({
+      verdict: 'either',
+      answers: { refusable: true, accepted: [{ appId: 'x', sign: '00', timestamp: '1', nonce: 'n' }] },
+    });
     // the issue's false findings: white space before "=", kept or trimmed after it, NBSP at a value's end
-    expect(oracle('V2_SHA256 appId=x,sign=00,timestamp=1,nonce =a')).toMatchObject({ verdict: 'either', answers: { accepted: [{ nonce: 'a' }] } });
-    expect(oracle('V2_SHA256 appId= x,sign=00,timestamp=1,nonce=n').answers.accepted.map((a) => a.appId).sort()).toEqual([' x', 'x']);
-    expect(oracle('V2_SHA256 appId=x\u00a0,sign=00,timestamp=1,nonce=n').answers.accepted.map((a) => a.appId).sort()).toEqual(['x', 'x\u00a0']);
+    expect(oracle('V2_SHA256 appId=x,sign=00,timestamp=1,nonce =a')).toMatchObject({
+      verdict: 'either',
+      answers: { accepted: [{ nonce: 'a' }] },
+    });
+    expect(
+      oracle('V2_SHA256 appId= x,sign=00,timestamp=1,nonce=n')
+        .answers.accepted.map((a) => a.appId)
+        .sort(),
+    ).toEqual([' x', 'x']);
+    expect(
+      oracle('V2_SHA256 appId=x\u00a0,sign=00,timestamp=1,nonce=n')
+        .answers.accepted.map((a) => a.appId)
+        .sort(),
+    ).toEqual(['x', 'x\u00a0']);
   });
 
   it('parses replays and shows escapes', () => {
@@ -97,13 +150,16 @@ describe('conforming parsers: no finding', () => {
     expect(r.runs).toBe(1000);
   });
 
-  it.each([['node examples/node-adapter/adapter.mjs'], ['python3 examples/python-adapter/pgv2kit_adapter.py']])('%s', async (command) => {
-    const subject = await createTesteeSubject({ command, cwd: ROOT, timeoutMs: 5000 });
-    testees.push(subject);
-    const r = await fuzzParser(subject, { seed: 12, runs: 300 });
-    expect(r.finding).toBeUndefined();
-    expect(r.runs).toBe(300);
-  });
+  it.each([['node examples/node-adapter/adapter.mjs'], ['python3 examples/python-adapter/pgv2kit_adapter.py']])(
+    '%s',
+    async (command) => {
+      const subject = await createTesteeSubject({ command, cwd: ROOT, timeoutMs: 5000 });
+      testees.push(subject);
+      const r = await fuzzParser(subject, { seed: 12, runs: 300 });
+      expect(r.finding).toBeUndefined();
+      expect(r.runs).toBe(300);
+    },
+  );
 });
 
 const members: ReadonlyArray<readonly [string, RegExp]> = [
@@ -136,8 +192,17 @@ describe('zoo header members: a minimal finding, saved as a vector that catches 
     expect(saved).toEqual({ id: 'authorization.fuzz-1', file, created: true, made: [] });
     const set = loadVectorSet(dir);
     const loaded = set.cases.find((c) => c.case.id === saved.id);
-    expect(loaded?.case).toMatchObject({ op: 'authorization.parse', flags: expect.arrayContaining(['FuzzFinding']), inputs: { header: f.header } });
-    expect(loaded?.case.provenance).toEqual({ generator: 'pgv2kit fuzz', seed: f.replay, kitVersion: expect.any(String), date: '2026-01-02' });
+    expect(loaded?.case).toMatchObject({
+      op: 'authorization.parse',
+      flags: expect.arrayContaining(['FuzzFinding']),
+      inputs: { header: f.header },
+    });
+    expect(loaded?.case.provenance).toEqual({
+      generator: 'pgv2kit fuzz',
+      seed: f.replay,
+      kitVersion: expect.any(String),
+      date: '2026-01-02',
+    });
     if (!loaded) return;
     expect((await runCase(loaded, subject)).status).toBe('fail');
     expect((await runCase(loaded, createReferenceSubject())).status).toBe('pass');

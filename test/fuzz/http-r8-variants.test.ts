@@ -40,7 +40,9 @@ describe('fuzzHttp and R8 (d), (e)', () => {
         const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, ...DEMO_MERCHANT, seed, runs: 100 });
         expect([seed, r.finding?.header, r.finding?.reason]).toEqual([seed, undefined, undefined]);
       }
-      const tolerated = gateway.recorder.for(undefined).requests.flatMap((q) => (q.verification.valid ? q.verification.tolerated : []));
+      const tolerated = gateway.recorder
+        .for(undefined)
+        .requests.flatMap((q) => (q.verification.valid ? q.verification.tolerated : []));
       expect(tolerated).toContain('name-case');
       expect(tolerated).toContain('empty-element');
     } finally {
@@ -52,16 +54,34 @@ describe('fuzzHttp and R8 (d), (e)', () => {
     const secret = 'merchant-secret';
     const server = rawMerchant((value, body, url) => {
       if (value !== value.trim()) return 401; // the bug: the raw bytes of the field, padding included
-      return verifyWebhook({ appId: 'app_m', appSecret: secret, notifyUrl: url, method: 'POST', authorization: value, body }).valid ? 200 : 401;
+      return verifyWebhook({
+        appId: 'app_m',
+        appSecret: secret,
+        notifyUrl: url,
+        method: 'POST',
+        authorization: value,
+        body,
+      }).valid
+        ? 200
+        : 401;
     });
     const base = await listenRaw(server);
     try {
       let finding: string | undefined;
       for (const seed of [1, 2, 3, 4, 5]) {
-        const r = await fuzzHttp({ kind: 'merchant', url: `${base}/notify`, appId: 'app_m', appSecret: secret, seed, runs: 100 });
+        const r = await fuzzHttp({
+          kind: 'merchant',
+          url: `${base}/notify`,
+          appId: 'app_m',
+          appSecret: secret,
+          seed,
+          runs: 100,
+        });
         finding ??= r.finding?.reason;
       }
-      expect(finding).toMatch(/^a genuinely signed, valid header must be accepted \(RFC 9110 §5\.5: the SP\/HTAB around a field value are not part of it\) but got 401$/);
+      expect(finding).toMatch(
+        /^a genuinely signed, valid header must be accepted \(RFC 9110 §5\.5: the SP\/HTAB around a field value are not part of it\) but got 401$/,
+      );
     } finally {
       await new Promise<void>((res) => server.close(() => res()));
     }
@@ -79,13 +99,15 @@ function rawMerchant(decide: (authorization: string, body: string, url: string) 
       const end = data.indexOf('\r\n\r\n');
       if (end < 0) return;
       const head = data.subarray(0, end).toString('latin1').split('\r\n');
-      const field = (name: string): string | undefined => head.find((l) => l.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1);
+      const field = (name: string): string | undefined =>
+        head.find((l) => l.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1);
       const length = Number(field('content-length') ?? '0');
       if (data.length < end + 4 + length) return;
       const body = data.subarray(end + 4, end + 4 + length).toString('utf8');
       const auth = field('authorization');
       // the field value as sent: everything after "name:" but the one SP a client writes there
-      const value = auth === undefined ? '' : Buffer.from(auth.startsWith(' ') ? auth.slice(1) : auth, 'latin1').toString('utf8');
+      const value =
+        auth === undefined ? '' : Buffer.from(auth.startsWith(' ') ? auth.slice(1) : auth, 'latin1').toString('utf8');
       const host = field('host')?.trim() ?? '';
       const path = (head[0] ?? '').split(' ')[1] ?? '/';
       const status = auth === undefined ? 401 : decide(value, body, `http://${host}${path}`);

@@ -23,12 +23,22 @@ async function listen(server: Server): Promise<string> {
 
 describe('httpExpectation', () => {
   it('accepts only the signed values, refuses what R8 refuses or what differs, leaves tolerated deviations open', () => {
-    expect(httpExpectation(`V2_SHA256 appId=app_1,sign=${SIGNED.sign},timestamp=1718090123456,nonce=n0nce`, SIGNED)).toBe('accept');
-    expect(httpExpectation(`V2_SHA256 appId=app_1,sign=${SIGNED.sign},timestamp=1718090123456,nonce=other`, SIGNED)).toBe('refuse');
+    expect(
+      httpExpectation(`V2_SHA256 appId=app_1,sign=${SIGNED.sign},timestamp=1718090123456,nonce=n0nce`, SIGNED),
+    ).toBe('accept');
+    expect(
+      httpExpectation(`V2_SHA256 appId=app_1,sign=${SIGNED.sign},timestamp=1718090123456,nonce=other`, SIGNED),
+    ).toBe('refuse');
     expect(httpExpectation('Bearer x', SIGNED)).toBe('refuse');
-    expect(httpExpectation(`\u00a0V2_SHA256 appId=app_1,sign=${SIGNED.sign},timestamp=1718090123456,nonce=n0nce`, SIGNED)).toBe('either');
-    expect(httpExpectation(` V2_SHA256 appId=app_1,sign=${SIGNED.sign},timestamp=1718090123456,nonce=n0nce\t`, SIGNED)).toBe('accept');
-    expect(httpExpectation(`v2_sha256 appId=app_1,sign=${SIGNED.sign},timestamp=1718090123456,nonce=n0nce`, SIGNED)).toBe('either');
+    expect(
+      httpExpectation(`\u00a0V2_SHA256 appId=app_1,sign=${SIGNED.sign},timestamp=1718090123456,nonce=n0nce`, SIGNED),
+    ).toBe('either');
+    expect(
+      httpExpectation(` V2_SHA256 appId=app_1,sign=${SIGNED.sign},timestamp=1718090123456,nonce=n0nce\t`, SIGNED),
+    ).toBe('accept');
+    expect(
+      httpExpectation(`v2_sha256 appId=app_1,sign=${SIGNED.sign},timestamp=1718090123456,nonce=n0nce`, SIGNED),
+    ).toBe('either');
   });
 });
 
@@ -37,7 +47,14 @@ describe('fuzzHttp', () => {
     const gateway = await startGateway({ merchants: [DEMO_MERCHANT] });
     try {
       let seen = 0;
-      const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, ...DEMO_MERCHANT, seed: 7, runs: 100, onRun: (n) => (seen = n) });
+      const r = await fuzzHttp({
+        kind: 'gateway',
+        url: gateway.baseUrl,
+        ...DEMO_MERCHANT,
+        seed: 7,
+        runs: 100,
+        onRun: (n) => (seen = n),
+      });
       expect(r.finding).toBeUndefined();
       expect(r.runs).toBe(100);
       expect(seen).toBe(100);
@@ -49,10 +66,23 @@ describe('fuzzHttp', () => {
   it('finds nothing in the sample merchant, which trims white space with String#trim (R8 (a)), at 5 seeds', async () => {
     const port = await freePort();
     const notifyUrl = `http://127.0.0.1:${port}/hooks/pay`;
-    const m = await startMerchant({ appId: 'app_m', appSecret: 'merchant-secret', notifyUrl, returnUrl: `http://127.0.0.1:${port}/return`, port });
+    const m = await startMerchant({
+      appId: 'app_m',
+      appSecret: 'merchant-secret',
+      notifyUrl,
+      returnUrl: `http://127.0.0.1:${port}/return`,
+      port,
+    });
     try {
       for (const seed of [1, 2, 3, 4, 5]) {
-        const r = await fuzzHttp({ kind: 'merchant', url: notifyUrl, appId: 'app_m', appSecret: 'merchant-secret', seed, runs: 60 });
+        const r = await fuzzHttp({
+          kind: 'merchant',
+          url: notifyUrl,
+          appId: 'app_m',
+          appSecret: 'merchant-secret',
+          seed,
+          runs: 60,
+        });
         expect([seed, r.finding?.header, r.finding?.reason]).toEqual([seed, undefined, undefined]);
         expect(r.runs).toBe(60);
       }
@@ -71,7 +101,14 @@ describe('fuzzHttp', () => {
     });
     const base = await listen(server);
     try {
-      const options = { kind: 'merchant' as const, url: `${base}/notify`, appId: 'app_m', appSecret: 's', seed: 3, runs: 200 };
+      const options = {
+        kind: 'merchant' as const,
+        url: `${base}/notify`,
+        appId: 'app_m',
+        appSecret: 's',
+        seed: 3,
+        runs: 200,
+      };
       const r = await fuzzHttp(options);
       expect(r.finding?.reason).toMatch(/must be refused/);
       expect(r.finding?.header).toContain('V2_SHA256');
@@ -93,9 +130,27 @@ describe('fuzzHttp', () => {
     });
     const base = await listen(server);
     try {
-      const boom = await fuzzHttp({ kind: 'merchant', url: `${base}/boom`, appId: 'a', appSecret: 's', seed: 1, runs: 50 });
-      expect(boom.finding?.reason).toMatch(/must be accepted \(R8\) but answered 500 to a genuine message: a server error is a failure \(R16\)/);
-      const hang = await fuzzHttp({ kind: 'merchant', url: `${base}/hang`, appId: 'a', appSecret: 's', seed: 1, runs: 3, timeoutMs: 100, timeMs: 1000 });
+      const boom = await fuzzHttp({
+        kind: 'merchant',
+        url: `${base}/boom`,
+        appId: 'a',
+        appSecret: 's',
+        seed: 1,
+        runs: 50,
+      });
+      expect(boom.finding?.reason).toMatch(
+        /must be accepted \(R8\) but answered 500 to a genuine message: a server error is a failure \(R16\)/,
+      );
+      const hang = await fuzzHttp({
+        kind: 'merchant',
+        url: `${base}/hang`,
+        appId: 'a',
+        appSecret: 's',
+        seed: 1,
+        runs: 3,
+        timeoutMs: 100,
+        timeMs: 1000,
+      });
       expect(hang.finding?.reason).toMatch(/no answer \(PGV2_CLIENT_TIMEOUT\)/);
     } finally {
       server.closeAllConnections();
@@ -112,13 +167,27 @@ describe('fuzzHttp', () => {
       req.on('end', () => {
         const url = `http://${String(req.headers.host)}${String(req.url)}`;
         const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : null;
-        const ok = verifyRequest({ appId: 'app_500', appSecret: secret, method: 'POST', url, authorization, body: Buffer.concat(chunks) }).valid;
+        const ok = verifyRequest({
+          appId: 'app_500',
+          appSecret: secret,
+          method: 'POST',
+          url,
+          authorization,
+          body: Buffer.concat(chunks),
+        }).valid;
         res.writeHead(ok ? 200 : 500).end(ok ? 'OK' : 'internal error');
       });
     });
     const base = await listen(server);
     try {
-      const r = await fuzzHttp({ kind: 'merchant', url: `${base}/notify`, appId: 'app_500', appSecret: secret, seed: 3, runs: 60 });
+      const r = await fuzzHttp({
+        kind: 'merchant',
+        url: `${base}/notify`,
+        appId: 'app_500',
+        appSecret: secret,
+        seed: 3,
+        runs: 60,
+      });
       expect(r.finding).toBeUndefined();
       expect(r.advisories.serverErrors).toBeGreaterThan(0);
       expect(r.advisories.message).toBe('answered with a server error, not a refusal (R16)');

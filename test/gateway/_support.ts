@@ -15,9 +15,15 @@ export const PAYMENT_PATH = '/pg/v2/payment/create';
 export const PDF_BODY = '{"filename":"evidence.pdf","contentType":"application/pdf","scene":"DISPUTE_EVIDENCE"}';
 
 /** The V2_SHA256 header, content written out by hand (5.1–5.3). */
-export function authHeader(
-  parts: { appId?: string; appSecret?: string; method?: string; url: string; body: string | Uint8Array; timestamp?: string; nonce?: string },
-): string {
+export function authHeader(parts: {
+  appId?: string;
+  appSecret?: string;
+  method?: string;
+  url: string;
+  body: string | Uint8Array;
+  timestamp?: string;
+  nonce?: string;
+}): string {
   const appId = parts.appId ?? MERCHANT.appId;
   const appSecret = parts.appSecret ?? MERCHANT.appSecret;
   const timestamp = parts.timestamp ?? String(Date.now());
@@ -35,19 +41,43 @@ export interface Answer {
 }
 
 /** Sends a request with undici and reads the whole answer. */
-export async function send(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array }): Promise<Answer> {
-  const r = await request(url, { method: (init.method ?? 'POST') as 'POST', headers: init.headers ?? {}, ...(init.body !== undefined ? { body: init.body } : {}) });
+export async function send(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array },
+): Promise<Answer> {
+  const r = await request(url, {
+    method: (init.method ?? 'POST') as 'POST',
+    headers: init.headers ?? {},
+    ...(init.body !== undefined ? { body: init.body } : {}),
+  });
   const bytes = Buffer.from(await r.body.arrayBuffer());
   return { status: r.statusCode, headers: r.headers, bytes, text: bytes.toString('utf8') };
 }
 
 /** A signed JSON POST as a correct client sends it. */
-export function signedPost(url: string, body: string, extra: Record<string, string> = {}, merchant: { appId: string; appSecret: string } = MERCHANT): Promise<Answer> {
-  return send(url, { body, headers: { 'content-type': 'application/json', accept: 'application/json', authorization: authHeader({ ...merchant, url, body }), ...extra } });
+export function signedPost(
+  url: string,
+  body: string,
+  extra: Record<string, string> = {},
+  merchant: { appId: string; appSecret: string } = MERCHANT,
+): Promise<Answer> {
+  return send(url, {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      authorization: authHeader({ ...merchant, url, body }),
+      ...extra,
+    },
+  });
 }
 
 /** The credentials of a scenario (or the plain gateway), asserting success. */
-export async function credentials(gateway: Gateway, scenarioId: string | undefined, body = PDF_BODY): Promise<{ answer: Answer; url: string; data: CredentialsData }> {
+export async function credentials(
+  gateway: Gateway,
+  scenarioId: string | undefined,
+  body = PDF_BODY,
+): Promise<{ answer: Answer; url: string; data: CredentialsData }> {
   const url = `${scenarioId === undefined ? gateway.baseUrl : gateway.url(scenarioId)}${CREDENTIALS_PATH}`;
   const answer = await signedPost(url, body);
   if (answer.status !== 200) throw new Error(`credentials: ${answer.status} ${answer.text}`);
@@ -63,7 +93,8 @@ export interface CredentialsData {
 }
 
 /** A part of a hand-written multipart body. */
-export type FormPart = { name: string; value: string } | { name: string; filename: string; contentType?: string; data: Uint8Array };
+export type FormPart =
+  { name: string; value: string } | { name: string; filename: string; contentType?: string; data: Uint8Array };
 
 export const BOUNDARY = 'gw-test-Boundary-7MA4YWxk';
 
@@ -71,7 +102,8 @@ export const BOUNDARY = 'gw-test-Boundary-7MA4YWxk';
 export function multipart(parts: readonly FormPart[], boundary = BOUNDARY): { contentType: string; body: Buffer } {
   const chunks: Buffer[] = [];
   for (const p of parts) {
-    const disposition = 'filename' in p ? `form-data; name="${p.name}"; filename="${p.filename}"` : `form-data; name="${p.name}"`;
+    const disposition =
+      'filename' in p ? `form-data; name="${p.name}"; filename="${p.filename}"` : `form-data; name="${p.name}"`;
     const type = 'filename' in p && p.contentType !== undefined ? `Content-Type: ${p.contentType}\r\n` : '';
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`, 'utf8'));
     chunks.push('filename' in p ? Buffer.from(p.data) : Buffer.from(p.value, 'utf8'));
@@ -82,8 +114,16 @@ export function multipart(parts: readonly FormPart[], boundary = BOUNDARY): { co
 }
 
 /** The form a correct client sends: every formFields entry in order, then the file. */
-export function correctForm(data: CredentialsData, file: Uint8Array, filename = 'evidence.pdf', contentType = 'application/pdf'): FormPart[] {
-  return [...Object.entries(data.formFields).map(([name, value]) => ({ name, value })), { name: 'file', filename, contentType, data: file }];
+export function correctForm(
+  data: CredentialsData,
+  file: Uint8Array,
+  filename = 'evidence.pdf',
+  contentType = 'application/pdf',
+): FormPart[] {
+  return [
+    ...Object.entries(data.formFields).map(([name, value]) => ({ name, value })),
+    { name: 'file', filename, contentType, data: file },
+  ];
 }
 
 /** POSTs a form to an uploadUrl. */
@@ -123,7 +163,12 @@ export interface Streamed {
  * Sends a body in 256 KiB pieces with node:http (chunked unless a content-length header
  * is given), noting how much was written when the answer arrived; stops writing then.
  */
-export function streamRequest(target: string, headers: Record<string, string>, body: Buffer, pauseAfter = Number.POSITIVE_INFINITY): Promise<Streamed> {
+export function streamRequest(
+  target: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  pauseAfter = Number.POSITIVE_INFINITY,
+): Promise<Streamed> {
   const url = new URL(target);
   return new Promise((resolve) => {
     let sent = 0;
@@ -136,9 +181,16 @@ export function streamRequest(target: string, headers: Record<string, string>, b
     let crossedAt: number | undefined;
     let connection: string | undefined;
     const finish = (): void => {
-      if (responseDone && writingDone) resolve({ status, text, sentBeforeAnswer: answered, sent, total: body.length, cut, connection });
+      if (responseDone && writingDone)
+        resolve({ status, text, sentBeforeAnswer: answered, sent, total: body.length, cut, connection });
     };
-    const req = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: 'POST', headers: headers['content-length'] ? headers : { ...headers, 'transfer-encoding': 'chunked' } });
+    const req = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      headers: headers['content-length'] ? headers : { ...headers, 'transfer-encoding': 'chunked' },
+    });
     req.on('response', (res) => {
       answered = sent;
       status = res.statusCode ?? 0;

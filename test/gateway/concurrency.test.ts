@@ -27,7 +27,12 @@ describe('concurrent uploads', () => {
         const { data } = await credentials(gateway, `conc.${i}`);
         const file = fileFor(i);
         const r = await postForm(data.uploadUrl, correctForm(data, file));
-        return { i, status: r.status, storageUri: data.storageUri, sha256: createHash('sha256').update(file).digest('hex') };
+        return {
+          i,
+          status: r.status,
+          storageUri: data.storageUri,
+          sha256: createHash('sha256').update(file).digest('hex'),
+        };
       }),
     );
     expect(results.map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 204));

@@ -8,7 +8,18 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
 import { seededRandom as rng } from '../../src/seeded.js';
-import { CREDENTIALS_PATH, MERCHANT, PDF_BODY, authHeader, correctForm, credentials, everyByte, multipart, postForm, type CredentialsData } from './_support.js';
+import {
+  CREDENTIALS_PATH,
+  MERCHANT,
+  PDF_BODY,
+  authHeader,
+  correctForm,
+  credentials,
+  everyByte,
+  multipart,
+  postForm,
+  type CredentialsData,
+} from './_support.js';
 
 let gateway: Gateway;
 let form: { contentType: string; body: Buffer };
@@ -20,7 +31,6 @@ beforeAll(async () => {
   form = multipart(correctForm(data, everyByte(3000)));
 });
 afterAll(() => gateway.close());
-
 
 type Listener = 'api' | 'upload';
 interface Malformed {
@@ -46,7 +56,12 @@ function malformed(i: number): Malformed {
   switch (i % 20) {
     case 0: {
       const body = Buffer.from(PDF_BODY.slice(0, Math.floor(r() * (PDF_BODY.length - 1))));
-      return { kind: 'bad JSON, signed', to: 'api', head: jsonHead(body, `Authorization: ${authHeader({ url: apiUrl, body })}\r\n`), body };
+      return {
+        kind: 'bad JSON, signed',
+        to: 'api',
+        head: jsonHead(body, `Authorization: ${authHeader({ url: apiUrl, body })}\r\n`),
+        body,
+      };
     }
     case 1: {
       const body = junk(1 + Math.floor(r() * 300));
@@ -54,40 +69,99 @@ function malformed(i: number): Malformed {
     }
     case 2: {
       const body = Buffer.from(PDF_BODY);
-      const type = pick(['text/plain', 'application/xml', 'multipart/form-data; boundary=x', '', 'application/json; charset=latin1', 'application/jsonx', '*/*']);
-      return { kind: 'wrong Content-Type', to: 'api', head: jsonHead(body).replace('Content-Type: application/json', `Content-Type: ${type}`), body };
+      const type = pick([
+        'text/plain',
+        'application/xml',
+        'multipart/form-data; boundary=x',
+        '',
+        'application/json; charset=latin1',
+        'application/jsonx',
+        '*/*',
+      ]);
+      return {
+        kind: 'wrong Content-Type',
+        to: 'api',
+        head: jsonHead(body).replace('Content-Type: application/json', `Content-Type: ${type}`),
+        body,
+      };
     }
     case 3:
-      return { kind: 'oversized headers', to: pick(['api', 'upload'] as const), head: `POST / HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(17_000 + Math.floor(r() * 8000))}\r\n\r\n` };
+      return {
+        kind: 'oversized headers',
+        to: pick(['api', 'upload'] as const),
+        head: `POST / HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(17_000 + Math.floor(r() * 8000))}\r\n\r\n`,
+      };
     case 4: {
       const body = Buffer.alloc(65_537 + Math.floor(r() * 40_000), 0x20);
       return { kind: 'oversized body', to: 'api', head: jsonHead(body), body };
     }
     case 5:
-      return { kind: 'garbage request line', to: pick(['api', 'upload'] as const), head: `${junk(5 + Math.floor(r() * 60)).toString('latin1').replace(/\r|\n/g, '')}\r\n\r\n` };
+      return {
+        kind: 'garbage request line',
+        to: pick(['api', 'upload'] as const),
+        head: `${junk(5 + Math.floor(r() * 60))
+          .toString('latin1')
+          .replace(/\r|\n/g, '')}\r\n\r\n`,
+      };
     case 6: {
       const body = Buffer.from(PDF_BODY);
-      return { kind: 'body stops half-way, client hangs up', to: 'api', head: jsonHead(body), body: body.subarray(0, 10), end: true };
+      return {
+        kind: 'body stops half-way, client hangs up',
+        to: 'api',
+        head: jsonHead(body),
+        body: body.subarray(0, 10),
+        end: true,
+      };
     }
     case 7: {
       const body = Buffer.from(PDF_BODY);
       const toApi = i % 40 === 7;
-      return { kind: 'body stops half-way, client waits', to: toApi ? 'api' : 'upload', head: toApi ? jsonHead(body) : uploadHead(form.contentType, form.body.length), body: toApi ? body.subarray(0, 20) : form.body.subarray(0, 700) };
+      return {
+        kind: 'body stops half-way, client waits',
+        to: toApi ? 'api' : 'upload',
+        head: toApi ? jsonHead(body) : uploadHead(form.contentType, form.body.length),
+        body: toApi ? body.subarray(0, 20) : form.body.subarray(0, 700),
+      };
     }
     case 8:
-      return { kind: 'bad chunked encoding', to: pick(['api', 'upload'] as const), head: `POST ${CREDENTIALS_PATH} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n` };
+      return {
+        kind: 'bad chunked encoding',
+        to: pick(['api', 'upload'] as const),
+        head: `POST ${CREDENTIALS_PATH} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      };
     case 9: {
       const body = Buffer.from(PDF_BODY);
-      const path = pick(['/s/%ZZ/pg/v2/file/generateUploadUrl', '/pg/v2/file/', '/', '/s/', '/pg/v2/file/generateUploadUrl/..', '/%00', '*']);
+      const path = pick([
+        '/s/%ZZ/pg/v2/file/generateUploadUrl',
+        '/pg/v2/file/',
+        '/',
+        '/s/',
+        '/pg/v2/file/generateUploadUrl/..',
+        '/%00',
+        '*',
+      ]);
       return { kind: 'bad path', to: 'api', head: jsonHead(body).replace(CREDENTIALS_PATH, path), body };
     }
     case 10: {
       const body = Buffer.from(PDF_BODY);
-      return { kind: 'wrong method', to: 'api', head: jsonHead(body).replace(/^POST/, pick(['PUT', 'DELETE', 'PATCH', 'OPTIONS'])), body };
+      return {
+        kind: 'wrong method',
+        to: 'api',
+        head: jsonHead(body).replace(/^POST/, pick(['PUT', 'DELETE', 'PATCH', 'OPTIONS'])),
+        body,
+      };
     }
     case 11: {
       const body = Buffer.from(PDF_BODY);
-      const header = pick(['V2_SHA256', 'V2_SHA256 ,,,', 'V2_SHA256 appId=', `V2_SHA256 appId=${MERCHANT.appId},sign=${'0'.repeat(64)},timestamp=1,nonce=n`, junk(40).toString('base64'), 'v2_sha256 a=b=c', `V2_SHA256 appId=${'a'.repeat(500)},sign=x,timestamp=1,nonce=2`]);
+      const header = pick([
+        'V2_SHA256',
+        'V2_SHA256 ,,,',
+        'V2_SHA256 appId=',
+        `V2_SHA256 appId=${MERCHANT.appId},sign=${'0'.repeat(64)},timestamp=1,nonce=n`,
+        junk(40).toString('base64'),
+        'v2_sha256 a=b=c',
+        `V2_SHA256 appId=${'a'.repeat(500)},sign=x,timestamp=1,nonce=2`,
+      ]);
       return { kind: 'bad Authorization', to: 'api', head: jsonHead(body, `Authorization: ${header}\r\n`), body };
     }
     case 12: {
@@ -100,25 +174,70 @@ function malformed(i: number): Malformed {
     }
     case 14: {
       const body = form.body;
-      return { kind: 'multipart Content-Type without boundary', to: 'upload', head: uploadHead(pick(['multipart/form-data', 'multipart/form-data; boundary=', 'text/plain', 'application/octet-stream']), body.length), body };
+      return {
+        kind: 'multipart Content-Type without boundary',
+        to: 'upload',
+        head: uploadHead(
+          pick(['multipart/form-data', 'multipart/form-data; boundary=', 'text/plain', 'application/octet-stream']),
+          body.length,
+        ),
+        body,
+      };
     }
     case 15:
-      return { kind: 'upload body declared over the limit', to: 'upload', head: uploadHead(form.contentType, 4 * 1024 * 1024 + Math.floor(r() * 1000)), body: form.body.subarray(0, 200), end: true };
+      return {
+        kind: 'upload body declared over the limit',
+        to: 'upload',
+        head: uploadHead(form.contentType, 4 * 1024 * 1024 + Math.floor(r() * 1000)),
+        body: form.body.subarray(0, 200),
+        end: true,
+      };
     case 16: {
-      const body = Buffer.from(form.body.toString('latin1').replace(/Content-Disposition: form-data; name="policy"/, pick(['Content-Disposition: attachment', 'X-Nothing: 1', `Content-Disposition: form-data; name="${'n'.repeat(17_000)}"`])), 'latin1');
+      const body = Buffer.from(
+        form.body
+          .toString('latin1')
+          .replace(
+            /Content-Disposition: form-data; name="policy"/,
+            pick([
+              'Content-Disposition: attachment',
+              'X-Nothing: 1',
+              `Content-Disposition: form-data; name="${'n'.repeat(17_000)}"`,
+            ]),
+          ),
+        'latin1',
+      );
       return { kind: 'bad part header', to: 'upload', head: uploadHead(form.contentType, body.length), body };
     }
     case 17: {
       const body = form.body;
-      return { kind: 'upload, wrong method or path', to: 'upload', head: uploadHead(form.contentType, body.length).replace('POST /pgv2kit-evidence', pick(['GET /pgv2kit-evidence', 'PUT /pgv2kit-evidence', 'POST /other', 'POST /s/x/other'])), body };
+      return {
+        kind: 'upload, wrong method or path',
+        to: 'upload',
+        head: uploadHead(form.contentType, body.length).replace(
+          'POST /pgv2kit-evidence',
+          pick(['GET /pgv2kit-evidence', 'PUT /pgv2kit-evidence', 'POST /other', 'POST /s/x/other']),
+        ),
+        body,
+      };
     }
     case 18: {
       const body = Buffer.from(form.body.toString('latin1').replace(/(name="x-amz-date"\r\n\r\n)\d/, '$19'), 'latin1');
       return { kind: 'changed field', to: 'upload', head: uploadHead(form.contentType, body.length), body };
     }
     default: {
-      const body = Buffer.from(JSON.stringify({ filename: junk(20).toString('latin1'), scene: pick(['', 'X', 'DISPUTE_EVIDENCE', 'dispute_evidence']), contentType: pick([null, 5, 'a'.repeat(40), []]) }));
-      return { kind: 'bad credentials fields, signed', to: 'api', head: jsonHead(body, `Authorization: ${authHeader({ url: apiUrl, body })}\r\n`), body };
+      const body = Buffer.from(
+        JSON.stringify({
+          filename: junk(20).toString('latin1'),
+          scene: pick(['', 'X', 'DISPUTE_EVIDENCE', 'dispute_evidence']),
+          contentType: pick([null, 5, 'a'.repeat(40), []]),
+        }),
+      );
+      return {
+        kind: 'bad credentials fields, signed',
+        to: 'api',
+        head: jsonHead(body, `Authorization: ${authHeader({ url: apiUrl, body })}\r\n`),
+        body,
+      };
     }
   }
 }
@@ -167,7 +286,9 @@ describe('robustness', () => {
       }
     };
     await Promise.all(Array.from({ length: 64 }, worker));
-    const bad = [...statuses].flatMap(([kind, list]) => list.filter((s) => s < 400 || s > 499).map((s) => `${kind}: ${s}`));
+    const bad = [...statuses].flatMap(([kind, list]) =>
+      list.filter((s) => s < 400 || s > 499).map((s) => `${kind}: ${s}`),
+    );
     expect(bad).toEqual([]);
     expect([...statuses.values()].flat()).toHaveLength(1000);
     expect(await Promise.all(correct)).toEqual(Array.from({ length: 20 }, () => true));

@@ -8,7 +8,17 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway, type Scenario } from '../../src/gateway/index.js';
 import { verifyResponse } from '../../src/scheme/verify.js';
-import { CREDENTIALS_PATH, MERCHANT, PAYMENT_PATH, correctForm, credentials, everyByte, postForm, signedPost, xmlElement } from './_support.js';
+import {
+  CREDENTIALS_PATH,
+  MERCHANT,
+  PAYMENT_PATH,
+  correctForm,
+  credentials,
+  everyByte,
+  postForm,
+  signedPost,
+  xmlElement,
+} from './_support.js';
 
 const scenarios: Record<string, Scenario> = {
   'bytes.pretty': { response: { bytes: 'pretty' } },
@@ -22,7 +32,15 @@ const scenarios: Record<string, Scenario> = {
   'sig.wrong-secret': { response: { signature: 'wrong-secret' } },
   'sig.missing': { response: { signature: 'missing' } },
   'ff.goog': { formFields: { vendor: 'goog' } },
-  'ff.extra': { formFields: { extra: [['x-trace-id', 't-1'], ['acl', 'private'], ['17', 'numeric name']] } },
+  'ff.extra': {
+    formFields: {
+      extra: [
+        ['x-trace-id', 't-1'],
+        ['acl', 'private'],
+        ['17', 'numeric name'],
+      ],
+    },
+  },
   'ff.special': { formFields: { specialValues: true } },
   'up.expired': { upload: { expired: true } },
 };
@@ -33,8 +51,19 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.close());
 
-const verify = (url: string, a: { headers: Record<string, unknown>; bytes: Uint8Array }, merchant: { appId: string; appSecret: string } = MERCHANT) =>
-  verifyResponse({ ...merchant, method: 'POST', url, status: 200, authorization: (a.headers['authorization'] as string | undefined) ?? null, body: a.bytes });
+const verify = (
+  url: string,
+  a: { headers: Record<string, unknown>; bytes: Uint8Array },
+  merchant: { appId: string; appSecret: string } = MERCHANT,
+) =>
+  verifyResponse({
+    ...merchant,
+    method: 'POST',
+    url,
+    status: 200,
+    authorization: (a.headers['authorization'] as string | undefined) ?? null,
+    body: a.bytes,
+  });
 
 describe('response bytes: valid JSON, only compact canonical; each verifies over the raw bytes only', () => {
   it.each(['pretty', 'reordered', 'unicode-escapes', 'null-fields', 'extra-fields'])('%s', async (style) => {
@@ -43,8 +72,19 @@ describe('response bytes: valid JSON, only compact canonical; each verifies over
     const parsed = JSON.parse(answer.text) as Record<string, unknown> & { data: Record<string, unknown> };
     // What a client verifying parsed data would sign: JSON.stringify of what it parsed, or of its typed model (2.3, 2.4 fields only).
     const d = parsed.data;
-    const typed = { code: parsed['code'], errorMessage: parsed['errorMessage'], data: { uploadUrl: d['uploadUrl'], storageUri: d['storageUri'], uploadNo: d['uploadNo'], formFields: d['formFields'], httpMethod: d['httpMethod'] } };
-    if (style === 'pretty' || style === 'unicode-escapes') expect(verify(url, { headers: answer.headers, bytes: Buffer.from(JSON.stringify(parsed)) }).valid).toBe(false);
+    const typed = {
+      code: parsed['code'],
+      errorMessage: parsed['errorMessage'],
+      data: {
+        uploadUrl: d['uploadUrl'],
+        storageUri: d['storageUri'],
+        uploadNo: d['uploadNo'],
+        formFields: d['formFields'],
+        httpMethod: d['httpMethod'],
+      },
+    };
+    if (style === 'pretty' || style === 'unicode-escapes')
+      expect(verify(url, { headers: answer.headers, bytes: Buffer.from(JSON.stringify(parsed)) }).valid).toBe(false);
     expect(verify(url, { headers: answer.headers, bytes: Buffer.from(JSON.stringify(typed)) }).valid).toBe(false);
     expect(parsed).toMatchObject({ code: 'OK', errorMessage: null });
     expect(Object.keys(data.formFields)[0]).toBe('bucket');
@@ -69,7 +109,10 @@ describe('response bytes: valid JSON, only compact canonical; each verifies over
     if (style === 'extra-fields') {
       expect(parsed['requestId']).toMatch(/^[0-9a-f]{16}$/);
       expect(typeof parsed['serverTime']).toBe('number');
-      expect(parsed.data).toMatchObject({ traceTags: ['pgv2kit', 'reference'], meta: { version: 2, nested: { flag: true, ratio: 0.5, none: null } } });
+      expect(parsed.data).toMatchObject({
+        traceTags: ['pgv2kit', 'reference'],
+        meta: { version: 2, nested: { flag: true, ratio: 0.5, none: null } },
+      });
     }
     // and the credentials work
     expect((await postForm(data.uploadUrl, correctForm(data, everyByte(300)))).status).toBe(204);
@@ -98,7 +141,7 @@ describe('response signatures broken exactly as each scenario says', () => {
     expect(!v.valid && v.problem.kind).toBe('sign-mismatch');
   });
 
-  it('foreign-app-id: a genuine signature of another merchant; the appId is not the merchant\'s own (R9)', async () => {
+  it("foreign-app-id: a genuine signature of another merchant; the appId is not the merchant's own (R9)", async () => {
     const { answer, url } = await credentials(gateway, 'sig.foreign-app-id');
     const header = String(answer.headers['authorization']);
     const v = verify(url, answer);
@@ -113,7 +156,11 @@ describe('response signatures broken exactly as each scenario says', () => {
     const header = String(answer.headers['authorization']);
     expect(header).toContain(`appId=${MERCHANT.appId},`);
     const [, ts, nonce] = /timestamp=(\d+),nonce=(\w+)/.exec(header) ?? [];
-    const withOwn = createHash('sha256').update(`${MERCHANT.appId}\n${MERCHANT.appSecret}\nPOST\n${url}\n${ts}\n${nonce}\n`).update(answer.bytes).update('\n').digest('hex');
+    const withOwn = createHash('sha256')
+      .update(`${MERCHANT.appId}\n${MERCHANT.appSecret}\nPOST\n${url}\n${ts}\n${nonce}\n`)
+      .update(answer.bytes)
+      .update('\n')
+      .digest('hex');
     expect(header).not.toContain(withOwn);
     const v = verify(url, answer);
     expect(!v.valid && v.problem.kind).toBe('sign-mismatch');
@@ -130,17 +177,44 @@ describe('response signatures broken exactly as each scenario says', () => {
 describe('formFields variants', () => {
   it('another vendor: x-goog-* entries (GOOG4-HMAC-SHA256); the upload works', async () => {
     const { data } = await credentials(gateway, 'ff.goog');
-    expect(Object.keys(data.formFields)).toEqual(['bucket', 'key', 'Content-Type', 'tagging', 'policy', 'x-goog-algorithm', 'x-goog-credential', 'x-goog-date', 'x-goog-signature']);
+    expect(Object.keys(data.formFields)).toEqual([
+      'bucket',
+      'key',
+      'Content-Type',
+      'tagging',
+      'policy',
+      'x-goog-algorithm',
+      'x-goog-credential',
+      'x-goog-date',
+      'x-goog-signature',
+    ]);
     expect(data.formFields['x-goog-algorithm']).toBe('GOOG4-HMAC-SHA256');
     expect((await postForm(data.uploadUrl, correctForm(data, everyByte(1000)))).status).toBe(204);
   });
 
   it('extra entries come after the usual ones, in order (an integer-like name included), each with its condition', async () => {
     const { answer, data } = await credentials(gateway, 'ff.extra');
-    expect(answer.text).toMatch(/"x-amz-signature":"[0-9a-f]{64}","x-trace-id":"t-1","acl":"private","17":"numeric name"\}/);
-    const policy = JSON.parse(Buffer.from(data.formFields['policy'] ?? '', 'base64').toString()) as { conditions: unknown[] };
+    expect(answer.text).toMatch(
+      /"x-amz-signature":"[0-9a-f]{64}","x-trace-id":"t-1","acl":"private","17":"numeric name"\}/,
+    );
+    const policy = JSON.parse(Buffer.from(data.formFields['policy'] ?? '', 'base64').toString()) as {
+      conditions: unknown[];
+    };
     expect(policy.conditions).toContainEqual({ acl: 'private' });
-    const names = ['bucket', 'key', 'Content-Type', 'tagging', 'policy', 'x-amz-algorithm', 'x-amz-credential', 'x-amz-date', 'x-amz-signature', 'x-trace-id', 'acl', '17'];
+    const names = [
+      'bucket',
+      'key',
+      'Content-Type',
+      'tagging',
+      'policy',
+      'x-amz-algorithm',
+      'x-amz-credential',
+      'x-amz-date',
+      'x-amz-signature',
+      'x-trace-id',
+      'acl',
+      '17',
+    ];
     const form = names.map((name) => ({ name, value: data.formFields[name] ?? '' }));
     const file = { name: 'file', filename: 'evidence.pdf', contentType: 'application/pdf', data: everyByte(64) };
     const without = await postForm(data.uploadUrl, [...form.filter((p) => p.name !== 'acl'), file]);
@@ -154,7 +228,9 @@ describe('formFields variants', () => {
     expect(data.formFields['key']).toMatch(/ .*\+.*=/);
     expect(data.formFields['tagging']).toContain('<Value>scan 1+2/3=ok</Value>');
     const parts = correctForm(data, everyByte(5));
-    const mangled = parts.map((p) => ('value' in p && p.name === 'key' ? { ...p, value: encodeURIComponent(p.value) } : p));
+    const mangled = parts.map((p) =>
+      'value' in p && p.name === 'key' ? { ...p, value: encodeURIComponent(p.value) } : p,
+    );
     const refused = await postForm(data.uploadUrl, mangled);
     expect(refused.status).toBe(403);
     expect(xmlElement(refused.text, 'Message')).toMatch(/^formFields entry key changed: /);
@@ -169,26 +245,44 @@ describe('formFields variants', () => {
     expect(xmlElement(r.text, 'Code')).toBe('AccessDenied');
     expect(xmlElement(r.text, 'Message')).toBe('uploadUrl expired: Invalid according to Policy: Policy expired.');
     expect(gateway.storage.get(data.storageUri)).toBeUndefined();
-    expect(gateway.recorder.for('up.expired').uploads[0]).toMatchObject({ stored: false, problem: 'uploadUrl expired', outcome: { ok: false, rule: 'expired' } });
+    expect(gateway.recorder.for('up.expired').uploads[0]).toMatchObject({
+      stored: false,
+      problem: 'uploadUrl expired',
+      outcome: { ok: false, rule: 'expired' },
+    });
   });
 });
 
 describe('scenario sources and paths', () => {
   it('a Map, a plain object, or a function; an unknown id is the plain gateway, recorded under its id', async () => {
-    const viaMap = await startGateway({ merchants: [MERCHANT], scenarios: new Map([['m', { response: { signature: 'missing' } }]]), vendor: 'oss', extraFormFields: [['x-oss-meta', 'm1']] });
+    const viaMap = await startGateway({
+      merchants: [MERCHANT],
+      scenarios: new Map([['m', { response: { signature: 'missing' } }]]),
+      vendor: 'oss',
+      extraFormFields: [['x-oss-meta', 'm1']],
+    });
     try {
       const m = await credentials(viaMap, 'm');
       expect(m.answer.headers['authorization']).toBeUndefined();
       const plain = await credentials(viaMap, 'nobody-knows-me');
       expect(plain.answer.headers['authorization']).toBeDefined();
-      expect(Object.keys(plain.data.formFields).slice(5)).toEqual(['x-oss-algorithm', 'x-oss-credential', 'x-oss-date', 'x-oss-signature', 'x-oss-meta']);
+      expect(Object.keys(plain.data.formFields).slice(5)).toEqual([
+        'x-oss-algorithm',
+        'x-oss-credential',
+        'x-oss-date',
+        'x-oss-signature',
+        'x-oss-meta',
+      ]);
       expect((await postForm(plain.data.uploadUrl, correctForm(plain.data, everyByte(9)))).status).toBe(204);
       expect(viaMap.recorder.for('nobody-knows-me').uploads[0]?.stored).toBe(true);
       expect(viaMap.recorder.ids()).toEqual(['m', 'nobody-knows-me']);
     } finally {
       await viaMap.close();
     }
-    const viaObject = await startGateway({ merchants: [MERCHANT], scenarios: { o: { response: { bytes: 'pretty' } } } });
+    const viaObject = await startGateway({
+      merchants: [MERCHANT],
+      scenarios: { o: { response: { bytes: 'pretty' } } },
+    });
     try {
       expect((await credentials(viaObject, 'o')).answer.text.endsWith('\n')).toBe(true);
       expect((await credentials(viaObject, 'toString')).answer.text.endsWith('}')).toBe(true);
@@ -209,9 +303,16 @@ describe('scenario sources and paths', () => {
 
   it('a scenario with an unknown style is a bug of the caller: 500, logged', async () => {
     const lines: string[] = [];
-    const bad = await startGateway({ merchants: [MERCHANT], scenarios: { b: { response: { bytes: 'wavy' as never } } }, log: (l) => lines.push(l) });
+    const bad = await startGateway({
+      merchants: [MERCHANT],
+      scenarios: { b: { response: { bytes: 'wavy' as never } } },
+      log: (l) => lines.push(l),
+    });
     try {
-      const r = await signedPost(`${bad.url('b')}${CREDENTIALS_PATH}`, '{"filename":"a.pdf","scene":"DISPUTE_EVIDENCE"}');
+      const r = await signedPost(
+        `${bad.url('b')}${CREDENTIALS_PATH}`,
+        '{"filename":"a.pdf","scene":"DISPUTE_EVIDENCE"}',
+      );
       expect(r.status).toBe(500);
       expect(JSON.parse(r.text)).toMatchObject({ code: 'INTERNAL' });
       expect(lines.join('\n')).toMatch(/internal error: RangeError: scenario "b": unknown response bytes "wavy"/);

@@ -22,7 +22,10 @@ const DEMO = { appId: 'pgv2kit-demo', appSecret: 'pgv2kit-demo-secret' };
 
 describe('pgv2kit serve as a child process', () => {
   it('prints the URLs and the merchant, answers a signed request, stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/pgv2kit.js'), 'serve', '--port', '0'], { cwd: ROOT, env: { ...process.env, PGV2_APP_ID: '', PGV2_APP_SECRET: '' } });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/pgv2kit.js'), 'serve', '--port', '0'], {
+      cwd: ROOT,
+      env: { ...process.env, PGV2_APP_ID: '', PGV2_APP_SECRET: '' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => void (stdout += c));
@@ -37,12 +40,23 @@ describe('pgv2kit serve as a child process', () => {
       expect(uploadUrl).not.toBe(baseUrl);
       expect(stdout).toMatch(/^appId +pgv2kit-demo$/m);
       // the demo secret is published: in clear, labelled as a test credential (a masked one could not be used)
-      expect(stdout).toMatch(/^secret +pgv2kit-demo-secret \(the demo merchant's: a published test credential, never a real one\)$/m);
+      expect(stdout).toMatch(
+        /^secret +pgv2kit-demo-secret \(the demo merchant's: a published test credential, never a real one\)$/m,
+      );
       expect(stdout).toContain(`POST ${baseUrl}/pg/v2/file/generateUploadUrl`);
       const url = `${baseUrl}${CREDENTIALS_PATH}`;
       const a = await signedPost(url, PDF_BODY, {}, DEMO);
       expect(a.status).toBe(200);
-      expect(verifyResponse({ ...DEMO, method: 'POST', url, status: 200, authorization: String(a.headers['authorization']), body: a.bytes }).valid).toBe(true);
+      expect(
+        verifyResponse({
+          ...DEMO,
+          method: 'POST',
+          url,
+          status: 200,
+          authorization: String(a.headers['authorization']),
+          body: a.bytes,
+        }).valid,
+      ).toBe(true);
       for (let i = 0; i < 100 && !stderr.includes('-> 200 OK'); i++) await new Promise((r) => setTimeout(r, 20));
       expect(stderr).toMatch(/api POST \/pg\/v2\/file\/generateUploadUrl -> 200 OK/);
       child.kill('SIGTERM');
@@ -62,10 +76,14 @@ describe('pgv2kit serve outliving the process that started it', () => {
     const script = [
       "const { spawn } = require('node:child_process');",
       `const c = spawn(process.execPath, [${JSON.stringify(join(ROOT, 'bin/pgv2kit.js'))}, 'serve', '--port', '0', '--upload-port', '0'], { stdio: ['ignore', 'inherit', 'inherit'] });`,
-      "process.stdout.write(`serve pid ${c.pid}\\n`);",
+      'process.stdout.write(`serve pid ${c.pid}\\n`);',
       'setInterval(() => {}, 1000);',
     ].join('\n');
-    const parent = spawn(process.execPath, ['-e', script], { cwd: ROOT, env: { ...process.env, PGV2_APP_ID: '', PGV2_APP_SECRET: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const parent = spawn(process.execPath, ['-e', script], {
+      cwd: ROOT,
+      env: { ...process.env, PGV2_APP_ID: '', PGV2_APP_SECRET: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     parent.stdout.setEncoding('utf8').on('data', (c: string) => void (stdout += c));
@@ -113,7 +131,11 @@ describe('pgv2kit serve in process', () => {
   });
 
   /** Runs serve() with a captured io until `body` is done with the gateway. */
-  async function inProcess(values: Parameters<typeof serve>[0], env: Record<string, string>, body: (g: Gateway) => Promise<void>): Promise<{ code: number; stdout: string; stderr: string; secrets: string[] }> {
+  async function inProcess(
+    values: Parameters<typeof serve>[0],
+    env: Record<string, string>,
+    body: (g: Gateway) => Promise<void>,
+  ): Promise<{ code: number; stdout: string; stderr: string; secrets: string[] }> {
     let stdout = '';
     let stderr = '';
     const secrets: string[] = [];
@@ -121,9 +143,17 @@ describe('pgv2kit serve in process', () => {
     let stop!: (reason: string) => void;
     const stopped = new Promise<string>((resolve) => (stop = resolve));
     let failed: unknown;
-    const code = await serve(values, io, (s) => secrets.push(s), () => stopped, (g) => {
-      body(g).catch((e: unknown) => (failed = e)).finally(() => stop('test'));
-    });
+    const code = await serve(
+      values,
+      io,
+      (s) => secrets.push(s),
+      () => stopped,
+      (g) => {
+        body(g)
+          .catch((e: unknown) => (failed = e))
+          .finally(() => stop('test'));
+      },
+    );
     if (failed) throw failed;
     return { code, stdout, stderr, secrets };
   }
@@ -132,13 +162,24 @@ describe('pgv2kit serve in process', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-serve-'));
     try {
       const merchant = { appId: 'app_env', appSecret: 'env-secret-123' };
-      const r = await inProcess({ json: true, quiet: true, 'storage-dir': dir }, { PGV2_APP_ID: merchant.appId, PGV2_APP_SECRET: merchant.appSecret }, async (g) => {
-        expect(g.storage.dir).toBe(dir);
-        expect((await signedPost(`${g.baseUrl}${CREDENTIALS_PATH}`, PDF_BODY, {}, merchant)).status).toBe(200);
-      });
+      const r = await inProcess(
+        { json: true, quiet: true, 'storage-dir': dir },
+        { PGV2_APP_ID: merchant.appId, PGV2_APP_SECRET: merchant.appSecret },
+        async (g) => {
+          expect(g.storage.dir).toBe(dir);
+          expect((await signedPost(`${g.baseUrl}${CREDENTIALS_PATH}`, PDF_BODY, {}, merchant)).status).toBe(200);
+        },
+      );
       expect(r.code).toBe(0);
       const line = JSON.parse(r.stdout) as Record<string, string>;
-      expect(line).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as string, uploadUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as string, appId: 'app_env', secret: 'en************ (14 chars)', testCredential: false, storageDir: dir });
+      expect(line).toEqual({
+        baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as string,
+        uploadUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as string,
+        appId: 'app_env',
+        secret: 'en************ (14 chars)',
+        testCredential: false,
+        storageDir: dir,
+      });
       expect(r.stderr).toBe('');
       expect(r.secrets).toEqual([merchant.appSecret]);
     } finally {
@@ -148,37 +189,54 @@ describe('pgv2kit serve in process', () => {
 
   it('--app-id and --secret, a host that is not loopback (warned; URLs reach it on 127.0.0.1), a request log line', async () => {
     const merchant = { appId: 'app_flag', appSecret: 'flag-secret-456' };
-    const r = await inProcess({ 'app-id': merchant.appId, secret: merchant.appSecret, host: '0.0.0.0' }, {}, async (g) => {
-      expect(g.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
-      expect((await signedPost(`${g.baseUrl}${CREDENTIALS_PATH}`, '{}', {}, merchant)).status).toBe(400);
-    });
+    const r = await inProcess(
+      { 'app-id': merchant.appId, secret: merchant.appSecret, host: '0.0.0.0' },
+      {},
+      async (g) => {
+        expect(g.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
+        expect((await signedPost(`${g.baseUrl}${CREDENTIALS_PATH}`, '{}', {}, merchant)).status).toBe(400);
+      },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^secret +fl\*{13} \(15 chars\) \(from --secret\)$/m);
     expect(r.stdout).toMatch(/stopped \(test\)\n$/);
     expect(r.stderr).toMatch(/^pgv2kit serve: warning: listening on 0\.0\.0\.0: reachable from other machines/);
-    expect(r.stderr).toMatch(/api POST \/pg\/v2\/file\/generateUploadUrl -> 400 INVALID_ARGUMENT: filename breaks required/);
+    expect(r.stderr).toMatch(
+      /api POST \/pg\/v2\/file\/generateUploadUrl -> 400 INVALID_ARGUMENT: filename breaks required/,
+    );
   });
 
   it.each([
     [{}, 401],
     [{ 'ignore-empty-items': true, 'fold-item-names': true }, 200],
-  ])('R8 (d), (e) as chosen (%j): a genuine header with a recased name and a trailing comma gets %i', async (values, status) => {
-    const r = await inProcess({ quiet: true, ...values }, {}, async (g) => {
-      const url = `${g.baseUrl}${CREDENTIALS_PATH}`;
-      const authorization = `${authHeader({ ...DEMO, url, body: PDF_BODY }).replace('appId=', 'AppId=')},`;
-      expect((await signedPost(url, PDF_BODY, { authorization }, DEMO)).status).toBe(status);
-    });
-    expect(r.code).toBe(0);
-  });
+  ])(
+    'R8 (d), (e) as chosen (%j): a genuine header with a recased name and a trailing comma gets %i',
+    async (values, status) => {
+      const r = await inProcess({ quiet: true, ...values }, {}, async (g) => {
+        const url = `${g.baseUrl}${CREDENTIALS_PATH}`;
+        const authorization = `${authHeader({ ...DEMO, url, body: PDF_BODY }).replace('appId=', 'AppId=')},`;
+        expect((await signedPost(url, PDF_BODY, { authorization }, DEMO)).status).toBe(status);
+      });
+      expect(r.code).toBe(0);
+    },
+  );
 
   it('the demo merchant: its published secret in clear in the JSON line, marked a test credential, never declared a secret to mask', async () => {
     const r = await inProcess({ json: true, quiet: true }, {}, async () => undefined);
-    expect(JSON.parse(r.stdout.split('\n')[0] ?? '')).toMatchObject({ appId: DEMO.appId, secret: DEMO.appSecret, testCredential: true });
+    expect(JSON.parse(r.stdout.split('\n')[0] ?? '')).toMatchObject({
+      appId: DEMO.appId,
+      secret: DEMO.appSecret,
+      testCredential: true,
+    });
     expect(r.secrets).toEqual([]);
   });
 
   it('a secret from PGV2_APP_SECRET with the appId flag is labelled so', async () => {
-    const r = await inProcess({ 'app-id': 'app_mix', quiet: true }, { PGV2_APP_SECRET: 'mixed-secret-789' }, async () => undefined);
+    const r = await inProcess(
+      { 'app-id': 'app_mix', quiet: true },
+      { PGV2_APP_SECRET: 'mixed-secret-789' },
+      async () => undefined,
+    );
     expect(r.stdout).toMatch(/\(from PGV2_APP_SECRET\)$/m);
   });
 
@@ -189,7 +247,14 @@ describe('pgv2kit serve in process', () => {
       const port = String((blocker.address() as { port: number }).port);
       let err = '';
       const io: CliIo = { stdout: () => undefined, stderr: (s) => void (err += s), env: {}, cwd: ROOT };
-      expect(await serve({ port }, io, () => undefined, () => new Promise(() => undefined))).toBe(3);
+      expect(
+        await serve(
+          { port },
+          io,
+          () => undefined,
+          () => new Promise(() => undefined),
+        ),
+      ).toBe(3);
       expect(err).toMatch(/^pgv2kit serve: the gateway could not start: .*EADDRINUSE/);
     } finally {
       blocker.close();

@@ -56,7 +56,10 @@ describe('pgv2kit generate --seed', () => {
   it('expected signs agree with an independent node:crypto computation', () => {
     for (const { case: c } of generated('signature.gen-42-')) {
       if (c.kind !== 'signature') continue;
-      const body = c.inputs.body !== undefined ? Buffer.from(c.inputs.body, 'utf8') : Buffer.from(c.inputs.bodyB64 ?? '', 'base64');
+      const body =
+        c.inputs.body !== undefined
+          ? Buffer.from(c.inputs.body, 'utf8')
+          : Buffer.from(c.inputs.bodyB64 ?? '', 'base64');
       const mine = independentSign({ ...c.inputs, body });
       expect(c.expected.sign).toBe(mine.sign);
       expect(sign({ ...c.inputs, body })).toBe(mine.sign);
@@ -76,8 +79,12 @@ describe('pgv2kit generate --seed', () => {
     const other = mkdtempSync(join(tmpdir(), 'pgv2kit-generate-'));
     try {
       cpSync(DEFAULT_VECTORS_DIR, other, { recursive: true });
-      expect((await run(['generate', '--seed', '42', '--count', '20', '--area', 'signature', '--dir', other])).code).toBe(0);
-      expect(readFileSync(join(other, 'signature/generated-42.yaml'), 'utf8')).toBe(readFileSync(join(dir, 'signature/generated-42.yaml'), 'utf8'));
+      expect(
+        (await run(['generate', '--seed', '42', '--count', '20', '--area', 'signature', '--dir', other])).code,
+      ).toBe(0);
+      expect(readFileSync(join(other, 'signature/generated-42.yaml'), 'utf8')).toBe(
+        readFileSync(join(dir, 'signature/generated-42.yaml'), 'utf8'),
+      );
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
@@ -90,18 +97,32 @@ describe('pgv2kit generate --seed', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/exists: it is never overwritten/);
     expect(readFileSync(file, 'utf8')).toBe(before);
-    const appended = await run(['generate', '--seed', '42', '--count', '3', '--area', 'signature', '--out', file, '--append']);
+    const appended = await run([
+      'generate',
+      '--seed',
+      '42',
+      '--count',
+      '3',
+      '--area',
+      'signature',
+      '--out',
+      file,
+      '--append',
+    ]);
     expect(appended.code).toBe(0);
     const after = readFileSync(file, 'utf8');
     expect(after.startsWith(before)).toBe(true);
-    const ids = loadVectorSet(dir).cases.filter((c) => c.file === 'signature/generated-42.yaml').map((c) => c.case.id);
+    const ids = loadVectorSet(dir)
+      .cases.filter((c) => c.file === 'signature/generated-42.yaml')
+      .map((c) => c.case.id);
     expect(ids).toHaveLength(23);
     expect(ids.slice(20)).toEqual(['signature.gen-42-21', 'signature.gen-42-22', 'signature.gen-42-23']);
   });
 
   it('a zoo member fails on the generated cases its bug concerns', async () => {
     const noFinalLf = await loadModuleSubject(member('no-final-lf'));
-    for (const lc of generated('signature.gen-42-')) expect((await runCase(lc, noFinalLf)).status, lc.case.id).toBe('fail');
+    for (const lc of generated('signature.gen-42-'))
+      expect((await runCase(lc, noFinalLf)).status, lc.case.id).toBe('fail');
     const byPosition = await loadModuleSubject(member('header-by-position'));
     let failed = 0;
     for (const lc of generated('authorization.gen-42-')) {
@@ -146,14 +167,29 @@ describe('pgv2kit generate --seed for response, webhook, redirect', () => {
   it('covers valid cases and every defect over many seeds; every sign checks independently', () => {
     const seen = new Set<string>();
     for (const area of AREAS) {
-      for (const c of generateRandom({ area, seed: 11, count: 60, takenIds: [], kitVersion: 'x', date: '2025-01-01' })) {
+      for (const c of generateRandom({
+        area,
+        seed: 11,
+        count: 60,
+        takenIds: [],
+        kitVersion: 'x',
+        date: '2025-01-01',
+      })) {
         const e = c.expected as { problem?: { kind: string }; content?: string; payment?: string };
         seen.add(`${area}:${c.result}:${e.problem?.kind ?? ''}:${c.flags.join(',')}`);
         if (area === 'redirect' && c.result === 'valid') expect(typeof e.payment).toBe('string');
         if (e.content !== undefined) {
           const [appId, appSecret, method, url, timestamp, nonce, ...rest] = e.content.split('\n');
           const body = Buffer.from(rest.slice(0, -1).join('\n'), 'utf8');
-          const mine = independentSign({ appId: appId!, appSecret: appSecret!, method: method!, url: url!, timestamp: timestamp!, nonce: nonce!, body });
+          const mine = independentSign({
+            appId: appId!,
+            appSecret: appSecret!,
+            method: method!,
+            url: url!,
+            timestamp: timestamp!,
+            nonce: nonce!,
+            body,
+          });
           expect(mine.content.toString('utf8')).toBe(e.content);
           const header = (c.inputs as { authorization?: string | null }).authorization;
           if (c.result === 'valid' && typeof header === 'string') expect(header).toContain(`sign=${mine.sign},`);
@@ -161,7 +197,22 @@ describe('pgv2kit generate --seed for response, webhook, redirect', () => {
       }
     }
     const all = [...seen].join('\n');
-    for (const want of ['response:valid', 'status-not-verified', 'response:invalid:no-authorization', 'PathInsteadOfUrl', 'response:invalid:sign-mismatch:Generated,Tampered', 'webhook:valid', 'webhook:invalid:sign-mismatch:Generated,NotifyUrlAsSubmitted', 'webhook:invalid:no-authorization', 'redirect:valid', 'RedirectEncodedPayment', 'redirect:invalid:redirect-parameter', 'redirect:invalid:sign-mismatch:Generated,RedirectDecoded', 'RedirectPlusAsSpace', 'NonAscii']) {
+    for (const want of [
+      'response:valid',
+      'status-not-verified',
+      'response:invalid:no-authorization',
+      'PathInsteadOfUrl',
+      'response:invalid:sign-mismatch:Generated,Tampered',
+      'webhook:valid',
+      'webhook:invalid:sign-mismatch:Generated,NotifyUrlAsSubmitted',
+      'webhook:invalid:no-authorization',
+      'redirect:valid',
+      'RedirectEncodedPayment',
+      'redirect:invalid:redirect-parameter',
+      'redirect:invalid:sign-mismatch:Generated,RedirectDecoded',
+      'RedirectPlusAsSpace',
+      'NonAscii',
+    ]) {
       expect(all).toContain(want);
     }
   });
@@ -172,7 +223,9 @@ describe('pgv2kit generate --seed for response, webhook, redirect', () => {
       cpSync(DEFAULT_VECTORS_DIR, other, { recursive: true });
       for (const area of AREAS) {
         expect((await run(['generate', '--seed', '7', '--count', '10', '--area', area, '--dir', other])).code).toBe(0);
-        expect(readFileSync(join(other, `${area}/generated-7.yaml`), 'utf8')).toBe(readFileSync(join(vdir, `${area}/generated-7.yaml`), 'utf8'));
+        expect(readFileSync(join(other, `${area}/generated-7.yaml`), 'utf8')).toBe(
+          readFileSync(join(vdir, `${area}/generated-7.yaml`), 'utf8'),
+        );
       }
     } finally {
       rmSync(other, { recursive: true, force: true });
@@ -188,7 +241,24 @@ describe('pgv2kit generate from parts', () => {
   it('writes a valid case and its known mistakes, masking the secret in its output', async () => {
     const out = join(dir, 'signature/from-parts.yaml');
     const r = await run(
-      ['generate', '--app-id', 'app_9f2c', '--method', 'POST', '--url', 'https://pg.example.com/pg/v2/payment/create', '--body', '{"a":1}\n', '--timestamp', '1717171717000', '--nonce', 'n-1', '--with-mistakes', '--out', out],
+      [
+        'generate',
+        '--app-id',
+        'app_9f2c',
+        '--method',
+        'POST',
+        '--url',
+        'https://pg.example.com/pg/v2/payment/create',
+        '--body',
+        '{"a":1}\n',
+        '--timestamp',
+        '1717171717000',
+        '--nonce',
+        'n-1',
+        '--with-mistakes',
+        '--out',
+        out,
+      ],
       { env: { PGV2_APP_SECRET: SECRET } },
     );
     expect(r.stderr).toBe('');
@@ -199,14 +269,31 @@ describe('pgv2kit generate from parts', () => {
     expect(cases.length).toBeGreaterThan(5);
     const ref = createReferenceSubject();
     for (const lc of cases) expect((await runCase(lc, ref)).status, lc.case.id).toBe('pass');
-    const secretOnCli = await run(['generate', '--app-id', 'a', '--secret', SECRET, '--method', 'GET', '--url', 'https://x/', '--out', out]);
+    const secretOnCli = await run([
+      'generate',
+      '--app-id',
+      'a',
+      '--secret',
+      SECRET,
+      '--method',
+      'GET',
+      '--url',
+      'https://x/',
+      '--out',
+      out,
+    ]);
     expect(secretOnCli.code).toBe(2);
     expect(secretOnCli.stdout + secretOnCli.stderr).not.toContain(SECRET);
   });
 
   it('refuses an --out outside an area folder and a missing secret', async () => {
-    expect((await run(['generate', '--seed', '1', '--count', '1', '--area', 'signature', '--out', join(dir, 'x.yaml')])).code).toBe(2);
-    expect((await run(['generate', '--app-id', 'a', '--method', 'GET', '--url', 'https://x/', '--dir', dir])).code).toBe(2);
+    expect(
+      (await run(['generate', '--seed', '1', '--count', '1', '--area', 'signature', '--out', join(dir, 'x.yaml')]))
+        .code,
+    ).toBe(2);
+    expect(
+      (await run(['generate', '--app-id', 'a', '--method', 'GET', '--url', 'https://x/', '--dir', dir])).code,
+    ).toBe(2);
     expect(existsSync(join(dir, 'x.yaml'))).toBe(false);
   });
 });
@@ -217,7 +304,19 @@ describe('pgv2kit generate --kind', () => {
     try {
       const kind = await run(['generate', '--seed', '9', '--count', '2', '--kind', 'webhook', '--dir', dir]);
       expect(kind.code).toBe(0);
-      const both = await run(['generate', '--seed', '9', '--count', '2', '--kind', 'webhook', '--area', 'webhook', '--dir', dir]);
+      const both = await run([
+        'generate',
+        '--seed',
+        '9',
+        '--count',
+        '2',
+        '--kind',
+        'webhook',
+        '--area',
+        'webhook',
+        '--dir',
+        dir,
+      ]);
       expect(both.code).toBe(2);
       expect(both.stderr).toContain('give --kind once (--area is its older name)');
       const bad = await run(['generate', '--seed', '9', '--count', '2', '--kind', 'merchant', '--dir', dir]);

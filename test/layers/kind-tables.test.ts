@@ -13,7 +13,9 @@ import { VECTOR_KINDS } from '../../src/vectors/types.js';
 const KINDS = `(${VECTOR_KINDS.join('|')})`;
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The kinds a file names as `case '<kind>':` and as keys of an object literal (`  <kind>: …`). */
@@ -34,7 +36,10 @@ describe('the roles registry', () => {
 
   it('the check finds a table when there is one (it can fail)', () => {
     const table = `switch (c.kind) {\n  case 'signature':\n  case 'request':\n  case 'webhook':\n}\nconst t = {\n  signature: 1,\n  request: 2,\n  redirect: 3,\n  upload: 4,\n};`;
-    expect(kindTables(table)).toEqual({ cases: ['signature', 'request', 'webhook'], keys: ['signature', 'request', 'redirect', 'upload'] });
+    expect(kindTables(table)).toEqual({
+      cases: ['signature', 'request', 'webhook'],
+      keys: ['signature', 'request', 'redirect', 'upload'],
+    });
   });
 
   it('owns every vector kind exactly once, and what the triage reads follows the roles', () => {
@@ -43,10 +48,22 @@ describe('the roles registry', () => {
     for (const kind of VECTOR_KINDS) expect(KIND_INFO[kind].check.kind).toBe(kind);
     expect([...END_TO_END_KINDS].sort()).toEqual(['client', 'gateway', 'merchant']);
     // the operations first, the properties over them, then the roles end to end
-    expect(CAUSE_ORDER).toEqual(['signature', 'authorization', 'request', 'response', 'webhook', 'redirect', 'upload', 'property', 'client', 'gateway', 'merchant']);
+    expect(CAUSE_ORDER).toEqual([
+      'signature',
+      'authorization',
+      'request',
+      'response',
+      'webhook',
+      'redirect',
+      'upload',
+      'property',
+      'client',
+      'gateway',
+      'merchant',
+    ]);
   });
 
-  it("gives pgv2kit run the role its options point at: --gateway, --merchant (one call at a time), none for the operations", () => {
+  it('gives pgv2kit run the role its options point at: --gateway, --merchant (one call at a time), none for the operations', () => {
     expect(targetRole({ gateway: true })?.name).toBe('gateway');
     expect(targetRole({ merchant: true })?.target?.concurrency).toBe(1);
     expect(targetRole({ testee: 'node a.mjs' })).toBeUndefined();

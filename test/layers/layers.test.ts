@@ -18,7 +18,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(dir, 't-'));
-  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }, include: ['src'] }));
+  writeFileSync(
+    join(root, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true },
+      include: ['src'],
+    }),
+  );
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
@@ -29,7 +35,18 @@ function tree(files: Record<string, string>): string {
 /** dependency-cruiser over a tree, in a child process (async: the two trees are cruised at once). */
 async function cruise(root: string): Promise<{ code: number | null; out: string }> {
   try {
-    const r = await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs'), 'src', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'err'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const r = await promisify(execFile)(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs'),
+        'src',
+        '--config',
+        join(ROOT, '.dependency-cruiser.cjs'),
+        '--output-type',
+        'err',
+      ],
+      { cwd: root, encoding: 'utf8', timeout: 60_000 },
+    );
     return { code: 0, out: r.stdout + r.stderr };
   } catch (e) {
     const err = e as { code?: number | string; stdout?: string; stderr?: string };
@@ -38,7 +55,7 @@ async function cruise(root: string): Promise<{ code: number | null; out: string 
 }
 
 describe.concurrent('the layer rules', () => {
-  it('refuse an import of a layer above, a cycle, and a reach into another folder\'s _ file', async () => {
+  it("refuse an import of a layer above, a cycle, and a reach into another folder's _ file", async () => {
     const root = tree({
       'src/scheme/a.ts': "import { b } from '../cli/b.js';\nexport const a = b;\n",
       'src/cli/b.ts': 'export const b = 1;\n',
@@ -54,9 +71,10 @@ describe.concurrent('the layer rules', () => {
     expect(r.out).toMatch(/no-reach-into-private: src\/reports\/r\.ts → src\/runner\/_private\.ts/);
   });
 
-  it('let through an import of a layer below, a folder\'s own _ file, and a cycle through a lazy import', async () => {
+  it("let through an import of a layer below, a folder's own _ file, and a cycle through a lazy import", async () => {
     const root = tree({
-      'src/cli/b.ts': "import { a } from '../scheme/a.js';\nimport { q } from './_q.js';\nexport const b = a + q;\nexport const load = () => import('./c.js');\n",
+      'src/cli/b.ts':
+        "import { a } from '../scheme/a.js';\nimport { q } from './_q.js';\nexport const b = a + q;\nexport const load = () => import('./c.js');\n",
       'src/cli/_q.ts': 'export const q = 1;\n',
       'src/cli/c.ts': "import type { b } from './b.js';\nexport const c: typeof b = 1;\n",
       'src/scheme/a.ts': 'export const a = 1;\n',

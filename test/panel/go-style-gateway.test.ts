@@ -50,8 +50,20 @@ describe('the Go-style gateway', () => {
   it('passes the gateway-role cases of the credentials request that concern its signature', async () => {
     const set = loadVectorSet();
     const subject = createGatewaySubject({ baseUrl: url, ...CREDENTIALS });
-    const only = ['gateway.credentials-valid', 'gateway.credentials-changed-*', 'gateway.credentials-header-ows-around-value', 'gateway.credentials-unsigned', 'gateway.credentials-header-missing-nonce', 'gateway.credentials-other-scheme'];
-    const run = await runCases({ set, subject, target: { kind: 'gateway', description: url }, selection: { only, skip: [] } });
+    const only = [
+      'gateway.credentials-valid',
+      'gateway.credentials-changed-*',
+      'gateway.credentials-header-ows-around-value',
+      'gateway.credentials-unsigned',
+      'gateway.credentials-header-missing-nonce',
+      'gateway.credentials-other-scheme',
+    ];
+    const run = await runCases({
+      set,
+      subject,
+      target: { kind: 'gateway', description: url },
+      selection: { only, skip: [] },
+    });
     expect(run.cases.filter((c) => c.verdict !== 'passed').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(run.cases.length).toBeGreaterThanOrEqual(8);
   }, 60_000);

@@ -99,28 +99,40 @@ describe.each(MEMBERS.map((m) => [m.name, m] as const))('panel member %s', (name
     // only cases of operations it does not offer (kit-internal ones, client.*) may be left unrun
     const unrunOffered = e.run.cases
       .filter((c) => c.verdict === 'skipped' || c.verdict === 'partial')
-      .flatMap((c) => c.ops.filter((o) => o.status === 'skip' && e.offered.includes(o.op)).map((o) => `${c.id}: ${o.op}`));
+      .flatMap((c) =>
+        c.ops.filter((o) => o.status === 'skip' && e.offered.includes(o.op)).map((o) => `${c.id}: ${o.op}`),
+      );
     expect(unrunOffered).toEqual([]);
     expect(e.restarts).toBe(0);
     expect(e.events).toEqual([]);
   }, 60_000);
 
-  it.each(FUZZ_SEEDS)(`holds every property, seed %i (${PROPERTY_RUNS} inputs each)`, async (seed) => {
-    const e = await examination();
-    const cases = e.properties.get(seed) ?? [];
-    expect(cases.map((c) => c.id)).toEqual(PROPERTIES.map((p) => p.id));
-    expect(cases.filter((c) => c.verdict !== 'passed').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
-  }, 60_000);
+  it.each(FUZZ_SEEDS)(
+    `holds every property, seed %i (${PROPERTY_RUNS} inputs each)`,
+    async (seed) => {
+      const e = await examination();
+      const cases = e.properties.get(seed) ?? [];
+      expect(cases.map((c) => c.id)).toEqual(PROPERTIES.map((p) => p.id));
+      expect(cases.filter((c) => c.verdict !== 'passed').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    },
+    60_000,
+  );
 
-  it.each(FUZZ_SEEDS)(`fuzzes authorization.parse, seed %i (${FUZZ_RUNS} headers): no finding`, async (seed) => {
-    const e = await examination();
-    const r = e.fuzz.get(seed);
-    expect(r).toBeDefined();
-    const f = r?.finding;
-    const shown = f ? `header ${showEscaped(f.header)}: ${f.reason} (replay: pgv2kit fuzz --seed ${f.seed} --replay ${f.replay})` : undefined;
-    expect(shown).toBeUndefined();
-    expect(r?.runs).toBe(FUZZ_RUNS);
-  }, 60_000);
+  it.each(FUZZ_SEEDS)(
+    `fuzzes authorization.parse, seed %i (${FUZZ_RUNS} headers): no finding`,
+    async (seed) => {
+      const e = await examination();
+      const r = e.fuzz.get(seed);
+      expect(r).toBeDefined();
+      const f = r?.finding;
+      const shown = f
+        ? `header ${showEscaped(f.header)}: ${f.reason} (replay: pgv2kit fuzz --seed ${f.seed} --replay ${f.replay})`
+        : undefined;
+      expect(shown).toBeUndefined();
+      expect(r?.runs).toBe(FUZZ_RUNS);
+    },
+    60_000,
+  );
 });
 
 // --- internal ---
@@ -141,7 +153,12 @@ async function examine(command: string): Promise<Examination> {
     const gateway = await startClientGateway(liveCases(set), subject);
     let run: RunResult;
     try {
-      run = await runCases({ set, subject, target: { kind: 'testee', description: command }, ...(gateway ? { context: gateway.context } : {}) });
+      run = await runCases({
+        set,
+        subject,
+        target: { kind: 'testee', description: command },
+        ...(gateway ? { context: gateway.context } : {}),
+      });
     } finally {
       await gateway?.close();
     }

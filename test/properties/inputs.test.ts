@@ -6,7 +6,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BOUNDARY_SIZES, MAX_BODY, propertyBodyArb, propertyPartsArb, propertyUrlArb } from '../../src/properties/inputs.js';
+import {
+  BOUNDARY_SIZES,
+  MAX_BODY,
+  propertyBodyArb,
+  propertyPartsArb,
+  propertyUrlArb,
+} from '../../src/properties/inputs.js';
 
 const text = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
 const valid = (b: Uint8Array): boolean => {
@@ -20,7 +26,9 @@ const valid = (b: Uint8Array): boolean => {
 
 describe('property inputs', () => {
   it('are sized at and around 1, 4, 8, 16 and 64 KiB', () => {
-    expect(BOUNDARY_SIZES).toEqual([1023, 1024, 1025, 4095, 4096, 4097, 8191, 8192, 8193, 16383, 16384, 16385, 65535, 65536, 65537]);
+    expect(BOUNDARY_SIZES).toEqual([
+      1023, 1024, 1025, 4095, 4096, 4097, 8191, 8192, 8193, 16383, 16384, 16385, 65535, 65536, 65537,
+    ]);
     expect(MAX_BODY).toBe(65537);
   });
 

@@ -38,15 +38,24 @@ describe('the properties', () => {
 
   it.each([1, 2, 3])('hold for the reference at seed %i', async (seed) => {
     const cases = await runProperties(createReferenceSubject(), { seed, runs: 60 });
-    expect(cases.map((c) => [c.id, c.verdict, c.message])).toEqual(cases.map((c) => [c.id, 'passed', `held for 60 inputs (seed ${seed})`]));
+    expect(cases.map((c) => [c.id, c.verdict, c.message])).toEqual(
+      cases.map((c) => [c.id, 'passed', `held for 60 inputs (seed ${seed})`]),
+    );
   });
 
   it('skip what the target does not offer, never pass it', async () => {
     const reference = createReferenceSubject();
-    const verifierOnly = { ...reference, operations: reference.operations.filter((op) => op === 'request.verify'), call: reference.call.bind(reference) };
+    const verifierOnly = {
+      ...reference,
+      operations: reference.operations.filter((op) => op === 'request.verify'),
+      call: reference.call.bind(reference),
+    };
     const cases = await runProperties(verifierOnly, { seed: 1, runs: 10 });
     expect(cases.filter((c) => c.verdict === 'passed').map((c) => c.id)).toEqual(['property.verify.exact']);
-    expect(cases.find((c) => c.id === 'property.verify.self')).toMatchObject({ verdict: 'skipped', message: 'not run: signature.sign not offered' });
+    expect(cases.find((c) => c.id === 'property.verify.self')).toMatchObject({
+      verdict: 'skipped',
+      message: 'not run: signature.sign not offered',
+    });
   });
 
   it('catch a signer that drops the LF after a body over 8 KiB, naming the mistake, replayable', async () => {
@@ -59,14 +68,30 @@ describe('the properties', () => {
     expect(body).toBeGreaterThan(8192);
     const replay = sign?.property?.replay ?? '';
     const [seed, ...path] = replay.split(':');
-    const again = await runProperties(subject, { seed: Number(seed), runs: 100, replay: { id: 'property.lf.sign', path: path.join(':') } });
-    expect(again.map((c) => [c.id, c.verdict, (c.property?.counterexample as { bodyLength: number }).bodyLength])).toEqual([['property.lf.sign', 'failed', body]]);
+    const again = await runProperties(subject, {
+      seed: Number(seed),
+      runs: 100,
+      replay: { id: 'property.lf.sign', path: path.join(':') },
+    });
+    expect(
+      again.map((c) => [c.id, c.verdict, (c.property?.counterexample as { bodyLength: number }).bodyLength]),
+    ).toEqual([['property.lf.sign', 'failed', body]]);
     // its verifiers share the signer's content: every genuine message over 8 KiB is refused
-    expect(cases.filter((c) => c.verdict === 'failed').map((c) => c.id)).toEqual(['property.lf.content', 'property.lf.sign', 'property.verify.exact', 'property.verify.response-exact', 'property.verify.webhook-exact']);
+    expect(cases.filter((c) => c.verdict === 'failed').map((c) => c.id)).toEqual([
+      'property.lf.content',
+      'property.lf.sign',
+      'property.verify.exact',
+      'property.verify.response-exact',
+      'property.verify.webhook-exact',
+    ]);
   });
 
   it('catch, over protocol v1, a verifier that skips the check for bodies over 8 KiB', async () => {
-    const subject = await createTesteeSubject({ command: 'node --import tsx test/zoo/protocol-adapter.ts large-body-unverified', cwd: ROOT, timeoutMs: 10_000 });
+    const subject = await createTesteeSubject({
+      command: 'node --import tsx test/zoo/protocol-adapter.ts large-body-unverified',
+      cwd: ROOT,
+      timeoutMs: 10_000,
+    });
     testees.push(subject);
     const cases = await runProperties(subject, { seed: 7, runs: 100 });
     expect(cases.filter((c) => c.verdict !== 'passed').map((c) => [c.id, c.verdict])).toEqual([
@@ -75,7 +100,11 @@ describe('the properties', () => {
       ['property.verify.webhook-exact', 'failed'],
     ]);
     const exact = cases.find((c) => c.id === 'property.verify.exact');
-    expect(exact?.message).toMatch(/^request\.verify: accepted a message whose (body \(byte \d+\)|URL|method|timestamp|nonce|appId) changed after signing \(body of \d+ bytes\)/);
-    expect((exact?.property?.counterexample as { parts: { bodyLength: number } }).parts.bodyLength).toBeGreaterThan(8192);
+    expect(exact?.message).toMatch(
+      /^request\.verify: accepted a message whose (body \(byte \d+\)|URL|method|timestamp|nonce|appId) changed after signing \(body of \d+ bytes\)/,
+    );
+    expect((exact?.property?.counterexample as { parts: { bodyLength: number } }).parts.bodyLength).toBeGreaterThan(
+      8192,
+    );
   }, 60_000);
 });

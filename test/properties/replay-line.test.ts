@@ -20,7 +20,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Runs a command line in a shell in the kit's folder, with a bare environment (no PGV2KIT_SUBJECT unless the line sets it). */
 async function shell(line: string, env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
   try {
-    const r = await promisify(execFile)('sh', ['-c', line], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', NO_COLOR: '1', ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+    const r = await promisify(execFile)('sh', ['-c', line], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', NO_COLOR: '1', ...env },
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return { code: 0, out: r.stdout + r.stderr };
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string };
@@ -37,11 +42,18 @@ describe('the replay line of a failing property in the vitest suites', () => {
   it('names the subject, quoted, and pasted as it is replays the failure against it', async () => {
     symlinkSync(join(ROOT, 'test/zoo/members'), join(dir, 'my zoo'));
     const subject = join(dir, 'my zoo', 'uppercase-hex.ts');
-    const first = await shell('node node_modules/vitest/vitest.mjs run suites/properties -t property.hex.lowercase', { PGV2KIT_SUBJECT: subject, FC_NUM_RUNS: '10' });
+    const first = await shell('node node_modules/vitest/vitest.mjs run suites/properties -t property.hex.lowercase', {
+      PGV2KIT_SUBJECT: subject,
+      FC_NUM_RUNS: '10',
+    });
     expect(first.code, first.out).toBe(1);
     expect(first.out).toContain('signature.sign: the sign has upper-case hex digits');
     const line = replayLine(first.out);
-    expect(line).toMatch(new RegExp(`^PGV2KIT_SUBJECT='${subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' FC_SEED=\\d+ FC_PATH=[\\d:]+ npx vitest run suites/properties -t property\\.hex\\.lowercase$`));
+    expect(line).toMatch(
+      new RegExp(
+        `^PGV2KIT_SUBJECT='${subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' FC_SEED=\\d+ FC_PATH=[\\d:]+ npx vitest run suites/properties -t property\\.hex\\.lowercase$`,
+      ),
+    );
 
     const again = await shell(line);
     expect(again.code, again.out).toBe(1);

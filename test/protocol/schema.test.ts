@@ -60,7 +60,11 @@ const WRONG_RESULTS: Array<[ProtocolOperation, { [key: string]: Json }, string]>
   ['signature.sign', { sign: 42 }, '/result/sign: must be string'],
   ['signature.sign', {}, '/result/sign: required property is missing'],
   ['authorization.format', { header: null }, '/result/header: must be string'],
-  ['authorization.parse', { appId: 'a', sign: 's', timestamp: 1718090123511, nonce: 'n' }, '/result/timestamp: must be string'],
+  [
+    'authorization.parse',
+    { appId: 'a', sign: 's', timestamp: 1718090123511, nonce: 'n' },
+    '/result/timestamp: must be string',
+  ],
   ['authorization.parse', { appId: 'a', sign: 's', timestamp: '1' }, '/result/nonce: required property is missing'],
   ['request.verify', { valid: 'true' }, '/result/valid: must be boolean'],
   ['response.verify', { valid: false, reason: 7 }, '/result/reason: must be string'],
@@ -78,7 +82,15 @@ const WRONG_RESULTS: Array<[ProtocolOperation, { [key: string]: Json }, string]>
 ];
 
 const B64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
-const PARTS = { appId: 'a', appSecret: 's', method: 'POST', url: 'https://pg.example.com/x', timestamp: '1', nonce: 'n', bodyB64: B64('{}') };
+const PARTS = {
+  appId: 'a',
+  appSecret: 's',
+  method: 'POST',
+  url: 'https://pg.example.com/x',
+  timestamp: '1',
+  nonce: 'n',
+  bodyB64: B64('{}'),
+};
 
 /** A well-formed input of each operation. */
 const INPUTS: Record<ProtocolOperation, { [key: string]: Json }> = {
@@ -86,13 +98,56 @@ const INPUTS: Record<ProtocolOperation, { [key: string]: Json }> = {
   'signature.sign': PARTS,
   'authorization.format': { appId: 'a', sign: 's', timestamp: '1', nonce: 'n' },
   'authorization.parse': { header: 'V2_SHA256 appId=a' },
-  'request.verify': { appId: 'a', appSecret: 's', method: 'POST', url: 'https://pg.example.com/x', authorization: null, bodyB64: '' },
-  'response.verify': { appId: 'a', appSecret: 's', method: 'POST', url: 'https://pg.example.com/x', status: 200, authorization: 'V2_SHA256 x', bodyB64: '' },
-  'webhook.verify': { appId: 'a', appSecret: 's', notifyUrl: 'https://shop.example.net/n', method: 'POST', authorization: null, bodyB64: '' },
-  'redirect.verify': { appId: 'a', appSecret: 's', returnUrl: 'https://shop.example.net/r', redirectUrl: 'https://shop.example.net/r?payment=x' },
+  'request.verify': {
+    appId: 'a',
+    appSecret: 's',
+    method: 'POST',
+    url: 'https://pg.example.com/x',
+    authorization: null,
+    bodyB64: '',
+  },
+  'response.verify': {
+    appId: 'a',
+    appSecret: 's',
+    method: 'POST',
+    url: 'https://pg.example.com/x',
+    status: 200,
+    authorization: 'V2_SHA256 x',
+    bodyB64: '',
+  },
+  'webhook.verify': {
+    appId: 'a',
+    appSecret: 's',
+    notifyUrl: 'https://shop.example.net/n',
+    method: 'POST',
+    authorization: null,
+    bodyB64: '',
+  },
+  'redirect.verify': {
+    appId: 'a',
+    appSecret: 's',
+    returnUrl: 'https://shop.example.net/r',
+    redirectUrl: 'https://shop.example.net/r?payment=x',
+  },
   'upload.validate': { filename: null, contentType: null, scene: null, fileSize: null },
-  'upload.form': { formFields: [['key', 'k'], ['policy', 'p']], filename: 'a.pdf', contentType: 'application/pdf', fileB64: B64('%PDF') },
-  'client.upload': { baseUrl: 'http://127.0.0.1:1', appId: 'a', appSecret: 's', filename: 'a.pdf', contentType: null, scene: 'DISPUTE_EVIDENCE', fileB64: '' },
+  'upload.form': {
+    formFields: [
+      ['key', 'k'],
+      ['policy', 'p'],
+    ],
+    filename: 'a.pdf',
+    contentType: 'application/pdf',
+    fileB64: B64('%PDF'),
+  },
+  'client.upload': {
+    baseUrl: 'http://127.0.0.1:1',
+    appId: 'a',
+    appSecret: 's',
+    filename: 'a.pdf',
+    contentType: null,
+    scene: 'DISPUTE_EVIDENCE',
+    fileB64: '',
+  },
   'client.createPayment': { baseUrl: 'http://127.0.0.1:1', appId: 'a', appSecret: 's', payment: { amount: '1.00' } },
 };
 
@@ -103,10 +158,22 @@ const WRONG_INPUTS: Array<[ProtocolOperation, { [key: string]: Json }, string]> 
   ['authorization.parse', {}, '/input/header: required property is missing'],
   ['request.verify', { ...INPUTS['request.verify'], authorization: 5 }, '/input/authorization: must be string or null'],
   ['response.verify', { ...INPUTS['response.verify'], status: '200' }, '/input/status: must be integer'],
-  ['upload.validate', { filename: 'a.pdf', contentType: null, scene: 'DISPUTE_EVIDENCE' }, '/input/fileSize: required property is missing'],
-  ['upload.form', { ...INPUTS['upload.form'], formFields: [['key', 'k', 'extra']] }, '/input/formFields/0: must NOT have more than 2 items'],
+  [
+    'upload.validate',
+    { filename: 'a.pdf', contentType: null, scene: 'DISPUTE_EVIDENCE' },
+    '/input/fileSize: required property is missing',
+  ],
+  [
+    'upload.form',
+    { ...INPUTS['upload.form'], formFields: [['key', 'k', 'extra']] },
+    '/input/formFields/0: must NOT have more than 2 items',
+  ],
   ['upload.form', { ...INPUTS['upload.form'], formFields: { key: 'k' } }, '/input/formFields: must be array'],
-  ['client.createPayment', { ...INPUTS['client.createPayment'], payment: '{"amount":"1.00"}' }, '/input/payment: must be object'],
+  [
+    'client.createPayment',
+    { ...INPUTS['client.createPayment'], payment: '{"amount":"1.00"}' },
+    '/input/payment: must be object',
+  ],
 ];
 
 describe('the schema file', () => {
@@ -114,13 +181,25 @@ describe('the schema file', () => {
 
   it('names exactly the operations of protocol 1, each with input-, result- and answer- definitions', () => {
     expect(defs['operation']?.enum).toEqual([...PROTOCOL_OPERATIONS]);
-    for (const op of PROTOCOL_OPERATIONS) for (const d of ['input', 'result', 'answer']) expect(defs[`${d}-${op}`], `${d}-${op}`).toBeDefined();
+    for (const op of PROTOCOL_OPERATIONS)
+      for (const d of ['input', 'result', 'answer']) expect(defs[`${d}-${op}`], `${d}-${op}`).toBeDefined();
     const keywords = collect(PROTOCOL_SCHEMA, '');
     // validate.ts words these problems for exactly these uses:
     expect(keywords.filter((k) => k.keyword === 'pattern').map((k) => k.at)).toEqual(['/$defs/base64']);
     expect(new Set(keywords.filter((k) => k.keyword === 'minLength').map((k) => k.value))).toEqual(new Set([1]));
     expect(keywords.filter((k) => k.keyword === 'oneOf' && k.at !== '').map((k) => k.at)).toEqual(['/$defs/runAnswer']);
-    for (const entry of ['runnerLine', 'testeeLine', 'readyLine', 'runAnswer', 'startRequest', 'runRequest', 'stopRequest', 'readyAnswer', 'notReadyAnswer']) expect(defs[entry], entry).toBeDefined();
+    for (const entry of [
+      'runnerLine',
+      'testeeLine',
+      'readyLine',
+      'runAnswer',
+      'startRequest',
+      'runRequest',
+      'stopRequest',
+      'readyAnswer',
+      'notReadyAnswer',
+    ])
+      expect(defs[entry], entry).toBeDefined();
   });
 });
 
@@ -139,7 +218,12 @@ describe('lines of PROTOCOL.md', () => {
       if (dir === '→') {
         expect(validateRunnerLine(value), text).toEqual(ok);
         const m = value as { cmd: string; id?: string; op?: ProtocolOperation };
-        context = m.cmd === 'start' ? { expecting: 'ready' } : m.cmd === 'run' ? answer(m.id ?? '', m.op ?? 'signature.sign') : undefined;
+        context =
+          m.cmd === 'start'
+            ? { expecting: 'ready' }
+            : m.cmd === 'run'
+              ? answer(m.id ?? '', m.op ?? 'signature.sign')
+              : undefined;
       } else {
         expect(context, `an answer with no request before it: ${text}`).toBeDefined();
         expect(validateTesteeLine(value, context as LineExpectation), text).toEqual(ok);
@@ -150,15 +234,29 @@ describe('lines of PROTOCOL.md', () => {
 });
 
 describe('validateTesteeLine: answers', () => {
-  it.each(PROTOCOL_OPERATIONS.map((op) => [op]))('%s: a well-formed result, rejected and unsupported are accepted', (op) => {
-    expect(validateTesteeLine({ id: 'c.1', result: RESULTS[op] }, answer('c.1', op))).toEqual(ok);
-    expect(validateTesteeLine({ id: 'c.1', rejected: { reason: 'raised ValueError' } }, answer('c.1', op))).toEqual(ok);
-    expect(validateTesteeLine({ id: 'c.1', unsupported: { reason: 'not implemented' } }, answer('c.1', op))).toEqual(ok);
-  });
+  it.each(PROTOCOL_OPERATIONS.map((op) => [op]))(
+    '%s: a well-formed result, rejected and unsupported are accepted',
+    (op) => {
+      expect(validateTesteeLine({ id: 'c.1', result: RESULTS[op] }, answer('c.1', op))).toEqual(ok);
+      expect(validateTesteeLine({ id: 'c.1', rejected: { reason: 'raised ValueError' } }, answer('c.1', op))).toEqual(
+        ok,
+      );
+      expect(validateTesteeLine({ id: 'c.1', unsupported: { reason: 'not implemented' } }, answer('c.1', op))).toEqual(
+        ok,
+      );
+    },
+  );
 
   it('extra fields in a result, and in rejected / unsupported, are allowed', () => {
-    expect(validateTesteeLine({ id: 'c.1', result: { valid: true, checkedBy: 'sdk 2.1', items: { a: 1 } } }, answer('c.1', 'request.verify'))).toEqual(ok);
-    expect(validateTesteeLine({ id: 'c.1', rejected: { reason: 'r', code: 'E_SIGN' } }, answer('c.1', 'request.verify'))).toEqual(ok);
+    expect(
+      validateTesteeLine(
+        { id: 'c.1', result: { valid: true, checkedBy: 'sdk 2.1', items: { a: 1 } } },
+        answer('c.1', 'request.verify'),
+      ),
+    ).toEqual(ok);
+    expect(
+      validateTesteeLine({ id: 'c.1', rejected: { reason: 'r', code: 'E_SIGN' } }, answer('c.1', 'request.verify')),
+    ).toEqual(ok);
   });
 
   it.each(WRONG_RESULTS)('%s: %j is refused with "%s"', (op, result, problem) => {
@@ -167,12 +265,28 @@ describe('validateTesteeLine: answers', () => {
 
   it.each<[string, unknown, string[]]>([
     ['missing id', { result: { sign: 'x' } }, ['/id: required property is missing']],
-    ['empty id', { id: '', result: { sign: 'x' } }, ['/id: must be "c.1", the id of the request answered (got "")', '/id: must not be empty']],
+    [
+      'empty id',
+      { id: '', result: { sign: 'x' } },
+      ['/id: must be "c.1", the id of the request answered (got "")', '/id: must not be empty'],
+    ],
     ['id not a string', { id: 1, result: { sign: 'x' } }, ['/id: must be string']],
-    ['result and rejected', { id: 'c.1', result: { sign: 'x' }, rejected: { reason: 'r' } }, ['/: must have exactly one of result, rejected, unsupported (it has result and rejected)']],
-    ['all three', { id: 'c.1', result: { sign: 'x' }, rejected: { reason: 'r' }, unsupported: { reason: 'u' } }, ['/: must have exactly one of result, rejected, unsupported (it has result and rejected and unsupported)']],
+    [
+      'result and rejected',
+      { id: 'c.1', result: { sign: 'x' }, rejected: { reason: 'r' } },
+      ['/: must have exactly one of result, rejected, unsupported (it has result and rejected)'],
+    ],
+    [
+      'all three',
+      { id: 'c.1', result: { sign: 'x' }, rejected: { reason: 'r' }, unsupported: { reason: 'u' } },
+      ['/: must have exactly one of result, rejected, unsupported (it has result and rejected and unsupported)'],
+    ],
     ['none of them', { id: 'c.1' }, ['/: must have exactly one of result, rejected, unsupported (it has none)']],
-    ['an unknown top-level field', { id: 'c.1', result: { sign: 'x' }, error: null }, ['/error: is not a property of this message']],
+    [
+      'an unknown top-level field',
+      { id: 'c.1', result: { sign: 'x' }, error: null },
+      ['/error: is not a property of this message'],
+    ],
     ['result not an object', { id: 'c.1', result: 'f'.repeat(64) }, ['/result: must be object']],
     ['rejected without a reason', { id: 'c.1', rejected: {} }, ['/rejected/reason: required property is missing']],
     ['unsupported as a string', { id: 'c.1', unsupported: 'no' }, ['/unsupported: must be object']],
@@ -189,40 +303,84 @@ describe('validateTesteeLine: answers', () => {
     });
     expect(validateTesteeLine({ id: 'c.2', result: {} }, answer('c.1', 'signature.sign'))).toEqual({
       ok: false,
-      problems: ['/id: must be "c.1", the id of the request answered (got "c.2")', '/result/sign: required property is missing'],
+      problems: [
+        '/id: must be "c.1", the id of the request answered (got "c.2")',
+        '/result/sign: required property is missing',
+      ],
     });
   });
 
   it('a pointer escapes "/" and "~" in property names', () => {
-    expect(validateTesteeLine({ id: 'c.1', result: { sign: 'x' }, 'a/b~c': 1 }, answer('c.1', 'signature.sign'))).toEqual({ ok: false, problems: ['/a~1b~0c: is not a property of this message'] });
+    expect(
+      validateTesteeLine({ id: 'c.1', result: { sign: 'x' }, 'a/b~c': 1 }, answer('c.1', 'signature.sign')),
+    ).toEqual({ ok: false, problems: ['/a~1b~0c: is not a property of this message'] });
   });
 
   it('throws a RangeError for a kit-internal operation: no testee ever answers it', () => {
-    expect(() => validateTesteeLine({ id: 'c.1', result: { valid: true } }, { expecting: 'answer', id: 'c.1', op: 'upload.formCheck' })).toThrow(RangeError);
+    expect(() =>
+      validateTesteeLine(
+        { id: 'c.1', result: { valid: true } },
+        { expecting: 'answer', id: 'c.1', op: 'upload.formCheck' },
+      ),
+    ).toThrow(RangeError);
   });
 });
 
 describe('validateTesteeLine: the answer to start', () => {
-  const ready = { ready: true, protocol: 1, implementation: { name: 'sdk', version: '2.1.0', language: 'go' }, operations: ['signature.sign'] };
+  const ready = {
+    ready: true,
+    protocol: 1,
+    implementation: { name: 'sdk', version: '2.1.0', language: 'go' },
+    operations: ['signature.sign'],
+  };
 
   it('accepts ready (any subset of the operations, even none) and not-ready with a reason', () => {
     expect(validateTesteeLine(ready, { expecting: 'ready' })).toEqual(ok);
     expect(validateTesteeLine({ ...ready, operations: [...PROTOCOL_OPERATIONS] }, { expecting: 'ready' })).toEqual(ok);
     expect(validateTesteeLine({ ...ready, operations: [] }, { expecting: 'ready' })).toEqual(ok);
-    expect(validateTesteeLine({ ...ready, implementation: { ...ready.implementation, vendor: 'acme' } }, { expecting: 'ready' })).toEqual(ok);
+    expect(
+      validateTesteeLine(
+        { ...ready, implementation: { ...ready.implementation, vendor: 'acme' } },
+        { expecting: 'ready' },
+      ),
+    ).toEqual(ok);
     expect(validateTesteeLine({ ready: false, reason: 'protocol 2 only' }, { expecting: 'ready' })).toEqual(ok);
   });
 
   it.each<[string, unknown, string[]]>([
     ['another protocol', { ...ready, protocol: 2 }, ['/protocol: must be 1']],
-    ['an unknown operation', { ...ready, operations: ['signature.sign', 'signature.Sign'] }, ['/operations/1: "signature.Sign" is not an operation of protocol 1']],
-    ['the kit-internal operation', { ...ready, operations: ['upload.formCheck'] }, ['/operations/0: "upload.formCheck" is not an operation of protocol 1']],
-    ['an operation twice', { ...ready, operations: ['signature.sign', 'signature.sign'] }, ['/operations: must not have duplicate items ("signature.sign" appears twice)']],
-    ['no implementation version', { ...ready, implementation: { name: 'sdk', language: 'go' } }, ['/implementation/version: required property is missing']],
-    ['no operations', { ready: true, protocol: 1, implementation: ready.implementation }, ['/operations: required property is missing']],
+    [
+      'an unknown operation',
+      { ...ready, operations: ['signature.sign', 'signature.Sign'] },
+      ['/operations/1: "signature.Sign" is not an operation of protocol 1'],
+    ],
+    [
+      'the kit-internal operation',
+      { ...ready, operations: ['upload.formCheck'] },
+      ['/operations/0: "upload.formCheck" is not an operation of protocol 1'],
+    ],
+    [
+      'an operation twice',
+      { ...ready, operations: ['signature.sign', 'signature.sign'] },
+      ['/operations: must not have duplicate items ("signature.sign" appears twice)'],
+    ],
+    [
+      'no implementation version',
+      { ...ready, implementation: { name: 'sdk', language: 'go' } },
+      ['/implementation/version: required property is missing'],
+    ],
+    [
+      'no operations',
+      { ready: true, protocol: 1, implementation: ready.implementation },
+      ['/operations: required property is missing'],
+    ],
     ['ready as a string', { ...ready, ready: 'yes' }, ['/ready: must be boolean']],
     ['not ready without a reason', { ready: false }, ['/reason: required property is missing']],
-    ['not ready with operations', { ready: false, reason: 'r', operations: [] }, ['/operations: is not a property of this message']],
+    [
+      'not ready with operations',
+      { ready: false, reason: 'r', operations: [] },
+      ['/operations: is not a property of this message'],
+    ],
     ['a run answer instead', { id: 'c.1', result: {} }, ['/ready: required property is missing']],
   ])('refuses one with %s', (_what, line, problems) => {
     expect(validateTesteeLine(line, { expecting: 'ready' })).toEqual({ ok: false, problems });
@@ -230,10 +388,20 @@ describe('validateTesteeLine: the answer to start', () => {
 });
 
 describe('validateRunnerLine', () => {
-  it.each(PROTOCOL_OPERATIONS.map((op) => [op]))('%s: a well-formed request is accepted, with extra input fields too', (op) => {
-    expect(validateRunnerLine({ cmd: 'run', id: 'c.1', op, input: INPUTS[op] })).toEqual(ok);
-    expect(validateRunnerLine({ cmd: 'run', id: 'c.1', op, input: { ...INPUTS[op], deliveryUrl: 'https://proxy.example/n' } })).toEqual(ok);
-  });
+  it.each(PROTOCOL_OPERATIONS.map((op) => [op]))(
+    '%s: a well-formed request is accepted, with extra input fields too',
+    (op) => {
+      expect(validateRunnerLine({ cmd: 'run', id: 'c.1', op, input: INPUTS[op] })).toEqual(ok);
+      expect(
+        validateRunnerLine({
+          cmd: 'run',
+          id: 'c.1',
+          op,
+          input: { ...INPUTS[op], deliveryUrl: 'https://proxy.example/n' },
+        }),
+      ).toEqual(ok);
+    },
+  );
 
   it('accepts start (protocol 1, and later protocols a testee must decline) and stop', () => {
     expect(validateRunnerLine({ cmd: 'start', protocol: 1 })).toEqual(ok);
@@ -242,8 +410,17 @@ describe('validateRunnerLine', () => {
   });
 
   it('accepts upload.validate inputs that are all strings, or all null', () => {
-    expect(validateRunnerLine({ cmd: 'run', id: 'u', op: 'upload.validate', input: { filename: 'a.pdf', contentType: 'application/pdf', scene: 'DISPUTE_EVIDENCE', fileSize: 1 } })).toEqual(ok);
-    expect(validateRunnerLine({ cmd: 'run', id: 'u', op: 'upload.validate', input: INPUTS['upload.validate'] })).toEqual(ok);
+    expect(
+      validateRunnerLine({
+        cmd: 'run',
+        id: 'u',
+        op: 'upload.validate',
+        input: { filename: 'a.pdf', contentType: 'application/pdf', scene: 'DISPUTE_EVIDENCE', fileSize: 1 },
+      }),
+    ).toEqual(ok);
+    expect(
+      validateRunnerLine({ cmd: 'run', id: 'u', op: 'upload.validate', input: INPUTS['upload.validate'] }),
+    ).toEqual(ok);
   });
 
   it.each(WRONG_INPUTS)('%s: %j is refused with "%s"', (op, input, problem) => {
@@ -256,10 +433,26 @@ describe('validateRunnerLine', () => {
     ['start without protocol', { cmd: 'start' }, ['/protocol: required property is missing']],
     ['start with protocol 0', { cmd: 'start', protocol: 0 }, ['/protocol: must be >= 1']],
     ['stop with a field', { cmd: 'stop', now: true }, ['/now: is not a property of this message']],
-    ['run of an unknown op', { cmd: 'run', id: 'c.1', op: 'signature.verify', input: {} }, ['/op: "signature.verify" is not an operation of protocol 1']],
-    ['run of the kit-internal op', { cmd: 'run', id: 'c.1', op: 'upload.formCheck', input: {} }, ['/op: "upload.formCheck" is not an operation of protocol 1']],
-    ['run without id', { cmd: 'run', op: 'authorization.parse', input: { header: 'h' } }, ['/id: required property is missing']],
-    ['run without input', { cmd: 'run', id: 'c.1', op: 'authorization.parse' }, ['/input: required property is missing']],
+    [
+      'run of an unknown op',
+      { cmd: 'run', id: 'c.1', op: 'signature.verify', input: {} },
+      ['/op: "signature.verify" is not an operation of protocol 1'],
+    ],
+    [
+      'run of the kit-internal op',
+      { cmd: 'run', id: 'c.1', op: 'upload.formCheck', input: {} },
+      ['/op: "upload.formCheck" is not an operation of protocol 1'],
+    ],
+    [
+      'run without id',
+      { cmd: 'run', op: 'authorization.parse', input: { header: 'h' } },
+      ['/id: required property is missing'],
+    ],
+    [
+      'run without input',
+      { cmd: 'run', id: 'c.1', op: 'authorization.parse' },
+      ['/input: required property is missing'],
+    ],
   ])('refuses a line with %s', (_what, line, problems) => {
     expect(validateRunnerLine(line)).toEqual({ ok: false, problems });
   });
@@ -291,7 +484,8 @@ describe('a vector run of the reference, seen through the protocol', () => {
 
 describe('the Node adapter, as a child process', () => {
   it('a session: ready with the reference operations, a sign equal to node:crypto over the content, a garbage line survived, stop exits 0', async () => {
-    const content = 'app_proto\nsk_test_Proto9Kd2Wq\nPOST\nhttps://pg.example.com/pg/v2/payment/create\n1718090000000\nn-proto-1\n{"amount":"1.00","currency":"EUR"}\n\n';
+    const content =
+      'app_proto\nsk_test_Proto9Kd2Wq\nPOST\nhttps://pg.example.com/pg/v2/payment/create\n1718090000000\nn-proto-1\n{"amount":"1.00","currency":"EUR"}\n\n';
     const expectedSign = createHash('sha256').update(content, 'utf8').digest('hex');
     const sign = {
       cmd: 'run',
@@ -307,8 +501,16 @@ describe('the Node adapter, as a child process', () => {
         bodyB64: B64('{"amount":"1.00","currency":"EUR"}\n'),
       },
     };
-    const garbage = ['this is not json {', '[1,2]', '{"cmd":"run","op":"signature.sign","input":{}}', '{"cmd":"reboot"}', ''];
-    const r = await session([{ cmd: 'start', protocol: 1 }, ...garbage, sign, { cmd: 'stop' }, sign], { closeStdin: false });
+    const garbage = [
+      'this is not json {',
+      '[1,2]',
+      '{"cmd":"run","op":"signature.sign","input":{}}',
+      '{"cmd":"reboot"}',
+      '',
+    ];
+    const r = await session([{ cmd: 'start', protocol: 1 }, ...garbage, sign, { cmd: 'stop' }, sign], {
+      closeStdin: false,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toHaveLength(2);
     const [hello, signed] = r.stdout as [Json, Json];
@@ -330,7 +532,12 @@ describe('the Node adapter, as a child process', () => {
   });
 
   it('replays the worked transcript of PROTOCOL.md answer for answer', async () => {
-    const transcript = exampleLines(PROTOCOL_MD.slice(PROTOCOL_MD.indexOf('<!-- transcript:begin -->'), PROTOCOL_MD.indexOf('<!-- transcript:end -->')));
+    const transcript = exampleLines(
+      PROTOCOL_MD.slice(
+        PROTOCOL_MD.indexOf('<!-- transcript:begin -->'),
+        PROTOCOL_MD.indexOf('<!-- transcript:end -->'),
+      ),
+    );
     const requests = transcript.filter((l) => l.dir === '→').map((l) => l.value);
     expect(requests.map((m) => (m as { cmd: string; op?: string }).op ?? (m as { cmd: string }).cmd)).toEqual([
       'start',
@@ -364,7 +571,12 @@ describe('the Node adapter, as a child process', () => {
     expect(r.stdout[2]).toEqual({ id: 'f', unsupported: { reason: 'this adapter does not offer "upload.formCheck"' } });
     expect(r.stdout[3]).toEqual({ id: 'i', rejected: { reason: 'input must be a JSON object' } });
     expect(r.stdout[4]).toEqual({ id: 'o', unsupported: { reason: 'this adapter does not offer null' } });
-    expect(r.stdout.slice(5)).toEqual(Array.from({ length: 50 }, (_, i) => ({ id: `p${i}`, result: { appId: `a${i}`, sign: 's', timestamp: '1', nonce: 'n' } })));
+    expect(r.stdout.slice(5)).toEqual(
+      Array.from({ length: 50 }, (_, i) => ({
+        id: `p${i}`,
+        result: { appId: `a${i}`, sign: 's', timestamp: '1', nonce: 'n' },
+      })),
+    );
   });
 });
 
@@ -381,17 +593,30 @@ describe.skipIf(!python)('the Python skeleton of PROTOCOL.md', () => {
       const requests = exampleLines(PROTOCOL_MD.slice(PROTOCOL_MD.indexOf('<!-- transcript:begin -->')))
         .filter((l) => l.dir === '→' && (l.value as { cmd: string }).cmd !== 'stop')
         .map((l) => l.value as { cmd: string; id?: string; op?: ProtocolOperation });
-      const input = [...requests, 'garbage', { cmd: 'stop' }].map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join('\n');
-      const r = spawnSync('python3', [join(dir, 'adapter.py')], { input: `${input}\n`, encoding: 'utf8', timeout: 20_000 });
+      const input = [...requests, 'garbage', { cmd: 'stop' }]
+        .map((m) => (typeof m === 'string' ? m : JSON.stringify(m)))
+        .join('\n');
+      const r = spawnSync('python3', [join(dir, 'adapter.py')], {
+        input: `${input}\n`,
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect(r.status).toBe(0);
-      const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Json);
+      const out = r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Json);
       expect(out).toHaveLength(requests.length);
       requests.forEach((m, i) => {
-        const context: LineExpectation = m.cmd === 'start' ? { expecting: 'ready' } : answer(m.id ?? '', m.op ?? 'signature.sign');
+        const context: LineExpectation =
+          m.cmd === 'start' ? { expecting: 'ready' } : answer(m.id ?? '', m.op ?? 'signature.sign');
         expect(validateTesteeLine(out[i], context), JSON.stringify(out[i])).toEqual(ok);
       });
       const sign = requests.findIndex((m) => m.op === 'signature.sign');
-      expect(out[sign]).toEqual(exampleLines(PROTOCOL_MD).find((l) => l.dir === '←' && (l.value as { id?: string }).id === requests[sign]?.id)?.value);
+      expect(out[sign]).toEqual(
+        exampleLines(PROTOCOL_MD).find((l) => l.dir === '←' && (l.value as { id?: string }).id === requests[sign]?.id)
+          ?.value,
+      );
       expect(r.stderr).toMatch(/bad line/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -407,7 +632,8 @@ function collect(node: unknown, at: string): Array<{ keyword: string; at: string
   if (Array.isArray(node)) return node.flatMap((n, i) => collect(n, `${at}/${i}`));
   return Object.entries(node).flatMap(([k, v]) => {
     const here = { keyword: k, at, value: v };
-    if (k === 'properties' || k === '$defs') return [here, ...Object.entries(v as object).flatMap(([name, s]) => collect(s, `${at}/${k}/${name}`))];
+    if (k === 'properties' || k === '$defs')
+      return [here, ...Object.entries(v as object).flatMap(([name, s]) => collect(s, `${at}/${k}/${name}`))];
     return [here, ...collect(v, `${at}/${k}`)];
   });
 }
@@ -443,7 +669,10 @@ function wire(value: unknown): unknown {
  * Runs the adapter, writes the lines (strings as they are, values as JSON), and waits
  * for it to exit. With closeStdin false, stdin stays open: the exit must come from stop.
  */
-function session(lines: readonly unknown[], { closeStdin = true } = {}): Promise<{ code: number | null; stdout: Json[]; stderr: string }> {
+function session(
+  lines: readonly unknown[],
+  { closeStdin = true } = {},
+): Promise<{ code: number | null; stdout: Json[]; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [ADAPTER], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -457,7 +686,14 @@ function session(lines: readonly unknown[], { closeStdin = true } = {}): Promise
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(guard);
-      resolve({ code, stderr, stdout: stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Json) });
+      resolve({
+        code,
+        stderr,
+        stdout: stdout
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => JSON.parse(l) as Json),
+      });
     });
     child.stdin.write(lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
     if (closeStdin) child.stdin.end();

@@ -58,8 +58,20 @@ export function fixtureCases(): CaseResult[] {
       readings: ['R2'],
       flags: ['EmptyBody'],
       ops: [
-        op({ op: 'signature.content', status: 'pass', expected: b64(OK_CONTENT), got: { result: { contentB64: b64(OK_CONTENT) } }, message: 'content as expected' }),
-        op({ op: 'signature.sign', status: 'pass', expected: 'ab'.repeat(32), got: { result: { sign: 'ab'.repeat(32) } }, message: 'sign as expected' }),
+        op({
+          op: 'signature.content',
+          status: 'pass',
+          expected: b64(OK_CONTENT),
+          got: { result: { contentB64: b64(OK_CONTENT) } },
+          message: 'content as expected',
+        }),
+        op({
+          op: 'signature.sign',
+          status: 'pass',
+          expected: 'ab'.repeat(32),
+          got: { result: { sign: 'ab'.repeat(32) } },
+          message: 'sign as expected',
+        }),
       ],
     }),
     kase({
@@ -80,7 +92,13 @@ export function fixtureCases(): CaseResult[] {
           expected: b64(EXPECTED_CONTENT),
           got: { result: { contentB64: b64(GOT_CONTENT) } },
           message: `content differs from the expected at byte ${GOT_CONTENT.length}`,
-          diagnosis: [{ mistake: 'no-final-lf', message: 'your content is the expected content without its final LF', ref: '§5.1, R1' }],
+          diagnosis: [
+            {
+              mistake: 'no-final-lf',
+              message: 'your content is the expected content without its final LF',
+              ref: '§5.1, R1',
+            },
+          ],
           durationMs: 3,
         }),
         op({
@@ -89,9 +107,21 @@ export function fixtureCases(): CaseResult[] {
           expected: 'f599d221f43d8ed01f46ac79521227d9689559f816d53828165ada5bcdc13b52',
           got: { result: { sign: '94a142c0ba2a8d13c23532c547ccceed372f4f7bd997ff05e2e3f46a26bf3f67' } },
           message: "sign differs from the expected: it is the sign of this case's known mistake (FinalLfMissing)",
-          diagnosis: [{ mistake: 'no-final-lf', message: 'your sign equals the sign of the content without its final LF', ref: '§5.1, R1' }],
+          diagnosis: [
+            {
+              mistake: 'no-final-lf',
+              message: 'your sign equals the sign of the content without its final LF',
+              ref: '§5.1, R1',
+            },
+          ],
         }),
-        op({ op: 'request.verify', status: 'pass', expected: 'refuse', got: { result: { valid: false, reason: 'sign mismatch' } }, message: 'refused as expected' }),
+        op({
+          op: 'request.verify',
+          status: 'pass',
+          expected: 'refuse',
+          got: { result: { valid: false, reason: 'sign mismatch' } },
+          message: 'refused as expected',
+        }),
       ],
     }),
     kase({
@@ -100,7 +130,15 @@ export function fixtureCases(): CaseResult[] {
       spec: ['5.3'],
       readings: ['R8'],
       verdict: 'passed',
-      ops: [op({ op: 'authorization.parse', status: 'pass', expected: 'accept', got: { result: { items: { appId: 'app_1' } } }, message: 'accepted as expected' })],
+      ops: [
+        op({
+          op: 'authorization.parse',
+          status: 'pass',
+          expected: 'accept',
+          got: { result: { items: { appId: 'app_1' } } },
+          message: 'accepted as expected',
+        }),
+      ],
     }),
     kase({
       id: 'request.verify.crash',
@@ -114,7 +152,10 @@ export function fixtureCases(): CaseResult[] {
           op: 'request.verify',
           status: 'error',
           expected: 'accept',
-          got: { failed: { reason: `the testee exited with code 1: TypeError: cannot sign with ${SECRET2}` }, input: { appSecret: SECRET2, bodyB64: b64(`secret=${SECRET2}`) } },
+          got: {
+            failed: { reason: `the testee exited with code 1: TypeError: cannot sign with ${SECRET2}` },
+            input: { appSecret: SECRET2, bodyB64: b64(`secret=${SECRET2}`) },
+          },
           message: `the testee exited with code 1: TypeError: cannot sign with ${SECRET2}`,
         }),
       ],
@@ -126,7 +167,15 @@ export function fixtureCases(): CaseResult[] {
       verdict: 'skipped',
       status: 'skip',
       message: 'unsupported: upload.form is not offered',
-      ops: [op({ op: 'upload.form', status: 'skip', expected: { parts: [] }, got: { unsupported: { reason: 'upload.form is not offered' } }, message: 'unsupported: upload.form is not offered' })],
+      ops: [
+        op({
+          op: 'upload.form',
+          status: 'skip',
+          expected: { parts: [] },
+          got: { unsupported: { reason: 'upload.form is not offered' } },
+          message: 'unsupported: upload.form is not offered',
+        }),
+      ],
     }),
     kase({
       id: 'upload.validate.size',
@@ -135,7 +184,15 @@ export function fixtureCases(): CaseResult[] {
       verdict: 'skipped',
       status: 'skip',
       message: 'unsupported: upload.form is not offered',
-      ops: [op({ op: 'upload.validate', status: 'skip', expected: 'refuse', got: { unsupported: { reason: 'upload.form is not offered' } }, message: 'unsupported: upload.form is not offered' })],
+      ops: [
+        op({
+          op: 'upload.validate',
+          status: 'skip',
+          expected: 'refuse',
+          got: { unsupported: { reason: 'upload.form is not offered' } },
+          message: 'unsupported: upload.form is not offered',
+        }),
+      ],
     }),
     kase({
       id: 'response.uppercase-hex',
@@ -146,7 +203,16 @@ export function fixtureCases(): CaseResult[] {
       verdict: 'passed',
       choice: 'accepted',
       message: 'acceptable case: the subject accepted',
-      ops: [op({ op: 'response.verify', status: 'pass', choice: 'accepted', expected: 'either', got: { result: { valid: true } }, message: 'acceptable case: the subject accepted' })],
+      ops: [
+        op({
+          op: 'response.verify',
+          status: 'pass',
+          choice: 'accepted',
+          expected: 'either',
+          got: { result: { valid: true } },
+          message: 'acceptable case: the subject accepted',
+        }),
+      ],
     }),
     kase({
       id: 'redirect.payment-trimmed',
@@ -157,7 +223,15 @@ export function fixtureCases(): CaseResult[] {
       status: 'fail',
       listedReason: 'SDK 1.x trims the payment; fixed in 2.0 (ticket 42)',
       message: 'refused, but the case is valid (reason: payment mismatch)',
-      ops: [op({ op: 'redirect.verify', status: 'fail', expected: 'accept', got: { result: { valid: false, reason: 'payment mismatch' } }, message: 'refused, but the case is valid (reason: payment mismatch)' })],
+      ops: [
+        op({
+          op: 'redirect.verify',
+          status: 'fail',
+          expected: 'accept',
+          got: { result: { valid: false, reason: 'payment mismatch' } },
+          message: 'refused, but the case is valid (reason: payment mismatch)',
+        }),
+      ],
     }),
     kase({
       id: 'webhook.genuine.basic',
@@ -167,18 +241,45 @@ export function fixtureCases(): CaseResult[] {
       verdict: 'unexpected-pass',
       listedReason: 'webhook verify was broken in 1.2',
       message: 'accepted as expected',
-      ops: [op({ op: 'webhook.verify', status: 'pass', expected: 'accept', got: { result: { valid: true } }, message: 'accepted as expected' })],
+      ops: [
+        op({
+          op: 'webhook.verify',
+          status: 'pass',
+          expected: 'accept',
+          got: { result: { valid: true } },
+          message: 'accepted as expected',
+        }),
+      ],
     }),
     kase({
       id: 'signature.verify-only',
       kind: 'signature',
       verdict: 'partial',
       status: 'partial',
-      message: 'not run: signature.content (unsupported: signing is not implemented), signature.sign (unsupported: signing is not implemented); passed: request.verify',
+      message:
+        'not run: signature.content (unsupported: signing is not implemented), signature.sign (unsupported: signing is not implemented); passed: request.verify',
       ops: [
-        op({ op: 'signature.content', status: 'skip', expected: b64(OK_CONTENT), got: { unsupported: { reason: 'signing is not implemented' } }, message: 'unsupported: signing is not implemented' }),
-        op({ op: 'signature.sign', status: 'skip', expected: 'cd'.repeat(32), got: { unsupported: { reason: 'signing is not implemented' } }, message: 'unsupported: signing is not implemented' }),
-        op({ op: 'request.verify', status: 'pass', expected: 'accept', got: { result: { valid: true } }, message: 'accepted as expected' }),
+        op({
+          op: 'signature.content',
+          status: 'skip',
+          expected: b64(OK_CONTENT),
+          got: { unsupported: { reason: 'signing is not implemented' } },
+          message: 'unsupported: signing is not implemented',
+        }),
+        op({
+          op: 'signature.sign',
+          status: 'skip',
+          expected: 'cd'.repeat(32),
+          got: { unsupported: { reason: 'signing is not implemented' } },
+          message: 'unsupported: signing is not implemented',
+        }),
+        op({
+          op: 'request.verify',
+          status: 'pass',
+          expected: 'accept',
+          got: { result: { valid: true } },
+          message: 'accepted as expected',
+        }),
       ],
     }),
   ];
@@ -191,7 +292,15 @@ export function fixtureCases(): CaseResult[] {
  */
 export function fixtureRun(over: Partial<RunResult> = {}): RunResult {
   const cases = over.cases ?? fixtureCases();
-  const totals: Totals = { passed: 0, failed: 0, error: 0, partial: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 };
+  const totals: Totals = {
+    passed: 0,
+    failed: 0,
+    error: 0,
+    partial: 0,
+    skipped: 0,
+    'expected-failure': 0,
+    'unexpected-pass': 0,
+  };
   for (const c of cases) totals[c.verdict as Verdict]++;
   const offered = [...new Set(cases.flatMap((c) => c.ops.map((o) => o.op)))] as Operation[];
   return {

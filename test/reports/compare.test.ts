@@ -15,7 +15,8 @@ import { run } from '../cli/_run.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = tempFolders('pgv2kit-compare-');
 let cwd = '';
-const read = (dir: string): ResultsJson => JSON.parse(readFileSync(join(cwd, dir, 'results.json'), 'utf8')) as ResultsJson;
+const read = (dir: string): ResultsJson =>
+  JSON.parse(readFileSync(join(cwd, dir, 'results.json'), 'utf8')) as ResultsJson;
 
 beforeAll(async () => {
   cwd = tmp();
@@ -23,8 +24,20 @@ beforeAll(async () => {
   const only = ['--only', 'signature,authorization,request,response', '--no-properties'];
   const runs = await Promise.all([
     run(['run', ...only, '--report-dir', 'reference'], { cwd }),
-    run(['run', '--testee', `python3 ${join(ROOT, 'examples/python-adapter/pgv2kit_adapter.py')}`, ...only, '--report-dir', 'python'], { cwd }),
-    run(['run', '--module', join(ROOT, 'test/zoo/members/no-final-lf.ts'), ...only, '--report-dir', 'defective'], { cwd }),
+    run(
+      [
+        'run',
+        '--testee',
+        `python3 ${join(ROOT, 'examples/python-adapter/pgv2kit_adapter.py')}`,
+        ...only,
+        '--report-dir',
+        'python',
+      ],
+      { cwd },
+    ),
+    run(['run', '--module', join(ROOT, 'test/zoo/members/no-final-lf.ts'), ...only, '--report-dir', 'defective'], {
+      cwd,
+    }),
   ]);
   expect(runs.map((r) => r.code)).toEqual([0, 0, 1]);
 }, 60_000);
@@ -38,13 +51,17 @@ describe('pgv2kit compare', () => {
     const badges = keys.map((k) => join(cwd, 'page/badges', `${k.replace(/[^A-Za-z0-9._-]+/g, '-')}.svg`));
     for (const b of badges) expect(existsSync(b), b).toBe(true);
     // the colours: green for the two conformant runs, red for the defective one
-    expect(readFileSync(badges[0] ?? '', 'utf8')).toContain(`${runs[0]?.totals.passed}/${runs[0]?.totals.total} passed`);
+    expect(readFileSync(badges[0] ?? '', 'utf8')).toContain(
+      `${runs[0]?.totals.passed}/${runs[0]?.totals.total} passed`,
+    );
     expect(readFileSync(badges[0] ?? '', 'utf8')).toContain('fill="#2e7d32"');
     expect(readFileSync(badges[1] ?? '', 'utf8')).toContain('fill="#2e7d32"');
     expect(readFileSync(badges[2] ?? '', 'utf8')).toContain('fill="#c62828"');
     // counted here from the three results.json: a case differs when the runs that have it disagree
     const ids = [...new Set(runs.flatMap((x) => x.cases.map((c) => c.id)))];
-    const differing = ids.filter((id) => new Set(runs.flatMap((x) => x.cases.filter((c) => c.id === id).map((c) => c.verdict))).size > 1);
+    const differing = ids.filter(
+      (id) => new Set(runs.flatMap((x) => x.cases.filter((c) => c.id === id).map((c) => c.verdict))).size > 1,
+    );
     expect(differing.length).toBeGreaterThan(30);
     expect(r.stdout).toContain(`${differing.length} cases differ between the implementations`);
     const html = readFileSync(join(cwd, 'page/compare.html'), 'utf8');
@@ -53,7 +70,9 @@ describe('pgv2kit compare', () => {
     // the differing cases come before the rest, and a failure links to its case (a report compare wrote the path to) and names its mistake, what it means in its title (no link into this machine's docs/)
     expect(html.indexOf(`<code>${differing[0]}</code>`)).toBeLessThan(html.indexOf('<h2 id="same">'));
     expect(html).toContain('../defective/report.html#case-signature.generate-upload-url');
-    expect(html).toMatch(/<span class="doc" title="the LF after the body was left out: [^"]+ \(docs\/mistakes\/no-final-lf\.md in the kit\)">no-final-lf<\/span>/);
+    expect(html).toMatch(
+      /<span class="doc" title="the LF after the body was left out: [^"]+ \(docs\/mistakes\/no-final-lf\.md in the kit\)">no-final-lf<\/span>/,
+    );
     expect(html).not.toMatch(/file:\/\//);
     expect(readFileSync(join(cwd, 'page/compare.md'), 'utf8')).toContain(`## Cases that differ (${differing.length})`);
   });
@@ -97,7 +116,22 @@ describe('pgv2kit compare', () => {
 });
 
 describe('badges', () => {
-  const base = { implementation: { name: 'a <b>', version: '1', language: 'x' }, totals: { passed: 3, failed: 0, error: 0, partial: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0, total: 3 }, conformant: true, aborted: null, noTestRan: null } as unknown as ResultsJson;
+  const base = {
+    implementation: { name: 'a <b>', version: '1', language: 'x' },
+    totals: {
+      passed: 3,
+      failed: 0,
+      error: 0,
+      partial: 0,
+      skipped: 0,
+      'expected-failure': 0,
+      'unexpected-pass': 0,
+      total: 3,
+    },
+    conformant: true,
+    aborted: null,
+    noTestRan: null,
+  } as unknown as ResultsJson;
   it.each([
     [{}, 'conformant', '#2e7d32'],
     [{ totals: { ...base.totals, partial: 1 } }, 'partial', '#b54708'],

@@ -25,7 +25,9 @@ describe('Redactor', () => {
   });
 
   it('leaves text without secret material alone', () => {
-    expect(r.text('POST https://pg.example.com/pg/v2/file/generateUploadUrl sign=ab12')).toBe('POST https://pg.example.com/pg/v2/file/generateUploadUrl sign=ab12');
+    expect(r.text('POST https://pg.example.com/pg/v2/file/generateUploadUrl sign=ab12')).toBe(
+      'POST https://pg.example.com/pg/v2/file/generateUploadUrl sign=ab12',
+    );
     expect(new Redactor([]).text(SECRET)).toBe(SECRET);
   });
 
@@ -38,7 +40,14 @@ describe('Redactor', () => {
   });
 
   it('stores contentB64 as contentText (decoded, masked, LF real) and masks other …B64 only when they hold a secret', () => {
-    const value = r.json({ result: { contentB64: b64(EXPECTED_CONTENT), bodyB64: b64('{"a":1}'), echoB64: b64(`s=${SECRET2}`), note: SECRET } });
+    const value = r.json({
+      result: {
+        contentB64: b64(EXPECTED_CONTENT),
+        bodyB64: b64('{"a":1}'),
+        echoB64: b64(`s=${SECRET2}`),
+        note: SECRET,
+      },
+    });
     expect(value).toEqual({
       result: {
         bodyB64: b64('{"a":1}'),
@@ -77,7 +86,9 @@ describe('diffContents', () => {
     const row = d.rows[6]!;
     expect(row.expected?.tokens[row.expectedMark as number]?.kind).toBe('lf');
     expect(row.gotMark).toBe('end');
-    expect(describeDifference(d)).toBe(`first difference at byte ${GOT_CONTENT.length} (line 7, body); expected ${EXPECTED_CONTENT.length} bytes, got ${GOT_CONTENT.length}`);
+    expect(describeDifference(d)).toBe(
+      `first difference at byte ${GOT_CONTENT.length} (line 7, body); expected ${EXPECTED_CONTENT.length} bytes, got ${GOT_CONTENT.length}`,
+    );
   });
 
   it('body LF dropped: the expected has an eighth line the got lacks', () => {
@@ -86,7 +97,11 @@ describe('diffContents', () => {
     expect(d.rows).toHaveLength(8);
     expect(d.rows[7]).toMatchObject({ number: 8, part: 'body', differs: true, gotMark: 'end', expectedMark: 0 });
     expect(d.rows[7]?.got).toBeUndefined();
-    expect(diffLines(d).slice(-3)).toEqual(['-  8 body      ⏎', '               ^ first difference', '+  8 body      (no line) ‹end›']);
+    expect(diffLines(d).slice(-3)).toEqual([
+      '-  8 body      ⏎',
+      '               ^ first difference',
+      '+  8 body      (no line) ‹end›',
+    ]);
   });
 
   it('a difference inside the secret marks the whole masked secret, never a part of it', () => {

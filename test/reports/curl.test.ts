@@ -29,21 +29,33 @@ interface Recorded {
   readonly headers: readonly string[];
   readonly body: Buffer;
 }
-const hasCurl = await exec('curl', ['--version']).then(() => true, () => false);
+const hasCurl = await exec('curl', ['--version']).then(
+  () => true,
+  () => false,
+);
 
 beforeAll(async () => {
-  merchant = await startTestMerchant('accept-all', (base) => ({ notifyUrl: `${base}/notify`, returnUrl: `${base}/return` }));
+  merchant = await startTestMerchant('accept-all', (base) => ({
+    notifyUrl: `${base}/notify`,
+    returnUrl: `${base}/return`,
+  }));
 });
 afterAll(async () => merchant.close());
 
 describe('curl commands in the reports', () => {
   it('quotes what a shell would split, leaves out what curl sets itself, and takes out what curl would add', () => {
-    const headers = [['Content-Type', 'application/json'], ['Content-Length', '2'], ['Authorization', "V2_SHA256 appId=a,sign=s'x"]];
+    const headers = [
+      ['Content-Type', 'application/json'],
+      ['Content-Length', '2'],
+      ['Authorization', "V2_SHA256 appId=a,sign=s'x"],
+    ];
     expect(curlCommand({ method: 'POST', url: 'http://h/p?a=1&b=2', headers, body: '{}' })).toBe(
       "curl -sS -i --globoff -X POST 'http://h/p?a=1&b=2' -H 'Content-Type: application/json' " +
         "-H 'Authorization: V2_SHA256 appId=a,sign=s'\\''x' -H Accept: -H User-Agent: --data-binary '{}'",
     );
-    expect(curlCommand({ method: 'GET', url: 'http://h/r', headers: [] })).toBe('curl -sS -i --globoff -X GET http://h/r -H Accept: -H User-Agent:');
+    expect(curlCommand({ method: 'GET', url: 'http://h/r', headers: [] })).toBe(
+      'curl -sS -i --globoff -X GET http://h/r -H Accept: -H User-Agent:',
+    );
     // a body with no Content-Type: curl's form type taken out; an empty header value kept (`Name;`)
     expect(curlCommand({ method: 'POST', url: 'http://h/n', headers: [['X-Empty', '']], body: 'a' })).toBe(
       "curl -sS -i --globoff -X POST http://h/n -H 'X-Empty;' -H Accept: -H User-Agent: -H Content-Type: --data-binary a",
@@ -53,8 +65,13 @@ describe('curl commands in the reports', () => {
   });
 
   it('a body outside printable ASCII goes through printf: any sh (dash too) writes back exactly its bytes', async () => {
-    const body = "{\"note\":\"l'été\\n100%\"}\n\r\n\uFEFF-\\x";
-    const line = curlCommand({ method: 'POST', url: 'http://h/n', headers: [['Content-Type', 'application/json']], body });
+    const body = '{"note":"l\'été\\n100%"}\n\r\n\uFEFF-\\x';
+    const line = curlCommand({
+      method: 'POST',
+      url: 'http://h/n',
+      headers: [['Content-Type', 'application/json']],
+      body,
+    });
     expect(line).toMatch(/^printf '[^']*' \| curl .* --data-binary @-$/);
     expect(line).not.toMatch(/[^\x20-\x7e]/);
     const printf = /^(printf '[^']*') \|/.exec(line ?? '')?.[1] ?? 'false';
@@ -65,78 +82,109 @@ describe('curl commands in the reports', () => {
     expect(dash.stdout.toString('utf8')).toBe('-x %s\\');
   });
 
-  it.skipIf(!hasCurl)('a multi-line, non-ASCII body with a quote: pasted into sh, its curl line sends the bytes the kit sent', async () => {
-    const got: Recorded[] = [];
-    const server = createServer((q, s) => {
-      const chunks: Buffer[] = [];
-      q.on('data', (c: Buffer) => chunks.push(c));
-      q.on('end', () => {
-        got.push({ method: q.method ?? '', url: q.url ?? '', headers: q.rawHeaders, body: Buffer.concat(chunks) });
-        s.end('SUCCESS');
+  it.skipIf(!hasCurl)(
+    'a multi-line, non-ASCII body with a quote: pasted into sh, its curl line sends the bytes the kit sent',
+    async () => {
+      const got: Recorded[] = [];
+      const server = createServer((q, s) => {
+        const chunks: Buffer[] = [];
+        q.on('data', (c: Buffer) => chunks.push(c));
+        q.on('end', () => {
+          got.push({ method: q.method ?? '', url: q.url ?? '', headers: q.rawHeaders, body: Buffer.concat(chunks) });
+          s.end('SUCCESS');
+        });
       });
-    });
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    try {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const call: HttpCall = {
-        method: 'POST',
-        url: `${base}/notify/[a]/../x?order=A1&lang=fr`,
-        headers: [
-          ['Content-Type', 'application/json; charset=utf-8'],
-          ['Authorization', "V2_SHA256 appId=a'b,sign=00,timestamp=1,nonce=n"],
-        ],
-        body: `{\n  "note": "l'été, 100% \\\\ sûr",\r\n  "x": "\uFEFF\t"\n}\n\n`,
-      };
-      const sender = createSender(5000);
+      await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
       try {
-        expect((await sender.send(call)).kind).toBe('response');
+        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const call: HttpCall = {
+          method: 'POST',
+          url: `${base}/notify/[a]/../x?order=A1&lang=fr`,
+          headers: [
+            ['Content-Type', 'application/json; charset=utf-8'],
+            ['Authorization', "V2_SHA256 appId=a'b,sign=00,timestamp=1,nonce=n"],
+          ],
+          body: `{\n  "note": "l'été, 100% \\\\ sûr",\r\n  "x": "\uFEFF\t"\n}\n\n`,
+        };
+        const sender = createSender(5000);
+        try {
+          expect((await sender.send(call)).kind).toBe('response');
+        } finally {
+          await sender.close();
+        }
+        const line = curlCommand(call) ?? 'false';
+        const { stdout } = await exec('sh', ['-c', line], { timeout: 10_000 });
+        expect(stdout).toMatch(/^HTTP\/1\.1 200/);
+        const [kit, curl] = got;
+        expect(Buffer.compare(curl?.body ?? Buffer.alloc(0), kit?.body ?? Buffer.alloc(1)), 'the body bytes').toBe(0);
+        expect(kit?.body.toString('utf8')).toBe(call.body);
+        expect([curl?.method, curl?.url]).toEqual([kit?.method, kit?.url]);
+        // every header the kit wrote, in order, and none of curl's own
+        const own = (r: Recorded | undefined): string[] => {
+          const raw = r?.headers ?? [];
+          const pairs = raw.flatMap((name, i) => (i % 2 === 0 ? [`${name}: ${raw[i + 1] ?? ''}`] : []));
+          return pairs.filter((p) => !/^(host|content-length|connection):/i.test(p));
+        };
+        expect(own(curl)).toEqual(own(kit));
+        expect(own(kit)).toEqual(call.headers.map(([n, v]) => `${n}: ${v}`));
       } finally {
-        await sender.close();
+        server.close();
       }
-      const line = curlCommand(call) ?? 'false';
-      const { stdout } = await exec('sh', ['-c', line], { timeout: 10_000 });
-      expect(stdout).toMatch(/^HTTP\/1\.1 200/);
-      const [kit, curl] = got;
-      expect(Buffer.compare(curl?.body ?? Buffer.alloc(0), kit?.body ?? Buffer.alloc(1)), 'the body bytes').toBe(0);
-      expect(kit?.body.toString('utf8')).toBe(call.body);
-      expect([curl?.method, curl?.url]).toEqual([kit?.method, kit?.url]);
-      // every header the kit wrote, in order, and none of curl's own
-      const own = (r: Recorded | undefined): string[] => {
-        const raw = r?.headers ?? [];
-        const pairs = raw.flatMap((name, i) => (i % 2 === 0 ? [`${name}: ${raw[i + 1] ?? ''}`] : []));
-        return pairs.filter((p) => !/^(host|content-length|connection):/i.test(p));
-      };
-      expect(own(curl)).toEqual(own(kit));
-      expect(own(kit)).toEqual(call.headers.map(([n, v]) => `${n}: ${v}`));
-    } finally {
-      server.close();
-    }
-  });
+    },
+  );
 
   it('a gateway case records its request: the curl command carries its URL, headers and body', async () => {
     const cwd = tmp();
     const r = await run(['run', '--only', 'id:gateway.*', '--no-properties', '--report-dir', 'g'], { cwd });
     expect(r.code, r.stderr).toBe(0);
-    const results = JSON.parse(readFileSync(join(cwd, 'g/results.json'), 'utf8')) as { cases: Array<{ id: string; curl: string | null }> };
+    const results = JSON.parse(readFileSync(join(cwd, 'g/results.json'), 'utf8')) as {
+      cases: Array<{ id: string; curl: string | null }>;
+    };
     const api = results.cases.find((c) => c.curl?.includes('/pg/v2/payment/create'));
-    expect(api?.curl).toMatch(/^curl -sS -i --globoff -X POST http:\/\/127\.0\.0\.1:\d+\/pg\/v2\/payment\/create -H 'Content-Type: application\/json' .*-H 'Authorization: V2_SHA256 appId=[^']*' .*--data-binary '\{/);
+    expect(api?.curl).toMatch(
+      /^curl -sS -i --globoff -X POST http:\/\/127\.0\.0\.1:\d+\/pg\/v2\/payment\/create -H 'Content-Type: application\/json' .*-H 'Authorization: V2_SHA256 appId=[^']*' .*--data-binary '\{/,
+    );
   });
 
-  it.skipIf(!hasCurl)('a forged webhook the merchant accepted: its curl command sends the same request again', async () => {
-    const cwd = tmp();
-    const r = await run(['run', '--merchant', '--notify-url', `${merchant.url}/notify`, '--return-url', `${merchant.url}/return`, '--seed', '1', '--report-dir', 'r'], { cwd, env: { PGV2_APP_ID: APP_ID, PGV2_APP_SECRET: APP_SECRET } });
-    expect(r.code).toBe(1);
-    const results = JSON.parse(readFileSync(join(cwd, 'r/results.json'), 'utf8')) as { cases: Array<{ id: string; verdict: string; curl: string | null }> };
-    const forged = results.cases.find((c) => c.verdict === 'failed' && c.id.startsWith('merchant.webhook') && c.curl);
-    expect(forged?.curl).toMatch(/^curl -sS -i --globoff -X POST /);
-    const before = merchant.calls.length;
-    const { stdout } = await exec('sh', ['-c', forged?.curl ?? 'false'], { timeout: 10_000 });
-    expect(stdout).toMatch(/^HTTP\/1\.1 200/);
-    const again = merchant.calls[before];
-    const first = merchant.calls.slice(0, before).find((c) => c.body === again?.body && c.headers['authorization'] === again.headers['authorization']);
-    expect(again).toBeDefined();
-    expect(first, 'the replayed request matches one the run sent').toBeDefined();
-    expect([again?.method, again?.url]).toEqual([first?.method, first?.url]);
-    expect(readFileSync(join(cwd, 'r/report.md'), 'utf8')).toContain(`the request again (a gateway may refuse it now for its timestamp or nonce): \``);
-  }, 30_000);
+  it.skipIf(!hasCurl)(
+    'a forged webhook the merchant accepted: its curl command sends the same request again',
+    async () => {
+      const cwd = tmp();
+      const r = await run(
+        [
+          'run',
+          '--merchant',
+          '--notify-url',
+          `${merchant.url}/notify`,
+          '--return-url',
+          `${merchant.url}/return`,
+          '--seed',
+          '1',
+          '--report-dir',
+          'r',
+        ],
+        { cwd, env: { PGV2_APP_ID: APP_ID, PGV2_APP_SECRET: APP_SECRET } },
+      );
+      expect(r.code).toBe(1);
+      const results = JSON.parse(readFileSync(join(cwd, 'r/results.json'), 'utf8')) as {
+        cases: Array<{ id: string; verdict: string; curl: string | null }>;
+      };
+      const forged = results.cases.find((c) => c.verdict === 'failed' && c.id.startsWith('merchant.webhook') && c.curl);
+      expect(forged?.curl).toMatch(/^curl -sS -i --globoff -X POST /);
+      const before = merchant.calls.length;
+      const { stdout } = await exec('sh', ['-c', forged?.curl ?? 'false'], { timeout: 10_000 });
+      expect(stdout).toMatch(/^HTTP\/1\.1 200/);
+      const again = merchant.calls[before];
+      const first = merchant.calls
+        .slice(0, before)
+        .find((c) => c.body === again?.body && c.headers['authorization'] === again.headers['authorization']);
+      expect(again).toBeDefined();
+      expect(first, 'the replayed request matches one the run sent').toBeDefined();
+      expect([again?.method, again?.url]).toEqual([first?.method, first?.url]);
+      expect(readFileSync(join(cwd, 'r/report.md'), 'utf8')).toContain(
+        `the request again (a gateway may refuse it now for its timestamp or nonce): \``,
+      );
+    },
+    30_000,
+  );
 });

@@ -58,12 +58,30 @@ describe('one content without the other', () => {
     verdict: 'error',
     status: 'error',
     message: 'the testee hung',
-    ops: [{ op: 'signature.content', status: 'error', expected: b64(EXPECTED_CONTENT), got: { failed: { reason: 'the testee hung' } }, message: 'the testee hung', durationMs: 5000 }],
+    ops: [
+      {
+        op: 'signature.content',
+        status: 'error',
+        expected: b64(EXPECTED_CONTENT),
+        got: { failed: { reason: 'the testee hung' } },
+        message: 'the testee hung',
+        durationMs: 5000,
+      },
+    ],
   };
   const echoed: CaseResult = {
     ...fixtureCases()[3]!,
     id: 'request.verify.echo',
-    ops: [{ op: 'request.verify', status: 'error', expected: 'accept', got: { result: { valid: 'yes', contentB64: b64('a\r\nb\u0001\n') } }, message: 'result has no boolean "valid"', durationMs: 1 }],
+    ops: [
+      {
+        op: 'request.verify',
+        status: 'error',
+        expected: 'accept',
+        got: { result: { valid: 'yes', contentB64: b64('a\r\nb\u0001\n') } },
+        message: 'result has no boolean "valid"',
+        durationMs: 1,
+      },
+    ],
   };
   const run = fixtureRun({ cases: [crashed, echoed] });
 
@@ -88,7 +106,7 @@ describe('one content without the other', () => {
 });
 
 describe('choices and awkward text', () => {
-  it('lists each operation\'s choice when a case records several', () => {
+  it("lists each operation's choice when a case records several", () => {
     const c: CaseResult = {
       ...fixtureCases()[6]!,
       ops: [
@@ -96,7 +114,9 @@ describe('choices and awkward text', () => {
         { ...fixtureCases()[6]!.ops[0]!, op: 'request.verify', choice: 'refused' },
       ],
     };
-    expect(toMarkdown(fixtureRun({ cases: [c] }), SECRETS)).toContain('| response.verify: accepted, request.verify: refused |');
+    expect(toMarkdown(fixtureRun({ cases: [c] }), SECRETS)).toContain(
+      '| response.verify: accepted, request.verify: refused |',
+    );
   });
 
   it('fences code that holds backticks', () => {

@@ -33,7 +33,23 @@ describe('toHtml', () => {
 
   it('starts with the verdict, the likely causes and the failures; the tables come after them, the long one folded', () => {
     expect(html).toContain('<p class="summary bad">NOT CONFORMANT: 3 passed, 1 failed');
-    const order = ['<p class="summary bad">', '<h2>Likely causes, most cases first</h2>', '<h2>Failures (3)</h2>', 'id="case-signature.final-lf-missing"', 'id="case-request.verify.crash"', 'id="case-webhook.genuine.basic"', '<h2>By operation</h2>', '<h2>By kind</h2>', '<h2>By spec section</h2>', 'id="acceptable"', 'id="xfail"', 'id="partial"', 'id="skipped"', 'id="all"', 'id="log"'].map(at);
+    const order = [
+      '<p class="summary bad">',
+      '<h2>Likely causes, most cases first</h2>',
+      '<h2>Failures (3)</h2>',
+      'id="case-signature.final-lf-missing"',
+      'id="case-request.verify.crash"',
+      'id="case-webhook.genuine.basic"',
+      '<h2>By operation</h2>',
+      '<h2>By kind</h2>',
+      '<h2>By spec section</h2>',
+      'id="acceptable"',
+      'id="xfail"',
+      'id="partial"',
+      'id="skipped"',
+      'id="all"',
+      'id="log"',
+    ].map(at);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     // nothing tabular before the first failure but the run's facts
     expect(html.slice(0, at('id="case-signature.final-lf-missing"')).match(/<table/g)).toBeNull();
@@ -42,7 +58,9 @@ describe('toHtml', () => {
 
   it('lets long values wrap (code, pre and free-text cells anywhere, prose at word ends first), keeps every table in a scroll box, stacks expected and got on a narrow screen', () => {
     const css = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
-    expect(css).toContain('body{overflow-wrap:break-word}code,pre,td.long{overflow-wrap:anywhere}td.long{min-width:12em}');
+    expect(css).toContain(
+      'body{overflow-wrap:break-word}code,pre,td.long{overflow-wrap:anywhere}td.long{min-width:12em}',
+    );
     // every message cell of the tables of cases is a free-text cell
     expect(html.match(/<th>message<\/th>/g)?.length).toBe(3);
     expect(html).not.toMatch(/<td>[^<]*(as expected|accepted)[^<]*<\/td><\/tr>/);
@@ -59,34 +77,68 @@ describe('toHtml', () => {
     const c: CaseResult = {
       ...base,
       ops: [
-        { op: 'signature.content', status: 'skip', expected: null, got: null, message: 'the subject does not offer signature.content', durationMs: 0 },
-        { op: 'request.verify', status: 'skip', expected: 'refuse', got: { unsupported: { reason: 'no verifier here' } }, message: 'unsupported: no verifier here', durationMs: 1 },
+        {
+          op: 'signature.content',
+          status: 'skip',
+          expected: null,
+          got: null,
+          message: 'the subject does not offer signature.content',
+          durationMs: 0,
+        },
+        {
+          op: 'request.verify',
+          status: 'skip',
+          expected: 'refuse',
+          got: { unsupported: { reason: 'no verifier here' } },
+          message: 'unsupported: no verifier here',
+          durationMs: 1,
+        },
         ...base.ops.filter((o) => o.op === 'signature.sign'),
       ],
     };
     const page = toHtml(fixtureRun({ cases: [c] }), SECRETS);
     const article = page.slice(page.indexOf('<article'), page.indexOf('</article>'));
-    expect(article).toContain('<div class="op"><h4><code>signature.content</code> <span class="s-skip">not run: the implementation does not offer signature.content</span></h4></div>');
-    expect(article).toContain('<div class="op"><h4><code>request.verify</code> <span class="s-skip">not run: the implementation answered unsupported (no verifier here)</span></h4></div>');
+    expect(article).toContain(
+      '<div class="op"><h4><code>signature.content</code> <span class="s-skip">not run: the implementation does not offer signature.content</span></h4></div>',
+    );
+    expect(article).toContain(
+      '<div class="op"><h4><code>request.verify</code> <span class="s-skip">not run: the implementation answered unsupported (no verifier here)</span></h4></div>',
+    );
     // one box pair: the step that ran; no null box
     expect(article.match(/<div class="sbs">/g)?.length).toBe(1);
     expect(article).not.toContain('<pre>null</pre>');
   });
 
   it('counts per operation and partial cases, and names what did not run and the unknown names at the top', () => {
-    expect(html).toContain('<tr><td><code>signature.content</code></td><td>yes</td><td class="num">3</td><td class="num">2</td><td class="num">1</td><td class="num v-failed">1</td><td class="num zero">0</td><td class="num v-partial">1</td></tr>');
+    expect(html).toContain(
+      '<tr><td><code>signature.content</code></td><td>yes</td><td class="num">3</td><td class="num">2</td><td class="num">1</td><td class="num v-failed">1</td><td class="num zero">0</td><td class="num v-partial">1</td></tr>',
+    );
     const top = html.slice(0, at('id="kinds"'));
     expect(top).toContain('<strong>Not run</strong>: <code>signature.content</code> (answered unsupported, 1 step)');
-    expect(top).toContain('<strong>Warning</strong>: the testee offers &quot;signature.sgn&quot;, which protocol v1 does not know (did you mean &quot;signature.sign&quot;?)');
-    expect(html).toContain('<h2>Partial (1)</h2>\n<h3>Not run: <code>signature.content</code>, <code>signature.sign</code> (1)</h3><p><code>signature.verify-only</code></p>');
+    expect(top).toContain(
+      '<strong>Warning</strong>: the testee offers &quot;signature.sgn&quot;, which protocol v1 does not know (did you mean &quot;signature.sign&quot;?)',
+    );
+    expect(html).toContain(
+      '<h2>Partial (1)</h2>\n<h3>Not run: <code>signature.content</code>, <code>signature.sign</code> (1)</h3><p><code>signature.verify-only</code></p>',
+    );
     expect(html).toContain('<span class="verdict v-partial">partial</span>');
   });
 
   it('says at the top when no test ran, and marks a partial-only run', () => {
-    const none = toHtml(fixtureRun({ cases: [], operations: [], noTestRan: 'no test ran: the implementation offers no operations' }), SECRETS);
-    expect(none).toContain('<p class="summary bad">NO TEST RAN: 0 passed (0 cases, 1.234 s)</p>\n<div class="notice bad"><p><strong>no test ran: the implementation offers no operations</strong>: this run checked nothing.</p><div class="explained"><p><strong>How to fix it</strong>: Advertise, in the handshake, the operations');
-    const partialOnly = toHtml(fixtureRun({ cases: fixtureCases().filter((c) => c.verdict === 'passed' || c.verdict === 'partial') }), SECRETS);
-    expect(partialOnly).toContain('<p class="summary partial">CONFORMANT (PARTIAL): 3 passed, 1 partial (4 cases, 1.234 s)</p>');
+    const none = toHtml(
+      fixtureRun({ cases: [], operations: [], noTestRan: 'no test ran: the implementation offers no operations' }),
+      SECRETS,
+    );
+    expect(none).toContain(
+      '<p class="summary bad">NO TEST RAN: 0 passed (0 cases, 1.234 s)</p>\n<div class="notice bad"><p><strong>no test ran: the implementation offers no operations</strong>: this run checked nothing.</p><div class="explained"><p><strong>How to fix it</strong>: Advertise, in the handshake, the operations',
+    );
+    const partialOnly = toHtml(
+      fixtureRun({ cases: fixtureCases().filter((c) => c.verdict === 'passed' || c.verdict === 'partial') }),
+      SECRETS,
+    );
+    expect(partialOnly).toContain(
+      '<p class="summary partial">CONFORMANT (PARTIAL): 3 passed, 1 partial (4 cases, 1.234 s)</p>',
+    );
   });
 
   it('shows the content diff: line 7 differs, its LF is the first differing byte, the got content ends there', () => {
@@ -96,14 +148,22 @@ describe('toHtml', () => {
     expect(rows).toHaveLength(7);
     expect(rows.map((r) => r.includes('differs'))).toEqual([false, false, false, false, false, false, true]);
     const line7 = article.slice(article.indexOf('<tr class="differs"><td class="n">7</td>'));
-    expect(line7).toMatch(/^<tr class="differs"><td class="n">7<\/td><td class="part">body<\/td><td class="line"><code>\{&quot;filename&quot;.*<mark class="first" title="first differing byte: 239"><span class="lf">⏎<\/span><\/mark><\/code><\/td><td class="line"><code>\{&quot;filename&quot;.*&quot;\}<mark class="first end"/);
-    expect(article).toContain('<td class="line"><code><span class="masked">sk****************************** (32 chars)</span><span class="lf">⏎</span></code></td>');
-    expect(article).toContain('<div class="diagnosis"><h4>Diagnosis</h4><ul>\n<li><code>no-final-lf</code>: your content is the expected content without its final LF');
+    expect(line7).toMatch(
+      /^<tr class="differs"><td class="n">7<\/td><td class="part">body<\/td><td class="line"><code>\{&quot;filename&quot;.*<mark class="first" title="first differing byte: 239"><span class="lf">⏎<\/span><\/mark><\/code><\/td><td class="line"><code>\{&quot;filename&quot;.*&quot;\}<mark class="first end"/,
+    );
+    expect(article).toContain(
+      '<td class="line"><code><span class="masked">sk****************************** (32 chars)</span><span class="lf">⏎</span></code></td>',
+    );
+    expect(article).toContain(
+      '<div class="diagnosis"><h4>Diagnosis</h4><ul>\n<li><code>no-final-lf</code>: your content is the expected content without its final LF',
+    );
   });
 
   it('shows expected against got side by side', () => {
     const article = html.slice(at('id="case-request.verify.crash"'), at('id="case-webhook.genuine.basic"'));
-    expect(article).toMatch(/<div class="sbs"><div><h5>expected<\/h5><pre>&quot;accept&quot;<\/pre><\/div><div><h5>got<\/h5><pre>\{/);
+    expect(article).toMatch(
+      /<div class="sbs"><div><h5>expected<\/h5><pre>&quot;accept&quot;<\/pre><\/div><div><h5>got<\/h5><pre>\{/,
+    );
   });
 
   it('escapes everything', () => {

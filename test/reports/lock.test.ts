@@ -32,7 +32,9 @@ describe('lockReportFolder', () => {
     const dir = tmp();
     const lock = lockReportFolder(dir);
     try {
-      expect(() => lockReportFolder(dir)).toThrow(`the report folder ${dir} is in use by this process: wait for it to end or choose another --report-dir`);
+      expect(() => lockReportFolder(dir)).toThrow(
+        `the report folder ${dir} is in use by this process: wait for it to end or choose another --report-dir`,
+      );
     } finally {
       lock.release();
     }
@@ -40,7 +42,7 @@ describe('lockReportFolder', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('a lock replaced by another process\'s is left to it', () => {
+  it("a lock replaced by another process's is left to it", () => {
     const dir = tmp();
     const lock = lockReportFolder(dir);
     writeFileSync(join(dir, REPORT_LOCK_FILE), '4194303\n');
@@ -81,7 +83,11 @@ describe('lockReportFolder', () => {
       return undefined;
     })();
     expect(error).toBeInstanceOf(ReportFolderLockError);
-    expect(error).toMatchObject({ code: 'PGV2_REPORT_FOLDER_LOCKED', pid: undefined, message: expect.stringMatching(/^cannot lock the report folder .*\/file\/r: /) });
+    expect(error).toMatchObject({
+      code: 'PGV2_REPORT_FOLDER_LOCKED',
+      pid: undefined,
+      message: expect.stringMatching(/^cannot lock the report folder .*\/file\/r: /),
+    });
   });
 });
 
@@ -102,6 +108,8 @@ describe('the lock and the report files', () => {
     mkdirSync(join(dir, 'r'));
     writeFileSync(join(dir, 'r', REPORT_LOCK_FILE), '1\n');
     writeFileSync(join(dir, 'r', 'notes.txt'), '');
-    expect(() => checkReportDir(join(dir, 'r'))).toThrow(/is not a report folder \(only junit\.xml, results\.json, report\.md, report\.html, run\.log, shard\.json may be in it\)/);
+    expect(() => checkReportDir(join(dir, 'r'))).toThrow(
+      /is not a report folder \(only junit\.xml, results\.json, report\.md, report\.html, run\.log, shard\.json may be in it\)/,
+    );
   });
 });

@@ -15,7 +15,30 @@ import { tempFolders } from '../_support.js';
 const tmp = tempFolders('pgv2kit-merge-');
 const ids = ['signature.a', 'signature.b', 'client.c', 'signature.d'];
 const caseOf = (id: string, verdict: CaseResult['verdict']): CaseResult =>
-  ({ id, kind: id.split('.')[0], file: 'f.yaml', comment: '', spec: [], readings: [], flags: [], result: 'valid', status: verdict === 'passed' ? 'pass' : 'fail', verdict, message: 'm', durationMs: 1, ops: [{ op: 'signature.sign', status: verdict === 'passed' ? 'pass' : 'fail', expected: null, got: null, message: 'm', durationMs: 1 }] }) as CaseResult;
+  ({
+    id,
+    kind: id.split('.')[0],
+    file: 'f.yaml',
+    comment: '',
+    spec: [],
+    readings: [],
+    flags: [],
+    result: 'valid',
+    status: verdict === 'passed' ? 'pass' : 'fail',
+    verdict,
+    message: 'm',
+    durationMs: 1,
+    ops: [
+      {
+        op: 'signature.sign',
+        status: verdict === 'passed' ? 'pass' : 'fail',
+        expected: null,
+        got: null,
+        message: 'm',
+        durationMs: 1,
+      },
+    ],
+  }) as CaseResult;
 const shardRun = (index: number, cases: CaseResult[], extra: Partial<RunResult> = {}): RunResult => ({
   runName: `r-${index}`,
   kit: { name: 'pgv2kit', version: '0' },
@@ -38,28 +61,55 @@ const shardRun = (index: number, cases: CaseResult[], extra: Partial<RunResult> 
 
 describe('mergeShards', () => {
   it('puts the cases back in the run order and spans the shards in time', () => {
-    const m = mergeShards([buildModel(shardRun(2, [caseOf('client.c', 'passed'), caseOf('signature.b', 'passed')]), []), buildModel(shardRun(1, [caseOf('signature.d', 'passed'), caseOf('signature.a', 'passed')]), [])]);
+    const m = mergeShards([
+      buildModel(shardRun(2, [caseOf('client.c', 'passed'), caseOf('signature.b', 'passed')]), []),
+      buildModel(shardRun(1, [caseOf('signature.d', 'passed'), caseOf('signature.a', 'passed')]), []),
+    ]);
     expect(m.cases.map((c) => c.id)).toEqual(ids);
     expect(m.conformant).toBe(true);
-    expect([m.startedAt, m.finishedAt, m.durationMs]).toEqual(['2026-01-01T00:00:01.000Z', '2026-01-01T00:00:04.000Z', 3000]);
+    expect([m.startedAt, m.finishedAt, m.durationMs]).toEqual([
+      '2026-01-01T00:00:01.000Z',
+      '2026-01-01T00:00:04.000Z',
+      3000,
+    ]);
     expect(m.log).toEqual(['--- shard 1/2: r-1 ---', 'line of 1', '--- shard 2/2: r-2 ---', 'line of 2']);
     expect(m.shard).toBeUndefined();
   });
 
   it('a shard stopped early: the merged run is stopped, its cases not run summed, never conformant', () => {
     const m = mergeShards([
-      buildModel(shardRun(1, [caseOf('signature.a', 'failed')], { stopped: { kind: 'max-failures', reason: '1 case failed (--max-failures 1)', notRun: 1 } }), []),
+      buildModel(
+        shardRun(1, [caseOf('signature.a', 'failed')], {
+          stopped: { kind: 'max-failures', reason: '1 case failed (--max-failures 1)', notRun: 1 },
+        }),
+        [],
+      ),
       buildModel(shardRun(2, [caseOf('signature.b', 'passed'), caseOf('client.c', 'passed')]), []),
     ]);
-    expect(m.stopped).toEqual({ kind: 'max-failures', reason: 'shard 1/2: 1 case failed (--max-failures 1)', notRun: 1 });
+    expect(m.stopped).toEqual({
+      kind: 'max-failures',
+      reason: 'shard 1/2: 1 case failed (--max-failures 1)',
+      notRun: 1,
+    });
     expect(m.conformant).toBe(false);
     expect(m.summary).toMatch(/^STOPPED \(shard 1\/2: 1 case failed/);
   });
 
   it('a shard whose testee never started: the merged run is aborted, whatever the other shard did', () => {
-    const aborted = { kind: 'testee-start' as const, message: 'the testee exited with code 2 before it was ready', command: 'node a.mjs', exitCode: 2, signal: null, ended: 'exited with code 2', stderrTail: [] };
+    const aborted = {
+      kind: 'testee-start' as const,
+      message: 'the testee exited with code 2 before it was ready',
+      command: 'node a.mjs',
+      exitCode: 2,
+      signal: null,
+      ended: 'exited with code 2',
+      stderrTail: [],
+    };
     const m = mergeShards([
-      buildModel(shardRun(1, [], { aborted, noTestRan: 'no test ran: the testee could not start (x)', offered: [] }), []),
+      buildModel(
+        shardRun(1, [], { aborted, noTestRan: 'no test ran: the testee could not start (x)', offered: [] }),
+        [],
+      ),
       buildModel(shardRun(2, [caseOf('signature.b', 'passed')]), []),
     ]);
     expect(m.aborted?.message).toBe(aborted.message);
@@ -68,15 +118,25 @@ describe('mergeShards', () => {
     expect(m.implementation.name).toBe('impl');
   });
 
-  it('other targets\' cases are summed, their operations in the kit\'s order', () => {
+  it("other targets' cases are summed, their operations in the kit's order", () => {
     const m = mergeShards([
-      buildModel(shardRun(1, [caseOf('signature.a', 'passed')], { otherTargets: { cases: 2, operations: ['merchant.webhook'] } }), []),
-      buildModel(shardRun(2, [caseOf('signature.b', 'passed')], { otherTargets: { cases: 3, operations: ['gateway.upload', 'merchant.webhook'] } }), []),
+      buildModel(
+        shardRun(1, [caseOf('signature.a', 'passed')], {
+          otherTargets: { cases: 2, operations: ['merchant.webhook'] },
+        }),
+        [],
+      ),
+      buildModel(
+        shardRun(2, [caseOf('signature.b', 'passed')], {
+          otherTargets: { cases: 3, operations: ['gateway.upload', 'merchant.webhook'] },
+        }),
+        [],
+      ),
     ]);
     expect(m.otherTargets).toMatchObject({ cases: 5, operations: ['gateway.upload', 'merchant.webhook'] });
   });
 
-  it('refuses models that are not shards, and shard files that are not JSON or not pgv2kit\'s', () => {
+  it("refuses models that are not shards, and shard files that are not JSON or not pgv2kit's", () => {
     expect(() => mergeShards([])).toThrow(MergeError);
     const whole = buildModel({ ...shardRun(1, []), shard: undefined } as unknown as RunResult, []);
     expect(() => mergeShards([whole])).toThrow('give the report folders of the shards to merge');

@@ -27,14 +27,21 @@ describe('secrets in reports', () => {
     const run = fixtureRun();
     const hostile = fixtureRun({
       runName: `run with ${SECRET}`,
-      cases: run.cases.map((c, i) => (i === 1 ? { ...c, comment: `${c.comment} (${SECRET})`, listedReason: `ticket mentions ${SECRET3}` } : c)),
+      cases: run.cases.map((c, i) =>
+        i === 1 ? { ...c, comment: `${c.comment} (${SECRET})`, listedReason: `ticket mentions ${SECRET3}` } : c,
+      ),
       log: [...run.log, `echo ${b64(`{"appSecret":"${SECRET3}"}`)}`],
     });
-    const { dir, files } = await writeReports(hostile, { dir: join(mkdtempSync(join(tmpdir(), 'pgv2kit-secrets-')), 'out'), secrets: SECRETS });
+    const { dir, files } = await writeReports(hostile, {
+      dir: join(mkdtempSync(join(tmpdir(), 'pgv2kit-secrets-')), 'out'),
+      secrets: SECRETS,
+    });
     expect(readdirSync(dir).sort()).toEqual([...files].sort());
     const needles = [
       ...SECRETS.map((s) => ({ what: `secret ${s}`, text: s })),
-      ...SECRETS.flatMap((s) => Array.from({ length: s.length - 7 }, (_, i) => ({ what: `8 characters of ${s}`, text: s.slice(i, i + 8) }))),
+      ...SECRETS.flatMap((s) =>
+        Array.from({ length: s.length - 7 }, (_, i) => ({ what: `8 characters of ${s}`, text: s.slice(i, i + 8) })),
+      ),
       ...SECRETS.flatMap((s) => base64Cores(s).map((core) => ({ what: `base64 of ${s}`, text: core }))),
       ...[EXPECTED_CONTENT, GOT_CONTENT, OK_CONTENT].map((c) => ({ what: 'base64 of a whole content', text: b64(c) })),
     ];

@@ -16,11 +16,13 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>();
   const open: typeof real.open = async (path, ...rest) => {
     failing.opened.push(String(path));
-    if (failing.file && String(path).endsWith(failing.file)) throw Object.assign(new Error('EIO: simulated write failure'), { code: 'EIO' });
+    if (failing.file && String(path).endsWith(failing.file))
+      throw Object.assign(new Error('EIO: simulated write failure'), { code: 'EIO' });
     return real.open(path, ...rest);
   };
   const rename: typeof real.rename = async (from, to) => {
-    if (failing.renameFrom && String(from).includes(failing.renameFrom)) throw Object.assign(new Error('EXDEV: simulated rename failure'), { code: 'EXDEV' });
+    if (failing.renameFrom && String(from).includes(failing.renameFrom))
+      throw Object.assign(new Error('EXDEV: simulated rename failure'), { code: 'EXDEV' });
     return real.rename(from, to);
   };
   return { ...real, default: { ...real, open, rename }, open, rename };
@@ -36,10 +38,17 @@ describe('writeReports, failing mid-write', () => {
   it('removes the temporary folder and creates no report folder', async () => {
     const base = mkdtempSync(join(tmpdir(), 'pgv2kit-reports-'));
     failing.file = 'report.html';
-    const error = await writeReports(fixtureRun(), { dir: join(base, 'out'), secrets: SECRETS }).catch((e: unknown) => e);
+    const error = await writeReports(fixtureRun(), { dir: join(base, 'out'), secrets: SECRETS }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ReportWriteError);
     expect((error as ReportWriteError).cause).toMatchObject({ code: 'EIO' });
-    expect(failing.opened.map((p) => p.split('/').pop())).toEqual(['junit.xml', 'results.json', 'report.md', 'report.html']);
+    expect(failing.opened.map((p) => p.split('/').pop())).toEqual([
+      'junit.xml',
+      'results.json',
+      'report.md',
+      'report.html',
+    ]);
     expect(readdirSync(base)).toEqual([]);
   });
 
@@ -61,7 +70,10 @@ describe('writeReports, failing mid-write', () => {
     mkdirSync(dir);
     writeFileSync(join(dir, 'junit.xml'), 'OLD');
     failing.renameFrom = '.out.tmp-';
-    await expect(writeReports(fixtureRun(), { dir, secrets: SECRETS })).rejects.toMatchObject({ code: 'PGV2_REPORT_WRITE', cause: { code: 'EXDEV' } });
+    await expect(writeReports(fixtureRun(), { dir, secrets: SECRETS })).rejects.toMatchObject({
+      code: 'PGV2_REPORT_WRITE',
+      cause: { code: 'EXDEV' },
+    });
     expect(readdirSync(base)).toEqual(['out']);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toBe('OLD');
   });

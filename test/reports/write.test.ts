@@ -20,7 +20,10 @@ describe('writeReports', () => {
     expect(files).toEqual([...REPORT_FILES]);
     expect(readdirSync(dir).sort()).toEqual([...REPORT_FILES].sort());
     expect(readdirSync(base)).toEqual(['out']);
-    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'))).toMatchObject({ schemaVersion: 2, runName: 'nightly' });
+    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'))).toMatchObject({
+      schemaVersion: 2,
+      runName: 'nightly',
+    });
     expect(readFileSync(join(dir, 'run.log'), 'utf8').split('\n')).toHaveLength(fixtureRun().log.length + 1);
   });
 
@@ -68,15 +71,23 @@ describe('writeReports', () => {
   it('refuses a path that is a file, and the file system root', async () => {
     const base = scratch();
     writeFileSync(join(base, 'file'), 'x');
-    await expect(writeReports(fixtureRun(), { dir: join(base, 'file'), secrets: SECRETS })).rejects.toBeInstanceOf(ReportWriteError);
+    await expect(writeReports(fixtureRun(), { dir: join(base, 'file'), secrets: SECRETS })).rejects.toBeInstanceOf(
+      ReportWriteError,
+    );
     expect(readFileSync(join(base, 'file'), 'utf8')).toBe('x');
-    await expect(writeReports(fixtureRun(), { dir: '/', secrets: SECRETS })).rejects.toMatchObject({ code: 'PGV2_REPORT_WRITE' });
+    await expect(writeReports(fixtureRun(), { dir: '/', secrets: SECRETS })).rejects.toMatchObject({
+      code: 'PGV2_REPORT_WRITE',
+    });
   });
 
   it('fails with a ReportWriteError when a report cannot be rendered, leaving nothing behind', async () => {
     const base = scratch();
-    const broken = { ...fixtureRun(), cases: [{ ...fixtureRun().cases[0]!, ops: null }] } as unknown as ReturnType<typeof fixtureRun>;
-    await expect(writeReports(broken, { dir: join(base, 'out'), secrets: SECRETS })).rejects.toBeInstanceOf(ReportWriteError);
+    const broken = { ...fixtureRun(), cases: [{ ...fixtureRun().cases[0]!, ops: null }] } as unknown as ReturnType<
+      typeof fixtureRun
+    >;
+    await expect(writeReports(broken, { dir: join(base, 'out'), secrets: SECRETS })).rejects.toBeInstanceOf(
+      ReportWriteError,
+    );
     expect(readdirSync(base)).toEqual([]);
   });
 });

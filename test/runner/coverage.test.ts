@@ -33,8 +33,20 @@ describe('a case status from its steps', () => {
 
 describe('operationCoverage', () => {
   const cases = [
-    { ops: [{ op: 'signature.content', status: 'skip' }, { op: 'signature.sign', status: 'skip' }, { op: 'request.verify', status: 'pass' }] },
-    { ops: [{ op: 'signature.content', status: 'skip' }, { op: 'signature.sign', status: 'skip' }, { op: 'request.verify', status: 'fail' }] },
+    {
+      ops: [
+        { op: 'signature.content', status: 'skip' },
+        { op: 'signature.sign', status: 'skip' },
+        { op: 'request.verify', status: 'pass' },
+      ],
+    },
+    {
+      ops: [
+        { op: 'signature.content', status: 'skip' },
+        { op: 'signature.sign', status: 'skip' },
+        { op: 'request.verify', status: 'fail' },
+      ],
+    },
     { ops: [{ op: 'request.verify', status: 'error' }] },
     { ops: [{ op: 'webhook.verify', status: 'skip' }] },
   ] as const;
@@ -62,13 +74,56 @@ describe('noTestRan', () => {
   const skipped = [{ ops: [{ op: 'signature.sign' as Operation, status: 'skip' as const }] }];
 
   it.each<[string, Parameters<typeof noTestRan>[0], string | undefined]>([
-    ['an empty selection', { selection: { only: ['signature'], skip: ['signature'] }, cases: [], offered: ['signature.sign'] }, 'no test ran: the selection (--only signature --skip signature) leaves no case'],
-    ['an empty vector set', { selection, cases: [], offered: ['signature.sign'] }, 'no test ran: the vector set leaves no case'],
-    ['a testee offering nothing', { selection, cases: skipped, offered: [] }, 'no test ran: the implementation offers no operations'],
-    ['a testee offering nothing the selection needs', { selection, cases: skipped, offered: ['webhook.verify'] }, 'no test ran: the implementation offers none of the operations the selected cases need (signature.sign)'],
-    ['every offered step answered unsupported', { selection, cases: skipped, offered: ['signature.sign'] }, 'no test ran: the implementation answered unsupported to every step of the operations it offers'],
-    ['one step ran (and failed)', { selection, cases: [...skipped, { ops: [{ op: 'request.verify', status: 'fail' }] }], offered: ['request.verify'] }, undefined],
-    ['one step ran in a partial case', { selection, cases: [{ ops: [{ op: 'signature.sign', status: 'skip' }, { op: 'request.verify', status: 'pass' }] }], offered: ['request.verify'] }, undefined],
+    [
+      'an empty selection',
+      { selection: { only: ['signature'], skip: ['signature'] }, cases: [], offered: ['signature.sign'] },
+      'no test ran: the selection (--only signature --skip signature) leaves no case',
+    ],
+    [
+      'an empty vector set',
+      { selection, cases: [], offered: ['signature.sign'] },
+      'no test ran: the vector set leaves no case',
+    ],
+    [
+      'a testee offering nothing',
+      { selection, cases: skipped, offered: [] },
+      'no test ran: the implementation offers no operations',
+    ],
+    [
+      'a testee offering nothing the selection needs',
+      { selection, cases: skipped, offered: ['webhook.verify'] },
+      'no test ran: the implementation offers none of the operations the selected cases need (signature.sign)',
+    ],
+    [
+      'every offered step answered unsupported',
+      { selection, cases: skipped, offered: ['signature.sign'] },
+      'no test ran: the implementation answered unsupported to every step of the operations it offers',
+    ],
+    [
+      'one step ran (and failed)',
+      {
+        selection,
+        cases: [...skipped, { ops: [{ op: 'request.verify', status: 'fail' }] }],
+        offered: ['request.verify'],
+      },
+      undefined,
+    ],
+    [
+      'one step ran in a partial case',
+      {
+        selection,
+        cases: [
+          {
+            ops: [
+              { op: 'signature.sign', status: 'skip' },
+              { op: 'request.verify', status: 'pass' },
+            ],
+          },
+        ],
+        offered: ['request.verify'],
+      },
+      undefined,
+    ],
   ])('%s', (_, run, expected) => {
     expect(noTestRan(run)).toBe(expected);
   });
@@ -93,7 +148,11 @@ describe('unknown operation names', () => {
       suggestion: 'signature.sign',
       message: 'the testee offers "signature.sgn", which protocol v1 does not know (did you mean "signature.sign"?)',
     });
-    expect(unknownOperation('frobnicate', 'the testee').message).toMatch(/^the testee offers "frobnicate", which protocol v1 does not know \(protocol v1 operations: signature\.content, signature\.sign, /);
-    expect(unknownOperation('upload.formCheck', 'the testee').message).toBe('the testee offers "upload.formCheck", which protocol v1 does not know (a kit-internal operation, never sent to a testee)');
+    expect(unknownOperation('frobnicate', 'the testee').message).toMatch(
+      /^the testee offers "frobnicate", which protocol v1 does not know \(protocol v1 operations: signature\.content, signature\.sign, /,
+    );
+    expect(unknownOperation('upload.formCheck', 'the testee').message).toBe(
+      'the testee offers "upload.formCheck", which protocol v1 does not know (a kit-internal operation, never sent to a testee)',
+    );
   });
 });

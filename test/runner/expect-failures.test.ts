@@ -20,8 +20,16 @@ describe('expected-failure lists', () => {
     ['an unknown field', '- id: a\n  reason: r\n  owner: me\n', 'entry 1 (a) has unknown field owner'],
     ['a duplicate', '- id: a\n  reason: r\n- id: a\n  reason: s\n', 'a is listed twice'],
     // the list is level 1, so level 65 is the 64th "[", after "- ": column 66
-    ['3,000 levels of nesting', `- ${'['.repeat(3000)}${']'.repeat(3000)}\n`, 'is refused (line 1, column 66): nests collections more than 64 deep'],
-    ['an alias bomb', `- &a0 [x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 9 }, (_, i) => `- &a${i + 1} [${Array(9).fill(`*a${i}`).join(', ')}]\n`).join('')}`, 'is refused: its aliases expand past the limit of 100 expansions'],
+    [
+      '3,000 levels of nesting',
+      `- ${'['.repeat(3000)}${']'.repeat(3000)}\n`,
+      'is refused (line 1, column 66): nests collections more than 64 deep',
+    ],
+    [
+      'an alias bomb',
+      `- &a0 [x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 9 }, (_, i) => `- &a${i + 1} [${Array(9).fill(`*a${i}`).join(', ')}]\n`).join('')}`,
+      'is refused: its aliases expand past the limit of 100 expansions',
+    ],
   ])('refuses %s, naming the file', (name, text, message) => {
     const p = file(`${name.replace(/ /g, '-')}.yaml`, text);
     expect(() => readExpectFailures(p)).toThrow(ExpectFailuresError);

@@ -12,7 +12,8 @@ export const FAMILY_SETS: Record<string, (ch: string) => boolean> = {
   ascii: (ch) => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\v' || ch === '\f' || ch === '\r',
   js: (ch) => ch.trim() === '' && ch.length === 1,
   python: (ch) =>
-    '\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000'.includes(ch) || (ch >= '\u2000' && ch <= '\u200a'),
+    '\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000'.includes(ch) ||
+    (ch >= '\u2000' && ch <= '\u200a'),
   unicode: (ch) =>
     '\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000'.includes(ch) || (ch >= '\u2000' && ch <= '\u200a'),
   java: (ch) => ch.length === 1 && ch.charCodeAt(0) <= 32,
@@ -24,11 +25,33 @@ export const FAMILY_SETS: Record<string, (ch: string) => boolean> = {
  */
 export const FAMILY_FOLDS: Record<string, Record<string, string>> = {
   ascii: {},
-  upper: { '\u017f': 's', '\u0131': 'i', '\u00df': 'ss', '\ufb00': 'ff', '\ufb01': 'fi', '\ufb02': 'fl', '\ufb03': 'ffi', '\ufb04': 'ffl', '\ufb05': 'st', '\ufb06': 'st' },
+  upper: {
+    '\u017f': 's',
+    '\u0131': 'i',
+    '\u00df': 'ss',
+    '\ufb00': 'ff',
+    '\ufb01': 'fi',
+    '\ufb02': 'fl',
+    '\ufb03': 'ffi',
+    '\ufb04': 'ffl',
+    '\ufb05': 'st',
+    '\ufb06': 'st',
+  },
   lower: { '\u212a': 'k' },
   java: { '\u017f': 's', '\u0131': 'i', '\u0130': 'i', '\u212a': 'k' },
   go: { '\u017f': 's', '\u212a': 'k' },
-  casefold: { '\u017f': 's', '\u00df': 'ss', '\u212a': 'k', '\ufb00': 'ff', '\ufb01': 'fi', '\ufb02': 'fl', '\ufb03': 'ffi', '\ufb04': 'ffl', '\ufb05': 'st', '\ufb06': 'st' },
+  casefold: {
+    '\u017f': 's',
+    '\u00df': 'ss',
+    '\u212a': 'k',
+    '\ufb00': 'ff',
+    '\ufb01': 'fi',
+    '\ufb02': 'fl',
+    '\ufb03': 'ffi',
+    '\ufb04': 'ffl',
+    '\ufb05': 'st',
+    '\ufb06': 'st',
+  },
 };
 
 type Fold = undefined | Record<string, string>;
@@ -82,7 +105,9 @@ export function familyParse(header: string, c: FamilyConfig): FamilyAnswer {
   else for (let i = 0; i < h.length && cut < 0; i++) if (c.schemeSplit(h.charAt(i))) cut = i;
   if (cut < 0) return { refused: true };
   const word = h.substring(0, cut);
-  const okScheme = word === 'V2_SHA256' || (c.schemeAnyCase && (word.toUpperCase() === 'V2_SHA256' || word.toLowerCase() === 'v2_sha256'));
+  const okScheme =
+    word === 'V2_SHA256' ||
+    (c.schemeAnyCase && (word.toUpperCase() === 'V2_SHA256' || word.toLowerCase() === 'v2_sha256'));
   if (!okScheme) return { refused: true };
   let rest = h.substring(cut + 1);
   if (c.schemeSplit !== undefined && c.schemeRun) rest = ltrim(rest, c.schemeSplit);
@@ -94,7 +119,8 @@ export function familyParse(header: string, c: FamilyConfig): FamilyAnswer {
     if (eq < 0) return { refused: true };
     const written = rtrim(item.substring(0, eq), c.beforeEq);
     const fold = c.nameFold;
-    const name = fold === undefined ? written : (NAMES.find((n) => folded(n, fold) === folded(written, fold)) ?? written);
+    const name =
+      fold === undefined ? written : (NAMES.find((n) => folded(n, fold) === folded(written, fold)) ?? written);
     const value = ltrim(item.substring(eq + 1), c.afterEq);
     if (!NAMES.includes(name)) {
       if (!c.ignoreUnknown) return { refused: true };
@@ -134,7 +160,10 @@ export function familyAnswers(header: string): { refusable: boolean; accepted: s
   const folds: Fold[] = recased ? [undefined, FAMILY_FOLDS['ascii']] : [undefined];
   const foldKeys = new Set<string>(['']);
   for (const f of Object.values(FAMILY_FOLDS)) {
-    const key = present.filter((ch) => ch in f).map((ch) => `${ch}${f[ch]}`).join('');
+    const key = present
+      .filter((ch) => ch in f)
+      .map((ch) => `${ch}${f[ch]}`)
+      .join('');
     if (!foldKeys.has(key)) {
       foldKeys.add(key);
       folds.push(f);
@@ -147,7 +176,8 @@ export function familyAnswers(header: string): { refusable: boolean; accepted: s
   while (first.length > 0 && isSpace(first[0] ?? '')) first.shift();
   while (first.length > 0 && isSpace(first[first.length - 1] ?? '')) first.pop();
   // an empty element: one of white space only after a comma, or nothing but the scheme word before the first comma
-  const mayBeEmpty = elements.slice(1).some((e) => e.split('').every(isSpace)) || (elements.length > 1 && !first.some(isSpace));
+  const mayBeEmpty =
+    elements.slice(1).some((e) => e.split('').every(isSpace)) || (elements.length > 1 && !first.some(isSpace));
   const drops = mayBeEmpty ? [false, true] : [false];
   let refusable = false;
   const accepted = new Set<string>();
@@ -161,7 +191,19 @@ export function familyAnswers(header: string): { refusable: boolean; accepted: s
                 for (const schemeAnyCase of [false, true])
                   for (const dropEmpty of drops)
                     for (const nameFold of folds) {
-                      const c = { header: hd, schemeSplit, schemeRun, itemStart, itemEnd, beforeEq, afterEq, ignoreUnknown, schemeAnyCase, dropEmpty, nameFold };
+                      const c = {
+                        header: hd,
+                        schemeSplit,
+                        schemeRun,
+                        itemStart,
+                        itemEnd,
+                        beforeEq,
+                        afterEq,
+                        ignoreUnknown,
+                        schemeAnyCase,
+                        dropEmpty,
+                        nameFold,
+                      };
                       const a = familyParse(header, c);
                       if ('refused' in a) refusable = true;
                       else accepted.add(JSON.stringify(a.items));
@@ -179,7 +221,13 @@ function hasWhiteSpaceAtPlaces(header: string, sets: Array<(ch: string) => boole
   if (sp < 0) return false;
   for (const item of header.substring(sp + 1).split(',')) {
     const eq = item.indexOf('=');
-    if (ws(item.charAt(0)) || ws(item.charAt(item.length - 1)) || (eq > 0 && ws(item.charAt(eq - 1))) || (eq >= 0 && ws(item.charAt(eq + 1)))) return true;
+    if (
+      ws(item.charAt(0)) ||
+      ws(item.charAt(item.length - 1)) ||
+      (eq > 0 && ws(item.charAt(eq - 1))) ||
+      (eq >= 0 && ws(item.charAt(eq + 1)))
+    )
+      return true;
   }
   return false;
 }

@@ -4,12 +4,22 @@ import { bytesEqual, concatBytes, fromBase64, toBase64, utf8 } from '../../src/s
 import { signatureContent } from '../../src/scheme/content.js';
 import { sign, signContent } from '../../src/scheme/sign.js';
 
-const parts = { appId: 'app_1', appSecret: 'sk_1', method: 'POST', url: 'https://pg.example.com/pg/v2/payment/create?x=1', timestamp: '1717171717000', nonce: 'a=b', body: '{"k":"é"}' };
+const parts = {
+  appId: 'app_1',
+  appSecret: 'sk_1',
+  method: 'POST',
+  url: 'https://pg.example.com/pg/v2/payment/create?x=1',
+  timestamp: '1717171717000',
+  nonce: 'a=b',
+  body: '{"k":"é"}',
+};
 const text = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
 
 describe('signatureContent (5.1)', () => {
   it('joins the seven parts, each followed by LF, including the last', () => {
-    expect(Buffer.from(signatureContent(parts)).toString('utf8')).toBe('app_1\nsk_1\nPOST\nhttps://pg.example.com/pg/v2/payment/create?x=1\n1717171717000\na=b\n{"k":"é"}\n');
+    expect(Buffer.from(signatureContent(parts)).toString('utf8')).toBe(
+      'app_1\nsk_1\nPOST\nhttps://pg.example.com/pg/v2/payment/create?x=1\n1717171717000\na=b\n{"k":"é"}\n',
+    );
   });
   it('R1: a body ending in LF gives two final LFs, never three', () => {
     expect(text(signatureContent({ ...parts, body: 'x\n' })).endsWith('a=b\nx\n\n')).toBe(true);
@@ -30,7 +40,17 @@ describe('sign (5.2)', () => {
   });
   it('signs the content of the parts', () => {
     const expected = createHash('sha256').update('app_1\nsk_1\nGET\nhttps://x/\n1\nn\n\n').digest('hex');
-    expect(sign({ appId: 'app_1', appSecret: 'sk_1', method: 'GET', url: 'https://x/', timestamp: '1', nonce: 'n', body: '' })).toBe(expected);
+    expect(
+      sign({
+        appId: 'app_1',
+        appSecret: 'sk_1',
+        method: 'GET',
+        url: 'https://x/',
+        timestamp: '1',
+        nonce: 'n',
+        body: '',
+      }),
+    ).toBe(expected);
   });
 });
 

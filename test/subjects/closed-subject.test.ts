@@ -16,12 +16,19 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const fixture = fileURLToPath(new URL('../protocol/fixtures/misbehaving-testee.mjs', import.meta.url));
 
 function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 describe('the run reaches a subject through its interface only', () => {
   it('src/cli, src/runner and the library run neither cast a subject nor peek at a session', () => {
-    const files = [...tsFiles(join(SRC, 'cli')), ...tsFiles(join(SRC, 'runner')), join(SRC, 'conformance.ts'), join(SRC, 'run.ts')];
+    const files = [
+      ...tsFiles(join(SRC, 'cli')),
+      ...tsFiles(join(SRC, 'runner')),
+      join(SRC, 'conformance.ts'),
+      join(SRC, 'run.ts'),
+    ];
     const found: string[] = [];
     for (const file of files) {
       readFileSync(file, 'utf8')
@@ -29,7 +36,13 @@ describe('the run reaches a subject through its interface only', () => {
         .forEach((line, i) => {
           // `(subject as …)`, `subject as unknown as …`, `'session' in subject`, `x.session.kill()`
           if (/^\s*(\*|\/\/|\/\*)/.test(line)) return;
-          if (/\b(subject|testee)\w*\)?\s+as\s/.test(line) || /\bas\s+(unknown\s+as\s+)?\w*Subject\b/.test(line) || /'session'\s+in\b/.test(line) || /\.session\b/.test(line)) found.push(`${file.slice(SRC.length)}:${i + 1}: ${line.trim()}`);
+          if (
+            /\b(subject|testee)\w*\)?\s+as\s/.test(line) ||
+            /\bas\s+(unknown\s+as\s+)?\w*Subject\b/.test(line) ||
+            /'session'\s+in\b/.test(line) ||
+            /\.session\b/.test(line)
+          )
+            found.push(`${file.slice(SRC.length)}:${i + 1}: ${line.trim()}`);
         });
     }
     expect(found).toEqual([]);
@@ -37,12 +50,21 @@ describe('the run reaches a subject through its interface only', () => {
 });
 
 function fake(name: string, parts: Partial<Subject> = {}): Subject {
-  return { implementation: { name, version: '1', language: 'test' }, operations: [], call: async () => ({ result: {} }), ...parts };
+  return {
+    implementation: { name, version: '1', language: 'test' },
+    operations: [],
+    call: async () => ({ result: {} }),
+    ...parts,
+  };
 }
 
 describe('combineSubjects forwards the members the run calls', () => {
   it('warnings of every part, in order; none when no part has any', () => {
-    const s = combineSubjects(fake('a', { warnings: () => ['a broke'] }), fake('b'), fake('c', { warnings: () => ['c broke', 'c again'] }));
+    const s = combineSubjects(
+      fake('a', { warnings: () => ['a broke'] }),
+      fake('b'),
+      fake('c', { warnings: () => ['c broke', 'c again'] }),
+    );
     expect(s.warnings?.()).toEqual(['a broke', 'c broke', 'c again']);
     expect(combineSubjects(fake('a'), fake('b')).warnings?.() ?? []).toEqual([]);
   });
@@ -57,14 +79,24 @@ describe('combineSubjects forwards the members the run calls', () => {
 
   it('abort reaches every part that has it (a part without it is left alone)', () => {
     const aborted: string[] = [];
-    const s = combineSubjects(fake('a', { abort: () => void aborted.push('a') }), fake('b'), fake('c', { abort: () => void aborted.push('c') }));
+    const s = combineSubjects(
+      fake('a', { abort: () => void aborted.push('a') }),
+      fake('b'),
+      fake('c', { abort: () => void aborted.push('c') }),
+    );
     s.abort?.();
     expect(aborted).toEqual(['a', 'c']);
   });
 });
 
 describe('the testee subject', () => {
-  const options = (mode: string) => ({ command: `"${process.execPath}" "${fixture}"`, env: { ...process.env, MODE: mode }, timeoutMs: 1500, startTimeoutMs: 5000, log: () => undefined });
+  const options = (mode: string) => ({
+    command: `"${process.execPath}" "${fixture}"`,
+    env: { ...process.env, MODE: mode },
+    timeoutMs: 1500,
+    startTimeoutMs: 5000,
+    log: () => undefined,
+  });
 
   it('warns of lines that broke the protocol outside any case, once, with the first of them', async () => {
     const subject = await createTesteeSubject(options('twolines'));
@@ -73,7 +105,11 @@ describe('the testee subject', () => {
       for (const id of ['c-1', 'c-2-bad', 'c-3']) await subject.call('signature.sign', {}, id);
       // the second answer may follow the first by a moment
       await subject.call('signature.sign', {}, 'c-4');
-      expect(subject.warnings()).toEqual([expect.stringMatching(/^the testee broke the protocol 1 time outside any case \(run\.log has each\): a second answer for "c-2-bad"/)]);
+      expect(subject.warnings()).toEqual([
+        expect.stringMatching(
+          /^the testee broke the protocol 1 time outside any case \(run\.log has each\): a second answer for "c-2-bad"/,
+        ),
+      ]);
       expect(subject.gaveUp()).toBeUndefined();
     } finally {
       await subject.close();

@@ -19,7 +19,10 @@ function fake(name: string, operations: Subject['operations'], unknown?: string[
 describe('combineSubjects', () => {
   it('routes each operation to its owner, keeps unknown names, closes every subject', async () => {
     const closed: string[] = [];
-    const s = combineSubjects(fake('a', ['signature.sign'], ['signature.sgn'], closed), fake('b', ['gateway.upload'], ['x.y', 'signature.sgn'], closed));
+    const s = combineSubjects(
+      fake('a', ['signature.sign'], ['signature.sgn'], closed),
+      fake('b', ['gateway.upload'], ['x.y', 'signature.sgn'], closed),
+    );
     expect(s.operations).toEqual(['signature.sign', 'gateway.upload']);
     expect(s.unknownOperations).toEqual(['signature.sgn', 'x.y']);
     expect(await s.call('gateway.upload', {}, 'c1')).toEqual({ result: { by: 'b', op: 'gateway.upload' } });

@@ -20,7 +20,8 @@ const ISSUED: UploadFormInput = {
 };
 
 // Parts written by hand, CRLF line ends; a body is its parts followed by the close delimiter.
-const text = (name: string, value: string): string => `--b0\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const text = (name: string, value: string): string =>
+  `--b0\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
 const file = (filename = 'evidence.pdf', type: string | null = 'application/pdf', data = FILE, name = 'file'): string =>
   `--b0\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\n${type === null ? '' : `Content-Type: ${type}\r\n`}\r\n${data}\r\n`;
 const END = '--b0--\r\n';
@@ -56,34 +57,94 @@ describe('checkUploadForm on hand-written bodies (3, 4.2, 7, R14)', () => {
 
   it.each<[string, string, FormProblem]>([
     ['no file part at all', fields + END, { kind: 'no-file-part' }],
-    ['the file under another name', fields + file('evidence.pdf', 'application/pdf', FILE, 'upload') + END, { kind: 'no-file-part' }],
+    [
+      'the file under another name',
+      fields + file('evidence.pdf', 'application/pdf', FILE, 'upload') + END,
+      { kind: 'no-file-part' },
+    ],
     ['a part named file without a filename', fields + text('file', FILE) + END, { kind: 'no-file-part' }],
     ['a part named file with filename=""', fields + file('') + END, { kind: 'no-file-part' }],
-    ['a second file part under another name', fields + file() + file('b.pdf', 'application/pdf', 'x', 'file2') + END, { kind: 'extra-file-part' }],
-    ['a second file part before the first', file('b.pdf', 'application/pdf', 'x', 'attachment') + fields + file() + END, { kind: 'extra-file-part' }],
+    [
+      'a second file part under another name',
+      fields + file() + file('b.pdf', 'application/pdf', 'x', 'file2') + END,
+      { kind: 'extra-file-part' },
+    ],
+    [
+      'a second file part before the first',
+      file('b.pdf', 'application/pdf', 'x', 'attachment') + fields + file() + END,
+      { kind: 'extra-file-part' },
+    ],
     ['two parts named file', fields + file() + file() + END, { kind: 'extra-file-part' }],
     ['an entry after the file part', bucket + key + policy + file() + signature + END, { kind: 'file-not-last' }],
     ['every entry after the file part', file() + fields + END, { kind: 'file-not-last' }],
     ['an empty text part after the file part', fields + file() + text('x', '') + END, { kind: 'file-not-last' }],
     ['an entry left out', bucket + key + signature + file() + END, { kind: 'field-missing', field: 'policy' }],
-    ['two entries left out: the first in formFields order', bucket + signature + file() + END, { kind: 'field-missing', field: 'key' }],
-    ['a name in another case', bucket + key + text('Policy', '<POLICY_BASE64>') + signature + file() + END, { kind: 'field-missing', field: 'policy' }],
-    ['a value changed', bucket + key + text('policy', '<POLICY_BASE64>x') + signature + file() + END, { kind: 'field-changed', field: 'policy' }],
-    ['a value with a trailing space', bucket + key + policy + text('x-vendor-signature', '<SIGNATURE> ') + file() + END, { kind: 'field-changed', field: 'x-vendor-signature' }],
-    ['a value in another case', text('bucket', '<bucket>') + key + policy + signature + file() + END, { kind: 'field-changed', field: 'bucket' }],
-    ['a value emptied', bucket + text('key', '') + policy + signature + file() + END, { kind: 'field-changed', field: 'key' }],
+    [
+      'two entries left out: the first in formFields order',
+      bucket + signature + file() + END,
+      { kind: 'field-missing', field: 'key' },
+    ],
+    [
+      'a name in another case',
+      bucket + key + text('Policy', '<POLICY_BASE64>') + signature + file() + END,
+      { kind: 'field-missing', field: 'policy' },
+    ],
+    [
+      'a value changed',
+      bucket + key + text('policy', '<POLICY_BASE64>x') + signature + file() + END,
+      { kind: 'field-changed', field: 'policy' },
+    ],
+    [
+      'a value with a trailing space',
+      bucket + key + policy + text('x-vendor-signature', '<SIGNATURE> ') + file() + END,
+      { kind: 'field-changed', field: 'x-vendor-signature' },
+    ],
+    [
+      'a value in another case',
+      text('bucket', '<bucket>') + key + policy + signature + file() + END,
+      { kind: 'field-changed', field: 'bucket' },
+    ],
+    [
+      'a value emptied',
+      bucket + text('key', '') + policy + signature + file() + END,
+      { kind: 'field-changed', field: 'key' },
+    ],
     ['a part added', fields + text('acl', 'private') + file() + END, { kind: 'field-added', field: 'acl' }],
-    ['a part added first', text('success_action_status', '201') + fields + file() + END, { kind: 'field-added', field: 'success_action_status' }],
+    [
+      'a part added first',
+      text('success_action_status', '201') + fields + file() + END,
+      { kind: 'field-added', field: 'success_action_status' },
+    ],
     ['an entry sent twice', fields + key + file() + END, { kind: 'field-added', field: 'key' }],
     ['another filename', fields + file('other.pdf') + END, { kind: 'file-name' }],
     ['the filename in another case', fields + file('evidence.PDF') + END, { kind: 'file-name' }],
     ['the filename without its path-free form', fields + file('C:\\docs\\evidence.pdf') + END, { kind: 'file-name' }],
-    ['another content type', fields + file('evidence.pdf', 'application/octet-stream') + END, { kind: 'file-content-type' }],
+    [
+      'another content type',
+      fields + file('evidence.pdf', 'application/octet-stream') + END,
+      { kind: 'file-content-type' },
+    ],
     ['no content type (read as text/plain)', fields + file('evidence.pdf', null) + END, { kind: 'file-content-type' }],
-    ['a bare "pdf" content type (read as text/plain)', fields + file('evidence.pdf', 'pdf') + END, { kind: 'file-content-type' }],
-    ['one byte changed', fields + file('evidence.pdf', 'application/pdf', FILE.replace('1.7', '1.6')) + END, { kind: 'file-content' }],
-    ['the last byte dropped', fields + file('evidence.pdf', 'application/pdf', FILE.slice(0, -1)) + END, { kind: 'file-content' }],
-    ['an extra CRLF after the bytes', fields + file('evidence.pdf', 'application/pdf', `${FILE}\r\n`) + END, { kind: 'file-content' }],
+    [
+      'a bare "pdf" content type (read as text/plain)',
+      fields + file('evidence.pdf', 'pdf') + END,
+      { kind: 'file-content-type' },
+    ],
+    [
+      'one byte changed',
+      fields + file('evidence.pdf', 'application/pdf', FILE.replace('1.7', '1.6')) + END,
+      { kind: 'file-content' },
+    ],
+    [
+      'the last byte dropped',
+      fields + file('evidence.pdf', 'application/pdf', FILE.slice(0, -1)) + END,
+      { kind: 'file-content' },
+    ],
+    [
+      'an extra CRLF after the bytes',
+      fields + file('evidence.pdf', 'application/pdf', `${FILE}\r\n`) + END,
+      { kind: 'file-content' },
+    ],
     ['no bytes', fields + file('evidence.pdf', 'application/pdf', '') + END, { kind: 'file-content' }],
   ])('refuses %s', async (_, body, problem) => {
     const outcome = await check(body);
@@ -92,14 +153,34 @@ describe('checkUploadForm on hand-written bodies (3, 4.2, 7, R14)', () => {
   });
 
   it.each<[string, string, FormProblem]>([
-    ['extra-file-part before file-not-last', file() + fields + file('b.pdf', 'application/pdf', 'x', 'other') + END, { kind: 'extra-file-part' }],
+    [
+      'extra-file-part before file-not-last',
+      file() + fields + file('b.pdf', 'application/pdf', 'x', 'other') + END,
+      { kind: 'extra-file-part' },
+    ],
     ['file-not-last before field-missing', bucket + file() + key + END, { kind: 'file-not-last' }],
-    ['field-missing before field-changed', text('bucket', 'x') + key + policy + file() + END, { kind: 'field-missing', field: 'x-vendor-signature' }],
-    ['field-changed before field-added', text('acl', 'private') + bucket + key + text('policy', 'x') + signature + file() + END, { kind: 'field-changed', field: 'policy' }],
-    ['field-added in a reordered form', key + bucket + policy + signature + text('acl', 'private') + file() + END, { kind: 'field-added', field: 'acl' }],
+    [
+      'field-missing before field-changed',
+      text('bucket', 'x') + key + policy + file() + END,
+      { kind: 'field-missing', field: 'x-vendor-signature' },
+    ],
+    [
+      'field-changed before field-added',
+      text('acl', 'private') + bucket + key + text('policy', 'x') + signature + file() + END,
+      { kind: 'field-changed', field: 'policy' },
+    ],
+    [
+      'field-added in a reordered form',
+      key + bucket + policy + signature + text('acl', 'private') + file() + END,
+      { kind: 'field-added', field: 'acl' },
+    ],
     ['file-name in a reordered form', key + bucket + policy + signature + file('x.pdf') + END, { kind: 'file-name' }],
     ['file-name before file-content-type', fields + file('x.pdf', 'image/png') + END, { kind: 'file-name' }],
-    ['file-content-type before file-content', fields + file('evidence.pdf', 'image/png', 'x') + END, { kind: 'file-content-type' }],
+    [
+      'file-content-type before file-content',
+      fields + file('evidence.pdf', 'image/png', 'x') + END,
+      { kind: 'file-content-type' },
+    ],
   ])('reports the first problem: %s', async (_, body, problem) => {
     const outcome = await check(body);
     expect(!outcome.valid && outcome.problem).toEqual(problem);
@@ -126,13 +207,20 @@ describe('checkUploadForm on hand-written bodies (3, 4.2, 7, R14)', () => {
     const issued = { ...ISSUED, filename: 'a"b.pdf' };
     expect(await check(fields + file('a%22b.pdf') + END, issued)).toEqual({ valid: true });
     expect(await check(fields + file('a\\"b.pdf') + END, issued)).toEqual({ valid: true });
-    expect(await check(fields + file('ab.pdf') + END, issued)).toMatchObject({ valid: false, problem: { kind: 'file-name' } });
+    expect(await check(fields + file('ab.pdf') + END, issued)).toMatchObject({
+      valid: false,
+      problem: { kind: 'file-name' },
+    });
   });
 
   it('accepts a name with a quote sent browser-escaped', async () => {
     const issued = { ...ISSUED, formFields: [['x"y', 'v']] as const };
     expect(await check(text('x%22y', 'v') + file() + END, issued)).toEqual({ valid: true });
-    expect(await check(text('x%22y', 'w') + file() + END, issued)).toEqual({ valid: false, problem: { kind: 'field-changed', field: 'x"y' }, message: expect.any(String) });
+    expect(await check(text('x%22y', 'w') + file() + END, issued)).toEqual({
+      valid: false,
+      problem: { kind: 'field-changed', field: 'x"y' },
+      message: expect.any(String),
+    });
   });
 
   it('accepts any content type when the credentials request gave none', async () => {
@@ -154,13 +242,21 @@ describe('checkUploadForm on hand-written bodies (3, 4.2, 7, R14)', () => {
       const r = await check(body);
       return r.valid ? '' : r.message;
     };
-    expect(await message(bucket + key + signature + file() + END)).toBe('formFields entry "policy" has no text part before the file part (4.2, R14)');
+    expect(await message(bucket + key + signature + file() + END)).toBe(
+      'formFields entry "policy" has no text part before the file part (4.2, R14)',
+    );
     expect(await message(bucket + key + policy + file() + signature + END)).toBe(
       '1 part(s) follow the file part, the first named "x-vendor-signature"; the file part must be last (4.2, R14)',
     );
-    expect(await message(fields + key + file() + END)).toBe('text part "key" appears more than once (R14: no other parts)');
-    expect(await message(fields + file('evidence.pdf', 'image/png') + END)).toBe("the file part's content type is image/png, not application/pdf (4.2, R14)");
-    expect(await message(fields + file('evidence.pdf', 'application/pdf', 'x') + END)).toBe(`the file part holds 1 bytes that are not the file's ${FILE.length} (4.2)`);
+    expect(await message(fields + key + file() + END)).toBe(
+      'text part "key" appears more than once (R14: no other parts)',
+    );
+    expect(await message(fields + file('evidence.pdf', 'image/png') + END)).toBe(
+      "the file part's content type is image/png, not application/pdf (4.2, R14)",
+    );
+    expect(await message(fields + file('evidence.pdf', 'application/pdf', 'x') + END)).toBe(
+      `the file part holds 1 bytes that are not the file's ${FILE.length} (4.2)`,
+    );
   });
 });
 

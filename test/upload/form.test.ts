@@ -23,10 +23,19 @@ const FIELDS: FormFields = [
   ['x-vendor-signature', '<SIGNATURE>'],
 ];
 
-const ISSUED: UploadFormInput = { formFields: FIELDS, filename: 'evidence.pdf', contentType: 'application/pdf', file: ALL_BYTES };
+const ISSUED: UploadFormInput = {
+  formFields: FIELDS,
+  filename: 'evidence.pdf',
+  contentType: 'application/pdf',
+  file: ALL_BYTES,
+};
 
 /** The parts a correct form holds (R14): every entry as a text part, in order, then the file, last. */
-function expectedParts(input: UploadFormInput, filename = input.filename, contentType = input.contentType): MultipartPart[] {
+function expectedParts(
+  input: UploadFormInput,
+  filename = input.filename,
+  contentType = input.contentType,
+): MultipartPart[] {
   return [
     ...input.formFields.map(([name, value]): MultipartPart => ({ kind: 'field', name, value })),
     { kind: 'file', name: 'file', filename, contentType, data: input.file },
@@ -36,7 +45,15 @@ function expectedParts(input: UploadFormInput, filename = input.filename, conten
 describe('buildUploadForm: the bytes on the wire (4.2, R14)', () => {
   it('writes every entry as a text part, then the file part, last — byte for byte', () => {
     const form = buildUploadForm(
-      { formFields: [['bucket', '<BUCKET>'], ['key', '<OBJECT_KEY>']], filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') },
+      {
+        formFields: [
+          ['bucket', '<BUCKET>'],
+          ['key', '<OBJECT_KEY>'],
+        ],
+        filename: 'a.pdf',
+        contentType: 'application/pdf',
+        file: utf8('%PDF'),
+      },
       { boundary: 'b0' },
     );
     expect(form.contentType).toBe('multipart/form-data; boundary=b0');
@@ -59,8 +76,13 @@ describe('buildUploadForm: the bytes on the wire (4.2, R14)', () => {
   });
 
   it('writes only the file part when formFields is empty', () => {
-    const form = buildUploadForm({ formFields: [], filename: 'a.png', contentType: 'image/png', file: new Uint8Array(0) }, { boundary: 'b0' });
-    expect(text(form.body)).toBe('--b0\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\r\n--b0--\r\n');
+    const form = buildUploadForm(
+      { formFields: [], filename: 'a.png', contentType: 'image/png', file: new Uint8Array(0) },
+      { boundary: 'b0' },
+    );
+    expect(text(form.body)).toBe(
+      '--b0\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\r\n--b0--\r\n',
+    );
   });
 
   it('gives text parts no Content-Type header, and the file part the requested one as given', () => {
@@ -85,7 +107,9 @@ describe('buildUploadForm: the bytes on the wire (4.2, R14)', () => {
     ['a tab', 'a\tb.pdf', 'filename="a\tb.pdf"'],
     ['a percent sign, as itself', '100%.pdf', 'filename="100%.pdf"'],
   ])('writes a filename with %s', (_, filename, written) => {
-    expect(text(buildUploadForm({ ...ISSUED, filename }, { boundary: 'b0' }).body)).toContain(`name="file"; ${written}\r\n`);
+    expect(text(buildUploadForm({ ...ISSUED, filename }, { boundary: 'b0' }).body)).toContain(
+      `name="file"; ${written}\r\n`,
+    );
   });
 
   it('escapes names the same way', () => {
@@ -157,12 +181,21 @@ describe('buildUploadForm → parseMultipart round trip', () => {
   ])('carries a filename with %s, and the form check accepts it', async (_, filename, arrives) => {
     const input = { ...ISSUED, filename };
     const form = buildUploadForm(input);
-    expect((await parseMultipart(form.body, form.contentType)).at(-1)).toMatchObject({ kind: 'file', filename: arrives });
+    expect((await parseMultipart(form.body, form.contentType)).at(-1)).toMatchObject({
+      kind: 'file',
+      filename: arrives,
+    });
     expect(await checkUploadBody(input, form.body, form.contentType)).toEqual({ valid: true });
   });
 
   it('passes the form check for any contentType it can carry', async () => {
-    for (const contentType of ['', 'Application/PDF', 'application/pdf; charset=binary', 'pdf', 'application/vnd.ms-excel']) {
+    for (const contentType of [
+      '',
+      'Application/PDF',
+      'application/pdf; charset=binary',
+      'pdf',
+      'application/vnd.ms-excel',
+    ]) {
       const input = { ...ISSUED, contentType };
       const form = buildUploadForm(input);
       expect(await checkUploadBody(input, form.body, form.contentType), contentType).toEqual({ valid: true });
@@ -175,9 +208,17 @@ describe('buildUploadForm → parseMultipart round trip', () => {
     const name = fc.string({ unit: 'binary', maxLength: 12 }).filter(carriable);
     await fc.assert(
       fc.asyncProperty(
-        fc.uniqueArray(fc.tuple(name, fc.string({ unit: 'binary', maxLength: 40 })), { selector: ([n]) => escaped(n), maxLength: 6 }),
+        fc.uniqueArray(fc.tuple(name, fc.string({ unit: 'binary', maxLength: 40 })), {
+          selector: ([n]) => escaped(n),
+          maxLength: 6,
+        }),
         name.filter((s) => s !== ''),
-        fc.constantFrom('application/pdf', 'image/png', 'text/plain', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+        fc.constantFrom(
+          'application/pdf',
+          'image/png',
+          'text/plain',
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        ),
         fc.uint8Array({ maxLength: 300 }),
         async (formFields, filename, contentType, file) => {
           const input = { formFields, filename, contentType, file };

@@ -26,8 +26,18 @@ const BODY =
 
 const PARTS: MultipartPart[] = [
   { kind: 'field', name: 'key', value: 'uploads/${filename}' },
-  { kind: 'field', name: 'tagging', value: '<Tagging><TagSet><Tag><Key>uploadNo</Key><Value>1717-9f2c</Value></Tag></TagSet></Tagging>' },
-  { kind: 'file', name: 'file', filename: 'evidence.pdf', contentType: 'application/pdf', data: latin1('%PDF-1.7\r\n%\xe2\xe3') },
+  {
+    kind: 'field',
+    name: 'tagging',
+    value: '<Tagging><TagSet><Tag><Key>uploadNo</Key><Value>1717-9f2c</Value></Tag></TagSet></Tagging>',
+  },
+  {
+    kind: 'file',
+    name: 'file',
+    filename: 'evidence.pdf',
+    contentType: 'application/pdf',
+    data: latin1('%PDF-1.7\r\n%\xe2\xe3'),
+  },
 ];
 
 async function parse(body: string, type = TYPE): Promise<MultipartPart[]> {
@@ -77,7 +87,10 @@ describe('parseMultipart: parts in order', () => {
 
   it('keeps empty values, CRLFs, quotes, a BOM and non-ASCII in values exactly', async () => {
     const value = '\uFEFFline 1\r\nline "2"\r\n--b1 é 证 😀\r\n';
-    const body = part('Content-Disposition: form-data; name="a"', '') + part('Content-Disposition: form-data; name="b"', '') + '--b0--';
+    const body =
+      part('Content-Disposition: form-data; name="a"', '') +
+      part('Content-Disposition: form-data; name="b"', '') +
+      '--b0--';
     expect(await parseMultipart(utf8(body.replace('name="b"\r\n\r\n', `name="b"\r\n\r\n${value}`)), TYPE)).toEqual([
       { kind: 'field', name: 'a', value: '' },
       { kind: 'field', name: 'b', value },
@@ -85,33 +98,44 @@ describe('parseMultipart: parts in order', () => {
   });
 
   it('decodes a text part in the charset its Content-Type names', async () => {
-    const body = part('Content-Disposition: form-data; name="a"\r\nContent-Type: text/plain; charset=latin1', '\xe9t\xe9') + '--b0--';
+    const body =
+      part('Content-Disposition: form-data; name="a"\r\nContent-Type: text/plain; charset=latin1', '\xe9t\xe9') +
+      '--b0--';
     expect(await parse(body)).toEqual([{ kind: 'field', name: 'a', value: 'été' }]);
   });
 
   it('reads a part without a name as named ""', async () => {
-    expect(await parse(part('Content-Disposition: form-data', 'v') + '--b0--')).toEqual([{ kind: 'field', name: '', value: 'v' }]);
+    expect(await parse(part('Content-Disposition: form-data', 'v') + '--b0--')).toEqual([
+      { kind: 'field', name: '', value: 'v' },
+    ]);
   });
 });
 
 describe('parseMultipart: what makes a file part', () => {
   it('treats filename="" as a text part', async () => {
-    const body = part('Content-Disposition: form-data; name="file"; filename=""\r\nContent-Type: application/pdf', 'x') + '--b0--';
+    const body =
+      part('Content-Disposition: form-data; name="file"; filename=""\r\nContent-Type: application/pdf', 'x') + '--b0--';
     expect(await parse(body)).toEqual([{ kind: 'field', name: 'file', value: 'x' }]);
   });
 
   it('treats an application/octet-stream part without a filename as a text part', async () => {
-    const body = part('Content-Disposition: form-data; name="policy"\r\nContent-Type: application/octet-stream', 'P\xc3\xa9') + '--b0--';
+    const body =
+      part('Content-Disposition: form-data; name="policy"\r\nContent-Type: application/octet-stream', 'P\xc3\xa9') +
+      '--b0--';
     expect(await parse(body)).toEqual([{ kind: 'field', name: 'policy', value: 'Pé' }]);
   });
 
   it('reports a file part without Content-Type as text/plain (RFC 7578 4.4)', async () => {
     const body = part('Content-Disposition: form-data; name="file"; filename="a.pdf"', 'x') + '--b0--';
-    expect(await parse(body)).toEqual([{ kind: 'file', name: 'file', filename: 'a.pdf', contentType: 'text/plain', data: utf8('x') }]);
+    expect(await parse(body)).toEqual([
+      { kind: 'file', name: 'file', filename: 'a.pdf', contentType: 'text/plain', data: utf8('x') },
+    ]);
   });
 
   it('reduces the media type to lower-case type/subtype', async () => {
-    const body = part('Content-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: Application/PDF; q=1', 'x') + '--b0--';
+    const body =
+      part('Content-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: Application/PDF; q=1', 'x') +
+      '--b0--';
     expect((await parse(body))[0]).toMatchObject({ kind: 'file', contentType: 'application/pdf' });
   });
 
@@ -125,8 +149,15 @@ describe('parseMultipart: what makes a file part', () => {
     ['a path, kept', 'filename="../dir/a.pdf"', '../dir/a.pdf'],
     ['an unquoted filename', 'filename=a.pdf', 'a.pdf'],
   ])('reads %s', async (_, param, filename) => {
-    const body = part(`Content-Disposition: form-data; name="file"; ${param}\r\nContent-Type: application/pdf`, 'x') + '--b0--';
-    expect((await parse(body))[0]).toEqual({ kind: 'file', name: 'file', filename, contentType: 'application/pdf', data: utf8('x') });
+    const body =
+      part(`Content-Disposition: form-data; name="file"; ${param}\r\nContent-Type: application/pdf`, 'x') + '--b0--';
+    expect((await parse(body))[0]).toEqual({
+      kind: 'file',
+      name: 'file',
+      filename,
+      contentType: 'application/pdf',
+      data: utf8('x'),
+    });
   });
 });
 
@@ -155,7 +186,10 @@ describe('parseMultipart: malformed bodies reject with MultipartError', () => {
     ['a header line without a colon', part('Content-Disposition form-data; name="a"', 'v') + '--b0--'],
     ['a control character in a header', part('Content-Disposition: form-data; name="a\x01"', 'v') + '--b0--'],
     ['headers that never end', '--b0\r\nContent-Disposition: form-data; name="a"\r\n--b0--'],
-    ['a part header over 16 KiB', part(`Content-Disposition: form-data; name="${'a'.repeat(17 * 1024)}"`, 'v') + '--b0--'],
+    [
+      'a part header over 16 KiB',
+      part(`Content-Disposition: form-data; name="${'a'.repeat(17 * 1024)}"`, 'v') + '--b0--',
+    ],
   ])('rejects %s', async (_, body) => {
     await malformed(body);
   });
@@ -164,10 +198,15 @@ describe('parseMultipart: malformed bodies reject with MultipartError', () => {
     ['no Content-Disposition', 'Content-Type: text/plain'],
     ['a Content-Disposition other than form-data', 'Content-Disposition: attachment; name="a"'],
     ['an unparseable Content-Disposition', 'Content-Disposition: form-data; name="a'],
-    ['a filename whose backslash escapes the closing quote', 'Content-Disposition: form-data; name="file"; filename="a.pdf\\"'],
+    [
+      'a filename whose backslash escapes the closing quote',
+      'Content-Disposition: form-data; name="file"; filename="a.pdf\\"',
+    ],
   ])('rejects a part busboy would skip silently: %s', async (_, headers) => {
     const e = await malformed(part('Content-Disposition: form-data; name="key"', 'k') + part(headers, 'v') + '--b0--');
-    expect(e.message).toBe('the body opens 2 parts but only 1 could be read: 1 without a readable form-data Content-Disposition');
+    expect(e.message).toBe(
+      'the body opens 2 parts but only 1 could be read: 1 without a readable form-data Content-Disposition',
+    );
   });
 
   it.each([
@@ -176,7 +215,10 @@ describe('parseMultipart: malformed bodies reject with MultipartError', () => {
     ['multipart/form-data; boundary=', 'Content-Type "multipart/form-data; boundary=" is malformed'],
     ['multipart/form-data; boundary=""', 'Content-Type multipart/form-data has an empty boundary'],
     ['multipart/mixed; boundary=b0', 'Content-Type multipart/mixed is not multipart/form-data (4.2)'],
-    ['application/x-www-form-urlencoded', 'Content-Type application/x-www-form-urlencoded is not multipart/form-data (4.2)'],
+    [
+      'application/x-www-form-urlencoded',
+      'Content-Type application/x-www-form-urlencoded is not multipart/form-data (4.2)',
+    ],
     ['application/json', 'Content-Type application/json is not multipart/form-data (4.2)'],
     ['multipart/form-data; boundary=b0;', 'Content-Type "multipart/form-data; boundary=b0;" is malformed'],
   ])('rejects the Content-Type %j', async (type, message) => {
@@ -211,14 +253,20 @@ describe('the busboy Content-Type mirror', () => {
   });
 
   it('keeps the first of repeated parameters and unescapes quoted pairs', () => {
-    expect(parseContentType('a/b; X=1; x=2; y="p\\"q\\\\r\\s"; =e')).toEqual({ type: 'a', subtype: 'b', params: { x: '1', y: 'p"q\\r\\s', '': 'e' } });
+    expect(parseContentType('a/b; X=1; x=2; y="p\\"q\\\\r\\s"; =e')).toEqual({
+      type: 'a',
+      subtype: 'b',
+      params: { x: '1', y: 'p"q\\r\\s', '': 'e' },
+    });
   });
 
   it('agrees with busboy on what a file part reports, for any header-safe Content-Type', async () => {
     const alphabet = fc.constantFrom(...'aZ09/;= "\\\t-+.*é'.split(''));
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: alphabet, maxLength: 24 }), async (type) => {
-        const body = part(`Content-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: ${type}`, 'x') + '--b0--';
+        const body =
+          part(`Content-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: ${type}`, 'x') +
+          '--b0--';
         const [file] = await parseMultipart(utf8(body), TYPE);
         expect(file).toMatchObject({ kind: 'file', contentType: reportedMediaType(type) });
       }),

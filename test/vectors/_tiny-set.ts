@@ -10,7 +10,8 @@ import { sha256Hex } from '../../suites/_support/expectations.js';
 import { tempFolders } from '../_support.js';
 
 /** The signature content of the tiny set's one case. */
-export const content = 'app_1\nsk_test_x\nPOST\nhttps://pg.example.com/pg/v2/payment/create\n1717171717000\nn-1\n{"a":1}\n';
+export const content =
+  'app_1\nsk_test_x\nPOST\nhttps://pg.example.com/pg/v2/payment/create\n1717171717000\nn-1\n{"a":1}\n';
 
 /**
  * A maker of tiny sets (their folders removed after the calling file's tests).
@@ -21,7 +22,10 @@ export function tinySets(): (mutate?: (file: Record<string, unknown>) => void, r
   return (mutate = () => {}, raw) => {
     const dir = folder();
     cpSync(join(DEFAULT_VECTORS_DIR, 'schema'), join(dir, 'schema'), { recursive: true });
-    writeFileSync(join(dir, 'notes.yaml'), 'kind: notes\ntitle: t\nflags:\n  Baseline:\n    bugType: BASIC\n    description: plain\n');
+    writeFileSync(
+      join(dir, 'notes.yaml'),
+      'kind: notes\ntitle: t\nflags:\n  Baseline:\n    bugType: BASIC\n    description: plain\n',
+    );
     mkdirSync(join(dir, 'signature'));
     const file: Record<string, unknown> = {
       kind: 'signature',
@@ -34,7 +38,15 @@ export function tinySets(): (mutate?: (file: Record<string, unknown>) => void, r
           readings: [],
           flags: ['Baseline'],
           result: 'valid',
-          inputs: { appId: 'app_1', appSecret: 'sk_test_x', method: 'POST', url: 'https://pg.example.com/pg/v2/payment/create', timestamp: '1717171717000', nonce: 'n-1', body: '{"a":1}' },
+          inputs: {
+            appId: 'app_1',
+            appSecret: 'sk_test_x',
+            method: 'POST',
+            url: 'https://pg.example.com/pg/v2/payment/create',
+            timestamp: '1717171717000',
+            nonce: 'n-1',
+            body: '{"a":1}',
+          },
           expected: { content, sign: sha256Hex(new TextEncoder().encode(content)) },
         },
       ],

@@ -30,10 +30,21 @@ function brokenCopy(edit: (text: string) => string): string {
 
 async function runSuites(vectors: string, files: readonly string[]): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...files, '--coverage.enabled=false', '--coverage.reportsDirectory', join(tmpdir(), 'pgv2kit-broken-run-coverage')], {
-      env: { ...process.env, PGV2KIT_VECTORS: vectors, CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' },
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        'node_modules/vitest/vitest.mjs',
+        'run',
+        ...files,
+        '--coverage.enabled=false',
+        '--coverage.reportsDirectory',
+        join(tmpdir(), 'pgv2kit-broken-run-coverage'),
+      ],
+      {
+        env: { ...process.env, PGV2KIT_VECTORS: vectors, CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     return { code: 0, output: stdout + stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -46,19 +57,27 @@ describe('a broken vector file fails the run', () => {
     const values = brokenCopy((t) =>
       t
         // a wrong hex: the first sign of the file changed by one digit
-        .replace(/sign: ([0-9a-f]{63})([0-9a-f])/, (_, head: string, last: string) => `sign: ${head}${last === '0' ? '1' : '0'}`)
+        .replace(
+          /sign: ([0-9a-f]{63})([0-9a-f])/,
+          (_, head: string, last: string) => `sign: ${head}${last === '0' ? '1' : '0'}`,
+        )
         // a wrong content: one character of a later expected content changed
         .replace(/(content: "app_[\s\S]*?content: ")app_/, '$1apq_'),
     );
     // a schema violation: a result that does not exist
     const schema = brokenCopy((t) => t.replace('result: valid', 'result: fine'));
     // the values through both suites; the schema violation stops any suite that loads the set: one is enough
-    const [a, b] = await Promise.all([runSuites(values, ['suites/vectors.test.ts', 'suites/expectations.test.ts']), runSuites(schema, ['suites/expectations.test.ts'])]);
+    const [a, b] = await Promise.all([
+      runSuites(values, ['suites/vectors.test.ts', 'suites/expectations.test.ts']),
+      runSuites(schema, ['suites/expectations.test.ts']),
+    ]);
     expect(a.code).not.toBe(0);
     expect(a.output).toMatch(/FAIL .*signature\.\S+/);
     expect(a.output).toContain('expected.sign is not SHA-256 of expected.content');
     expect(a.output).toContain('the reference builds other content than expected.content');
     expect(b.code).not.toBe(0);
-    expect(b.output).toMatch(/signature\/basics\.yaml: case signature\.\S+ at \/cases\/\d+\/result: must be one of "valid", "invalid", "acceptable"/);
+    expect(b.output).toMatch(
+      /signature\/basics\.yaml: case signature\.\S+ at \/cases\/\d+\/result: must be one of "valid", "invalid", "acceptable"/,
+    );
   }, 90_000);
 });

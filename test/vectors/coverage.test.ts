@@ -11,7 +11,14 @@ const set = loadVectorSet();
 const cases = liveCases(set).map((c) => c.case);
 
 /** Minimum number of cases per area. */
-const MINIMUM: Partial<Record<VectorKind, number>> = { signature: 60, authorization: 50, response: 25, webhook: 20, redirect: 30, upload: 40 };
+const MINIMUM: Partial<Record<VectorKind, number>> = {
+  signature: 60,
+  authorization: 50,
+  response: 25,
+  webhook: 20,
+  redirect: 30,
+  upload: 40,
+};
 
 /** For each reading: the areas it concerns, and the flags (of readings.md) its cases carry there. */
 const READINGS: Array<[string, VectorKind[], string[]]> = [
@@ -22,7 +29,11 @@ const READINGS: Array<[string, VectorKind[], string[]]> = [
   ['R5', ['signature'], []],
   ['R6', ['signature'], []],
   ['R7', ['signature', 'request', 'response', 'webhook', 'redirect'], ['UppercaseHex']],
-  ['R8', ['authorization'], ['HeaderOrder', 'HeaderWhitespace', 'HeaderExtraItem', 'SchemeCase', 'EmptyListElement', 'ItemNameCase']],
+  [
+    'R8',
+    ['authorization'],
+    ['HeaderOrder', 'HeaderWhitespace', 'HeaderExtraItem', 'SchemeCase', 'EmptyListElement', 'ItemNameCase'],
+  ],
   ['R9', ['response'], ['RawResponse']],
   ['R10', ['webhook'], ['NotifyUrlAsSubmitted']],
   ['R11', ['redirect'], ['RedirectDecoded']],
@@ -42,23 +53,32 @@ describe('the vector set', () => {
     expect(count('invalid')).toBeGreaterThan(count('valid'));
   });
 
-  it.each(READINGS.flatMap(([reading, kinds, flags]) => kinds.flatMap((kind) => (flags.length ? flags : [undefined]).map((flag) => [reading, kind, flag] as const))))(
-    '%s has a case in %s flagged %s',
-    (reading, kind, flag) => {
-      const found = cases.filter((c) => c.kind === kind && c.readings.includes(reading) && (flag === undefined || c.flags.includes(flag)));
-      expect(found.length).toBeGreaterThan(0);
-    },
-  );
+  it.each(
+    READINGS.flatMap(([reading, kinds, flags]) =>
+      kinds.flatMap((kind) => (flags.length ? flags : [undefined]).map((flag) => [reading, kind, flag] as const)),
+    ),
+  )('%s has a case in %s flagged %s', (reading, kind, flag) => {
+    const found = cases.filter(
+      (c) => c.kind === kind && c.readings.includes(reading) && (flag === undefined || c.flags.includes(flag)),
+    );
+    expect(found.length).toBeGreaterThan(0);
+  });
 
   it('cites, on every case, the readings its flags stand for', () => {
     const missing = cases.flatMap((c) =>
-      c.flags.flatMap((f) => (set.notes[f]?.readings ?? []).filter((r) => !c.readings.includes(r)).map((r) => `${c.id}: flag ${f} stands for ${r}`)),
+      c.flags.flatMap((f) =>
+        (set.notes[f]?.readings ?? [])
+          .filter((r) => !c.readings.includes(r))
+          .map((r) => `${c.id}: flag ${f} stands for ${r}`),
+      ),
     );
     expect(missing).toEqual([]);
   });
 
   it('gives every acceptable case a flag that says why it is open', () => {
-    const open = cases.filter((c) => c.result === 'acceptable' && !c.flags.some((f) => set.notes[f]?.bugType === 'AMBIGUOUS'));
+    const open = cases.filter(
+      (c) => c.result === 'acceptable' && !c.flags.some((f) => set.notes[f]?.bugType === 'AMBIGUOUS'),
+    );
     expect(open.map((c) => c.id)).toEqual([]);
   });
 });

@@ -10,7 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCase } from '../../src/roles/run-case.js';
 import { createReferenceSubject } from '../../src/subjects/reference.js';
-import { DEFAULT_VECTORS_DIR, formatProblem, liveCases, loadVectorSet, loadVectorSetInFull, VectorSetError } from '../../src/vectors/load.js';
+import {
+  DEFAULT_VECTORS_DIR,
+  formatProblem,
+  liveCases,
+  loadVectorSet,
+  loadVectorSetInFull,
+  VectorSetError,
+} from '../../src/vectors/load.js';
 import { contentKey, readSnapshot } from '../../src/vectors/snapshot.js';
 import { expectationProblems, sha256Hex } from '../../suites/_support/expectations.js';
 import { content, tinySets } from './_tiny-set.js';
@@ -27,7 +34,8 @@ function problemsOf(dir: string): string[] {
   return [];
 }
 
-const firstCase = (f: Record<string, unknown>): Record<string, Record<string, unknown>> => (f['cases'] as Array<Record<string, Record<string, unknown>>>)[0]!;
+const firstCase = (f: Record<string, unknown>): Record<string, Record<string, unknown>> =>
+  (f['cases'] as Array<Record<string, Record<string, unknown>>>)[0]!;
 
 describe('loadVectorSet', () => {
   it('loads a good set, and its hash changes with a byte of a file', () => {
@@ -41,7 +49,9 @@ describe('loadVectorSet', () => {
 
   it('refuses a schema violation with file, case id and JSON pointer', () => {
     const dir = tinySet((f) => (firstCase(f)['expected']!['sign'] = 'ABC'));
-    expect(problemsOf(dir)).toContain('signature/tiny.yaml: case signature.tiny at /cases/0/expected/sign: must match pattern "^[0-9a-f]{64}$"');
+    expect(problemsOf(dir)).toContain(
+      'signature/tiny.yaml: case signature.tiny at /cases/0/expected/sign: must match pattern "^[0-9a-f]{64}$"',
+    );
   });
 
   it('names a missing field and an unknown one', () => {
@@ -51,7 +61,9 @@ describe('loadVectorSet', () => {
     });
     const problems = problemsOf(dir);
     expect(problems).toContain('signature/tiny.yaml: case signature.tiny at /cases/0: comment is required');
-    expect(problems).toContain('signature/tiny.yaml: case signature.tiny at /cases/0/inputs: extra is not allowed here');
+    expect(problems).toContain(
+      'signature/tiny.yaml: case signature.tiny at /cases/0/inputs: extra is not allowed here',
+    );
   });
 
   it('refuses an unknown result, an unexplained flag, a duplicate id and a dangling supersededBy', () => {
@@ -62,7 +74,9 @@ describe('loadVectorSet', () => {
       (f['cases'] as unknown[]).push({ ...c, result: 'maybe' }, { ...c });
     });
     const problems = problemsOf(dir);
-    expect(problems).toContain('signature/tiny.yaml: case signature.tiny at /cases/1/result: must be one of "valid", "invalid", "acceptable"');
+    expect(problems).toContain(
+      'signature/tiny.yaml: case signature.tiny at /cases/1/result: must be one of "valid", "invalid", "acceptable"',
+    );
     // the schema refuses the file, so the set checks do not run on it; fix the result and look again
     const dir2 = tinySet((f) => {
       const c = firstCase(f) as Record<string, unknown>;
@@ -80,7 +94,9 @@ describe('loadVectorSet', () => {
   });
 
   it('refuses YAML that does not parse, with its line', () => {
-    expect(problemsOf(tinySet(undefined, 'kind: signature\ncases: [\n  - x: 1\n'))[0]).toMatch(/^signature\/tiny\.yaml: at \/: is not valid YAML \(line \d+, column \d+\)/);
+    expect(problemsOf(tinySet(undefined, 'kind: signature\ncases: [\n  - x: 1\n'))[0]).toMatch(
+      /^signature\/tiny\.yaml: at \/: is not valid YAML \(line \d+, column \d+\)/,
+    );
   });
 
   it('refuses a file in the wrong folder and a kind that does not match its folder', () => {
@@ -89,8 +105,12 @@ describe('loadVectorSet', () => {
     mkdirSync(join(dir, 'response'));
     writeFileSync(join(dir, 'response', 'x.yaml'), readFileSync(join(dir, 'signature', 'tiny.yaml')));
     const problems = problemsOf(dir);
-    expect(problems).toContain('stray.yaml: at /: not in a vector kind folder (signature, authorization, request, response, webhook, redirect, upload, client, gateway, merchant)');
-    expect(problems).toContain('response/x.yaml: at /kind: kind is "signature", but the file is in the response/ folder');
+    expect(problems).toContain(
+      'stray.yaml: at /: not in a vector kind folder (signature, authorization, request, response, webhook, redirect, upload, client, gateway, merchant)',
+    );
+    expect(problems).toContain(
+      'response/x.yaml: at /kind: kind is "signature", but the file is in the response/ folder',
+    );
   });
 
   it('warns about a flag no case uses, and skips superseded cases', () => {
@@ -98,7 +118,10 @@ describe('loadVectorSet', () => {
       const c = firstCase(f) as Record<string, unknown>;
       (f['cases'] as unknown[]).push({ ...c, id: 'signature.tiny-old', supersededBy: 'signature.tiny' });
     });
-    writeFileSync(join(dir, 'notes.yaml'), `${readFileSync(join(dir, 'notes.yaml'), 'utf8')}  Unused:\n    bugType: BASIC\n    description: never used\n`);
+    writeFileSync(
+      join(dir, 'notes.yaml'),
+      `${readFileSync(join(dir, 'notes.yaml'), 'utf8')}  Unused:\n    bugType: BASIC\n    description: never used\n`,
+    );
     const set = loadVectorSet(dir);
     expect(set.warnings).toEqual(['notes.yaml: flag Unused is explained but no case uses it']);
     expect(liveCases(set).map((c) => c.case.id)).toEqual(['signature.tiny']);
@@ -116,7 +139,9 @@ describe('a broken vector file makes the run fail', () => {
   });
 
   it('a wrong hex fails both the independent check and the run', async () => {
-    const set = loadVectorSet(tinySet((f) => (firstCase(f)['expected']!['sign'] = sha256Hex(new TextEncoder().encode(`${content}x`)))));
+    const set = loadVectorSet(
+      tinySet((f) => (firstCase(f)['expected']!['sign'] = sha256Hex(new TextEncoder().encode(`${content}x`)))),
+    );
     const c = set.cases[0]!;
     expect(expectationProblems(c.case)).toEqual(['expected.sign is not SHA-256 of expected.content']);
     const outcome = await runCase(c, subject);
@@ -145,7 +170,9 @@ describe('a broken vector file makes the run fail', () => {
     const dir = tinySet();
     const text = readFileSync(join(dir, 'signature', 'tiny.yaml'), 'utf8');
     expect(text).toContain('content: "app_1\\n\\\n        sk_test_x\\n\\\n');
-    expect((parse(text) as { cases: Array<{ expected: { content: string } }> }).cases[0]!.expected.content).toBe(content);
+    expect((parse(text) as { cases: Array<{ expected: { content: string } }> }).cases[0]!.expected.content).toBe(
+      content,
+    );
   });
 });
 
@@ -164,8 +191,8 @@ function withCopy(comment: string | undefined, body: (copy: string) => void): vo
   }
 }
 
-describe('the build\'s snapshot of the kit\'s vectors', () => {
-  it('gives exactly what loading the files in full gives, for the kit\'s folder and for any copy of it', () => {
+describe("the build's snapshot of the kit's vectors", () => {
+  it("gives exactly what loading the files in full gives, for the kit's folder and for any copy of it", () => {
     const snap = readSnapshot();
     expect(snap, 'dist/vectors/set-snapshot.json: npm run build writes it').toBeDefined();
     expect(contentKey(DEFAULT_VECTORS_DIR)).toBe(snap?.key);
@@ -210,7 +237,9 @@ describe('parsed files', () => {
       const before = c.inputs.appId;
       c.inputs.appId = 'changed-by-a-caller';
       const third = loadVectorSetInFull(copy);
-      expect((third.cases.find((x) => x.case.kind === 'signature')?.case as { inputs: { appId: string } }).inputs.appId).toBe(before);
+      expect(
+        (third.cases.find((x) => x.case.kind === 'signature')?.case as { inputs: { appId: string } }).inputs.appId,
+      ).toBe(before);
     });
   });
 });

@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentKey, readFolderFile } from '../../src/vectors/files.js';
 import { DEFAULT_VECTOR_LIMITS, vectorLimits } from '../../src/vectors/limits.js';
-import { formatProblem, loadVectorSet, VectorInputError, VectorSetError, type VectorProblem } from '../../src/vectors/load.js';
+import {
+  formatProblem,
+  loadVectorSet,
+  VectorInputError,
+  VectorSetError,
+  type VectorProblem,
+} from '../../src/vectors/load.js';
 import { tempFolders } from '../_support.js';
 import { tinySets } from './_tiny-set.js';
 
@@ -37,7 +43,9 @@ describe.runIf(posix)('only regular files inside the folder are read', () => {
     const dir = tinySet();
     symlinkSync('/dev/zero', join(dir, 'signature', 'zero.yaml'));
     const started = Date.now();
-    expect(text(refusals(dir))).toEqual(['signature/zero.yaml: at /: is a symlink to /dev/zero, outside the vectors folder']);
+    expect(text(refusals(dir))).toEqual([
+      'signature/zero.yaml: at /: is a symlink to /dev/zero, outside the vectors folder',
+    ]);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -48,8 +56,14 @@ describe.runIf(posix)('only regular files inside the folder are read', () => {
   });
 
   it('the reader refuses a device by what it is, found by the open itself (a folder may hold one)', () => {
-    expect(readFolderFile('/dev/zero', 1024)).toEqual({ ok: false, message: 'is a character device, not a regular file' });
-    expect(readFolderFile(folder(), 1024)).toMatchObject({ ok: false, message: expect.stringMatching(/^is a folder|cannot be read/) });
+    expect(readFolderFile('/dev/zero', 1024)).toEqual({
+      ok: false,
+      message: 'is a character device, not a regular file',
+    });
+    expect(readFolderFile(folder(), 1024)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^is a folder|cannot be read/),
+    });
   });
 
   it('symlinks out of the folder are refused, whether to a file or a folder', () => {
@@ -60,7 +74,9 @@ describe.runIf(posix)('only regular files inside the folder are read', () => {
     symlinkSync(outside, join(dir, 'response'));
     const lines = text(refusals(dir));
     expect(lines).toContain(`response: at /: is a symlink to ${outside}, outside the vectors folder`);
-    expect(lines).toContain(`signature/out.yaml: at /: is a symlink to ${join(outside, 'x.yaml')}, outside the vectors folder`);
+    expect(lines).toContain(
+      `signature/out.yaml: at /: is a symlink to ${join(outside, 'x.yaml')}, outside the vectors folder`,
+    );
   });
 
   it('a symlink within the folder is followed: the set loads as if the file were there', () => {
@@ -87,7 +103,10 @@ describe.runIf(posix)('only regular files inside the folder are read', () => {
     const dir = tinySet();
     symlinkSync('gone.txt', join(dir, 'signature', 'dangling.yaml'));
     mkdirSync(join(dir, 'signature', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'), { recursive: true });
-    expect(text(refusals(dir))).toEqual(['signature/a/b/c/d/e/f/g/h: at /: is nested more than 8 folders deep', 'signature/dangling.yaml: at /: is a symlink to nothing']);
+    expect(text(refusals(dir))).toEqual([
+      'signature/a/b/c/d/e/f/g/h: at /: is nested more than 8 folders deep',
+      'signature/dangling.yaml: at /: is a symlink to nothing',
+    ]);
   });
 });
 
@@ -98,7 +117,9 @@ describe('sizes: a file, a string, the number of files', () => {
     writeFileSync(big, 'kind: signature\n');
     truncateSync(big, 50 * 1024 * 1024); // sparse: nothing is written, and nothing may be read
     const before = process.memoryUsage().rss;
-    expect(text(refusals(dir))).toEqual(['signature/big.yaml: at /: is 50 MiB, over the limit of 16 MiB per file (--max-vector-file)']);
+    expect(text(refusals(dir))).toEqual([
+      'signature/big.yaml: at /: is 50 MiB, over the limit of 16 MiB per file (--max-vector-file)',
+    ]);
     expect(process.memoryUsage().rss - before).toBeLessThan(40 * 1024 * 1024);
   });
 
@@ -106,23 +127,33 @@ describe('sizes: a file, a string, the number of files', () => {
     // padded past the largest schema (12 KB), which the limit holds too
     const dir = tinySet((f) => (f['description'] = 'y'.repeat(64 * 1024)));
     const size = readFileSync(join(dir, 'signature', 'tiny.yaml')).length;
-    expect(text(refusals(dir, vectorLimits({ fileBytes: size - 1 })))).toEqual([`signature/tiny.yaml: at /: is ${(size / 1024).toFixed(1)} KiB, over the limit of ${((size - 1) / 1024).toFixed(1)} KiB per file (--max-vector-file)`]);
+    expect(text(refusals(dir, vectorLimits({ fileBytes: size - 1 })))).toEqual([
+      `signature/tiny.yaml: at /: is ${(size / 1024).toFixed(1)} KiB, over the limit of ${((size - 1) / 1024).toFixed(1)} KiB per file (--max-vector-file)`,
+    ]);
     expect(loadVectorSet(dir, { limits: vectorLimits({ fileBytes: size }) }).cases).toHaveLength(1);
   });
 
   it('a 10 MB string is refused with its line; a higher string limit lets it be judged', () => {
     const dir = tinySet((f) => (f['description'] = 'x'.repeat(10 * 1024 * 1024)));
-    const line = readFileSync(join(dir, 'signature', 'tiny.yaml'), 'utf8').split('\n').findIndex((l) => l.startsWith('description: ')) + 1;
+    const line =
+      readFileSync(join(dir, 'signature', 'tiny.yaml'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.startsWith('description: ')) + 1;
     const problems = refusals(dir);
-    expect(text(problems)).toEqual([`signature/tiny.yaml: at /: is refused (line ${line}, column 14): holds a string of 10 MiB, over the limit of 1 MiB per string (--max-vector-string)`]);
+    expect(text(problems)).toEqual([
+      `signature/tiny.yaml: at /: is refused (line ${line}, column 14): holds a string of 10 MiB, over the limit of 1 MiB per string (--max-vector-string)`,
+    ]);
     expect(problems[0]?.line).toBe(line);
     expect(loadVectorSet(dir, { limits: vectorLimits({ stringBytes: 11 * 1024 * 1024 }) }).cases).toHaveLength(1);
   });
 
   it('more YAML files than the limit: the folder is refused, saying how many were left unread', () => {
     const dir = tinySet();
-    for (const n of [1, 2, 3]) writeFileSync(join(dir, 'signature', `extra-${n}.yaml`), 'kind: signature\ntitle: t\ncases: []\n');
-    expect(text(refusals(dir, { ...DEFAULT_VECTOR_LIMITS, files: 3 }))).toContain('.: at /: holds more than 3 YAML files (2 more were not read)');
+    for (const n of [1, 2, 3])
+      writeFileSync(join(dir, 'signature', `extra-${n}.yaml`), 'kind: signature\ntitle: t\ncases: []\n');
+    expect(text(refusals(dir, { ...DEFAULT_VECTOR_LIMITS, files: 3 }))).toContain(
+      '.: at /: holds more than 3 YAML files (2 more were not read)',
+    );
   });
 });
 
@@ -137,17 +168,23 @@ describe('YAML structure: nesting and aliases', () => {
   ])('3,000 levels of %s nesting are refused before they are built, with the line', (_, raw, line) => {
     const problems = refusals(tinySet(undefined, raw));
     expect(problems).toHaveLength(1);
-    expect(problems[0]?.message).toMatch(new RegExp(`^is refused \\(line ${line}, column \\d+\\): nests collections more than 64 deep$`));
+    expect(problems[0]?.message).toMatch(
+      new RegExp(`^is refused \\(line ${line}, column \\d+\\): nests collections more than 64 deep$`),
+    );
   });
 
   it('one deep file after another in the same process: no crash (the yaml composer recursing on each used to abort Node)', () => {
-    for (const raw of [deepFlow, deepBlock, deepFlow, deepBlock]) expect(refusals(tinySet(undefined, raw))).toHaveLength(1);
+    for (const raw of [deepFlow, deepBlock, deepFlow, deepBlock])
+      expect(refusals(tinySet(undefined, raw))).toHaveLength(1);
   });
 
   it('an alias bomb is refused; a few aliases are read', () => {
     let bomb = 'kind: signature\ntitle: t\na0: &a0 [x, x, x, x, x, x, x, x, x]\n';
-    for (let i = 1; i < 10; i++) bomb += `a${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(', ')}]\n`;
-    expect(text(refusals(tinySet(undefined, `${bomb}cases: []\n`)))).toEqual(['signature/tiny.yaml: at /: is refused: its aliases expand past the limit of 100 expansions']);
+    for (let i = 1; i < 10; i++)
+      bomb += `a${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(', ')}]\n`;
+    expect(text(refusals(tinySet(undefined, `${bomb}cases: []\n`)))).toEqual([
+      'signature/tiny.yaml: at /: is refused: its aliases expand past the limit of 100 expansions',
+    ]);
     // an anchor used again is YAML's own way to repeat: such a file loads
     const plain = readFileSync(join(tinySet(), 'signature', 'tiny.yaml'), 'utf8');
     const few = plain.replace('title: tiny\n', 'title: &t tiny\ndescription: *t\n');

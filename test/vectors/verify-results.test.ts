@@ -28,12 +28,19 @@ function engineResult(c: VectorCase): VerifyResult | undefined {
       if (c.inputs.status !== 200) return 'invalid';
       return verifyResult(verifyAnswers({ ...c.inputs, body: bodyBytes(c.inputs) }, c.inputs.authorization));
     case 'webhook':
-      return verifyResult(verifyAnswers({ ...c.inputs, url: c.inputs.notifyUrl, body: bodyBytes(c.inputs) }, c.inputs.authorization));
+      return verifyResult(
+        verifyAnswers({ ...c.inputs, url: c.inputs.notifyUrl, body: bodyBytes(c.inputs) }, c.inputs.authorization),
+      );
     case 'redirect': {
       const values = redirectValues(c.inputs.redirectUrl);
       if ('problem' in values) return 'invalid';
       const { appId, appSecret, returnUrl } = c.inputs;
-      return verifyResult(verifyAnswers({ appId, appSecret, method: 'GET', url: returnUrl, body: `payment=${values.payment}` }, values.authorization));
+      return verifyResult(
+        verifyAnswers(
+          { appId, appSecret, method: 'GET', url: returnUrl, body: `payment=${values.payment}` },
+          values.authorization,
+        ),
+      );
     }
     default:
       return undefined;
@@ -41,10 +48,14 @@ function engineResult(c: VectorCase): VerifyResult | undefined {
 }
 
 describe('verify vectors agree with R7–R9 over every allowed parse of their header', () => {
-  const cases = liveCases(loadVectorSet()).map((l) => l.case).filter((c) => engineResult(c) !== undefined);
+  const cases = liveCases(loadVectorSet())
+    .map((l) => l.case)
+    .filter((c) => engineResult(c) !== undefined);
 
   it('has verify cases of every kind', () => {
-    expect(new Set(cases.map((c) => c.kind))).toEqual(new Set(['signature', 'request', 'response', 'webhook', 'redirect']));
+    expect(new Set(cases.map((c) => c.kind))).toEqual(
+      new Set(['signature', 'request', 'response', 'webhook', 'redirect']),
+    );
   });
 
   it.each(cases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
@@ -55,7 +66,9 @@ describe('verify vectors agree with R7–R9 over every allowed parse of their he
   });
 
   it('widens exactly these cases from a strict result to acceptable', () => {
-    const widened = cases.filter((c) => c.result !== engineResult(c)).map((c) => `${c.id}: ${engineResult(c)} -> ${c.result}`);
+    const widened = cases
+      .filter((c) => c.result !== engineResult(c))
+      .map((c) => `${c.id}: ${engineResult(c)} -> ${c.result}`);
     expect(widened.sort()).toEqual([
       'redirect.old-timestamp: valid -> acceptable',
       'request.old-timestamp: valid -> acceptable',

@@ -31,7 +31,11 @@ describe('visibleScalar', () => {
 
 describe('stringifyVectorFile', () => {
   it('round-trips every string exactly, quoting edge white space and escaping in lists too', () => {
-    const file = { kind: 'upload', title: 't', cases: [{ id: 'upload.x', values: [' lead', 'trail ', 'e\u0301', ['bucket', 'a\nb']], n: 1, nothing: null }] };
+    const file = {
+      kind: 'upload',
+      title: 't',
+      cases: [{ id: 'upload.x', values: [' lead', 'trail ', 'e\u0301', ['bucket', 'a\nb']], n: 1, nothing: null }],
+    };
     const text = stringifyVectorFile(file);
     expect(parse(text)).toEqual(file);
     expect(text).toContain('- " lead"');
@@ -49,7 +53,9 @@ describe('byte fields', () => {
     expect([...fileBytes({ fileB64: 'AQ==' })]).toEqual([1]);
     expect([...fileBytes({ file: 'é' })]).toEqual([0xc3, 0xa9]);
     expect(partData({ name: 'bucket', value: 'b' })).toBeUndefined();
-    expect([...(partData({ name: 'file', filename: 'a.pdf', contentType: 'application/pdf', dataB64: 'AQI=' }) ?? [])]).toEqual([1, 2]);
+    expect([
+      ...(partData({ name: 'file', filename: 'a.pdf', contentType: 'application/pdf', dataB64: 'AQI=' }) ?? []),
+    ]).toEqual([1, 2]);
     expect([...(partData({ name: 'file', filename: 'a.pdf', contentType: 'application/pdf' }) ?? [])]).toEqual([]);
   });
 });

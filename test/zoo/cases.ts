@@ -80,7 +80,14 @@ export function bodyPart(c: VectorCase): Uint8Array | undefined {
 /** The text parts 1, 2, 4 and 6 the content holds besides the body (appId, secret, URL, nonce). */
 export function textParts(c: VectorCase): string[] {
   const url = urlPart(c);
-  if (url === undefined || c.kind === 'authorization' || c.kind === 'upload' || c.kind === 'gateway' || c.kind === 'merchant') return [];
+  if (
+    url === undefined ||
+    c.kind === 'authorization' ||
+    c.kind === 'upload' ||
+    c.kind === 'gateway' ||
+    c.kind === 'merchant'
+  )
+    return [];
   const header = headerOf(c);
   const nonce = header ? itemPairs(header).find(([n]) => n === 'nonce')?.[1] : undefined;
   return [c.inputs.appId, c.inputs.appSecret, url, ...(nonce === undefined ? [] : [nonce])];

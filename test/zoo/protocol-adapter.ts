@@ -13,7 +13,9 @@ if (!/^[a-z0-9-]+$/.test(name)) {
   process.stderr.write(`usage: protocol-adapter.ts <member>, not ${JSON.stringify(name)}\n`);
   process.exit(2);
 }
-const mod = (await import(pathToFileURL(join(import.meta.dirname, 'members', `${name}.ts`)).href)) as { createSubject(): Subject };
+const mod = (await import(pathToFileURL(join(import.meta.dirname, 'members', `${name}.ts`)).href)) as {
+  createSubject(): Subject;
+};
 const subject = mod.createSubject();
 const queue: Array<{ text: string | undefined }> = [];
 const flush = (): void => {
@@ -21,7 +23,13 @@ const flush = (): void => {
 };
 createInterface({ input: process.stdin }).on('line', (line) => {
   if (line.trim() === '') return;
-  const m = JSON.parse(line) as { cmd: string; id?: string; op?: string; input?: Record<string, unknown>; protocol?: number };
+  const m = JSON.parse(line) as {
+    cmd: string;
+    id?: string;
+    op?: string;
+    input?: Record<string, unknown>;
+    protocol?: number;
+  };
   if (m.cmd === 'stop') process.exit(0);
   const slot: { text: string | undefined } = { text: undefined };
   queue.push(slot);

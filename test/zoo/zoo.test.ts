@@ -46,13 +46,27 @@ const cases = selectCases(liveCases(set), SELECTION).map((l) => l.case);
 const byId = new Map(cases.map((c) => [c.id, c]));
 
 /** Yes/no operations: a refusal of a valid case is one bit, which no diagnosis can explain. */
-const YES_NO: readonly Operation[] = ['request.verify', 'response.verify', 'webhook.verify', 'redirect.verify', 'authorization.parse', 'upload.validate', 'upload.formCheck'];
+const YES_NO: readonly Operation[] = [
+  'request.verify',
+  'response.verify',
+  'webhook.verify',
+  'redirect.verify',
+  'authorization.parse',
+  'upload.validate',
+  'upload.formCheck',
+];
 
 /** The two forms of a diagnosis message. */
 const MESSAGE_FORM = /^(you accept |your \S+ (equals?|is) .+ in which )/;
 
 async function run(subject: Subject, description: string, vectors: VectorSet = set): Promise<RunResult> {
-  return runCases({ set: vectors, subject, target: { kind: 'module', description }, selection: SELECTION, concurrency: 16 });
+  return runCases({
+    set: vectors,
+    subject,
+    target: { kind: 'module', description },
+    selection: SELECTION,
+    concurrency: 16,
+  });
 }
 
 function failedCases(result: RunResult): CaseResult[] {
@@ -83,7 +97,8 @@ function caseOf(result: CaseResult): VectorCase {
 
 const summary: string[] = [];
 afterAll(() => {
-  if (process.env['ZOO_SUMMARY']) console.log(['member | failed | mustFail | diagnosed | one-bit refusals only', ...summary].join('\n'));
+  if (process.env['ZOO_SUMMARY'])
+    console.log(['member | failed | mustFail | diagnosed | one-bit refusals only', ...summary].join('\n'));
 });
 
 describe('correct implementations pass everything (no false failures)', () => {
@@ -102,7 +117,9 @@ describe('correct implementations pass everything (no false failures)', () => {
 
 describe('the registry', () => {
   it('lists every member module once, and nothing else', () => {
-    const files = readdirSync(MEMBERS_DIR).filter((f) => f.endsWith('.ts') && !f.startsWith('_')).map((f) => f.replace(/\.ts$/, ''));
+    const files = readdirSync(MEMBERS_DIR)
+      .filter((f) => f.endsWith('.ts') && !f.startsWith('_'))
+      .map((f) => f.replace(/\.ts$/, ''));
     expect(ZOO.map((m) => m.name).sort()).toEqual(files.sort());
     expect(ZOO.length).toBeGreaterThanOrEqual(18);
   });
@@ -123,14 +140,22 @@ describe.each(ZOO)('zoo member $name ($area): $bug', (m) => {
     const failed = failedIds(result);
 
     // the bug is a nonconformance, never a crash or an unanswered operation
-    expect(result.cases.filter((c) => c.verdict === 'error' || c.verdict === 'skipped').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(
+      result.cases.filter((c) => c.verdict === 'error' || c.verdict === 'skipped').map((c) => `${c.id}: ${c.message}`),
+    ).toEqual([]);
 
     // (1) every case the bug concerns fails
     const must = cases.filter((c) => selects(m.mustFail, c)).map((c) => c.id);
-    expect(must.filter((id) => !failed.includes(id)), 'cases of mustFail that did not fail').toEqual([]);
+    expect(
+      must.filter((id) => !failed.includes(id)),
+      'cases of mustFail that did not fail',
+    ).toEqual([]);
 
     // (2) no other failure: exactly the cases of the rule
-    expect(failed.filter((id) => !must.includes(id)), 'failures outside mustFail').toEqual([]);
+    expect(
+      failed.filter((id) => !must.includes(id)),
+      'failures outside mustFail',
+    ).toEqual([]);
 
     // (3) the diagnosis
     for (const d of m.diagnosis ?? []) {
@@ -147,12 +172,16 @@ describe.each(ZOO)('zoo member $name ($area): $bug', (m) => {
           const named = (o.diagnosis ?? []).some((x) => x.mistake === d.mistake);
           const known = d.undiagnosed !== undefined && selects(d.undiagnosed, c);
           if (known && named) unexpected.push(`${c.id} ${o.op}`);
-          if (!known && !named) missing.push(`${c.id} ${o.op}: ${(o.diagnosis ?? []).map((x) => x.mistake).join(', ') || 'no diagnosis'}`);
+          if (!known && !named)
+            missing.push(`${c.id} ${o.op}: ${(o.diagnosis ?? []).map((x) => x.mistake).join(', ') || 'no diagnosis'}`);
         }
       }
       expect(checked, `failures of ${d.ops.join(', ')} to diagnose as ${d.mistake}`).toBeGreaterThan(0);
       expect(missing, `failures not diagnosed ${d.mistake}`).toEqual([]);
-      expect(unexpected, `failures pinned as undiagnosed that are now diagnosed ${d.mistake}: update the registry`).toEqual([]);
+      expect(
+        unexpected,
+        `failures pinned as undiagnosed that are now diagnosed ${d.mistake}: update the registry`,
+      ).toEqual([]);
     }
 
     // (5) nothing left unexplained, and every explanation in the kit's words
@@ -161,11 +190,14 @@ describe.each(ZOO)('zoo member $name ($area): $bug', (m) => {
     for (const cr of failedCases(result)) {
       const c = caseOf(cr);
       for (const o of cr.ops.filter((x) => x.status === 'fail')) {
-        const pinned = (m.diagnosis ?? []).some((d) => d.undiagnosed !== undefined && d.ops.includes(o.op) && selects(d.undiagnosed, c));
+        const pinned = (m.diagnosis ?? []).some(
+          (d) => d.undiagnosed !== undefined && d.ops.includes(o.op) && selects(d.undiagnosed, c),
+        );
         if (!o.diagnosis?.length && !oneBit(c, o) && !pinned) unexplained.push(`${c.id} ${o.op}`);
         for (const d of o.diagnosis ?? []) {
           const leaked = valuesOf(c).filter((v) => d.message.includes(v));
-          if (!MESSAGE_FORM.test(d.message) || leaked.length > 0) badMessages.push(`${c.id} ${d.mistake}: ${d.message}`);
+          if (!MESSAGE_FORM.test(d.message) || leaked.length > 0)
+            badMessages.push(`${c.id} ${d.mistake}: ${d.message}`);
         }
       }
     }
@@ -175,7 +207,8 @@ describe.each(ZOO)('zoo member $name ($area): $bug', (m) => {
     // (6) the triage: the first cause names the member's own mistake, and no cause mixes failures of two mistakes
     const causes = triage(result.cases);
     const own = m.cause !== undefined ? [m.cause] : (m.diagnosis ?? []).map((d) => d.mistake);
-    if (failed.length > 0 && own.length > 0) expect(causes[0]?.mistake, `the first cause: ${causes[0] ? causeLine(causes[0]) : 'none'}`).toBeOneOf(own);
+    if (failed.length > 0 && own.length > 0)
+      expect(causes[0]?.mistake, `the first cause: ${causes[0] ? causeLine(causes[0]) : 'none'}`).toBeOneOf(own);
     const mixed: string[] = [];
     for (const cause of causes.filter((x) => x.mistake !== null)) {
       for (const id of cause.cases) {
@@ -184,7 +217,10 @@ describe.each(ZOO)('zoo member $name ($area): $bug', (m) => {
         const named = steps.some((o) => o.diagnosis?.some((d) => d.mistake === cause.mistake));
         const couldBe = steps.length > 0 && steps.every((o) => o.couldExplain?.includes(cause.mistake ?? ''));
         const runLevel = cause.mistake === m.cause && steps.every((o) => !o.diagnosis?.length);
-        if (!named && !couldBe && !runLevel) mixed.push(`${id} in ${cause.mistake}: ${steps.map((o) => `${o.op} ${(o.diagnosis ?? []).map((d) => d.mistake).join(',') || 'could be ' + (o.couldExplain ?? []).join(',')}`).join('; ')}`);
+        if (!named && !couldBe && !runLevel)
+          mixed.push(
+            `${id} in ${cause.mistake}: ${steps.map((o) => `${o.op} ${(o.diagnosis ?? []).map((d) => d.mistake).join(',') || 'could be ' + (o.couldExplain ?? []).join(',')}`).join('; ')}`,
+          );
       }
     }
     expect(mixed, 'cases grouped under a mistake that does not explain them').toEqual([]);
@@ -202,7 +238,9 @@ function oneBit(c: VectorCase, o: OpResult): boolean {
 /** The case's secret and the texts a content holds (appId, URL, nonce): a diagnosis names none of them. */
 function valuesOf(c: VectorCase): string[] {
   const inputs = c.inputs as { [key: string]: unknown };
-  return ['appSecret', 'appId', 'url', 'notifyUrl', 'returnUrl', 'nonce'].map((k) => inputs[k]).filter((v): v is string => typeof v === 'string' && v.length >= 4);
+  return ['appSecret', 'appId', 'url', 'notifyUrl', 'returnUrl', 'nonce']
+    .map((k) => inputs[k])
+    .filter((v): v is string => typeof v === 'string' && v.length >= 4);
 }
 
 /** Whether a member may fail a case: its mayFail, or by default a case that runs one of the operations its bug reaches. */

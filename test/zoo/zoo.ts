@@ -27,7 +27,18 @@ import { decodeQueryComponent } from '../../src/scheme/redirect.js';
 import type { Operation } from '../../src/protocol/operations.js';
 import type { Subject } from '../../src/subjects/subject.js';
 import type { VectorCase } from '../../src/vectors/types.js';
-import { bodyPart, headerOf, isGenuineMessage, itemPairs, itemsOutOfSpecOrder, redirectParam, textParts, urlPart, utf8Text, wholeQueryParam } from './cases.js';
+import {
+  bodyPart,
+  headerOf,
+  isGenuineMessage,
+  itemPairs,
+  itemsOutOfSpecOrder,
+  redirectParam,
+  textParts,
+  urlPart,
+  utf8Text,
+  wholeQueryParam,
+} from './cases.js';
 import { parseAuthorization } from '../../src/scheme/authorization.js';
 import * as appIdNotChecked from './members/app-id-not-checked.js';
 import * as bodyReserialized from './members/body-reserialized.js';
@@ -211,12 +222,25 @@ const ids =
     list.includes(c.id);
 
 /** The response and webhook signed over the body without its final LF (a verifier that drops or strips that LF accepts them). */
-const SIGNED_WITHOUT_FINAL_LF = ['response.signed-over-body-without-final-lf', 'webhook.signed-over-body-without-final-lf'];
+const SIGNED_WITHOUT_FINAL_LF = [
+  'response.signed-over-body-without-final-lf',
+  'webhook.signed-over-body-without-final-lf',
+];
 
 /** The request and response signed over their body with U+FFFD for each byte that is not UTF-8 (a verifier that decodes the body as text first accepts them). */
-const SIGNED_OVER_FFFD = ['request.signed-over-invalid-utf8-replaced-fffd', 'response.signed-over-invalid-utf8-replaced-fffd'];
+const SIGNED_OVER_FFFD = [
+  'request.signed-over-invalid-utf8-replaced-fffd',
+  'response.signed-over-invalid-utf8-replaced-fffd',
+];
 
-const SIGNING_DIAGNOSED: readonly Operation[] = ['signature.content', 'signature.sign', 'request.verify', 'response.verify', 'webhook.verify', 'redirect.verify'];
+const SIGNING_DIAGNOSED: readonly Operation[] = [
+  'signature.content',
+  'signature.sign',
+  'request.verify',
+  'response.verify',
+  'webhook.verify',
+  'redirect.verify',
+];
 
 // --- the members ---
 
@@ -265,10 +289,20 @@ export const ZOO: readonly ZooMember[] = [
     module: urlQueryDropped,
     // contents whose URL (url, notifyUrl, returnUrl) has a query, and the two vectors signed
     // over the URL without its query, which this SDK's verifier accepts
-    mustFail: or(and(contentCase, hasQuery), ids('webhook.signed-over-notify-url-without-query', 'redirect.signed-without-return-url-query')),
+    mustFail: or(
+      and(contentCase, hasQuery),
+      ids('webhook.signed-over-notify-url-without-query', 'redirect.signed-without-return-url-query'),
+    ),
     diagnosis: [
-      { mistake: 'url-without-query', ops: ['signature.content', 'signature.sign', 'request.verify', 'response.verify', 'webhook.verify'] },
-      { mistake: 'returnurl-without-query', ops: ['redirect.verify'], note: 'the redirect names the same mistake after the returnUrl' },
+      {
+        mistake: 'url-without-query',
+        ops: ['signature.content', 'signature.sign', 'request.verify', 'response.verify', 'webhook.verify'],
+      },
+      {
+        mistake: 'returnurl-without-query',
+        ops: ['redirect.verify'],
+        note: 'the redirect names the same mistake after the returnUrl',
+      },
     ],
   },
   {
@@ -278,7 +312,14 @@ export const ZOO: readonly ZooMember[] = [
     module: wrongSecret,
     mustFail: contentCase,
     // every content differs in part 2: no case can say why, the run does (every genuine message refused)
-    diagnosis: [{ mistake: 'credentials-or-url', ops: ['signature.content', 'signature.sign'], undiagnosed: signatureCase, note: 'a run-level cause: the triage names it, no single diagnosis' }],
+    diagnosis: [
+      {
+        mistake: 'credentials-or-url',
+        ops: ['signature.content', 'signature.sign'],
+        undiagnosed: signatureCase,
+        note: 'a run-level cause: the triage names it, no single diagnosis',
+      },
+    ],
     cause: 'credentials-or-url',
   },
   {
@@ -291,7 +332,7 @@ export const ZOO: readonly ZooMember[] = [
   },
   {
     name: 'hex-unpadded',
-    bug: "the signer writes each digest byte with toString(16), no padStart: a byte below 0x10 loses its leading zero (§5.2); its verifier compares signs as text",
+    bug: 'the signer writes each digest byte with toString(16), no padStart: a byte below 0x10 loses its leading zero (§5.2); its verifier compares signs as text',
     area: 'signing',
     module: hexUnpadded,
     // signature cases and genuine messages whose right digest has a byte below 0x10 (the sign, and the refusal of
@@ -316,7 +357,15 @@ export const ZOO: readonly ZooMember[] = [
     // contents whose body re-serializes to other bytes; and its verifier accepts the messages signed over the
     // re-serialized body, the webhook signed without its final LF (a compact body: re-serializing drops just that LF),
     // and the messages signed over the body with U+FFFD in place of its bad bytes (JSON.parse reads the bytes so)
-    mustFail: or(and(contentCase, reserializationChanges), ids('response.signed-over-reserialized-body', 'webhook.signed-over-reserialized-body', 'webhook.signed-over-body-without-final-lf', ...SIGNED_OVER_FFFD)),
+    mustFail: or(
+      and(contentCase, reserializationChanges),
+      ids(
+        'response.signed-over-reserialized-body',
+        'webhook.signed-over-reserialized-body',
+        'webhook.signed-over-body-without-final-lf',
+        ...SIGNED_OVER_FFFD,
+      ),
+    ),
     diagnosis: [
       { mistake: 'body-reserialized', ops: SIGNING_DIAGNOSED, cases: not(notUtf8Body) },
       {
@@ -377,7 +426,9 @@ export const ZOO: readonly ZooMember[] = [
       if (header === undefined || !itemsOutOfSpecOrder(header)) return false;
       // acceptable headers count where this SDK's lenient base parser (the kit's) accepts them:
       // where it refuses (white space beside "=", a duplicate after trimming) refusing passes
-      return c.kind === 'authorization' ? c.result === 'valid' || (c.result === 'acceptable' && parseAuthorization(header).ok) : isGenuineMessage(c);
+      return c.kind === 'authorization'
+        ? c.result === 'valid' || (c.result === 'acceptable' && parseAuthorization(header).ok)
+        : isGenuineMessage(c);
     },
     // the verifiers' failures are refusals of genuine messages (one bit); the parses return the values by position
     diagnosis: [{ mistake: 'items-by-position', ops: ['authorization.parse'] }],
@@ -389,8 +440,7 @@ export const ZOO: readonly ZooMember[] = [
     module: headerSplitLastEquals,
     // valid headers with "=" inside a value: refused (signature cases: their request.verify)
     mustFail: and((c) => c.result === 'valid', equalsInValue),
-    note:
-      'every failure is a refusal of a valid header (one bit): this parser leaves the "=" in the name, so the item is missing. The catalogue\'s value-split-at-last-equals explains the parser that keeps the name and returns a cut value instead.',
+    note: 'every failure is a refusal of a valid header (one bit): this parser leaves the "=" in the name, so the item is missing. The catalogue\'s value-split-at-last-equals explains the parser that keeps the name and returns a cut value instead.',
   },
   {
     name: 'header-duplicate-last-wins',
@@ -399,7 +449,14 @@ export const ZOO: readonly ZooMember[] = [
     module: headerDuplicateLastWins,
     // webhook.header-duplicate-item repeats sign with a wrong LAST value: last-wins refuses it on the sign
     // authorization.duplicate-after-trim: this parser trims, so it sees appId twice and must refuse (R8 (a))
-    mustFail: ['authorization.duplicate-appid-same-value', 'authorization.duplicate-sign', 'authorization.duplicate-timestamp', 'authorization.duplicate-nonce', 'redirect.header-duplicate-sign', 'authorization.duplicate-after-trim'],
+    mustFail: [
+      'authorization.duplicate-appid-same-value',
+      'authorization.duplicate-sign',
+      'authorization.duplicate-timestamp',
+      'authorization.duplicate-nonce',
+      'redirect.header-duplicate-sign',
+      'authorization.duplicate-after-trim',
+    ],
     // the verifier's case names the header problem (malformed-authorization, header: duplicate-item), as the parser's does
     diagnosis: [{ mistake: 'accepts-duplicate-item', ops: ['authorization.parse', 'redirect.verify'] }],
   },
@@ -452,8 +509,18 @@ export const ZOO: readonly ZooMember[] = [
     area: 'verification',
     module: appIdNotChecked,
     // the headers naming another appId over a sign made with the merchant's own credentials
-    mustFail: ['request.app-id-swapped-own-signature', 'response.app-id-swapped-own-signature', 'webhook.app-id-swapped-own-signature', 'redirect.app-id-swapped-own-signature'],
-    diagnosis: [{ mistake: 'accepts-app-id-mismatch', ops: ['request.verify', 'response.verify', 'webhook.verify', 'redirect.verify'] }],
+    mustFail: [
+      'request.app-id-swapped-own-signature',
+      'response.app-id-swapped-own-signature',
+      'webhook.app-id-swapped-own-signature',
+      'redirect.app-id-swapped-own-signature',
+    ],
+    diagnosis: [
+      {
+        mistake: 'accepts-app-id-mismatch',
+        ops: ['request.verify', 'response.verify', 'webhook.verify', 'redirect.verify'],
+      },
+    ],
     note: "the other app-id-mismatch cases are signed with the other merchant's secret: this verifier refuses them on the sign",
   },
   {
@@ -473,7 +540,14 @@ export const ZOO: readonly ZooMember[] = [
     // genuine responses whose bytes are not what JSON.stringify writes (refused), and the response signed
     // over its re-serialized body (accepted)
     // response.body-not-utf8 (issue 9): JSON.parse cannot give back bytes that are not UTF-8
-    mustFail: ['response.pretty-printed-final-lf', 'response.unicode-escapes-kept', 'response.html-safe-escapes-kept', 'response.crlf-pretty-printed', 'response.signed-over-reserialized-body', 'response.body-not-utf8'],
+    mustFail: [
+      'response.pretty-printed-final-lf',
+      'response.unicode-escapes-kept',
+      'response.html-safe-escapes-kept',
+      'response.crlf-pretty-printed',
+      'response.signed-over-reserialized-body',
+      'response.body-not-utf8',
+    ],
     diagnosis: [{ mistake: 'body-reserialized', ops: ['response.verify'] }],
   },
   // beyond every vector: bodies over 8 KiB (the longest vector body is 4 KB); the properties catch them
@@ -500,8 +574,20 @@ export const ZOO: readonly ZooMember[] = [
     module: receivedBodyTextConverted,
     // genuine signs over a body that is not UTF-8: refused (one bit); signs over the body with '?' in place
     // of its bad bytes: accepted, and diagnosed (those with U+FFFD it refuses, rightly)
-    mustFail: or(and(contentCase, (c) => c.result === 'valid', notUtf8Body), ids('signature.body-not-utf8-replaced-question-mark', 'webhook.signed-over-invalid-utf8-replaced-question-mark')),
-    diagnosis: [{ mistake: 'body-invalid-utf8-replaced-question-mark', ops: ['request.verify', 'webhook.verify'], cases: ids('signature.body-not-utf8-replaced-question-mark', 'webhook.signed-over-invalid-utf8-replaced-question-mark') }],
+    mustFail: or(
+      and(contentCase, (c) => c.result === 'valid', notUtf8Body),
+      ids('signature.body-not-utf8-replaced-question-mark', 'webhook.signed-over-invalid-utf8-replaced-question-mark'),
+    ),
+    diagnosis: [
+      {
+        mistake: 'body-invalid-utf8-replaced-question-mark',
+        ops: ['request.verify', 'webhook.verify'],
+        cases: ids(
+          'signature.body-not-utf8-replaced-question-mark',
+          'webhook.signed-over-invalid-utf8-replaced-question-mark',
+        ),
+      },
+    ],
   },
 
   // redirects
@@ -510,7 +596,10 @@ export const ZOO: readonly ZooMember[] = [
     bug: 'the redirect verifier verifies over the payment value still query-encoded, and returns it encoded (R11)',
     area: 'redirect',
     module: redirectPaymentEncoded,
-    mustFail: or(and(isRedirect, (c) => c.result === 'valid', paymentEncoded), ids('redirect.signed-over-encoded-payment')),
+    mustFail: or(
+      and(isRedirect, (c) => c.result === 'valid', paymentEncoded),
+      ids('redirect.signed-over-encoded-payment'),
+    ),
     diagnosis: [{ mistake: 'payment-encoded', ops: ['redirect.verify'] }],
   },
   {
@@ -518,7 +607,10 @@ export const ZOO: readonly ZooMember[] = [
     bug: "the redirect verifier drops the returnUrl's own query from part 4 (R11)",
     area: 'redirect',
     module: redirectReturnUrlWithoutQuery,
-    mustFail: or(and(isRedirect, (c) => c.result === 'valid', hasQuery), ids('redirect.signed-without-return-url-query')),
+    mustFail: or(
+      and(isRedirect, (c) => c.result === 'valid', hasQuery),
+      ids('redirect.signed-without-return-url-query'),
+    ),
     diagnosis: [{ mistake: 'returnurl-without-query', ops: ['redirect.verify'] }],
   },
   {
@@ -563,13 +655,25 @@ export const ZOO: readonly ZooMember[] = [
     // valid redirects with a "+" in the payment or authorization value, and the two vectors signed over
     // the value with "+" kept (payment) or carrying an unencoded "+" (nonce), which it accepts
     mustFail: or(
-      and(isRedirect, (c) => c.result === 'valid', (c) => [redirectParam(c, 'payment'), redirectParam(c, 'authorization')].some((v) => v?.includes('+'))),
+      and(
+        isRedirect,
+        (c) => c.result === 'valid',
+        (c) => [redirectParam(c, 'payment'), redirectParam(c, 'authorization')].some((v) => v?.includes('+')),
+      ),
       ids('redirect.signed-with-plus-kept', 'redirect.nonce-plus-unencoded'),
     ),
     // the refusals are one bit; the two accepted ones are signed with "+" kept in the payment and in the nonce
     diagnosis: [
-      { mistake: 'payment-plus-kept', ops: ['redirect.verify'], cases: (c) => redirectParam(c, 'payment')?.includes('+') ?? false },
-      { mistake: 'authorization-plus-kept', ops: ['redirect.verify'], cases: (c) => redirectParam(c, 'authorization')?.includes('+') ?? false },
+      {
+        mistake: 'payment-plus-kept',
+        ops: ['redirect.verify'],
+        cases: (c) => redirectParam(c, 'payment')?.includes('+') ?? false,
+      },
+      {
+        mistake: 'authorization-plus-kept',
+        ops: ['redirect.verify'],
+        cases: (c) => redirectParam(c, 'authorization')?.includes('+') ?? false,
+      },
     ],
   },
 

@@ -26,7 +26,9 @@ function contentOf(inputs) {
   return Buffer.concat([...parts, Buffer.from(inputs.bodyHex, 'hex'), Buffer.from('\n')]);
 }
 
-const files = read('index.json').files.filter((f) => f.kind === 'signature').map((f) => read(f.file));
+const files = read('index.json')
+  .files.filter((f) => f.kind === 'signature')
+  .map((f) => read(f.file));
 assert.ok(files.length > 0, `no signature file in ${EXPORT}`);
 for (const doc of files) {
   assert.equal(doc.numberOfTests, doc.tests.length, doc.source);
@@ -37,7 +39,8 @@ for (const doc of files) {
       assert.equal(sha256(content), c.expected.sign, 'sign = lower-case hex SHA-256 of the content');
       if (c.candidate) {
         // the mistake is in the content (then it hashes to its sign), or in the sign alone
-        if (c.candidate.contentHex !== undefined) assert.equal(sha256(Buffer.from(c.candidate.contentHex, 'hex')), c.candidate.sign.toLowerCase());
+        if (c.candidate.contentHex !== undefined)
+          assert.equal(sha256(Buffer.from(c.candidate.contentHex, 'hex')), c.candidate.sign.toLowerCase());
         assert.notEqual(c.candidate.sign, c.expected.sign);
       }
     });

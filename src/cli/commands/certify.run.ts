@@ -10,7 +10,13 @@ import { loadVectorSet } from '../../vectors/load.js';
 import { abortedRun } from '../_start-failure.js';
 import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../../roles/merchant/certify/report.js';
 import { checkedReportFolder } from '../_report-folder.js';
-import { acceptanceRuleOf, chooseMerchant, describeMerchant, reachMerchant, type ChosenMerchant } from '../merchant-target.js';
+import {
+  acceptanceRuleOf,
+  chooseMerchant,
+  describeMerchant,
+  reachMerchant,
+  type ChosenMerchant,
+} from '../merchant-target.js';
 import { TargetUnreachableError } from '../_reach.js';
 import type { CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -24,7 +30,12 @@ import type { certifyOptions } from './certify.js';
  * @param context - the parsed options and the io
  * @returns the exit code
  */
-export async function runCertify({ values, io: given, addSecret, atEnd }: CommandContext<typeof certifyOptions>): Promise<number> {
+export async function runCertify({
+  values,
+  io: given,
+  addSecret,
+  atEnd,
+}: CommandContext<typeof certifyOptions>): Promise<number> {
   // --json: one summary line on stdout, every other line on stderr
   const { io, emit } = jsonOutput(values.json === true, given);
   const seed = values.seed ?? randomInt(0, 2 ** 32 - 1);
@@ -56,10 +67,20 @@ export async function runCertify({ values, io: given, addSecret, atEnd }: Comman
       // not reached: one line, and a report that says no call was sent (NOT CERTIFIED, exit 3)
       io.stderr(`pgv2kit certify: ${e.message}\n`);
       const set = loadVectorSet();
-      const run = abortedRun({ failure: e, vectorSetHash: set.hash, target: { kind: 'merchant', description: e.url }, selection: { only: ['area:merchant'], skip: [] }, startedAt, finishedAt: new Date(), log: [], ...(values['run-name'] ? { runName: values['run-name'] } : {}) });
+      const run = abortedRun({
+        failure: e,
+        vectorSetHash: set.hash,
+        target: { kind: 'merchant', description: e.url },
+        selection: { only: ['area:merchant'], skip: [] },
+        startedAt,
+        finishedAt: new Date(),
+        log: [],
+        ...(values['run-name'] ? { runName: values['run-name'] } : {}),
+      });
       result = certificationOf(run, set, { ...target, ...acceptance, seed, timeoutMs });
     }
-    for (const r of result.requirements) io.stdout(`${r.result.toUpperCase().padEnd(14)} ${r.id}  ${r.title} (${r.sections.join(', ')})\n`);
+    for (const r of result.requirements)
+      io.stdout(`${r.result.toUpperCase().padEnd(14)} ${r.id}  ${r.title} (${r.sections.join(', ')})\n`);
     for (const n of result.notes) io.stdout(`note: ${n}\n`);
     for (const reason of result.reasons) io.stdout(`reason: ${reason}\n`);
     const runName = values['run-name'] ?? `certify-${result.date.replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`;
@@ -69,7 +90,12 @@ export async function runCertify({ values, io: given, addSecret, atEnd }: Comman
     io.stdout(`reports: ${written.dir}\n`);
     io.stdout(`${verdictLine(result)}; plan hash ${result.planHash}\n`);
     // a certification that did not reach the merchant or finish in its time is the run failing (exit 3), not the merchant
-    const code = result.run.aborted || result.run.stopped?.kind === 'deadline' ? EXIT.failure : result.verdict === 'CERTIFIED' ? EXIT.ok : EXIT.nonconformance;
+    const code =
+      result.run.aborted || result.run.stopped?.kind === 'deadline'
+        ? EXIT.failure
+        : result.verdict === 'CERTIFIED'
+          ? EXIT.ok
+          : EXIT.nonconformance;
     emit(certificationSummary(result, code, dir), [target.appSecret]);
     return code;
   } finally {

@@ -10,7 +10,8 @@ import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 
 /** --seed: 0 to 2^32 - 1. */
 function seedOf(text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) > 2 ** 32 - 1) throw new UsageError(`--seed must be an integer from 0 to 4294967295, not ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text) || Number(text) > 2 ** 32 - 1)
+    throw new UsageError(`--seed must be an integer from 0 to 4294967295, not ${JSON.stringify(text)}`);
   return Number(text);
 }
 
@@ -21,24 +22,65 @@ export const certifyOptions = {
   'deliver-to': merchantOptions['deliver-to'],
   'return-deliver-to': merchantOptions['return-deliver-to'],
   'app-id': { type: 'string', valueName: '<id>', description: 'The merchant appId', env: APP_ID_ENV },
-  secret: { type: 'string', valueName: '<secret>', description: 'The merchant secret', env: APP_SECRET_ENV, secret: true },
+  secret: {
+    type: 'string',
+    valueName: '<secret>',
+    description: 'The merchant secret',
+    env: APP_SECRET_ENV,
+    secret: true,
+  },
   'accept-body': merchantOptions['accept-body'],
   'return-refusal-body': merchantOptions['return-refusal-body'],
   'return-refusal-location': merchantOptions['return-refusal-location'],
-  name: { ...targetNameOptions.name, description: 'The name of the merchant in the reports', default: { shown: 'merchant <host of the notifyUrl>, or sample-merchant' } },
-  version: { ...targetNameOptions.version, description: "The merchant's version, shown after its name", default: { shown: 'none' } },
-  seed: { type: 'string', valueName: '<n>', description: 'Seed of the payloads and nonces, 0 to 4294967295', default: { shown: 'random, printed' }, parse: seedOf },
-  timeout: { type: 'string', valueName: '<seconds>', description: 'Limit for each call', default: 5, parse: parseOption.seconds },
-  'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the report here', default: { shown: 'reports/<run name>' } },
-  'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run', default: { shown: 'certify-<date>-<time>' } },
-  json: { type: 'boolean', description: 'Print one JSON summary on stdout (verdict, reasons, requirements, exit code, reports); every other line goes to stderr' },
+  name: {
+    ...targetNameOptions.name,
+    description: 'The name of the merchant in the reports',
+    default: { shown: 'merchant <host of the notifyUrl>, or sample-merchant' },
+  },
+  version: {
+    ...targetNameOptions.version,
+    description: "The merchant's version, shown after its name",
+    default: { shown: 'none' },
+  },
+  seed: {
+    type: 'string',
+    valueName: '<n>',
+    description: 'Seed of the payloads and nonces, 0 to 4294967295',
+    default: { shown: 'random, printed' },
+    parse: seedOf,
+  },
+  timeout: {
+    type: 'string',
+    valueName: '<seconds>',
+    description: 'Limit for each call',
+    default: 5,
+    parse: parseOption.seconds,
+  },
+  'report-dir': {
+    type: 'string',
+    valueName: '<dir>',
+    description: 'Write the report here',
+    default: { shown: 'reports/<run name>' },
+  },
+  'run-name': {
+    type: 'string',
+    valueName: '<name>',
+    description: 'Name of the run',
+    default: { shown: 'certify-<date>-<time>' },
+  },
+  json: {
+    type: 'boolean',
+    description:
+      'Print one JSON summary on stdout (verdict, reasons, requirements, exit code, reports); every other line goes to stderr',
+  },
   ...deadlineOption,
 } as const satisfies OptionSpecs;
 
 export const certifyCommand = defineCommand({
   name: 'certify',
   summary: "Certify a merchant's webhook and return-redirect handling, the kit playing the gateway",
-  usage: 'pgv2kit certify [--notify-url <url> --return-url <url>] [--deliver-to <url>] [--return-deliver-to <url>] [options]',
+  usage:
+    'pgv2kit certify [--notify-url <url> --return-url <url>] [--deliver-to <url>] [--return-deliver-to <url>] [options]',
   description: [
     'The kit plays the gateway: signed webhooks (POST, JSON) to the notify endpoint and return',
     'redirects (GET returnUrl + paymentNo, merchantTradeNo, payment, authorization) to the return',

@@ -6,7 +6,16 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { fileSystemReason } from '../../file-errors.js';
-import { badgeFile, badgeSvg, badgeVerdict, caseRows, compareHtml, compareMarkdown, compareWarnings, readCompareEntries } from '../../reports/compare.js';
+import {
+  badgeFile,
+  badgeSvg,
+  badgeVerdict,
+  caseRows,
+  compareHtml,
+  compareMarkdown,
+  compareWarnings,
+  readCompareEntries,
+} from '../../reports/compare.js';
 import { resolvePath } from '../_files.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -26,7 +35,10 @@ export async function runCompare({ values, positionals, io }: CommandContext<typ
   if (existsSync(out)) {
     if (!statSync(out).isDirectory()) throw new UsageError(`--out ${out} is a file, not a folder`);
     const other = readdirSync(out).filter((f) => !OWN.has(f));
-    if (other.length > 0) throw new UsageError(`--out ${out} holds other files (${other.slice(0, 3).join(', ')}${other.length > 3 ? ', …' : ''}): give a new folder or an earlier comparison's`);
+    if (other.length > 0)
+      throw new UsageError(
+        `--out ${out} holds other files (${other.slice(0, 3).join(', ')}${other.length > 3 ? ', …' : ''}): give a new folder or an earlier comparison's`,
+      );
   }
   // a path that holds no run's results is a CompareInputError: a usage error (exit 2)
   const entries = readCompareEntries(positionals.map((p) => resolvePath(io.cwd, p)));
@@ -43,7 +55,10 @@ export async function runCompare({ values, positionals, io }: CommandContext<typ
     throw new UsageError(`--out ${out} cannot be written: ${reason}`);
   }
   const differ = caseRows(entries).filter((r) => r.differs).length;
-  for (const e of entries) io.stdout(`${badgeVerdict(e.results).toUpperCase().padEnd(15)} ${e.key}: ${e.results.summary}  (badges/${badgeFile(e.key)})\n`);
+  for (const e of entries)
+    io.stdout(
+      `${badgeVerdict(e.results).toUpperCase().padEnd(15)} ${e.key}: ${e.results.summary}  (badges/${badgeFile(e.key)})\n`,
+    );
   for (const w of compareWarnings(entries)) io.stdout(`note: ${w}\n`);
   io.stdout(`${differ} case${differ === 1 ? '' : 's'} differ between the implementations\n`);
   io.stdout(`compare: ${join(out, 'compare.html')}\n`);

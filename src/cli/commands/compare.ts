@@ -6,7 +6,12 @@ import { defineCommand, type OptionSpecs } from '../command.js';
 
 /** The options of `pgv2kit compare`. */
 export const compareOptions = {
-  out: { type: 'string', valueName: '<dir>', description: 'The folder to write compare.html, compare.md and badges/ into', default: { shown: 'compare' } },
+  out: {
+    type: 'string',
+    valueName: '<dir>',
+    description: 'The folder to write compare.html, compare.md and badges/ into',
+    default: { shown: 'compare' },
+  },
 } as const satisfies OptionSpecs;
 
 export const compareCommand = defineCommand({
@@ -26,6 +31,9 @@ export const compareCommand = defineCommand({
     0: 'the page and the badges are written (whatever the verdicts)',
     2: "usage error: fewer than one run, a path that holds no run's results.json, an --out that is a file or holds other files",
   },
-  examples: ['pgv2kit compare reports/java reports/python reports/go --out compare', 'pgv2kit compare a/results.json b/results.json'],
+  examples: [
+    'pgv2kit compare reports/java reports/python reports/go --out compare',
+    'pgv2kit compare a/results.json b/results.json',
+  ],
   run: async (context) => (await import('./compare.run.js')).runCompare(context),
 });

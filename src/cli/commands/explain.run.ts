@@ -45,10 +45,22 @@ export async function runExplain({ values, io }: CommandContext<typeof explainOp
 
   const { timestamp, nonce, authorization } = values;
   if (authorization === undefined && (timestamp === undefined || nonce === undefined)) {
-    throw new UsageError(timestamp === undefined && nonce === undefined ? 'give --authorization, or --timestamp and --nonce' : `missing --${timestamp === undefined ? 'timestamp' : 'nonce'}`);
+    throw new UsageError(
+      timestamp === undefined && nonce === undefined
+        ? 'give --authorization, or --timestamp and --nonce'
+        : `missing --${timestamp === undefined ? 'timestamp' : 'nonce'}`,
+    );
   }
 
-  const input: ExplainInput = { appId, appSecret, method, url, body, bodySource, ...(authorization !== undefined ? { authorization } : { timestamp, nonce }) };
+  const input: ExplainInput = {
+    appId,
+    appSecret,
+    method,
+    url,
+    body,
+    bodySource,
+    ...(authorization !== undefined ? { authorization } : { timestamp, nonce }),
+  };
   const x = explainSignature(input);
   io.stdout(values.json ? `${JSON.stringify(explanationJson(x), null, 2)}\n` : renderExplanation(x));
   return x.verdict === 'match' || x.verdict === 'no-header' ? EXIT.ok : EXIT.nonconformance;

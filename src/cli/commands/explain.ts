@@ -11,18 +11,37 @@ import { APP_SECRET_ENV } from '../../env.js';
 /** The options of `pgv2kit explain`. */
 export const explainOptions = {
   'app-id': { type: 'string', valueName: '<id>', description: 'Part 1: the application id' },
-  secret: { type: 'string', valueName: '<secret>', description: 'Part 2: the application secret', env: APP_SECRET_ENV, secret: true },
+  secret: {
+    type: 'string',
+    valueName: '<secret>',
+    description: 'Part 2: the application secret',
+    env: APP_SECRET_ENV,
+    secret: true,
+  },
   method: { type: 'string', valueName: '<method>', description: 'Part 3: the HTTP method as sent (R5)' },
   url: { type: 'string', valueName: '<url>', description: 'Part 4: the full URL as sent (R4)' },
   timestamp: { type: 'string', valueName: '<ms>', description: 'Part 5: the timestamp, as carried in the header' },
   nonce: { type: 'string', valueName: '<nonce>', description: 'Part 6: the nonce, as carried in the header' },
-  body: { type: 'string', valueName: '<text>', description: 'Part 7: the body, as UTF-8 text (R2)', default: { shown: 'empty' }, conflicts: ['body-file'] },
-  'body-file': { type: 'string', valueName: '<path>', description: 'Part 7: the body, the file\'s exact bytes ("-" reads standard input)' },
+  body: {
+    type: 'string',
+    valueName: '<text>',
+    description: 'Part 7: the body, as UTF-8 text (R2)',
+    default: { shown: 'empty' },
+    conflicts: ['body-file'],
+  },
+  'body-file': {
+    type: 'string',
+    valueName: '<path>',
+    description: 'Part 7: the body, the file\'s exact bytes ("-" reads standard input)',
+  },
   authorization: {
     type: 'string',
     valueName: '<header>',
     description: 'The Authorization header value to check; gives timestamp and nonce (R6)',
-    conflicts: { options: ['timestamp', 'nonce'], message: 'give --authorization or --timestamp and --nonce, not both (the header carries timestamp and nonce, R6)' },
+    conflicts: {
+      options: ['timestamp', 'nonce'],
+      message: 'give --authorization or --timestamp and --nonce, not both (the header carries timestamp and nonce, R6)',
+    },
   },
   json: { type: 'boolean', description: 'Print one JSON object instead of text' },
 } as const satisfies OptionSpecs;

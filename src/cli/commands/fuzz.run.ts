@@ -35,7 +35,8 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
   // --json: one summary line on stdout, every other line on stderr
   const { io, emit } = jsonOutput(values.json === true, given);
   const replay = values.replay !== undefined ? parseReplay(values.replay) : undefined;
-  if (values.replay !== undefined && !replay) throw new UsageError('--replay takes <seed>:<path>, as a finding prints it (e.g. 42:3:0:1)');
+  if (values.replay !== undefined && !replay)
+    throw new UsageError('--replay takes <seed>:<path>, as a finding prints it (e.g. 42:3:0:1)');
   // the option rules (one target, --notify-url and --accept-body with --merchant-notify, …), URLs and numbers are fuzz.ts's table, applied by the parser
   const seed = replay?.seed ?? values.seed ?? randomInt(2 ** 31 - 1);
   const timeMs = values.time;
@@ -43,44 +44,108 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
   // a plain default: the parser applies it
   const timeoutMs = values.timeout!;
   const limits = vectorLimitsOf(values, io.env);
-  const http = values.gateway !== undefined ? { kind: 'gateway' as const, url: values.gateway } : values['merchant-notify'] !== undefined ? { kind: 'merchant' as const, url: values['merchant-notify'] } : undefined;
+  const http =
+    values.gateway !== undefined
+      ? { kind: 'gateway' as const, url: values.gateway }
+      : values['merchant-notify'] !== undefined
+        ? { kind: 'merchant' as const, url: values['merchant-notify'] }
+        : undefined;
   const notifyUrl = values['notify-url'];
   const acceptBody = values['accept-body'];
   if (http) {
     const appId = values['app-id'] ?? io.env[APP_ID_ENV];
     const appSecret = values.secret ?? io.env[APP_SECRET_ENV];
-    if (!appId || !appSecret) throw new UsageError('fuzzing over HTTP needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)');
+    if (!appId || !appSecret)
+      throw new UsageError(
+        'fuzzing over HTTP needs the merchant credentials: --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)',
+      );
     try {
       // a target that is down is one line, not a "finding" (no answer is no parse)
-      await requireReachable([{ what: http.kind === 'gateway' ? 'the gateway' : "the merchant's notify endpoint", url: http.url }], timeoutMs);
+      await requireReachable(
+        [{ what: http.kind === 'gateway' ? 'the gateway' : "the merchant's notify endpoint", url: http.url }],
+        timeoutMs,
+      );
     } catch (e) {
       if (!(e instanceof TargetUnreachableError)) throw e;
       io.stderr(`pgv2kit fuzz: ${e.message}\n`);
       emit({ seed, exitCode: EXIT.failure, error: e.message, runs: 0, finding: null });
       return EXIT.failure;
     }
-    io.stdout(`fuzzing the Authorization parsing of ${http.url} (${http.kind}): seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`);
-    const target = { ...http, ...(notifyUrl !== undefined ? { notifyUrl } : {}), ...(acceptBody !== undefined ? { acceptBody } : {}) };
+    io.stdout(
+      `fuzzing the Authorization parsing of ${http.url} (${http.kind}): seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`,
+    );
+    const target = {
+      ...http,
+      ...(notifyUrl !== undefined ? { notifyUrl } : {}),
+      ...(acceptBody !== undefined ? { acceptBody } : {}),
+    };
     const signedUrl = signedUrlOf(target);
     // R10: say which URL part 4 signs, and how to sign another
-    if (http.kind === 'merchant') io.stdout(notifyUrl === undefined ? `webhooks signed over ${signedUrl} (part 4), the URL they are sent to: a merchant registered at another notifyUrl verifies against that one (R10); give it with --notify-url\n` : `webhooks signed over ${signedUrl} (part 4: the notifyUrl as registered, --notify-url, R10), sent to ${http.url}\n`);
-    const result = await fuzzHttp({ ...target, appId, appSecret, seed, runs, timeoutMs, ...(timeMs !== undefined ? { timeMs } : {}), ...(replay ? { path: replay.path } : {}) });
+    if (http.kind === 'merchant')
+      io.stdout(
+        notifyUrl === undefined
+          ? `webhooks signed over ${signedUrl} (part 4), the URL they are sent to: a merchant registered at another notifyUrl verifies against that one (R10); give it with --notify-url\n`
+          : `webhooks signed over ${signedUrl} (part 4: the notifyUrl as registered, --notify-url, R10), sent to ${http.url}\n`,
+      );
+    const result = await fuzzHttp({
+      ...target,
+      appId,
+      appSecret,
+      seed,
+      runs,
+      timeoutMs,
+      ...(timeMs !== undefined ? { timeMs } : {}),
+      ...(replay ? { path: replay.path } : {}),
+    });
     const advised = result.advisories;
     // R16: 5xx answers counted as refusals are said, never a finding
-    if (advised.serverErrors > 0) io.stdout(`advisory: ${advised.serverErrors} request(s) ${advised.message ?? ''}, e.g. header ${showEscaped(advised.example ?? '')}\n`);
+    if (advised.serverErrors > 0)
+      io.stdout(
+        `advisory: ${advised.serverErrors} request(s) ${advised.message ?? ''}, e.g. header ${showEscaped(advised.example ?? '')}\n`,
+      );
     // a genuine header refused by a merchant whose webhooks were signed over the URL they went to: perhaps it registered another (R10)
-    const hint = http.kind === 'merchant' && notifyUrl === undefined ? 'signed over the URL it was sent to: if the merchant registered another notifyUrl, give it with --notify-url (R10)' : undefined;
-    const wire = { signedUrl, sentTo: http.kind === 'gateway' ? signedUrl : http.url, ...(hint !== undefined ? { hint } : {}) };
-    return report(result, { target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${shellQuote(http.url)}${notifyUrl !== undefined ? ` --notify-url ${shellQuote(notifyUrl)}` : ''}${acceptBody !== undefined ? ` --accept-body ${shellQuote(acceptBody)}` : ''}`, wire }, io, (s) => emit({ ...s, advisories: { serverErrors: advised.serverErrors } }, [appSecret]));
+    const hint =
+      http.kind === 'merchant' && notifyUrl === undefined
+        ? 'signed over the URL it was sent to: if the merchant registered another notifyUrl, give it with --notify-url (R10)'
+        : undefined;
+    const wire = {
+      signedUrl,
+      sentTo: http.kind === 'gateway' ? signedUrl : http.url,
+      ...(hint !== undefined ? { hint } : {}),
+    };
+    return report(
+      result,
+      {
+        target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${shellQuote(http.url)}${notifyUrl !== undefined ? ` --notify-url ${shellQuote(notifyUrl)}` : ''}${acceptBody !== undefined ? ` --accept-body ${shellQuote(acceptBody)}` : ''}`,
+        wire,
+      },
+      io,
+      (s) => emit({ ...s, advisories: { serverErrors: advised.serverErrors } }, [appSecret]),
+    );
   }
 
   // the --save file, checked before fuzzing: in the authorization/ folder of a vectors folder (made when missing)
-  const saveTo = values.save !== undefined ? loadableTarget(vectorFileTarget(resolvePath(io.cwd, values.save), ['authorization'], '--save'), '--save', limits).file : undefined;
+  const saveTo =
+    values.save !== undefined
+      ? loadableTarget(
+          vectorFileTarget(resolvePath(io.cwd, values.save), ['authorization'], '--save'),
+          '--save',
+          limits,
+        ).file
+      : undefined;
   let subject: Subject;
   let testee: TesteeSubject | undefined;
   try {
     if (values.testee !== undefined) {
-      testee = await createTesteeSubject({ command: values.testee, cwd: io.cwd, env: io.env, timeoutMs, startTimeoutMs: timeoutMs, window: FUZZ_WINDOW, log: () => undefined });
+      testee = await createTesteeSubject({
+        command: values.testee,
+        cwd: io.cwd,
+        env: io.env,
+        timeoutMs,
+        startTimeoutMs: timeoutMs,
+        window: FUZZ_WINDOW,
+        log: () => undefined,
+      });
       subject = testee;
     } else {
       subject = createReferenceSubject();
@@ -89,7 +154,13 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
     if (e instanceof TesteeStartError) {
       const failure = startFailure(e, values.testee ?? '');
       printStartFailure(io, 'fuzz', failure);
-      emit({ seed, exitCode: EXIT.failure, error: `the testee could not start: ${failure.reason}`, runs: 0, finding: null });
+      emit({
+        seed,
+        exitCode: EXIT.failure,
+        error: `the testee could not start: ${failure.reason}`,
+        runs: 0,
+        finding: null,
+      });
       return EXIT.failure;
     }
     throw e;
@@ -109,7 +180,11 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
       return EXIT.usage;
     }
     const name = describeImplementation(subject.implementation);
-    io.stdout(replay ? `replaying ${replay.seed}:${replay.path} against ${name}\n` : `fuzzing authorization.parse of ${name}: seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} runs`}${timeMs !== undefined ? `, ${timeMs / 1000} s` : ''}\n`);
+    io.stdout(
+      replay
+        ? `replaying ${replay.seed}:${replay.path} against ${name}\n`
+        : `fuzzing authorization.parse of ${name}: seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} runs`}${timeMs !== undefined ? `, ${timeMs / 1000} s` : ''}\n`,
+    );
     const every = Math.max(100, Math.min(Math.floor(runs / 10), 10_000));
     let next = every;
     const result = await fuzzParser(subject, {
@@ -123,7 +198,16 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
         next = (Math.floor(n / every) + 1) * every;
       },
     });
-    return report(result, { ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}), ...(saveTo !== undefined ? { save: saveTo } : {}), limits }, io, emit);
+    return report(
+      result,
+      {
+        ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}),
+        ...(saveTo !== undefined ? { save: saveTo } : {}),
+        limits,
+      },
+      io,
+      emit,
+    );
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -133,10 +217,22 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
 
 // --- internal ---
 
-function report(result: FuzzResult, values: { target?: string; save?: string; limits?: VectorLimits; wire?: { signedUrl: string; sentTo: string; hint?: string } }, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }, emit: (summary: object) => void): number {
+function report(
+  result: FuzzResult,
+  values: {
+    target?: string;
+    save?: string;
+    limits?: VectorLimits;
+    wire?: { signedUrl: string; sentTo: string; hint?: string };
+  },
+  io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string },
+  emit: (summary: object) => void,
+): number {
   const f = result.finding;
   if (!f) {
-    io.stdout(`no finding: ${result.runs} headers tried${result.interrupted ? ' (stopped by --time)' : ''}, seed ${result.seed}\n`);
+    io.stdout(
+      `no finding: ${result.runs} headers tried${result.interrupted ? ' (stopped by --time)' : ''}, seed ${result.seed}\n`,
+    );
     emit({ seed: result.seed, exitCode: EXIT.ok, runs: result.runs, stoppedByTime: result.interrupted, finding: null });
     return EXIT.ok;
   }
@@ -149,7 +245,9 @@ function report(result: FuzzResult, values: { target?: string; save?: string; li
       ...(values.wire ? [`  signed:  POST ${values.wire.signedUrl} (part 4)`, `  sent to: ${values.wire.sentTo}`] : []),
       `  header:  ${showEscaped(f.header)}${values.wire ? ' (sent)' : ''}`,
       `  reason:  ${f.reason}`,
-      ...(values.wire?.hint !== undefined && f.reason.includes('must be accepted') ? [`  hint:    ${values.wire.hint}`] : []),
+      ...(values.wire?.hint !== undefined && f.reason.includes('must be accepted')
+        ? [`  hint:    ${values.wire.hint}`]
+        : []),
       `  R8:      ${f.oracle.verdict} (${describeAnswers(f.oracle.answers)}; ${seeDocs('R8', io.cwd)})`,
       `  replay:  ${replay}`,
       '',
@@ -166,11 +264,29 @@ function report(result: FuzzResult, values: { target?: string; save?: string; li
       io.stderr(`pgv2kit fuzz: the finding could not be saved (nothing was): ${problemsText(e)}\n`);
     }
   }
-  emit({ seed: result.seed, exitCode: EXIT.nonconformance, runs: result.runs, stoppedByTime: result.interrupted, finding: { header: f.header, ...(values.wire ? { signedUrl: values.wire.signedUrl, sentTo: values.wire.sentTo } : {}), reason: f.reason, verdict: f.oracle.verdict, shrinks: f.shrinks, replay: f.replay, replayCommand: replay, saved } });
+  emit({
+    seed: result.seed,
+    exitCode: EXIT.nonconformance,
+    runs: result.runs,
+    stoppedByTime: result.interrupted,
+    finding: {
+      header: f.header,
+      ...(values.wire ? { signedUrl: values.wire.signedUrl, sentTo: values.wire.sentTo } : {}),
+      reason: f.reason,
+      verdict: f.oracle.verdict,
+      shrinks: f.shrinks,
+      replay: f.replay,
+      replayCommand: replay,
+      saved,
+    },
+  });
   return EXIT.nonconformance;
 }
 
 function describeAnswers(a: HeaderAnswers): string {
-  const accepted = a.accepted.length === 0 ? 'no reading accepts it' : `${a.accepted.length} accepted answer${a.accepted.length === 1 ? '' : 's'} allowed`;
+  const accepted =
+    a.accepted.length === 0
+      ? 'no reading accepts it'
+      : `${a.accepted.length} accepted answer${a.accepted.length === 1 ? '' : 's'} allowed`;
   return `${accepted}${a.refusable ? ', refusing allowed' : ', refusing not allowed'}`;
 }

@@ -25,53 +25,126 @@ function targetUrl(text: string): string {
 
 /** --notify-url: an http(s) URL as registered, without a fragment. */
 function notifyUrlOf(text: string): string {
-  if (!/^https?:\/\/[^/]/.test(text)) throw new UsageError(`--notify-url must be an http(s):// URL, not ${JSON.stringify(text)}`);
-  if (text.includes('#')) throw new UsageError('--notify-url must not have a fragment (a fragment is never sent, nor registered)');
+  if (!/^https?:\/\/[^/]/.test(text))
+    throw new UsageError(`--notify-url must be an http(s):// URL, not ${JSON.stringify(text)}`);
+  if (text.includes('#'))
+    throw new UsageError('--notify-url must not have a fragment (a fragment is never sent, nor registered)');
   return text;
 }
 
 /** The options of `pgv2kit fuzz`. */
 export const fuzzOptions = {
-  testee: { type: 'string', valueName: '<command>', description: 'Start this command and fuzz it over protocol v1', conflicts: ['gateway', 'merchant-notify'], parse: (text: string) => nonEmpty(text, '--testee needs a command') },
-  gateway: { type: 'string', valueName: '<url>', description: 'Fuzz a gateway: signed credentials requests to <url> with fuzzed Authorization headers', conflicts: ['testee', 'merchant-notify'], parse: targetUrl },
-  'merchant-notify': { type: 'string', valueName: '<url>', description: "Fuzz a merchant's notify endpoint: signed webhooks to <url> with fuzzed Authorization headers", conflicts: ['testee', 'gateway'], parse: targetUrl },
+  testee: {
+    type: 'string',
+    valueName: '<command>',
+    description: 'Start this command and fuzz it over protocol v1',
+    conflicts: ['gateway', 'merchant-notify'],
+    parse: (text: string) => nonEmpty(text, '--testee needs a command'),
+  },
+  gateway: {
+    type: 'string',
+    valueName: '<url>',
+    description: 'Fuzz a gateway: signed credentials requests to <url> with fuzzed Authorization headers',
+    conflicts: ['testee', 'merchant-notify'],
+    parse: targetUrl,
+  },
+  'merchant-notify': {
+    type: 'string',
+    valueName: '<url>',
+    description: "Fuzz a merchant's notify endpoint: signed webhooks to <url> with fuzzed Authorization headers",
+    conflicts: ['testee', 'gateway'],
+    parse: targetUrl,
+  },
   'notify-url': {
     type: 'string',
     valueName: '<url>',
     description: 'With --merchant-notify: the notifyUrl as the merchant registered it, which every webhook signs (R10)',
     default: { shown: 'the --merchant-notify URL' },
-    requires: { options: ['merchant-notify'], message: '--notify-url goes with --merchant-notify: the notifyUrl as registered, which the webhooks sent there sign (R10)' },
+    requires: {
+      options: ['merchant-notify'],
+      message:
+        '--notify-url goes with --merchant-notify: the notifyUrl as registered, which the webhooks sent there sign (R10)',
+    },
     parse: notifyUrlOf,
   },
   'accept-body': {
     type: 'string',
     valueName: '<text>',
-    description: 'With --merchant-notify: an accepting answer is a 2xx with this body (e.g. SUCCESS, for a merchant that refuses with 200 FAIL), as certify reads it',
+    description:
+      'With --merchant-notify: an accepting answer is a 2xx with this body (e.g. SUCCESS, for a merchant that refuses with 200 FAIL), as certify reads it',
     default: { shown: 'any 2xx' },
-    requires: { options: ['merchant-notify'], message: "--accept-body goes with --merchant-notify: how the merchant's notify endpoint says it accepted a webhook" },
+    requires: {
+      options: ['merchant-notify'],
+      message:
+        "--accept-body goes with --merchant-notify: how the merchant's notify endpoint says it accepted a webhook",
+    },
     parse: (text: string) => nonEmpty(text, '--accept-body needs the text an accepting answer carries (e.g. SUCCESS)'),
   },
-  'app-id': { type: 'string', valueName: '<id>', description: 'With --gateway or --merchant-notify: the merchant appId', env: APP_ID_ENV },
-  secret: { type: 'string', valueName: '<secret>', description: 'With --gateway or --merchant-notify: the merchant secret', env: APP_SECRET_ENV, secret: true },
-  seed: { type: 'string', valueName: '<n>', description: 'The random seed', default: { shown: 'random, printed' }, conflicts: { options: ['replay'], why: 'the replay carries its seed' }, parse: parseOption.integer },
-  runs: { type: 'string', valueName: '<n>', description: 'Headers to try', default: { shown: '1000; with --time alone: until the time is up' }, parse: parseOption.positiveInteger },
-  time: { type: 'string', valueName: '<seconds>', description: 'Stop after this many seconds', parse: parseOption.seconds },
+  'app-id': {
+    type: 'string',
+    valueName: '<id>',
+    description: 'With --gateway or --merchant-notify: the merchant appId',
+    env: APP_ID_ENV,
+  },
+  secret: {
+    type: 'string',
+    valueName: '<secret>',
+    description: 'With --gateway or --merchant-notify: the merchant secret',
+    env: APP_SECRET_ENV,
+    secret: true,
+  },
+  seed: {
+    type: 'string',
+    valueName: '<n>',
+    description: 'The random seed',
+    default: { shown: 'random, printed' },
+    conflicts: { options: ['replay'], why: 'the replay carries its seed' },
+    parse: parseOption.integer,
+  },
+  runs: {
+    type: 'string',
+    valueName: '<n>',
+    description: 'Headers to try',
+    default: { shown: '1000; with --time alone: until the time is up' },
+    parse: parseOption.positiveInteger,
+  },
+  time: {
+    type: 'string',
+    valueName: '<seconds>',
+    description: 'Stop after this many seconds',
+    parse: parseOption.seconds,
+  },
   replay: { type: 'string', valueName: '<seed:path>', description: 'Replay one finding from its seed and path' },
   save: {
     type: 'string',
     valueName: '<file>',
-    description: 'Write the finding as a vector to this file, in the authorization/ folder of a vectors folder (created or appended to)',
-    conflicts: { options: ['gateway', 'merchant-notify'], message: '--save writes authorization.parse vectors: use it with --testee or the reference' },
+    description:
+      'Write the finding as a vector to this file, in the authorization/ folder of a vectors folder (created or appended to)',
+    conflicts: {
+      options: ['gateway', 'merchant-notify'],
+      message: '--save writes authorization.parse vectors: use it with --testee or the reference',
+    },
   },
-  json: { type: 'boolean', description: 'Print one JSON summary on stdout (seed, headers tried, the finding or null, exit code); every other line goes to stderr' },
-  timeout: { type: 'string', valueName: '<seconds>', description: 'Per-header timeout for a testee, and for its answer to start', default: 5, parse: parseOption.seconds },
+  json: {
+    type: 'boolean',
+    description:
+      'Print one JSON summary on stdout (seed, headers tried, the finding or null, exit code); every other line goes to stderr',
+  },
+  timeout: {
+    type: 'string',
+    valueName: '<seconds>',
+    description: 'Per-header timeout for a testee, and for its answer to start',
+    default: 5,
+    parse: parseOption.seconds,
+  },
   ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
 
 export const fuzzCommand = defineCommand({
   name: 'fuzz',
   summary: "Fuzz an implementation's Authorization header parser against reading R8 and shrink what breaks it",
-  usage: 'pgv2kit fuzz [--testee "<command>" | --gateway <url> | --merchant-notify <url> [--notify-url <url>] [--accept-body <text>]] [--seed <n>] [--runs <n>] [--time <s>] [--replay <seed:path>] [--save <file>]',
+  usage:
+    'pgv2kit fuzz [--testee "<command>" | --gateway <url> | --merchant-notify <url> [--notify-url <url>] [--accept-body <text>]] [--seed <n>] [--runs <n>] [--time <s>] [--replay <seed:path>] [--save <file>]',
   description: [
     'Sends authorization.parse headers to the implementation: valid headers in every item',
     'order with realistic values, and mutated ones (items dropped, duplicated or emptied,',
@@ -80,7 +153,7 @@ export const fuzzCommand = defineCommand({
     'its strict parser and its defensible variants give (white space kept, removed or refused',
     'at each place, by every common trim; unknown items ignored or refused; the scheme with or',
     'without case) passes; any other answer is a finding.',
-    'Over HTTP the gateway accepts with a 200 (R9); a merchant\'s notify endpoint as certify reads',
+    "Over HTTP the gateway accepts with a 200 (R9); a merchant's notify endpoint as certify reads",
     'it: with any 2xx, or with --accept-body only a 2xx with that body, any other answer a refusal.',
     'A 5xx counts as a refusal (R16): an advisory where a refusal is allowed, a finding where the',
     'header must be accepted. A webhook signs, as part 4,',
@@ -100,7 +173,7 @@ export const fuzzCommand = defineCommand({
     1: 'a finding: a header the implementation handles against R8 (printed, and saved with --save)',
     2: 'usage error',
     3: 'the testee could not be started, or the gateway or merchant at the URL given could not be reached (one line, before any request)',
-    130: 'interrupted by Ctrl-C (SIGINT): the testee\'s process group stopped, the seed printed',
+    130: "interrupted by Ctrl-C (SIGINT): the testee's process group stopped, the seed printed",
     143: 'terminated (SIGTERM): as 130',
   },
   examples: [

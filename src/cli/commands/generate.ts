@@ -20,21 +20,66 @@ const NOT_THE_PARTS = {
 /** The options of `pgv2kit generate`. */
 export const generateOptions = {
   'app-id': { type: 'string', valueName: '<id>', description: 'Part 1: the application id' },
-  secret: { type: 'string', valueName: '<secret>', env: APP_SECRET_ENV, secret: true, description: `Part 2: the secret (or ${APP_SECRET_ENV}); written into the vector file` },
+  secret: {
+    type: 'string',
+    valueName: '<secret>',
+    env: APP_SECRET_ENV,
+    secret: true,
+    description: `Part 2: the secret (or ${APP_SECRET_ENV}); written into the vector file`,
+  },
   method: { type: 'string', valueName: '<method>', description: 'Part 3: the HTTP method as sent' },
   url: { type: 'string', valueName: '<url>', description: 'Part 4: the full URL as sent' },
   timestamp: { type: 'string', valueName: '<ms>', description: 'Part 5', default: { shown: 'now, in milliseconds' } },
   nonce: { type: 'string', valueName: '<nonce>', description: 'Part 6', default: { shown: '32 random hex digits' } },
   'body-file': { type: 'string', valueName: '<path>', description: "Part 7: the body, the file's exact bytes" },
-  body: { type: 'string', valueName: '<text>', description: 'Part 7 as UTF-8 text', conflicts: { options: ['body-file'], message: 'give --body or --body-file, not both' } },
+  body: {
+    type: 'string',
+    valueName: '<text>',
+    description: 'Part 7 as UTF-8 text',
+    conflicts: { options: ['body-file'], message: 'give --body or --body-file, not both' },
+  },
   'with-mistakes': { type: 'boolean', description: 'Also write one invalid case per known signer mistake' },
-  seed: { type: 'string', valueName: '<n>', description: 'Random mode: the seed, an integer 0 … 4294967295', conflicts: NOT_THE_PARTS },
-  count: { type: 'string', valueName: '<k>', description: 'Random mode: how many cases (1 … 10000)', conflicts: NOT_THE_PARTS },
-  kind: { type: 'string', valueName: '<kind>', description: `Random mode: ${GENERATE_KINDS.join(' | ')}`, conflicts: NOT_THE_PARTS },
-  area: { type: 'string', valueName: '<kind>', description: '--kind by its older name (kept for scripts)', conflicts: NOT_THE_PARTS },
-  out: { type: 'string', valueName: '<file>', description: 'The file to write, in a kind folder of a vectors folder', conflicts: ['dir'] },
-  append: { type: 'boolean', description: 'Add the cases after those of an existing --out file', requires: { options: ['out'], message: '--append needs --out' } },
-  dir: { type: 'string', valueName: '<dir>', description: "The vectors folder", default: { shown: "the kit's own; made when missing" } },
+  seed: {
+    type: 'string',
+    valueName: '<n>',
+    description: 'Random mode: the seed, an integer 0 … 4294967295',
+    conflicts: NOT_THE_PARTS,
+  },
+  count: {
+    type: 'string',
+    valueName: '<k>',
+    description: 'Random mode: how many cases (1 … 10000)',
+    conflicts: NOT_THE_PARTS,
+  },
+  kind: {
+    type: 'string',
+    valueName: '<kind>',
+    description: `Random mode: ${GENERATE_KINDS.join(' | ')}`,
+    conflicts: NOT_THE_PARTS,
+  },
+  area: {
+    type: 'string',
+    valueName: '<kind>',
+    description: '--kind by its older name (kept for scripts)',
+    conflicts: NOT_THE_PARTS,
+  },
+  out: {
+    type: 'string',
+    valueName: '<file>',
+    description: 'The file to write, in a kind folder of a vectors folder',
+    conflicts: ['dir'],
+  },
+  append: {
+    type: 'boolean',
+    description: 'Add the cases after those of an existing --out file',
+    requires: { options: ['out'], message: '--append needs --out' },
+  },
+  dir: {
+    type: 'string',
+    valueName: '<dir>',
+    description: 'The vectors folder',
+    default: { shown: "the kit's own; made when missing" },
+  },
   ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
 
@@ -60,7 +105,7 @@ export const generateCommand = defineCommand({
     'Every content and sign is computed by the reference and again by plain',
     'concatenation hashed with node:crypto (headers: written by hand and parsed by the',
     'reference); nothing is written if they disagree. Ids are <kind>.gen-<seed>-<n>,',
-    'skipping ids already in the set (and in the kit\'s). The file (default',
+    "skipping ids already in the set (and in the kit's). The file (default",
     '<dir>/<kind>/generated-<seed>.yaml) is never overwritten: --append adds the cases after',
     'those of an existing file. Every case carries the flag Generated.',
     '',
@@ -69,7 +114,7 @@ export const generateCommand = defineCommand({
   options: generateOptions,
   exitCodes: {
     0: 'the cases were written and the whole set validates',
-    2: 'usage error: missing or conflicting options, the file exists (no --append) or is the kit\'s own, a vectors folder that does not load (every problem printed)',
+    2: "usage error: missing or conflicting options, the file exists (no --append) or is the kit's own, a vectors folder that does not load (every problem printed)",
     3: 'the reference and the independent check disagree, or the written set did not validate (undone)',
   },
   examples: [

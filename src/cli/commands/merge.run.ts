@@ -20,7 +20,12 @@ import type { mergeOptions } from './merge.js';
  * @param context - the parsed options, the folders and the io
  * @returns the exit code one run would have had
  */
-export async function runMerge({ values, positionals, io: given, atEnd }: CommandContext<typeof mergeOptions>): Promise<number> {
+export async function runMerge({
+  values,
+  positionals,
+  io: given,
+  atEnd,
+}: CommandContext<typeof mergeOptions>): Promise<number> {
   const { io, emit } = jsonOutput(values.json === true, given);
   if (positionals.length === 0) throw new UsageError('give the report folder of every shard (pgv2kit merge <dir>…)');
   const reportDir = values['no-reports'] ? undefined : checkedReportFolder(values, { name: 'merge', io, atEnd });
@@ -31,7 +36,10 @@ export async function runMerge({ values, positionals, io: given, atEnd }: Comman
   // the merged run is named apart from its shards: its default folder is never one of theirs
   const model: ReportModel = mergeShards(parts, values['run-name'] ?? `merged-${parts[0]?.runName ?? 'run'}`);
   const out = values['no-reports'] ? undefined : (reportDir ?? join(io.cwd, 'reports', model.runName));
-  if (out !== undefined && inputs.some((d) => resolve(d) === resolve(out))) throw new UsageError(`--report-dir ${out} is one of the shards' folders: the merged reports would replace the shard they are made from; give another folder`);
+  if (out !== undefined && inputs.some((d) => resolve(d) === resolve(out)))
+    throw new UsageError(
+      `--report-dir ${out} is one of the shards' folders: the merged reports would replace the shard they are made from; give another folder`,
+    );
   // the shards' texts are masked already; the merchant secret of this job is masked again
   const secrets = [io.env[APP_SECRET_ENV] ?? ''].filter((s) => s !== '');
   io.stdout(linesOf(model, inputs.length));

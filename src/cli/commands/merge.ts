@@ -7,11 +7,24 @@ import { defineCommand, type OptionSpecs } from '../command.js';
 
 /** The options of `pgv2kit merge`. */
 export const mergeOptions = {
-  'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the merged reports here', default: { shown: 'reports/<run name>' } },
-  'run-name': { type: 'string', valueName: '<name>', description: "Name of the merged run", default: { shown: "merged-<the first shard's name>, never a shard's own folder" } },
+  'report-dir': {
+    type: 'string',
+    valueName: '<dir>',
+    description: 'Write the merged reports here',
+    default: { shown: 'reports/<run name>' },
+  },
+  'run-name': {
+    type: 'string',
+    valueName: '<name>',
+    description: 'Name of the merged run',
+    default: { shown: "merged-<the first shard's name>, never a shard's own folder" },
+  },
   'no-reports': { type: 'boolean', description: 'Write no reports: the verdict and exit code only' },
   junit: { type: 'string', valueName: '<file>', description: 'Also write the JUnit XML here' },
-  json: { type: 'boolean', description: 'Print one JSON summary on stdout, as run --json; every other line goes to stderr' },
+  json: {
+    type: 'boolean',
+    description: 'Print one JSON summary on stdout, as run --json; every other line goes to stderr',
+  },
 } as const satisfies OptionSpecs;
 
 export const mergeCommand = defineCommand({
@@ -34,6 +47,9 @@ export const mergeCommand = defineCommand({
     2: 'usage error: a folder that is not a shard, shards of different runs, a shard missing or given twice, a report folder that cannot be written',
     3: 'a shard could not start its testee or reach its target, stopped at its deadline, or gave up on its testee: as one run',
   },
-  examples: ['pgv2kit merge shard-1 shard-2 shard-3 --report-dir reports/all', 'pgv2kit merge reports/shard-* --junit junit.xml --json'],
+  examples: [
+    'pgv2kit merge shard-1 shard-2 shard-3 --report-dir reports/all',
+    'pgv2kit merge reports/shard-* --junit junit.xml --json',
+  ],
   run: async (context) => (await import('./merge.run.js')).runMerge(context),
 });

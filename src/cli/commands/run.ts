@@ -16,11 +16,18 @@ import { DEFAULT_GIVE_UP_AFTER, DEFAULT_MAX_RESTARTS } from '../../protocol/star
 
 /** --name and --version name a gateway or merchant under test. */
 function namesTarget(name: 'name' | 'version') {
-  return { options: ['gateway', 'merchant'], message: `--${name} names a gateway or merchant under test (--gateway, --merchant): a testee or a module names itself in its handshake` } as const;
+  return {
+    options: ['gateway', 'merchant'],
+    message: `--${name} names a gateway or merchant under test (--gateway, --merchant): a testee or a module names itself in its handshake`,
+  } as const;
 }
 
 /** --properties and --replay: not where no property runs. */
-const NEEDS_PROPERTIES = { options: ['no-properties', 'gateway', 'merchant'], message: '--properties and --replay need the properties: leave out --no-properties (and --gateway and --merchant, which have none)' } as const;
+const NEEDS_PROPERTIES = {
+  options: ['no-properties', 'gateway', 'merchant'],
+  message:
+    '--properties and --replay need the properties: leave out --no-properties (and --gateway and --merchant, which have none)',
+} as const;
 
 /** --shard's value. */
 function shardOf(text: string): Shard {
@@ -31,40 +38,181 @@ function shardOf(text: string): Shard {
 
 /** The options of `pgv2kit run`. */
 export const runOptions = {
-  testee: { type: 'string', valueName: '<command>', description: 'Start this command and run it over protocol v1', conflicts: ['module', 'gateway', 'merchant'] },
-  module: { type: 'string', valueName: '<path>', description: 'Load this module in process (exports subject, createSubject() or operations)', conflicts: ['testee', 'gateway', 'merchant'] },
-  gateway: { type: 'boolean', description: 'Gateway role: check the gateway at [base_url] (default: the reference gateway, in process)', conflicts: ['testee', 'module', 'merchant'] },
-  merchant: { type: 'boolean', description: 'Merchant role: check the merchant at --notify-url and --return-url (default: the sample merchant, started on 127.0.0.1)', conflicts: ['testee', 'module', 'gateway'] },
+  testee: {
+    type: 'string',
+    valueName: '<command>',
+    description: 'Start this command and run it over protocol v1',
+    conflicts: ['module', 'gateway', 'merchant'],
+  },
+  module: {
+    type: 'string',
+    valueName: '<path>',
+    description: 'Load this module in process (exports subject, createSubject() or operations)',
+    conflicts: ['testee', 'gateway', 'merchant'],
+  },
+  gateway: {
+    type: 'boolean',
+    description: 'Gateway role: check the gateway at [base_url] (default: the reference gateway, in process)',
+    conflicts: ['testee', 'module', 'merchant'],
+  },
+  merchant: {
+    type: 'boolean',
+    description:
+      'Merchant role: check the merchant at --notify-url and --return-url (default: the sample merchant, started on 127.0.0.1)',
+    conflicts: ['testee', 'module', 'gateway'],
+  },
   ...withRule(merchantOptions, { requires: { options: ['merchant'], why: 'the merchant role' } }),
-  'app-id': { type: 'string', valueName: '<id>', description: 'Gateway and merchant roles: the merchant appId', env: APP_ID_ENV },
-  secret: { type: 'string', valueName: '<secret>', description: 'Gateway and merchant roles: the merchant secret', env: APP_SECRET_ENV, secret: true },
+  'app-id': {
+    type: 'string',
+    valueName: '<id>',
+    description: 'Gateway and merchant roles: the merchant appId',
+    env: APP_ID_ENV,
+  },
+  secret: {
+    type: 'string',
+    valueName: '<secret>',
+    description: 'Gateway and merchant roles: the merchant secret',
+    env: APP_SECRET_ENV,
+    secret: true,
+  },
   name: { ...targetNameOptions.name, requires: namesTarget('name') },
   version: { ...targetNameOptions.version, requires: namesTarget('version') },
-  vectors: { type: 'string', valueName: '<dirs>', list: 'folders', description: "The vectors folder (default: the kit's own); several run together, comma-separated, kit naming the kit's own: --vectors kit,./my-vectors" },
-  only: { type: 'string', valueName: '<patterns>', list: 'patterns', description: 'Run only cases matching these patterns (kind, flag or id glob; comma-separated)' },
-  skip: { type: 'string', valueName: '<patterns>', list: 'patterns', description: 'Skip cases matching these patterns (comma-separated)' },
+  vectors: {
+    type: 'string',
+    valueName: '<dirs>',
+    list: 'folders',
+    description:
+      "The vectors folder (default: the kit's own); several run together, comma-separated, kit naming the kit's own: --vectors kit,./my-vectors",
+  },
+  only: {
+    type: 'string',
+    valueName: '<patterns>',
+    list: 'patterns',
+    description: 'Run only cases matching these patterns (kind, flag or id glob; comma-separated)',
+  },
+  skip: {
+    type: 'string',
+    valueName: '<patterns>',
+    list: 'patterns',
+    description: 'Skip cases matching these patterns (comma-separated)',
+  },
   list: { type: 'boolean', description: 'Print the cases that would run, and exit' },
-  timeout: { type: 'string', valueName: '<seconds>', description: 'Per-case timeout for a testee', default: 5, parse: parseOption.seconds },
-  'give-up-after': { type: 'string', valueName: '<k>', description: 'Stop restarting a testee that failed this many requests in a row (crash, hang, bad line): the run exits 3', default: { shown: String(DEFAULT_GIVE_UP_AFTER) }, parse: parseOption.positiveInteger },
+  timeout: {
+    type: 'string',
+    valueName: '<seconds>',
+    description: 'Per-case timeout for a testee',
+    default: 5,
+    parse: parseOption.seconds,
+  },
+  'give-up-after': {
+    type: 'string',
+    valueName: '<k>',
+    description:
+      'Stop restarting a testee that failed this many requests in a row (crash, hang, bad line): the run exits 3',
+    default: { shown: String(DEFAULT_GIVE_UP_AFTER) },
+    parse: parseOption.positiveInteger,
+  },
   // 0 is a choice: a testee that breaks once is not restarted at all
-  'max-restarts': { type: 'string', valueName: '<n>', description: 'Stop restarting a testee restarted this many times in all: the cases left are not run, the run exits 3', default: { shown: String(DEFAULT_MAX_RESTARTS) }, parse: parseOption.count },
-  concurrency: { type: 'string', valueName: '<n>', description: 'Cases in flight at once', default: { shown: '32; with --merchant 1: the calls in case order' }, parse: parseOption.positiveWhole },
-  bail: { type: 'boolean', description: 'Stop at the first case that fails or errors (as --max-failures 1)', conflicts: { options: ['max-failures'], why: '--bail is --max-failures 1' } },
-  'max-failures': { type: 'string', valueName: '<n>', description: 'Stop once this many cases failed or errored; the cases after are not run (the reports say so)', parse: parseOption.positiveInteger },
-  'expect-failures': { type: 'string', valueName: '<file>', description: 'YAML list of {id, reason}: listed failures do not fail the run; listed passes do' },
-  'update-expect-failures': { type: 'boolean', description: 'Rewrite the --expect-failures file to list exactly the cases that fail now', requires: { options: ['expect-failures'], message: '--update-expect-failures needs --expect-failures <file>' } },
-  'validate-protocol': { type: 'boolean', description: 'Check every line the testee writes against the protocol v1 schema', requires: { options: ['testee'], message: '--validate-protocol checks a testee: it needs --testee' } },
-  'report-dir': { type: 'string', valueName: '<dir>', description: 'Write the reports here', default: { shown: 'reports/<run name>' } },
-  'run-name': { type: 'string', valueName: '<name>', description: 'Name of the run', default: { shown: '<implementation>-<date>-<time>' } },
+  'max-restarts': {
+    type: 'string',
+    valueName: '<n>',
+    description:
+      'Stop restarting a testee restarted this many times in all: the cases left are not run, the run exits 3',
+    default: { shown: String(DEFAULT_MAX_RESTARTS) },
+    parse: parseOption.count,
+  },
+  concurrency: {
+    type: 'string',
+    valueName: '<n>',
+    description: 'Cases in flight at once',
+    default: { shown: '32; with --merchant 1: the calls in case order' },
+    parse: parseOption.positiveWhole,
+  },
+  bail: {
+    type: 'boolean',
+    description: 'Stop at the first case that fails or errors (as --max-failures 1)',
+    conflicts: { options: ['max-failures'], why: '--bail is --max-failures 1' },
+  },
+  'max-failures': {
+    type: 'string',
+    valueName: '<n>',
+    description: 'Stop once this many cases failed or errored; the cases after are not run (the reports say so)',
+    parse: parseOption.positiveInteger,
+  },
+  'expect-failures': {
+    type: 'string',
+    valueName: '<file>',
+    description: 'YAML list of {id, reason}: listed failures do not fail the run; listed passes do',
+  },
+  'update-expect-failures': {
+    type: 'boolean',
+    description: 'Rewrite the --expect-failures file to list exactly the cases that fail now',
+    requires: { options: ['expect-failures'], message: '--update-expect-failures needs --expect-failures <file>' },
+  },
+  'validate-protocol': {
+    type: 'boolean',
+    description: 'Check every line the testee writes against the protocol v1 schema',
+    requires: { options: ['testee'], message: '--validate-protocol checks a testee: it needs --testee' },
+  },
+  'report-dir': {
+    type: 'string',
+    valueName: '<dir>',
+    description: 'Write the reports here',
+    default: { shown: 'reports/<run name>' },
+  },
+  'run-name': {
+    type: 'string',
+    valueName: '<name>',
+    description: 'Name of the run',
+    default: { shown: '<implementation>-<date>-<time>' },
+  },
   'no-reports': { type: 'boolean', description: 'Write no reports' },
-  shard: { type: 'string', valueName: '<i>/<n>', description: 'Run only shard i of n (by case id: a case keeps its shard as others are added); pgv2kit merge joins the shards\' report folders', parse: shardOf },
-  junit: { type: 'string', valueName: '<file>', description: 'Also write the JUnit XML here (checked before the run; with --no-reports, the only file written)' },
-  json: { type: 'boolean', description: 'Print one JSON summary on stdout (totals, verdict, exit code, failures, where the reports went); every other line goes to stderr', conflicts: { options: ['list'], message: '--json summarizes a run: leave out --list' } },
-  properties: { type: 'string', valueName: '<runs>', description: 'Inputs per property; the properties run after the vectors', env: 'PGV2KIT_PROPERTIES', default: DEFAULT_PROPERTY_RUNS, conflicts: NEEDS_PROPERTIES },
+  shard: {
+    type: 'string',
+    valueName: '<i>/<n>',
+    description:
+      "Run only shard i of n (by case id: a case keeps its shard as others are added); pgv2kit merge joins the shards' report folders",
+    parse: shardOf,
+  },
+  junit: {
+    type: 'string',
+    valueName: '<file>',
+    description: 'Also write the JUnit XML here (checked before the run; with --no-reports, the only file written)',
+  },
+  json: {
+    type: 'boolean',
+    description:
+      'Print one JSON summary on stdout (totals, verdict, exit code, failures, where the reports went); every other line goes to stderr',
+    conflicts: { options: ['list'], message: '--json summarizes a run: leave out --list' },
+  },
+  properties: {
+    type: 'string',
+    valueName: '<runs>',
+    description: 'Inputs per property; the properties run after the vectors',
+    env: 'PGV2KIT_PROPERTIES',
+    default: DEFAULT_PROPERTY_RUNS,
+    conflicts: NEEDS_PROPERTIES,
+  },
   'no-properties': { type: 'boolean', description: 'Run the vectors only' },
-  seed: { type: 'string', valueName: '<n>', description: 'The properties\' seed, or with --merchant the calls\'', env: 'PGV2KIT_SEED', default: { shown: 'random, printed and reported' } },
-  replay: { type: 'string', valueName: '<id>=<seed>:<path>', description: 'Replay one property counterexample, as a failure prints it', conflicts: NEEDS_PROPERTIES },
-  save: { type: 'string', valueName: '<file>', description: 'Write the properties\' counterexamples as vector cases to this file (in the signature/, authorization/, request/, response/ or webhook/ folder of a vectors folder, made when missing; appended when it exists, unless it is a file of the kit\'s own vectors)' },
+  seed: {
+    type: 'string',
+    valueName: '<n>',
+    description: "The properties' seed, or with --merchant the calls'",
+    env: 'PGV2KIT_SEED',
+    default: { shown: 'random, printed and reported' },
+  },
+  replay: {
+    type: 'string',
+    valueName: '<id>=<seed>:<path>',
+    description: 'Replay one property counterexample, as a failure prints it',
+    conflicts: NEEDS_PROPERTIES,
+  },
+  save: {
+    type: 'string',
+    valueName: '<file>',
+    description:
+      "Write the properties' counterexamples as vector cases to this file (in the signature/, authorization/, request/, response/ or webhook/ folder of a vectors folder, made when missing; appended when it exists, unless it is a file of the kit's own vectors)",
+  },
   ...deadlineOption,
   ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
@@ -72,7 +220,8 @@ export const runOptions = {
 export const runCommand = defineCommand({
   name: 'run',
   summary: 'Run every vector against an implementation (a testee, a module, or the reference) and write reports',
-  usage: 'pgv2kit run [--testee "<command>" | --module <path> | --gateway [<base_url>] | --merchant [--notify-url <url> --return-url <url>]] [options]',
+  usage:
+    'pgv2kit run [--testee "<command>" | --module <path> | --gateway [<base_url>] | --merchant [--notify-url <url> --return-url <url>]] [options]',
   description: [
     'With --testee, the command is started as a child process and spoken to over testee',
     'protocol v1 (docs/PROTOCOL.md); with --module, a JS/TS module is loaded in',
@@ -112,7 +261,7 @@ export const runCommand = defineCommand({
     'PGV2_APP_ID and PGV2_APP_SECRET). --gateway with no URL checks the reference gateway,',
     'started in process.',
     '',
-    'Merchant role: --merchant checks a merchant\'s notify and return endpoints, the kit playing',
+    "Merchant role: --merchant checks a merchant's notify and return endpoints, the kit playing",
     'the gateway (the merchant vectors: signed webhooks and return redirects, genuine and forged;',
     'spec 5.5, 5.6, 6). --notify-url and --return-url are the URLs as the merchant registered them',
     '(they are signed); --deliver-to and --return-deliver-to are where the calls go when that',
@@ -121,7 +270,7 @@ export const runCommand = defineCommand({
     '3xx and refuses with a 4xx or the refusal page --return-refusal-body or',
     '--return-refusal-location names. A 5xx counts as a refusal, reported as an advisory (to a',
     'genuine call it fails: R16). --seed seeds the calls; they are sent one at a time in case',
-    'order (--concurrency 1, the merchant role\'s default) unless --concurrency says otherwise.',
+    "order (--concurrency 1, the merchant role's default) unless --concurrency says otherwise.",
     'With no URL, the sample merchant (examples/sample-merchant) is started on 127.0.0.1 with',
     'demo credentials. pgv2kit certify runs the same cases and adds a verdict per requirement.',
   ].join('\n'),

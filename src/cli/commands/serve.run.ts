@@ -48,7 +48,8 @@ export async function serve(
   if (!demo) addSecret(merchant.appSecret);
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') throw new UsageError('--host needs an address');
-  if (!/^(?:127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) io.stderr(`pgv2kit serve: warning: listening on ${host}: reachable from other machines, not loopback only\n`);
+  if (!/^(?:127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host))
+    io.stderr(`pgv2kit serve: warning: listening on ${host}: reachable from other machines, not loopback only\n`);
 
   let gateway: Gateway;
   try {
@@ -70,7 +71,9 @@ export async function serve(
   }
   const shown = demo ? merchant.appSecret : maskSecret(merchant.appSecret);
   if (values.json) {
-    io.stdout(`${JSON.stringify({ baseUrl: gateway.baseUrl, uploadUrl: gateway.uploadUrl, appId: merchant.appId, secret: shown, testCredential: demo, storageDir: gateway.storage.dir })}\n`);
+    io.stdout(
+      `${JSON.stringify({ baseUrl: gateway.baseUrl, uploadUrl: gateway.uploadUrl, appId: merchant.appId, secret: shown, testCredential: demo, storageDir: gateway.storage.dir })}\n`,
+    );
   } else {
     io.stdout(
       [
@@ -101,19 +104,27 @@ export async function serve(
 
 function portOf(value: string | undefined, name: string): number {
   if (value === undefined) return 0;
-  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`--${name} must be a port number from 0 to 65535, not ${JSON.stringify(value)}`);
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
+    throw new UsageError(`--${name} must be a port number from 0 to 65535, not ${JSON.stringify(value)}`);
   return Number(value);
 }
 
-function merchantOf(values: OptionValues<typeof serveOptions>, env: Record<string, string | undefined>): { merchant: Merchant; source: string } {
+function merchantOf(
+  values: OptionValues<typeof serveOptions>,
+  env: Record<string, string | undefined>,
+): { merchant: Merchant; source: string } {
   const appId = values['app-id'] || env[APP_ID_ENV];
   const secret = values.secret || env[APP_SECRET_ENV];
   if (appId === undefined || appId === '') {
     if (values.secret) throw new UsageError(`--secret needs an appId: give --app-id or set ${APP_ID_ENV}`);
     return { merchant: DEMO_MERCHANT, source: `the demo merchant's: a published test credential, never a real one` };
   }
-  if (secret === undefined || secret === '') throw new UsageError(`appId ${JSON.stringify(appId)} needs a secret: set ${APP_SECRET_ENV} (or pass --secret)`);
-  if (/[,\s]/.test(appId)) throw new UsageError(`appId ${JSON.stringify(appId)} holds a comma or white space, which the Authorization header cannot carry (R8)`);
+  if (secret === undefined || secret === '')
+    throw new UsageError(`appId ${JSON.stringify(appId)} needs a secret: set ${APP_SECRET_ENV} (or pass --secret)`);
+  if (/[,\s]/.test(appId))
+    throw new UsageError(
+      `appId ${JSON.stringify(appId)} holds a comma or white space, which the Authorization header cannot carry (R8)`,
+    );
   return { merchant: { appId, appSecret: secret }, source: values.secret ? 'from --secret' : `from ${APP_SECRET_ENV}` };
 }
 

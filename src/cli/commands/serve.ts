@@ -9,19 +9,56 @@ import { DEMO_MERCHANT } from '../../gateway/merchants.js';
 import { defineCommand } from '../command.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 
-
 /** The options of `pgv2kit serve`. */
 export const serveOptions = {
-  port: { type: 'string', valueName: '<n>', description: 'The API port', default: { shown: '0, a free port, printed' } },
-  'upload-port': { type: 'string', valueName: '<n>', description: 'The upload port', default: { shown: '0, a free port, printed' } },
-  host: { type: 'string', valueName: '<host>', description: 'The address to listen on', default: { shown: '127.0.0.1, loopback only' } },
+  port: {
+    type: 'string',
+    valueName: '<n>',
+    description: 'The API port',
+    default: { shown: '0, a free port, printed' },
+  },
+  'upload-port': {
+    type: 'string',
+    valueName: '<n>',
+    description: 'The upload port',
+    default: { shown: '0, a free port, printed' },
+  },
+  host: {
+    type: 'string',
+    valueName: '<host>',
+    description: 'The address to listen on',
+    default: { shown: '127.0.0.1, loopback only' },
+  },
   'app-id': { type: 'string', valueName: '<id>', description: 'The merchant appId', env: APP_ID_ENV },
-  secret: { type: 'string', valueName: '<secret>', description: 'The merchant secret', env: APP_SECRET_ENV, secret: true },
-  'storage-dir': { type: 'string', valueName: '<dir>', description: 'Keep uploaded files in this folder', default: { shown: 'a temporary one, removed on exit' } },
-  json: { type: 'boolean', description: 'Print one JSON line (baseUrl, uploadUrl, appId, secret: the demo one in clear, any other masked; testCredential) instead of text' },
+  secret: {
+    type: 'string',
+    valueName: '<secret>',
+    description: 'The merchant secret',
+    env: APP_SECRET_ENV,
+    secret: true,
+  },
+  'storage-dir': {
+    type: 'string',
+    valueName: '<dir>',
+    description: 'Keep uploaded files in this folder',
+    default: { shown: 'a temporary one, removed on exit' },
+  },
+  json: {
+    type: 'boolean',
+    description:
+      'Print one JSON line (baseUrl, uploadUrl, appId, secret: the demo one in clear, any other masked; testCredential) instead of text',
+  },
   quiet: { type: 'boolean', description: 'Print no line per request' },
-  'ignore-empty-items': { type: 'boolean', description: 'Ignore empty Authorization list elements (",,", a comma first or last; R8 (d)) instead of refusing them' },
-  'fold-item-names': { type: 'boolean', description: 'Compare Authorization item names without regard to ASCII case (R8 (e); a duplicate after folding is refused)' },
+  'ignore-empty-items': {
+    type: 'boolean',
+    description:
+      'Ignore empty Authorization list elements (",,", a comma first or last; R8 (d)) instead of refusing them',
+  },
+  'fold-item-names': {
+    type: 'boolean',
+    description:
+      'Compare Authorization item names without regard to ASCII case (R8 (e); a duplicate after folding is refused)',
+  },
 } as const;
 
 export const serveCommand = defineCommand({
@@ -52,6 +89,10 @@ export const serveCommand = defineCommand({
     2: 'usage error: a port that is not 0–65535, an appId without a secret, a bad appId',
     3: 'the gateway could not start (a port in use, an address not available)',
   },
-  examples: ['pgv2kit serve', `${APP_ID_ENV}=app_9f2c ${APP_SECRET_ENV}=… pgv2kit serve --port 8080 --upload-port 8081`, 'pgv2kit serve --json --quiet'],
+  examples: [
+    'pgv2kit serve',
+    `${APP_ID_ENV}=app_9f2c ${APP_SECRET_ENV}=… pgv2kit serve --port 8080 --upload-port 8081`,
+    'pgv2kit serve --json --quiet',
+  ],
   run: async (context) => (await import('./serve.run.js')).runServe(context),
 });

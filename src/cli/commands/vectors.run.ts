@@ -3,7 +3,16 @@
  * its options and help load without this file's imports).
  * @module
  */
-import { DEFAULT_VECTORS_DIR, VectorInputError, VectorSchemaError, VectorSetError, formatProblem, liveCases, loadVectorSet, type VectorProblem } from '../../vectors/load.js';
+import {
+  DEFAULT_VECTORS_DIR,
+  VectorInputError,
+  VectorSchemaError,
+  VectorSetError,
+  formatProblem,
+  liveCases,
+  loadVectorSet,
+  type VectorProblem,
+} from '../../vectors/load.js';
 import { caseCount } from '../../vectors/counts.js';
 import { VECTOR_KINDS, type ExpectedResult, type VectorKind, type VectorSet } from '../../vectors/types.js';
 import { fileErrorReason, requireFolder, resolvePath } from '../_files.js';
@@ -20,7 +29,6 @@ import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { KindCounts, VectorsProblemReport, VectorsReport, vectorsOptions } from './vectors.js';
 
-
 /**
  * Runs `pgv2kit vectors`.
  * @param context - the parsed options and the io
@@ -28,12 +36,14 @@ import type { KindCounts, VectorsProblemReport, VectorsReport, vectorsOptions } 
  */
 export async function runVectors({ values, positionals, io }: CommandContext<typeof vectorsOptions>): Promise<number> {
   const action = positionals[0];
-  if (action !== undefined && action !== 'export' && action !== 'init') throw new UsageError(`unknown action ${JSON.stringify(action)}: vectors takes export, init <dir>, or nothing`);
+  if (action !== undefined && action !== 'export' && action !== 'init')
+    throw new UsageError(`unknown action ${JSON.stringify(action)}: vectors takes export, init <dir>, or nothing`);
   if (action === 'init') return initFolder(positionals.slice(1), values, io);
   if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
   let out: string | undefined;
   if (action === 'export') {
-    if (values.format === undefined || values.out === undefined) throw new UsageError('vectors export needs --format json and --out <dir>');
+    if (values.format === undefined || values.out === undefined)
+      throw new UsageError('vectors export needs --format json and --out <dir>');
     if (values.format !== 'json') throw new UsageError(`--format must be json, not ${JSON.stringify(values.format)}`);
     if (values.json) throw new UsageError('--json prints the validation report: leave it out of vectors export');
     out = resolvePath(io.cwd, values.out);
@@ -50,7 +60,10 @@ export async function runVectors({ values, positionals, io }: CommandContext<typ
     set = loadVectorSet(dir, { limits });
   } catch (e) {
     if (e instanceof VectorSetError && !(e instanceof VectorSchemaError)) {
-      if (values.json) io.stdout(`${JSON.stringify({ ok: false, dir, refused: e instanceof VectorInputError, problems: e.problems } satisfies VectorsProblemReport, null, 2)}\n`);
+      if (values.json)
+        io.stdout(
+          `${JSON.stringify({ ok: false, dir, refused: e instanceof VectorInputError, problems: e.problems } satisfies VectorsProblemReport, null, 2)}\n`,
+        );
       else io.stdout(formatProblems(dir, e.problems));
       // a file refused as input (not a regular file in the folder, over a limit): the set was not judged
       return e instanceof VectorInputError ? EXIT.usage : EXIT.nonconformance;
@@ -58,13 +71,18 @@ export async function runVectors({ values, positionals, io }: CommandContext<typ
     // A folder the user named that cannot be loaded (a schema missing or broken) is a
     // configuration error; the kit's own folder failing is the tool failing (exit 3).
     if (values.dir === undefined) throw e;
-    const reason = e instanceof VectorSchemaError ? e.problems.map(formatProblem).join('; ') : (fileErrorReason(e) ?? (e instanceof Error ? e.message : String(e)));
+    const reason =
+      e instanceof VectorSchemaError
+        ? e.problems.map(formatProblem).join('; ')
+        : (fileErrorReason(e) ?? (e instanceof Error ? e.message : String(e)));
     throw new UsageError(`cannot load the vector set in ${dir}: ${reason}`);
   }
   if (out !== undefined) {
     try {
       const written = exportVectorsJson(set, out);
-      io.stdout(`exported ${written.numberOfTests} cases of ${written.files.length} vector files (vector set ${set.hash.slice(0, 12)}) to ${out}: <kind>/<file>.json, schema/<kind>.schema.json, index.json\n`);
+      io.stdout(
+        `exported ${written.numberOfTests} cases of ${written.files.length} vector files (vector set ${set.hash.slice(0, 12)}) to ${out}: <kind>/<file>.json, schema/<kind>.schema.json, index.json\n`,
+      );
     } catch (e) {
       const reason = fileErrorReason(e);
       if (reason === undefined) throw e;
@@ -82,23 +100,56 @@ export async function runVectors({ values, positionals, io }: CommandContext<typ
  * the kit and checked as every case is — that loads with the kit's schemas and flags (no copy of
  * them) and runs beside the kit's (`run --vectors kit,<dir>`).
  */
-function initFolder(args: readonly string[], values: { readonly dir?: string | undefined; readonly json?: boolean | undefined; readonly format?: string | undefined; readonly out?: string | undefined }, io: CommandContext<typeof vectorsOptions>['io']): number {
+function initFolder(
+  args: readonly string[],
+  values: {
+    readonly dir?: string | undefined;
+    readonly json?: boolean | undefined;
+    readonly format?: string | undefined;
+    readonly out?: string | undefined;
+  },
+  io: CommandContext<typeof vectorsOptions>['io'],
+): number {
   if (args.length !== 1) throw new UsageError('vectors init takes one folder: pgv2kit vectors init <dir>');
-  if (values.dir !== undefined || values.json || values.format !== undefined || values.out !== undefined) throw new UsageError('vectors init takes only the folder');
+  if (values.dir !== undefined || values.json || values.format !== undefined || values.out !== undefined)
+    throw new UsageError('vectors init takes only the folder');
   const root = resolvePath(io.cwd, args[0] ?? '');
   refuseInsideInstalledKit(root, 'the folder');
-  if (existsSync(root) && (!statSync(root).isDirectory() || readdirSync(root).length > 0)) throw new UsageError(`${root} exists and is not an empty folder: vectors init makes a new one`);
+  if (existsSync(root) && (!statSync(root).isDirectory() || readdirSync(root).length > 0))
+    throw new UsageError(`${root} exists and is not an empty folder: vectors init makes a new one`);
   mkdirSync(join(root, 'signature'), { recursive: true });
   writeFileSync(join(root, 'README.md'), OWN_README);
-  const parts = { appId: 'app_own_example', appSecret: 'sk_test_own_example_secret', method: 'POST', url: 'https://pg.example.com/pg/v2/payment/create', timestamp: '1718090412337', nonce: 'own-example-nonce-1', body: new TextEncoder().encode('{"merchantTradeNo":"OWN-1","amount":"1.00","currency":"EUR"}') };
-  const example = signatureCase(parts, 'signature.own-example', { generator: 'pgv2kit vectors init', kitVersion: kitVersion() }, 'An example of a case of your own: replace it with yours (the ids of every folder run together must differ).');
+  const parts = {
+    appId: 'app_own_example',
+    appSecret: 'sk_test_own_example_secret',
+    method: 'POST',
+    url: 'https://pg.example.com/pg/v2/payment/create',
+    timestamp: '1718090412337',
+    nonce: 'own-example-nonce-1',
+    body: new TextEncoder().encode('{"merchantTradeNo":"OWN-1","amount":"1.00","currency":"EUR"}'),
+  };
+  const example = signatureCase(
+    parts,
+    'signature.own-example',
+    { generator: 'pgv2kit vectors init', kitVersion: kitVersion() },
+    'An example of a case of your own: replace it with yours (the ids of every folder run together must differ).',
+  );
   try {
-    writeCases({ root, file: join(root, 'signature', 'own.yaml'), area: 'signature', title: 'Cases of our own, beside the kit\'s', cases: [example], append: false });
+    writeCases({
+      root,
+      file: join(root, 'signature', 'own.yaml'),
+      area: 'signature',
+      title: "Cases of our own, beside the kit's",
+      cases: [example],
+      append: false,
+    });
   } catch (e) {
     rmSync(root, { recursive: true, force: true });
     throw e;
   }
-  io.stdout(`made ${root}: README.md, signature/own.yaml (one example case), notes.yaml\ncheck it:  pgv2kit vectors --dir ${args[0]}\nrun it:    pgv2kit run --vectors kit,${args[0]} --testee "<your adapter>"\n`);
+  io.stdout(
+    `made ${root}: README.md, signature/own.yaml (one example case), notes.yaml\ncheck it:  pgv2kit vectors --dir ${args[0]}\nrun it:    pgv2kit run --vectors kit,${args[0]} --testee "<your adapter>"\n`,
+  );
   return EXIT.ok;
 }
 
@@ -123,8 +174,18 @@ your own. Ids must differ from the kit's (prefix them, e.g. signature.acme-…).
  * @example summarise(loadVectorSet()).total.cases
  */
 export function summarise(set: VectorSet): VectorsReport {
-  const zero = (): Record<keyof KindCounts, number> => ({ files: 0, cases: 0, valid: 0, invalid: 0, acceptable: 0, superseded: 0 });
-  const areas = Object.fromEntries(VECTOR_KINDS.map((k) => [k, zero()])) as Record<VectorKind, Record<keyof KindCounts, number>>;
+  const zero = (): Record<keyof KindCounts, number> => ({
+    files: 0,
+    cases: 0,
+    valid: 0,
+    invalid: 0,
+    acceptable: 0,
+    superseded: 0,
+  });
+  const areas = Object.fromEntries(VECTOR_KINDS.map((k) => [k, zero()])) as Record<
+    VectorKind,
+    Record<keyof KindCounts, number>
+  >;
   const total = zero();
   for (const f of set.files) {
     areas[f.kind].files++;
@@ -144,19 +205,39 @@ export function summarise(set: VectorSet): VectorsReport {
     total[result]++;
     total.cases++;
   }
-  return { ok: true, dir: set.root, hash: set.hash, areas, total, files: set.files, flags: Object.keys(set.notes).length, warnings: set.warnings };
+  return {
+    ok: true,
+    dir: set.root,
+    hash: set.hash,
+    areas,
+    total,
+    files: set.files,
+    flags: Object.keys(set.notes).length,
+    warnings: set.warnings,
+  };
 }
 
 // --- internal ---
 
 function formatReport(r: VectorsReport): string {
-  const row = (name: string, c: KindCounts): Array<string | number> => [name, c.files, c.cases, c.valid, c.invalid, c.acceptable, c.superseded];
+  const row = (name: string, c: KindCounts): Array<string | number> => [
+    name,
+    c.files,
+    c.cases,
+    c.valid,
+    c.invalid,
+    c.acceptable,
+    c.superseded,
+  ];
   const table = formatTable(
     ['kind', 'files', 'cases', 'valid', 'invalid', 'acceptable', 'superseded'],
     [...VECTOR_KINDS.map((k) => row(k, r.areas[k])), row('total', r.total)],
     '  ',
   );
-  const warnings = r.warnings.length === 0 ? 'warnings: none\n' : `warnings (${r.warnings.length}):\n${r.warnings.map((w) => `  ${w}\n`).join('')}`;
+  const warnings =
+    r.warnings.length === 0
+      ? 'warnings: none\n'
+      : `warnings (${r.warnings.length}):\n${r.warnings.map((w) => `  ${w}\n`).join('')}`;
   return [
     `vector set ${r.dir}\n`,
     `hash (SHA-256 of the files) ${r.hash}\n`,

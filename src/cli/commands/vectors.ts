@@ -43,20 +43,28 @@ export interface VectorsProblemReport {
 
 /** The options of `pgv2kit vectors`. */
 export const vectorsOptions = {
-  dir: { type: 'string', valueName: '<dir>', description: "The vectors folder", default: { shown: "the kit's own" } },
+  dir: { type: 'string', valueName: '<dir>', description: 'The vectors folder', default: { shown: "the kit's own" } },
   json: { type: 'boolean', description: 'Print one JSON object instead of text' },
   format: { type: 'string', valueName: '<format>', description: 'export: the format (json, the only one)' },
-  out: { type: 'string', valueName: '<dir>', description: 'export: the folder to write (new, empty, or an earlier export, replaced whole)' },
+  out: {
+    type: 'string',
+    valueName: '<dir>',
+    description: 'export: the folder to write (new, empty, or an earlier export, replaced whole)',
+  },
   ...vectorLimitOptions,
 } as const satisfies OptionSpecs;
 
 export const vectorsCommand = defineCommand({
   name: 'vectors',
   summary: 'Validate every vector file and count the cases per kind and result',
-  usage: 'pgv2kit vectors [--dir <vectors dir>] [--json]\n       pgv2kit vectors export --format json --out <dir> [--dir <vectors dir>]\n       pgv2kit vectors init <dir>',
+  usage:
+    'pgv2kit vectors [--dir <vectors dir>] [--json]\n       pgv2kit vectors export --format json --out <dir> [--dir <vectors dir>]\n       pgv2kit vectors init <dir>',
   arguments: [
     { name: 'export', description: 'Write the set as JSON files any language can load without the kit (--out)' },
-    { name: 'init <dir>', description: "Make a folder for cases of one's own, checked with the kit's schemas and flags" },
+    {
+      name: 'init <dir>',
+      description: "Make a folder for cases of one's own, checked with the kit's schemas and flags",
+    },
   ],
   description: [
     'Loads every YAML file of the vectors folder, checks each against the JSON Schema of',
@@ -84,6 +92,11 @@ export const vectorsCommand = defineCommand({
     1: 'a vector file is bad: every problem is printed',
     2: 'usage or configuration error, or a file refused unread: a symlink out of the folder, a FIFO or device, a file or string over its limit, nesting or aliases past theirs (every one printed)',
   },
-  examples: ['pgv2kit vectors', 'pgv2kit vectors --dir ./my-vectors --json', 'pgv2kit vectors export --format json --out ./pgv2kit-vectors', 'pgv2kit vectors init ./my-vectors'],
+  examples: [
+    'pgv2kit vectors',
+    'pgv2kit vectors --dir ./my-vectors --json',
+    'pgv2kit vectors export --format json --out ./pgv2kit-vectors',
+    'pgv2kit vectors init ./my-vectors',
+  ],
   run: async (context) => (await import('./vectors.run.js')).runVectors(context),
 });

@@ -64,17 +64,27 @@ export function renderExplanation(x: Explanation): string {
   }
   const why = [
     ...(c.appIdMatches ? [] : ["the header's appId is not --app-id"]),
-    ...(!c.sameDigest ? ["the header's sign is not the SHA-256 of the content above"] : c.signForm === 'upper-hex' ? ['the sign is the right digest, but in upper-case hex (R7)'] : []),
+    ...(!c.sameDigest
+      ? ["the header's sign is not the SHA-256 of the content above"]
+      : c.signForm === 'upper-hex'
+        ? ['the sign is the right digest, but in upper-case hex (R7)']
+        : []),
   ];
   out.push(...docsLine(out), `MISMATCH: ${why.join('; ')}.`);
   if (!c.sameDigest && x.mistakes.length > 0) {
-    out.push(`The header's sign is what a signer gets with ${x.mistakes.length === 1 ? 'this mistake' : 'any of these mistakes (they give the same content)'}:`);
-    out.push(...x.mistakes.map((m) => {
-      const page = mistakeRef(m.id);
-      return `  - ${m.description} (${m.ref}; ${m.id})${page ? `\n      see ${docDisplayPath(page)}` : ''}`;
-    }));
+    out.push(
+      `The header's sign is what a signer gets with ${x.mistakes.length === 1 ? 'this mistake' : 'any of these mistakes (they give the same content)'}:`,
+    );
+    out.push(
+      ...x.mistakes.map((m) => {
+        const page = mistakeRef(m.id);
+        return `  - ${m.description} (${m.ref}; ${m.id})${page ? `\n      see ${docDisplayPath(page)}` : ''}`;
+      }),
+    );
   } else if (!c.sameDigest) {
-    out.push("No known mistake reproduces the header's sign: compare each part above, byte by byte, with what the signer used (the secret too: its length is shown).");
+    out.push(
+      "No known mistake reproduces the header's sign: compare each part above, byte by byte, with what the signer used (the secret too: its length is shown).",
+    );
   }
   return lines(out);
 }
@@ -93,7 +103,14 @@ export function explanationJson(x: Explanation): object {
   }
   return {
     verdict: x.verdict,
-    parts: x.parts.map((p) => ({ index: p.index, name: p.name, display: p.display, bytes: p.bytes, ...(p.masked ? { masked: true } : {}), ...(p.fromHeader ? { fromHeader: true } : {}) })),
+    parts: x.parts.map((p) => ({
+      index: p.index,
+      name: p.name,
+      display: p.display,
+      bytes: p.bytes,
+      ...(p.masked ? { masked: true } : {}),
+      ...(p.fromHeader ? { fromHeader: true } : {}),
+    })),
     contentDisplay: x.parts.map((p) => `${p.display}\n`).join(''),
     contentBytes: x.contentBytes,
     sign: x.sign,
@@ -117,7 +134,11 @@ function renderParts(parts: readonly PartView[]): string[] {
     }),
   );
   const textWidth = Math.max(...rows.filter((r) => r.fromHeader).map((r) => [...r.text].length));
-  return rows.map((r) => (r.fromHeader ? `${r.text.padEnd(textWidth + r.text.length - [...r.text].length)}   (from the Authorization header, R6)` : r.text));
+  return rows.map((r) =>
+    r.fromHeader
+      ? `${r.text.padEnd(textWidth + r.text.length - [...r.text].length)}   (from the Authorization header, R6)`
+      : r.text,
+  );
 }
 
 function renderNote(n: Note): string {

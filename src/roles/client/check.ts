@@ -21,11 +21,26 @@ export const clientCheck = defineCheck({
   async run(c, op, subject, context): Promise<OpOutcome> {
     const gateway = context.gateway;
     const expected: Json = c.result === 'valid' ? 'succeed' : 'refuse';
-    if (!gateway) return { op, status: 'skip', expected, got: null, message: 'client cases need the reference gateway (the runner starts it)' };
+    if (!gateway)
+      return {
+        op,
+        status: 'skip',
+        expected,
+        got: null,
+        message: 'client cases need the reference gateway (the runner starts it)',
+      };
     const baseUrl = gateway.url(c.id);
     const input: OperationInput =
       c.op === 'client.upload'
-        ? { baseUrl, appId: c.inputs.appId, appSecret: c.inputs.appSecret, filename: c.inputs.filename, contentType: c.inputs.contentType, scene: c.inputs.scene, fileB64: toBase64(clientFile(c)) }
+        ? {
+            baseUrl,
+            appId: c.inputs.appId,
+            appSecret: c.inputs.appSecret,
+            filename: c.inputs.filename,
+            contentType: c.inputs.contentType,
+            scene: c.inputs.scene,
+            fileB64: toBase64(clientFile(c)),
+          }
         : { baseUrl, appId: c.inputs.appId, appSecret: c.inputs.appSecret, payment: c.inputs.payment as Json };
     const answer = await callOp(subject, op, input, c.id);
     const other = nonResult(op, expected, answer);
@@ -38,29 +53,52 @@ export const clientCheck = defineCheck({
       const uploadedAnyway = c.op === 'client.upload' && c.expected.uploaded === false && record.uploads.length > 0;
       if (succeeded) {
         const why = uploadedAnyway ? 'uploaded although the credentials response did not verify' : describeScenario(c);
-        return fail(`succeeded, but the client must refuse: ${why}${problemOf(record) ? ` (gateway: ${problemOf(record)})` : ''}`);
+        return fail(
+          `succeeded, but the client must refuse: ${why}${problemOf(record) ? ` (gateway: ${problemOf(record)})` : ''}`,
+        );
       }
-      if (uploadedAnyway) return fail('refused, but only after uploading: a response that does not verify must stop the upload (5.4, 7)');
+      if (uploadedAnyway)
+        return fail('refused, but only after uploading: a response that does not verify must stop the upload (5.4, 7)');
       if (record.uploads.some((u) => u.stored)) return fail('refused, but the gateway stored a file');
-      return { op, status: 'pass', expected, got, message: `refused as expected (${'rejected' in answer ? answer.rejected.reason : ''})` };
+      return {
+        op,
+        status: 'pass',
+        expected,
+        got,
+        message: `refused as expected (${'rejected' in answer ? answer.rejected.reason : ''})`,
+      };
     }
-    if (!succeeded) return fail(`refused${'rejected' in answer ? `: ${answer.rejected.reason}` : ''}${problemOf(record) ? `; the gateway saw: ${problemOf(record)}` : ''}`);
+    if (!succeeded)
+      return fail(
+        `refused${'rejected' in answer ? `: ${answer.rejected.reason}` : ''}${problemOf(record) ? `; the gateway saw: ${problemOf(record)}` : ''}`,
+      );
     const result = answer.result;
     if (c.op === 'client.createPayment') {
-      if (c.expected.code !== undefined && result['code'] !== c.expected.code) return fail(`code is ${JSON.stringify(result['code'])}, expected ${JSON.stringify(c.expected.code)}`);
+      if (c.expected.code !== undefined && result['code'] !== c.expected.code)
+        return fail(`code is ${JSON.stringify(result['code'])}, expected ${JSON.stringify(c.expected.code)}`);
       if (typeof result['paymentNo'] !== 'string') return fail('no paymentNo in the result');
       return { op, status: 'pass', expected, got, message: 'payment created' };
     }
     const storageUri = result['storageUri'];
-    if (typeof storageUri !== 'string' || typeof result['uploadNo'] !== 'string') return fail('the result needs string storageUri and uploadNo');
+    if (typeof storageUri !== 'string' || typeof result['uploadNo'] !== 'string')
+      return fail('the result needs string storageUri and uploadNo');
     const problem = problemOf(record);
     if (problem) return fail(`succeeded, but the gateway saw: ${problem}`);
     const stored = await gateway.stored(storageUri);
     if (!stored) return fail(`the gateway holds no file at ${storageUri}`);
-    if (!bytesEqual(stored, clientFile(c))) return fail(`the stored file differs from the file given (${stored.length} bytes stored)`);
+    if (!bytesEqual(stored, clientFile(c)))
+      return fail(`the stored file differs from the file given (${stored.length} bytes stored)`);
     // R14: another order than received is acceptable; what the client chose is recorded
     if (record.uploads.some((u) => u.stored && u.reordered)) {
-      return { op, status: 'pass', expected, got, choice: 'reordered', message: 'uploaded; the stored file is byte-identical; sent the formFields in another order than received (acceptable, R14)' };
+      return {
+        op,
+        status: 'pass',
+        expected,
+        got,
+        choice: 'reordered',
+        message:
+          'uploaded; the stored file is byte-identical; sent the formFields in another order than received (acceptable, R14)',
+      };
     }
     return { op, status: 'pass', expected, got, message: 'uploaded; the stored file is byte-identical' };
   },
@@ -93,7 +131,8 @@ function describeScenario(c: ClientCase): string {
   const s = c.scenario;
   const parts: string[] = [];
   const response = c.op === 'client.upload' ? 'the credentials response' : 'the payment response';
-  if (s.response?.signature && s.response.signature !== 'valid') parts.push(`${response}'s signature is ${s.response.signature}`);
+  if (s.response?.signature && s.response.signature !== 'valid')
+    parts.push(`${response}'s signature is ${s.response.signature}`);
   if (s.upload?.expired) parts.push('the uploadUrl has expired');
   return parts.join('; ') || c.comment;
 }

@@ -24,13 +24,21 @@ export interface ClientGateway {
  * @returns the check context with the gateway, or undefined when no case needs one
  * @example const gw = await startClientGateway(liveCases(set).filter((l) => l.case.kind === 'client').slice(0, 1), subject); await gw?.close();
  */
-export async function startClientGateway(cases: readonly LoadedCase[], subject: Subject): Promise<ClientGateway | undefined> {
-  const clientCases = cases.map((c) => c.case).filter((c): c is ClientCase => c.kind === 'client' && subject.operations.includes(c.op));
+export async function startClientGateway(
+  cases: readonly LoadedCase[],
+  subject: Subject,
+): Promise<ClientGateway | undefined> {
+  const clientCases = cases
+    .map((c) => c.case)
+    .filter((c): c is ClientCase => c.kind === 'client' && subject.operations.includes(c.op));
   if (clientCases.length === 0) return undefined;
   const merchants = new Map<string, string>();
   for (const c of clientCases) merchants.set(c.inputs.appId, c.inputs.appSecret);
   const scenarios = new Map<string, Scenario>(clientCases.map((c) => [c.id, c.scenario]));
-  const gateway = await startGateway({ merchants: [...merchants].map(([appId, appSecret]) => ({ appId, appSecret })), scenarios: (id: string) => scenarios.get(id) ?? {} });
+  const gateway = await startGateway({
+    merchants: [...merchants].map(([appId, appSecret]) => ({ appId, appSecret })),
+    scenarios: (id: string) => scenarios.get(id) ?? {},
+  });
   return {
     context: {
       gateway: {

@@ -25,10 +25,24 @@ export const gatewayCheck = defineCheck({
     const other = nonResult(op, c.result, answer);
     if (other) return other;
     const got = answer as unknown as Json;
-    if (!('result' in answer)) return { op, status: 'error', expected: c.result, got, message: `the request could not be made: ${'rejected' in answer ? answer.rejected.reason : ''}` };
+    if (!('result' in answer))
+      return {
+        op,
+        status: 'error',
+        expected: c.result,
+        got,
+        message: `the request could not be made: ${'rejected' in answer ? answer.rejected.reason : ''}`,
+      };
     const r = answer.result;
     const status = r['status'];
-    if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) return { op, status: 'error', expected: c.result, got, message: `the answer has no HTTP status: ${JSON.stringify(status ?? null)}` };
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
+      return {
+        op,
+        status: 'error',
+        expected: c.result,
+        got,
+        message: `the answer has no HTTP status: ${JSON.stringify(status ?? null)}`,
+      };
     const code = typeof r['code'] === 'string' ? r['code'] : null;
     const accepting = status >= 200 && status < 300 && (code === null || code === 'OK');
     const summary = `HTTP ${status}${code !== null ? `, code ${code}` : ''}${typeof r['errorMessage'] === 'string' ? `, errorMessage ${JSON.stringify(r['errorMessage'])}` : ''}`;
@@ -36,21 +50,46 @@ export const gatewayCheck = defineCheck({
       const expected: Json = c.result === 'acceptable' ? 'either' : 'refuse';
       const j = judgeAnswer(c.result === 'acceptable' ? 'either' : 'refuse', status, accepting);
       const advisory = j.advisory ? { advisory: j.advisory } : {};
-      if (!j.ok) return { op, status: 'fail', expected, got, message: `accepted, but the case is invalid (${summary})` };
+      if (!j.ok)
+        return { op, status: 'fail', expected, got, message: `accepted, but the case is invalid (${summary})` };
       if (c.result === 'acceptable') {
-        const what = c.inputs.break ? ACCEPTABLE_UPLOADS[c.inputs.break] ?? 'the request' : 'the request';
-        return { op, status: 'pass', expected, got, choice: j.counted, ...advisory, message: `acceptable case: the ${op === 'gateway.upload' ? 'upload address' : 'gateway'} ${j.counted} ${what}${j.serverError ? `, ${j.advisory}` : ''} (${summary})` };
+        const what = c.inputs.break ? (ACCEPTABLE_UPLOADS[c.inputs.break] ?? 'the request') : 'the request';
+        return {
+          op,
+          status: 'pass',
+          expected,
+          got,
+          choice: j.counted,
+          ...advisory,
+          message: `acceptable case: the ${op === 'gateway.upload' ? 'upload address' : 'gateway'} ${j.counted} ${what}${j.serverError ? `, ${j.advisory}` : ''} (${summary})`,
+        };
       }
-      return { op, status: 'pass', expected, got, ...advisory, message: `refused as expected${j.serverError ? `, but ${j.advisory}` : ''} (${summary})` };
+      return {
+        op,
+        status: 'pass',
+        expected,
+        got,
+        ...advisory,
+        message: `refused as expected${j.serverError ? `, but ${j.advisory}` : ''} (${summary})`,
+      };
     }
     const want = c.expected.status ?? (op === 'gateway.upload' ? 204 : 200);
-    const fail = (why: string): OpOutcome => ({ op, status: 'fail', expected: { status: want }, got, message: `${why} (${summary})` });
+    const fail = (why: string): OpOutcome => ({
+      op,
+      status: 'fail',
+      expected: { status: want },
+      got,
+      message: `${why} (${summary})`,
+    });
     const genuine = judgeAnswer('accept', status, accepting);
     if (genuine.serverError) return fail(`expected HTTP ${want}: ${genuine.problem ?? ''}`);
     if (status !== want) return fail(`expected HTTP ${want}`);
     if (op === 'gateway.upload') return { op, status: 'pass', expected: want, got, message: 'uploaded (204)' };
     if (code !== 'OK') return fail('the envelope code is not OK');
-    if (r['verified'] !== true) return fail(`the response does not verify (5.4): ${typeof r['verifyProblem'] === 'string' ? r['verifyProblem'] : 'no reason'}`);
+    if (r['verified'] !== true)
+      return fail(
+        `the response does not verify (5.4): ${typeof r['verifyProblem'] === 'string' ? r['verifyProblem'] : 'no reason'}`,
+      );
     if (r['dataProblem']) return fail(`data is not valid: ${String(r['dataProblem'])}`);
     return { op, status: 'pass', expected: want, got, message: 'HTTP 200, the response verifies, the data is valid' };
   },
@@ -60,7 +99,10 @@ export const gatewayCheck = defineCheck({
 
 /** What an acceptable upload changed, in the words of the report ("the upload address refused <this>"). */
 const ACCEPTABLE_UPLOADS: Partial<Record<UploadBreak, string>> = {
-  'fields-reordered': 'the reordered form (the formFields entries in another order than received, every one unchanged, the file last; R14)',
-  'type-not-accepted': "the file part whose own Content-Type header (image/gif) differs from the contentType requested, the Content-Type form field as issued (R14)",
-  'authorization-header': "the upload carrying the credentials request's Authorization header (R14: never sent; refused or ignored)",
+  'fields-reordered':
+    'the reordered form (the formFields entries in another order than received, every one unchanged, the file last; R14)',
+  'type-not-accepted':
+    'the file part whose own Content-Type header (image/gif) differs from the contentType requested, the Content-Type form field as issued (R14)',
+  'authorization-header':
+    "the upload carrying the credentials request's Authorization header (R14: never sent; refused or ignored)",
 };

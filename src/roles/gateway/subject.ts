@@ -8,7 +8,15 @@
  */
 import FormData from 'form-data';
 import { request } from 'undici';
-import { CREDENTIALS_PATH, ClientError, requestUploadCredentials, signedRequest, uploadFile, type Mutation, type UploadCredentials } from '../../client/index.js';
+import {
+  CREDENTIALS_PATH,
+  ClientError,
+  requestUploadCredentials,
+  signedRequest,
+  uploadFile,
+  type Mutation,
+  type UploadCredentials,
+} from '../../client/index.js';
 import { ITEM_NAMES, formatAuthorization } from '../../scheme/authorization.js';
 import { sign } from '../../scheme/sign.js';
 import { changeLastDigit } from '../../scheme/tamper.js';
@@ -29,7 +37,10 @@ export interface GatewayTarget extends TargetNaming {
   readonly timeoutMs?: number;
 }
 
-const PATHS = { 'gateway.generateUploadUrl': '/pg/v2/file/generateUploadUrl', 'gateway.createPayment': '/pg/v2/payment/create' } as const;
+const PATHS = {
+  'gateway.generateUploadUrl': '/pg/v2/file/generateUploadUrl',
+  'gateway.createPayment': '/pg/v2/payment/create',
+} as const;
 
 /**
  * Creates the subject for a gateway server.
@@ -44,11 +55,19 @@ export function createGatewaySubject(target: GatewayTarget): Subject {
     operations: ['gateway.generateUploadUrl', 'gateway.createPayment', 'gateway.upload'],
     async call(op, input): Promise<Answer> {
       const body = input['body'];
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) return { rejected: { reason: 'input body must be an object' } };
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        return { rejected: { reason: 'input body must be an object' } };
       try {
         if (op === 'gateway.upload') return await uploadCase(target, base, body, input);
-        if (op !== 'gateway.generateUploadUrl' && op !== 'gateway.createPayment') return { unsupported: { reason: `${op} is not a gateway operation` } };
-        return await apiCase(target, `${base}${PATHS[op]}`, op, JSON.stringify(body), input['mutate'] as GatewayMutation | undefined);
+        if (op !== 'gateway.generateUploadUrl' && op !== 'gateway.createPayment')
+          return { unsupported: { reason: `${op} is not a gateway operation` } };
+        return await apiCase(
+          target,
+          `${base}${PATHS[op]}`,
+          op,
+          JSON.stringify(body),
+          input['mutate'] as GatewayMutation | undefined,
+        );
       } catch (e) {
         return { rejected: { reason: e instanceof Error ? e.message : String(e) } };
       }
@@ -58,7 +77,13 @@ export function createGatewaySubject(target: GatewayTarget): Subject {
 
 // --- internal ---
 
-async function apiCase(target: GatewayTarget, url: string, op: keyof typeof PATHS, body: string, mutate: GatewayMutation | undefined): Promise<Answer> {
+async function apiCase(
+  target: GatewayTarget,
+  url: string,
+  op: keyof typeof PATHS,
+  body: string,
+  mutate: GatewayMutation | undefined,
+): Promise<Answer> {
   const timestamp = String(Date.now());
   const nonce = `pgv2kit-${Math.random().toString(16).slice(2, 14)}`;
   const signedMethod = mutate === 'method' ? 'PUT' : 'POST';
@@ -85,11 +110,24 @@ async function apiCase(target: GatewayTarget, url: string, op: keyof typeof PATH
     code: typeof envelope?.code === 'string' ? envelope.code : null,
     errorMessage: typeof envelope?.errorMessage === 'string' ? envelope.errorMessage : null,
     // what went on the wire, for the report's curl command that sends it again
-    sent: { method: exchange.sent.method, url: exchange.sent.url, headers: exchange.sent.headers.map(([n, v]) => [n, v]), body: exchange.sent.body ? Buffer.from(exchange.sent.body).toString('utf8') : '' },
+    sent: {
+      method: exchange.sent.method,
+      url: exchange.sent.url,
+      headers: exchange.sent.headers.map(([n, v]) => [n, v]),
+      body: exchange.sent.body ? Buffer.from(exchange.sent.body).toString('utf8') : '',
+    },
   };
   if (exchange.status === 200) {
     const authorization = headerOf(exchange.headers, 'authorization');
-    const verdict = verifyResponse({ appId: target.appId, appSecret: target.appSecret, method: exchange.sent.method, url: exchange.sent.url, status: 200, authorization, body: exchange.body });
+    const verdict = verifyResponse({
+      appId: target.appId,
+      appSecret: target.appSecret,
+      method: exchange.sent.method,
+      url: exchange.sent.url,
+      status: 200,
+      authorization,
+      body: exchange.body,
+    });
     result['verified'] = verdict.valid;
     if (!verdict.valid) result['verifyProblem'] = verdict.message;
     const problem = envelope ? dataProblem(op, envelope.data) : 'the body is not JSON';
@@ -98,7 +136,10 @@ async function apiCase(target: GatewayTarget, url: string, op: keyof typeof PATH
   return { result };
 }
 
-function mutation(kind: GatewayMutation, at: { url: string; body: string; timestamp: string; nonce: string; appSecret: string }): Mutation {
+function mutation(
+  kind: GatewayMutation,
+  at: { url: string; body: string; timestamp: string; nonce: string; appSecret: string },
+): Mutation {
   switch (kind) {
     case 'body':
       return { kind: 'body', body: changeLastDigit(at.body) };
@@ -117,7 +158,13 @@ function mutation(kind: GatewayMutation, at: { url: string; body: string; timest
     case 'unsigned':
       return { kind: 'authorization', form: () => null };
     case 'missing-item':
-      return { kind: 'authorization', form: (items) => `V2_SHA256 ${ITEM_NAMES.filter((n) => n !== 'nonce').map((n) => `${n}=${items[n]}`).join(',')}` };
+      return {
+        kind: 'authorization',
+        form: (items) =>
+          `V2_SHA256 ${ITEM_NAMES.filter((n) => n !== 'nonce')
+            .map((n) => `${n}=${items[n]}`)
+            .join(',')}`,
+      };
     case 'other-scheme':
       return { kind: 'authorization', form: (_, header) => header.replace(/^V2_SHA256/, 'V1_SHA256') };
     case 'header-ows':
@@ -133,19 +180,40 @@ function mutation(kind: GatewayMutation, at: { url: string; body: string; timest
 function dataProblem(op: keyof typeof PATHS, data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'data is not an object';
   const d = data as Record<string, unknown>;
-  if (op === 'gateway.createPayment') return typeof d['paymentNo'] === 'string' ? undefined : 'data.paymentNo is not a string';
-  for (const f of ['uploadUrl', 'storageUri', 'uploadNo', 'httpMethod']) if (typeof d[f] !== 'string') return `data.${f} is not a string (2.4)`;
-  if (!/^[a-z][a-z0-9+.-]*:\/\/.+\/[^/]+\.[^./]+$/i.test(String(d['storageUri']))) return 'data.storageUri is not <scheme>://<path>/<name>.<extension> (2.4)';
+  if (op === 'gateway.createPayment')
+    return typeof d['paymentNo'] === 'string' ? undefined : 'data.paymentNo is not a string';
+  for (const f of ['uploadUrl', 'storageUri', 'uploadNo', 'httpMethod'])
+    if (typeof d[f] !== 'string') return `data.${f} is not a string (2.4)`;
+  if (!/^[a-z][a-z0-9+.-]*:\/\/.+\/[^/]+\.[^./]+$/i.test(String(d['storageUri'])))
+    return 'data.storageUri is not <scheme>://<path>/<name>.<extension> (2.4)';
   if (!/^\d+-[0-9a-f]+$/i.test(String(d['uploadNo']))) return 'data.uploadNo is not <digits>-<hex> (2.4)';
   const ff = d['formFields'];
-  if (typeof ff !== 'object' || ff === null || Array.isArray(ff) || !Object.values(ff).every((v) => typeof v === 'string')) return 'data.formFields is not an object of strings (2.4)';
+  if (
+    typeof ff !== 'object' ||
+    ff === null ||
+    Array.isArray(ff) ||
+    !Object.values(ff).every((v) => typeof v === 'string')
+  )
+    return 'data.formFields is not an object of strings (2.4)';
   return undefined;
 }
 
-async function uploadCase(target: GatewayTarget, base: string, body: { [key: string]: Json }, input: OperationInput): Promise<Answer> {
+async function uploadCase(
+  target: GatewayTarget,
+  base: string,
+  body: { [key: string]: Json },
+  input: OperationInput,
+): Promise<Answer> {
   const filename = String(body['filename'] ?? '');
   const contentType = typeof body['contentType'] === 'string' ? body['contentType'] : null;
-  const credentials = await requestUploadCredentials({ baseUrl: base, appId: target.appId, appSecret: target.appSecret, filename, contentType, scene: String(body['scene'] ?? '') });
+  const credentials = await requestUploadCredentials({
+    baseUrl: base,
+    appId: target.appId,
+    appSecret: target.appSecret,
+    filename,
+    contentType,
+    scene: String(body['scene'] ?? ''),
+  });
   const size = typeof input['fileSize'] === 'number' ? input['fileSize'] : 1024;
   const file = Uint8Array.from({ length: size }, (_, i) => i % 256);
   const broken = input['break'] as UploadBreak | undefined;
@@ -154,43 +222,90 @@ async function uploadCase(target: GatewayTarget, base: string, body: { [key: str
       await uploadFile(credentials, { filename, contentType, file });
       return { result: { status: 204 } };
     } catch (e) {
-      if (e instanceof ClientError && e.status !== undefined) return { result: { status: e.status, errorMessage: e.message } };
+      if (e instanceof ClientError && e.status !== undefined)
+        return { result: { status: e.status, errorMessage: e.message } };
       throw e;
     }
   }
   // the header the credentials request carried (same parts, signed again): a signature for another request (R14)
   const authorization = broken === 'authorization-header' ? credentialsAuthorization(target, base, body) : undefined;
-  return { result: await brokenUpload(target, credentials, broken, filename, contentType ?? 'application/octet-stream', file, authorization) };
+  return {
+    result: await brokenUpload(
+      target,
+      credentials,
+      broken,
+      filename,
+      contentType ?? 'application/octet-stream',
+      file,
+      authorization,
+    ),
+  };
 }
 
 function credentialsAuthorization(target: GatewayTarget, base: string, body: { [key: string]: Json }): string {
   const timestamp = String(Date.now());
   const nonce = `pgv2kit-${Math.random().toString(16).slice(2, 14)}`;
-  const request = JSON.stringify({ filename: body['filename'], contentType: body['contentType'] ?? undefined, scene: body['scene'] });
-  const value = sign({ appId: target.appId, appSecret: target.appSecret, method: 'POST', url: `${base}${CREDENTIALS_PATH}`, timestamp, nonce, body: request });
+  const request = JSON.stringify({
+    filename: body['filename'],
+    contentType: body['contentType'] ?? undefined,
+    scene: body['scene'],
+  });
+  const value = sign({
+    appId: target.appId,
+    appSecret: target.appSecret,
+    method: 'POST',
+    url: `${base}${CREDENTIALS_PATH}`,
+    timestamp,
+    nonce,
+    body: request,
+  });
   return formatAuthorization({ appId: target.appId, sign: value, timestamp, nonce });
 }
 
-async function brokenUpload(target: GatewayTarget, credentials: UploadCredentials, broken: Exclude<UploadBreak, 'over-size'>, filename: string, contentType: string, file: Uint8Array, authorization?: string): Promise<{ [key: string]: Json }> {
+async function brokenUpload(
+  target: GatewayTarget,
+  credentials: UploadCredentials,
+  broken: Exclude<UploadBreak, 'over-size'>,
+  filename: string,
+  contentType: string,
+  file: Uint8Array,
+  authorization?: string,
+): Promise<{ [key: string]: Json }> {
   let fields = [...credentials.formFields].map(([n, v]) => [n, v] as [string, string]);
   if (broken === 'field-removed') {
-    const at = Math.max(0, fields.findIndex(([n]) => n === 'policy'));
+    const at = Math.max(
+      0,
+      fields.findIndex(([n]) => n === 'policy'),
+    );
     fields = fields.filter((_, i) => i !== at);
   }
   if (broken === 'field-changed') {
-    const at = Math.max(0, fields.findIndex(([n]) => /-date$/i.test(n)));
+    const at = Math.max(
+      0,
+      fields.findIndex(([n]) => /-date$/i.test(n)),
+    );
     fields = fields.map(([n, v], i) => [n, i === at ? `${v}0` : v]);
   }
   if (broken === 'field-added') fields.push(['x-pgv2kit-added', '1']);
   if (broken === 'fields-reordered') fields.reverse();
   const form = new FormData();
-  const filePart = (): void => form.append('file', Buffer.from(file), { filename, contentType: broken === 'type-not-accepted' ? 'image/gif' : contentType });
+  const filePart = (): void =>
+    form.append('file', Buffer.from(file), {
+      filename,
+      contentType: broken === 'type-not-accepted' ? 'image/gif' : contentType,
+    });
   if (broken === 'file-not-last') filePart();
   for (const [n, v] of fields) form.append(n, v);
   if (broken !== 'file-not-last') filePart();
   const timeoutMs = target.timeoutMs ?? 10_000;
   const headers = { ...form.getHeaders(), ...(authorization !== undefined ? { authorization } : {}) };
-  const r = await request(credentials.uploadUrl, { method: credentials.httpMethod as 'POST', headers, body: form.getBuffer(), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const r = await request(credentials.uploadUrl, {
+    method: credentials.httpMethod as 'POST',
+    headers,
+    body: form.getBuffer(),
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
   // the refusal's first bytes are what the check shows: the rest is not read (an answer of 1 GiB costs 64 KiB)
   const text = (await readHead(r.body, 64 * 1024)).toString('utf8');
   return { status: r.statusCode, errorMessage: text.slice(0, 300) };

@@ -32,25 +32,80 @@ export const merchantCheck = defineCheck({
     const other = nonResult(op, expected, answer);
     if (other) return other;
     const got = answer as unknown as Json;
-    if (!('result' in answer)) return { op, status: 'error', expected, got, message: `the call could not be made: ${'rejected' in answer ? answer.rejected.reason : 'no result'}` };
+    if (!('result' in answer))
+      return {
+        op,
+        status: 'error',
+        expected,
+        got,
+        message: `the call could not be made: ${'rejected' in answer ? answer.rejected.reason : 'no result'}`,
+      };
     const r = answer.result as unknown as MerchantAnswer;
     const sent = sentOf(r.call);
     if (expectation !== 'advisory' && r.readings !== expectation) {
-      return { op, status: 'error', expected, got, sent, message: `a kit bug, please report it: the case expects ${expectation}, but the readings (R7–R11) allow ${r.readings} for the call as built` };
+      return {
+        op,
+        status: 'error',
+        expected,
+        got,
+        sent,
+        message: `a kit bug, please report it: the case expects ${expectation}, but the readings (R7–R11) allow ${r.readings} for the call as built`,
+      };
     }
-    const what = r.outcome.kind === 'response' ? `${HANDLING_TITLES[r.handling]}: status ${r.outcome.status}${r.outcome.location !== undefined ? `, Location ${JSON.stringify(clip(r.outcome.location, 120))}` : ''}${r.outcome.body ? `, body ${JSON.stringify(clip(r.outcome.body, 120))}` : ''}` : `${HANDLING_TITLES[r.handling]}: ${r.outcome.message}`;
+    const what =
+      r.outcome.kind === 'response'
+        ? `${HANDLING_TITLES[r.handling]}: status ${r.outcome.status}${r.outcome.location !== undefined ? `, Location ${JSON.stringify(clip(r.outcome.location, 120))}` : ''}${r.outcome.body ? `, body ${JSON.stringify(clip(r.outcome.body, 120))}` : ''}`
+        : `${HANDLING_TITLES[r.handling]}: ${r.outcome.message}`;
     // advisory: any answer is reported, never failed; no answer at all is not a pass (nothing was judged)
     const answered = r.outcome.kind === 'response';
-    if (expectation === 'advisory') return answered ? { op, status: 'pass', expected, got, ...(r.handling === 'accepted' || r.handling === 'refused' ? { choice: r.handling } : {}), message: `advisory: ${what}` } : { op, status: 'error', expected, got, sent, message: `advisory, but no answer to report: ${what}` };
+    if (expectation === 'advisory')
+      return answered
+        ? {
+            op,
+            status: 'pass',
+            expected,
+            got,
+            ...(r.handling === 'accepted' || r.handling === 'refused' ? { choice: r.handling } : {}),
+            message: `advisory: ${what}`,
+          }
+        : { op, status: 'error', expected, got, sent, message: `advisory, but no answer to report: ${what}` };
     // a timeout, a reset, nothing listening is no answer: an error of the case, never a refusal
-    if (r.outcome.kind !== 'response') return { op, status: 'error', expected, got, sent, message: `${what}; ${expectation === 'accept' ? mustAccept(r.accepting) : expectation === 'refuse' ? 'must be refused' : 'must be accepted or refused'}` };
+    if (r.outcome.kind !== 'response')
+      return {
+        op,
+        status: 'error',
+        expected,
+        got,
+        sent,
+        message: `${what}; ${expectation === 'accept' ? mustAccept(r.accepting) : expectation === 'refuse' ? 'must be refused' : 'must be accepted or refused'}`,
+      };
     // R16: a 5xx counts as a refusal (an advisory where a refusal is allowed, a failure for a genuine call)
-    const j = judgeAnswer(expectation === 'acceptable' ? 'either' : expectation, r.outcome.status, r.handling === 'accepted');
+    const j = judgeAnswer(
+      expectation === 'acceptable' ? 'either' : expectation,
+      r.outcome.status,
+      r.handling === 'accepted',
+    );
     const advisory = j.advisory ? { advisory: j.advisory } : {};
     const said = j.advisory ? `; ${j.advisory}` : '';
-    if (expectation === 'acceptable') return { op, status: 'pass', expected, got, choice: j.counted, ...advisory, message: `${what} (either is acceptable; the merchant ${j.counted} it${said})` };
+    if (expectation === 'acceptable')
+      return {
+        op,
+        status: 'pass',
+        expected,
+        got,
+        choice: j.counted,
+        ...advisory,
+        message: `${what} (either is acceptable; the merchant ${j.counted} it${said})`,
+      };
     if (j.ok) return { op, status: 'pass', expected, got, ...advisory, message: `${what}${said}` };
-    return { op, status: 'fail', expected, got, sent, message: `${what}; ${expectation === 'accept' ? `${mustAccept(r.accepting)}${j.serverError ? ` — ${j.problem ?? ''}` : ''}` : `must be refused (accepted means ${r.accepting})`}` };
+    return {
+      op,
+      status: 'fail',
+      expected,
+      got,
+      sent,
+      message: `${what}; ${expectation === 'accept' ? `${mustAccept(r.accepting)}${j.serverError ? ` — ${j.problem ?? ''}` : ''}` : `must be refused (accepted means ${r.accepting})`}`,
+    };
   },
 });
 
@@ -71,7 +126,12 @@ export type MerchantExpectation = 'accept' | 'refuse' | 'acceptable' | 'advisory
 // --- internal ---
 
 /** A step's `expected` in results.json, unchanged since it was first written (a contract): see CONTRIBUTING's Words. */
-const EXPECTED_IN_RESULTS: Readonly<Record<MerchantExpectation, string>> = { accept: 'accept', refuse: 'refuse', acceptable: 'either', advisory: 'anything' };
+const EXPECTED_IN_RESULTS: Readonly<Record<MerchantExpectation, string>> = {
+  accept: 'accept',
+  refuse: 'refuse',
+  acceptable: 'either',
+  advisory: 'anything',
+};
 
 /**
  * The call as sent, and what its signature covers (part 4, part 7, the content with the secret

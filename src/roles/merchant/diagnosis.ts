@@ -27,29 +27,134 @@ import type { Diagnosis } from '../../diagnosis/diagnosis.js';
  * makes (what is signed, or what is sent after signing) → the mistake under which the
  * forged call verifies, in words.
  */
-const FORGERIES: ReadonlyArray<{ readonly applies: (i: MerchantInputs) => boolean; readonly mistake: string; readonly said: string; readonly ref: string }> = [
-  { applies: (i) => i.sent?.body === 'one-digit' || i.sent?.payment === 'one-digit', mistake: 'accepts-sign-mismatch', said: 'a call changed after signing: its sign is not compared with the content received', ref: '§5.5, §5.6' },
-  { applies: (i) => i.signed?.body !== undefined || i.sent?.body === 'white-space', mistake: 'body-reserialized', said: 'a body whose JSON was written otherwise than signed: the sign is computed over the body re-serialized (json_encode(json_decode($raw))), not the bytes received', ref: '§5.5, R3' },
-  { applies: (i) => i.sent?.body === 'trailing-lf', mistake: 'body-trailing-lf-stripped', said: 'a body with an LF added after signing: the body is trimmed (its trailing LF stripped) before verifying', ref: '§5.5, R3' },
-  { applies: (i) => i.sent?.body === 'padded', mistake: 'body-trimmed', said: 'a body with white space added around it after signing: the body is trimmed before verifying', ref: '§5.5, R3' },
-  { applies: (i) => i.sent?.body === 'bom', mistake: 'body-bom-dropped', said: 'a body with a BOM added after signing: the body is decoded as text (the BOM dropped) before verifying', ref: '§5.5, R3' },
-  { applies: (i) => i.signed?.url === 'delivery', mistake: 'delivery-url', said: 'a webhook signed over the URL it was delivered to: part 4 is the URL the call arrived on, not the notifyUrl as registered', ref: '§5.5, R10' },
-  { applies: (i) => i.signed?.url === 'with-added-params' || i.signed?.url === 'with-ids', mistake: 'landed-url', said: 'a redirect signed over the URL with parameters the gateway added: part 4 is the URL landed on, not the returnUrl as registered', ref: '§5.6, R11' },
-  { applies: (i) => i.signed?.payment === 'decoded-once-more', mistake: 'payment-decoded-twice', said: 'a redirect signed over the payment value decoded once more than sent: the value is decoded twice before verifying', ref: '§5.6, R11' },
-  { applies: (i) => i.signed?.payment === 'still-encoded' || i.signed?.payment === 're-encoded', mistake: 'payment-encoded', said: 'a redirect signed over the payment value still encoded: part 7 is not the decoded value', ref: '§5.6, R11' },
-  { applies: (i) => i.authorization?.sign?.startsWith('prefix-') === true || i.authorization?.sign === 'extra-digit', mistake: 'sign-compared-as-prefix', said: 'the right sign cut short or with a digit added: the sign is compared over the length of one of the two, not as 64 digits', ref: '§5.2, R7' },
-  { applies: (i) => i.authorization?.appId === 'other', mistake: 'accepts-app-id-mismatch', said: "a header whose appId item is another merchant's: the header's appId is not compared with your own", ref: '§5.3, R9' },
-  { applies: (i) => i.authorization?.empty !== undefined, mistake: 'accepts-empty-value', said: 'an Authorization item with an empty value: an empty value is not refused', ref: '§5.3, R8' },
-  { applies: (i) => i.sent?.paymentTwice !== undefined || i.sent?.authorizationTwice !== undefined, mistake: 'accepts-redirect-parameter', said: 'a redirect with a parameter twice, genuine and forged: a repeated parameter is read once (the first or the last) and not refused', ref: '§5.6, R11' },
-  // the forgeries of the header itself: each names what the parser or the comparison let through
-  { applies: (i) => i.signed?.appId === 'other', mistake: 'accepts-app-id-mismatch', said: "a call signed by another merchant (its appId and its signature): the header's appId is not compared with your own", ref: '§5.3, R9' },
-  { applies: (i) => i.authorization?.absent === true, mistake: 'accepts-no-authorization', said: 'a call without Authorization', ref: '§5.3, §5.5' },
-  { applies: (i) => i.authorization?.scheme !== undefined || i.authorization?.form !== undefined, mistake: 'accepts-wrong-scheme', said: 'an Authorization header whose scheme is not V2_SHA256', ref: '§5.3, R8' },
-  { applies: (i) => i.authorization?.missing !== undefined, mistake: 'accepts-missing-item', said: 'an Authorization header with an item missing', ref: '§5.3, R8' },
-  { applies: (i) => i.authorization?.duplicate !== undefined || i.authorization?.twice !== undefined, mistake: 'accepts-duplicate-item', said: 'an Authorization header with an item twice, genuine and forged: a repeated item is read once and not refused', ref: '§5.3, R8' },
-  { applies: (i) => i.authorization?.sign === 'non-hex', mistake: 'accepts-malformed-sign', said: 'a sign that is not 64 hex digits', ref: '§5.2, R7' },
+const FORGERIES: ReadonlyArray<{
+  readonly applies: (i: MerchantInputs) => boolean;
+  readonly mistake: string;
+  readonly said: string;
+  readonly ref: string;
+}> = [
   {
-    applies: (i) => i.signed?.secret !== undefined || i.authorization?.refreshed !== undefined || ['one-digit', 'zeros', 'short', 'first-digit', 'last-digit', 'other-content'].includes(i.authorization?.sign ?? ''),
+    applies: (i) => i.sent?.body === 'one-digit' || i.sent?.payment === 'one-digit',
+    mistake: 'accepts-sign-mismatch',
+    said: 'a call changed after signing: its sign is not compared with the content received',
+    ref: '§5.5, §5.6',
+  },
+  {
+    applies: (i) => i.signed?.body !== undefined || i.sent?.body === 'white-space',
+    mistake: 'body-reserialized',
+    said: 'a body whose JSON was written otherwise than signed: the sign is computed over the body re-serialized (json_encode(json_decode($raw))), not the bytes received',
+    ref: '§5.5, R3',
+  },
+  {
+    applies: (i) => i.sent?.body === 'trailing-lf',
+    mistake: 'body-trailing-lf-stripped',
+    said: 'a body with an LF added after signing: the body is trimmed (its trailing LF stripped) before verifying',
+    ref: '§5.5, R3',
+  },
+  {
+    applies: (i) => i.sent?.body === 'padded',
+    mistake: 'body-trimmed',
+    said: 'a body with white space added around it after signing: the body is trimmed before verifying',
+    ref: '§5.5, R3',
+  },
+  {
+    applies: (i) => i.sent?.body === 'bom',
+    mistake: 'body-bom-dropped',
+    said: 'a body with a BOM added after signing: the body is decoded as text (the BOM dropped) before verifying',
+    ref: '§5.5, R3',
+  },
+  {
+    applies: (i) => i.signed?.url === 'delivery',
+    mistake: 'delivery-url',
+    said: 'a webhook signed over the URL it was delivered to: part 4 is the URL the call arrived on, not the notifyUrl as registered',
+    ref: '§5.5, R10',
+  },
+  {
+    applies: (i) => i.signed?.url === 'with-added-params' || i.signed?.url === 'with-ids',
+    mistake: 'landed-url',
+    said: 'a redirect signed over the URL with parameters the gateway added: part 4 is the URL landed on, not the returnUrl as registered',
+    ref: '§5.6, R11',
+  },
+  {
+    applies: (i) => i.signed?.payment === 'decoded-once-more',
+    mistake: 'payment-decoded-twice',
+    said: 'a redirect signed over the payment value decoded once more than sent: the value is decoded twice before verifying',
+    ref: '§5.6, R11',
+  },
+  {
+    applies: (i) => i.signed?.payment === 'still-encoded' || i.signed?.payment === 're-encoded',
+    mistake: 'payment-encoded',
+    said: 'a redirect signed over the payment value still encoded: part 7 is not the decoded value',
+    ref: '§5.6, R11',
+  },
+  {
+    applies: (i) => i.authorization?.sign?.startsWith('prefix-') === true || i.authorization?.sign === 'extra-digit',
+    mistake: 'sign-compared-as-prefix',
+    said: 'the right sign cut short or with a digit added: the sign is compared over the length of one of the two, not as 64 digits',
+    ref: '§5.2, R7',
+  },
+  {
+    applies: (i) => i.authorization?.appId === 'other',
+    mistake: 'accepts-app-id-mismatch',
+    said: "a header whose appId item is another merchant's: the header's appId is not compared with your own",
+    ref: '§5.3, R9',
+  },
+  {
+    applies: (i) => i.authorization?.empty !== undefined,
+    mistake: 'accepts-empty-value',
+    said: 'an Authorization item with an empty value: an empty value is not refused',
+    ref: '§5.3, R8',
+  },
+  {
+    applies: (i) => i.sent?.paymentTwice !== undefined || i.sent?.authorizationTwice !== undefined,
+    mistake: 'accepts-redirect-parameter',
+    said: 'a redirect with a parameter twice, genuine and forged: a repeated parameter is read once (the first or the last) and not refused',
+    ref: '§5.6, R11',
+  },
+  // the forgeries of the header itself: each names what the parser or the comparison let through
+  {
+    applies: (i) => i.signed?.appId === 'other',
+    mistake: 'accepts-app-id-mismatch',
+    said: "a call signed by another merchant (its appId and its signature): the header's appId is not compared with your own",
+    ref: '§5.3, R9',
+  },
+  {
+    applies: (i) => i.authorization?.absent === true,
+    mistake: 'accepts-no-authorization',
+    said: 'a call without Authorization',
+    ref: '§5.3, §5.5',
+  },
+  {
+    applies: (i) => i.authorization?.scheme !== undefined || i.authorization?.form !== undefined,
+    mistake: 'accepts-wrong-scheme',
+    said: 'an Authorization header whose scheme is not V2_SHA256',
+    ref: '§5.3, R8',
+  },
+  {
+    applies: (i) => i.authorization?.missing !== undefined,
+    mistake: 'accepts-missing-item',
+    said: 'an Authorization header with an item missing',
+    ref: '§5.3, R8',
+  },
+  {
+    applies: (i) => i.authorization?.duplicate !== undefined || i.authorization?.twice !== undefined,
+    mistake: 'accepts-duplicate-item',
+    said: 'an Authorization header with an item twice, genuine and forged: a repeated item is read once and not refused',
+    ref: '§5.3, R8',
+  },
+  {
+    applies: (i) => i.authorization?.sign === 'non-hex',
+    mistake: 'accepts-malformed-sign',
+    said: 'a sign that is not 64 hex digits',
+    ref: '§5.2, R7',
+  },
+  {
+    applies: (i) =>
+      i.signed?.secret !== undefined ||
+      i.authorization?.refreshed !== undefined ||
+      ['one-digit', 'zeros', 'short', 'first-digit', 'last-digit', 'other-content'].includes(
+        i.authorization?.sign ?? '',
+      ),
     mistake: 'accepts-sign-mismatch',
     said: 'a call whose sign does not match its content (another secret, a changed digit, an item given a new value after signing): the sign is not compared with the content received',
     ref: '§5.2, §5.5, §5.6',
@@ -84,7 +189,10 @@ export function diagnoseMerchant(c: MerchantCase, outcome: OpOutcome): Diagnosis
  * @returns the cases, those changed copied
  * @example merchantPattern(result.run.cases).length
  */
-export function merchantPattern<T extends PatternCase>(cases: readonly T[], caseOf?: (id: string) => MerchantCase | undefined): T[] {
+export function merchantPattern<T extends PatternCase>(
+  cases: readonly T[],
+  caseOf?: (id: string) => MerchantCase | undefined,
+): T[] {
   const accepted = acceptancePattern(cases);
   return caseOf ? refusalPattern(accepted, caseOf) : accepted;
 }
@@ -92,7 +200,16 @@ export function merchantPattern<T extends PatternCase>(cases: readonly T[], case
 // --- internal ---
 
 /** What the patterns read of a case. */
-type PatternCase = { readonly id: string; readonly kind: string; readonly ops: ReadonlyArray<{ readonly op: string; readonly status: string; readonly got: Json; readonly diagnosis?: readonly Diagnosis[] }> };
+type PatternCase = {
+  readonly id: string;
+  readonly kind: string;
+  readonly ops: ReadonlyArray<{
+    readonly op: string;
+    readonly status: string;
+    readonly got: Json;
+    readonly diagnosis?: readonly Diagnosis[];
+  }>;
+};
 
 function acceptancePattern<T extends PatternCase>(cases: readonly T[]): T[] {
   return trimmedPattern(unverifiedPattern(cases));
@@ -100,18 +217,47 @@ function acceptancePattern<T extends PatternCase>(cases: readonly T[]): T[] {
 
 /** A merchant that trims the body (it accepted one padded with spaces) strips a trailing LF with it: one mistake, body-trimmed. */
 function trimmedPattern<T extends PatternCase>(cases: readonly T[]): T[] {
-  const trimmed = cases.flatMap((c) => (c.kind === 'merchant' ? c.ops.filter((o) => o.diagnosis?.[0]?.mistake === 'body-trimmed') : []))[0]?.diagnosis?.[0];
+  const trimmed = cases.flatMap((c) =>
+    c.kind === 'merchant' ? c.ops.filter((o) => o.diagnosis?.[0]?.mistake === 'body-trimmed') : [],
+  )[0]?.diagnosis?.[0];
   if (!trimmed) return [...cases];
   const lf = (o: PatternCase['ops'][number]) => o.diagnosis?.[0]?.mistake === 'body-trailing-lf-stripped';
-  return cases.map((c) => (c.kind === 'merchant' && c.ops.some(lf) ? { ...c, ops: c.ops.map((o) => (lf(o) ? { ...o, diagnosis: [{ ...trimmed, message: 'you accept a body with an LF added after signing: the body is trimmed before verifying' }] } : o)) } : c));
+  return cases.map((c) =>
+    c.kind === 'merchant' && c.ops.some(lf)
+      ? {
+          ...c,
+          ops: c.ops.map((o) =>
+            lf(o)
+              ? {
+                  ...o,
+                  diagnosis: [
+                    {
+                      ...trimmed,
+                      message: 'you accept a body with an LF added after signing: the body is trimmed before verifying',
+                    },
+                  ],
+                }
+              : o,
+          ),
+        }
+      : c,
+  );
 }
 
 function unverifiedPattern<T extends PatternCase>(cases: readonly T[]): T[] {
-  const unverified = new Set(cases.filter((c) => c.kind === 'merchant').flatMap((c) => c.ops.filter((o) => o.diagnosis?.[0]?.mistake === 'accepts-sign-mismatch').map((o) => o.op)));
+  const unverified = new Set(
+    cases
+      .filter((c) => c.kind === 'merchant')
+      .flatMap((c) => c.ops.filter((o) => o.diagnosis?.[0]?.mistake === 'accepts-sign-mismatch').map((o) => o.op)),
+  );
   if (unverified.size === 0) return [...cases];
   return cases.map((c) => {
     if (c.kind !== 'merchant' || !c.ops.some((o) => unverified.has(o.op) && o.diagnosis?.length)) return c;
-    const ops = c.ops.map((o) => (unverified.has(o.op) && o.diagnosis?.length && o.diagnosis[0]?.mistake !== 'accepts-sign-mismatch' ? { ...o, diagnosis: [NOT_VERIFIED] } : o));
+    const ops = c.ops.map((o) =>
+      unverified.has(o.op) && o.diagnosis?.length && o.diagnosis[0]?.mistake !== 'accepts-sign-mismatch'
+        ? { ...o, diagnosis: [NOT_VERIFIED] }
+        : o,
+    );
     return { ...c, ops };
   });
 }
@@ -133,11 +279,16 @@ export function merchantRefusalCauses(c: MerchantCase, outcome: OpOutcome): stri
     if ('problem' in values) return [];
     const p = values.payment;
     // a landed URL always carries the added parameters: its part 4 differs for every redirect
-    return ['landed-url', ...(new URLSearchParams([['', p]]).toString().slice(1) !== p ? ['payment-encoded'] : []), ...(decodeQueryComponent(p) !== p ? ['payment-decoded-twice'] : [])];
+    return [
+      'landed-url',
+      ...(new URLSearchParams([['', p]]).toString().slice(1) !== p ? ['payment-encoded'] : []),
+      ...(decodeQueryComponent(p) !== p ? ['payment-decoded-twice'] : []),
+    ];
   }
   const body = typeof call['body'] === 'string' ? call['body'] : '';
   const signed = call['signed'];
-  const registered = typeof signed === 'object' && signed !== null && !Array.isArray(signed) ? signed['registered'] : undefined;
+  const registered =
+    typeof signed === 'object' && signed !== null && !Array.isArray(signed) ? signed['registered'] : undefined;
   return [
     ...(reserializations(body).some((r) => r !== body) ? ['body-reserialized'] : []),
     ...(body.endsWith('\n') ? ['body-trailing-lf-stripped'] : []),
@@ -147,7 +298,12 @@ export function merchantRefusalCauses(c: MerchantCase, outcome: OpOutcome): stri
   ];
 }
 
-const NOT_VERIFIED: Diagnosis = { mistake: 'accepts-sign-mismatch', message: 'you accept forged calls at this endpoint, even one changed after signing: the sign is not compared with the content received', ref: '§5.5, §5.6' };
+const NOT_VERIFIED: Diagnosis = {
+  mistake: 'accepts-sign-mismatch',
+  message:
+    'you accept forged calls at this endpoint, even one changed after signing: the sign is not compared with the content received',
+  ref: '§5.5, §5.6',
+};
 
 function handlingOf(got: Json): string | undefined {
   const h = resultOf(got)?.['handling'];
@@ -165,7 +321,17 @@ function reserializations(body: string): string[] {
 }
 
 /** The mistakes whose acceptance of a forged call also explains refusals of genuine ones (src/diagnosis/refusal-causes.ts), and a merchant that does not verify. */
-const REFUSING: ReadonlySet<string> = new Set(['accepts-sign-mismatch', 'body-reserialized', 'body-trailing-lf-stripped', 'body-trimmed', 'body-bom-dropped', 'delivery-url', 'landed-url', 'payment-encoded', 'payment-decoded-twice']);
+const REFUSING: ReadonlySet<string> = new Set([
+  'accepts-sign-mismatch',
+  'body-reserialized',
+  'body-trailing-lf-stripped',
+  'body-trimmed',
+  'body-bom-dropped',
+  'delivery-url',
+  'landed-url',
+  'payment-encoded',
+  'payment-decoded-twice',
+]);
 
 /** The canonical item order of the spec's example (5.3): a genuine call in any other order tells a parser that reads by position. */
 const CANONICAL_ORDER = 'appId,sign,timestamp,nonce';
@@ -175,7 +341,14 @@ const CANONICAL_ORDER = 'appId,sign,timestamp,nonce';
  * genuine calls with `feature` refused (`all`: every genuine call there, while a genuine call at
  * the other endpoint was accepted — the credentials are right).
  */
-const REFUSAL_PATTERNS: ReadonlyArray<{ readonly op: string; readonly mistake: string; readonly feature: (i: MerchantInputs) => boolean; readonly all?: true; readonly said: string; readonly ref: string }> = [
+const REFUSAL_PATTERNS: ReadonlyArray<{
+  readonly op: string;
+  readonly mistake: string;
+  readonly feature: (i: MerchantInputs) => boolean;
+  readonly all?: true;
+  readonly said: string;
+  readonly ref: string;
+}> = [
   {
     op: 'merchant.webhook',
     mistake: 'items-by-position',
@@ -200,7 +373,10 @@ const REFUSAL_PATTERNS: ReadonlyArray<{ readonly op: string; readonly mistake: s
   },
 ];
 
-function refusalPattern<T extends PatternCase>(cases: readonly T[], caseOf: (id: string) => MerchantCase | undefined): T[] {
+function refusalPattern<T extends PatternCase>(
+  cases: readonly T[],
+  caseOf: (id: string) => MerchantCase | undefined,
+): T[] {
   const genuine = (op: string) =>
     cases.flatMap((c) => {
       const mc = c.kind === 'merchant' ? caseOf(c.id) : undefined;
@@ -212,19 +388,35 @@ function refusalPattern<T extends PatternCase>(cases: readonly T[], caseOf: (id:
   const named = new Map<T, Diagnosis>();
   for (const p of REFUSAL_PATTERNS) {
     // an endpoint where a forged call accepted names a mistake that also refuses genuine calls is read by that mistake
-    if (cases.some((c) => c.kind === 'merchant' && c.ops.some((o) => o.op === p.op && REFUSING.has(o.diagnosis?.[0]?.mistake ?? '')))) continue;
+    if (
+      cases.some(
+        (c) =>
+          c.kind === 'merchant' && c.ops.some((o) => o.op === p.op && REFUSING.has(o.diagnosis?.[0]?.mistake ?? '')),
+      )
+    )
+      continue;
     const calls = genuine(p.op);
     if (calls.some((g) => !g.refused && !g.accepted)) continue;
     const featured = calls.filter((g) => p.feature(g.inputs));
-    const holds = featured.length > 0 && featured.every((g) => g.refused) && calls.every((g) => p.feature(g.inputs) || g.accepted);
-    const confirmed = p.all ? featured.length >= 2 && genuine(p.op === 'merchant.redirect' ? 'merchant.webhook' : 'merchant.redirect').some((g) => g.accepted) : calls.some((g) => !p.feature(g.inputs));
+    const holds =
+      featured.length > 0 && featured.every((g) => g.refused) && calls.every((g) => p.feature(g.inputs) || g.accepted);
+    const confirmed = p.all
+      ? featured.length >= 2 &&
+        genuine(p.op === 'merchant.redirect' ? 'merchant.webhook' : 'merchant.redirect').some((g) => g.accepted)
+      : calls.some((g) => !p.feature(g.inputs));
     if (!holds || !confirmed) continue;
     const d = { mistake: p.mistake, message: p.said, ref: p.ref };
     for (const g of featured) if (!named.has(g.c)) named.set(g.c, d);
     // a parser that takes four items by position never sees a fifth: the duplicates it accepted are that mistake too
     if (p.mistake === 'items-by-position') {
-      const twice = { ...d, message: 'you accept an Authorization header with an item twice, and refuse genuine ones in another order: the items are read by position, not by name' };
-      for (const c of cases) if (c.ops.some((o) => o.op === p.op && o.diagnosis?.[0]?.mistake === 'accepts-duplicate-item')) named.set(c, twice);
+      const twice = {
+        ...d,
+        message:
+          'you accept an Authorization header with an item twice, and refuse genuine ones in another order: the items are read by position, not by name',
+      };
+      for (const c of cases)
+        if (c.ops.some((o) => o.op === p.op && o.diagnosis?.[0]?.mistake === 'accepts-duplicate-item'))
+          named.set(c, twice);
     }
   }
   if (named.size === 0) return [...cases];

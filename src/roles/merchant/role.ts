@@ -18,10 +18,18 @@ export const merchantRole = defineRole({
   // in case order, one at a time: a replay follows the call it repeats
   target: { option: 'merchant', concurrency: 1 },
   // a forged call the merchant accepted, by the forgery (the run's pattern decides: merchantPattern)
-  kinds: { merchant: { check: merchantCheck, diagnose: diagnoseMerchant, couldExplain: merchantRefusalCauses, implementation: { verifies: true } } },
+  kinds: {
+    merchant: {
+      check: merchantCheck,
+      diagnose: diagnoseMerchant,
+      couldExplain: merchantRefusalCauses,
+      implementation: { verifies: true },
+    },
+  },
   // a merchant is a black box: its mistakes show in the pattern of its answers over the whole run
-  pattern: (cases, caseOf) => merchantPattern(cases, (id) => {
-    const c = caseOf(id);
-    return c?.kind === 'merchant' ? c : undefined;
-  }),
+  pattern: (cases, caseOf) =>
+    merchantPattern(cases, (id) => {
+      const c = caseOf(id);
+      return c?.kind === 'merchant' ? c : undefined;
+    }),
 });

@@ -50,12 +50,19 @@ export function createMerchantSubject(options: MerchantSubjectOptions): Subject 
     implementation: httpImplementation('merchant', options.notifyUrl, options),
     operations: ['merchant.webhook', 'merchant.redirect'],
     async call(op, input, caseId): Promise<Answer> {
-      if (op !== 'merchant.webhook' && op !== 'merchant.redirect') return { unsupported: { reason: `${op} is not a merchant operation` } };
+      if (op !== 'merchant.webhook' && op !== 'merchant.redirect')
+        return { unsupported: { reason: `${op} is not a merchant operation` } };
       const built = builder.build({ id: caseId, op, inputs: input as MerchantInputs });
       if ('notApplicable' in built) return { unsupported: { reason: `not applicable: ${built.notApplicable}` } };
       const outcome = await sender.send(built.call);
       const endpoint = endpointOf(op);
-      const answer: MerchantAnswer = { call: built.call, outcome, handling: handlingOf(outcome, endpoint, options, options.returnUrl), readings: built.readings, accepting: acceptanceWords(endpoint, options) };
+      const answer: MerchantAnswer = {
+        call: built.call,
+        outcome,
+        handling: handlingOf(outcome, endpoint, options, options.returnUrl),
+        readings: built.readings,
+        accepting: acceptanceWords(endpoint, options),
+      };
       return { result: answer as unknown as { [key: string]: Json } };
     },
     close: () => sender.close(),

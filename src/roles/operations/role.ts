@@ -14,7 +14,12 @@ import { webhookCheck } from '../../checks/webhook.js';
 import { diagnoseAuthorization } from '../../diagnosis/authorization.js';
 import { diagnoseMessage } from '../../diagnosis/message.js';
 import { diagnoseRedirect } from '../../diagnosis/redirect.js';
-import { authorizationRefusalCauses, messageRefusalCauses, redirectCaseRefusalCauses, signatureRefusalCauses } from '../../diagnosis/refusal-causes.js';
+import {
+  authorizationRefusalCauses,
+  messageRefusalCauses,
+  redirectCaseRefusalCauses,
+  signatureRefusalCauses,
+} from '../../diagnosis/refusal-causes.js';
 import { diagnoseSignature } from '../../diagnosis/signature.js';
 import { diagnoseUpload } from '../../diagnosis/upload.js';
 import { defineRole } from '../role.js';
@@ -28,12 +33,41 @@ export const operationsRole = defineRole({
   title: "the SDK's operations: signing, the Authorization header, verifying, the upload form",
   endToEnd: false,
   kinds: {
-    signature: { check: signatureCheck, diagnose: diagnoseSignature, couldExplain: signatureRefusalCauses, implementation: { signs: true, verifies: true } },
-    authorization: { check: authorizationCheck, diagnose: diagnoseAuthorization, couldExplain: authorizationRefusalCauses },
-    request: { check: requestCheck, diagnose: diagnoseMessage, couldExplain: messageRefusalCauses, implementation: { verifies: true } },
-    response: { check: responseCheck, diagnose: diagnoseMessage, couldExplain: messageRefusalCauses, implementation: { verifies: true } },
-    webhook: { check: webhookCheck, diagnose: diagnoseMessage, couldExplain: messageRefusalCauses, implementation: { verifies: true } },
-    redirect: { check: redirectCheck, diagnose: diagnoseRedirect, couldExplain: redirectCaseRefusalCauses, implementation: { verifies: true } },
+    signature: {
+      check: signatureCheck,
+      diagnose: diagnoseSignature,
+      couldExplain: signatureRefusalCauses,
+      implementation: { signs: true, verifies: true },
+    },
+    authorization: {
+      check: authorizationCheck,
+      diagnose: diagnoseAuthorization,
+      couldExplain: authorizationRefusalCauses,
+    },
+    request: {
+      check: requestCheck,
+      diagnose: diagnoseMessage,
+      couldExplain: messageRefusalCauses,
+      implementation: { verifies: true },
+    },
+    response: {
+      check: responseCheck,
+      diagnose: diagnoseMessage,
+      couldExplain: messageRefusalCauses,
+      implementation: { verifies: true },
+    },
+    webhook: {
+      check: webhookCheck,
+      diagnose: diagnoseMessage,
+      couldExplain: messageRefusalCauses,
+      implementation: { verifies: true },
+    },
+    redirect: {
+      check: redirectCheck,
+      diagnose: diagnoseRedirect,
+      couldExplain: redirectCaseRefusalCauses,
+      implementation: { verifies: true },
+    },
     upload: { check: uploadCheck, diagnose: diagnoseUpload },
   },
 });

@@ -66,7 +66,12 @@ function parseAuthorization(header) {
     values.set(key, value);
   }
   for (const key of KEYS) if (!values.has(key)) throw new Error(`missing item ${key}`);
-  return { appId: values.get('appId'), sign: values.get('sign'), timestamp: values.get('timestamp'), nonce: values.get('nonce') };
+  return {
+    appId: values.get('appId'),
+    sign: values.get('sign'),
+    timestamp: values.get('timestamp'),
+    nonce: values.get('nonce'),
+  };
 }
 
 function formatAuthorization(input) {
@@ -83,8 +88,9 @@ function formatAuthorization(input) {
 
 /** 5.1 (R1–R3): builds the content in one pre-sized buffer, byte by byte. */
 function signatureContent(input, body) {
-  const parts = [input.appId, input.appSecret, input.method, input.url, input.timestamp, input.nonce]
-    .map((p) => Buffer.from(String(p), 'utf8'));
+  const parts = [input.appId, input.appSecret, input.method, input.url, input.timestamp, input.nonce].map((p) =>
+    Buffer.from(String(p), 'utf8'),
+  );
   let size = body.length + 1;
   for (const p of parts) size += p.length + 1;
   const out = Buffer.allocUnsafe(size);
@@ -118,7 +124,9 @@ function verifyMessage(appId, appSecret, method, url, authorization, body) {
     return { valid: false, reason: e.message };
   }
   if (auth.appId !== appId) return { valid: false, reason: 'appId mismatch' };
-  const expected = sha256Hex(signatureContent({ appId, appSecret, method, url, timestamp: auth.timestamp, nonce: auth.nonce }, body));
+  const expected = sha256Hex(
+    signatureContent({ appId, appSecret, method, url, timestamp: auth.timestamp, nonce: auth.nonce }, body),
+  );
   if (!constantTimeEquals(auth.sign, expected)) return { valid: false, reason: 'signature mismatch' };
   return { valid: true };
 }
@@ -182,7 +190,14 @@ function verifyRedirect(input) {
   }
   if (payments !== 1) return fail('payment must appear exactly once');
   if (authorizations !== 1) return fail('authorization must appear exactly once');
-  const r = verifyMessage(input.appId, input.appSecret, 'GET', input.returnUrl, authorization, Buffer.from('payment=' + payment, 'utf8'));
+  const r = verifyMessage(
+    input.appId,
+    input.appSecret,
+    'GET',
+    input.returnUrl,
+    authorization,
+    Buffer.from('payment=' + payment, 'utf8'),
+  );
   return r.valid ? { valid: true, payment } : fail(r.reason);
 }
 
@@ -214,7 +229,9 @@ function validateUpload({ filename, contentType, scene, fileSize }) {
 function buildForm({ formFields, filename, contentType, fileB64 }) {
   const file = Buffer.from(fileB64, 'base64');
   // a TreeMap copy: sorted by name, as String.compareTo orders them (R14: another order is acceptable)
-  const pairs = [...(Array.isArray(formFields) ? formFields : Object.entries(formFields))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const pairs = [...(Array.isArray(formFields) ? formFields : Object.entries(formFields))].sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
   const boundary = `----JavaPanelBoundary${randomUUID().replace(/-/g, '')}`;
   const header = (s) => {
     if (s.includes('\r') || s.includes('\n')) throw new Error('line break in a part header');
@@ -232,23 +249,29 @@ function buildForm({ formFields, filename, contentType, fileB64 }) {
   if (contentType != null) chunks.push(Buffer.from(`Content-Type: ${contentType}\r\n`, 'utf8'));
   chunks.push(Buffer.from('\r\n', 'utf8'), file, Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'));
   const body = Buffer.concat(chunks);
-  if (file.includes(boundary) || pairs.some(([, v]) => String(v).includes(boundary))) return buildForm({ formFields, filename, contentType, fileB64 });
+  if (file.includes(boundary) || pairs.some(([, v]) => String(v).includes(boundary)))
+    return buildForm({ formFields, filename, contentType, fileB64 });
   return { contentType: `multipart/form-data; boundary=${boundary}`, bodyB64: body.toString('base64') };
 }
 
 const bytesOf = (b64) => Buffer.from(b64, 'base64');
 
-serve({ name: 'panel-java-trim', version: '1.0.0', language: 'javascript' }, {
-  'signature.content': (i) => ({ contentB64: signatureContent(i, bytesOf(i.bodyB64)).toString('base64') }),
-  'signature.sign': (i) => ({ sign: sha256Hex(signatureContent(i, bytesOf(i.bodyB64))) }),
-  'authorization.format': (i) => ({ header: formatAuthorization(i) }),
-  'authorization.parse': (i) => parseAuthorization(i.header),
-  'request.verify': (i) => verifyMessage(i.appId, i.appSecret, i.method, i.url, i.authorization, bytesOf(i.bodyB64)),
-  'response.verify': (i) => (i.status !== 200
-    ? { valid: false, reason: 'status is not 200: not verified (R9)' }
-    : verifyMessage(i.appId, i.appSecret, i.method, i.url, i.authorization, bytesOf(i.bodyB64))),
-  'webhook.verify': (i) => verifyMessage(i.appId, i.appSecret, i.method, i.notifyUrl, i.authorization, bytesOf(i.bodyB64)),
-  'redirect.verify': verifyRedirect,
-  'upload.validate': validateUpload,
-  'upload.form': buildForm,
-});
+serve(
+  { name: 'panel-java-trim', version: '1.0.0', language: 'javascript' },
+  {
+    'signature.content': (i) => ({ contentB64: signatureContent(i, bytesOf(i.bodyB64)).toString('base64') }),
+    'signature.sign': (i) => ({ sign: sha256Hex(signatureContent(i, bytesOf(i.bodyB64))) }),
+    'authorization.format': (i) => ({ header: formatAuthorization(i) }),
+    'authorization.parse': (i) => parseAuthorization(i.header),
+    'request.verify': (i) => verifyMessage(i.appId, i.appSecret, i.method, i.url, i.authorization, bytesOf(i.bodyB64)),
+    'response.verify': (i) =>
+      i.status !== 200
+        ? { valid: false, reason: 'status is not 200: not verified (R9)' }
+        : verifyMessage(i.appId, i.appSecret, i.method, i.url, i.authorization, bytesOf(i.bodyB64)),
+    'webhook.verify': (i) =>
+      verifyMessage(i.appId, i.appSecret, i.method, i.notifyUrl, i.authorization, bytesOf(i.bodyB64)),
+    'redirect.verify': verifyRedirect,
+    'upload.validate': validateUpload,
+    'upload.form': buildForm,
+  },
+);

@@ -82,17 +82,22 @@ function verify(appId, appSecret, method, url, authorization, body) {
   } catch (e) {
     return { valid: false, reason: e.message };
   }
-  if (a.appId !== appId) return { valid: false, reason: 'appId is another merchant\'s' };
+  if (a.appId !== appId) return { valid: false, reason: "appId is another merchant's" };
   if (!/^[0-9a-f]{64}$/i.test(a.sign)) return { valid: false, reason: 'sign is not 64 hex digits' };
   const expected = digest(content({ appId, appSecret, method, url, timestamp: a.timestamp, nonce: a.nonce }, body));
-  return timingSafeEqual(Buffer.from(a.sign, 'hex'), expected) ? { valid: true } : { valid: false, reason: 'sign mismatch' };
+  return timingSafeEqual(Buffer.from(a.sign, 'hex'), expected)
+    ? { valid: true }
+    : { valid: false, reason: 'sign mismatch' };
 }
 
 function redirect({ appId, appSecret, returnUrl, redirectUrl }) {
   const bad = (reason) => ({ valid: false, payment: null, reason });
   const m = /^[^?#]*\?([^#]*)/s.exec(redirectUrl);
   if (m === null) return bad('no query');
-  const found = new Map([['payment', []], ['authorization', []]]);
+  const found = new Map([
+    ['payment', []],
+    ['authorization', []],
+  ]);
   for (const p of m[1].split('&')) {
     if (p === '') continue;
     const [k, ...v] = p.split('=');
@@ -119,13 +124,15 @@ function validate({ filename, contentType, scene, fileSize }) {
   if (filename == null || filename === '') return no('filename is required');
   if (length(filename) > 32) return no('filename too long (32)');
   const parts = filename.split('.');
-  if (parts.length < 2 || parts[0] === '' && parts.length === 2 || parts[parts.length - 1] === '') return no('filename has no extension');
+  if (parts.length < 2 || (parts[0] === '' && parts.length === 2) || parts[parts.length - 1] === '')
+    return no('filename has no extension');
   if (!FILE_TYPES.test(parts[parts.length - 1])) return no('file type not accepted');
   if (contentType != null && length(contentType) > 32) return no('contentType too long (32)');
   if (scene == null || scene === '') return no('scene is required');
   if (length(scene) > 50) return no('scene too long (50)');
   if (scene !== 'DISPUTE_EVIDENCE') return no('scene not allowed');
-  if (fileSize != null && !(Number.isInteger(fileSize) && fileSize >= 0 && fileSize <= TWO_MB)) return no('file size not within 0..2,000,000 bytes');
+  if (fileSize != null && !(Number.isInteger(fileSize) && fileSize >= 0 && fileSize <= TWO_MB))
+    return no('file size not within 0..2,000,000 bytes');
   return { valid: true };
 }
 
@@ -140,25 +147,42 @@ function form({ formFields, filename, contentType, fileB64 }) {
   const enc = (s) => Buffer.from(s, 'utf8');
   const pieces = [];
   for (const [name, value] of entries) {
-    pieces.push(enc(`--${boundary}\r\nContent-Disposition: form-data; name="${q(name)}"\r\n\r\n`), enc(value), enc('\r\n'));
+    pieces.push(
+      enc(`--${boundary}\r\nContent-Disposition: form-data; name="${q(name)}"\r\n\r\n`),
+      enc(value),
+      enc('\r\n'),
+    );
   }
-  pieces.push(enc(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${q(filename)}"\r\nContent-Type: ${contentType ?? 'application/octet-stream'}\r\n\r\n`));
+  pieces.push(
+    enc(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${q(filename)}"\r\nContent-Type: ${contentType ?? 'application/octet-stream'}\r\n\r\n`,
+    ),
+  );
   pieces.push(file, enc(`\r\n--${boundary}--\r\n`));
   if (file.includes(boundary)) return form({ formFields, filename, contentType, fileB64 });
-  return { contentType: `multipart/form-data; boundary=${boundary}`, bodyB64: Buffer.concat(pieces).toString('base64') };
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    bodyB64: Buffer.concat(pieces).toString('base64'),
+  };
 }
 
 const raw = (i) => Buffer.from(i.bodyB64, 'base64');
 
-serve({ name: 'panel-js-refuse-ws', version: '1.0.0', language: 'javascript' }, {
-  'signature.content': (i) => ({ contentB64: content(i, raw(i)).toString('base64') }),
-  'signature.sign': (i) => ({ sign: digest(content(i, raw(i))).toString('hex') }),
-  'authorization.format': (i) => ({ header: format(i) }),
-  'authorization.parse': (i) => parse(i.header),
-  'request.verify': (i) => verify(i.appId, i.appSecret, i.method, i.url, i.authorization, raw(i)),
-  'response.verify': (i) => (i.status !== 200 ? { valid: false, reason: 'not a 200 (R9)' } : verify(i.appId, i.appSecret, i.method, i.url, i.authorization, raw(i))),
-  'webhook.verify': (i) => verify(i.appId, i.appSecret, i.method, i.notifyUrl, i.authorization, raw(i)),
-  'redirect.verify': redirect,
-  'upload.validate': validate,
-  'upload.form': form,
-});
+serve(
+  { name: 'panel-js-refuse-ws', version: '1.0.0', language: 'javascript' },
+  {
+    'signature.content': (i) => ({ contentB64: content(i, raw(i)).toString('base64') }),
+    'signature.sign': (i) => ({ sign: digest(content(i, raw(i))).toString('hex') }),
+    'authorization.format': (i) => ({ header: format(i) }),
+    'authorization.parse': (i) => parse(i.header),
+    'request.verify': (i) => verify(i.appId, i.appSecret, i.method, i.url, i.authorization, raw(i)),
+    'response.verify': (i) =>
+      i.status !== 200
+        ? { valid: false, reason: 'not a 200 (R9)' }
+        : verify(i.appId, i.appSecret, i.method, i.url, i.authorization, raw(i)),
+    'webhook.verify': (i) => verify(i.appId, i.appSecret, i.method, i.notifyUrl, i.authorization, raw(i)),
+    'redirect.verify': redirect,
+    'upload.validate': validate,
+    'upload.form': form,
+  },
+);

@@ -48,15 +48,24 @@ function parseHeader(header) {
 }
 
 function formatHeader({ appId, sign, timestamp, nonce }) {
-  const ordered = [['nonce', nonce], ['timestamp', timestamp], ['sign', sign], ['appId', appId]];
-  for (const [k, v] of ordered) if (typeof v !== 'string' || !/^[^,\r\n]+$/.test(v)) throw new Error(`${k} cannot go into a header`);
+  const ordered = [
+    ['nonce', nonce],
+    ['timestamp', timestamp],
+    ['sign', sign],
+    ['appId', appId],
+  ];
+  for (const [k, v] of ordered)
+    if (typeof v !== 'string' || !/^[^,\r\n]+$/.test(v)) throw new Error(`${k} cannot go into a header`);
   return `V2_SHA256 ${ordered.map(([k, v]) => `${k}=${v}`).join(',')}`;
 }
 
 /** 5.1 (R1–R3). */
 function buildContent(p, body) {
   return Buffer.concat([
-    ...[p.appId, p.appSecret, p.method, p.url, p.timestamp, p.nonce].flatMap((s) => [Buffer.from(s, 'utf8'), Buffer.from('\n')]),
+    ...[p.appId, p.appSecret, p.method, p.url, p.timestamp, p.nonce].flatMap((s) => [
+      Buffer.from(s, 'utf8'),
+      Buffer.from('\n'),
+    ]),
     body,
     Buffer.from('\n'),
   ]);
@@ -73,7 +82,7 @@ function verify(p, body) {
   } catch (e) {
     return { valid: false, reason: e.message };
   }
-  if (h.appId !== p.appId) return { valid: false, reason: 'appId differs from the merchant\'s' };
+  if (h.appId !== p.appId) return { valid: false, reason: "appId differs from the merchant's" };
   const want = hexSign(buildContent({ ...p, timestamp: h.timestamp, nonce: h.nonce }, body));
   // R7: the right digest in lower case, or all in upper case.
   let diff = h.sign.length === want.length ? 0 : 1;
@@ -105,9 +114,13 @@ function redirectVerify({ appId, appSecret, returnUrl, redirectUrl }) {
     }
     if (key === 'payment' || key === 'authorization') values[key].push(value);
   }
-  if (values.payment.length !== 1 || values.authorization.length !== 1) return invalid('payment and authorization once each');
+  if (values.payment.length !== 1 || values.authorization.length !== 1)
+    return invalid('payment and authorization once each');
   const payment = values.payment[0];
-  const r = verify({ appId, appSecret, method: 'GET', url: returnUrl, authorization: values.authorization[0] }, Buffer.from(`payment=${payment}`, 'utf8'));
+  const r = verify(
+    { appId, appSecret, method: 'GET', url: returnUrl, authorization: values.authorization[0] },
+    Buffer.from(`payment=${payment}`, 'utf8'),
+  );
   return r.valid ? { valid: true, payment } : invalid(r.reason);
 }
 
@@ -122,7 +135,10 @@ function uploadValidate({ filename, contentType, scene, fileSize }) {
   if (typeof scene !== 'string' || scene.length === 0) return fail('scene: required (2.1)');
   if (chars(scene) > 50) return fail('scene: more than 50 characters (2.1)');
   if (!/^DISPUTE_EVIDENCE$/.test(scene)) return fail('scene: not an allowed value (2.2)');
-  if (fileSize != null && (typeof fileSize !== 'number' || !Number.isInteger(fileSize) || fileSize < 0 || fileSize > MAX_BYTES)) {
+  if (
+    fileSize != null &&
+    (typeof fileSize !== 'number' || !Number.isInteger(fileSize) || fileSize < 0 || fileSize > MAX_BYTES)
+  ) {
     return fail('fileSize: not within 2 MB = 2,097,152 bytes (8)');
   }
   return { valid: true };
@@ -138,7 +154,8 @@ function uploadForm({ formFields, filename, contentType, fileB64 }) {
   const boundary = `RegexPanel_${randomBytes(20).toString('hex')}`;
   if (file.includes(boundary)) return uploadForm({ formFields, filename, contentType, fileB64 });
   let head = '';
-  for (const [name, value] of fields) head += `--${boundary}\r\nContent-Disposition: form-data; name=${qs(name)}\r\n\r\n${value}\r\n`;
+  for (const [name, value] of fields)
+    head += `--${boundary}\r\nContent-Disposition: form-data; name=${qs(name)}\r\n\r\n${value}\r\n`;
   head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename=${qs(filename)}\r\n`;
   if (contentType != null) head += `Content-Type: ${contentType}\r\n`;
   head += '\r\n';
@@ -148,15 +165,19 @@ function uploadForm({ formFields, filename, contentType, fileB64 }) {
 
 const bodyOf = (i) => Buffer.from(i.bodyB64, 'base64');
 
-serve({ name: 'panel-js-regex', version: '1.0.0', language: 'javascript' }, {
-  'signature.content': (i) => ({ contentB64: buildContent(i, bodyOf(i)).toString('base64') }),
-  'signature.sign': (i) => ({ sign: hexSign(buildContent(i, bodyOf(i))) }),
-  'authorization.format': (i) => ({ header: formatHeader(i) }),
-  'authorization.parse': (i) => parseHeader(i.header),
-  'request.verify': (i) => verify(i, bodyOf(i)),
-  'response.verify': (i) => (i.status === 200 ? verify(i, bodyOf(i)) : { valid: false, reason: 'only HTTP 200 is verified (R9)' }),
-  'webhook.verify': (i) => verify({ ...i, url: i.notifyUrl }, bodyOf(i)),
-  'redirect.verify': redirectVerify,
-  'upload.validate': uploadValidate,
-  'upload.form': uploadForm,
-});
+serve(
+  { name: 'panel-js-regex', version: '1.0.0', language: 'javascript' },
+  {
+    'signature.content': (i) => ({ contentB64: buildContent(i, bodyOf(i)).toString('base64') }),
+    'signature.sign': (i) => ({ sign: hexSign(buildContent(i, bodyOf(i))) }),
+    'authorization.format': (i) => ({ header: formatHeader(i) }),
+    'authorization.parse': (i) => parseHeader(i.header),
+    'request.verify': (i) => verify(i, bodyOf(i)),
+    'response.verify': (i) =>
+      i.status === 200 ? verify(i, bodyOf(i)) : { valid: false, reason: 'only HTTP 200 is verified (R9)' },
+    'webhook.verify': (i) => verify({ ...i, url: i.notifyUrl }, bodyOf(i)),
+    'redirect.verify': redirectVerify,
+    'upload.validate': uploadValidate,
+    'upload.form': uploadForm,
+  },
+);

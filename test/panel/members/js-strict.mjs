@@ -25,7 +25,8 @@ const NEWLINE = Buffer.from([0x0a]);
 const CHUNK = 5;
 
 /** The six text parts of 5.1 as UTF-8 (R3, R5, R6). */
-const textParts = (i) => [i.appId, i.appSecret, i.method, i.url, i.timestamp, i.nonce].map((p) => Buffer.from(p, 'utf8'));
+const textParts = (i) =>
+  [i.appId, i.appSecret, i.method, i.url, i.timestamp, i.nonce].map((p) => Buffer.from(p, 'utf8'));
 
 /** 5.1, 5.2: streamed into the hash; each part then LF, the body 5 bytes at a time, then LF (R1, R2). */
 function streamSign(i, body) {
@@ -89,7 +90,7 @@ function check(appId, appSecret, method, url, authorization, body) {
   } catch (e) {
     return { valid: false, reason: e.message };
   }
-  if (a.appId !== appId) return { valid: false, reason: 'appId is not the merchant\'s' };
+  if (a.appId !== appId) return { valid: false, reason: "appId is not the merchant's" };
   const expected = streamSign({ appId, appSecret, method, url, timestamp: a.timestamp, nonce: a.nonce }, body);
   return sameSign(a.sign, expected) ? { valid: true } : { valid: false, reason: 'sign mismatch' };
 }
@@ -135,7 +136,8 @@ function redirect({ appId, appSecret, returnUrl, redirectUrl }) {
     }
     if (Object.hasOwn(seen, name)) seen[name].push(value);
   }
-  if (seen.payment.length !== 1 || seen.authorization.length !== 1) return invalid('payment and authorization must each appear once');
+  if (seen.payment.length !== 1 || seen.authorization.length !== 1)
+    return invalid('payment and authorization must each appear once');
   const [payment] = seen.payment;
   const r = check(appId, appSecret, 'GET', returnUrl, seen.authorization[0], Buffer.from(`payment=${payment}`, 'utf8'));
   return r.valid ? { valid: true, payment } : invalid(r.reason);
@@ -151,12 +153,14 @@ function validate({ filename, contentType, scene, fileSize }) {
     if (m === null) problems.push('filename has no extension');
     else if (!ACCEPTED_EXTENSIONS.includes(m[1])) problems.push(`extension "${m[1]}" is not accepted`);
   }
-  if (contentType !== null && contentType !== undefined && (typeof contentType !== 'string' || cp(contentType) > 32)) problems.push('contentType exceeds 32 characters');
+  if (contentType !== null && contentType !== undefined && (typeof contentType !== 'string' || cp(contentType) > 32))
+    problems.push('contentType exceeds 32 characters');
   if (typeof scene !== 'string' || scene.length === 0) problems.push('scene is required');
   else if (cp(scene) > 50) problems.push('scene exceeds 50 characters');
   else if (scene !== 'DISPUTE_EVIDENCE') problems.push('scene is not DISPUTE_EVIDENCE');
   if (fileSize !== null && fileSize !== undefined) {
-    if (typeof fileSize !== 'number' || !Number.isInteger(fileSize) || fileSize < 0) problems.push('fileSize is not a byte count');
+    if (typeof fileSize !== 'number' || !Number.isInteger(fileSize) || fileSize < 0)
+      problems.push('fileSize is not a byte count');
     else if (fileSize > LIMIT) problems.push('file exceeds 2 MB (2,097,152 bytes)');
   }
   return problems.length === 0 ? { valid: true } : { valid: false, reason: problems.join('; ') };
@@ -173,27 +177,36 @@ function form({ formFields, filename, contentType, fileB64 }) {
   do boundary = `strict-${randomBytes(18).toString('base64url')}`;
   while (file.includes(boundary) || list.some(([n, v]) => `${n}${v}`.includes(boundary)));
   const lines = [];
-  for (const [name, value] of list) lines.push(`--${boundary}\r\nContent-Disposition: form-data; name="${esc(name)}"\r\n\r\n${value}\r\n`);
+  for (const [name, value] of list)
+    lines.push(`--${boundary}\r\nContent-Disposition: form-data; name="${esc(name)}"\r\n\r\n${value}\r\n`);
   lines.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${esc(filename)}"\r\n`);
   if (contentType !== null && contentType !== undefined) lines.push(`Content-Type: ${contentType}\r\n`);
   lines.push('\r\n');
-  const body = Buffer.concat([Buffer.from(lines.join(''), 'utf8'), file, Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8')]);
+  const body = Buffer.concat([
+    Buffer.from(lines.join(''), 'utf8'),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'),
+  ]);
   return { contentType: `multipart/form-data; boundary=${boundary}`, bodyB64: body.toString('base64') };
 }
 
 const body = (i) => Buffer.from(i.bodyB64, 'base64');
 
-serve({ name: 'panel-js-strict', version: '1.0.0', language: 'javascript' }, {
-  'signature.content': (i) => ({ contentB64: contentBytes(i, body(i)).toString('base64') }),
-  'signature.sign': (i) => ({ sign: streamSign(i, body(i)) }),
-  'authorization.format': (i) => ({ header: strictFormat(i) }),
-  'authorization.parse': (i) => strictParse(i.header),
-  'request.verify': (i) => check(i.appId, i.appSecret, i.method, i.url, i.authorization, body(i)),
-  'response.verify': (i) => (i.status === 200
-    ? check(i.appId, i.appSecret, i.method, i.url, i.authorization, body(i))
-    : { valid: false, reason: `HTTP ${i.status}: only a 200 is verified (R9)` }),
-  'webhook.verify': (i) => check(i.appId, i.appSecret, i.method, i.notifyUrl, i.authorization, body(i)),
-  'redirect.verify': redirect,
-  'upload.validate': validate,
-  'upload.form': form,
-});
+serve(
+  { name: 'panel-js-strict', version: '1.0.0', language: 'javascript' },
+  {
+    'signature.content': (i) => ({ contentB64: contentBytes(i, body(i)).toString('base64') }),
+    'signature.sign': (i) => ({ sign: streamSign(i, body(i)) }),
+    'authorization.format': (i) => ({ header: strictFormat(i) }),
+    'authorization.parse': (i) => strictParse(i.header),
+    'request.verify': (i) => check(i.appId, i.appSecret, i.method, i.url, i.authorization, body(i)),
+    'response.verify': (i) =>
+      i.status === 200
+        ? check(i.appId, i.appSecret, i.method, i.url, i.authorization, body(i))
+        : { valid: false, reason: `HTTP ${i.status}: only a 200 is verified (R9)` },
+    'webhook.verify': (i) => check(i.appId, i.appSecret, i.method, i.notifyUrl, i.authorization, body(i)),
+    'redirect.verify': redirect,
+    'upload.validate': validate,
+    'upload.form': form,
+  },
+);

@@ -80,8 +80,10 @@ function verify({ appId, appSecret, method, url, authorization }, body) {
   } catch (e) {
     return { valid: false, reason: e.message };
   }
-  if (items.appId !== appId) return { valid: false, reason: 'appId is not the merchant\'s own' };
-  const expected = sign(content({ appId, appSecret, method, url, timestamp: items.timestamp, nonce: items.nonce }, body));
+  if (items.appId !== appId) return { valid: false, reason: "appId is not the merchant's own" };
+  const expected = sign(
+    content({ appId, appSecret, method, url, timestamp: items.timestamp, nonce: items.nonce }, body),
+  );
   return signMatches(items.sign, expected) ? { valid: true } : { valid: false, reason: 'sign does not match' };
 }
 
@@ -113,7 +115,8 @@ function redirectVerify({ appId, appSecret, returnUrl, redirectUrl }) {
     if (name === 'payment') payments.push(value);
     if (name === 'authorization') authorizations.push(value);
   }
-  if (payments.length !== 1 || authorizations.length !== 1) return no('payment and authorization must appear once each');
+  if (payments.length !== 1 || authorizations.length !== 1)
+    return no('payment and authorization must appear once each');
   const payment = payments[0];
   const r = verify(
     { appId, appSecret, method: 'GET', url: returnUrl, authorization: authorizations[0] },
@@ -131,7 +134,8 @@ function uploadValidate({ filename, contentType, scene, fileSize }) {
   if (dot <= 0 || dot === filename.length - 1) return no('filename has no extension (2.1)');
   const ext = filename.slice(dot + 1).toLowerCase();
   if (!EXTENSIONS.includes(ext)) return no(`extension ${ext} is not accepted (2.2)`);
-  if (contentType != null && (typeof contentType !== 'string' || len(contentType) > 32)) return no('contentType is longer than 32 characters (2.1)');
+  if (contentType != null && (typeof contentType !== 'string' || len(contentType) > 32))
+    return no('contentType is longer than 32 characters (2.1)');
   if (typeof scene !== 'string' || scene === '') return no('scene is required (2.1)');
   if (len(scene) > 50) return no('scene is longer than 50 characters (2.1)');
   if (scene !== 'DISPUTE_EVIDENCE') return no('scene is not an allowed value (2.2)');
@@ -153,10 +157,20 @@ function uploadForm({ formFields, filename, contentType, fileB64 }) {
     const boundary = `----jsTrimPanel${randomBytes(16).toString('hex')}`;
     const chunks = [];
     for (const [name, value] of fields) {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`, 'utf8'));
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`,
+          'utf8',
+        ),
+      );
     }
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quote(filename)}"\r\n` +
-      `Content-Type: ${contentType ?? 'application/octet-stream'}\r\n\r\n`, 'utf8'));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quote(filename)}"\r\n` +
+          `Content-Type: ${contentType ?? 'application/octet-stream'}\r\n\r\n`,
+        'utf8',
+      ),
+    );
     chunks.push(file, Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'));
     const body = Buffer.concat(chunks);
     if (body.indexOf(`--${boundary}`) !== -1 && countOf(body, `--${boundary}`) === fields.length + 2) {
@@ -171,15 +185,19 @@ function countOf(buf, s) {
   return n;
 }
 
-serve({ name: 'panel-js-trim', version: '1.0.0', language: 'javascript' }, {
-  'signature.content': (i) => ({ contentB64: content(i, b64(i.bodyB64)).toString('base64') }),
-  'signature.sign': (i) => ({ sign: sign(content(i, b64(i.bodyB64))) }),
-  'authorization.format': (i) => ({ header: format(i) }),
-  'authorization.parse': (i) => parse(i.header),
-  'request.verify': (i) => verify(i, b64(i.bodyB64)),
-  'response.verify': (i) => (i.status === 200 ? verify(i, b64(i.bodyB64)) : { valid: false, reason: 'only a 200 response is verified (R9)' }),
-  'webhook.verify': (i) => verify({ ...i, url: i.notifyUrl }, b64(i.bodyB64)),
-  'redirect.verify': redirectVerify,
-  'upload.validate': uploadValidate,
-  'upload.form': uploadForm,
-});
+serve(
+  { name: 'panel-js-trim', version: '1.0.0', language: 'javascript' },
+  {
+    'signature.content': (i) => ({ contentB64: content(i, b64(i.bodyB64)).toString('base64') }),
+    'signature.sign': (i) => ({ sign: sign(content(i, b64(i.bodyB64))) }),
+    'authorization.format': (i) => ({ header: format(i) }),
+    'authorization.parse': (i) => parse(i.header),
+    'request.verify': (i) => verify(i, b64(i.bodyB64)),
+    'response.verify': (i) =>
+      i.status === 200 ? verify(i, b64(i.bodyB64)) : { valid: false, reason: 'only a 200 response is verified (R9)' },
+    'webhook.verify': (i) => verify({ ...i, url: i.notifyUrl }, b64(i.bodyB64)),
+    'redirect.verify': redirectVerify,
+    'upload.validate': uploadValidate,
+    'upload.form': uploadForm,
+  },
+);

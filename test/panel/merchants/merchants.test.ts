@@ -20,32 +20,35 @@ describe('the merchant panel', () => {
 });
 
 describe.concurrent('the merchant panel, certified and fuzzed', () => {
-  it.for(PANEL_MERCHANTS.map((p) => [`${p.language} ${p.name}`, p] as const))('%s is CERTIFIED at seeds 1–5 and fuzz --merchant-notify finds nothing', async ([, p], { onTestFinished }) => {
-    const m = await p.start({ ...SAMPLE_CREDENTIALS, ...SAMPLE_REGISTERED, host: '127.0.0.1', port: 0 });
-    onTestFinished(() => m.close());
-    const deliverTo = localDelivery(m.url, SAMPLE_REGISTERED.notifyUrl);
-    for (const seed of SEEDS) {
-      const result = await runCertification({
-        ...SAMPLE_CREDENTIALS,
-        ...SAMPLE_REGISTERED,
-        ...p.acceptance,
-        deliverTo,
-        returnDeliverTo: localDelivery(m.url, SAMPLE_REGISTERED.returnUrl),
-        seed,
-      });
-      expect(result.reasons, `seed ${seed}`).toEqual([]);
-      expect(result.verdict).toBe('CERTIFIED');
-      const fuzz = await fuzzHttp({
-        kind: 'merchant',
-        url: deliverTo,
-        notifyUrl: SAMPLE_REGISTERED.notifyUrl,
-        ...(p.acceptance.acceptBody !== undefined ? { acceptBody: p.acceptance.acceptBody } : {}),
-        ...SAMPLE_CREDENTIALS,
-        seed,
-        runs: 150,
-      });
-      expect(fuzz.finding, `seed ${seed}: ${JSON.stringify(fuzz.finding)}`).toBeUndefined();
-      expect(fuzz.runs).toBe(150);
-    }
-  });
+  it.for(PANEL_MERCHANTS.map((p) => [`${p.language} ${p.name}`, p] as const))(
+    '%s is CERTIFIED at seeds 1–5 and fuzz --merchant-notify finds nothing',
+    async ([, p], { onTestFinished }) => {
+      const m = await p.start({ ...SAMPLE_CREDENTIALS, ...SAMPLE_REGISTERED, host: '127.0.0.1', port: 0 });
+      onTestFinished(() => m.close());
+      const deliverTo = localDelivery(m.url, SAMPLE_REGISTERED.notifyUrl);
+      for (const seed of SEEDS) {
+        const result = await runCertification({
+          ...SAMPLE_CREDENTIALS,
+          ...SAMPLE_REGISTERED,
+          ...p.acceptance,
+          deliverTo,
+          returnDeliverTo: localDelivery(m.url, SAMPLE_REGISTERED.returnUrl),
+          seed,
+        });
+        expect(result.reasons, `seed ${seed}`).toEqual([]);
+        expect(result.verdict).toBe('CERTIFIED');
+        const fuzz = await fuzzHttp({
+          kind: 'merchant',
+          url: deliverTo,
+          notifyUrl: SAMPLE_REGISTERED.notifyUrl,
+          ...(p.acceptance.acceptBody !== undefined ? { acceptBody: p.acceptance.acceptBody } : {}),
+          ...SAMPLE_CREDENTIALS,
+          seed,
+          runs: 150,
+        });
+        expect(fuzz.finding, `seed ${seed}: ${JSON.stringify(fuzz.finding)}`).toBeUndefined();
+        expect(fuzz.runs).toBe(150);
+      }
+    },
+  );
 });

@@ -151,7 +151,10 @@ export function parseAuthorization(headerValue) {
   const value = headerValue.replace(/^[ \t]+|[ \t]+$/g, ''); // RFC 9110 §5.5 only
   const prefix = 'V2_SHA256 ';
   if (!value.startsWith(prefix)) throw new VerificationError('not V2_SHA256');
-  const elements = value.slice(prefix.length).split(',').filter((e) => e.length > 0);
+  const elements = value
+    .slice(prefix.length)
+    .split(',')
+    .filter((e) => e.length > 0);
   if (elements.length === 0) throw new VerificationError('no items');
   const items = new Map();
   for (const element of elements) {
@@ -165,12 +168,18 @@ export function parseAuthorization(headerValue) {
     items.set(name, val);
   }
   for (const n of KNOWN) if (!items.has(n)) throw new VerificationError('missing ' + n);
-  return { appId: items.get('appId'), sign: items.get('sign'), timestamp: items.get('timestamp'), nonce: items.get('nonce') };
+  return {
+    appId: items.get('appId'),
+    sign: items.get('sign'),
+    timestamp: items.get('timestamp'),
+    nonce: items.get('nonce'),
+  };
 }
 
 function verifySignature(cfg, auth, method, url, part7) {
   if (auth.appId !== cfg.appId) throw new VerificationError('foreign appId');
-  if (auth.sign.length !== 64 || !/^[0-9a-f]{64}$/.test(auth.sign)) throw new VerificationError('sign is not 64 lower-case hex digits');
+  if (auth.sign.length !== 64 || !/^[0-9a-f]{64}$/.test(auth.sign))
+    throw new VerificationError('sign is not 64 lower-case hex digits');
   const h = crypto.createHash('sha256');
   for (const part of [auth.appId, cfg.appSecret, method, url, auth.timestamp, auth.nonce]) {
     h.update(Buffer.from(part, 'utf8'));
@@ -233,7 +242,8 @@ function verifyRedirect(cfg) {
       }
       const payments = params.filter(([n]) => n === 'payment');
       const auths = params.filter(([n]) => n === 'authorization');
-      if (payments.length !== 1 || auths.length !== 1) throw new VerificationError('payment and authorization must each appear once');
+      if (payments.length !== 1 || auths.length !== 1)
+        throw new VerificationError('payment and authorization must each appear once');
       const auth = parseAuthorization(auths[0][1]);
       verifySignature(cfg, auth, 'GET', cfg.returnUrl, Buffer.from('payment=' + payments[0][1], 'utf8'));
       req.payment = payments[0][1];
@@ -291,7 +301,13 @@ function errorHandler() {
 export function start(options = {}) {
   const { appId, appSecret } = options;
   if (!appId || !appSecret) return Promise.reject(new Error('appId and appSecret are required'));
-  const cfg = { appId, appSecret, notifyUrl: options.notifyUrl, returnUrl: options.returnUrl, onWebhook: options.onWebhook };
+  const cfg = {
+    appId,
+    appSecret,
+    notifyUrl: options.notifyUrl,
+    returnUrl: options.returnUrl,
+    onWebhook: options.onWebhook,
+  };
   const app = createApp()
     .use(rawBody({ limit: MAX_BODY }))
     .use(router(cfg))
@@ -328,7 +344,14 @@ export function start(options = {}) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { MERCHANT_APP_ID, MERCHANT_APP_SECRET, MERCHANT_NOTIFY_URL, MERCHANT_RETURN_URL, MERCHANT_HOST, MERCHANT_PORT } = process.env;
+  const {
+    MERCHANT_APP_ID,
+    MERCHANT_APP_SECRET,
+    MERCHANT_NOTIFY_URL,
+    MERCHANT_RETURN_URL,
+    MERCHANT_HOST,
+    MERCHANT_PORT,
+  } = process.env;
   if (!MERCHANT_APP_ID || !MERCHANT_APP_SECRET) {
     console.error('node-middleware: MERCHANT_APP_ID and MERCHANT_APP_SECRET are required');
     process.exit(2);

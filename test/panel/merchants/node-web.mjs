@@ -88,7 +88,7 @@ export function parseAuthorization(value) {
 }
 
 function checkSign(auth, cfg, method, url, part7) {
-  if (auth.appId !== cfg.appId) throw new Refusal('appId is not this merchant\'s');
+  if (auth.appId !== cfg.appId) throw new Refusal("appId is not this merchant's");
   if (!/^[0-9A-Fa-f]{64}$/.test(auth.sign)) throw new Refusal('sign is not 64 hex digits');
   const hash = createHash('sha256');
   hash.update(`${auth.appId}\n${cfg.appSecret}\n${method}\n${url}\n${auth.timestamp}\n${auth.nonce}\n`, 'utf8');
@@ -216,7 +216,13 @@ export function start(options = {}) {
   if (!appId || !appSecret) return Promise.reject(new Error('appId and appSecret are required'));
   const host = options.host || '127.0.0.1';
   const port = Number(options.port ?? 0);
-  const cfg = { appId, appSecret, notifyUrl: options.notifyUrl, returnUrl: options.returnUrl, onWebhook: options.onWebhook };
+  const cfg = {
+    appId,
+    appSecret,
+    notifyUrl: options.notifyUrl,
+    returnUrl: options.returnUrl,
+    onWebhook: options.onWebhook,
+  };
 
   const server = http.createServer((req, res) => {
     try {

@@ -8,7 +8,11 @@
  * author wrote down for how it answers, and give `fuzz --merchant-notify` no finding.
  */
 import { fileURLToPath } from 'node:url';
-import { startMerchant, type MerchantOptions, type RunningMerchant } from '../../../examples/sample-merchant/merchant.mjs';
+import {
+  startMerchant,
+  type MerchantOptions,
+  type RunningMerchant,
+} from '../../../examples/sample-merchant/merchant.mjs';
 import type { AcceptanceRule } from '../../../src/roles/merchant/as-gateway/acceptance.js';
 import { startMerchantProcess } from '../../_merchant-process.js';
 // @ts-expect-error -- plain-JS panel members have no types: they are the code a merchant writes
@@ -27,13 +31,56 @@ export interface PanelMerchant {
 }
 
 type StartPlain = (options: MerchantOptions) => Promise<RunningMerchant>;
-const python = (file: string) => (options: MerchantOptions) => startMerchantProcess('python3', [fileURLToPath(new URL(file, import.meta.url))], options);
+const python = (file: string) => (options: MerchantOptions) =>
+  startMerchantProcess('python3', [fileURLToPath(new URL(file, import.meta.url))], options);
 
 export const PANEL_MERCHANTS: readonly PanelMerchant[] = [
-  { name: 'sample-merchant', language: 'node', choices: 'examples/sample-merchant: 200 SUCCESS / 401; upper-case hex refused; white space around items tolerated; unknown items ignored; return 200 page / 401', acceptance: {}, start: (o) => startMerchant(o) },
-  { name: 'node-web', language: 'node', choices: 'WHATWG URL: 204 / 401 JSON; upper-case hex accepted; JS trim at every R8 place, names folded, unknown items refused; return 302 /thanks / 400', acceptance: {}, start: nodeWeb.start as StartPlain },
-  { name: 'node-middleware', language: 'node', choices: 'a middleware chain, raw body first: 200 SUCCESS / 200 FAIL; split(",") dropping empty elements, names exact, unknown items ignored, upper-case hex refused; return 200 / 403', acceptance: { acceptBody: 'SUCCESS' }, start: nodeMiddleware.start as StartPlain },
-  { name: 'py-wsgi', language: 'python', choices: 'wsgiref: 403; upper-case hex accepted; str.strip() at every R8 place, names folded, unknown items ignored; return 302 to /orders/… or /payment-failed', acceptance: { returnRefusalLocation: '/payment-failed' }, start: python('./py-wsgi.py') },
-  { name: 'py-fail-body', language: 'python', choices: 'http.server: 200 SUCCESS / 200 FAIL; the strict R8 parser, unknown items refused, upper-case hex refused; return 200 thank-you / 200 "Payment could not be verified"', acceptance: { acceptBody: 'SUCCESS', returnRefusalBody: 'could not be verified' }, start: python('./py-fail-body.py') },
-  { name: 'py-asyncio', language: 'python', choices: 'asyncio, HTTP/1.1 by hand (keep-alive): 400; a regular expression with OWS, empty elements ignored, scheme case-insensitive, upper-case hex refused; return 200 / 400', acceptance: {}, start: python('./py-asyncio.py') },
+  {
+    name: 'sample-merchant',
+    language: 'node',
+    choices:
+      'examples/sample-merchant: 200 SUCCESS / 401; upper-case hex refused; white space around items tolerated; unknown items ignored; return 200 page / 401',
+    acceptance: {},
+    start: (o) => startMerchant(o),
+  },
+  {
+    name: 'node-web',
+    language: 'node',
+    choices:
+      'WHATWG URL: 204 / 401 JSON; upper-case hex accepted; JS trim at every R8 place, names folded, unknown items refused; return 302 /thanks / 400',
+    acceptance: {},
+    start: nodeWeb.start as StartPlain,
+  },
+  {
+    name: 'node-middleware',
+    language: 'node',
+    choices:
+      'a middleware chain, raw body first: 200 SUCCESS / 200 FAIL; split(",") dropping empty elements, names exact, unknown items ignored, upper-case hex refused; return 200 / 403',
+    acceptance: { acceptBody: 'SUCCESS' },
+    start: nodeMiddleware.start as StartPlain,
+  },
+  {
+    name: 'py-wsgi',
+    language: 'python',
+    choices:
+      'wsgiref: 403; upper-case hex accepted; str.strip() at every R8 place, names folded, unknown items ignored; return 302 to /orders/… or /payment-failed',
+    acceptance: { returnRefusalLocation: '/payment-failed' },
+    start: python('./py-wsgi.py'),
+  },
+  {
+    name: 'py-fail-body',
+    language: 'python',
+    choices:
+      'http.server: 200 SUCCESS / 200 FAIL; the strict R8 parser, unknown items refused, upper-case hex refused; return 200 thank-you / 200 "Payment could not be verified"',
+    acceptance: { acceptBody: 'SUCCESS', returnRefusalBody: 'could not be verified' },
+    start: python('./py-fail-body.py'),
+  },
+  {
+    name: 'py-asyncio',
+    language: 'python',
+    choices:
+      'asyncio, HTTP/1.1 by hand (keep-alive): 400; a regular expression with OWS, empty elements ignored, scheme case-insensitive, upper-case hex refused; return 200 / 400',
+    acceptance: {},
+    start: python('./py-asyncio.py'),
+  },
 ];

@@ -104,7 +104,12 @@ export class ZooClient {
   async post(creds: Creds, url: string, payload: object): Promise<Exchange> {
     const body = JSON.stringify(payload);
     const authorization = this.authorization(creds, 'POST', url, body);
-    return this.send('POST', url, { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: authorization }, this.wireBody(payload, body));
+    return this.send(
+      'POST',
+      url,
+      { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: authorization },
+      this.wireBody(payload, body),
+    );
   }
 
   /** One HTTP exchange with undici; a network failure is the SDK's error. */
@@ -129,18 +134,27 @@ export class ZooClient {
 
   /** Whether a 200 is authentic: signed by the gateway for this merchant over the bytes (§5.4, R9). */
   authentic(ex: Exchange, creds: Creds): boolean {
-    return verifyResponse({ ...creds, method: ex.method, url: ex.url, status: ex.status, authorization: ex.authorization, body: this.verifiedBytes(ex.body) }).valid;
+    return verifyResponse({
+      ...creds,
+      method: ex.method,
+      url: ex.url,
+      status: ex.status,
+      authorization: ex.authorization,
+      body: this.verifiedBytes(ex.body),
+    }).valid;
   }
 
   /** Refuses a response that is not an authentic 200 (§5.4, §7). */
   assertAuthentic(ex: Exchange, creds: Creds, what: string): void {
-    if (ex.status !== 200) throw new ZooClientError(`${what}: HTTP ${ex.status}: ${ex.body.toString('utf8').slice(0, 300)}`);
+    if (ex.status !== 200)
+      throw new ZooClientError(`${what}: HTTP ${ex.status}: ${ex.body.toString('utf8').slice(0, 300)}`);
     if (!this.authentic(ex, creds)) throw new ZooClientError(`${what}: the response signature does not verify`);
   }
 
   /** The envelope of §2.3, parsed. */
   envelope(ex: Exchange, what: string): { code: string; data: { [key: string]: unknown } | undefined } {
-    if (ex.status !== 200) throw new ZooClientError(`${what}: HTTP ${ex.status}: ${ex.body.toString('utf8').slice(0, 300)}`);
+    if (ex.status !== 200)
+      throw new ZooClientError(`${what}: HTTP ${ex.status}: ${ex.body.toString('utf8').slice(0, 300)}`);
     let value: unknown;
     try {
       value = JSON.parse(ex.body.toString('utf8'));
@@ -173,7 +187,13 @@ export class ZooClient {
     const fields = data['formFields'];
     if (typeof fields !== 'object' || fields === null) throw new ZooClientError('credentials: no formFields');
     const formFields = Object.entries(fields).map(([name, value]) => [name, String(value)] as const);
-    return { uploadUrl: text('uploadUrl'), httpMethod: text('httpMethod'), storageUri: text('storageUri'), uploadNo: text('uploadNo'), formFields };
+    return {
+      uploadUrl: text('uploadUrl'),
+      httpMethod: text('httpMethod'),
+      storageUri: text('storageUri'),
+      uploadNo: text('uploadNo'),
+      formFields,
+    };
   }
 
   /** The formFields entries sent as text parts: every one, as received (§4.2, R14, R15). */
@@ -182,7 +202,12 @@ export class ZooClient {
   }
 
   /** The multipart body of §4.2: the formFields, then the file part last (the kit's buildUploadForm). */
-  form(fields: readonly FormField[], filename: string, contentType: string, file: Buffer): { contentType: string; body: Uint8Array } {
+  form(
+    fields: readonly FormField[],
+    filename: string,
+    contentType: string,
+    file: Buffer,
+  ): { contentType: string; body: Uint8Array } {
     return buildUploadForm({ formFields: fields, filename, contentType, file });
   }
 
@@ -194,8 +219,14 @@ export class ZooClient {
   /** Step 2: sends the file with the credentials' method to the uploadUrl. */
   async sendFile(c: UploadCredentials, args: UploadArgs): Promise<void> {
     const form = this.form(this.fieldsToSend(c.formFields), args.filename, args.contentType ?? '', args.file);
-    const ex = await this.send(c.httpMethod, c.uploadUrl, { 'Content-Type': form.contentType }, Buffer.from(form.body.buffer, form.body.byteOffset, form.body.byteLength));
-    if (!this.uploaded(ex.status)) throw new ZooClientError(`upload: HTTP ${ex.status}: ${ex.body.toString('utf8').slice(0, 300)}`);
+    const ex = await this.send(
+      c.httpMethod,
+      c.uploadUrl,
+      { 'Content-Type': form.contentType },
+      Buffer.from(form.body.buffer, form.body.byteOffset, form.body.byteLength),
+    );
+    if (!this.uploaded(ex.status))
+      throw new ZooClientError(`upload: HTTP ${ex.status}: ${ex.body.toString('utf8').slice(0, 300)}`);
   }
 
   /** The whole upload: credentials, verified before anything in them is used, then the file. */
@@ -256,8 +287,14 @@ export function clientSubject(name: string, sdk: ZooClient): Subject {
         }
         if (op === 'client.createPayment') {
           const payment = input['payment'];
-          if (typeof payment !== 'object' || payment === null || Array.isArray(payment)) return { rejected: { reason: 'input payment must be an object' } };
-          const result = await sdk.createPayment({ baseUrl: str(input, 'baseUrl'), appId: str(input, 'appId'), appSecret: str(input, 'appSecret'), payment });
+          if (typeof payment !== 'object' || payment === null || Array.isArray(payment))
+            return { rejected: { reason: 'input payment must be an object' } };
+          const result = await sdk.createPayment({
+            baseUrl: str(input, 'baseUrl'),
+            appId: str(input, 'appId'),
+            appSecret: str(input, 'appSecret'),
+            payment,
+          });
           return { result };
         }
       } catch (e) {

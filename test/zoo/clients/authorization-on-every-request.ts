@@ -19,10 +19,18 @@ class StampingClient extends ZooClient {
     return header;
   }
 
-  override async send(method: string, url: string, headers: Record<string, string>, body: string | Buffer): Promise<Exchange> {
+  override async send(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | Buffer,
+  ): Promise<Exchange> {
     // BUG: "every request to the payment provider is authenticated": the interceptor adds the
     // last Authorization to any request without one — the presigned upload POST included
-    const stamped = this.#lastAuthorization !== undefined && !('Authorization' in headers) ? { ...headers, Authorization: this.#lastAuthorization } : headers;
+    const stamped =
+      this.#lastAuthorization !== undefined && !('Authorization' in headers)
+        ? { ...headers, Authorization: this.#lastAuthorization }
+        : headers;
     return super.send(method, url, stamped, body);
   }
 }

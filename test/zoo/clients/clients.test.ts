@@ -35,12 +35,23 @@ const selected = selectCases(liveCases(set), SELECTION);
 const clientIds = selected.map((l) => l.case.id);
 
 /** A run over the client cases, with the gateway's records readable until it is closed. */
-async function runClientCases<T>(subject: Subject, description: string, inspect: (result: RunResult, record: (id: string) => ClientRecord) => Promise<T>): Promise<T> {
+async function runClientCases<T>(
+  subject: Subject,
+  description: string,
+  inspect: (result: RunResult, record: (id: string) => ClientRecord) => Promise<T>,
+): Promise<T> {
   const gateway = await startClientGateway(selected, subject);
   if (!gateway?.context.gateway) throw new Error('startClientGateway started no gateway for the client cases');
   const view = gateway.context.gateway;
   try {
-    const result = await runCases({ set, subject, target: { kind: 'module', description }, selection: SELECTION, context: gateway.context, concurrency: 8 });
+    const result = await runCases({
+      set,
+      subject,
+      target: { kind: 'module', description },
+      selection: SELECTION,
+      context: gateway.context,
+      concurrency: 8,
+    });
     return await inspect(result, (id) => view.record(id));
   } finally {
     await gateway.close();
@@ -49,7 +60,10 @@ async function runClientCases<T>(subject: Subject, description: string, inspect:
 
 /** Every problem the gateway recorded for a case, in words. */
 function problems(record: ClientRecord): string[] {
-  return [...record.requests.map((r) => r.problem ?? (r.verified ? undefined : 'signature did not verify')), ...record.uploads.map((u) => u.problem)].filter((p): p is string => p !== undefined);
+  return [
+    ...record.requests.map((r) => r.problem ?? (r.verified ? undefined : 'signature did not verify')),
+    ...record.uploads.map((u) => u.problem),
+  ].filter((p): p is string => p !== undefined);
 }
 
 /**
@@ -142,7 +156,11 @@ describe.each(CLIENT_ZOO)('client zoo member $name: $bug', (m) => {
   it('the real runner fails exactly the cases the bug concerns, with the pinned words', async () => {
     await runClientCases(m.module.createSubject(), `test/zoo/clients/${m.name}.ts`, async (result, record) => {
       // (1) a nonconformance, never a crash or an unanswered operation
-      expect(result.cases.filter((c) => c.verdict === 'error' || c.verdict === 'skipped').map((c) => `${c.id}: ${c.verdict}: ${c.message}`)).toEqual([]);
+      expect(
+        result.cases
+          .filter((c) => c.verdict === 'error' || c.verdict === 'skipped')
+          .map((c) => `${c.id}: ${c.verdict}: ${c.message}`),
+      ).toEqual([]);
 
       // (2) exactly the cases of caught, their number pinned
       const failed = result.cases.filter((c) => c.verdict === 'failed');
@@ -157,17 +175,25 @@ describe.each(CLIENT_ZOO)('client zoo member $name: $bug', (m) => {
       const records = await Promise.all(pairs.map(({ g, id }) => settledProblems(() => record(id), g.recorded)));
       for (const [i, { g, id }] of pairs.entries()) {
         const message = byId.get(id)?.message ?? '';
-        if (!message.includes(g.message)) wrong.push(`${id}: the message lacks ${JSON.stringify(g.message)}: ${message}`);
+        if (!message.includes(g.message))
+          wrong.push(`${id}: the message lacks ${JSON.stringify(g.message)}: ${message}`);
         const seen = records[i] ?? [];
         if (g.recorded === undefined) {
-          if (seen.length > 0) wrong.push(`${id}: the gateway recorded ${JSON.stringify(seen)}, pinned as nothing (update the registry)`);
+          if (seen.length > 0)
+            wrong.push(`${id}: the gateway recorded ${JSON.stringify(seen)}, pinned as nothing (update the registry)`);
           continue;
         }
-        if (!seen.some((p) => p.includes(g.recorded as string))) wrong.push(`${id}: the gateway's record lacks ${JSON.stringify(g.recorded)}: ${JSON.stringify(seen)}`);
-        if (!gatewayPart(message)?.includes(g.recorded)) wrong.push(`${id}: the check's message does not quote the gateway's ${JSON.stringify(g.recorded)}: ${message}`);
+        if (!seen.some((p) => p.includes(g.recorded as string)))
+          wrong.push(`${id}: the gateway's record lacks ${JSON.stringify(g.recorded)}: ${JSON.stringify(seen)}`);
+        if (!gatewayPart(message)?.includes(g.recorded))
+          wrong.push(
+            `${id}: the check's message does not quote the gateway's ${JSON.stringify(g.recorded)}: ${message}`,
+          );
       }
       expect(wrong).toEqual([]);
-      summary.push(`${m.name} | ${failed.length} | ${[...new Set(m.caught.map((g) => g.recorded ?? g.message))].join(' / ')}`);
+      summary.push(
+        `${m.name} | ${failed.length} | ${[...new Set(m.caught.map((g) => g.recorded ?? g.message))].join(' / ')}`,
+      );
     });
   });
 });

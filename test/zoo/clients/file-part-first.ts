@@ -9,12 +9,19 @@ import { escapeFormParam } from '../../../src/upload/index.js';
 import { ZooClient, clientSubject, type FormField } from './_client.js';
 
 class FileFirstClient extends ZooClient {
-  override form(fields: readonly FormField[], filename: string, contentType: string, file: Buffer): { contentType: string; body: Uint8Array } {
+  override form(
+    fields: readonly FormField[],
+    filename: string,
+    contentType: string,
+    file: Buffer,
+  ): { contentType: string; body: Uint8Array } {
     const form = new FormData();
     const boundary = form.getBoundary();
     const type = contentType === '' ? '' : `Content-Type: ${contentType}\r\n`;
     // BUG: "the file is what matters", so it goes in first; the formFields follow
-    form.append('file', file, { header: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${escapeFormParam(filename)}"\r\n${type}\r\n` });
+    form.append('file', file, {
+      header: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${escapeFormParam(filename)}"\r\n${type}\r\n`,
+    });
     for (const [name, value] of fields) form.append(name, value);
     return { contentType: `multipart/form-data; boundary=${boundary}`, body: form.getBuffer() };
   }

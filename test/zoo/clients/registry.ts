@@ -90,10 +90,19 @@ const VALID_PAYMENTS = ['client.create-payment', 'client.create-payment-response
 const BAD_SIGNATURES = ['tampered', 'foreign-app-id', 'wrong-secret', 'missing'] as const;
 
 /** What the gateway says about a request whose sign one of the known mistakes reproduces (src/gateway/request-auth.ts). */
-const signMismatch = (summary: string, description: string, ref: string): string => `sign does not match: ${summary} — ${description} (${ref})`;
+const signMismatch = (summary: string, description: string, ref: string): string =>
+  `sign does not match: ${summary} — ${description} (${ref})`;
 
-const BODY_SIGNED_NOT_SENT = signMismatch('body signed differs from body sent', 'the body was parsed and serialized again (JSON.stringify) instead of signing the bytes sent', '§5.1, §5.4');
-const PATH_SIGNED = signMismatch('the path was signed instead of the full URL', 'part 4 was the path and query only, without scheme://host', 'R4');
+const BODY_SIGNED_NOT_SENT = signMismatch(
+  'body signed differs from body sent',
+  'the body was parsed and serialized again (JSON.stringify) instead of signing the bytes sent',
+  '§5.1, §5.4',
+);
+const PATH_SIGNED = signMismatch(
+  'the path was signed instead of the full URL',
+  'part 4 was the path and query only, without scheme://host',
+  'R4',
+);
 
 /** Every member of the client zoo. */
 export const CLIENT_ZOO: readonly ClientZooMember[] = [
@@ -103,8 +112,16 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     module: noResponseVerification,
     // every case whose response does not verify; nothing else (every genuine response is used as it should be)
     caught: [
-      ...BAD_SIGNATURES.map((s) => ({ cases: [`client.response-signature-${s}`], message: 'client.upload: succeeded, but the client must refuse: uploaded although the credentials response did not verify' })),
-      { cases: ['client.create-payment-response-tampered'], message: "client.createPayment: succeeded, but the client must refuse: the payment response's signature is tampered" },
+      ...BAD_SIGNATURES.map((s) => ({
+        cases: [`client.response-signature-${s}`],
+        message:
+          'client.upload: succeeded, but the client must refuse: uploaded although the credentials response did not verify',
+      })),
+      {
+        cases: ['client.create-payment-response-tampered'],
+        message:
+          "client.createPayment: succeeded, but the client must refuse: the payment response's signature is tampered",
+      },
     ],
     expectedFailures: 5,
     note: `The gateway recorded nothing wrong: the file was stored. ${GAPS.noUploadProblemAfterBadResponse}.`,
@@ -117,8 +134,14 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     // reordered, null-fields and extra-fields survive a parse + stringify byte for byte, so they pass;
     // the invalid signatures still do not verify over the re-serialized (compact, identical) bytes
     caught: [
-      { cases: ['client.response-pretty', 'client.response-unicode-escapes'], message: 'client.upload: refused: credentials: the response signature does not verify' },
-      { cases: ['client.create-payment-response-pretty'], message: 'client.createPayment: refused: payment: the response signature does not verify' },
+      {
+        cases: ['client.response-pretty', 'client.response-unicode-escapes'],
+        message: 'client.upload: refused: credentials: the response signature does not verify',
+      },
+      {
+        cases: ['client.create-payment-response-pretty'],
+        message: 'client.createPayment: refused: payment: the response signature does not verify',
+      },
     ],
     expectedFailures: 3,
     note: `The gateway saw nothing wrong. ${GAPS.validRefusalUnexplained}.`,
@@ -130,8 +153,16 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     // extra entries: x-amz-meta-origin passes the x-amz-* filter, success_action_status is dropped;
     // another vendor: every x-oss-* entry is dropped, the signature is the first the upload address misses
     caught: [
-      { cases: ['client.formfields-extra-entries'], message: 'the gateway saw: upload: formFields entry success_action_status missing', recorded: 'formFields entry success_action_status missing' },
-      { cases: ['client.formfields-other-vendor'], message: 'the gateway saw: upload: formFields entry x-oss-signature missing', recorded: 'formFields entry x-oss-signature missing' },
+      {
+        cases: ['client.formfields-extra-entries'],
+        message: 'the gateway saw: upload: formFields entry success_action_status missing',
+        recorded: 'formFields entry success_action_status missing',
+      },
+      {
+        cases: ['client.formfields-other-vendor'],
+        message: 'the gateway saw: upload: formFields entry x-oss-signature missing',
+        recorded: 'formFields entry x-oss-signature missing',
+      },
     ],
     expectedFailures: 2,
   },
@@ -140,7 +171,9 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     bug: 'the upload form puts the file part first, the formFields after it (§3, §4.2, R14)',
     module: filePartFirst,
     // every valid upload; the invalid ones are refused anyway (before the upload, or by the upload address)
-    caught: [{ cases: VALID_UPLOADS, message: 'the gateway saw: upload: file part not last', recorded: 'file part not last' }],
+    caught: [
+      { cases: VALID_UPLOADS, message: 'the gateway saw: upload: file part not last', recorded: 'file part not last' },
+    ],
     expectedFailures: 16,
   },
   {
@@ -148,7 +181,13 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     bug: "the SDK's HTTP stack (an OkHttp or axios interceptor) sends the merchant's Authorization header on every request, the upload included (§4.2, R14)",
     module: authorizationOnEveryRequest,
     // every valid upload; the invalid ones are refused anyway (before the upload, or by the upload address)
-    caught: [{ cases: VALID_UPLOADS, message: 'the gateway saw: upload: an Authorization header sent (R14: never sent to the upload address)', recorded: 'an Authorization header sent (R14: never sent to the upload address)' }],
+    caught: [
+      {
+        cases: VALID_UPLOADS,
+        message: 'the gateway saw: upload: an Authorization header sent (R14: never sent to the upload address)',
+        recorded: 'an Authorization header sent (R14: never sent to the upload address)',
+      },
+    ],
     expectedFailures: 16,
   },
   {
@@ -156,7 +195,13 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     bug: 'the upload sends formFields names lower-cased, as header names (§4.2 "name and value exactly as returned", R14)',
     module: formfieldNamesLowercased,
     // only Content-Type has an upper-case letter: every valid upload with a contentType; client.upload-xlsx has none and passes
-    caught: [{ cases: VALID_UPLOADS.filter((id) => id !== 'client.upload-xlsx'), message: 'the gateway saw: upload: formFields entry Content-Type missing', recorded: 'formFields entry Content-Type missing' }],
+    caught: [
+      {
+        cases: VALID_UPLOADS.filter((id) => id !== 'client.upload-xlsx'),
+        message: 'the gateway saw: upload: formFields entry Content-Type missing',
+        recorded: 'formFields entry Content-Type missing',
+      },
+    ],
     expectedFailures: 15,
   },
   {
@@ -167,7 +212,8 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     caught: [
       {
         cases: VALID_PAYMENTS,
-        message: 'the gateway saw: /pg/v2/payment/create: amount breaks type: amount must be a string; got the number 25 (2.5)',
+        message:
+          'the gateway saw: /pg/v2/payment/create: amount breaks type: amount must be a string; got the number 25 (2.5)',
         recorded: 'amount breaks type: amount must be a string; got the number 25 (2.5)',
       },
     ],
@@ -179,8 +225,16 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     module: bodySignedNotSent,
     // every request it signs: every valid case (credentials and payment); the invalid ones are refused anyway
     caught: [
-      { cases: VALID_UPLOADS, message: `the gateway saw: /pg/v2/file/generateUploadUrl: ${BODY_SIGNED_NOT_SENT}`, recorded: BODY_SIGNED_NOT_SENT },
-      { cases: VALID_PAYMENTS, message: `the gateway saw: /pg/v2/payment/create: ${BODY_SIGNED_NOT_SENT}`, recorded: BODY_SIGNED_NOT_SENT },
+      {
+        cases: VALID_UPLOADS,
+        message: `the gateway saw: /pg/v2/file/generateUploadUrl: ${BODY_SIGNED_NOT_SENT}`,
+        recorded: BODY_SIGNED_NOT_SENT,
+      },
+      {
+        cases: VALID_PAYMENTS,
+        message: `the gateway saw: /pg/v2/payment/create: ${BODY_SIGNED_NOT_SENT}`,
+        recorded: BODY_SIGNED_NOT_SENT,
+      },
     ],
     expectedFailures: 18,
   },
@@ -189,8 +243,16 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     bug: 'the client signs the path and query as part 4 instead of the full URL (§5.1, R4)',
     module: urlPathSigned,
     caught: [
-      { cases: VALID_UPLOADS, message: `the gateway saw: /pg/v2/file/generateUploadUrl: ${PATH_SIGNED}`, recorded: PATH_SIGNED },
-      { cases: VALID_PAYMENTS, message: `the gateway saw: /pg/v2/payment/create: ${PATH_SIGNED}`, recorded: PATH_SIGNED },
+      {
+        cases: VALID_UPLOADS,
+        message: `the gateway saw: /pg/v2/file/generateUploadUrl: ${PATH_SIGNED}`,
+        recorded: PATH_SIGNED,
+      },
+      {
+        cases: VALID_PAYMENTS,
+        message: `the gateway saw: /pg/v2/payment/create: ${PATH_SIGNED}`,
+        recorded: PATH_SIGNED,
+      },
     ],
     expectedFailures: 18,
   },
@@ -199,7 +261,13 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     bug: 'the client verifies the credentials response only after it has uploaded with them (§5.4, §7)',
     module: responseVerifiedAfterUpload,
     // the uploads whose credentials response does not verify; payments are verified before use and pass
-    caught: [{ cases: BAD_SIGNATURES.map((s) => `client.response-signature-${s}`), message: 'client.upload: refused, but only after uploading: a response that does not verify must stop the upload (5.4, 7)' }],
+    caught: [
+      {
+        cases: BAD_SIGNATURES.map((s) => `client.response-signature-${s}`),
+        message:
+          'client.upload: refused, but only after uploading: a response that does not verify must stop the upload (5.4, 7)',
+      },
+    ],
     expectedFailures: 4,
     note: `The file is stored; the gateway recorded nothing wrong. ${GAPS.noUploadProblemAfterBadResponse}.`,
   },
@@ -209,11 +277,17 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     module: uploadStatusIgnored,
     // the uploads the upload address refuses although the client sent them right
     caught: [
-      { cases: ['client.upload-url-expired'], message: 'client.upload: succeeded, but the client must refuse: the uploadUrl has expired (gateway: upload: uploadUrl expired)', recorded: 'uploadUrl expired' },
+      {
+        cases: ['client.upload-url-expired'],
+        message:
+          'client.upload: succeeded, but the client must refuse: the uploadUrl has expired (gateway: upload: uploadUrl expired)',
+        recorded: 'uploadUrl expired',
+      },
       {
         cases: ['client.upload-over-size-limit'],
         // the check describes the case by its comment (no scenario), then quotes the gateway
-        message: 'client.upload: succeeded, but the client must refuse: A file of 2,097,153 bytes, one over the limit: the client must report failure (refusing before or after the upload); nothing is stored. (gateway: upload: file over the size limit)',
+        message:
+          'client.upload: succeeded, but the client must refuse: A file of 2,097,153 bytes, one over the limit: the client must report failure (refusing before or after the upload); nothing is stored. (gateway: upload: file over the size limit)',
         recorded: 'file over the size limit',
       },
     ],
@@ -224,7 +298,13 @@ export const CLIENT_ZOO: readonly ClientZooMember[] = [
     bug: 'the client percent-encodes the key entry as a URL path (encodeURI) before sending it (§4.2 "none … altered", R14)',
     module: objectKeyUrlEncoded,
     // only client.formfields-special-values has a key encodeURI changes (a space); every other key is path-safe
-    caught: [{ cases: ['client.formfields-special-values'], message: 'the gateway saw: upload: formFields entry key changed', recorded: 'formFields entry key changed' }],
+    caught: [
+      {
+        cases: ['client.formfields-special-values'],
+        message: 'the gateway saw: upload: formFields entry key changed',
+        recorded: 'formFields entry key changed',
+      },
+    ],
     expectedFailures: 1,
   },
 ];

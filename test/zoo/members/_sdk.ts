@@ -53,7 +53,8 @@ export interface Creds {
 export type Verdict = { readonly valid: true } | { readonly valid: false; readonly reason: string };
 
 /** A verified redirect also yields the payment text. */
-export type RedirectVerdict = (Verdict & { readonly valid: true; readonly payment: string }) | (Verdict & { readonly valid: false });
+export type RedirectVerdict =
+  (Verdict & { readonly valid: true; readonly payment: string }) | (Verdict & { readonly valid: false });
 
 /** The header parser refused the header. */
 export class HeaderError extends Error {}
@@ -155,8 +156,11 @@ export class ZooSdk {
       if (e instanceof HeaderError) return { valid: false, reason: `Authorization refused: ${e.message}` };
       throw e;
     }
-    if (!this.appIdMatches(items.appId, creds.appId)) return { valid: false, reason: `appId ${items.appId} is not ours` };
-    const computed = this.digest(this.content({ ...creds, method, url, timestamp: items.timestamp, nonce: items.nonce, body }));
+    if (!this.appIdMatches(items.appId, creds.appId))
+      return { valid: false, reason: `appId ${items.appId} is not ours` };
+    const computed = this.digest(
+      this.content({ ...creds, method, url, timestamp: items.timestamp, nonce: items.nonce, body }),
+    );
     return this.signMatches(computed, items.sign) ? { valid: true } : { valid: false, reason: 'sign mismatch' };
   }
 
@@ -176,7 +180,14 @@ export class ZooSdk {
   }
 
   /** Verifies a gateway response (§5.4, R9). */
-  verifyResponse(creds: Creds, method: string, url: string, status: number, authorization: string | null, body: Buffer): Verdict {
+  verifyResponse(
+    creds: Creds,
+    method: string,
+    url: string,
+    status: number,
+    authorization: string | null,
+    body: Buffer,
+  ): Verdict {
     if (!this.verifiesStatus(status)) return { valid: false, reason: `status ${status} is not 200` };
     return this.verify(creds, method, url, authorization, this.responseBody(body));
   }
@@ -215,11 +226,19 @@ export class ZooSdk {
     };
     const rawPayment = only('payment');
     const rawAuthorization = only('authorization');
-    if (rawPayment === undefined || rawAuthorization === undefined) return { valid: false, reason: 'not exactly one payment and one authorization' };
+    if (rawPayment === undefined || rawAuthorization === undefined)
+      return { valid: false, reason: 'not exactly one payment and one authorization' };
     const payment = this.readPayment(rawPayment);
     const authorization = this.decodeQuery(rawAuthorization);
-    if (payment === undefined || authorization === undefined) return { valid: false, reason: 'a parameter is not valid percent-encoded UTF-8' };
-    const verdict = this.verify(creds, 'GET', this.redirectUrlPart(returnUrl, redirectUrl), authorization, Buffer.from(`payment=${payment}`, 'utf8'));
+    if (payment === undefined || authorization === undefined)
+      return { valid: false, reason: 'a parameter is not valid percent-encoded UTF-8' };
+    const verdict = this.verify(
+      creds,
+      'GET',
+      this.redirectUrlPart(returnUrl, redirectUrl),
+      authorization,
+      Buffer.from(`payment=${payment}`, 'utf8'),
+    );
     return verdict.valid ? { valid: true, payment: this.paymentResult(rawPayment, payment) } : verdict;
   }
 
@@ -234,7 +253,8 @@ export class ZooSdk {
   validateCredentials(request: { filename?: Json; contentType?: Json; scene?: Json; fileSize?: Json }): Verdict {
     for (const field of ['filename', 'contentType', 'scene'] as const) {
       const value = request[field];
-      if (typeof value === 'string' && this.textLength(value) > CREDENTIALS_LIMITS[field]) return { valid: false, reason: `${field} is longer than ${CREDENTIALS_LIMITS[field]}` };
+      if (typeof value === 'string' && this.textLength(value) > CREDENTIALS_LIMITS[field])
+        return { valid: false, reason: `${field} is longer than ${CREDENTIALS_LIMITS[field]}` };
     }
     const outcome = validateCredentialsRequest(request);
     return outcome.valid ? { valid: true } : { valid: false, reason: outcome.message };
@@ -246,7 +266,12 @@ export class ZooSdk {
   }
 
   /** Builds the upload form: the formFields as text parts in order, then the file part last (§4.2). */
-  buildForm(fields: readonly FormField[], filename: string, contentType: string, file: Buffer): { contentType: string; body: Buffer } {
+  buildForm(
+    fields: readonly FormField[],
+    filename: string,
+    contentType: string,
+    file: Buffer,
+  ): { contentType: string; body: Buffer } {
     const form = buildUploadForm({ formFields: this.formFieldsToSend(fields), filename, contentType, file });
     return { contentType: form.contentType, body: Buffer.from(form.body) };
   }
@@ -281,7 +306,8 @@ export function zooSubject(name: string, sdk: ZooSdk, routed: readonly Operation
         return handler(sdk, new In(input));
       } catch (e) {
         // as the reference does: an input it cannot take is refused, anything else is a crash
-        if (e instanceof InputError || e instanceof RangeError || e instanceof TypeError) return { rejected: { reason: e.message } };
+        if (e instanceof InputError || e instanceof RangeError || e instanceof TypeError)
+          return { rejected: { reason: e.message } };
         throw e;
       }
     },
@@ -318,13 +344,21 @@ class In {
     return { appId: this.str('appId'), appSecret: this.str('appSecret') };
   }
   parts(): Parts {
-    return { ...this.creds(), method: this.str('method'), url: this.str('url'), timestamp: this.str('timestamp'), nonce: this.str('nonce'), body: this.bytes('bodyB64') };
+    return {
+      ...this.creds(),
+      method: this.str('method'),
+      url: this.str('url'),
+      timestamp: this.str('timestamp'),
+      nonce: this.str('nonce'),
+      body: this.bytes('bodyB64'),
+    };
   }
   pairs(name: string): FormField[] {
     const v = this.input[name];
     if (!Array.isArray(v)) throw new InputError(`input ${name} must be an array`);
     return v.map((p) => {
-      if (!Array.isArray(p) || typeof p[0] !== 'string' || typeof p[1] !== 'string') throw new InputError(`input ${name} must hold [name, value] pairs`);
+      if (!Array.isArray(p) || typeof p[0] !== 'string' || typeof p[1] !== 'string')
+        throw new InputError(`input ${name} must hold [name, value] pairs`);
       return [p[0], p[1]] as const;
     });
   }
@@ -345,15 +379,26 @@ const HANDLERS: Partial<Record<Operation, (sdk: ZooSdk, i: In) => Answer>> = {
       throw e;
     }
   },
-  'request.verify': (sdk, i) => answer(sdk.verify(i.creds(), i.str('method'), i.str('url'), i.auth(), i.bytes('bodyB64'))),
-  'response.verify': (sdk, i) => answer(sdk.verifyResponse(i.creds(), i.str('method'), i.str('url'), i.num('status'), i.auth(), i.bytes('bodyB64'))),
-  'webhook.verify': (sdk, i) => answer(sdk.verifyWebhook(i.creds(), i.str('notifyUrl'), i.str('method'), i.auth(), i.bytes('bodyB64'))),
+  'request.verify': (sdk, i) =>
+    answer(sdk.verify(i.creds(), i.str('method'), i.str('url'), i.auth(), i.bytes('bodyB64'))),
+  'response.verify': (sdk, i) =>
+    answer(sdk.verifyResponse(i.creds(), i.str('method'), i.str('url'), i.num('status'), i.auth(), i.bytes('bodyB64'))),
+  'webhook.verify': (sdk, i) =>
+    answer(sdk.verifyWebhook(i.creds(), i.str('notifyUrl'), i.str('method'), i.auth(), i.bytes('bodyB64'))),
   'redirect.verify': (sdk, i): Answer => {
     const verdict = sdk.verifyRedirect(i.creds(), i.str('returnUrl'), i.str('redirectUrl'));
     if (verdict.valid) return { result: { valid: true, payment: verdict.payment } };
     return { result: { valid: false, payment: null, reason: verdict.reason } };
   },
-  'upload.validate': (sdk, i) => answer(sdk.validateCredentials({ filename: i.raw('filename'), contentType: i.raw('contentType'), scene: i.raw('scene'), fileSize: i.raw('fileSize') })),
+  'upload.validate': (sdk, i) =>
+    answer(
+      sdk.validateCredentials({
+        filename: i.raw('filename'),
+        contentType: i.raw('contentType'),
+        scene: i.raw('scene'),
+        fileSize: i.raw('fileSize'),
+      }),
+    ),
   'upload.form': (sdk, i): Answer => {
     const form = sdk.buildForm(i.pairs('formFields'), i.str('filename'), i.str('contentType'), i.bytes('fileB64'));
     return { result: { contentType: form.contentType, bodyB64: form.body.toString('base64') } };
@@ -364,10 +409,28 @@ const HANDLERS: Partial<Record<Operation, (sdk: ZooSdk, i: In) => Answer>> = {
 export const SDK_OPERATIONS = Object.keys(HANDLERS) as Operation[];
 
 /** Operations that build or check a signature content: a signer's bug reaches them all. */
-export const SIGNING_OPERATIONS: readonly Operation[] = ['signature.content', 'signature.sign', 'request.verify', 'response.verify', 'webhook.verify', 'redirect.verify'];
+export const SIGNING_OPERATIONS: readonly Operation[] = [
+  'signature.content',
+  'signature.sign',
+  'request.verify',
+  'response.verify',
+  'webhook.verify',
+  'redirect.verify',
+];
 
 /** Operations that read an Authorization header: a parser's bug reaches them all. */
-export const HEADER_OPERATIONS: readonly Operation[] = ['authorization.parse', 'request.verify', 'response.verify', 'webhook.verify', 'redirect.verify'];
+export const HEADER_OPERATIONS: readonly Operation[] = [
+  'authorization.parse',
+  'request.verify',
+  'response.verify',
+  'webhook.verify',
+  'redirect.verify',
+];
 
 /** Operations that verify a signed message. */
-export const VERIFY_OPERATIONS: readonly Operation[] = ['request.verify', 'response.verify', 'webhook.verify', 'redirect.verify'];
+export const VERIFY_OPERATIONS: readonly Operation[] = [
+  'request.verify',
+  'response.verify',
+  'webhook.verify',
+  'redirect.verify',
+];

@@ -9,7 +9,12 @@ import { HEADER_OPERATIONS, ZooSdk, zooSubject, type Items } from './_sdk.js';
 class MissingAsEmptySdk extends ZooSdk {
   override readItems(found: ReadonlyMap<string, string>): Items {
     // BUG: `?? ''` where a refusal belongs
-    return { appId: found.get('appId') ?? '', sign: found.get('sign') ?? '', timestamp: found.get('timestamp') ?? '', nonce: found.get('nonce') ?? '' };
+    return {
+      appId: found.get('appId') ?? '',
+      sign: found.get('sign') ?? '',
+      timestamp: found.get('timestamp') ?? '',
+      nonce: found.get('nonce') ?? '',
+    };
   }
 }
 

@@ -21,8 +21,15 @@ class QueryDecodedWholeSdk extends ZooSdk {
       params.set(name, [...(params.get(name) ?? []), eq < 0 ? '' : pair.slice(eq + 1)]);
     }
     const [payment, authorization] = [params.get('payment'), params.get('authorization')];
-    if (payment?.length !== 1 || authorization?.length !== 1) return { valid: false, reason: 'not exactly one payment and one authorization' };
-    const verdict = this.verify(creds, 'GET', this.redirectUrlPart(returnUrl, redirectUrl), authorization[0] ?? '', Buffer.from(`payment=${payment[0] ?? ''}`, 'utf8'));
+    if (payment?.length !== 1 || authorization?.length !== 1)
+      return { valid: false, reason: 'not exactly one payment and one authorization' };
+    const verdict = this.verify(
+      creds,
+      'GET',
+      this.redirectUrlPart(returnUrl, redirectUrl),
+      authorization[0] ?? '',
+      Buffer.from(`payment=${payment[0] ?? ''}`, 'utf8'),
+    );
     return verdict.valid ? { valid: true, payment: payment[0] ?? '' } : verdict;
   }
 }

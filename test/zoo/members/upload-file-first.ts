@@ -9,12 +9,19 @@ import { escapeFormParam } from '../../../src/upload/index.js';
 import { ZooSdk, zooSubject, type FormField } from './_sdk.js';
 
 class FileFirstSdk extends ZooSdk {
-  override buildForm(fields: readonly FormField[], filename: string, contentType: string, file: Buffer): { contentType: string; body: Buffer } {
+  override buildForm(
+    fields: readonly FormField[],
+    filename: string,
+    contentType: string,
+    file: Buffer,
+  ): { contentType: string; body: Buffer } {
     const form = new FormData();
     const boundary = form.getBoundary();
     const type = contentType === '' ? '' : `Content-Type: ${contentType}\r\n`;
     // BUG: "the file is what matters", so it goes in first
-    form.append('file', file, { header: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${escapeFormParam(filename)}"\r\n${type}\r\n` });
+    form.append('file', file, {
+      header: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${escapeFormParam(filename)}"\r\n${type}\r\n`,
+    });
     for (const [name, value] of this.formFieldsToSend(fields)) form.append(name, value);
     return { contentType: `multipart/form-data; boundary=${boundary}`, body: form.getBuffer() };
   }

@@ -2,7 +2,13 @@
  * (k) The comparison of prefix-sign.ts (over the received sign's length) with a parser that
  * never checks for empty values: `sign=` compares zero characters, so every forged call gets in.
  */
-import { readRedirectQuery, startMerchant, type MerchantOptions, type ParseResult, type RunningMerchant } from '../../../examples/sample-merchant/merchant.mjs';
+import {
+  readRedirectQuery,
+  startMerchant,
+  type MerchantOptions,
+  type ParseResult,
+  type RunningMerchant,
+} from '../../../examples/sample-merchant/merchant.mjs';
 import { verifyByReceivedLength } from './_prefix-compare.js';
 
 const ITEMS = ['appId', 'sign', 'timestamp', 'nonce'] as const;
@@ -21,7 +27,8 @@ function parseWithoutEmptyCheck(header: string | undefined): ParseResult {
     items[name] = raw.slice(eq + 1).trim();
   }
   const { appId, sign, timestamp, nonce } = items;
-  if (appId === undefined || sign === undefined || timestamp === undefined || nonce === undefined) return { ok: false, reason: 'missing item' };
+  if (appId === undefined || sign === undefined || timestamp === undefined || nonce === undefined)
+    return { ok: false, reason: 'missing item' };
   return { ok: true, items: { appId, sign, timestamp, nonce } };
 }
 
@@ -32,7 +39,14 @@ export function startDefectiveMerchant(options: MerchantOptions): Promise<Runnin
     verifyRedirect: (ctx) => {
       const q = readRedirectQuery(ctx.url);
       if (!q.ok) return { valid: false, reason: q.reason };
-      return verifyByReceivedLength({ ...ctx, method: 'GET', url: ctx.returnUrl, authorization: q.authorization, body: `payment=${q.payment}`, parse: parseWithoutEmptyCheck });
+      return verifyByReceivedLength({
+        ...ctx,
+        method: 'GET',
+        url: ctx.returnUrl,
+        authorization: q.authorization,
+        body: `payment=${q.payment}`,
+        parse: parseWithoutEmptyCheck,
+      });
     },
   });
 }

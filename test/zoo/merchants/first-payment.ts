@@ -3,7 +3,12 @@
  * `URLSearchParams.get` do: a repeated name gives its FIRST occurrence, with no check that
  * payment and authorization come once each (R11).
  */
-import { startMerchant, verifySignature, type MerchantOptions, type RunningMerchant } from '../../../examples/sample-merchant/merchant.mjs';
+import {
+  startMerchant,
+  verifySignature,
+  type MerchantOptions,
+  type RunningMerchant,
+} from '../../../examples/sample-merchant/merchant.mjs';
 
 export function startDefectiveMerchant(options: MerchantOptions): Promise<RunningMerchant> {
   return startMerchant({
@@ -12,7 +17,8 @@ export function startDefectiveMerchant(options: MerchantOptions): Promise<Runnin
       const query = new URL(ctx.url).searchParams;
       const payment = query.get('payment');
       const authorization = query.get('authorization');
-      if (payment === null || authorization === null) return { valid: false, reason: 'payment or authorization missing' };
+      if (payment === null || authorization === null)
+        return { valid: false, reason: 'payment or authorization missing' };
       return verifySignature({ ...ctx, method: 'GET', url: ctx.returnUrl, authorization, body: `payment=${payment}` });
     },
   });

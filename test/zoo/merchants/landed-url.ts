@@ -3,7 +3,12 @@
  * added parameters (payment, authorization, paymentNo, merchantTradeNo) included (5.6).
  * Scheme, host and path are the registered ones, so this is the only difference.
  */
-import { startMerchant, verifyRedirect, type MerchantOptions, type RunningMerchant } from '../../../examples/sample-merchant/merchant.mjs';
+import {
+  startMerchant,
+  verifyRedirect,
+  type MerchantOptions,
+  type RunningMerchant,
+} from '../../../examples/sample-merchant/merchant.mjs';
 
 export function startDefectiveMerchant(options: MerchantOptions): Promise<RunningMerchant> {
   return startMerchant({

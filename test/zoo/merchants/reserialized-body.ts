@@ -1,5 +1,10 @@
 /** (b) Verifies the webhook over JSON.stringify(JSON.parse(body)) instead of the raw bytes (5.4/5.5). */
-import { startMerchant, verifyWebhook, type MerchantOptions, type RunningMerchant } from '../../../examples/sample-merchant/merchant.mjs';
+import {
+  startMerchant,
+  verifyWebhook,
+  type MerchantOptions,
+  type RunningMerchant,
+} from '../../../examples/sample-merchant/merchant.mjs';
 
 export function startDefectiveMerchant(options: MerchantOptions): Promise<RunningMerchant> {
   return startMerchant({

@@ -1,7 +1,21 @@
 /** (d) Validates the webhook payload against a fixed field list and refuses unknown fields (R15). */
-import { startMerchant, verifyWebhook, type MerchantOptions, type RunningMerchant } from '../../../examples/sample-merchant/merchant.mjs';
+import {
+  startMerchant,
+  verifyWebhook,
+  type MerchantOptions,
+  type RunningMerchant,
+} from '../../../examples/sample-merchant/merchant.mjs';
 
-const KNOWN = new Set(['amount', 'createdTime', 'currency', 'merchantAttach', 'merchantTradeNo', 'paymentNo', 'refundStatus', 'status']);
+const KNOWN = new Set([
+  'amount',
+  'createdTime',
+  'currency',
+  'merchantAttach',
+  'merchantTradeNo',
+  'paymentNo',
+  'refundStatus',
+  'status',
+]);
 
 export function startDefectiveMerchant(options: MerchantOptions): Promise<RunningMerchant> {
   return startMerchant({

@@ -51,10 +51,19 @@ export function endpointOf(op: 'merchant.webhook' | 'merchant.redirect'): Endpoi
  */
 export function isAccepting(answer: AnswerRead, endpoint: Endpoint, rule: AcceptanceRule, base: string): boolean {
   const { status } = answer;
-  if (endpoint === 'notify') return status >= 200 && status < 300 && (rule.acceptBody === undefined || answer.body.trim() === rule.acceptBody.trim());
+  if (endpoint === 'notify')
+    return (
+      status >= 200 && status < 300 && (rule.acceptBody === undefined || answer.body.trim() === rule.acceptBody.trim())
+    );
   if (status < 200 || status >= 400) return false;
   if (rule.returnRefusalBody !== undefined && answer.body.includes(rule.returnRefusalBody)) return false;
-  if (status >= 300 && rule.returnRefusalLocation !== undefined && answer.location !== undefined && locationMatches(answer.location, rule.returnRefusalLocation, base)) return false;
+  if (
+    status >= 300 &&
+    rule.returnRefusalLocation !== undefined &&
+    answer.location !== undefined &&
+    locationMatches(answer.location, rule.returnRefusalLocation, base)
+  )
+    return false;
   return true;
 }
 
@@ -66,10 +75,15 @@ export function isAccepting(answer: AnswerRead, endpoint: Endpoint, rule: Accept
  * @example acceptanceWords('notify', {}) // 'any 2xx'
  */
 export function acceptanceWords(endpoint: Endpoint, rule: AcceptanceRule): string {
-  if (endpoint === 'notify') return rule.acceptBody !== undefined ? `a 2xx with body ${JSON.stringify(rule.acceptBody)}` : 'any 2xx';
+  if (endpoint === 'notify')
+    return rule.acceptBody !== undefined ? `a 2xx with body ${JSON.stringify(rule.acceptBody)}` : 'any 2xx';
   const except = [
-    ...(rule.returnRefusalBody !== undefined ? [`a page whose body contains ${JSON.stringify(rule.returnRefusalBody)}`] : []),
-    ...(rule.returnRefusalLocation !== undefined ? [`a 3xx to ${JSON.stringify(`${rule.returnRefusalLocation}…`)}`] : []),
+    ...(rule.returnRefusalBody !== undefined
+      ? [`a page whose body contains ${JSON.stringify(rule.returnRefusalBody)}`]
+      : []),
+    ...(rule.returnRefusalLocation !== undefined
+      ? [`a 3xx to ${JSON.stringify(`${rule.returnRefusalLocation}…`)}`]
+      : []),
   ];
   return `a 2xx or 3xx${except.length ? `, except ${except.join(' or ')}` : ''}`;
 }
@@ -81,10 +95,13 @@ export function acceptanceWords(endpoint: Endpoint, rule: AcceptanceRule): strin
  * @example acceptanceProblem({ returnRefusalLocation: 'failed' }) // e.g. '--return-refusal-location must be an http(s):// URL or a path starting with "/" (…), not "failed"'
  */
 export function acceptanceProblem(rule: AcceptanceRule): string | undefined {
-  if (rule.returnRefusalBody !== undefined && rule.returnRefusalBody.trim() === '') return '--return-refusal-body needs a text the return page shows only when it refuses (e.g. "could not be verified"), not an empty one';
+  if (rule.returnRefusalBody !== undefined && rule.returnRefusalBody.trim() === '')
+    return '--return-refusal-body needs a text the return page shows only when it refuses (e.g. "could not be verified"), not an empty one';
   const l = rule.returnRefusalLocation;
-  if (l !== undefined && !(/^https?:\/\/[^/]/.test(l) || /^\/(?!\/)/.test(l))) return `--return-refusal-location must be an http(s):// URL or a path starting with "/" (where the return endpoint redirects a refused payment), not ${JSON.stringify(l)}`;
-  if (l !== undefined && l.includes('#')) return '--return-refusal-location must not have a fragment (a browser never sends one, and a Location compared by it would never match)';
+  if (l !== undefined && !(/^https?:\/\/[^/]/.test(l) || /^\/(?!\/)/.test(l)))
+    return `--return-refusal-location must be an http(s):// URL or a path starting with "/" (where the return endpoint redirects a refused payment), not ${JSON.stringify(l)}`;
+  if (l !== undefined && l.includes('#'))
+    return '--return-refusal-location must not have a fragment (a browser never sends one, and a Location compared by it would never match)';
   return undefined;
 }
 
@@ -97,5 +114,7 @@ function locationMatches(location: string, prefix: string, base: string): boolea
   } catch {
     return false;
   }
-  return prefix.startsWith('/') ? `${resolved.pathname}${resolved.search}`.startsWith(prefix) : resolved.href.startsWith(prefix);
+  return prefix.startsWith('/')
+    ? `${resolved.pathname}${resolved.search}`.startsWith(prefix)
+    : resolved.href.startsWith(prefix);
 }

@@ -32,7 +32,11 @@ export interface ForgeryValues {
  * @returns the sign written in the header
  * @example changeSign('0123…', 'prefix-2', '') // '01'
  */
-export function changeSign(genuine: string, change: NonNullable<NonNullable<AuthorizationForm>['sign']>, otherContentSign: string): string {
+export function changeSign(
+  genuine: string,
+  change: NonNullable<NonNullable<AuthorizationForm>['sign']>,
+  otherContentSign: string,
+): string {
   switch (change) {
     case 'one-digit':
       return `${genuine.slice(0, 10)}${otherDigit(genuine[10])}${genuine.slice(11)}`;
@@ -66,7 +70,11 @@ export function changeSign(genuine: string, change: NonNullable<NonNullable<Auth
  * @returns the value, or undefined for no Authorization at all
  * @example writeAuthorization({ appId: 'a', sign: '00', timestamp: '1', nonce: 'n' }, { empty: 'sign' }, { otherAppId: 'b', otherContentSign: '11', otherNonce: 'm' }) // 'V2_SHA256 appId=a,sign=,timestamp=1,nonce=n'
  */
-export function writeAuthorization(items: Readonly<Record<ItemName, string>>, form: AuthorizationForm, values: ForgeryValues): string | undefined {
+export function writeAuthorization(
+  items: Readonly<Record<ItemName, string>>,
+  form: AuthorizationForm,
+  values: ForgeryValues,
+): string | undefined {
   const a = form ?? {};
   if (a.absent) return undefined;
   const it: Record<ItemName, string> = { ...items };
@@ -76,7 +84,10 @@ export function writeAuthorization(items: Readonly<Record<ItemName, string>>, fo
   if (a.refreshed) it[a.refreshed] = otherValue(a.refreshed, items, values);
   if (a.form === 'bearer') return `Bearer ${it.sign}`;
   const order = a.order ?? ITEM_NAMES;
-  let text = writeItems(it, order.filter((n) => n !== a.missing));
+  let text = writeItems(
+    it,
+    order.filter((n) => n !== a.missing),
+  );
   if (a.duplicate === 'sign') text = `${writeItems({ ...it, sign: '0'.repeat(64) }, order)},sign=${it.sign}`;
   if (a.duplicate === 'nonce') text = `${text},nonce=${it.nonce}`;
   if (a.twice) {

@@ -25,7 +25,8 @@ import type { HttpCall, MerchantTarget, SignedParts } from './target.js';
 export type { HttpCall, MerchantTarget, SignedParts } from './target.js';
 
 /** A built call and what the readings allow, or why the case cannot be made with these URLs. */
-export type BuiltCall = { readonly call: HttpCall; readonly readings: ReadingsExpectation } | { readonly notApplicable: string };
+export type BuiltCall =
+  { readonly call: HttpCall; readonly readings: ReadingsExpectation } | { readonly notApplicable: string };
 
 /** What a case gives the builder. */
 export interface CallSpec {
@@ -57,7 +58,10 @@ export function createCallBuilder(target: MerchantTarget, seed: number, now: num
       let result: BuiltCall;
       if (spec.inputs.replayOf !== undefined) {
         const earlier = built.get(spec.inputs.replayOf);
-        if (!earlier) return { notApplicable: `the call of ${spec.inputs.replayOf} was not sent in this run, so it cannot be sent again` };
+        if (!earlier)
+          return {
+            notApplicable: `the call of ${spec.inputs.replayOf} was not sent in this run, so it cannot be sent again`,
+          };
         result = { call: earlier, readings: readingsExpectation(earlier, target) };
       } else {
         const b = new Builder(target, createRng(caseSeed(seed, spec.id)), now);
@@ -90,7 +94,11 @@ export function caseSeed(seed: number, id: string): number {
  * @returns the URL with the parameters
  * @example addQuery('https://m.test/r?a=1', [['b', 'x y']], 'form') // 'https://m.test/r?a=1&b=x+y'
  */
-export function addQuery(base: string, params: ReadonlyArray<readonly [string, string]>, encoding: 'form' | 'percent'): string {
+export function addQuery(
+  base: string,
+  params: ReadonlyArray<readonly [string, string]>,
+  encoding: 'form' | 'percent',
+): string {
   const enc = encoding === 'form' ? formEncode : encodeURIComponent;
   const query = params.map(([n, v]) => `${enc(n)}=${enc(v)}`).join('&');
   const sep = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
@@ -113,16 +121,32 @@ const SENT_BODY: Record<NonNullable<NonNullable<MerchantInputs['sent']>['body']>
 };
 
 /** Part 7's payment value when the signature covers another text than the decoded value. */
-const SIGNED_PAYMENT: Record<NonNullable<NonNullable<MerchantInputs['signed']>['payment']>, (payment: string) => string> = {
+const SIGNED_PAYMENT: Record<
+  NonNullable<NonNullable<MerchantInputs['signed']>['payment']>,
+  (payment: string) => string
+> = {
   'still-encoded': formEncode,
   're-encoded': encodeURIComponent,
   'decoded-once-more': (payment) => decodeQueryComponent(payment) ?? `${payment} `,
 };
 
 /** A parameter once, or twice (the genuine value and a forged one, in the order asked). */
-function twice(name: string, genuine: string, forged: string, order: 'forged-first' | 'genuine-first' | undefined): Array<[string, string]> {
+function twice(
+  name: string,
+  genuine: string,
+  forged: string,
+  order: 'forged-first' | 'genuine-first' | undefined,
+): Array<[string, string]> {
   if (order === undefined) return [[name, genuine]];
-  return order === 'forged-first' ? [[name, forged], [name, genuine]] : [[name, genuine], [name, forged]];
+  return order === 'forged-first'
+    ? [
+        [name, forged],
+        [name, genuine],
+      ]
+    : [
+        [name, genuine],
+        [name, forged],
+      ];
 }
 
 class Builder {
@@ -139,39 +163,83 @@ class Builder {
    * The items of a signature over these parts, with the signed changes the inputs ask for, and
    * the other values a forged Authorization may use (`otherBody`: the part 7 of another message).
    */
-  private items(signed: MerchantInputs['signed'], method: 'GET' | 'POST', url: string, body: string, otherBody: string): { items: Record<ItemName, string>; values: ForgeryValues; parts: SignedParts } {
+  private items(
+    signed: MerchantInputs['signed'],
+    method: 'GET' | 'POST',
+    url: string,
+    body: string,
+    otherBody: string,
+  ): { items: Record<ItemName, string>; values: ForgeryValues; parts: SignedParts } {
     const appId = signed?.appId ? this.otherAppId : this.t.appId;
     const timestamp = String(signed?.timestamp ? this.now - OLD_TIMESTAMP_MS : this.now);
     const nonce = this.rng.word(24);
     const appSecret = signed?.secret ? `${this.t.appSecret}-wrong` : this.t.appSecret;
     const parts = { appId, appSecret, method, url, timestamp, nonce };
     // otherNonce has a "-", which no signed nonce (letters and digits) has: never the genuine one
-    const values = { otherAppId: this.otherAppId, otherContentSign: sign({ ...parts, body: otherBody }), otherNonce: `${this.rng.word(23)}-` };
+    const values = {
+      otherAppId: this.otherAppId,
+      otherContentSign: sign({ ...parts, body: otherBody }),
+      otherNonce: `${this.rng.word(23)}-`,
+    };
     // what the signature covers, for a report of a failing call: the secret never written out
     const content = `${contentHead({ ...parts, appSecret: maskSecret(appSecret), body })}${body}\n`;
-    return { items: { appId, sign: sign({ ...parts, body }), timestamp, nonce }, values, parts: { registered: method === 'POST' ? this.t.notifyUrl : this.t.returnUrl, url, body, content } };
+    return {
+      items: { appId, sign: sign({ ...parts, body }), timestamp, nonce },
+      values,
+      parts: { registered: method === 'POST' ? this.t.notifyUrl : this.t.returnUrl, url, body, content },
+    };
   }
 
   webhook(i: MerchantInputs): HttpCall | string {
     const deliverTo = this.t.deliverTo ?? this.t.notifyUrl;
-    if (i.signed?.url === 'delivery' && deliverTo === this.t.notifyUrl) return 'the delivery URL is the notifyUrl (give --deliver-to to make this check)';
-    const payload = webhookPayload(this.rng, { ...(i.payment?.unknownFields ? { unknown: true } : {}), ...(i.payment?.attach !== undefined ? { attach: i.payment.attach } : {}) });
+    if (i.signed?.url === 'delivery' && deliverTo === this.t.notifyUrl)
+      return 'the delivery URL is the notifyUrl (give --deliver-to to make this check)';
+    const payload = webhookPayload(this.rng, {
+      ...(i.payment?.unknownFields ? { unknown: true } : {}),
+      ...(i.payment?.attach !== undefined ? { attach: i.payment.attach } : {}),
+    });
     const text = i.json === 'non-canonical' ? nonCanonicalJson(payload) : compactJson(payload);
     const signedBody = i.signed?.body ? RESERIALIZE[i.signed.body](JSON.parse(text)) : text;
-    const { items, values, parts } = this.items(i.signed, 'POST', i.signed?.url === 'delivery' ? deliverTo : this.t.notifyUrl, signedBody, changeLastDigit(signedBody));
+    const { items, values, parts } = this.items(
+      i.signed,
+      'POST',
+      i.signed?.url === 'delivery' ? deliverTo : this.t.notifyUrl,
+      signedBody,
+      changeLastDigit(signedBody),
+    );
     const authorization = writeAuthorization(items, i.authorization, values);
     const headers: Array<[string, string]> = [['content-type', 'application/json; charset=utf-8']];
     if (authorization !== undefined) headers.push(['authorization', authorization]);
-    return { method: 'POST', url: deliverTo, headers, body: i.sent?.body ? SENT_BODY[i.sent.body](text) : text, signed: parts };
+    return {
+      method: 'POST',
+      url: deliverTo,
+      headers,
+      body: i.sent?.body ? SENT_BODY[i.sent.body](text) : text,
+      signed: parts,
+    };
   }
 
   redirect(i: MerchantInputs): HttpCall {
     const p = makePayment(this.rng, i.payment?.attach);
     const payment = compactJson(p);
-    const added: Array<[string, string]> = [['paymentNo', p.paymentNo], ['merchantTradeNo', p.merchantTradeNo]];
-    const signedUrl = i.signed?.url === 'with-added-params' ? addQuery(this.t.returnUrl, [...added, ['payment', payment]], 'form') : i.signed?.url === 'with-ids' ? addQuery(this.t.returnUrl, added, 'form') : this.t.returnUrl;
+    const added: Array<[string, string]> = [
+      ['paymentNo', p.paymentNo],
+      ['merchantTradeNo', p.merchantTradeNo],
+    ];
+    const signedUrl =
+      i.signed?.url === 'with-added-params'
+        ? addQuery(this.t.returnUrl, [...added, ['payment', payment]], 'form')
+        : i.signed?.url === 'with-ids'
+          ? addQuery(this.t.returnUrl, added, 'form')
+          : this.t.returnUrl;
     const signedPayment = i.signed?.payment ? SIGNED_PAYMENT[i.signed.payment](payment) : payment;
-    const { items, values, parts } = this.items(i.signed, 'GET', signedUrl, `payment=${signedPayment}`, `payment=${changeLastDigit(payment)}`);
+    const { items, values, parts } = this.items(
+      i.signed,
+      'GET',
+      signedUrl,
+      `payment=${signedPayment}`,
+      `payment=${changeLastDigit(payment)}`,
+    );
     const authorization = writeAuthorization(items, i.authorization, values);
     const forged = changeLastDigit(payment);
     const sent = i.sent?.payment ? forged : payment;
@@ -180,6 +248,11 @@ class Builder {
       const forgedAuthorization = writeAuthorization(items, { ...i.authorization, sign: 'last-digit' }, values) ?? '';
       params.push(...twice('authorization', authorization, forgedAuthorization, i.sent?.authorizationTwice));
     }
-    return { method: 'GET', url: addQuery(this.t.returnDeliverTo ?? this.t.returnUrl, params, i.encoding ?? 'form'), headers: [], signed: parts };
+    return {
+      method: 'GET',
+      url: addQuery(this.t.returnDeliverTo ?? this.t.returnUrl, params, i.encoding ?? 'form'),
+      headers: [],
+      signed: parts,
+    };
   }
 }

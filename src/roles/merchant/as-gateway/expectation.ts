@@ -24,16 +24,28 @@ export type ReadingsExpectation = 'accept' | 'refuse' | 'acceptable';
  * const { call } = createCallBuilder({ appId, appSecret, notifyUrl, returnUrl }, 1, Date.now()).build(vectorCase('merchant.webhook.valid.1'));
  * readingsExpectation(call, { appId, appSecret, notifyUrl, returnUrl }) // 'accept'
  */
-export function readingsExpectation(call: HttpCall, target: Pick<MerchantTarget, 'appId' | 'appSecret' | 'notifyUrl' | 'returnUrl'>): ReadingsExpectation {
+export function readingsExpectation(
+  call: HttpCall,
+  target: Pick<MerchantTarget, 'appId' | 'appSecret' | 'notifyUrl' | 'returnUrl'>,
+): ReadingsExpectation {
   const { appId, appSecret } = target;
   let answers: VerifyAnswers;
   if (call.method === 'POST') {
     const header = call.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1];
     // an HTTP header: SP and HTAB around its value are not part of it (RFC 9110 §5.5)
-    answers = verifyAnswers({ appId, appSecret, method: 'POST', url: target.notifyUrl, body: call.body ?? '' }, header === undefined ? header : httpFieldValue(header));
+    answers = verifyAnswers(
+      { appId, appSecret, method: 'POST', url: target.notifyUrl, body: call.body ?? '' },
+      header === undefined ? header : httpFieldValue(header),
+    );
   } else {
     const values = redirectValues(call.url);
-    answers = 'problem' in values ? { mayAccept: false, mayRefuse: true } : verifyAnswers({ appId, appSecret, method: 'GET', url: target.returnUrl, body: `payment=${values.payment}` }, values.authorization);
+    answers =
+      'problem' in values
+        ? { mayAccept: false, mayRefuse: true }
+        : verifyAnswers(
+            { appId, appSecret, method: 'GET', url: target.returnUrl, body: `payment=${values.payment}` },
+            values.authorization,
+          );
   }
   if (!answers.mayAccept) return 'refuse';
   return answers.mayRefuse ? 'acceptable' : 'accept';

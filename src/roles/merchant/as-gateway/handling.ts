@@ -10,7 +10,8 @@ import { isAccepting, type AcceptanceRule, type Endpoint } from './acceptance.js
 import type { SendOutcome } from './send.js';
 
 /** What the merchant did with a call. */
-export type Handling = 'accepted' | 'refused' | 'server-error' | 'timeout' | 'reset' | 'refused-connection' | 'transport-error';
+export type Handling =
+  'accepted' | 'refused' | 'server-error' | 'timeout' | 'reset' | 'refused-connection' | 'transport-error';
 
 /**
  * What each handling means, for messages and reports.
@@ -35,9 +36,20 @@ export const HANDLING_TITLES: Readonly<Record<Handling, string>> = {
  * @returns the handling
  * @example handlingOf({ kind: 'response', status: 200, body: '', ms: 1 }, 'notify') // 'accepted'
  */
-export function handlingOf(outcome: SendOutcome, endpoint: Endpoint, rule: AcceptanceRule = {}, base = 'http://localhost/'): Handling {
+export function handlingOf(
+  outcome: SendOutcome,
+  endpoint: Endpoint,
+  rule: AcceptanceRule = {},
+  base = 'http://localhost/',
+): Handling {
   if (outcome.kind === 'error') {
-    return outcome.error === 'timeout' ? 'timeout' : outcome.error === 'reset' ? 'reset' : outcome.error === 'refused' ? 'refused-connection' : 'transport-error';
+    return outcome.error === 'timeout'
+      ? 'timeout'
+      : outcome.error === 'reset'
+        ? 'reset'
+        : outcome.error === 'refused'
+          ? 'refused-connection'
+          : 'transport-error';
   }
   if (outcome.status >= 500) return 'server-error';
   if (isAccepting(outcome, endpoint, rule, base)) return 'accepted';

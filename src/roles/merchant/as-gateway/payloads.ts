@@ -77,7 +77,10 @@ export function makePayment(rng: Rng, attach?: string): Payment {
  * @returns the payload object
  * @example webhookPayload(createRng(1), { unknown: true }).eventId
  */
-export function webhookPayload(rng: Rng, options: { readonly unknown?: boolean; readonly attach?: string } = {}): Record<string, unknown> {
+export function webhookPayload(
+  rng: Rng,
+  options: { readonly unknown?: boolean; readonly attach?: string } = {},
+): Record<string, unknown> {
   const payment = makePayment(rng, options.attach);
   if (!options.unknown) return { ...payment };
   return {
@@ -94,7 +97,14 @@ export function webhookPayload(rng: Rng, options: { readonly unknown?: boolean; 
 export const NON_ASCII_TEXTS = ['Zoë Ångström', '東京の店舗 №7', 'مرحبا', 'café 😀 ß', 'e\u0301 decomposed'] as const;
 
 /** Texts that need query encoding in a redirect's payment value. */
-export const QUERY_HOSTILE_TEXTS = ['a+b', 'x&y=z', '100% sure', 'two  spaces', 'plus+and&amp=%25', 'Zoë 東京 😀'] as const;
+export const QUERY_HOSTILE_TEXTS = [
+  'a+b',
+  'x&y=z',
+  '100% sure',
+  'two  spaces',
+  'plus+and&amp=%25',
+  'Zoë 東京 😀',
+] as const;
 
 /**
  * Compact JSON text, as JSON.stringify writes it.

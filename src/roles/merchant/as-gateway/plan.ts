@@ -27,7 +27,12 @@ export interface PlannedCall {
  * const cases = liveCases(set).map((l) => l.case).filter((c) => c.kind === 'merchant');
  * merchantPlan(cases, { appId, appSecret, notifyUrl, returnUrl }, 1, Date.now()).length === cases.length // true
  */
-export function merchantPlan(cases: readonly MerchantCase[], target: MerchantTarget, seed: number, now: number): PlannedCall[] {
+export function merchantPlan(
+  cases: readonly MerchantCase[],
+  target: MerchantTarget,
+  seed: number,
+  now: number,
+): PlannedCall[] {
   const builder = createCallBuilder(target, seed, now);
   return cases.map((c) => ({ id: c.id, built: builder.build(c) }));
 }
@@ -48,8 +53,16 @@ export function merchantPlan(cases: readonly MerchantCase[], target: MerchantTar
 export function planHash(cases: readonly MerchantCase[], target: MerchantTarget, seed: number): string {
   const stable: MerchantTarget = {
     ...target,
-    deliverTo: target.deliverTo !== undefined && target.deliverTo !== target.notifyUrl ? 'https://delivery.invalid/webhook' : target.notifyUrl,
-    returnDeliverTo: target.returnDeliverTo !== undefined && target.returnDeliverTo !== target.returnUrl ? 'https://delivery.invalid/return' : target.returnUrl,
+    deliverTo:
+      target.deliverTo !== undefined && target.deliverTo !== target.notifyUrl
+        ? 'https://delivery.invalid/webhook'
+        : target.notifyUrl,
+    returnDeliverTo:
+      target.returnDeliverTo !== undefined && target.returnDeliverTo !== target.returnUrl
+        ? 'https://delivery.invalid/return'
+        : target.returnUrl,
   };
-  return createHash('sha256').update(JSON.stringify(merchantPlan(cases, stable, seed, REFERENCE_TIME))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(merchantPlan(cases, stable, seed, REFERENCE_TIME)))
+    .digest('hex');
 }

@@ -29,7 +29,10 @@ function write(value: unknown, comma: string, colon: string, str: (s: string) =>
   const go = (v: unknown): string => {
     if (typeof v === 'string') return str(v);
     if (Array.isArray(v)) return `[${v.map(go).join(comma)}]`;
-    if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${str(k)}${colon}${go(x)}`).join(comma)}}`;
+    if (v !== null && typeof v === 'object')
+      return `{${Object.entries(v)
+        .map(([k, x]) => `${str(k)}${colon}${go(x)}`)
+        .join(comma)}}`;
     return JSON.stringify(v);
   };
   return go(value);

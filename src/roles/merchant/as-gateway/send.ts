@@ -13,7 +13,13 @@ export type SendErrorKind = 'timeout' | 'reset' | 'refused' | 'other';
 
 /** The outcome of one call. */
 export type SendOutcome =
-  | { readonly kind: 'response'; readonly status: number; readonly body: string; readonly location?: string; readonly ms: number }
+  | {
+      readonly kind: 'response';
+      readonly status: number;
+      readonly body: string;
+      readonly location?: string;
+      readonly ms: number;
+    }
   | { readonly kind: 'error'; readonly error: SendErrorKind; readonly message: string; readonly ms: number };
 
 /** The most body text kept from a response. */
@@ -40,7 +46,12 @@ export interface Sender {
 export function createSender(timeoutMs: number): Sender {
   // Keep-alive, one request at a time per connection, as a gateway delivers: a call that times out,
   // resets, or whose answer is cut short destroys its connection, so it cannot disturb the next one.
-  const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, pipelining: 1 });
+  const agent = new Agent({
+    connect: { timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    pipelining: 1,
+  });
   return {
     send: (call) => send(agent, call, timeoutMs),
     close: () => agent.destroy(),
@@ -57,7 +68,10 @@ export function createSender(timeoutMs: number): Sender {
  * import { Readable } from 'node:stream';
  * (await readHead(Readable.from([Buffer.from('OK')]), 16 * 1024)).toString('utf8') // 'OK'
  */
-export async function readHead(body: AsyncIterable<unknown> & { destroy(): unknown }, maxBytes: number): Promise<Buffer> {
+export async function readHead(
+  body: AsyncIterable<unknown> & { destroy(): unknown },
+  maxBytes: number,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -103,7 +117,12 @@ async function send(agent: Agent, call: HttpCall, timeoutMs: number): Promise<Se
       ms: ms(),
     };
   } catch (e) {
-    return { kind: 'error', error: timedOut ? 'timeout' : classify(e), message: timedOut ? `no complete answer within ${timeoutMs} ms` : describe(e), ms: ms() };
+    return {
+      kind: 'error',
+      error: timedOut ? 'timeout' : classify(e),
+      message: timedOut ? `no complete answer within ${timeoutMs} ms` : describe(e),
+      ms: ms(),
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -115,7 +134,12 @@ function classify(e: unknown): SendErrorKind {
     const code = (x as { code?: unknown }).code;
     if (typeof code === 'string') codes.add(code);
   }
-  if (['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'].some((c) => codes.has(c))) return 'timeout';
+  if (
+    ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'].some((c) =>
+      codes.has(c),
+    )
+  )
+    return 'timeout';
   if (codes.has('ECONNREFUSED')) return 'refused';
   if (['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE'].some((c) => codes.has(c))) return 'reset';
   return 'other';

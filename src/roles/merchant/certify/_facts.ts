@@ -46,7 +46,9 @@ export function subjectFacts(r: CertificationResult): Fact[] {
  */
 export function runFacts(r: CertificationResult): Fact[] {
   const m = r.merchant;
-  const robustness = Object.entries(r.robustness).map(([k, n]) => `${k} ×${n}`).join(', ');
+  const robustness = Object.entries(r.robustness)
+    .map(([k, n]) => `${k} ×${n}`)
+    .join(', ');
   const t = r.totals;
   return [
     { label: 'Webhooks delivered to', value: m.deliverTo, code: true },
@@ -54,7 +56,10 @@ export function runFacts(r: CertificationResult): Fact[] {
     { label: 'Accepted means (notify)', value: acceptanceWords('notify', r) },
     { label: 'Accepted means (return)', value: acceptanceWords('return', r) },
     { label: 'Timeout per call', value: `${r.timeoutMs} ms` },
-    { label: 'Checks', value: `${t.pass} passed, ${t.fail} failed, ${t.advisory} advisory, ${t['not-applicable']} not applicable` },
+    {
+      label: 'Checks',
+      value: `${t.pass} passed, ${t.fail} failed, ${t.advisory} advisory, ${t['not-applicable']} not applicable`,
+    },
     { label: 'Answers', value: robustness || 'every call answered (no 5xx, timeout or reset)' },
     { label: 'Vector set hash', value: r.vectorSetHash, code: true },
   ];
@@ -156,9 +161,16 @@ export interface NotCovered {
 export function notCovered(r: CertificationResult): NotCovered[] {
   const replay = r.requirements.flatMap((q) => q.checks).filter((c) => c.expect === 'advisory');
   const accepted = replay.filter((c) => c.judgement.handling === 'accepted').length;
-  const found = replay.length === 0 ? '' : ` This merchant accepted ${accepted} of the ${replay.length} replayed or old calls sent.`;
+  const found =
+    replay.length === 0
+      ? ''
+      : ` This merchant accepted ${accepted} of the ${replay.length} replayed or old calls sent.`;
   const moved = r.merchant.deliverTo !== r.merchant.notifyUrl || r.merchant.returnDeliverTo !== r.merchant.returnUrl;
-  const item = (title: string, refs: string, ...sentences: string[]): NotCovered => ({ title, refs, text: sentences.join(' ') });
+  const item = (title: string, refs: string, ...sentences: string[]): NotCovered => ({
+    title,
+    refs,
+    text: sentences.join(' '),
+  });
   return [
     item(
       'Clock skew and replay',

@@ -138,7 +138,10 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
     run = await runCases({
       set,
       subject,
-      target: { kind: 'merchant', description: `merchant at ${options.deliverTo ?? options.notifyUrl} and ${options.returnDeliverTo ?? options.returnUrl}` },
+      target: {
+        kind: 'merchant',
+        description: `merchant at ${options.deliverTo ?? options.notifyUrl} and ${options.returnDeliverTo ?? options.returnUrl}`,
+      },
       selection: { only: ['area:merchant'], skip: [] },
       // in case order, one at a time: a replay follows the call it repeats
       concurrency: 1,
@@ -161,18 +164,41 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
  * @returns the certification
  * @example certificationOf(result.run, set, { appId, appSecret, notifyUrl, returnUrl, seed: 1, timeoutMs: 500 }).verdict // result.verdict
  */
-export function certificationOf(run: RunResult, set: VectorSet, options: CertifyOptions & { readonly timeoutMs: number }): CertificationResult {
-  const cases = liveCases(set).map((l) => l.case).filter((c): c is MerchantCase => c.kind === 'merchant');
+export function certificationOf(
+  run: RunResult,
+  set: VectorSet,
+  options: CertifyOptions & { readonly timeoutMs: number },
+): CertificationResult {
+  const cases = liveCases(set)
+    .map((l) => l.case)
+    .filter((c): c is MerchantCase => c.kind === 'merchant');
   const results = new Map(run.cases.map((r) => [r.id, r]));
   // a failed requirement names the mistake the run's leading cause among its failures is (the triage)
   const causeOf = causesByCheck(run);
   const rank = new Map<string, number>();
-  const requirements: RequirementResult[] = Object.entries(set.requirements).map(([id, q]) => {
-    const checks = cases.filter((c) => c.requirement === id && results.has(c.id)).map((c) => checkOutcome(c, results.get(c.id) as CaseResult));
-    const named = checks.filter((c) => c.judgement.result === 'fail').map((c) => causeOf.get(c.id)).filter((x) => x !== undefined).sort((a, b) => a.rank - b.rank)[0];
-    if (named) rank.set(id, named.rank);
-    return { id, title: q.title, sections: q.spec.map((s) => `§${s}`), readings: q.readings, ...(q.mistake !== undefined ? { mistake: q.mistake } : {}), ...(named ? { named: named.mistake } : {}), result: requirementResult(checks), checks };
-  }).filter((q) => q.checks.length > 0);
+  const requirements: RequirementResult[] = Object.entries(set.requirements)
+    .map(([id, q]) => {
+      const checks = cases
+        .filter((c) => c.requirement === id && results.has(c.id))
+        .map((c) => checkOutcome(c, results.get(c.id) as CaseResult));
+      const named = checks
+        .filter((c) => c.judgement.result === 'fail')
+        .map((c) => causeOf.get(c.id))
+        .filter((x) => x !== undefined)
+        .sort((a, b) => a.rank - b.rank)[0];
+      if (named) rank.set(id, named.rank);
+      return {
+        id,
+        title: q.title,
+        sections: q.spec.map((s) => `§${s}`),
+        readings: q.readings,
+        ...(q.mistake !== undefined ? { mistake: q.mistake } : {}),
+        ...(named ? { named: named.mistake } : {}),
+        result: requirementResult(checks),
+        checks,
+      };
+    })
+    .filter((q) => q.checks.length > 0);
   const all = requirements.flatMap((r) => r.checks);
   const answered = all.some((c) => c.outcome?.kind === 'response');
   const robustness: Partial<Record<Handling, number>> = {};
@@ -185,16 +211,36 @@ export function certificationOf(run: RunResult, set: VectorSet, options: Certify
   if (run.aborted) reasons.push(run.aborted.message);
   if (run.stopped) reasons.push(`${run.stopped.reason}: ${run.stopped.notRun} of the checks did not run`);
   const sent = all.filter((c) => c.judgement.handling !== 'not-sent').length;
-  if (!answered && sent > 0) reasons.push(`the merchant answered none of the ${sent} calls sent (${Object.entries(robustness).map(([h, n]) => `${n} ${h}`).join(', ')})`);
+  if (!answered && sent > 0)
+    reasons.push(
+      `the merchant answered none of the ${sent} calls sent (${Object.entries(robustness)
+        .map(([h, n]) => `${n} ${h}`)
+        .join(', ')})`,
+    );
   // the failed requirements, the one whose failures the run's leading cause explains first: a known mistake
   // the pattern of the merchant's answers names (the triage), else the one the requirement itself names
-  const failing = requirements.filter((r) => r.result === 'fail').sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity));
+  const failing = requirements
+    .filter((r) => r.result === 'fail')
+    .sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity));
   for (const r of failing) {
     const failed = r.checks.filter((c) => c.judgement.result === 'fail');
     const example = failed.find((c) => r.named !== undefined && causeOf.get(c.id)?.mistake === r.named) ?? failed[0];
-    reasons.push(`${r.id} (${r.sections.join(', ')}${r.readings.length ? `; ${r.readings.join(', ')}` : ''}): ${r.title} — ${failed.length} of ${r.checks.length} checks failed${mistakeNamed(r.named ?? r.mistake)}, e.g. ${example?.id}: ${example?.judgement.reason}`);
+    reasons.push(
+      `${r.id} (${r.sections.join(', ')}${r.readings.length ? `; ${r.readings.join(', ')}` : ''}): ${r.title} — ${failed.length} of ${r.checks.length} checks failed${mistakeNamed(r.named ?? r.mistake)}, e.g. ${example?.id}: ${example?.judgement.reason}`,
+    );
   }
-  const notes = all.filter((c) => c.expect === 'advisory' || c.expect === 'acceptable' || c.judgement.result === 'not-applicable' || c.judgement.result === 'advisory').map((c) => `${c.id}: ${c.judgement.handling === 'not-sent' ? 'not applicable' : c.judgement.handling} — ${c.judgement.reason}`);
+  const notes = all
+    .filter(
+      (c) =>
+        c.expect === 'advisory' ||
+        c.expect === 'acceptable' ||
+        c.judgement.result === 'not-applicable' ||
+        c.judgement.result === 'advisory',
+    )
+    .map(
+      (c) =>
+        `${c.id}: ${c.judgement.handling === 'not-sent' ? 'not applicable' : c.judgement.handling} — ${c.judgement.reason}`,
+    );
   const totals: Record<CheckResult, number> = { pass: 0, fail: 0, advisory: 0, 'not-applicable': 0 };
   for (const c of all) totals[c.judgement.result]++;
   return {
@@ -247,19 +293,35 @@ function mistakeNamed(id: string | undefined): string {
 function checkOutcome(c: MerchantCase, r: CaseResult): CheckOutcome {
   const expect: Expectation = expectationOf(c);
   const op = r.ops[0];
-  const answer = op && typeof op.got === 'object' && op.got !== null && 'result' in op.got ? (op.got as unknown as { result: MerchantAnswer }).result : undefined;
+  const answer =
+    op && typeof op.got === 'object' && op.got !== null && 'result' in op.got
+      ? (op.got as unknown as { result: MerchantAnswer }).result
+      : undefined;
   const reason = op?.message ?? r.message;
   // an advisory check (R12) never fails the certification, answered or not: what happened is in the notes and the robustness counts;
   // a check passed with an advisory (R16: a 5xx counted as a refusal) is reported as advisory, never failed
   const passed = r.status === 'pass' || r.status === 'skip';
-  const result: CheckResult = r.status === 'skip' ? 'not-applicable' : c.advisory ? 'advisory' : !passed ? 'fail' : r.advisory ? 'advisory' : 'pass';
+  const result: CheckResult =
+    r.status === 'skip'
+      ? 'not-applicable'
+      : c.advisory
+        ? 'advisory'
+        : !passed
+          ? 'fail'
+          : r.advisory
+            ? 'advisory'
+            : 'pass';
   const handling: Handling | 'not-sent' = answer?.handling ?? 'not-sent';
   return {
     id: c.id,
     title: c.comment,
     expect,
     ...(answer ? { call: answer.call, outcome: answer.outcome } : {}),
-    judgement: { result, handling, reason: result === 'not-applicable' ? reason.replace(/^unsupported: (not applicable: )?/, '') : reason },
+    judgement: {
+      result,
+      handling,
+      reason: result === 'not-applicable' ? reason.replace(/^unsupported: (not applicable: )?/, '') : reason,
+    },
   };
 }
 

@@ -131,7 +131,8 @@ dl.covered dt{font-weight:600;margin-top:.5rem}dl.covered dd{margin:0 0 0 1rem}
 function stampLine(r: CertificationResult, failed: number): string {
   const count = (x: CheckResult): number => r.requirements.filter((q) => q.result === x).length;
   const n = r.requirements.length;
-  if (r.verdict === 'CERTIFIED') return `${n} requirements: ${count('pass')} passed, ${count('advisory')} advisory, none failed`;
+  if (r.verdict === 'CERTIFIED')
+    return `${n} requirements: ${count('pass')} passed, ${count('advisory')} advisory, none failed`;
   if (failed > 0) return `${failed} of ${n} requirements failed`;
   return n === 0 ? 'no check ran' : `${r.reasons.length} reason${r.reasons.length === 1 ? '' : 's'}`;
 }
@@ -144,7 +145,9 @@ function runReasons(r: CertificationResult): string[] {
 }
 
 function facts(items: readonly Fact[], cls: string): string {
-  const pairs = items.map((f) => `<dt>${h(f.label)}</dt><dd>${f.code ? `<code>${h(f.value)}</code>` : h(f.value)}</dd>`);
+  const pairs = items.map(
+    (f) => `<dt>${h(f.label)}</dt><dd>${f.code ? `<code>${h(f.value)}</code>` : h(f.value)}</dd>`,
+  );
   return `<dl class="${cls}">${pairs.join('')}</dl>`;
 }
 
@@ -168,7 +171,8 @@ function requirementTable(r: CertificationResult): string {
       citeRefsHtml(h(q.readings.join(' '))) || '—',
       h(text),
     ];
-    const td = (c: string, i: number): string => `<td${i === 2 ? ' class="what"' : i === 5 ? ' class="num"' : ''}>${c}</td>`;
+    const td = (c: string, i: number): string =>
+      `<td${i === 2 ? ' class="what"' : i === 5 ? ' class="num"' : ''}>${c}</td>`;
     return `<tr class="r-${q.result}">${cells.map(td).join('')}</tr>`;
   });
   if (rows.length === 0) return `<section id="requirements"><p class="notice bad">${NO_CHECK}</p></section>`;
@@ -224,7 +228,8 @@ function why(r: CertificationResult): string[] {
 
 function notCoveredSection(r: CertificationResult): string {
   const items = notCovered(r).map(
-    (n) => `<dt>${h(n.title)} <span class="ref">(${citeRefsHtml(h(n.refs), true)})</span></dt><dd>${citeRefsHtml(h(n.text))}</dd>`,
+    (n) =>
+      `<dt>${h(n.title)} <span class="ref">(${citeRefsHtml(h(n.refs), true)})</span></dt><dd>${citeRefsHtml(h(n.text))}</dd>`,
   );
   return [
     '<section id="not-covered"><h2>What this certification does not cover</h2>',
@@ -240,7 +245,11 @@ function requirementDetail(q: RequirementResult): string {
     `spec ${citeRefsHtml(h(q.sections.join(', ')), true)}`,
     ...(q.readings.length > 0 ? [`readings ${citeRefsHtml(h(q.readings.join(', ')))}`] : []),
     `checks passed: ${h(requirementRow(q).text)}`,
-    ...(q.named !== undefined ? [`its failures are the known mistake <code>${h(q.named)}</code>`] : q.mistake !== undefined ? [`a failure is the known mistake <code>${h(q.mistake)}</code>`] : []),
+    ...(q.named !== undefined
+      ? [`its failures are the known mistake <code>${h(q.named)}</code>`]
+      : q.mistake !== undefined
+        ? [`a failure is the known mistake <code>${h(q.mistake)}</code>`]
+        : []),
   ];
   const shown = q.named ?? q.mistake;
   const explained = q.result === 'fail' && shown !== undefined ? explanationHtml(mistakeRef(shown)) : '';
@@ -263,7 +272,9 @@ function requirementDetail(q: RequirementResult): string {
 function checkRow(c: CheckOutcome): string {
   const body = bodyShown(c.outcome);
   const size = body?.clipped ? `, first ${BODY_CHARS} characters of ${body.bytes} bytes` : '';
-  const answer = body ? `<div class="answer">answer body${size}: <code>${h(body.text)}${body.clipped ? '…' : ''}</code></div>` : '';
+  const answer = body
+    ? `<div class="answer">answer body${size}: <code>${h(body.text)}${body.clipped ? '…' : ''}</code></div>`
+    : '';
   const curl = c.judgement.result === 'fail' && c.call ? curlCommand(c.call) : undefined;
   const again = curl ? `<details><summary>the call again, with curl</summary><pre>${h(curl)}</pre></details>` : '';
   const cells = [

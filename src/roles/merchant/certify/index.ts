@@ -13,7 +13,16 @@
  * @module
  */
 export { certificationOf, runCertification } from './certify.js';
-export type { CertificationResult, CertificationVerdict, CertifyOptions, CheckOutcome, CheckResult, Expectation, Judgement, RequirementResult } from './certify.js';
+export type {
+  CertificationResult,
+  CertificationVerdict,
+  CertifyOptions,
+  CheckOutcome,
+  CheckResult,
+  Expectation,
+  Judgement,
+  RequirementResult,
+} from './certify.js';
 export type { Handling } from '../as-gateway/handling.js';
 export type { HttpCall, MerchantTarget } from '../as-gateway/call.js';
 export { createMerchantSubject } from '../subject.js';

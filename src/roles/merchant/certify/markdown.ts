@@ -41,15 +41,26 @@ export function certificationMarkdown(r: CertificationResult): string {
   const failed = failedRequirements(r).length;
   const out = [`# Merchant certification: ${r.verdict}`, ''];
   const n = r.reasons.length;
-  const some = failed > 0 ? `${failed} of ${r.requirements.length} requirements failed` : `${n} reason${n === 1 ? '' : 's'}, below`;
+  const some =
+    failed > 0
+      ? `${failed} of ${r.requirements.length} requirements failed`
+      : `${n} reason${n === 1 ? '' : 's'}, below`;
   const said = r.verdict === 'CERTIFIED' ? 'no requirement failed' : some;
   out.push(`**${r.verdict}**: ${said}.`, '');
-  for (const reason of r.reasons.filter((x) => reasonRequirement(x, r) === undefined)) out.push(`> **${md(shortBodies(reason))}**`, '');
+  for (const reason of r.reasons.filter((x) => reasonRequirement(x, r) === undefined))
+    out.push(`> **${md(shortBodies(reason))}**`, '');
   out.push(...factTable(subjectFacts(r)), '');
   const count = (x: string): number => rows.filter((q) => q.requirement.result === x).length;
-  out.push(`## Requirements (${rows.length}): ${count('fail')} failed, ${count('pass')} passed, ${count('advisory')} advisory`, '');
+  out.push(
+    `## Requirements (${rows.length}): ${count('fail')} failed, ${count('pass')} passed, ${count('advisory')} advisory`,
+    '',
+  );
   if (rows.length === 0) out.push('No check ran: no requirement was certified.');
-  else out.push('| Result | Requirement | What the merchant must do | Spec | Readings | Checks passed |', '|---|---|---|---|---|---|');
+  else
+    out.push(
+      '| Result | Requirement | What the merchant must do | Spec | Readings | Checks passed |',
+      '|---|---|---|---|---|---|',
+    );
   for (const { requirement: q, text } of rows) {
     const result = q.result === 'fail' ? `**${resultWord(q.result)}**` : resultWord(q.result);
     const readings = md(q.readings.join(' ')) || '—';
@@ -61,7 +72,12 @@ export function certificationMarkdown(r: CertificationResult): string {
   out.push(`${md(COVERS)} It says nothing of:`, '');
   for (const n of notCovered(r)) out.push(`- **${md(n.title)}** (${md(n.refs)}): ${md(n.text)}`);
   out.push('');
-  out.push("## Each requirement's checks", '', `What was sent, what the merchant had to do with it, and what it did. ${BODY_NOTE}`, '');
+  out.push(
+    "## Each requirement's checks",
+    '',
+    `What was sent, what the merchant had to do with it, and what it did. ${BODY_NOTE}`,
+    '',
+  );
   for (const { requirement: q } of rows) out.push(...requirementDetail(q));
   out.push('## How the run went', '', ...factTable(runFacts(r)), '');
   if (r.notes.length > 0) {
@@ -95,7 +111,11 @@ function why(r: CertificationResult): string[] {
     if (first !== undefined) out.push(`   - the known mistake ${code(id)}: explained under reason ${first}`);
     else if (e) {
       explainedAt.set(id, i + 1);
-      out.push(`   - what it means: ${withCode(e.means)}`, `   - how to fix it: ${withCode(e.fix)}`, `   - ${md(e.page)}`);
+      out.push(
+        `   - what it means: ${withCode(e.means)}`,
+        `   - how to fix it: ${withCode(e.fix)}`,
+        `   - ${md(e.page)}`,
+      );
     }
   });
   out.push('');
@@ -108,7 +128,11 @@ function requirementDetail(q: RequirementResult): string[] {
     `Spec ${md(q.sections.join(', '))}`,
     ...(q.readings.length > 0 ? [`readings ${md(q.readings.join(', '))}`] : []),
     `checks passed: ${requirementRow(q).text}`,
-    ...(q.named !== undefined ? [`its failures are the known mistake ${code(q.named)}`] : q.mistake !== undefined ? [`a failure is the known mistake ${code(q.mistake)}`] : []),
+    ...(q.named !== undefined
+      ? [`its failures are the known mistake ${code(q.named)}`]
+      : q.mistake !== undefined
+        ? [`a failure is the known mistake ${code(q.mistake)}`]
+        : []),
   ];
   const out = [`### ${resultWord(q.result)}: ${code(q.id)} — ${md(q.title)}`, '', `${facts.join('; ')}.`, ''];
   out.push('| Check | Sent | Expected | Result | What happened | ms |', '|---|---|---|---|---|---|');
@@ -117,9 +141,18 @@ function requirementDetail(q: RequirementResult): string[] {
     out.push(`| ${code(c.id)} | ${md(c.title)} | ${c.expect} | ${result} | ${happened(c)} | ${c.outcome?.ms ?? ''} |`);
   }
   out.push('');
-  const calls = q.checks.filter((c) => c.judgement.result === 'fail' && c.call).map((c) => [`# ${c.id}`, curlCommand(c.call) ?? '']);
+  const calls = q.checks
+    .filter((c) => c.judgement.result === 'fail' && c.call)
+    .map((c) => [`# ${c.id}`, curlCommand(c.call) ?? '']);
   if (calls.length === 0) return out;
-  out.push("The failed checks' calls again, byte for byte (paste into a shell):", '', '```sh', ...calls.flat(), '```', '');
+  out.push(
+    "The failed checks' calls again, byte for byte (paste into a shell):",
+    '',
+    '```sh',
+    ...calls.flat(),
+    '```',
+    '',
+  );
   return out;
 }
 

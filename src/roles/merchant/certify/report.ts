@@ -35,7 +35,10 @@ export const CERTIFICATION_FILES = [...CERTIFICATION_PAGES, ...REPORT_FILES] as 
  * @throws {ReportWriteError} when `dir` exists and holds other files, or cannot be written
  * @example (await writeCertificationReports(result, { dir: `${tmp}/cert-1`, secrets: [appSecret] })).files.includes('certification.html') // true
  */
-export async function writeCertificationReports(result: CertificationResult, options: { readonly dir: string; readonly secrets: readonly string[] }): Promise<{ dir: string; files: string[] }> {
+export async function writeCertificationReports(
+  result: CertificationResult,
+  options: { readonly dir: string; readonly secrets: readonly string[] },
+): Promise<{ dir: string; files: string[] }> {
   const { run, ...certification } = result;
   return writeReports(run, {
     ...options,

@@ -44,7 +44,14 @@ export const SAMPLE_MODULE = new URL('../../../../examples/sample-merchant/merch
  */
 export async function startSampleMerchant(): Promise<StartedSample> {
   const mod = (await import(SAMPLE_MODULE.href)) as {
-    startMerchant(o: { appId: string; appSecret: string; notifyUrl: string; returnUrl: string; host: string; port: number }): Promise<{ url: string; close(): Promise<void> }>;
+    startMerchant(o: {
+      appId: string;
+      appSecret: string;
+      notifyUrl: string;
+      returnUrl: string;
+      host: string;
+      port: number;
+    }): Promise<{ url: string; close(): Promise<void> }>;
   };
   const m = await mod.startMerchant({ ...SAMPLE_CREDENTIALS, ...SAMPLE_REGISTERED, host: '127.0.0.1', port: 0 });
   return {
