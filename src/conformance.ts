@@ -22,7 +22,13 @@ export type ConformanceOptions = RunOptions;
  * @param options - {@link ConformanceOptions}
  * @returns the run's result
  * @throws {SelectionError} when a pattern of the selection matches no case
- * @example const run = await runConformance({ set: loadVectorSet(), subject, target: { kind: 'testee', description: 'my adapter' }, selection: { only: ['signature.payment-create'], skip: [] } });
+ * @example
+ * const run = await runConformance({
+ *   set: loadVectorSet(),
+ *   subject,
+ *   target: { kind: 'testee', description: 'my adapter' },
+ *   selection: { only: ['signature.payment-create'], skip: [] },
+ * });
  */
 export async function runConformance(options: ConformanceOptions): Promise<RunResult> {
   const properties = options.properties ?? { runs: DEFAULT_PROPERTY_RUNS };

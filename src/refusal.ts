@@ -3,8 +3,8 @@
  * role (src/checks/gateway.ts), `fuzz --gateway` / `--merchant-notify` (src/fuzz/http.ts)
  * and the merchant role with certification (src/roles/merchant/check.ts, src/roles/merchant/certify/) share:
  * any answer that does not read as acceptance is a refusal (a non-2xx; at a merchant's return
- * endpoint, a page, what src/roles/merchant/as-gateway/acceptance.ts says); a 5xx answer to a forged, malformed or refused message
- * counts as a refusal too, reported as an advisory ("answered with a server error, not a
+ * endpoint, a page, what src/roles/merchant/as-gateway/acceptance.ts says); a 5xx answer to a forged, malformed or
+ * refused message counts as a refusal too, reported as an advisory ("answered with a server error, not a
  * refusal"); a 5xx answer to a genuine message is a failure, as any refusal of it is.
  * @module
  */
@@ -25,7 +25,10 @@ export interface AnswerJudgement {
   readonly serverError: boolean;
   /** Set when a 5xx counted as a refusal that was allowed: {@link SERVER_ERROR_ADVISORY}. */
   readonly advisory?: string;
-  /** Set when not ok: why, in one line (e.g. `answered 500 to a genuine message: a server error is a failure (R16)`). */
+  /**
+   * Set when not ok: why, in one line (e.g. `answered 500 to a genuine message: a server error is a failure
+   * (R16)`).
+   */
   readonly problem?: string;
 }
 
@@ -37,7 +40,9 @@ export interface AnswerJudgement {
  *   accept body the merchant was asked for); ignored for a 5xx
  * @returns whether the answer is allowed, what it counts as, and the advisory or the problem
  * @throws {RangeError} when status is not an HTTP status (100–599)
- * @example judgeAnswer('refuse', 500, false) // { ok: true, counted: 'refused', serverError: true, advisory: SERVER_ERROR_ADVISORY }
+ * @example
+ * const judged = judgeAnswer('refuse', 500, false);
+ * judged // { ok: true, counted: 'refused', serverError: true, advisory: SERVER_ERROR_ADVISORY }
  * @example judgeAnswer('accept', 503, false).ok // false
  */
 export function judgeAnswer(expect: AnswerExpectation, status: number, accepting: boolean): AnswerJudgement {

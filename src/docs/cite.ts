@@ -104,7 +104,9 @@ export function docsNamed(text: string): string {
  * @param escaped - HTML-escaped text, no markup
  * @param bareSections - mark `5.1` as well as `§5.1`
  * @returns the HTML with `<span class="doc" title="…">R8</span>` around each reference
- * @example citeRefsHtml('reading R8') // 'reading <span class="doc" title="R8: header grammar (5.3) — … (docs/readings.md in the kit)">R8</span>'
+ * @example
+ * const title = 'R8: header grammar (5.3) — … (docs/readings.md in the kit)';
+ * citeRefsHtml('reading R8') // `reading <span class="doc" title="${title}">R8</span>`
  */
 export function citeRefsHtml(escaped: string, bareSections = false): string {
   const pattern = bareSections
@@ -124,17 +126,22 @@ export function citeRefsHtml(escaped: string, bareSections = false): string {
  * @returns `<span class="doc" title="…">html</span>`, or `html`
  * @example
  * import { failureRef } from './refs.js';
- * citePageHtml(failureRef('failed'), 'FAILED') // '<span class="doc" title="the implementation is not conformant on this case: … (docs/failures/failed.md in the kit)">FAILED</span>'
+ * const title = 'the implementation is not conformant on this case: … (docs/failures/failed.md in the kit)';
+ * citePageHtml(failureRef('failed'), 'FAILED') // `<span class="doc" title="${title}">FAILED</span>`
  */
 export function citePageHtml(ref: DocRef | undefined, html: string): string {
   if (!ref) return html;
   const text = pageText(ref);
-  return `<span class="doc" title="${attr(text ? `${text.title}: ${text.means} (${inKit(ref)})` : inKit(ref))}">${html}</span>`;
+  const title = text ? `${text.title}: ${text.means} (${inKit(ref)})` : inKit(ref);
+  return `<span class="doc" title="${attr(title)}">${html}</span>`;
 }
 
 // --- internal ---
 
-/** What a reading or a section says, in one line, for the title of its citation: `§5.3 Authorization header (docs/gateway-spec.md#53-authorization-header in the kit)`. */
+/**
+ * What a reading or a section says, in one line, for the title of its citation:
+ * `§5.3 Authorization header (docs/gateway-spec.md#53-authorization-header in the kit)`.
+ */
 function citation(ref: DocRef): string {
   if (ref.kind === 'reading') {
     const r = readingTexts().get(ref.label);

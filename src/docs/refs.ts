@@ -58,7 +58,10 @@ export function readingRef(id: string): DocRef | undefined {
  * @param section - `5.3`, `§5.3` or `5`
  * @returns the reference (without anchor when the shipped spec has no such heading), or
  *   undefined when `section` is not a section number
- * @example sectionRef('§5.3') // { kind: 'section', label: '§5.3', file: 'docs/gateway-spec.md', anchor: '53-authorization-header', heading: '5.3 Authorization header' }
+ * @example
+ * const file = 'docs/gateway-spec.md';
+ * const heading = '5.3 Authorization header';
+ * sectionRef('§5.3') // { kind: 'section', label: '§5.3', file, anchor: '53-authorization-header', heading }
  */
 export function sectionRef(section: string): DocRef | undefined {
   const m = /^§?\s*(\d+(?:\.\d+)*)\.?$/.exec(section.trim());
@@ -121,7 +124,8 @@ export function failureRef(kind: string): DocRef | undefined {
  * Every reading and spec section cited in a reference text, in order, each once.
  * Understands `§5.1, R1`, `5.3, R8`, `R7-R12` (a range), `(4.2, R14)`.
  * @param text - a `ref` of a diagnosis, a case's sections and readings, a message
- * @param bareSections - also read `5.3` without `§` (default: true; false for free text, where a number may be anything)
+ * @param bareSections - also read `5.3` without `§` (default: true; false for free text, where a number may be
+ *   anything)
  * @returns the references
  * @example refsIn('§5.1, R1').map((r) => r.label) // ['§5.1', 'R1']
  */

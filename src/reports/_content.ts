@@ -120,7 +120,8 @@ export function lineText(line: ContentLine): string {
  * @returns the rows (one per line of the longer content) and the first difference
  * @example
  * import { Redactor } from './redact.js';
- * diffContents(utf8('a\nb\n'), utf8('a\nb'), new Redactor([])).firstDifference // { offset: 3, line: 2, part: 'appSecret' }
+ * const diff = diffContents(utf8('a\nb\n'), utf8('a\nb'), new Redactor([]));
+ * diff.firstDifference // { offset: 3, line: 2, part: 'appSecret' }
  */
 export function diffContents(expected: Uint8Array, got: Uint8Array, redactor: Redactor): ContentDiff {
   const e = viewContent(expected, redactor);
@@ -156,7 +157,8 @@ export function diffContents(expected: Uint8Array, got: Uint8Array, redactor: Re
  * @returns one line, e.g. `first difference at byte 311 (line 7, body); expected 312 bytes, got 311`
  * @example
  * import { Redactor } from './redact.js';
- * describeDifference(diffContents(utf8('a\nb\n'), utf8('a\nb'), new Redactor([]))) // 'first difference at byte 3 (line 2, appSecret); expected 4 bytes, got 3'
+ * const diff = diffContents(utf8('a\nb\n'), utf8('a\nb'), new Redactor([]));
+ * describeDifference(diff) // 'first difference at byte 3 (line 2, appSecret); expected 4 bytes, got 3'
  */
 export function describeDifference(diff: ContentDiff): string {
   const sizes = `expected ${diff.expected.length} bytes, got ${diff.got.length}`;

@@ -22,7 +22,11 @@ import { escapeHtml } from './escape.js';
 export function diffTable(diff: ContentDiff): string {
   const rows = diff.rows.map((row) => {
     const cls = row.differs ? ' class="differs"' : '';
-    return `<tr${cls}><td class="n">${row.number}</td><td class="part">${escapeHtml(row.part)}</td><td class="line">${line(row.expected, row.expectedMark)}</td><td class="line">${line(row.got, row.gotMark)}</td></tr>`;
+    return (
+      `<tr${cls}><td class="n">${row.number}</td><td class="part">${escapeHtml(row.part)}</td>` +
+      `<td class="line">${line(row.expected, row.expectedMark)}</td>` +
+      `<td class="line">${line(row.got, row.gotMark)}</td></tr>`
+    );
   });
   return [
     `<p class="where">${escapeHtml(describeDifference(diff))}</p>`,
@@ -41,12 +45,14 @@ export function diffTable(diff: ContentDiff): string {
 export function contentTable(view: ContentView, title: string): string {
   const rows = view.lines.map(
     (l) =>
-      `<tr><td class="n">${l.number}</td><td class="part">${escapeHtml(partName(l.number))}</td><td class="line">${line(l, undefined)}</td></tr>`,
+      `<tr><td class="n">${l.number}</td><td class="part">${escapeHtml(partName(l.number))}</td>` +
+      `<td class="line">${line(l, undefined)}</td></tr>`,
   );
   if (rows.length === 0)
     rows.push('<tr><td class="n"></td><td class="part"></td><td class="line"><em>(empty)</em></td></tr>');
   return [
-    `<table class="content"><thead><tr><th>#</th><th>part</th><th>${escapeHtml(title)} (${view.length} bytes)</th></tr></thead><tbody>`,
+    '<table class="content"><thead><tr><th>#</th><th>part</th>' +
+      `<th>${escapeHtml(title)} (${view.length} bytes)</th></tr></thead><tbody>`,
     ...rows,
     '</tbody></table>',
   ].join('\n');

@@ -37,9 +37,17 @@ export function causesSection(m: ReportModel): string {
     ];
     const where = notes.length > 0 ? ` <span class="ref">(${notes.join('; ')})</span>` : '';
     const page = cause.mistake ? mistakeRef(cause.mistake) : undefined;
-    return `<li><strong>${cause.count} case${cause.count === 1 ? '' : 's'}</strong>: ${citeRefsHtml(h(cause.title))}${cause.mistake ? ` <code>${h(cause.mistake)}</code>` : ''}${where}${explanationHtml(page)}<details><summary>the case${cause.count === 1 ? '' : 's'}</summary>${links.join(', ')}</details></li>`;
+    const plural = cause.count === 1 ? '' : 's';
+    const mistake = cause.mistake ? ` <code>${h(cause.mistake)}</code>` : '';
+    return (
+      `<li><strong>${cause.count} case${plural}</strong>: ${citeRefsHtml(h(cause.title))}${mistake}${where}` +
+      `${explanationHtml(page)}<details><summary>the case${plural}</summary>${links.join(', ')}</details></li>`
+    );
   });
-  return `<section id="causes"><h2>Likely causes, most cases first</h2><ol class="causes">${items.join('')}</ol></section>`;
+  return (
+    '<section id="causes"><h2>Likely causes, most cases first</h2>' +
+    `<ol class="causes">${items.join('')}</ol></section>`
+  );
 }
 
 /**
@@ -49,39 +57,45 @@ export function causesSection(m: ReportModel): string {
  * @returns the article
  */
 export function article(c: CaseView): string {
-  const list = (a: readonly string[]): string => (a.length > 0 ? a.map((x) => `<code>${h(x)}</code>`).join(', ') : '—');
+  const code = (x: string): string => `<code>${h(x)}</code>`;
+  const list = (a: readonly string[]): string => (a.length > 0 ? a.map(code).join(', ') : '—');
   const refs = (a: readonly string[]): string =>
     a.length > 0 ? a.map((x) => `<code>${citeRefsHtml(h(x), true)}</code>`).join(', ') : '—';
   const out = [
     `<article class="case" id="${h(anchor(c))}">`,
     `<h3>${citePageHtml(failureRef(c.verdict), verdictBadge(c.verdict))} <code>${h(c.id)}</code></h3>`,
     `<p class="comment">${h(c.comment)}</p>`,
-    `<p class="facts">file <code>${h(c.file)}</code> · result <strong>${h(c.result)}</strong> · spec ${refs(c.spec)} · readings ${refs(c.readings)} · flags ${list(c.flags)}</p>`,
+    `<p class="facts">file <code>${h(c.file)}</code> · result <strong>${h(c.result)}</strong>` +
+      ` · spec ${refs(c.spec)} · readings ${refs(c.readings)} · flags ${list(c.flags)}</p>`,
     `<p class="message">${citeRefsHtml(h(c.message))}</p>`,
   ];
   if (c.property?.replay !== undefined) {
     out.push(
-      `<p class="facts">property: seed ${c.property.seed}, ${c.property.runs} inputs, ${c.property.shrinks ?? 0} shrinks; replay <code>--replay ${h(c.id)}=${h(c.property.replay)}</code></p>`,
+      `<p class="facts">property: seed ${c.property.seed}, ${c.property.runs} inputs, ` +
+        `${c.property.shrinks ?? 0} shrinks; replay <code>--replay ${h(c.id)}=${h(c.property.replay)}</code></p>`,
     );
-    out.push(
-      `<details open><summary>Counterexample (shrunk)</summary><pre>${h(JSON.stringify(c.property.counterexample ?? null, null, 2).slice(0, 4000))}</pre></details>`,
-    );
+    const shrunk = JSON.stringify(c.property.counterexample ?? null, null, 2).slice(0, 4000);
+    out.push(`<details open><summary>Counterexample (shrunk)</summary><pre>${h(shrunk)}</pre></details>`);
   }
   out.push(`<p class="facts">reproduce: <code>${h(c.reproduce)}</code></p>`);
   if (c.curl)
     out.push(
-      `<details><summary>the request again, with curl</summary><pre>${h(c.curl)}</pre><p class="ref">A gateway may refuse it now for its timestamp, or for its nonce, used once.</p></details>`,
+      `<details><summary>the request again, with curl</summary><pre>${h(c.curl)}</pre>` +
+        '<p class="ref">A gateway may refuse it now for its timestamp, or for its nonce, used once.</p></details>',
     );
   if (c.verdict === 'unexpected-pass')
     out.push(
-      `<p>Listed as an expected failure${c.listedReason ? ` (${h(c.listedReason)})` : ''} but passed: update the list (<code>--update-expect-failures</code>).</p>`,
+      `<p>Listed as an expected failure${c.listedReason ? ` (${h(c.listedReason)})` : ''} but passed: ` +
+        'update the list (<code>--update-expect-failures</code>).</p>',
     );
   if (c.diagnosis.length > 0) {
     out.push('<div class="diagnosis"><h4>Diagnosis</h4><ul>');
     for (const d of c.diagnosis) {
       const fix = explanationHtml(mistakeRef(d.mistake));
+      const fixDetails = fix ? `<details><summary>what it means, how to fix it</summary>${fix}</details>` : '';
       out.push(
-        `<li><code>${h(d.mistake)}</code>: ${citeRefsHtml(h(d.message))} <span class="ref">(${citeRefsHtml(h(d.ref), true)})</span>${fix ? `<details><summary>what it means, how to fix it</summary>${fix}</details>` : ''}</li>`,
+        `<li><code>${h(d.mistake)}</code>: ${citeRefsHtml(h(d.message))} ` +
+          `<span class="ref">(${citeRefsHtml(h(d.ref), true)})</span>${fixDetails}</li>`,
       );
     }
     out.push('</ul></div>');
@@ -116,17 +130,23 @@ function anchor(c: CaseView): string {
   return `case-${c.id.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
 }
 
-/** A step: its status and message, then what it was sent, expected against got and the contents — or, for a step that did not run, why. */
+/**
+ * A step: its status and message, then what it was sent, expected against got and the contents — or, for a step
+ * that did not run, why.
+ */
 function op(o: OpView): string {
   const notRun = notRunReason(o);
   if (notRun !== undefined)
     return `<div class="op"><h4><code>${h(o.op)}</code> <span class="s-skip">${h(notRun)}</span></h4></div>`;
   const out = [
-    `<div class="op"><h4><code>${h(o.op)}</code> <span class="s-${o.status}">${h(o.status)}</span>: ${citeRefsHtml(h(o.message))} <span class="ref">(${o.durationMs} ms)</span></h4>`,
+    `<div class="op"><h4><code>${h(o.op)}</code> <span class="s-${o.status}">${h(o.status)}</span>: ` +
+      `${citeRefsHtml(h(o.message))} <span class="ref">(${o.durationMs} ms)</span></h4>`,
   ];
   if (o.input !== undefined)
     out.push(`<details open><summary>sent</summary><pre>${h(clipped(jsonText(o.input)))}</pre></details>`);
-  const sbs = `<div class="sbs"><div><h5>expected</h5><pre>${h(jsonText(o.expected))}</pre></div><div><h5>got</h5><pre>${h(jsonText(o.got))}</pre></div></div>`;
+  const sbs =
+    `<div class="sbs"><div><h5>expected</h5><pre>${h(jsonText(o.expected))}</pre></div>` +
+    `<div><h5>got</h5><pre>${h(jsonText(o.got))}</pre></div></div>`;
   if (o.content?.diff) {
     out.push(diffTable(o.content.diff), `<details><summary>expected and got as JSON</summary>${sbs}</details>`);
   } else {

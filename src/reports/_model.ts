@@ -44,7 +44,10 @@ export interface CaseView extends Omit<CaseResult, 'ops'> {
   readonly diagnosis: readonly Diagnosis[];
   /** The command that runs this case alone against the same target (`pgv2kit run … --only id:<id>`). */
   readonly reproduce: string;
-  /** For a case of an HTTP role (gateway, merchant): a curl command that sends its first request again, as it went on the wire. */
+  /**
+   * For a case of an HTTP role (gateway, merchant): a curl command that sends its first request again, as it went
+   * on the wire.
+   */
   readonly curl?: string;
   /** The operations whose step ran (passed, failed or errored). */
   readonly ran: readonly string[];
@@ -240,6 +243,9 @@ export type ModelFacts = Omit<ReportModel, 'conformant' | 'subject' | 'summary' 
 export function withDerived(m: ModelFacts): ReportModel {
   // a run that ended before its cases ran, or stopped before every one ran, is never conformant (runConformant)
   const conformant = runConformant(m) && m.aborted === undefined;
+  const stoppedPrefix = m.stopped
+    ? `${STOP_INFO[m.stopped.kind].banner} (${m.stopped.reason}; ${m.stopped.notRun} not run) — `
+    : '';
   return {
     ...m,
     conformant,
@@ -248,7 +254,7 @@ export function withDerived(m: ModelFacts): ReportModel {
       : describeImplementation(m.implementation),
     summary: m.aborted
       ? `${ABORT_INFO[m.aborted.kind].banner}: ${m.aborted.message} (no case ran, ${seconds(m.durationMs)} s)`
-      : `${m.stopped ? `${STOP_INFO[m.stopped.kind].banner} (${m.stopped.reason}; ${m.stopped.notRun} not run) — ` : ''}${summaryLine(m.totals, m.durationMs, m.noTestRan, m.stopped !== undefined)}`,
+      : `${stoppedPrefix}${summaryLine(m.totals, m.durationMs, m.noTestRan, m.stopped !== undefined)}`,
     causes: triage(m.cases),
     byKind: group(m.cases, (c) => [c.kind], [...RUN_KINDS]),
     bySection: group(m.cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
@@ -262,7 +268,11 @@ export function withDerived(m: ModelFacts): ReportModel {
  * @param id - the case
  * @param replay - a property's `<seed>:<path>`, when it failed
  * @returns e.g. `npx pgv2kit run --testee 'python3 adapter.py' --only id:signature.final-lf-missing`
- * @example reproduceCommand({ kind: 'reference', description: 'built-in reference' }, 'signature.x') // 'npx pgv2kit run --only id:signature.x'
+ * @example
+ * reproduceCommand(
+ *   { kind: 'reference', description: 'built-in reference' },
+ *   'signature.x',
+ * ) // 'npx pgv2kit run --only id:signature.x'
  */
 export function reproduceCommand(target: RunResult['target'], id: string, replay?: string): string {
   const how: Record<RunResult['target']['kind'], string> = {
@@ -273,7 +283,8 @@ export function reproduceCommand(target: RunResult['target'], id: string, replay
     // the merchant role's URLs are the run's own (its description is a sentence): said, not guessed
     merchant: ' --merchant --notify-url <as in this run> --return-url <as in this run>',
   };
-  const only = `--only ${shellQuote(`id:${id}`)}${replay !== undefined ? ` --replay ${shellQuote(`${id}=${replay}`)}` : ''}`;
+  const replayFlag = replay !== undefined ? ` --replay ${shellQuote(`${id}=${replay}`)}` : '';
+  const only = `--only ${shellQuote(`id:${id}`)}${replayFlag}`;
   // npx finds the kit installed in the project or globally: the command works where it is pasted
   return `npx pgv2kit run${how[target.kind]} ${only}`;
 }
@@ -301,16 +312,21 @@ function curlField(ops: readonly OpView[]): { curl?: string } {
  * @param noTestRan - why no step ran, when none did
  * @param stopped - whether the run stopped early
  * @returns e.g. `NOT CONFORMANT: 5 passed, 1 failed, 1 skipped (7 cases, 0.42 s)`
- * @example summaryLine({ passed: 2, failed: 0, error: 0, partial: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 }, 10) // 'CONFORMANT: 2 passed (2 cases, 0.010 s)'
+ * @example
+ * summaryLine(
+ *   { passed: 2, failed: 0, error: 0, partial: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 },
+ *   10,
+ * ) // 'CONFORMANT: 2 passed (2 cases, 0.010 s)'
  */
 export function summaryLine(totals: Totals, durationMs: number, noTestRan?: string, stopped = false): string {
   const total = Object.values(totals).reduce((a, b) => a + b, 0);
   const parts = (['passed', 'failed', 'error', 'unexpected-pass', 'expected-failure', 'partial', 'skipped'] as const)
     .filter((v) => v === 'passed' || totals[v] > 0)
-    .map(
-      (v) =>
-        `${totals[v]} ${v === 'expected-failure' ? 'expected failure' : v === 'unexpected-pass' ? 'unexpected pass' : v}`,
-    );
+    .map((v) => {
+      const verdictWords =
+        v === 'expected-failure' ? 'expected failure' : v === 'unexpected-pass' ? 'unexpected pass' : v;
+      return `${totals[v]} ${verdictWords}`;
+    });
   // a run that stopped before every case ran is never conformant: what did not run did not pass
   const head = !runPassed(totals)
     ? 'NOT CONFORMANT'
@@ -345,7 +361,8 @@ export function seconds(ms: number): string {
 }
 
 /**
- * The cases that fail the run (failed, error, unexpected pass), root causes first: the scheme's operations, then the roles ({@link byCause}).
+ * The cases that fail the run (failed, error, unexpected pass), root causes first: the scheme's operations, then
+ * the roles ({@link byCause}).
  * @param model - the model
  * @returns the failing cases
  */
@@ -440,7 +457,12 @@ export function implementationLine(m: Pick<ReportModel, 'implementation' | 'abor
  * the reference gateway).
  * @param o - a step
  * @returns e.g. `not run: the implementation does not offer signature.content`; undefined for a step that ran
- * @example notRunReason({ op: 'signature.sign', status: 'skip', message: 'unsupported: no' }) // 'not run: the implementation answered unsupported (no)'
+ * @example
+ * notRunReason({
+ *   op: 'signature.sign',
+ *   status: 'skip',
+ *   message: 'unsupported: no',
+ * }) // 'not run: the implementation answered unsupported (no)'
  */
 export function notRunReason(o: Pick<OpView, 'op' | 'status' | 'message'>): string | undefined {
   if (o.status !== 'skip') return undefined;

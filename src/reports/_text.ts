@@ -35,9 +35,8 @@ export function diffLines(diff: ContentDiff): string[] {
       out.push(`  ${label}${lineText(row.expected)}`);
       continue;
     }
-    out.push(
-      `- ${label}${row.expected ? lineText(row.expected) : '(no line)'}${row.expectedMark === 'end' ? ' ‹end›' : ''}`,
-    );
+    const endMark = row.expectedMark === 'end' ? ' ‹end›' : '';
+    out.push(`- ${label}${row.expected ? lineText(row.expected) : '(no line)'}${endMark}`);
     const pointer = caret(row.expected, row.expectedMark);
     if (pointer !== undefined) out.push(`  ${' '.repeat(label.length)}${pointer}`);
     out.push(`+ ${label}${row.got ? lineText(row.got) : '(no line)'}${row.gotMark === 'end' ? ' ‹end›' : ''}`);
@@ -74,7 +73,10 @@ export function jsonText(value: Json): string {
  */
 export function caseFacts(c: CaseView): string {
   const list = (a: readonly string[]): string => (a.length > 0 ? a.join(', ') : '—');
-  return `file: ${c.file} · result: ${c.result} · spec: ${list(c.spec)} · readings: ${list(c.readings)} · flags: ${list(c.flags)}`;
+  return (
+    `file: ${c.file} · result: ${c.result} · spec: ${list(c.spec)} · ` +
+    `readings: ${list(c.readings)} · flags: ${list(c.flags)}`
+  );
 }
 
 /**

@@ -108,15 +108,15 @@ function isResults(r: unknown): r is ResultsJson {
 export function compareWarnings(entries: readonly CompareEntry[]): string[] {
   const out: string[] = [];
   const hashes = new Set(entries.map((e) => e.results.vectorSetHash));
-  if (hashes.size > 1)
-    out.push(
-      `the runs used ${hashes.size} different vector sets (${entries.map((e) => `${e.key}: ${e.results.vectorSetHash.slice(0, 12)}`).join(', ')}): compare the cases they share`,
-    );
+  if (hashes.size > 1) {
+    const sets = entries.map((e) => `${e.key}: ${e.results.vectorSetHash.slice(0, 12)}`).join(', ');
+    out.push(`the runs used ${hashes.size} different vector sets (${sets}): compare the cases they share`);
+  }
   const selections = new Set(entries.map((e) => JSON.stringify(e.results.selection ?? null)));
-  if (selections.size > 1)
-    out.push(
-      `the runs selected different cases (${entries.map((e) => `${e.key}: ${describeSelection(e.results.selection)}`).join('; ')}): a case one run did not select is not a difference`,
-    );
+  if (selections.size > 1) {
+    const selected = entries.map((e) => `${e.key}: ${describeSelection(e.results.selection)}`).join('; ');
+    out.push(`the runs selected different cases (${selected}): a case one run did not select is not a difference`);
+  }
   return out;
 }
 
@@ -157,16 +157,23 @@ export function badgeSvg(r: ResultsJson): string {
   const lw = Math.round(left.length * 6.5 + 10);
   const rw = Math.round(right.length * 6.5 + 10);
   const colour = BADGE_COLOURS[verdict];
-  const title = `pgv2kit: ${describeImplementation(r.implementation)}: ${verdict === 'nothing ran' ? verdict : `${verdict}, ${right}`}`;
+  const outcome = verdict === 'nothing ran' ? verdict : `${verdict}, ${right}`;
+  const title = `pgv2kit: ${describeImplementation(r.implementation)}: ${outcome}`;
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${lw + rw}" height="20" role="img" aria-label="${escapeXml(title, true)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${lw + rw}" height="20" role="img"` +
+      ` aria-label="${escapeXml(title, true)}">`,
     `<title>${escapeXml(title)}</title>`,
-    '<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>',
+    '<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/>' +
+      '<stop offset="1" stop-opacity=".1"/></linearGradient>',
     `<clipPath id="r"><rect width="${lw + rw}" height="20" rx="3" fill="#fff"/></clipPath>`,
-    `<g clip-path="url(#r)"><rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${rw}" height="20" fill="${colour}"/><rect width="${lw + rw}" height="20" fill="url(#s)"/></g>`,
+    `<g clip-path="url(#r)"><rect width="${lw}" height="20" fill="#555"/>` +
+      `<rect x="${lw}" width="${rw}" height="20" fill="${colour}"/>` +
+      `<rect width="${lw + rw}" height="20" fill="url(#s)"/></g>`,
     `<g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">`,
-    `<text x="${lw / 2}" y="15" fill="#010101" fill-opacity=".3">${left}</text><text x="${lw / 2}" y="14">${left}</text>`,
-    `<text x="${lw + rw / 2}" y="15" fill="#010101" fill-opacity=".3">${escapeXml(right)}</text><text x="${lw + rw / 2}" y="14">${escapeXml(right)}</text>`,
+    `<text x="${lw / 2}" y="15" fill="#010101" fill-opacity=".3">${left}</text>` +
+      `<text x="${lw / 2}" y="14">${left}</text>`,
+    `<text x="${lw + rw / 2}" y="15" fill="#010101" fill-opacity=".3">${escapeXml(right)}</text>` +
+      `<text x="${lw + rw / 2}" y="14">${escapeXml(right)}</text>`,
     '</g></svg>',
     '',
   ].join('');
@@ -241,14 +248,19 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
       .join('/');
     return `${rel}${id ? `#case-${id.replace(/[^A-Za-z0-9_.-]/g, '_')}` : ''}`;
   };
-  const head = `<tr><th></th>${entries.map((e) => `<th><a href="${h(report(e))}">${h(e.key)}</a><div class="lang">${h(e.results.implementation.language)} · ${h(e.results.target.kind)}</div><img alt="badge" src="badges/${h(badgeFile(e.key))}"></th>`).join('')}</tr>`;
+  const headCell = (e: CompareEntry): string =>
+    `<th><a href="${h(report(e))}">${h(e.key)}</a>` +
+    `<div class="lang">${h(e.results.implementation.language)} · ${h(e.results.target.kind)}</div>` +
+    `<img alt="badge" src="badges/${h(badgeFile(e.key))}"></th>`;
+  const head = `<tr><th></th>${entries.map(headCell).join('')}</tr>`;
   const verdictCell = (e: CompareEntry, row: CaseRow, i: number): string => {
     const c = row.cells[i];
     if (!c) return '<td class="absent">not in this run</td>';
     const failing = VERDICT_INFO[c.verdict].failsRun;
     const page = c.mistake ? mistakeRef(c.mistake) : undefined;
     const why = failing
-      ? ` <a href="${h(report(e, row.id))}" title="${h(c.message)}">why</a>${page ? ` · ${citePageHtml(page, h(c.mistake ?? ''))}` : ''}`
+      ? ` <a href="${h(report(e, row.id))}" title="${h(c.message)}">why</a>` +
+        `${page ? ` · ${citePageHtml(page, h(c.mistake ?? ''))}` : ''}`
       : '';
     return `<td class="v v-${c.verdict}">${h(VERDICT_INFO[c.verdict].title)}${why}</td>`;
   };
@@ -259,9 +271,10 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
         const of = e.results.cases.filter((c) => c.kind === area);
         const passed = of.filter((c) => c.verdict === 'passed').length;
         const failed = of.filter((c) => VERDICT_INFO[c.verdict].failsRun).length;
+        const verdictClass = failed > 0 ? 'v-failed' : passed === of.length ? 'v-passed' : 'v-partial';
         return of.length === 0
           ? '<td class="absent">—</td>'
-          : `<td class="${failed > 0 ? 'v-failed' : passed === of.length ? 'v-passed' : 'v-partial'}">${passed}/${of.length}${failed > 0 ? ` · ${failed} failed` : ''}</td>`;
+          : `<td class="${verdictClass}">${passed}/${of.length}${failed > 0 ? ` · ${failed} failed` : ''}</td>`;
       })
       .join('')}</tr>`;
   const ops = [...new Set(entries.flatMap((e) => e.results.operations.map((o) => o.op)))];
@@ -270,19 +283,27 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
       .map((e) => {
         const o = e.results.operations.find((x) => x.op === op);
         if (!o || !o.offered) return `<td class="absent">${o ? `not offered (${o.notRun} steps not run)` : '—'}</td>`;
-        return `<td class="${o.failed + o.error > 0 ? 'v-failed' : 'v-passed'}">${o.passed}/${o.ran} passed${o.failed + o.error > 0 ? ` · ${o.failed + o.error} failed` : ''}</td>`;
+        return (
+          `<td class="${o.failed + o.error > 0 ? 'v-failed' : 'v-passed'}">${o.passed}/${o.ran} passed` +
+          `${o.failed + o.error > 0 ? ` · ${o.failed + o.error} failed` : ''}</td>`
+        );
       })
       .join('')}</tr>`;
   const caseRow = (r: CaseRow): string =>
-    `<tr${r.differs ? ' class="differs"' : ''}><th><code>${h(r.id)}</code><div class="comment">${h(r.comment)}</div></th>${entries.map((e, i) => verdictCell(e, r, i)).join('')}</tr>`;
+    `<tr${r.differs ? ' class="differs"' : ''}><th><code>${h(r.id)}</code>` +
+    `<div class="comment">${h(r.comment)}</div></th>${entries.map((e, i) => verdictCell(e, r, i)).join('')}</tr>`;
+  const verdictTd = (e: CompareEntry): string =>
+    `<td class="verdict-${badgeVerdict(e.results).replace(' ', '-')}">${h(badgeVerdict(e.results))}` +
+    `<div class="muted">${h(e.results.summary)}</div></td>`;
   const same = rows.filter((r) => !r.differs);
   const body = [
     `<h1>pgv2kit: ${entries.length} implementations compared</h1>`,
-    `<p class="summary">${differing.length} of ${rows.length} cases differ between the implementations; they come first.</p>`,
+    `<p class="summary">${differing.length} of ${rows.length} cases differ between the implementations; ` +
+      'they come first.</p>',
     ...compareWarnings(entries).map((w) => `<p class="notice warn">Note: ${h(w)}.</p>`),
     hashes.size === 1 ? `<p class="muted">Vector set <code>${h([...hashes][0] ?? '')}</code>.</p>` : '',
     '<h2>Verdicts</h2>',
-    `<table><thead>${head}</thead><tbody><tr><th>verdict</th>${entries.map((e) => `<td class="verdict-${badgeVerdict(e.results).replace(' ', '-')}">${h(badgeVerdict(e.results))}<div class="muted">${h(e.results.summary)}</div></td>`).join('')}</tr></tbody></table>`,
+    `<table><thead>${head}</thead><tbody><tr><th>verdict</th>${entries.map(verdictTd).join('')}</tr></tbody></table>`,
     '<h2>By kind</h2>',
     `<table><thead>${head}</thead><tbody>${areas.map(areaRow).join('')}</tbody></table>`,
     '<h2>By operation</h2>',
@@ -292,10 +313,15 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
       ? '<p>None: every implementation has the same verdict on every case.</p>'
       : `<table class="cases"><thead>${head}</thead><tbody>${differing.map(caseRow).join('')}</tbody></table>`,
     `<h2 id="same">Cases with the same verdict everywhere (${same.length})</h2>`,
-    `<details><summary>Show them</summary><table class="cases"><thead>${head}</thead><tbody>${same.map(caseRow).join('')}</tbody></table></details>`,
+    `<details><summary>Show them</summary><table class="cases"><thead>${head}</thead>` +
+      `<tbody>${same.map(caseRow).join('')}</tbody></table></details>`,
     `<footer>Made by pgv2kit compare from ${entries.map((e) => `<code>${h(e.file)}</code>`).join(', ')}.</footer>`,
   ].join('\n');
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>pgv2kit: implementations compared</title><style>${CSS}</style></head><body>\n${body}\n</body></html>\n`;
+  return (
+    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>pgv2kit: implementations compared</title><style>${CSS}</style></head><body>\n${body}\n</body></html>\n`
+  );
 }
 
 /**
@@ -333,10 +359,12 @@ export function compareMarkdown(entries: readonly CompareEntry[]): string {
   if (differing.length === 0) out.push('None.');
   else {
     out.push(head, rule);
-    for (const r of differing)
-      out.push(
-        `| \`${r.id}\` | ${r.cells.map((c) => (c ? `${VERDICT_INFO[c.verdict].title}${c.mistake ? ` (${md(c.mistake)})` : ''}` : 'not in this run')).join(' | ')} |`,
+    for (const r of differing) {
+      const cells = r.cells.map((c) =>
+        c ? `${VERDICT_INFO[c.verdict].title}${c.mistake ? ` (${md(c.mistake)})` : ''}` : 'not in this run',
       );
+      out.push(`| \`${r.id}\` | ${cells.join(' | ')} |`);
+    }
   }
   out.push('');
   return out.join('\n');
@@ -348,19 +376,24 @@ function areasOf(entries: readonly CompareEntry[]): string[] {
   return RUN_KINDS.filter((a) => present.has(a));
 }
 
-const CSS = `
-:root{--bad:#b42318;--bad-bg:#fef3f2;--ok:#067647;--ok-bg:#ecfdf3;--warn:#b54708;--warn-bg:#fffaeb;--muted:#667085;--line:#eaecf0}
-body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1400px;padding:1.5rem;color:#101828}
-h1{font-size:1.5rem;margin:.2rem 0}h2{border-bottom:1px solid var(--line);padding-bottom:.2rem;margin-top:2rem}
-code{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-table{border-collapse:collapse;margin:.5rem 0;width:100%}th,td{border:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
-thead th{background:#f9fafb;position:sticky;top:0}thead img{display:block;margin-top:.2rem}
-.lang,.comment,.muted{color:var(--muted);font-size:.85em;font-weight:normal}
-.v-passed,.verdict-conformant{color:var(--ok);background:var(--ok-bg)}.v-failed,.v-error,.v-unexpected-pass,.verdict-not-conformant{color:var(--bad);background:var(--bad-bg)}
-.v-partial,.v-skipped,.verdict-partial{color:var(--warn);background:var(--warn-bg)}.absent,.verdict-nothing-ran{color:var(--muted);background:#f2f4f7}
-tr.differs th{border-left:4px solid var(--warn)}
-.summary{font-weight:600;padding:.4rem .7rem;border-radius:6px;background:#f9fafb;display:inline-block}
-.notice.warn{color:var(--warn);background:var(--warn-bg);padding:.3rem .7rem;border-radius:6px}
-.doc{text-decoration:underline dotted;cursor:help}
-footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
-`.trim();
+const CSS = [
+  ':root{--bad:#b42318;--bad-bg:#fef3f2;--ok:#067647;--ok-bg:#ecfdf3;--warn:#b54708;--warn-bg:#fffaeb;' +
+    '--muted:#667085;--line:#eaecf0}',
+  'body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1400px;' +
+    'padding:1.5rem;color:#101828}',
+  'h1{font-size:1.5rem;margin:.2rem 0}h2{border-bottom:1px solid var(--line);padding-bottom:.2rem;margin-top:2rem}',
+  'code{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}',
+  'table{border-collapse:collapse;margin:.5rem 0;width:100%}' +
+    'th,td{border:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}',
+  'thead th{background:#f9fafb;position:sticky;top:0}thead img{display:block;margin-top:.2rem}',
+  '.lang,.comment,.muted{color:var(--muted);font-size:.85em;font-weight:normal}',
+  '.v-passed,.verdict-conformant{color:var(--ok);background:var(--ok-bg)}' +
+    '.v-failed,.v-error,.v-unexpected-pass,.verdict-not-conformant{color:var(--bad);background:var(--bad-bg)}',
+  '.v-partial,.v-skipped,.verdict-partial{color:var(--warn);background:var(--warn-bg)}' +
+    '.absent,.verdict-nothing-ran{color:var(--muted);background:#f2f4f7}',
+  'tr.differs th{border-left:4px solid var(--warn)}',
+  '.summary{font-weight:600;padding:.4rem .7rem;border-radius:6px;background:#f9fafb;display:inline-block}',
+  '.notice.warn{color:var(--warn);background:var(--warn-bg);padding:.3rem .7rem;border-radius:6px}',
+  '.doc{text-decoration:underline dotted;cursor:help}',
+  'footer{margin-top:2rem;color:var(--muted);font-size:.85rem}',
+].join('\n');

@@ -19,7 +19,13 @@ export const CURL_MAX_BODY = 4000;
  * @param sent - the request, as a step's answer records it (`sent` of the gateway role, `call` of
  *   the merchant role): `method`, `url`, `headers` as `[name, value]` pairs, `body` sent as its UTF-8
  * @returns the command, or undefined when `sent` is not a request
- * @example curlCommand({ method: 'POST', url: 'http://127.0.0.1:8080/n', headers: [['Content-Type', 'application/json']], body: '{}\n' })
+ * @example
+ * curlCommand({
+ *   method: 'POST',
+ *   url: 'http://127.0.0.1:8080/n',
+ *   headers: [['Content-Type', 'application/json']],
+ *   body: '{}\n',
+ * })
  * // "printf '{}\\n' | curl -sS -i --globoff -X POST http://127.0.0.1:8080/n -H 'Content-Type: application/json' \
  * //   -H Accept: -H User-Agent: --data-binary @-"
  */
@@ -50,7 +56,10 @@ export function curlCommand(sent: unknown): string | undefined {
 
 // --- internal ---
 
-/** The URL as undici sends it (a WHATWG URL: dot segments resolved, non-ASCII percent-encoded, no fragment); else as it is. */
+/**
+ * The URL as undici sends it (a WHATWG URL: dot segments resolved, non-ASCII percent-encoded, no fragment); else
+ * as it is.
+ */
 function wireUrl(url: string): string {
   try {
     const u = new URL(url);
@@ -61,7 +70,10 @@ function wireUrl(url: string): string {
   }
 }
 
-/** A word of the command: quoted when it is printable ASCII; else its bytes by printf (a URL or header has no trailing LF to lose). */
+/**
+ * A word of the command: quoted when it is printable ASCII; else its bytes by printf (a URL or header has no
+ * trailing LF to lose).
+ */
 function word(text: string): string {
   return isPrintableAscii(text) ? shellQuote(text) : `"$(${shellPrintf(text)})"`;
 }

@@ -44,8 +44,16 @@ export function escapeHtml(text: string): string {
 
 // --- internal ---
 
-const FORBIDDEN =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Controls other than tab, LF and CR, DEL, C1 controls, U+FFFE and U+FFFF. */
+const FORBIDDEN_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/;
+/** A high surrogate with no low surrogate after it. */
+const LONE_HIGH_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])/;
+/** A low surrogate with no high surrogate before it. */
+const LONE_LOW_SURROGATE = /(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const FORBIDDEN = new RegExp(
+  `${FORBIDDEN_CHARS.source}|${LONE_HIGH_SURROGATE.source}|${LONE_LOW_SURROGATE.source}`,
+  'g',
+);
 
 const XML_ESCAPES: Record<string, string> = {
   '&': '&amp;',

@@ -21,7 +21,10 @@ export function explanationHtml(ref: DocRef | undefined, only?: 'fix'): string {
   const e = explained(ref);
   if (!e) return '';
   const means = only === 'fix' ? '' : `<p><strong>What it means</strong>: ${withCode(e.means)}</p>`;
-  return `<div class="explained">${means}<p><strong>How to fix it</strong>: ${withCode(e.fix)}</p><p class="ref">${h(e.page)}</p></div>`;
+  return (
+    `<div class="explained">${means}<p><strong>How to fix it</strong>: ${withCode(e.fix)}</p>` +
+    `<p class="ref">${h(e.page)}</p></div>`
+  );
 }
 
 /**

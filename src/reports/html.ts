@@ -69,23 +69,36 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
   const partial = partialGroups(m);
   const notRun = notRunOperations(m);
   const title = `${m.kit.name} report: ${m.subject}`;
+  const notRunOps = notRun.map((o) => {
+    const why = o.offered ? 'answered unsupported' : 'not offered';
+    return `<code>${h(o.op)}</code> (${why}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`;
+  });
+  const docsNote =
+    `the docs: ${inKit({ kind: 'failure', label: 'docs', file: DOCS.index })} ` +
+    '(node_modules/pgv2kit when installed): the spec, the readings, every known mistake and failure kind';
   const body = [
     '<header>',
     `<h1>${h(title)}</h1>`,
     `<p class="summary ${m.conformant ? (m.totals.partial > 0 ? 'partial' : 'ok') : 'bad'}">${h(m.summary)}</p>`,
     m.aborted ? abortedBox(m.aborted) : '',
     m.stopped
-      ? `<p class="notice bad"><strong>${stoppedTitle(m.stopped.kind)}: ${h(m.stopped.reason)}.</strong> ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.</p>`
+      ? `<p class="notice bad"><strong>${stoppedTitle(m.stopped.kind)}: ${h(m.stopped.reason)}.</strong> ` +
+        `${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: ` +
+        'this report covers only what ran.</p>'
       : '',
-    // a run that ended before any case has its fix in the box above: the no-test-ran fix (the handshake, the selection) is not its
+    // a run that ended before any case has its fix in the box above: the no-test-ran fix (the handshake, the
+    // selection) is not its
     m.noTestRan !== undefined
-      ? `<div class="notice bad"><p><strong>${h(m.noTestRan)}</strong>: this run checked nothing.</p>${m.aborted ? '' : explanationHtml(failureRef('no-test-ran'), 'fix')}</div>`
+      ? `<div class="notice bad"><p><strong>${h(m.noTestRan)}</strong>: this run checked nothing.</p>` +
+        `${m.aborted ? '' : explanationHtml(failureRef('no-test-ran'), 'fix')}</div>`
       : '',
     m.otherTargets
-      ? `<p class="notice">${h(m.otherTargets.message)}. <span class="ref">${pageCite(failureRef('other-targets'))}</span></p>`
+      ? `<p class="notice">${h(m.otherTargets.message)}. ` +
+        `<span class="ref">${pageCite(failureRef('other-targets'))}</span></p>`
       : '',
     notRun.length > 0
-      ? `<p class="notice warn"><strong>Not run</strong>: ${notRun.map((o) => `<code>${h(o.op)}</code> (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.</p>`
+      ? `<p class="notice warn"><strong>Not run</strong>: ${notRunOps.join(', ')}. ` +
+        'Cases with such a step are partial or skipped, never passed.</p>'
       : '',
     ...m.unknownOperations.map((u) => `<p class="notice warn"><strong>Warning</strong>: ${h(u.message)}</p>`),
     meta(m),
@@ -113,7 +126,9 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
     '</section>',
     `<section id="operations"><h2>By operation</h2>${operationTable(m)}</section>`,
     `<section id="kinds"><h2>By kind</h2>${table('kind', m.byKind)}</section>`,
-    `<section id="sections"><h2>By spec section</h2><details><summary>Show the ${m.bySection.length} section${m.bySection.length === 1 ? '' : 's'}</summary>${table('section', m.bySection)}</details></section>`,
+    '<section id="sections"><h2>By spec section</h2><details>' +
+      `<summary>Show the ${m.bySection.length} section${m.bySection.length === 1 ? '' : 's'}</summary>` +
+      `${table('section', m.bySection)}</details></section>`,
     `<section id="acceptable"><h2>Acceptable cases: what the implementation chose (${acceptable.length})</h2>`,
     rows(
       ['case', 'chose', 'message'],
@@ -133,7 +148,8 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
       : partial
           .map(
             (g) =>
-              `<h3>Not run: ${g.notRun.map((op) => `<code>${h(op)}</code>`).join(', ')} (${g.cases.length})</h3><p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`,
+              `<h3>Not run: ${g.notRun.map((op) => `<code>${h(op)}</code>`).join(', ')} (${g.cases.length})</h3>` +
+              `<p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`,
           )
           .join('\n'),
     '</section>',
@@ -143,12 +159,15 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
       : skipped
           .map(
             (g) =>
-              `<h3>${h(g.reason)} (${g.cases.length})</h3><p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`,
+              `<h3>${h(g.reason)} (${g.cases.length})</h3>` +
+              `<p>${g.cases.map((c) => `<code>${h(c.id)}</code>`).join(', ')}</p>`,
           )
           .join('\n'),
     '</section>',
     m.staleListEntries.length > 0
-      ? `<section id="stale"><h2>Stale expected-failure entries (${m.staleListEntries.length})</h2><p>Listed, but not in this run:</p><ul>${m.staleListEntries.map((id) => `<li><code>${h(id)}</code></li>`).join('')}</ul></section>`
+      ? `<section id="stale"><h2>Stale expected-failure entries (${m.staleListEntries.length})</h2>` +
+        '<p>Listed, but not in this run:</p>' +
+        `<ul>${m.staleListEntries.map((id) => `<li><code>${h(id)}</code></li>`).join('')}</ul></section>`
       : '',
     `<section id="all"><h2>All cases (${m.cases.length})</h2><details><summary>Show every case</summary>`,
     rows(
@@ -168,7 +187,7 @@ export function htmlFromModel(m: ReportModel, secrets: readonly string[]): strin
       ? '<p>Empty.</p>'
       : `<details><summary>Show the log</summary><pre class="log">${m.log.map(h).join('\n')}</pre></details>`,
     '</section>',
-    `<footer>${h(`${m.kit.name} ${m.kit.version} · vector set ${m.vectorSetHash}`)} · ${h(`the docs: ${inKit({ kind: 'failure', label: 'docs', file: DOCS.index })} (node_modules/pgv2kit when installed): the spec, the readings, every known mistake and failure kind`)}</footer>`,
+    `<footer>${h(`${m.kit.name} ${m.kit.version} · vector set ${m.vectorSetHash}`)} · ${h(docsNote)}</footer>`,
   ];
   const page = [...pageHead(h(title), REPORT_CSS), '<body>', ...body.filter((l) => l !== ''), '</body>', '</html>', ''];
   return finish(page.join('\n'), secrets);
@@ -181,7 +200,10 @@ function pageCite(ref: DocRef | undefined): string {
   return ref ? citePageHtml(ref, h(inKit(ref))) : '';
 }
 
-/** A run that ended before any case: a red box at the top, with the command (or URL), how it ended and, for a testee, its stderr's last lines. */
+/**
+ * A run that ended before any case: a red box at the top, with the command (or URL), how it ended and, for a
+ * testee, its stderr's last lines.
+ */
 function abortedBox(a: NonNullable<ReportModel['aborted']>): string {
   const info = ABORT_INFO[a.kind];
   const stderr =
@@ -189,8 +211,14 @@ function abortedBox(a: NonNullable<ReportModel['aborted']>): string {
       ? ''
       : a.stderrTail.length === 0
         ? '<p>stderr: nothing</p>'
-        : `<p>stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:</p><pre>${a.stderrTail.map(h).join('\n')}</pre>`;
-  return `<section class="aborted" id="aborted"><h2>${info.title}</h2><p>${h(a.message)}. No case ran.</p>${explanationHtml(failureRef(a.kind), 'fix')}<dl class="meta"><dt>${info.commandLabel}</dt><dd><code>${h(a.command)}</code></dd><dt>ended</dt><dd>${h(a.ended)}</dd></dl>${stderr}</section>`;
+        : `<p>stderr, last ${a.stderrTail.length} line${a.stderrTail.length === 1 ? '' : 's'}:</p>` +
+          `<pre>${a.stderrTail.map(h).join('\n')}</pre>`;
+  return (
+    `<section class="aborted" id="aborted"><h2>${info.title}</h2><p>${h(a.message)}. No case ran.</p>` +
+    `${explanationHtml(failureRef(a.kind), 'fix')}` +
+    `<dl class="meta"><dt>${info.commandLabel}</dt><dd><code>${h(a.command)}</code></dd>` +
+    `<dt>ended</dt><dd>${h(a.ended)}</dd></dl>${stderr}</section>`
+  );
 }
 
 function meta(m: ReportModel): string {
@@ -216,27 +244,37 @@ function operationTable(m: ReportModel): string {
   if (m.operations.length === 0) return '<p>No operations.</p>';
   const num = (n: number, bad = false): string =>
     `<td class="${n === 0 ? 'num zero' : bad ? 'num v-failed' : 'num'}">${n}</td>`;
-  const head = `<tr>${['operation', 'offered', 'cases', 'ran', 'passed', 'failed', 'error', 'not run'].map((c) => `<th>${h(c)}</th>`).join('')}</tr>`;
+  const columns = ['operation', 'offered', 'cases', 'ran', 'passed', 'failed', 'error', 'not run'];
+  const head = `<tr>${columns.map((c) => `<th>${h(c)}</th>`).join('')}</tr>`;
   const body = m.operations.map(
     (o) =>
-      `<tr><td><code>${h(o.op)}</code></td><td${o.offered ? '' : ' class="v-partial"'}>${o.offered ? 'yes' : 'no'}</td>${num(o.cases)}${num(o.ran)}${num(o.passed)}${num(o.failed, true)}${num(o.error, true)}<td class="${o.notRun === 0 ? 'num zero' : 'num v-partial'}">${o.notRun}</td></tr>`,
+      `<tr><td><code>${h(o.op)}</code></td>` +
+      `<td${o.offered ? '' : ' class="v-partial"'}>${o.offered ? 'yes' : 'no'}</td>` +
+      `${num(o.cases)}${num(o.ran)}${num(o.passed)}${num(o.failed, true)}${num(o.error, true)}` +
+      `<td class="${o.notRun === 0 ? 'num zero' : 'num v-partial'}">${o.notRun}</td></tr>`,
   );
-  return `<div class="scroll"><table class="counts"><thead>${head}</thead><tbody>${body.join('')}</tbody></table></div>`;
+  return (
+    `<div class="scroll"><table class="counts"><thead>${head}</thead>` + `<tbody>${body.join('')}</tbody></table></div>`
+  );
 }
 
 function table(first: string, groups: readonly GroupRow[]): string {
   const verdicts = COLUMNS;
   if (groups.length === 0) return '<p>No cases.</p>';
-  const head = `<tr><th>${h(first)}</th><th>cases</th>${verdicts.map((v) => `<th title="${h(VERDICT_INFO[v].description)}">${h(COLUMN[v])}</th>`).join('')}</tr>`;
+  const headCells = verdicts.map((v) => `<th title="${h(VERDICT_INFO[v].description)}">${h(COLUMN[v])}</th>`);
+  const head = `<tr><th>${h(first)}</th><th>cases</th>${headCells.join('')}</tr>`;
   const body = groups.map((g) => {
     const cells = verdicts.map((v) => {
       const n = g.counts[v];
       const cls = n === 0 ? 'num zero' : VERDICT_INFO[v].failsRun ? 'num v-failed' : 'num';
       return `<td class="${cls}">${n}</td>`;
     });
-    return `<tr><td>${first === 'section' ? citeRefsHtml(h(g.name), true) : h(g.name)}</td><td class="num">${g.total}</td>${cells.join('')}</tr>`;
+    const name = first === 'section' ? citeRefsHtml(h(g.name), true) : h(g.name);
+    return `<tr><td>${name}</td><td class="num">${g.total}</td>${cells.join('')}</tr>`;
   });
-  return `<div class="scroll"><table class="counts"><thead>${head}</thead><tbody>${body.join('')}</tbody></table></div>`;
+  return (
+    `<div class="scroll"><table class="counts"><thead>${head}</thead>` + `<tbody>${body.join('')}</tbody></table></div>`
+  );
 }
 
 /** Cases that passed with an advisory (R16: a 5xx counted as a refusal); nothing when none did. */
@@ -252,11 +290,16 @@ function advisorySection(cases: readonly CaseView[]): string[] {
   ];
 }
 
-/** A table in its scroll box; the columns of free text (a message, a reason) wrap anywhere, so that a long value in one never widens the table. */
+/**
+ * A table in its scroll box; the columns of free text (a message, a reason) wrap anywhere, so that a long value in
+ * one never widens the table.
+ */
 function rows(head: readonly string[], cells: ReadonlyArray<readonly string[]>): string {
   if (cells.length === 0) return '<p>None.</p>';
   const td = head.map((c) => (LONG_COLUMNS.has(c) ? '<td class="long">' : '<td>'));
-  return `<div class="scroll"><table><thead><tr>${head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${cells.map((r) => `<tr>${r.map((c, i) => `${td[i] ?? '<td>'}${c}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
+  const headRow = `<tr>${head.map((c) => `<th>${h(c)}</th>`).join('')}</tr>`;
+  const bodyRows = cells.map((r) => `<tr>${r.map((c, i) => `${td[i] ?? '<td>'}${c}</td>`).join('')}</tr>`);
+  return `<div class="scroll"><table><thead>${headRow}</thead><tbody>${bodyRows.join('')}</tbody></table></div>`;
 }
 
 const LONG_COLUMNS = new Set(['message', 'listed reason', 'advisory']);

@@ -103,14 +103,18 @@ function runProblemSuite(model: ReportModel, props: readonly string[]): string[]
     testcase: string,
     element: string,
     skipped = 0,
-  ): string[] => [
-    `  <testsuite${attrs({ name, tests: 1, failures, errors, skipped, time: seconds(model.durationMs), timestamp: model.startedAt })}>`,
-    ...props.map((l) => `    ${l}`),
-    `    <testcase${attrs({ name: testcase, classname: `pgv2kit.${name}`, time: seconds(model.durationMs) })}>`,
-    `      ${element}`,
-    '    </testcase>',
-    '  </testsuite>',
-  ];
+  ): string[] => {
+    const time = seconds(model.durationMs);
+    const suiteAttrs = attrs({ name, tests: 1, failures, errors, skipped, time, timestamp: model.startedAt });
+    return [
+      `  <testsuite${suiteAttrs}>`,
+      ...props.map((l) => `    ${l}`),
+      `    <testcase${attrs({ name: testcase, classname: `pgv2kit.${name}`, time })}>`,
+      `      ${element}`,
+      '    </testcase>',
+      '  </testsuite>',
+    ];
+  };
   if (a) {
     const info = ABORT_INFO[a.kind];
     const message = a.kind === 'testee-start' ? `the testee could not start: ${a.message}` : a.message;
@@ -132,7 +136,8 @@ function runProblemSuite(model: ReportModel, props: readonly string[]): string[]
   }
   const stopped = model.stopped;
   if (stopped) {
-    // interrupted, deadline, gave-up: an error (what did not run is unknown, no CI may show it green); --max-failures: the rest skipped
+    // interrupted, deadline, gave-up: an error (what did not run is unknown, no CI may show it green);
+    // --max-failures: the rest skipped
     const text = `${stopped.reason}: ${stopped.notRun} selected case${stopped.notRun === 1 ? '' : 's'} did not run`;
     if (STOP_INFO[stopped.kind].junit === 'error')
       return suite(
@@ -150,7 +155,8 @@ function runProblemSuite(model: ReportModel, props: readonly string[]): string[]
     1,
     0,
     'run.no-test-ran',
-    `<failure${attrs({ message: model.noTestRan, type: 'no-test-ran' })}>${escapeXml(`${model.noTestRan}: this run checked nothing`)}</failure>`,
+    `<failure${attrs({ message: model.noTestRan, type: 'no-test-ran' })}>` +
+      `${escapeXml(`${model.noTestRan}: this run checked nothing`)}</failure>`,
   );
 }
 
@@ -174,7 +180,8 @@ function properties(m: ReportModel): string[] {
     ...(m.noTestRan !== undefined ? [['pgv2kit.noTestRan', m.noTestRan] as [string, string]] : []),
     ...m.operations.map((o): [string, string] => [
       `pgv2kit.operation.${o.op}`,
-      `${o.offered ? 'offered' : 'not offered'}; cases ${o.cases}, ran ${o.ran}, passed ${o.passed}, failed ${o.failed}, error ${o.error}, not run ${o.notRun}`,
+      `${o.offered ? 'offered' : 'not offered'}; cases ${o.cases}, ran ${o.ran}, passed ${o.passed}, ` +
+        `failed ${o.failed}, error ${o.error}, not run ${o.notRun}`,
     ]),
     ...m.unknownOperations.map((u): [string, string] => ['pgv2kit.warning', u.message]),
   ];
@@ -182,7 +189,8 @@ function properties(m: ReportModel): string[] {
 }
 
 function testcase(c: CaseView): string[] {
-  const open = `    <testcase${attrs({ name: c.id, classname: `pgv2kit.${c.kind}`, file: c.file, time: seconds(c.durationMs) })}`;
+  const caseAttrs = attrs({ name: c.id, classname: `pgv2kit.${c.kind}`, file: c.file, time: seconds(c.durationMs) });
+  const open = `    <testcase${caseAttrs}`;
   const firstLine = (s: string): string => s.split('\n')[0] ?? '';
   const body = (): string => escapeXml(caseText(c));
   switch (c.verdict) {
@@ -194,12 +202,15 @@ function testcase(c: CaseView): string[] {
         `      <failure${attrs({ message: firstLine(c.message), type: 'nonconformance' })}>${body()}</failure>`,
         '    </testcase>',
       ];
-    case 'unexpected-pass':
+    case 'unexpected-pass': {
+      const listed = c.listedReason ? ` (listed: ${c.listedReason})` : '';
+      const message = `listed as an expected failure but passed: update the list${listed}`;
       return [
         `${open}>`,
-        `      <failure${attrs({ message: `listed as an expected failure but passed: update the list${c.listedReason ? ` (listed: ${c.listedReason})` : ''}`, type: 'unexpected-pass' })}>${body()}</failure>`,
+        `      <failure${attrs({ message, type: 'unexpected-pass' })}>${body()}</failure>`,
         '    </testcase>',
       ];
+    }
     case 'error':
       return [
         `${open}>`,
@@ -214,11 +225,9 @@ function testcase(c: CaseView): string[] {
         `      <skipped${attrs({ message: `partial: ${firstLine(c.message)}` })}>${body()}</skipped>`,
         '    </testcase>',
       ];
-    case 'expected-failure':
-      return [
-        `${open}>`,
-        `      <skipped${attrs({ message: `expected failure: ${c.listedReason ?? 'listed'} (${firstLine(c.message)})` })}/>`,
-        '    </testcase>',
-      ];
+    case 'expected-failure': {
+      const message = `expected failure: ${c.listedReason ?? 'listed'} (${firstLine(c.message)})`;
+      return [`${open}>`, `      <skipped${attrs({ message })}/>`, '    </testcase>'];
+    }
   }
 }

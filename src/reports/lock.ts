@@ -20,7 +20,15 @@ export const REPORT_LOCK_FILE = '.pgv2kit.lock';
  * not be made (`pid` undefined, the cause given).
  * @example
  * const lock = lockReportFolder(`${tmp}/r`);
- * const second = (() => { try { return lockReportFolder(`${tmp}/r`); } catch (e) { return e; } finally { lock.release(); } })();
+ * const second = (() => {
+ *   try {
+ *     return lockReportFolder(`${tmp}/r`);
+ *   } catch (e) {
+ *     return e;
+ *   } finally {
+ *     lock.release();
+ *   }
+ * })();
  * second instanceof ReportFolderLockError // true
  */
 export class ReportFolderLockError extends Pgv2kitError {
@@ -151,12 +159,14 @@ function inUse(dir: string, file: string, pid: number | undefined): ReportFolder
   if (pid === undefined)
     return new ReportFolderLockError(
       dir,
-      `the report folder ${dir} is locked by ${file}, which names no process: remove it if no pgv2kit is writing there, or choose another --report-dir`,
+      `the report folder ${dir} is locked by ${file}, which names no process: ` +
+        'remove it if no pgv2kit is writing there, or choose another --report-dir',
     );
   const who = pid === process.pid ? 'this process' : `another pgv2kit (pid ${pid})`;
   return new ReportFolderLockError(
     dir,
-    `the report folder ${dir} is in use by ${who}: wait for it to end or choose another --report-dir (its lock: ${file})`,
+    `the report folder ${dir} is in use by ${who}: ` +
+      `wait for it to end or choose another --report-dir (its lock: ${file})`,
     pid,
   );
 }

@@ -72,7 +72,9 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   if (m.aborted) out.push(...abortedBox(m.aborted));
   if (m.stopped)
     out.push(
-      `> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: this report covers only what ran.`,
+      `> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ` +
+        `${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run: ` +
+        'this report covers only what ran.',
       '',
     );
   if (m.noTestRan !== undefined)
@@ -83,11 +85,13 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   const others = failureRef('other-targets');
   if (m.otherTargets) out.push(`> ${md(m.otherTargets.message)}${others ? ` (${md(inKit(others))})` : ''}.`, '');
   const notRun = notRunOperations(m);
-  if (notRun.length > 0)
-    out.push(
-      `> **Not run**: ${notRun.map((o) => `${code(o.op)} (${o.offered ? 'answered unsupported' : 'not offered'}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`).join(', ')}. Cases with such a step are partial or skipped, never passed.`,
-      '',
-    );
+  if (notRun.length > 0) {
+    const ops = notRun.map((o) => {
+      const why = o.offered ? 'answered unsupported' : 'not offered';
+      return `${code(o.op)} (${why}, ${o.notRun} step${o.notRun === 1 ? '' : 's'})`;
+    });
+    out.push(`> **Not run**: ${ops.join(', ')}. Cases with such a step are partial or skipped, never passed.`, '');
+  }
   for (const u of m.unknownOperations) out.push(`> **Warning**: ${md(u.message)}`, '');
   out.push('| | |', '|---|---|');
   out.push(`| Implementation | ${cell(implementationLine(m))} |`);
@@ -97,10 +101,11 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`| Run | ${cell(m.runName)} |`);
   out.push(`| Date | ${cell(`${m.startedAt} → ${m.finishedAt} (${seconds(m.durationMs)} s)`)} |`);
   out.push(`| Selection | ${selection(m)} |`);
-  out.push(
-    `| Docs | ${cell(`${DOCS.index} in the kit's folder (node_modules/pgv2kit when installed): spec sections are in ${DOCS.spec}, R-numbers in ${DOCS.readings}, known mistakes in ${DOCS.mistakes}/<id>.md, statuses and problems in ${DOCS.failures}/<kind>.md`)} |`,
-    '',
-  );
+  const docs =
+    `${DOCS.index} in the kit's folder (node_modules/pgv2kit when installed): spec sections are in ${DOCS.spec}, ` +
+    `R-numbers in ${DOCS.readings}, known mistakes in ${DOCS.mistakes}/<id>.md, ` +
+    `statuses and problems in ${DOCS.failures}/<kind>.md`;
+  out.push(`| Docs | ${cell(docs)} |`, '');
   if (m.causes.length > 0) out.push('## Likely causes, most cases first', '', ...causeItems(m.causes), '');
 
   const failing = failingCases(m);
@@ -171,7 +176,10 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   return finish(out.join('\n'), secrets);
 }
 
-/** The likely causes as a numbered list: count, title, where the cases are, and what the known mistake means and how to fix it, its page named. */
+/**
+ * The likely causes as a numbered list: count, title, where the cases are, and what the known mistake means and how
+ * to fix it, its page named.
+ */
 function causeItems(causes: ReportModel['causes']): string[] {
   return causes.flatMap((c, i) => {
     const e = explained(c.mistake ? mistakeRef(c.mistake) : undefined);
@@ -180,7 +188,8 @@ function causeItems(causes: ReportModel['causes']): string[] {
       ...(c.consequences > 0 ? [`${c.rootCauses} in the scheme's operations, ${c.consequences} in the roles`] : []),
     ];
     const where = notes.length > 0 ? ` (${notes.join('; ')})` : '';
-    const head = `${i + 1}. **${c.count} case${c.count === 1 ? '' : 's'}**: ${md(c.title)}${c.mistake ? ` — ${code(c.mistake)}` : ''}${where}`;
+    const mistake = c.mistake ? ` — ${code(c.mistake)}` : '';
+    const head = `${i + 1}. **${c.count} case${c.count === 1 ? '' : 's'}**: ${md(c.title)}${mistake}${where}`;
     return e
       ? [
           head,
@@ -212,7 +221,8 @@ export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[],
   if (m.aborted) out.push(`> **${ABORT_INFO[m.aborted.kind].title}**: ${md(m.aborted.message)}.`, '');
   if (m.stopped)
     out.push(
-      `> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run.`,
+      `> **${stoppedTitle(m.stopped.kind)}: ${md(m.stopped.reason)}.** ` +
+        `${m.stopped.notRun} selected case${m.stopped.notRun === 1 ? '' : 's'} did not run.`,
       '',
     );
   if (m.noTestRan !== undefined && !m.aborted) out.push(`> **${md(m.noTestRan)}**: this run checked nothing.`, '');
@@ -244,7 +254,10 @@ export function md(text: string): string {
 
 // --- internal ---
 
-/** A run that ended before any case: a quoted box at the top, with the command (or URL), how it ended and, for a testee, its stderr's last lines. */
+/**
+ * A run that ended before any case: a quoted box at the top, with the command (or URL), how it ended and, for a
+ * testee, its stderr's last lines.
+ */
 function abortedBox(a: NonNullable<ReportModel['aborted']>): string[] {
   const info = ABORT_INFO[a.kind];
   const lines = [
@@ -327,7 +340,8 @@ function operationTable(m: ReportModel): string[] {
     '|---|---|--:|--:|--:|--:|--:|--:|',
     ...m.operations.map(
       (o) =>
-        `| ${code(o.op)} | ${o.offered ? 'yes' : '**no**'} | ${o.cases} | ${n(o.ran)} | ${n(o.passed)} | ${n(o.failed)} | ${n(o.error)} | ${o.notRun > 0 ? `**${o.notRun}**` : '·'} |`,
+        `| ${code(o.op)} | ${o.offered ? 'yes' : '**no**'} | ${o.cases} | ${n(o.ran)} | ${n(o.passed)} | ` +
+        `${n(o.failed)} | ${n(o.error)} | ${o.notRun > 0 ? `**${o.notRun}**` : '·'} |`,
     ),
   ];
 }
@@ -342,7 +356,8 @@ function table(first: string, rows: readonly GroupRow[]): string[] {
     sep,
     ...rows.map(
       (r) =>
-        `| ${cell(r.name)} | ${r.total} | ${verdicts.map((v) => (r.counts[v] > 0 ? String(r.counts[v]) : '·')).join(' | ')} |`,
+        `| ${cell(r.name)} | ${r.total} | ` +
+        `${verdicts.map((v) => (r.counts[v] > 0 ? String(r.counts[v]) : '·')).join(' | ')} |`,
     ),
   ];
 }
@@ -352,7 +367,8 @@ function failure(c: CaseView): string[] {
   const out = [`### ${VERDICT_INFO[c.verdict].title}: ${code(c.id)}`, ''];
   out.push(md(c.comment), '');
   out.push(
-    `- file: ${code(c.file)} · result: **${c.result}** · spec: ${list(c.spec)} · readings: ${list(c.readings)} · flags: ${list(c.flags)}`,
+    `- file: ${code(c.file)} · result: **${c.result}** · spec: ${list(c.spec)} · ` +
+      `readings: ${list(c.readings)} · flags: ${list(c.flags)}`,
   );
   const cited = docsNamed([...c.spec.map((s) => `§${s}`), ...c.readings].join(', '));
   const status = failureRef(c.verdict);
@@ -366,7 +382,8 @@ function failure(c: CaseView): string[] {
   out.push(`- ${md(c.message)}`);
   if (c.property?.replay !== undefined) {
     out.push(
-      `- property: seed ${c.property.seed}, ${c.property.runs} inputs, ${c.property.shrinks ?? 0} shrinks; replay: \`pgv2kit run … --replay ${md(c.id)}=${md(c.property.replay)}\``,
+      `- property: seed ${c.property.seed}, ${c.property.runs} inputs, ${c.property.shrinks ?? 0} shrinks; ` +
+        `replay: \`pgv2kit run … --replay ${md(c.id)}=${md(c.property.replay)}\``,
     );
     out.push(
       '',
@@ -384,7 +401,8 @@ function failure(c: CaseView): string[] {
   if (c.curl) out.push(`- the request again (a gateway may refuse it now for its timestamp or nonce): ${code(c.curl)}`);
   if (c.verdict === 'unexpected-pass')
     out.push(
-      `- listed as an expected failure${c.listedReason ? ` (${md(c.listedReason)})` : ''} but passed: update the list (\`--update-expect-failures\`)`,
+      `- listed as an expected failure${c.listedReason ? ` (${md(c.listedReason)})` : ''} but passed: ` +
+        'update the list (`--update-expect-failures`)',
     );
   out.push('');
   for (const o of c.ops) out.push(...op(o));
@@ -393,7 +411,8 @@ function failure(c: CaseView): string[] {
     for (const d of c.diagnosis) {
       const e = explained(mistakeRef(d.mistake));
       out.push(
-        `- ${code(d.mistake)}: ${md(d.message)} (${md(d.ref)})${e ? ` — how to fix it: ${withCode(e.fix)} (${md(e.page)})` : ''}`,
+        `- ${code(d.mistake)}: ${md(d.message)} (${md(d.ref)})` +
+          `${e ? ` — how to fix it: ${withCode(e.fix)} (${md(e.page)})` : ''}`,
       );
     }
     out.push('');

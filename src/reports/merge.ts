@@ -70,7 +70,8 @@ export function readShard(dir: string): ReportModel {
  * @param parts - one model per shard, in any order
  * @param runName - the merged run's name (default: the first shard's)
  * @returns the merged model (no `shard`: it is the whole run)
- * @throws {MergeError} naming what does not fit: a shard missing or given twice, another vector set, target, kit or selection
+ * @throws {MergeError} naming what does not fit: a shard missing or given twice, another vector set, target, kit
+ *   or selection
  * @example
  * import { buildModel } from './_model.js';
  * mergeShards([buildModel(run, [])]) // throws MergeError — a run that was not sharded
@@ -101,7 +102,8 @@ export function mergeShards(parts: readonly ReportModel[], runName?: string): Re
   const missing = Array.from({ length: n }, (_, i) => i + 1).filter((i) => !seen.has(i));
   if (missing.length > 0)
     throw new MergeError(
-      `shard ${missing.map((i) => `${i}/${n}`).join(', ')} missing: a merge of some shards would count what did not run as not there`,
+      `shard ${missing.map((i) => `${i}/${n}`).join(', ')} missing: ` +
+        'a merge of some shards would count what did not run as not there',
     );
 
   const byIndex = [...parts].sort((a, b) => (a.shard?.index ?? 0) - (b.shard?.index ?? 0));

@@ -21,7 +21,10 @@ import { docPath, mistakeRef } from '../docs/refs.js';
  */
 export const RESULTS_SCHEMA_VERSION = 2;
 
-/** A diagnosis in results.json: the known mistake, what it explains, the rule, and the mistake's page as a path in the kit (never a URL: src/docs/cite.ts). */
+/**
+ * A diagnosis in results.json: the known mistake, what it explains, the rule, and the mistake's page as a path in
+ * the kit (never a URL: src/docs/cite.ts).
+ */
 export interface ResultsJsonDiagnosis extends Diagnosis {
   /** E.g. `docs/mistakes/no-final-lf.md`, relative to the kit's folder; null when the kit has no page for it. */
   readonly page: string | null;
@@ -76,7 +79,10 @@ export interface ResultsJsonCase {
   readonly curl: string | null;
   readonly durationMs: number;
   readonly diagnosis: readonly ResultsJsonDiagnosis[];
-  /** A property case: its seed, inputs judged and, on failure, replay, shrinks and the shrunk counterexample; else null. */
+  /**
+   * A property case: its seed, inputs judged and, on failure, replay, shrinks and the shrunk counterexample; else
+   * null.
+   */
   readonly property: {
     readonly seed: number;
     readonly runs: number;
@@ -103,16 +109,29 @@ export interface ResultsJson {
   readonly summary: string;
   /** Why no step ran (`no test ran: …`), or null. Such a run is not conformant. */
   readonly noTestRan: string | null;
-  /** Set when the run stopped before every selected case ran (interrupted, --max-failures, --deadline, the testee given up on). */
+  /**
+   * Set when the run stopped before every selected case ran (interrupted, --max-failures, --deadline, the testee
+   * given up on).
+   */
   readonly stopped: { readonly kind: RunStopped['kind']; readonly reason: string; readonly notRun: number } | null;
   /** Selected cases left to other targets (they need only kit-internal operations), or null. */
   readonly otherTargets: { readonly cases: number; readonly operations: readonly string[] } | null;
-  /** Set when the run ended before any case ran because the testee could not start (exit 3): why, the command, how it ended, its stderr's last lines (masked); else null. */
+  /**
+   * Set when the run ended before any case ran because the testee could not start (exit 3): why, the command, how it
+   * ended, its stderr's last lines (masked); else null.
+   */
   readonly aborted: RunAborted | null;
   readonly totals: Totals & { readonly total: number };
-  /** Set for one shard of a run split across jobs (`--shard <i>/<n>`); null for a whole run (or one merged from its shards). */
+  /**
+   * Set for one shard of a run split across jobs (`--shard <i>/<n>`); null for a whole run (or one merged from its
+   * shards).
+   */
   readonly shard: { readonly index: number; readonly count: number } | null;
-  /** The likely causes of the failing cases, most cases first: the known mistake (or null), in words, its page as a path in the kit (or null), how many cases, which, how many of them are in the roles (consequences), and how many are refusals of genuine messages it explains (refusals). */
+  /**
+   * The likely causes of the failing cases, most cases first: the known mistake (or null), in words, its page as a
+   * path in the kit (or null), how many cases, which, how many of them are in the roles (consequences), and how many
+   * are refusals of genuine messages it explains (refusals).
+   */
   readonly causes: ReadonlyArray<{
     readonly mistake: string | null;
     readonly title: string;
@@ -294,7 +313,10 @@ function pagePath(mistake: string | null): string | null {
   return ref ? docPath(ref) : null;
 }
 
-/** The one JSON object `pgv2kit run --json` prints: results.json without its cases, the failing ones in brief, the exit code and where the reports went. */
+/**
+ * The one JSON object `pgv2kit run --json` prints: results.json without its cases, the failing ones in brief, the
+ * exit code and where the reports went.
+ */
 export interface RunSummaryJson extends Omit<
   ResultsJson,
   'cases' | 'staleListEntries' | 'operations' | 'unknownOperations'
@@ -304,7 +326,10 @@ export interface RunSummaryJson extends Omit<
   readonly reportsDir: string | null;
   /** The JUnit XML written: the --junit file, else the report folder's junit.xml; null when none was written. */
   readonly junit: string | null;
-  /** Every case that fails the run, root causes first: id, verdict, message, the first diagnosis's mistake and message (or null), the command that runs it alone. */
+  /**
+   * Every case that fails the run, root causes first: id, verdict, message, the first diagnosis's mistake and message
+   * (or null), the command that runs it alone.
+   */
   readonly failures: ReadonlyArray<{
     readonly id: string;
     readonly verdict: Verdict;
@@ -323,7 +348,12 @@ export interface RunSummaryJson extends Omit<
  * @returns the object
  * @example
  * import { buildModel } from './_model.js';
- * io.stdout(`${JSON.stringify(runSummaryFromModel(buildModel(run, []), [appSecret], { exitCode: 0, reportsDir: null, junit: null }))}\n`)
+ * const summary = runSummaryFromModel(buildModel(run, []), [appSecret], {
+ *   exitCode: 0,
+ *   reportsDir: null,
+ *   junit: null,
+ * });
+ * io.stdout(`${JSON.stringify(summary)}\n`)
  */
 export function runSummaryFromModel(
   m: ReportModel,

@@ -28,7 +28,10 @@ export const REPORT_FILES = ['junit.xml', 'results.json', 'report.md', 'report.h
  * @example
  * import { mkdirSync, writeFileSync } from 'node:fs';
  * mkdirSync(`${tmp}/mine`); writeFileSync(`${tmp}/mine/notes.txt`, 'mine');
- * await writeReports(run, { dir: `${tmp}/mine`, secrets: [] }) // throws ReportWriteError — a folder of other files is never replaced
+ * await writeReports(run, {
+ *   dir: `${tmp}/mine`,
+ *   secrets: [],
+ * }) // throws ReportWriteError — a folder of other files is never replaced
  */
 export class ReportWriteError extends Pgv2kitError {
   /** Stable code for scripts. */
@@ -130,7 +133,8 @@ export async function writeModelReports(
     if (existing === 'other')
       throw new ReportWriteError(
         target,
-        `it exists and is not a report folder (only ${names.join(', ')} may be in it); remove it or choose another folder`,
+        `it exists and is not a report folder (only ${names.join(', ')} may be in it); ` +
+          'remove it or choose another folder',
       );
     await fs.mkdir(parent, { recursive: true });
     await fs.mkdir(temp);
@@ -182,7 +186,8 @@ export function checkReportDir(dir: string, extra: readonly string[] = []): void
     if (!readdirSync(target).every((f) => isReportFile(f, names)))
       throw new ReportWriteError(
         target,
-        `it exists and is not a report folder (only ${names.join(', ')} may be in it); remove it or choose another folder`,
+        `it exists and is not a report folder (only ${names.join(', ')} may be in it); ` +
+          'remove it or choose another folder',
       );
   }
   checkCanCreate(target, dirname(target));

@@ -13,7 +13,8 @@ import type { Subject } from './subject.js';
  * @returns a subject offering the union of their operations
  * @example
  * import { createGatewaySubject } from '../roles/gateway/subject.js';
- * combineSubjects(createReferenceSubject(), createGatewaySubject({ baseUrl, appId, appSecret })).operations.includes('gateway.generateUploadUrl') // true
+ * const subject = combineSubjects(createReferenceSubject(), createGatewaySubject({ baseUrl, appId, appSecret }));
+ * subject.operations.includes('gateway.generateUploadUrl') // true
  */
 export function combineSubjects(primary: Subject, ...others: Subject[]): Subject {
   const all = [primary, ...others];

@@ -34,7 +34,10 @@ type OperationFn = (input: OperationInput) => unknown;
  * @throws {ModuleSubjectError} when the module cannot be imported or exports no subject
  * @example
  * import { writeFileSync } from 'node:fs';
- * writeFileSync(`${tmp}/my-sdk-subject.mjs`, "export const operations = { 'signature.sign': () => ({ sign: '00' }) };");
+ * writeFileSync(
+ *   `${tmp}/my-sdk-subject.mjs`,
+ *   "export const operations = { 'signature.sign': () => ({ sign: '00' }) };",
+ * );
  * const subject = await loadModuleSubject('./my-sdk-subject.mjs', tmp);
  * subject.operations // ['signature.sign']
  */

@@ -60,7 +60,12 @@ export interface TargetNaming {
  * called unknown).
  * @param implementation - who the subject says it is
  * @returns e.g. `pgv2kit-reference 0.1.0`, `gateway 127.0.0.1:8080`
- * @example describeImplementation({ name: 'gateway 127.0.0.1:8080', version: '', language: 'http' }) // 'gateway 127.0.0.1:8080'
+ * @example
+ * describeImplementation({
+ *   name: 'gateway 127.0.0.1:8080',
+ *   version: '',
+ *   language: 'http',
+ * }) // 'gateway 127.0.0.1:8080'
  */
 export function describeImplementation(implementation: Pick<Implementation, 'name' | 'version'>): string {
   const version = implementation.version.trim();

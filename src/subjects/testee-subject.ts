@@ -9,7 +9,10 @@ import type { Subject } from './subject.js';
 
 /** A subject backed by a testee session. */
 export interface TesteeSubject extends Subject {
-  /** The session itself (its restarts, for tools and tests): the run reaches the testee only through the members of {@link Subject}. */
+  /**
+   * The session itself (its restarts, for tools and tests): the run reaches the testee only through the members of
+   * {@link Subject}.
+   */
   readonly session: TesteeSession;
   gaveUp(): string | undefined;
   warnings(): readonly string[];
@@ -55,6 +58,7 @@ export async function createTesteeSubject(options: TesteeOptions): Promise<Teste
 function protocolWarnings(broken: readonly string[]): string[] {
   if (broken.length === 0) return [];
   return [
-    `the testee broke the protocol ${broken.length} time${broken.length === 1 ? '' : 's'} outside any case (run.log has each): ${broken[0]}`,
+    `the testee broke the protocol ${broken.length} time${broken.length === 1 ? '' : 's'} outside any case ` +
+      `(run.log has each): ${broken[0]}`,
   ];
 }
