@@ -22,7 +22,12 @@ export interface Check<K extends VectorKind> {
  * Declares a check (identity function that fixes the types).
  * @param check - the check
  * @returns the same check
- * @example defineCheck({ kind: 'signature', operations: () => ['signature.sign'], run: async () => [] }).kind // 'signature'
+ * @example
+ * defineCheck({
+ *   kind: 'signature',
+ *   operations: () => ['signature.sign'],
+ *   run: async () => [],
+ * }).kind // 'signature'
  */
 export function defineCheck<K extends VectorKind>(check: Check<K>): Check<K> {
   return check;

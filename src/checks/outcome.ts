@@ -38,7 +38,10 @@ export interface OpOutcome {
   readonly choice?: Choice;
   /** What passed but is worth saying, e.g. a 5xx counted as a refusal (R16): shown in every report. */
   readonly advisory?: string;
-  /** What was actually sent where it is more than the case's input (a role's HTTP call and what it signed): a report shows it for a failing step instead of the input. */
+  /**
+   * What was actually sent where it is more than the case's input (a role's HTTP call and what it signed): a report
+   * shows it for a failing step instead of the input.
+   */
   readonly sent?: Json;
 }
 
@@ -97,7 +100,10 @@ export function worstStatus(outcomes: readonly Pick<OpOutcome, 'status'>[]): Sta
  * The steps of a case that did not run (skipped operations), and why.
  * @param outcomes - the operations' outcomes
  * @returns each skipped step's operation and reason
- * @example notRunSteps([{ op: 'signature.sign', status: 'skip', message: 'the subject does not offer signature.sign' }]) // [{ op: 'signature.sign', … }]
+ * @example
+ * notRunSteps([
+ *   { op: 'signature.sign', status: 'skip', message: 'the subject does not offer signature.sign' },
+ * ]) // [{ op: 'signature.sign', … }]
  */
 export function notRunSteps(
   outcomes: readonly Pick<OpOutcome, 'op' | 'status' | 'message'>[],

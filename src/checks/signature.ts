@@ -79,7 +79,8 @@ export function firstDifference(expected: Uint8Array, actual: Uint8Array): strin
   for (let j = 0; j < i && part < 7; j++) if (expected[j] === 0x0a) part++;
   const names = PART_NAMES;
   const where = i >= expected.length ? 'after the end of the expected content' : `at byte ${i}`;
-  return `${where} (part ${part}, ${names[part - 1] ?? 'body'}; expected ${expected.length} bytes, got ${actual.length})`;
+  const name = names[part - 1] ?? 'body';
+  return `${where} (part ${part}, ${name}; expected ${expected.length} bytes, got ${actual.length})`;
 }
 
 // --- internal ---

@@ -107,7 +107,8 @@ function compareParts(
   if (wantFile && fileAt < 0) return fail(`the file part (${JSON.stringify(wantFile.name)}) is missing`);
   if (wantFile && fileAt !== actual.length - 1)
     return fail(
-      `part ${fileAt + 1} is the file part, but ${actual.length - fileAt - 1} part(s) follow it, the first named ${JSON.stringify(actual[fileAt + 1]?.name)}: the file part goes last (R14)`,
+      `part ${fileAt + 1} is the file part, but ${actual.length - fileAt - 1} part(s) follow it, ` +
+        `the first named ${JSON.stringify(actual[fileAt + 1]?.name)}: the file part goes last (R14)`,
     );
   const texts = wantFile ? actual.slice(0, -1) : actual;
   const seen = new Set<string>();
@@ -139,7 +140,8 @@ function compareParts(
       );
     if (have.contentType !== wantFile.contentType)
       return fail(
-        `file part's content type is ${JSON.stringify(have.contentType)}, expected ${JSON.stringify(wantFile.contentType)} (R14: the requested contentType)`,
+        `file part's content type is ${JSON.stringify(have.contentType)}, expected ` +
+          `${JSON.stringify(wantFile.contentType)} (R14: the requested contentType)`,
       );
     if (!bytesEqual(have.data, data))
       return fail(`file part's bytes differ (${have.data.length} bytes, expected ${data.length})`);

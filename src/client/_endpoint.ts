@@ -11,7 +11,11 @@ import { wireUrl } from './_http.js';
  * @returns the full URL
  * @throws {TypeError} when baseUrl is not a string
  * @throws {RangeError} when baseUrl is not an absolute http(s) URL, or has a query or fragment
- * @example endpoint('http://127.0.0.1:4000/s/x/', '/pg/v2/payment/create') // 'http://127.0.0.1:4000/s/x/pg/v2/payment/create'
+ * @example
+ * endpoint(
+ *   'http://127.0.0.1:4000/s/x/',
+ *   '/pg/v2/payment/create',
+ * ) // 'http://127.0.0.1:4000/s/x/pg/v2/payment/create'
  */
 export function endpoint(baseUrl: string, path: string): string {
   if (typeof baseUrl !== 'string') throw new TypeError('baseUrl must be a string');

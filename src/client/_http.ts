@@ -42,7 +42,9 @@ export interface WireResponse {
  * @returns the origin, the request target and the URL as sent
  * @throws {RangeError} when the URL is not an absolute http(s) URL, or its path and query
  *   hold a character HTTP/1.1 cannot carry as written (space, control, non-ASCII)
- * @example wireUrl('http://127.0.0.1:8080?a=1#f') // { origin: 'http://127.0.0.1:8080', target: '/?a=1', url: 'http://127.0.0.1:8080/?a=1' }
+ * @example
+ * const wire = wireUrl('http://127.0.0.1:8080?a=1#f');
+ * wire // { origin: 'http://127.0.0.1:8080', target: '/?a=1', url: 'http://127.0.0.1:8080/?a=1' }
  */
 export function wireUrl(url: string): { origin: string; target: string; url: string } {
   if (typeof url !== 'string') throw new TypeError('url must be a string');
@@ -61,7 +63,8 @@ export function wireUrl(url: string): { origin: string; target: string; url: str
   if (!target.startsWith('/')) target = `/${target}`;
   if (/[^\x21-\x7e]/.test(target))
     throw new RangeError(
-      `the path and query of ${JSON.stringify(clip(url, 80))} must be printable ASCII without spaces: percent-encode them`,
+      `the path and query of ${JSON.stringify(clip(url, 80))} ` +
+        'must be printable ASCII without spaces: percent-encode them',
     );
   return { origin: parsed.origin, target, url: `${authority[0]}${target}` };
 }
@@ -73,7 +76,16 @@ export function wireUrl(url: string): { origin: string; target: string; url: str
  * @returns the status, headers and raw body
  * @throws {ClientError} PGV2_CLIENT_NETWORK, PGV2_CLIENT_TIMEOUT or PGV2_CLIENT_RESPONSE_TOO_LARGE (rejects)
  * @throws {RangeError} (rejects) when undici refuses the method, target or a header
- * @example const r = await exchange({ method: 'POST', url: `${baseUrl}/pg/v2/payment/create`, headers: [['content-type', 'application/json']], body: utf8(body) }, {});
+ * @example
+ * const r = await exchange(
+ *   {
+ *     method: 'POST',
+ *     url: `${baseUrl}/pg/v2/payment/create`,
+ *     headers: [['content-type', 'application/json']],
+ *     body: utf8(body),
+ *   },
+ *   {},
+ * );
  */
 export async function exchange(request: WireRequest, options: ClientOptions): Promise<WireResponse> {
   const { origin, target } = wireUrl(request.url);

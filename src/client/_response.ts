@@ -30,7 +30,12 @@ export interface Envelope {
  * @param merchant - the merchant's appId and secret, and the verifier's choices
  * @param what - the response named in messages, e.g. `the credentials response`
  * @throws {ClientError} when the response is not an authentic 200
- * @example assertAuthentic(await signedRequest({ method: 'POST', url: `${baseUrl}/pg/v2/payment/create`, appId, appSecret, body }), { appId, appSecret }, 'the payment response');
+ * @example
+ * assertAuthentic(
+ *   await signedRequest({ method: 'POST', url: `${baseUrl}/pg/v2/payment/create`, appId, appSecret, body }),
+ *   { appId, appSecret },
+ *   'the payment response',
+ * );
  */
 export function assertAuthentic(
   r: SignedExchange,
@@ -93,7 +98,10 @@ export function assertAuthentic(
  * @param secrets - texts to mask in messages
  * @returns the envelope
  * @throws {ClientError} PGV2_CLIENT_MALFORMED_RESPONSE
- * @example readEnvelope(utf8('{"code":"OK","errorMessage":null,"data":{}}'), 'the payment response', [appSecret]).code // 'OK'
+ * @example
+ * readEnvelope(utf8('{"code":"OK","errorMessage":null,"data":{}}'), 'the payment response', [
+ *   appSecret,
+ * ]).code // 'OK'
  */
 export function readEnvelope(body: Uint8Array, what: string, secrets: readonly string[]): Envelope {
   const malformed = (why: string): ClientError =>

@@ -58,13 +58,15 @@ export const CLIENT_ERRORS: Readonly<Record<ClientErrorCode, ClientErrorInfo>> =
   PGV2_CLIENT_HTTP_STATUS: {
     title: 'Gateway refused',
     description:
-      'The gateway answered with an HTTP status other than 200. Such a response is not verified (R9) and never used as success; its errorMessage is quoted when readable (R16).',
+      'The gateway answered with an HTTP status other than 200. Such a response is not ' +
+      'verified (R9) and never used as success; its errorMessage is quoted when readable (R16).',
     sources: ['5.4', '7', 'R9', 'R16'],
   },
   PGV2_CLIENT_RESPONSE_NOT_AUTHENTIC: {
     title: 'Response not authentic',
     description:
-      'An HTTP 200 whose signature does not verify over the raw response bytes: no Authorization, a malformed one, another appId, or a sign that does not match. Nothing in it is used.',
+      'An HTTP 200 whose signature does not verify over the raw response bytes: no Authorization, ' +
+      'a malformed one, another appId, or a sign that does not match. Nothing in it is used.',
     sources: ['5.4', '7', 'R9'],
   },
   PGV2_CLIENT_MALFORMED_RESPONSE: {
@@ -80,7 +82,8 @@ export const CLIENT_ERRORS: Readonly<Record<ClientErrorCode, ClientErrorInfo>> =
   PGV2_CLIENT_INVALID_REQUEST: {
     title: 'Request refused before sending',
     description:
-      'The preflight check (option preflight) found the credentials request or the file outside 2.1, 2.2 and 8; nothing was sent.',
+      'The preflight check (option preflight) found the credentials ' +
+      'request or the file outside 2.1, 2.2 and 8; nothing was sent.',
     sources: ['2.1', '2.2', '8', 'R13'],
   },
   PGV2_CLIENT_UPLOAD_FAILED: {
@@ -106,7 +109,12 @@ export interface ClientErrorDetails {
  * A runtime failure of the reference client, with a stable `code` and a message naming
  * why. Messages never contain the application secret (they pass through `redact`).
  * @example
- * const e = await createPayment({ baseUrl: 'http://127.0.0.1:9', appId, appSecret, payment: { merchantTradeNo: 'M1', amount: '1.00', currency: 'EUR' } }).catch((e) => e);
+ * const e = await createPayment({
+ *   baseUrl: 'http://127.0.0.1:9',
+ *   appId,
+ *   appSecret,
+ *   payment: { merchantTradeNo: 'M1', amount: '1.00', currency: 'EUR' },
+ * }).catch((e) => e);
  * e instanceof ClientError && e.code // 'PGV2_CLIENT_NETWORK' — nothing listens on port 9
  */
 export class ClientError extends Pgv2kitError {

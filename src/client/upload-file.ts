@@ -13,7 +13,10 @@ import type { ClientOptions } from './options.js';
 export interface UploadFileInput {
   /** The filename of the credentials request. */
   readonly filename: string;
-  /** The contentType of the credentials request; null or undefined when it gave none (the file part then has no Content-Type). */
+  /**
+   * The contentType of the credentials request; null or undefined when it gave none (the file part then has no
+   * Content-Type).
+   */
   readonly contentType?: string | null;
   /** The file's bytes. */
   readonly file: Uint8Array;
@@ -32,10 +35,22 @@ export interface UploadFileInput {
  * @throws {ClientError} (rejects) PGV2_CLIENT_UPLOAD_FAILED with the status and the storage's
  *   error text; PGV2_CLIENT_NETWORK, PGV2_CLIENT_TIMEOUT, PGV2_CLIENT_RESPONSE_TOO_LARGE
  * @throws {TypeError} (rejects) when an input has the wrong type
- * @throws {RangeError} (rejects) when the form cannot carry a name, the filename or the content type as written (buildUploadForm)
+ * @throws {RangeError} (rejects) when the form cannot carry a name, the filename or the content type as written
+ * (buildUploadForm)
  * @example
- * const credentials = await requestUploadCredentials({ baseUrl, appId, appSecret, filename: 'evidence.pdf', contentType: 'application/pdf', scene: 'DISPUTE_EVIDENCE' });
- * await uploadFile(credentials, { filename: 'evidence.pdf', contentType: 'application/pdf', file: utf8('%PDF-1.7\n') });
+ * const credentials = await requestUploadCredentials({
+ *   baseUrl,
+ *   appId,
+ *   appSecret,
+ *   filename: 'evidence.pdf',
+ *   contentType: 'application/pdf',
+ *   scene: 'DISPUTE_EVIDENCE',
+ * });
+ * await uploadFile(credentials, {
+ *   filename: 'evidence.pdf',
+ *   contentType: 'application/pdf',
+ *   file: utf8('%PDF-1.7\n'),
+ * });
  */
 export async function uploadFile(
   credentials: UploadCredentials,
@@ -59,9 +74,10 @@ export async function uploadFile(
   );
   if (r.status !== 204) {
     const text = bodyText(r.body);
+    const said = text === '' ? ' with no body' : `: ${JSON.stringify(text)}`;
     throw fail(
       'PGV2_CLIENT_UPLOAD_FAILED',
-      `the upload address answered HTTP ${r.status}, not 204${text === '' ? ' with no body' : `: ${JSON.stringify(text)}`}; the file is not stored (4.2)`,
+      `the upload address answered HTTP ${r.status}, not 204${said}; the file is not stored (4.2)`,
       [],
       { status: r.status },
     );

@@ -41,7 +41,11 @@ export const REPLACEMENT_FORMS: readonly ReplacementForm[] = ['maximal-subpart',
  * @param replacement - the replacement's bytes (EF BF BD for U+FFFD, 3F for "?")
  * @param form - how ill-formed bytes are cut into parts (default `maximal-subpart`)
  * @returns new bytes; valid sequences (a BOM included) are kept as they are
- * @example replaceIllFormed(Uint8Array.of(0x61, 0xe2, 0x82, 0x62), Uint8Array.of(0x3f)) // Uint8Array.of(0x61, 0x3f, 0x62) — "a?b"
+ * @example
+ * replaceIllFormed(
+ *   Uint8Array.of(0x61, 0xe2, 0x82, 0x62),
+ *   Uint8Array.of(0x3f),
+ * ) // Uint8Array.of(0x61, 0x3f, 0x62) — "a?b"
  */
 export function replaceIllFormed(
   bytes: Uint8Array,

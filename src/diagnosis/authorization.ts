@@ -92,7 +92,10 @@ export function diagnoseAuthorization(c: AuthorizationCase, outcome: OpOutcome):
  * items, as appId, sign, timestamp, nonce (each item split at its first "=", white space trimmed).
  * @param header - the header
  * @returns the items, or undefined when the header has fewer than four items
- * @example itemsByPosition('V2_SHA256 nonce=n,appId=a,sign=s,timestamp=t') // { appId: 'n', sign: 'a', timestamp: 's', nonce: 't' }
+ * @example
+ * itemsByPosition(
+ *   'V2_SHA256 nonce=n,appId=a,sign=s,timestamp=t',
+ * ) // { appId: 'n', sign: 'a', timestamp: 's', nonce: 't' }
  */
 export function itemsByPosition(header: string): AuthorizationItems | undefined {
   const values = items(header).map(([, value]) => value);
@@ -105,7 +108,10 @@ export function itemsByPosition(header: string): AuthorizationItems | undefined 
  * still ends at the first "="; the first item of each name counts).
  * @param header - the header
  * @returns the items, or undefined when one of the four names is missing
- * @example itemsSplitAtLastEquals('V2_SHA256 appId=a,sign=s,timestamp=t,nonce=x=y') // { appId: 'a', sign: 's', timestamp: 't', nonce: 'y' }
+ * @example
+ * itemsSplitAtLastEquals(
+ *   'V2_SHA256 appId=a,sign=s,timestamp=t,nonce=x=y',
+ * ) // { appId: 'a', sign: 's', timestamp: 't', nonce: 'y' }
  */
 export function itemsSplitAtLastEquals(header: string): AuthorizationItems | undefined {
   const found = new Map<string, string>();

@@ -61,11 +61,16 @@ function signedOverMistake(c: MessageCase): Diagnosis[] {
   const out: Diagnosis[] = [];
   const rightSign = sign(parts);
   const got = headerSign.toLowerCase();
-  // the right sign cut short, or with digits added: compared over the length of one of the two (strncasecmp, startsWith)
+  // the right sign cut short, or with digits added: compared over the length of one of the two (strncasecmp,
+  // startsWith)
   if (got !== rightSign && (rightSign.startsWith(got) || got.startsWith(rightSign))) {
+    const accepted =
+      got.length < 64 ? `the first ${got.length} digits of the right sign` : 'the right sign with digits added';
     out.push({
       mistake: 'sign-compared-as-prefix',
-      message: `you accept ${got.length < 64 ? `the first ${got.length} digits of the right sign` : 'the right sign with digits added'}: the sign is compared over the length of one of the two, not as 64 digits (§5.2, R7)`,
+      message:
+        `you accept ${accepted}: the sign is compared over the length of one of the two, ` +
+        'not as 64 digits (§5.2, R7)',
       ref: '§5.2, R7',
     });
   }
@@ -77,7 +82,8 @@ function signedOverMistake(c: MessageCase): Diagnosis[] {
     out.push({
       mistake: 'delivery-url',
       message:
-        'you accept the sign of the content in which part 4 is the URL the call arrived on, not the notifyUrl as submitted',
+        'you accept the sign of the content in which part 4 is the ' +
+        'URL the call arrived on, not the notifyUrl as submitted',
       ref: '§5.5, R10',
     });
   }

@@ -36,7 +36,16 @@ export interface Mistake {
  * distinct content.
  * @param parts - the parts a correct signer uses
  * @returns the mistakes with their contents, in the order of {@link MISTAKES}
- * @example mistakenContents({ appId, appSecret, method: 'POST', url, timestamp: '1', nonce: 'n', body: utf8(body) })[0]?.mistake.id // 'no-final-lf'
+ * @example
+ * mistakenContents({
+ *   appId,
+ *   appSecret,
+ *   method: 'POST',
+ *   url,
+ *   timestamp: '1',
+ *   nonce: 'n',
+ *   body: utf8(body),
+ * })[0]?.mistake.id // 'no-final-lf'
  */
 export function mistakenContents(parts: ByteParts): Array<{ readonly mistake: Mistake; readonly content: Uint8Array }> {
   const correct = signatureContent(parts);
@@ -91,7 +100,16 @@ export function findMistakes(parts: ByteParts, headerSign: string): Mistake[] {
  * genuine message, so they are the mistakes that could explain its refusal.
  * @param parts - the parts a correct signer uses
  * @returns the mistakes, in the order of {@link MISTAKES}
- * @example differingMistakes({ appId, appSecret, method: 'POST', url, timestamp: '1', nonce: 'n', body: utf8(body) }).some((m) => m.id === 'no-final-lf') // true
+ * @example
+ * differingMistakes({
+ *   appId,
+ *   appSecret,
+ *   method: 'POST',
+ *   url,
+ *   timestamp: '1',
+ *   nonce: 'n',
+ *   body: utf8(body),
+ * }).some((m) => m.id === 'no-final-lf') // true
  */
 export function differingMistakes(parts: ByteParts): Mistake[] {
   const rightSign = signContent(signatureContent(parts));
@@ -102,7 +120,10 @@ export function differingMistakes(parts: ByteParts): Mistake[] {
   ).map(({ build: _b, writeSign: _w, ...mistake }) => mistake);
 }
 
-/** How a known mistake builds its content (undefined when it does not apply; several contents when converters make it in several forms). */
+/**
+ * How a known mistake builds its content (undefined when it does not apply; several contents when converters make it in
+ * several forms).
+ */
 export type BuildMistake = (p: ByteParts, correct: Uint8Array) => Uint8Array | readonly Uint8Array[] | undefined;
 
 /** How a known mistake writes the sign from the right digest (5.2), e.g. hex without zero padding. */
@@ -298,7 +319,8 @@ export const KNOWN_MISTAKES = {
         ref: '§5.2',
         writes: 'sign',
         description:
-          'each byte of the digest below 0x10 was written as one hex digit, without its leading zero (fewer than 64 digits)',
+          'each byte of the digest below 0x10 was written as one ' +
+          'hex digit, without its leading zero (fewer than 64 digits)',
         writeSign: (digest) => Array.from(digest, (b) => b.toString(16)).join(''),
       },
       {
@@ -416,21 +438,25 @@ export const KNOWN_MISTAKES = {
         id: 'body-invalid-utf8-replaced-fffd',
         ref: '§5.1, R3',
         description:
-          "the body went through a text conversion before signing (bytes that are not UTF-8 were replaced by U+FFFD, EF BF BD, as Buffer's toString, TextDecoder, Java's new String and Python's decode with errors='replace' do)",
+          'the body went through a text conversion before signing (bytes that are not UTF-8 were replaced by ' +
+          "U+FFFD, EF BF BD, as Buffer's toString, TextDecoder, Java's new String and Python's decode with " +
+          "errors='replace' do)",
         build: (p) => replacedBody(p, FFFD),
       },
       {
         id: 'body-invalid-utf8-replaced-question-mark',
         ref: '§5.1, R3',
         description:
-          "the body went through a text conversion before signing (bytes that are not UTF-8 were replaced by '?', as PHP's mb_convert_encoding and mb_scrub do by default, or a decoder set to replace with '?')",
+          'the body went through a text conversion before signing (bytes that are not UTF-8 were replaced by ' +
+          "'?', as PHP's mb_convert_encoding and mb_scrub do by default, or a decoder set to replace with '?')",
         build: (p) => replacedBody(p, QUESTION_MARK),
       },
       {
         id: 'body-reserialized-lossy',
         ref: '§5.1, §5.4, R3',
         description:
-          'the body, not valid UTF-8, was decoded with U+FFFD for its bad bytes, then parsed and serialized again (JSON.stringify)',
+          'the body, not valid UTF-8, was decoded with U+FFFD for its ' +
+          'bad bytes, then parsed and serialized again (JSON.stringify)',
         build: lossyReserialized,
       },
     ],
@@ -455,7 +481,8 @@ export const KNOWN_MISTAKES = {
         id: 'latin1-question-mark',
         ref: '§5.2, R3',
         description:
-          "the content was encoded as Latin-1 with '?' for each character Latin-1 lacks (Java's getBytes, Python's errors='replace'), instead of UTF-8",
+          "the content was encoded as Latin-1 with '?' for each character Latin-1 lacks " +
+          "(Java's getBytes, Python's errors='replace'), instead of UTF-8",
         build: (p) => latin1(p, 'question-mark'),
       },
     ],

@@ -34,7 +34,8 @@ export const REDIRECT_MISTAKES = Object.freeze({
   'authorization-plus-kept': {
     ref: 'R6, R11',
     description:
-      'the authorization value was decoded with decodeURIComponent alone: the nonce keeps "+" where the query means a space',
+      'the authorization value was decoded with decodeURIComponent ' +
+      'alone: the nonce keeps "+" where the query means a space',
   },
   'landed-url': {
     ref: '§5.6, R11',
@@ -91,7 +92,8 @@ function returnedPayment(c: RedirectCase, result: ResultObject, rawPayment: stri
       {
         mistake: 'payment-not-decoded',
         message:
-          'your payment is the query value as it stands, in which nothing was decoded (percent-decoding as UTF-8, "+" as space)',
+          'your payment is the query value as it stands, in which ' +
+          'nothing was decoded (percent-decoding as UTF-8, "+" as space)',
         ref: 'R11',
       },
     ];
@@ -101,7 +103,8 @@ function returnedPayment(c: RedirectCase, result: ResultObject, rawPayment: stri
       {
         mistake: 'plus-not-space',
         message:
-          'your payment is the value decoded with decodeURIComponent alone, in which "+" stays "+" where the query means a space',
+          'your payment is the value decoded with decodeURIComponent ' +
+          'alone, in which "+" stays "+" where the query means a space',
         ref: 'R11',
       },
     ];
@@ -135,8 +138,12 @@ function signedOverMistake(c: RedirectCase, rawPayment: string, rawAuthorization
  * and the redirect mistakes whose content differs from the right one for it, or whose
  * reading of the query fails.
  * @param c - a redirect case
- * @returns mistake ids (of {@link MISTAKES} and {@link REDIRECT_MISTAKES}); empty when the redirect has no single payment and authorization
- * @example redirectRefusalCauses(vectorCase('redirect.payment-spaces-plus')) // e.g. ['payment-encoded', 'landed-url', 'redirect-method', …]
+ * @returns mistake ids (of {@link MISTAKES} and {@link REDIRECT_MISTAKES}); empty when the redirect has no single
+ * payment and authorization
+ * @example
+ * redirectRefusalCauses(
+ *   vectorCase('redirect.payment-spaces-plus'),
+ * ) // e.g. ['payment-encoded', 'landed-url', 'redirect-method', …]
  */
 export function redirectRefusalCauses(c: RedirectCase): string[] {
   const params = queryParameters(c.inputs.redirectUrl);
@@ -155,7 +162,10 @@ export function redirectRefusalCauses(c: RedirectCase): string[] {
   return [...differingMistakes({ ...built.base, body: utf8(built.base.body) }).map((m) => m.id), ...own];
 }
 
-/** The right parts of a redirect, its header's sign, and the change each known redirect mistake makes to them ('refused': its reading of the query fails). */
+/**
+ * The right parts of a redirect, its header's sign, and the change each known redirect mistake makes to them
+ * ('refused': its reading of the query fails).
+ */
 function variantsOf(
   c: RedirectCase,
   rawPayment: string,
@@ -198,7 +208,10 @@ function variantsOf(
   return { base, headerSign, variants, plusBoth: { ...plusPayment, ...plusNonce } };
 }
 
-/** The URL the payer landed on as a verifier reads its own request: the fragment never sent, the authorization parameter (which cannot sign itself) taken out. */
+/**
+ * The URL the payer landed on as a verifier reads its own request: the fragment never sent, the authorization parameter
+ * (which cannot sign itself) taken out.
+ */
 function withoutAuthorization(redirectUrl: string): string {
   return (redirectUrl.split('#')[0] ?? redirectUrl).replace(
     /([?&])authorization=[^&]*(&|$)/,
@@ -206,7 +219,10 @@ function withoutAuthorization(redirectUrl: string): string {
   );
 }
 
-/** A parameter's value as read by a verifier that decodes the whole query (R11 decoding) and then splits it at "&" and the first "=". */
+/**
+ * A parameter's value as read by a verifier that decodes the whole query (R11 decoding) and then splits it at "&" and
+ * the first "=".
+ */
 function wholeQueryValue(redirectUrl: string, name: string): string | undefined {
   const noFragment = redirectUrl.split('#')[0] ?? redirectUrl;
   const q = noFragment.indexOf('?');

@@ -22,7 +22,14 @@ import { redirectRefusalCauses } from './redirect.js';
  * @param c - the case
  * @param outcome - the step's outcome
  * @returns mistake ids; empty unless a verify step refused a valid case
- * @example signatureRefusalCauses(vectorCase('signature.payment-create'), { op: 'request.verify', status: 'fail', expected: { valid: true }, got: { result: { valid: false } }, message: 'refused' }).slice(0, 2) // ['no-final-lf', 'extra-final-lf']
+ * @example
+ * signatureRefusalCauses(vectorCase('signature.payment-create'), {
+ *   op: 'request.verify',
+ *   status: 'fail',
+ *   expected: { valid: true },
+ *   got: { result: { valid: false } },
+ *   message: 'refused',
+ * }).slice(0, 2) // ['no-final-lf', 'extra-final-lf']
  */
 export function signatureRefusalCauses(c: Extract<VectorCase, { kind: 'signature' }>, outcome: OpOutcome): string[] {
   if (!refusedGenuine(c, outcome) || outcome.op !== 'request.verify') return [];
@@ -38,7 +45,14 @@ export function signatureRefusalCauses(c: Extract<VectorCase, { kind: 'signature
  * @param c - the case
  * @param outcome - the step's outcome
  * @returns mistake ids; empty unless a verify step refused a valid case
- * @example messageRefusalCauses(vectorCase('webhook.behind-proxy'), { op: 'webhook.verify', status: 'fail', expected: { valid: true }, got: { result: { valid: false } }, message: 'refused' }).includes('delivery-url') // true
+ * @example
+ * messageRefusalCauses(vectorCase('webhook.behind-proxy'), {
+ *   op: 'webhook.verify',
+ *   status: 'fail',
+ *   expected: { valid: true },
+ *   got: { result: { valid: false } },
+ *   message: 'refused',
+ * }).includes('delivery-url') // true
  */
 export function messageRefusalCauses(
   c: Extract<VectorCase, { kind: 'request' | 'response' | 'webhook' }>,
@@ -70,7 +84,14 @@ export function messageRefusalCauses(
  * @param c - the case
  * @param outcome - the step's outcome
  * @returns mistake ids; empty unless a verify step refused a valid case
- * @example redirectCaseRefusalCauses(vectorCase('redirect.basic'), { op: 'redirect.verify', status: 'fail', expected: { valid: true }, got: { result: { valid: false } }, message: 'refused' }).length > 0 // true
+ * @example
+ * redirectCaseRefusalCauses(vectorCase('redirect.basic'), {
+ *   op: 'redirect.verify',
+ *   status: 'fail',
+ *   expected: { valid: true },
+ *   got: { result: { valid: false } },
+ *   message: 'refused',
+ * }).length > 0 // true
  */
 export function redirectCaseRefusalCauses(c: Extract<VectorCase, { kind: 'redirect' }>, outcome: OpOutcome): string[] {
   if (!refusedGenuine(c, outcome)) return [];
@@ -88,7 +109,14 @@ export function redirectCaseRefusalCauses(c: Extract<VectorCase, { kind: 'redire
  * @param c - the case
  * @param outcome - the step's outcome
  * @returns mistake ids; empty unless a parse step refused a valid header
- * @example authorizationRefusalCauses(vectorCase('authorization.order-appid-sign-nonce-timestamp'), { op: 'authorization.parse', status: 'fail', expected: null, got: { rejected: { reason: 'no' } }, message: 'refused' }).includes('items-by-position') // true
+ * @example
+ * authorizationRefusalCauses(vectorCase('authorization.order-appid-sign-nonce-timestamp'), {
+ *   op: 'authorization.parse',
+ *   status: 'fail',
+ *   expected: null,
+ *   got: { rejected: { reason: 'no' } },
+ *   message: 'refused',
+ * }).includes('items-by-position') // true
  */
 export function authorizationRefusalCauses(
   c: Extract<VectorCase, { kind: 'authorization' }>,

@@ -12,7 +12,8 @@ export const RUN_CAUSES = Object.freeze({
   'credentials-or-url': {
     ref: 'R4',
     title:
-      'every genuine message refused, and no known mistake explains it: check the credentials, and how the implementation builds the full URL (R4)',
+      'every genuine message refused, and no known mistake explains it: check ' +
+      'the credentials, and how the implementation builds the full URL (R4)',
   },
 }) satisfies Readonly<Record<string, { readonly ref: string; readonly title: string }>>;
 

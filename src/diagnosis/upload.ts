@@ -97,7 +97,8 @@ function utf16Length(inputs: {
     {
       mistake: 'utf16-length',
       message:
-        'your length is the count of UTF-16 units, in which a character beyond U+FFFF (an emoji) counts twice: lengths count code points',
+        'your length is the count of UTF-16 units, in which a character ' +
+        'beyond U+FFFF (an emoji) counts twice: lengths count code points',
       ref: 'R13',
     },
   ];

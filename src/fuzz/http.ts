@@ -30,7 +30,10 @@ export interface FuzzHttpOptions {
   readonly url: string;
   /** merchant: the notifyUrl as the merchant registered it, signed as part 4 (R10; default: `url`). */
   readonly notifyUrl?: string;
-  /** merchant: an accepting answer is a 2xx with this body (`--accept-body`, as certification reads the notify endpoint); default: any 2xx. */
+  /**
+   * merchant: an accepting answer is a 2xx with this body (`--accept-body`, as certification reads the notify
+   * endpoint); default: any 2xx.
+   */
   readonly acceptBody?: string;
   readonly appId: string;
   /** Never printed. */
@@ -59,7 +62,12 @@ export const MERCHANT_FUZZ_BODY =
  * registered (R10), which is the URL webhooks are sent to unless `notifyUrl` says otherwise.
  * @param options - kind, url, notifyUrl
  * @returns the URL signed
- * @example signedUrlOf({ kind: 'merchant', url: 'http://127.0.0.1:8080/n', notifyUrl: 'https://shop.example/n' }) // 'https://shop.example/n'
+ * @example
+ * signedUrlOf({
+ *   kind: 'merchant',
+ *   url: 'http://127.0.0.1:8080/n',
+ *   notifyUrl: 'https://shop.example/n',
+ * }) // 'https://shop.example/n'
  */
 export function signedUrlOf(options: Pick<FuzzHttpOptions, 'kind' | 'url' | 'notifyUrl'>): string {
   if (options.kind === 'gateway') return `${options.url.replace(/\/+$/, '')}/pg/v2/file/generateUploadUrl`;
@@ -70,7 +78,9 @@ export function signedUrlOf(options: Pick<FuzzHttpOptions, 'kind' | 'url' | 'not
  * Fuzzes the Authorization handling of a live gateway or merchant notify endpoint.
  * @param options - {@link FuzzHttpOptions}
  * @returns the run, with the shrunk finding (as {@link fuzzParser} gives it)
- * @example const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, appId, appSecret, seed: 1, runs: 20 }); r.finding // undefined
+ * @example
+ * const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, appId, appSecret, seed: 1, runs: 20 });
+ * r.finding // undefined
  */
 export async function fuzzHttp(
   options: FuzzHttpOptions,
@@ -139,7 +149,10 @@ export const onTheWire: (header: string) => string = httpFieldValue;
  * the SP/HTAB around the field value let a parser refuse the value as sent, else R8.
  * @param header - the header sent
  * @returns the rule, e.g. `RFC 9110 §5.5: the SP/HTAB around a field value are not part of it`
- * @example mustAcceptRule(' V2_SHA256 appId=a,sign=00,timestamp=1,nonce=n') // 'RFC 9110 §5.5: the SP/HTAB around a field value are not part of it'
+ * @example
+ * mustAcceptRule(
+ *   ' V2_SHA256 appId=a,sign=00,timestamp=1,nonce=n',
+ * ) // 'RFC 9110 §5.5: the SP/HTAB around a field value are not part of it'
  */
 export function mustAcceptRule(header: string): string {
   const wire = onTheWire(header);
@@ -205,7 +218,9 @@ async function checkHttp(
     if (expect === 'accept' && judged.serverError)
       return {
         header,
-        reason: `a genuinely signed, valid header must be accepted (${mustAcceptRule(header)}) but ${judged.problem ?? ''}`,
+        reason:
+          `a genuinely signed, valid header must be accepted (${mustAcceptRule(header)}) ` +
+          `but ${judged.problem ?? ''}`,
       };
     if (expect === 'accept' && !accepted)
       return {

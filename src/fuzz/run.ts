@@ -23,7 +23,10 @@ export interface FuzzOptions {
   readonly path?: string;
   /** Called after each header tried, with the number tried so far. */
   readonly onRun?: (runs: number) => void;
-  /** Headers in flight at once (default twice {@link FUZZ_WINDOW}, so that a full session window always has more waiting behind it; shrinking goes one at a time). */
+  /**
+   * Headers in flight at once (default twice {@link FUZZ_WINDOW}, so that a full session window always has more waiting
+   * behind it; shrinking goes one at a time).
+   */
   readonly window?: number;
 }
 
@@ -40,7 +43,10 @@ export interface FuzzFinding {
   readonly header: string;
   /** Why it fails, e.g. `must be accepted (R8) but was refused: …`. */
   readonly reason: string;
-  /** The header as the implementation received it, when that differs (HTTP drops SP/HTAB around a field value, RFC 9110 §5.5). */
+  /**
+   * The header as the implementation received it, when that differs (HTTP drops SP/HTAB around a field value, RFC 9110
+   * §5.5).
+   */
   readonly received?: string;
   /** What R8 requires of it (of the header as received). */
   readonly oracle: OracleVerdict;

@@ -13,7 +13,10 @@ import { VectorTargetError, takenIds, vectorsRootOf } from '../vectors/target.js
 import { kitVersion } from '../version.js';
 import type { FuzzFinding } from './run.js';
 
-/** The flag of every case `pgv2kit fuzz --save` writes (explained in the kit's vectors/notes.yaml, `writtenBy: pgv2kit fuzz --save`). */
+/**
+ * The flag of every case `pgv2kit fuzz --save` writes (explained in the kit's vectors/notes.yaml, `writtenBy: pgv2kit
+ * fuzz --save`).
+ */
 export const FUZZ_FLAG = 'FuzzFinding';
 
 /** The case written for a finding. */
@@ -39,7 +42,8 @@ export function findingCase(finding: FuzzFinding, id: string, date: Date = new D
     kitVersion: kitVersion(),
     date: date.toISOString().slice(0, 10),
   };
-  // the value the implementation parsed: over HTTP, without the SP/HTAB around it (RFC 9110 §5.5), which the oracle judged
+  // the value the implementation parsed: over HTTP, without the SP/HTAB around it (RFC 9110 §5.5), which the oracle
+  // judged
   return {
     ...headerParseCase(
       finding.received ?? finding.header,
@@ -94,7 +98,8 @@ export function saveFinding(
 const FINDINGS_FILE = {
   title: 'Authorization header parse: findings of pgv2kit fuzz',
   description:
-    'Headers on which an implementation broke R8, shrunk by pgv2kit fuzz; the result and expectation are every answer R8 allows.\n',
+    'Headers on which an implementation broke R8, shrunk by pgv2kit ' +
+    'fuzz; the result and expectation are every answer R8 allows.\n',
 };
 
 function oneLine(text: string): string {

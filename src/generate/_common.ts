@@ -12,7 +12,10 @@ import type { AuthorizationCase, RedirectCase, ResponseCase, SignatureCase, Webh
 import type { SignatureParts } from '../scheme/parts.js';
 import { Pgv2kitError } from '../errors.js';
 
-/** The flag every generated case carries (explained in the kit's vectors/notes.yaml, written by generate and run --save). */
+/**
+ * The flag every generated case carries (explained in the kit's vectors/notes.yaml, written by generate and run
+ * --save).
+ */
 export const GENERATED_FLAG = 'Generated';
 
 /** The generator's name in provenance. */
@@ -92,7 +95,8 @@ export function checkedSign(p: GivenParts): { content: Buffer; sign: string } {
   const refSign = sign(p);
   if (!mine.content.equals(Buffer.from(refContent)) || mine.sign !== refSign || signContent(refContent) !== refSign) {
     throw new GenerateCheckError(
-      `the reference signature (${refSign}) and the independent computation (${mine.sign}) disagree for the case of ${p.method} ${p.url}; nothing was written`,
+      `the reference signature (${refSign}) and the independent computation ` +
+        `(${mine.sign}) disagree for the case of ${p.method} ${p.url}; nothing was written`,
     );
   }
   return mine;
@@ -260,7 +264,9 @@ export function agree(
           ('parameter' in outcome.problem && outcome.problem.parameter === problem.parameter));
   if (!ok)
     throw new GenerateCheckError(
-      `the reference verifier's answer to the generated ${what} case (${outcome.valid ? 'valid' : outcome.problem.kind}) is not the intended ${problem?.kind ?? 'valid'}; nothing was written`,
+      `the reference verifier's answer to the generated ${what} case ` +
+        `(${outcome.valid ? 'valid' : outcome.problem.kind}) is not the intended ${problem?.kind ?? 'valid'}; ` +
+        'nothing was written',
     );
 }
 

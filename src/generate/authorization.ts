@@ -82,7 +82,8 @@ export function randomAuthorizationCase(
     const inSpecOrder = order.every((n, i) => n === ITEM_NAMES[i]);
     return {
       id: ids.next(),
-      comment: `Generated: the four items in the order ${order.join(', ')}; the parser returns each value verbatim (R8).`,
+      comment:
+        `Generated: the four items in the order ${order.join(', ')}; ` + 'the parser returns each value verbatim (R8).',
       op: 'authorization.parse',
       ...base,
       flags: [GENERATED_FLAG, ...(inSpecOrder ? [] : ['HeaderOrder']), ...equalsFlag],
@@ -126,7 +127,9 @@ export function randomAuthorizationCase(
   }
   return {
     id: ids.next(),
-    comment: `Generated: a header with one defect (${intended.kind}${intended.item ? ` ${intended.item}` : ''}); it must be refused (5.3).`,
+    comment:
+      `Generated: a header with one defect (${intended.kind}${intended.item ? ` ${intended.item}` : ''}); ` +
+      'it must be refused (5.3).',
     op: 'authorization.parse',
     ...base,
     flags: [GENERATED_FLAG, flag],

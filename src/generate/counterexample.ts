@@ -50,7 +50,12 @@ export interface CounterexampleBase {
  * @param base - id, comment, provenance, flags
  * @param answers - R8's answers, when the header was judged in another form (default: the header's own)
  * @returns the case, schema-valid
- * @example headerParseCase('Bearer x', { id: 'authorization.fuzz-1', comment: 'found by fuzz', provenance: {} }).result // 'invalid'
+ * @example
+ * headerParseCase('Bearer x', {
+ *   id: 'authorization.fuzz-1',
+ *   comment: 'found by fuzz',
+ *   provenance: {},
+ * }).result // 'invalid'
  */
 export function headerParseCase(
   header: string,
@@ -91,7 +96,8 @@ export function headerParseCase(
  * @param v - the counterexample's data
  * @param base - id, comment, provenance
  * @returns the case, schema-valid
- * @throws {GenerateCheckError} when the reference or the independent computation disagrees with the property (nothing may be written)
+ * @throws {GenerateCheckError} when the reference or the independent computation disagrees with the property (nothing
+ * may be written)
  */
 export function counterexampleCase(v: CounterexampleVector, base: CounterexampleBase): GeneratedCase {
   if (v.area === 'signature')
@@ -138,7 +144,10 @@ const VERIFY_REFS = {
   webhook: { spec: ['5.5'], readings: ['R3', 'R10'] },
 } as const;
 
-/** A request, response or webhook case: the message as the verifier receives it, accepted as signed or refused because a part changed after signing. */
+/**
+ * A request, response or webhook case: the message as the verifier receives it, accepted as signed or refused because a
+ * part changed after signing.
+ */
 function verifyCase(
   v: Extract<CounterexampleVector, { readonly message: unknown }>,
   base: CounterexampleBase,
@@ -166,10 +175,12 @@ function verifyCase(
   if (outcome.valid !== (v.result === 'valid')) {
     const said = outcome.valid ? 'accepts it' : `refuses it (${outcome.problem.kind})`;
     throw new GenerateCheckError(
-      `the reference verifier ${said}, but the property says it must be ${v.result === 'valid' ? 'accepted' : 'refused'}; nothing was written`,
+      `the reference verifier ${said}, but the property says it must be ` +
+        `${v.result === 'valid' ? 'accepted' : 'refused'}; nothing was written`,
     );
   }
-  // the content a correct verifier builds: the merchant's appId and secret, the message as received, the header's timestamp and nonce
+  // the content a correct verifier builds: the merchant's appId and secret, the message as received, the header's
+  // timestamp and nonce
   const parts: GivenParts = {
     appId: m.appId,
     appSecret: m.appSecret,

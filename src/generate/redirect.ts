@@ -48,7 +48,10 @@ export function randomRedirectCase(
     'encoded-payment',
     'missing',
   ]);
-  const returnUrl = `${pick(rnd, ['https://shop.example.net', 'https://merchant.example.org:8443'])}${pick(rnd, ['/checkout/return', '/pay/done', '/r/'])}${pick(rnd, ['', '', `?order=${chars(rnd, HEX, 6)}`, '?lang=fr&ref=mail'])}`;
+  const returnOrigin = pick(rnd, ['https://shop.example.net', 'https://merchant.example.org:8443']);
+  const returnPath = pick(rnd, ['/checkout/return', '/pay/done', '/r/']);
+  const returnQuery = pick(rnd, ['', '', `?order=${chars(rnd, HEX, 6)}`, '?lang=fr&ref=mail']);
+  const returnUrl = `${returnOrigin}${returnPath}${returnQuery}`;
   const pay = paymentJson(rnd);
   const form = rnd() < 0.5;
   const encoded = encodeQuery(pay.text, form);
@@ -73,7 +76,8 @@ export function randomRedirectCase(
     ['authorization', encodeQuery(signedHeader(p, s), form)],
   ];
   const kept = defect === 'missing' ? params.filter(([n]) => n !== missing) : params;
-  const redirectUrl = `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}${kept.map(([n, v]) => `${n}=${v}`).join('&')}`;
+  const separator = returnUrl.includes('?') ? '&' : '?';
+  const redirectUrl = `${returnUrl}${separator}${kept.map(([n, v]) => `${n}=${v}`).join('&')}`;
   const problem =
     defect === 'valid'
       ? undefined
@@ -104,7 +108,9 @@ export function randomRedirectCase(
   );
   if (defect === 'valid') base.expected['payment'] = pay.text;
   const comment = {
-    valid: `Generated: the returnUrl with paymentNo, merchantTradeNo, payment and authorization added (${form ? 'form-encoded' : 'encodeURIComponent'}); signed over the decoded payment (5.6, R11).`,
+    valid:
+      'Generated: the returnUrl with paymentNo, merchantTradeNo, payment and authorization added ' +
+      `(${form ? 'form-encoded' : 'encodeURIComponent'}); signed over the decoded payment (5.6, R11).`,
     tampered: 'Generated: a redirect whose payment had one character changed after signing; it must be refused (5.6).',
     'encoded-payment': 'Generated: a redirect signed over the still-encoded payment value; it must be refused (R11).',
     missing: `Generated: a redirect without its ${missing} parameter; it must be refused (R11).`,

@@ -97,7 +97,8 @@ export function randomWebhookCase(
     valid: 'Generated: a 2.5 payload signed over the notifyUrl as submitted; it arrived on another URL (5.5, R10).',
     tampered: 'Generated: a signed webhook whose body had one byte changed after signing; it must be refused (5.5).',
     'delivery-url':
-      'Generated: a webhook signed over the URL it was delivered on, not the notifyUrl as submitted; it must be refused (R10).',
+      'Generated: a webhook signed over the URL it was delivered ' +
+      'on, not the notifyUrl as submitted; it must be refused (R10).',
     'no-authorization': 'Generated: a webhook without Authorization; it must be refused (5.5).',
   }[defect];
   return { id: ids.next(), comment, spec: ['5.5', '2.5'], readings: ['R10'], ...base, inputs, provenance } as Omit<

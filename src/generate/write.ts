@@ -56,7 +56,8 @@ export interface WriteOptions {
  * @param o - {@link WriteOptions}
  * @returns what was written and the set as loaded
  * @throws {TargetExistsError} when the file exists and `append` is not set
- * @throws {VectorTargetError} when the file may not be written there (a file of the kit's own vectors, a folder missing above the vectors folder)
+ * @throws {VectorTargetError} when the file may not be written there (a file of the kit's own vectors, a folder missing
+ * above the vectors folder)
  * @throws {VectorSetError} when the written set does not load (everything undone)
  */
 export function writeCases(o: WriteOptions): WriteResult {

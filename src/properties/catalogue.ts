@@ -77,7 +77,8 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
   defineProperty<PropertyParts>({
     id: 'property.lf.content',
     comment:
-      'The signature content is the seven parts, each followed by one LF, the body as its exact bytes (bodies up to 64 KiB, ending in LF, CRLF, white space; bytes that are not UTF-8).',
+      'The signature content is the seven parts, each followed by one LF, the body as its exact ' +
+      'bytes (bodies up to 64 KiB, ending in LF, CRLF, white space; bytes that are not UTF-8).',
     spec: ['5.1'],
     readings: ['R1', 'R2', 'R3'],
     operations: ['signature.content'],
@@ -100,7 +101,9 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
           .map(({ mistake }) => asDiagnosis(mistake, 'content'));
       return {
         op: 'signature.content',
-        reason: `content differs from the expected (expected ${expected.byteLength} bytes, got ${bytes.byteLength}; body of ${parts.body.byteLength} bytes)`,
+        reason:
+          `content differs from the expected (expected ${expected.byteLength} ` +
+          `bytes, got ${bytes.byteLength}; body of ${parts.body.byteLength} bytes)`,
         expected: toBase64(expected),
         got,
         diagnose,
@@ -173,7 +176,8 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
   defineProperty<{ readonly items: AuthorizationItems; readonly order: readonly ItemName[] }>({
     id: 'property.header.order',
     comment:
-      'A parser returns the four values exactly as written, whatever the item order (header-safe values: "=" inside, non-ASCII, long).',
+      'A parser returns the four values exactly as written, whatever ' +
+      'the item order (header-safe values: "=" inside, non-ASCII, long).',
     spec: ['5.3'],
     readings: ['R8'],
     operations: ['authorization.parse'],
@@ -198,7 +202,8 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
   }>({
     id: 'property.header.duplicate',
     comment:
-      'A parser refuses a header that carries one of the four items twice (any item, any position, the same or another value).',
+      'A parser refuses a header that carries one of the four items ' +
+      'twice (any item, any position, the same or another value).',
     spec: ['5.3'],
     readings: ['R8'],
     operations: ['authorization.parse'],
@@ -235,7 +240,8 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
   defineProperty<AuthorizationItems>({
     id: 'property.header.roundtrip',
     comment:
-      'A formatter writes a header R8 parses back to the same four values; the target parses its own header back to them.',
+      'A formatter writes a header R8 parses back to the same ' +
+      'four values; the target parses its own header back to them.',
     spec: ['5.3'],
     readings: ['R8'],
     operations: ['authorization.format'],
@@ -256,7 +262,9 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
       if (wrong)
         return {
           op: 'authorization.format',
-          reason: `the header carries ${wrong}=${JSON.stringify(back.items[wrong])}, not ${JSON.stringify(items[wrong])}`,
+          reason:
+            `the header carries ${wrong}=${JSON.stringify(back.items[wrong])}, ` +
+            `not ${JSON.stringify(items[wrong])}`,
           expected: { ...items },
           got: header,
         };
@@ -271,21 +279,24 @@ export const PROPERTIES: ReadonlyArray<PropertyDef<any>> = [
   exactness(
     'request.verify',
     'property.verify.exact',
-    'A verifier accepts the message as signed and refuses it when one byte of the body, the URL, the method, the timestamp, the nonce or the appId changed after signing (bodies up to 64 KiB).',
+    'A verifier accepts the message as signed and refuses it when one byte of the body, the URL, ' +
+      'the method, the timestamp, the nonce or the appId changed after signing (bodies up to 64 KiB).',
     ['5.1', '5.2', '5.3'],
     ['R3', 'R4', 'R5', 'R6', 'R8', 'R9'],
   ),
   exactness(
     'response.verify',
     'property.verify.response-exact',
-    'A client accepts a 200 response as signed over its raw bytes and refuses it when one byte of the body, the request URL or method, the timestamp, the nonce or the appId changed (bodies up to 64 KiB).',
+    'A client accepts a 200 response as signed over its raw bytes and refuses it when one byte of the ' +
+      'body, the request URL or method, the timestamp, the nonce or the appId changed (bodies up to 64 KiB).',
     ['5.4'],
     ['R3', 'R6', 'R8', 'R9'],
   ),
   exactness(
     'webhook.verify',
     'property.verify.webhook-exact',
-    'A merchant accepts a webhook as signed over its raw body and notifyUrl and refuses it when one byte of the body, the notifyUrl, the method, the timestamp, the nonce or the appId changed (bodies up to 64 KiB).',
+    'A merchant accepts a webhook as signed over its raw body and notifyUrl and refuses it when one byte of ' +
+      'the body, the notifyUrl, the method, the timestamp, the nonce or the appId changed (bodies up to 64 KiB).',
     ['5.5'],
     ['R3', 'R6', 'R8', 'R10'],
   ),
@@ -372,7 +383,8 @@ function exactness(
       return verifyOne(op, subject, t.parts, received, header, `${caseId}.changed`, what);
     },
     show: (t) => ({ parts: showParts(t.parts), change: { ...t.change }, header: tamper(t).header }),
-    // a case of the operation's own kind: the genuine message refused (must be accepted), or the changed one accepted (must be refused)
+    // a case of the operation's own kind: the genuine message refused (must be accepted), or the changed one accepted
+    // (must be refused)
     asVector: (t, failure) => {
       const area = op === 'request.verify' ? 'request' : op === 'response.verify' ? 'response' : 'webhook';
       const genuine = failure.expected === 'accept';
@@ -515,7 +527,10 @@ function signedItems(p: PropertyParts): Record<ItemName, string> {
   return { appId: p.appId, sign: sign(p), timestamp: p.timestamp, nonce: p.nonce };
 }
 
-/** One verification of a message, judged by R7–R10 over every parse R8 allows (`changed`: what changed after signing, if anything). */
+/**
+ * One verification of a message, judged by R7–R10 over every parse R8 allows (`changed`: what changed after
+ * signing, if anything).
+ */
 async function verifyOne(
   op: VerifyOp,
   subject: Subject,
@@ -568,7 +583,9 @@ async function verifyOne(
   return undefined;
 }
 
-/** The message as received after the change, its header (the genuine sign, items in the drawn order), and what changed. */
+/**
+ * The message as received after the change, its header (the genuine sign, items in the drawn order), and what changed.
+ */
 function tamper(t: Tampered): { received: PropertyParts; header: string; what: string } {
   const p = t.parts;
   const items = signedItems(p);
@@ -624,5 +641,6 @@ function changeUrl(url: string, at: number, delta: number): string {
   }
   if (start < 0 || candidates.length === 0) return `${url}${start < 0 ? '/' : ''}x`;
   const i = candidates[at % candidates.length] ?? 0;
-  return `${url.slice(0, i)}${changeChar(url[i] ?? 'a', 0, delta, 'abcdefghijklmnopqrstuvwxyz0123456789')}${url.slice(i + 1)}`;
+  const changed = changeChar(url[i] ?? 'a', 0, delta, 'abcdefghijklmnopqrstuvwxyz0123456789');
+  return `${url.slice(0, i)}${changed}${url.slice(i + 1)}`;
 }

@@ -47,7 +47,11 @@ export interface EngineResult<T> {
  * @param judge - says what is wrong with one input (undefined: nothing); may run many at once
  * @param options - {@link EngineOptions}
  * @returns the run, with the shrunk failure when an input fails
- * @example const r = await checkPipelined(fc.nat(), async (n) => (n < 1000 ? undefined : 'too big'), { seed: 1, runs: 100 });
+ * @example
+ * const r = await checkPipelined(fc.nat(), async (n) => (n < 1000 ? undefined : 'too big'), {
+ *   seed: 1,
+ *   runs: 100,
+ * });
  */
 export async function checkPipelined<T>(
   arbitrary: fc.Arbitrary<T>,
@@ -224,7 +228,10 @@ function drawInBlocks<T>(
   };
 }
 
-/** The `count` inputs fast-check's run with this seed tries from run `from` on (its own generation, bias included), fewer when the deadline comes. */
+/**
+ * The `count` inputs fast-check's run with this seed tries from run `from` on (its own generation, bias included),
+ * fewer when the deadline comes.
+ */
 function record<T>(arbitrary: fc.Arbitrary<T>, seed: number, from: number, count: number, deadline: number): T[] {
   const inputs: T[] = [];
   const left = deadline - Date.now();

@@ -75,7 +75,9 @@ const jsonBodyArb: fc.Arbitrary<Uint8Array> = fc
       .string({ unit: 'grapheme', maxLength: 12 })
       .map(
         (s) =>
-          `{"text":"${[...s].map((c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0').slice(-4)}`).join('')}"}`,
+          `{"text":"${[...s]
+            .map((c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0').slice(-4)}`)
+            .join('')}"}`,
       ),
   )
   .chain((json) => endingArb.map((end) => utf8.encode(`${json}${new TextDecoder().decode(end)}`)));
@@ -110,10 +112,11 @@ export const propertyUrlArb: fc.Arbitrary<string> = fc
     slash: fc.boolean(),
     query: fc.option(queryArb, { nil: undefined }),
   })
-  .map(
-    ({ scheme, host, port, path, slash, query }) =>
-      `${scheme}://${host}${port}/${path.join('/')}${slash && path.length > 0 ? '/' : ''}${query ? `?${query.map(([k, v]) => `${k}=${v}`).join('&')}` : ''}`,
-  );
+  .map(({ scheme, host, port, path, slash, query }) => {
+    const trailing = slash && path.length > 0 ? '/' : '';
+    const search = query ? `?${query.map(([k, v]) => `${k}=${v}`).join('&')}` : '';
+    return `${scheme}://${host}${port}/${path.join('/')}${trailing}${search}`;
+  });
 
 /** Realistic parts, every value one an Authorization header carries verbatim (R8). */
 export const propertyPartsArb: fc.Arbitrary<PropertyParts> = fc.record({
@@ -129,7 +132,10 @@ export const propertyPartsArb: fc.Arbitrary<PropertyParts> = fc.record({
   body: propertyBodyArb,
 });
 
-/** Any text in a part — LFs and CRs inside, any Unicode, empty — for what holds of the content and sign whatever the parts. */
+/**
+ * Any text in a part — LFs and CRs inside, any Unicode, empty — for what holds of the content and sign whatever the
+ * parts.
+ */
 const wildTextArb: fc.Arbitrary<string> = fc.oneof(
   // any code point but the surrogates (fc's 'binary' unit is the same, but costs a second to build at load)
   fc.string({

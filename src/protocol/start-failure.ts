@@ -5,13 +5,19 @@
  */
 import { Pgv2kitError } from '../errors.js';
 
-/** Requests a testee may fail in a row (a crash, a hang, a line that is not its answer) before its session gives up on it (`--give-up-after`). */
+/**
+ * Requests a testee may fail in a row (a crash, a hang, a line that is not its answer) before its session gives up on
+ * it (`--give-up-after`).
+ */
 export const DEFAULT_GIVE_UP_AFTER = 10;
 
 /** Restarts in all a testee session makes before it gives up on the testee (`--max-restarts`). */
 export const DEFAULT_MAX_RESTARTS = 50;
 
-/** How a testee failed to start: the process could not be spawned, exited, did not answer in time, said it is not ready, or answered outside the protocol. */
+/**
+ * How a testee failed to start: the process could not be spawned, exited, did not answer in time, said it is not ready,
+ * or answered outside the protocol.
+ */
 export type TesteeStartKind = 'spawn' | 'exit' | 'timeout' | 'not-ready' | 'protocol';
 
 /** What is known of a testee that did not start, for the message and the reports. */
@@ -45,7 +51,10 @@ export class TesteeStartError extends Pgv2kitError {
   override readonly name = 'TesteeStartError';
   /** What is known of the failed start (absent only when constructed by hand). */
   readonly failure: TesteeStartFailure | undefined;
-  /** How it failed (Bowtie's StartupFailure / ImplementationNotReady): `not-ready` when the testee said so; `exit` when constructed by hand. */
+  /**
+   * How it failed (Bowtie's StartupFailure / ImplementationNotReady): `not-ready` when the testee said so; `exit` when
+   * constructed by hand.
+   */
   readonly kind: TesteeStartKind;
 
   /**
@@ -67,7 +76,9 @@ export class TesteeStartError extends Pgv2kitError {
  * @returns lines ending in LF, the first `the testee could not start: <reason>`
  * @example
  * const e = await createTesteeSubject({ command: 'exit 3', timeoutMs: 5000 }).catch((e) => e);
- * formatStartFailure(e.failure) // 'the testee could not start: the testee exited with code 3 before it was ready\n  command: exit 3\n…'
+ * formatStartFailure(
+ *   e.failure,
+ * ) // 'the testee could not start: the testee exited with code 3 before it was ready\n  command: exit 3\n…'
  */
 export function formatStartFailure(f: TesteeStartFailure): string {
   const lines = [`the testee could not start: ${f.reason}`, `  command: ${f.command}`, `  ended:   ${describeEnd(f)}`];
@@ -83,7 +94,8 @@ export function formatStartFailure(f: TesteeStartFailure): string {
 /**
  * How a testee that did not start ended, in words.
  * @param f - the failure
- * @returns e.g. `exited with code 127 (the shell found no such command)` or `killed by pgv2kit (SIGKILL): it was still running`
+ * @returns e.g. `exited with code 127 (the shell found no such command)` or `killed by pgv2kit (SIGKILL): it was still
+ * running`
  * @example describeEnd({ exitCode: 2, signal: null, killedByKit: false, … }) // 'exited with code 2'
  */
 export function describeEnd(f: Pick<TesteeStartFailure, 'exitCode' | 'signal' | 'killedByKit' | 'kind'>): string {

@@ -119,7 +119,11 @@ interface Pending {
  * @param options - {@link TesteeOptions}
  * @returns the session, ready for calls
  * @throws {TesteeStartError} when the process cannot start, exits, or answers `start` wrongly or not in time
- * @example const t = await startTestee({ command: 'python3 examples/python-adapter/pgv2kit_adapter.py', timeoutMs: 5000 });
+ * @example
+ * const t = await startTestee({
+ *   command: 'python3 examples/python-adapter/pgv2kit_adapter.py',
+ *   timeoutMs: 5000,
+ * });
  */
 export async function startTestee(options: TesteeOptions): Promise<TesteeSession> {
   const session = new TesteeSession(options);
@@ -145,7 +149,10 @@ export class TesteeSession {
   private timer: NodeJS.Timeout | undefined;
   private dead: string | undefined;
 
-  /** Why the session gave up on the testee (it could not be restarted, failed --give-up-after requests in a row or was restarted --max-restarts times), or undefined while it works. */
+  /**
+   * Why the session gave up on the testee (it could not be restarted, failed --give-up-after requests in a row or was
+   * restarted --max-restarts times), or undefined while it works.
+   */
   get failure(): string | undefined {
     return this.dead;
   }
@@ -200,7 +207,10 @@ export class TesteeSession {
     if (this.proc) killGroup(this.proc, true);
   }
 
-  /** Sends `stop`, waits briefly for the testee to exit, then kills it. Settles in at most a few seconds, whatever the testee does. */
+  /**
+   * Sends `stop`, waits briefly for the testee to exit, then kills it. Settles in at most a few seconds, whatever the
+   * testee does.
+   */
   async close(): Promise<void> {
     this.closing = true;
     this.clearTimer();
@@ -226,7 +236,9 @@ export class TesteeSession {
     const dropped = this.stderrDropped;
     if (dropped.lines > 0) {
       this.log(
-        `testee stderr: ${dropped.lines} more lines (${dropped.chars} characters) not kept in this log: it keeps the first ${STDERR_LOG_BYTES} characters of the testee's stderr; the last ${dropped.last.length} lines follow`,
+        `testee stderr: ${dropped.lines} more lines (${dropped.chars} characters) ` +
+          `not kept in this log: it keeps the first ${STDERR_LOG_BYTES} characters ` +
+          `of the testee's stderr; the last ${dropped.last.length} lines follow`,
       );
       for (const line of dropped.last) this.log(`testee stderr: ${line}`);
     }
@@ -443,7 +455,9 @@ export class TesteeSession {
     this.restart();
   }
 
-  /** Ends the session for good: the testee's group killed, every request waiting (and every later one) failed with why. */
+  /**
+   * Ends the session for good: the testee's group killed, every request waiting (and every later one) failed with why.
+   */
   private giveUp(why: string): void {
     this.dead = why;
     this.log(why);
@@ -458,7 +472,8 @@ export class TesteeSession {
     const most = this.options.maxRestarts ?? DEFAULT_MAX_RESTARTS;
     if (this.restarts >= most)
       return this.giveUp(
-        `the testee was restarted ${this.restarts} time${this.restarts === 1 ? '' : 's'} (--max-restarts ${most}); it is not restarted again`,
+        `the testee was restarted ${this.restarts} time${this.restarts === 1 ? '' : 's'} ` +
+          `(--max-restarts ${most}); it is not restarted again`,
       );
     const old = this.proc;
     this.proc = undefined;
@@ -525,7 +540,9 @@ function toAnswer(m: Record<string, Json>): Answer {
   if (kinds.length !== 1)
     return {
       failed: {
-        reason: `the answer must have exactly one of result, rejected, unsupported (it has ${kinds.length === 0 ? 'none' : kinds.join(' and ')})`,
+        reason:
+          'the answer must have exactly one of result, rejected, unsupported ' +
+          `(it has ${kinds.length === 0 ? 'none' : kinds.join(' and ')})`,
       },
     };
   const value = m[kinds[0] as string];

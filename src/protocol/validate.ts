@@ -37,11 +37,16 @@ export type LineValidation = { readonly ok: true } | { readonly ok: false; reado
  * `readyLine`, or `answer-<op>` with the result shape of the operation) and, for an
  * answer, that it carries the id of the request.
  * @param line - the line's parsed JSON value
- * @param context - what the runner is waiting for: `{ expecting: 'ready' }` after `start`, or the id and op of the request answered
+ * @param context - what the runner is waiting for: `{ expecting: 'ready' }` after `start`, or the id and op of the
+ * request answered
  * @returns `{ ok: true }`, or the problems, e.g. `/result/sign: must be string`
- * @throws {RangeError} when `context.op` is not an operation of protocol 1 (kit-internal operations are never sent to testees)
+ * @throws {RangeError} when `context.op` is not an operation of protocol 1 (kit-internal operations are never sent to
+ * testees)
  * @example
- * validateTesteeLine({ id: 'signature.basic', result: { sign: 42 } }, { expecting: 'answer', id: 'signature.basic', op: 'signature.sign' })
+ * validateTesteeLine(
+ *   { id: 'signature.basic', result: { sign: 42 } },
+ *   { expecting: 'answer', id: 'signature.basic', op: 'signature.sign' },
+ * )
  * // { ok: false, problems: ['/result/sign: must be string'] }
  */
 export function validateTesteeLine(line: unknown, context: LineExpectation): LineValidation {
@@ -53,7 +58,8 @@ export function validateTesteeLine(line: unknown, context: LineExpectation): Lin
   const outcome = check(`answer-${context.op}`, line);
   const id = isObject(line) ? line['id'] : undefined;
   if (typeof id !== 'string' || id === context.id) return outcome;
-  const problem = `/id: must be ${JSON.stringify(context.id)}, the id of the request answered (got ${JSON.stringify(id)})`;
+  const got = JSON.stringify(id);
+  const problem = `/id: must be ${JSON.stringify(context.id)}, the id of the request answered (got ${got})`;
   return { ok: false, problems: [problem, ...(outcome.ok ? [] : outcome.problems)] };
 }
 
@@ -141,7 +147,8 @@ function describeError(e: ErrorObject): string {
         return at(e.instancePath, `${JSON.stringify(e.data)} is not an operation of protocol ${PROTOCOL_VERSION}`);
       return at(
         e.instancePath,
-        `must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')} (got ${JSON.stringify(e.data)})`,
+        `must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')} ` +
+          `(got ${JSON.stringify(e.data)})`,
       );
     case 'pattern': // the schema's only pattern is $defs/base64 (a test holds it to that)
       return at(e.instancePath, 'must be standard padded base64');
@@ -166,7 +173,8 @@ function describeError(e: ErrorObject): string {
 function describeOneOf(e: ErrorObject): string {
   const names = (e.schema as Array<{ required: [string] }>).map((b) => b.required[0]);
   const present = names.filter((n) => n in (e.data as object));
-  return `must have exactly one of ${names.join(', ')} (it has ${present.length === 0 ? 'none' : present.join(' and ')})`;
+  const has = present.length === 0 ? 'none' : present.join(' and ');
+  return `must have exactly one of ${names.join(', ')} (it has ${has})`;
 }
 
 function escapePointer(name: string): string {

@@ -62,7 +62,9 @@ export function operationCoverage(
  * and fails (exit 1), as pytest's "no tests ran".
  * @param run - the selection, the cases' outcomes and the operations offered
  * @returns the reason, e.g. `no test ran: the implementation offers no operations`
- * @example noTestRan({ selection: { only: ['signature'], skip: ['signature'] }, cases: [], offered: [] }) // 'no test ran: the selection (--only signature --skip signature) leaves no case'
+ * @example
+ * const reason = noTestRan({ selection: { only: ['signature'], skip: ['signature'] }, cases: [], offered: [] });
+ * reason // 'no test ran: the selection (--only signature --skip signature) leaves no case'
  */
 export function noTestRan(run: {
   readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
@@ -72,7 +74,11 @@ export function noTestRan(run: {
   readonly otherTargets?: number;
 }): string | undefined {
   if (run.cases.length === 0 && (run.otherTargets ?? 0) > 0) {
-    return `no test ran: the ${run.otherTargets} selected cases need only kit-internal operations (upload.formCheck, gateway.*), which only the reference (in process) and the gateway role (--gateway) run, never a testee`;
+    return (
+      `no test ran: the ${run.otherTargets} selected cases need only kit-internal operations ` +
+      '(upload.formCheck, gateway.*), which only the reference (in process) and the gateway role (--gateway) run, ' +
+      'never a testee'
+    );
   }
   if (run.cases.length === 0) {
     const options = [
@@ -86,7 +92,10 @@ export function noTestRan(run: {
   if (run.offered.length === 0) return 'no test ran: the implementation offers no operations';
   const needed = [...new Set(steps.map((o) => o.op))];
   if (!needed.some((op) => run.offered.includes(op)))
-    return `no test ran: the implementation offers none of the operations the selected cases need (${needed.join(', ')})`;
+    return (
+      'no test ran: the implementation offers none of the operations the selected cases need ' +
+      `(${needed.join(', ')})`
+    );
   return 'no test ran: the implementation answered unsupported to every step of the operations it offers';
 }
 
@@ -98,5 +107,9 @@ export function noTestRan(run: {
  * @example otherTargetsLine({ cases: 2, operations: ['upload.formCheck'] })
  */
 export function otherTargetsLine(other: { readonly cases: number; readonly operations: readonly Operation[] }): string {
-  return `for other targets: ${other.cases} case${other.cases === 1 ? '' : 's'} need only kit-internal operations (${other.operations.join(', ')}), which the reference and the gateway role run, never a testee: not run, not counted`;
+  return (
+    `for other targets: ${other.cases} case${other.cases === 1 ? '' : 's'} need only kit-internal operations ` +
+    `(${other.operations.join(', ')}), which the reference and the gateway role run, never a testee: ` +
+    'not run, not counted'
+  );
 }

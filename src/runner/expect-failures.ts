@@ -39,7 +39,9 @@ export class ExpectFailuresError extends Pgv2kitError {
  * @returns the entries, by id
  * @throws {ExpectFailuresError} naming the file and the entry that is wrong
  * @example
- * writeExpectFailures(`${tmp}/sdk-failures.yaml`, [{ id: 'signature.body-bom-kept', reason: 'our SDK keeps the BOM' }]);
+ * writeExpectFailures(`${tmp}/sdk-failures.yaml`, [
+ *   { id: 'signature.body-bom-kept', reason: 'our SDK keeps the BOM' },
+ * ]);
  * readExpectFailures(`${tmp}/sdk-failures.yaml`).get('signature.body-bom-kept')?.reason // 'our SDK keeps the BOM'
  */
 export function readExpectFailures(path: string, options: { missingOk?: boolean } = {}): Map<string, ExpectedFailure> {
@@ -49,7 +51,8 @@ export function readExpectFailures(path: string, options: { missingOk?: boolean 
   } catch (e) {
     if (options.missingOk && (e as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
     throw new ExpectFailuresError(
-      `cannot read the expected-failure list ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      `cannot read the expected-failure list ${path}: ` +
+        `${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
     );
   }
   // a file the user gives, read like a vector file: within its nesting, string and alias limits
@@ -84,6 +87,7 @@ export function writeExpectFailures(path: string, entries: readonly ExpectedFail
   const body = sorted.length ? stringify(sorted, { lineWidth: 0 }) : '[]\n';
   writeFileAtomic(
     path,
-    `# pgv2kit expected failures: cases this implementation is known to fail, with the reason.\n# A listed case that passes fails the run; update with --update-expect-failures.\n${body}`,
+    '# pgv2kit expected failures: cases this implementation is known to fail, with the reason.\n# ' +
+      `A listed case that passes fails the run; update with --update-expect-failures.\n${body}`,
   );
 }

@@ -24,7 +24,8 @@ export function forOtherTargets(c: VectorCase, offered: readonly Operation[]): b
 /**
  * The line that says how many cases (and properties) a selection holds, and for whom.
  * @param counts - the selected cases, those left to other targets, the properties, the target's name
- * @returns e.g. `502 cases and 11 properties selected for my-sdk: 407 of the cases for it, 95 for other targets (kit-internal operations)`
+ * @returns e.g. `502 cases and 11 properties selected for my-sdk: 407 of the cases for it, 95 for other
+ *   targets (kit-internal operations)`
  * @example selectionLine({ cases: 3, others: 0, properties: 0, name: 'x' }) // '3 cases selected for x'
  */
 export function selectionLine(counts: {
@@ -33,7 +34,12 @@ export function selectionLine(counts: {
   readonly properties: number;
   readonly name: string;
 }): string {
-  const head = `${counts.cases} case${counts.cases === 1 ? '' : 's'}${counts.properties > 0 ? ` and ${counts.properties} propert${counts.properties === 1 ? 'y' : 'ies'}` : ''} selected for ${counts.name}`;
+  const properties =
+    counts.properties > 0 ? ` and ${counts.properties} propert${counts.properties === 1 ? 'y' : 'ies'}` : '';
+  const head = `${counts.cases} case${counts.cases === 1 ? '' : 's'}${properties} selected for ${counts.name}`;
   if (counts.others === 0) return head;
-  return `${head}: ${counts.cases - counts.others} of the cases for it, ${counts.others} for other targets (kit-internal operations, which it does not offer)`;
+  return (
+    `${head}: ${counts.cases - counts.others} of the cases for it, ${counts.others} for other targets ` +
+    '(kit-internal operations, which it does not offer)'
+  );
 }

@@ -29,7 +29,10 @@ export interface ProgressOutput {
   readonly now?: () => number;
 }
 
-/** Off a terminal, a run that has gone this long says on stderr how far it got, at each tenth (a short run says nothing until it ends). */
+/**
+ * Off a terminal, a run that has gone this long says on stderr how far it got, at each tenth (a short run says nothing
+ * until it ends).
+ */
 export const PLAIN_PROGRESS_AFTER_MS = 5000;
 
 /** The callbacks of a run's progress. */
@@ -45,7 +48,14 @@ export interface Progress {
  * @returns the callbacks
  * @example
  * import { runCases } from './run.js';
- * const p = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: false }); await runCases({ set, subject, target: { kind: 'reference', description: 'r' }, selection: { only: ['signature.payment-create'], skip: [] }, onCase: p.onCase });
+ * const p = createProgress({ stdout: io.stdout, stderr: io.stderr, isTTY: false });
+ * await runCases({
+ *   set,
+ *   subject,
+ *   target: { kind: 'reference', description: 'r' },
+ *   selection: { only: ['signature.payment-create'], skip: [] },
+ *   onCase: p.onCase,
+ * });
  */
 export function createProgress(out: ProgressOutput): Progress {
   const now = out.now ?? Date.now;
@@ -121,7 +131,10 @@ export function caseLine(r: LineCase, colour = false): string {
   const diagnosis = r.ops.flatMap((o) => o.diagnosis ?? [])[0];
   const why = r.verdict === 'expected-failure' ? `listed: ${r.listedReason ?? ''}` : r.message;
   const page = diagnosis ? mistakeRef(diagnosis.mistake) : undefined;
-  return `${paint(VERDICT_INFO[r.verdict].title, VERDICT_INFO[r.verdict].failsRun ? 'red' : 'yellow', colour)} ${r.id}: ${why}${diagnosis ? ` — ${diagnosis.message}` : ''}${page ? ` (see ${docDisplayPath(page)})` : ''}`;
+  const title = paint(VERDICT_INFO[r.verdict].title, VERDICT_INFO[r.verdict].failsRun ? 'red' : 'yellow', colour);
+  const diagnosed = diagnosis ? ` — ${diagnosis.message}` : '';
+  const see = page ? ` (see ${docDisplayPath(page)})` : '';
+  return `${title} ${r.id}: ${why}${diagnosed}${see}`;
 }
 
 /** ANSI colours the output uses. */
@@ -149,28 +162,25 @@ export function summary(run: RunResult, colour = false): string {
   const lines: string[] = [];
   lines.push(
     '',
-    `${describeImplementation(run.implementation)} (${run.target.description}) against vectors ${run.vectorSetHash.slice(0, 12)}`,
+    `${describeImplementation(run.implementation)} (${run.target.description}) ` +
+      `against vectors ${run.vectorSetHash.slice(0, 12)}`,
   );
   const columns: Verdict[] = ['passed', 'failed', 'error', 'partial', 'skipped', 'expected-failure', 'unexpected-pass'];
-  lines.push(
-    `  ${'kind'.padEnd(27)}${['passed', 'failed', 'error', 'partial', 'skipped', 'xfail', 'xpass'].map((h) => h.padStart(8)).join('')}`,
-  );
+  const kindHeads = ['passed', 'failed', 'error', 'partial', 'skipped', 'xfail', 'xpass'];
+  lines.push(`  ${'kind'.padEnd(27)}${kindHeads.map((h) => h.padStart(8)).join('')}`);
   for (const kind of RUN_KINDS) {
     const of = run.cases.filter((c) => c.kind === kind);
     if (of.length === 0) continue;
-    lines.push(
-      `  ${kind.padEnd(27)}${columns.map((v) => String(of.filter((c) => c.verdict === v).length).padStart(8)).join('')}`,
-    );
+    const tallies = columns.map((v) => String(of.filter((c) => c.verdict === v).length).padStart(8));
+    lines.push(`  ${kind.padEnd(27)}${tallies.join('')}`);
   }
   const operations = run.operations ?? [];
   if (operations.length > 0) {
-    lines.push(
-      `  ${'operation'.padEnd(27)}${['offered', 'cases', 'ran', 'passed', 'failed', 'error', 'not run'].map((h) => h.padStart(8)).join('')}`,
-    );
+    const operationHeads = ['offered', 'cases', 'ran', 'passed', 'failed', 'error', 'not run'];
+    lines.push(`  ${'operation'.padEnd(27)}${operationHeads.map((h) => h.padStart(8)).join('')}`);
     for (const o of operations) {
-      lines.push(
-        `  ${o.op.padEnd(27)}${[o.offered ? 'yes' : 'NO', o.cases, o.ran, o.passed, o.failed, o.error, o.notRun].map((n) => String(n).padStart(8)).join('')}`,
-      );
+      const cells = [o.offered ? 'yes' : 'NO', o.cases, o.ran, o.passed, o.failed, o.error, o.notRun];
+      lines.push(`  ${o.op.padEnd(27)}${cells.map((n) => String(n).padStart(8)).join('')}`);
     }
   }
   const chosen = run.cases.filter((c) => c.choice);
@@ -201,13 +211,15 @@ export function summary(run: RunResult, colour = false): string {
   if (run.noTestRan) lines.push(run.noTestRan);
   if (run.stopped)
     lines.push(
-      `${STOP_INFO[run.stopped.kind].banner} (${run.stopped.reason}; ${run.stopped.notRun} not run): not conformant — what did not run did not pass`,
+      `${STOP_INFO[run.stopped.kind].banner} (${run.stopped.reason}; ${run.stopped.notRun} not run): ` +
+        'not conformant — what did not run did not pass',
     );
   const t = run.totals;
   const failed = t.failed + t.error + t['unexpected-pass'];
-  lines.push(
-    `${t.partial ? `partial: ${t.partial} (not counted as passed), ` : ''}skipped: ${t.skipped}, expected failures: ${t['expected-failure']}${t['unexpected-pass'] ? `, unexpected passes: ${t['unexpected-pass']}` : ''}${t.error ? `, errors: ${t.error}` : ''}`,
-  );
+  const partial = t.partial ? `partial: ${t.partial} (not counted as passed), ` : '';
+  const unexpected = t['unexpected-pass'] ? `, unexpected passes: ${t['unexpected-pass']}` : '';
+  const errors = t.error ? `, errors: ${t.error}` : '';
+  lines.push(`${partial}skipped: ${t.skipped}, expected failures: ${t['expected-failure']}${unexpected}${errors}`);
   const top = triage(run.cases)[0];
   if (top?.mistake) lines.push(`likely cause: ${causeLine(top)} — the first lines above list every cause`);
   lines.push(paint(`${t.passed} passed, ${failed} failed`, failed > 0 ? 'red' : 'green', colour));
@@ -219,11 +231,17 @@ export function summary(run: RunResult, colour = false): string {
  * left out: `not run: signature.content (not offered, 76 steps), signature.sign (not offered, 76 steps)`.
  * @param run - the run
  * @returns the line, or undefined when every step ran
- * @example notRunLine({ operations: [{ op: 'signature.sign', offered: false, notRun: 76 }] }) // 'not run: signature.sign (not offered, 76 steps)'
+ * @example
+ * notRunLine({
+ *   operations: [{ op: 'signature.sign', offered: false, notRun: 76 }],
+ * }) // 'not run: signature.sign (not offered, 76 steps)'
  */
 export function notRunLine(run: Pick<RunResult, 'operations'>): string | undefined {
   const missing = (run.operations ?? []).filter((o) => o.notRun > 0);
   if (missing.length === 0) return undefined;
   const steps = (n: number): string => `${n} step${n === 1 ? '' : 's'}`;
-  return `not run: ${missing.map((o) => `${o.op} (${o.offered ? `answered unsupported, ${steps(o.notRun)}` : `not offered, ${steps(o.notRun)}`})`).join(', ')}`;
+  const shown = missing.map(
+    (o) => `${o.op} (${o.offered ? `answered unsupported, ${steps(o.notRun)}` : `not offered, ${steps(o.notRun)}`})`,
+  );
+  return `not run: ${shown.join(', ')}`;
 }

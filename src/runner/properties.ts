@@ -133,7 +133,9 @@ async function runOne(
     ...base,
     status,
     ops,
-    message: `${detail.op}: ${detail.reason} — counterexample after ${result.runs} inputs, ${f.shrinks} shrinks; replay with --replay ${replay}`,
+    message:
+      `${detail.op}: ${detail.reason} — counterexample after ${result.runs} inputs, ${f.shrinks} shrinks; ` +
+      `replay with --replay ${replay}`,
     verdict: status === 'error' ? 'error' : 'failed',
     durationMs,
     property: { ...record, replay: f.replay, shrinks: f.shrinks, counterexample, ...(asVector ? { asVector } : {}) },

@@ -67,11 +67,18 @@ export { COUNTEREXAMPLE_AREAS, type CounterexampleKind, type CounterexampleVecto
 /** An operation's outcome with its diagnosis. */
 export interface OpResult extends OpOutcome {
   readonly diagnosis?: readonly Diagnosis[];
-  /** For a refusal of a valid case (one bit, not diagnosed): the known mistakes that could explain it, their content for the case differing from the right one (src/diagnosis/refusal-causes.ts); the triage joins it to the group of one of them diagnosed elsewhere in the run. */
+  /**
+   * For a refusal of a valid case (one bit, not diagnosed): the known mistakes that could explain it, their content for
+   * the case differing from the right one (src/diagnosis/refusal-causes.ts); the triage joins it to the group of one of
+   * them diagnosed elsewhere in the run.
+   */
   readonly couldExplain?: readonly string[];
   /** Milliseconds from request to answer. */
   readonly durationMs: number;
-  /** What the implementation was sent (protocol v1 input: the header to parse, the request to verify), kept for a step that failed or errored. */
+  /**
+   * What the implementation was sent (protocol v1 input: the header to parse, the request to verify), kept for a step
+   * that failed or errored.
+   */
   readonly input?: Json;
 }
 
@@ -96,7 +103,9 @@ export interface PropertyRecord {
   readonly shrinks?: number;
   /** On failure: the shrunk input, as data. */
   readonly counterexample?: Json;
-  /** On failure, when the counterexample can be written as a vector case (`pgv2kit run --save`): what the case needs. */
+  /**
+   * On failure, when the counterexample can be written as a vector case (`pgv2kit run --save`): what the case needs.
+   */
   readonly asVector?: CounterexampleVector;
 }
 
@@ -157,7 +166,10 @@ export interface RunStopped {
   readonly notRun: number;
 }
 
-/** Why a run ended before any case ran: the testee could not start, or an HTTP target could not be reached (exit 3 both). */
+/**
+ * Why a run ended before any case ran: the testee could not start, or an HTTP target could not be reached (exit 3
+ * both).
+ */
 export type AbortKind = 'testee-start' | 'target-unreachable';
 
 /**
@@ -195,7 +207,10 @@ export const ABORT_INFO: Record<
 /** Why a run ended before any case ran, and what is known of it (texts unmasked: reports mask them). */
 export interface RunAborted {
   readonly kind: AbortKind;
-  /** One line, e.g. `the testee exited with code 2 before it was ready` or `the gateway at http://… cannot be reached: connection refused (127.0.0.1:9)`. */
+  /**
+   * One line, e.g. `the testee exited with code 2 before it was ready` or `the gateway at http://… cannot be reached:
+   * connection refused (127.0.0.1:9)`.
+   */
   readonly message: string;
   /** The testee command, as given; for `target-unreachable`, the URL not reached. */
   readonly command: string;
@@ -203,7 +218,10 @@ export interface RunAborted {
   readonly exitCode: number | null;
   /** The signal that ended it, or null. */
   readonly signal: string | null;
-  /** How it ended, in words, e.g. `exited with code 127 (the shell found no such command)` or `not reached: connection refused (127.0.0.1:9)`. */
+  /**
+   * How it ended, in words, e.g. `exited with code 127 (the shell found no such command)` or `not reached: connection
+   * refused (127.0.0.1:9)`.
+   */
   readonly ended: string;
   /** The last lines it wrote to stderr (none for a target not reached). */
   readonly stderrTail: readonly string[];
@@ -227,7 +245,10 @@ export interface RunResult {
   readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
   readonly cases: readonly CaseResult[];
   readonly totals: Totals;
-  /** Set when the run ended before any case ran: the testee could not start, or a target could not be reached (exit 3). No case counts as passed. */
+  /**
+   * Set when the run ended before any case ran: the testee could not start, or a target could not be reached (exit 3).
+   * No case counts as passed.
+   */
   readonly aborted?: RunAborted;
   /** The run's log: testee restarts, stderr lines (secrets masked), protocol problems. */
   readonly log: readonly string[];
@@ -241,7 +262,10 @@ export interface RunResult {
   readonly unknownOperations?: readonly UnknownOperation[];
   /** Set when no step ran (`no test ran: …`): the run proves nothing and fails (exit 1). */
   readonly noTestRan?: string;
-  /** Set when the run stopped before every case ran: interrupted (Ctrl-C, SIGTERM), `--max-failures` reached, `--deadline` passed or the testee given up on. */
+  /**
+   * Set when the run stopped before every case ran: interrupted (Ctrl-C, SIGTERM), `--max-failures` reached,
+   * `--deadline` passed or the testee given up on.
+   */
   readonly stopped?: RunStopped;
   /**
    * Selected cases left out because every operation they need is kit-internal and the target
@@ -261,18 +285,32 @@ export interface RunResult {
  * passes no verdict check but proves nothing: see {@link runConformant}.)
  * @param totals - the run's totals
  * @returns true when nothing failed, errored or passed unexpectedly
- * @example runPassed({ passed: 3, failed: 0, error: 0, partial: 0, skipped: 1, 'expected-failure': 1, 'unexpected-pass': 0 }) // true
+ * @example
+ * runPassed({
+ *   passed: 3,
+ *   failed: 0,
+ *   error: 0,
+ *   partial: 0,
+ *   skipped: 1,
+ *   'expected-failure': 1,
+ *   'unexpected-pass': 0,
+ * }) // true
  */
 export function runPassed(totals: Totals): boolean {
   return (Object.keys(totals) as Verdict[]).every((v) => !VERDICT_INFO[v].failsRun || totals[v] === 0);
 }
 
 /**
- * Whether a run is conformant: some step ran, every selected case ran (it did not stop early), and no verdict fails the run. Partial
+ * Whether a run is conformant: some step ran, every selected case ran (it did not stop early), and no verdict fails the
+ * run. Partial
  * and skipped cases do not fail it (a verifier-only SDK is not failed for not signing).
  * @param run - the run
  * @returns true for exit 0
- * @example runConformant({ totals: run.totals, noTestRan: 'no test ran: the implementation offers no operations' }) // false
+ * @example
+ * runConformant({
+ *   totals: run.totals,
+ *   noTestRan: 'no test ran: the implementation offers no operations',
+ * }) // false
  */
 export function runConformant(run: Pick<RunResult, 'totals' | 'noTestRan' | 'stopped'>): boolean {
   return run.noTestRan === undefined && run.stopped === undefined && runPassed(run.totals);

@@ -48,16 +48,25 @@ export interface RunOptions {
   /** What checks need beyond the subject: the reference gateway for client cases ({@link startClientGateway}). */
   readonly context?: CheckContext;
   readonly now?: () => Date;
-  /** The properties: run after the scheme's cases, before the roles' (default: not run here; {@link runConformance} in src/conformance.ts runs them unless told not to). */
+  /**
+   * The properties: run after the scheme's cases, before the roles' (default: not run here;
+   * {@link runConformance} in src/conformance.ts runs them unless told not to).
+   */
   readonly properties?: PropertyOptions | false;
   /**
    * Stops the run: no case starts once it is aborted (its reason, a string, is the report's), and
    * the cases in flight are cut: not waited for, not counted (not run).
    */
   readonly signal?: AbortSignal;
-  /** Stop once this many cases failed or errored: exactly this many are counted, the cases in flight then are cut and not run. */
+  /**
+   * Stop once this many cases failed or errored: exactly this many are counted, the cases in
+   * flight then are cut and not run.
+   */
   readonly maxFailures?: number;
-  /** Run only this shard's cases (`--shard <i>/<n>`: by id, {@link shardOf}); the run records the whole selection, for `pgv2kit merge`. */
+  /**
+   * Run only this shard's cases (`--shard <i>/<n>`: by id, {@link shardOf}); the run records the
+   * whole selection, for `pgv2kit merge`.
+   */
   readonly shard?: Shard;
   /**
    * The run's deadline, in milliseconds from its start: no case (and no property) starts after
@@ -73,7 +82,13 @@ export interface RunOptions {
  * @param options - {@link RunOptions}
  * @returns the run's result
  * @throws {SelectionError} when a pattern of the selection matches no case
- * @example const run = await runCases({ set: loadVectorSet(), subject: createReferenceSubject(), target: { kind: 'reference', description: 'built-in reference' }, selection: { only: ['signature.payment-create'], skip: [] } });
+ * @example
+ * const run = await runCases({
+ *   set: loadVectorSet(),
+ *   subject: createReferenceSubject(),
+ *   target: { kind: 'reference', description: 'built-in reference' },
+ *   selection: { only: ['signature.payment-create'], skip: [] },
+ * });
  */
 export async function runCases(options: RunOptions): Promise<RunResult> {
   const now = options.now ?? (() => new Date());
@@ -184,7 +199,8 @@ export async function runCases(options: RunOptions): Promise<RunResult> {
       const found = await Promise.race([running, cutting]);
       if (found === undefined || isCut()) running.catch(() => undefined);
       else {
-        // the properties ran side by side: past the N-th failure, the rest count as cut (not run), as cases in flight do
+        // the properties ran side by side: past the N-th failure, the rest count as cut (not run),
+        // as cases in flight do
         for (const r of found) {
           if (stopped) break;
           const listedAs = listed.get(r.id);
@@ -391,7 +407,8 @@ async function runOne(
     outcome.ops.map(async ({ sent: call, ...o }) => {
       const diagnosis = await diagnose(c, o);
       const couldExplain = diagnosis.length === 0 ? refusalCauses(c, o) : [];
-      // what was sent, for a step that failed: the report shows it beside what came back (a role's call as sent, else the input)
+      // what was sent, for a step that failed: the report shows it beside what came back (a
+      // role's call as sent, else the input)
       const sent = o.status === 'fail' || o.status === 'error' ? (call ?? inputs.get(o.op)) : undefined;
       return {
         ...o,

@@ -12,7 +12,11 @@ import { Pgv2kitError } from '../errors.js';
 
 /**
  * A pattern that matches no case at all (a usage error: probably a typo).
- * @example selectCases(liveCases(set), { only: ['no-such-case'], skip: [] }) // throws SelectionError — a pattern that matches no case
+ * @example
+ * selectCases(liveCases(set), {
+ *   only: ['no-such-case'],
+ *   skip: [],
+ * }) // throws SelectionError — a pattern that matches no case
  */
 export class SelectionError extends Pgv2kitError {
   override readonly code = 'PGV2_SELECTION';
@@ -60,7 +64,11 @@ export function selectCases<C extends Selectable>(
  * @param item - the case or property
  * @param selection - --only and --skip patterns
  * @returns true when an --only pattern (or none) matches it and no --skip pattern does
- * @example selects({ case: { id: 'property.lf.sign', kind: 'property', flags: ['Property'] } }, { only: ['property'], skip: [] }) // true
+ * @example
+ * selects(
+ *   { case: { id: 'property.lf.sign', kind: 'property', flags: ['Property'] } },
+ *   { only: ['property'], skip: [] },
+ * ) // true
  */
 export function selects(item: Selectable, selection: Selection): boolean {
   const only = expand(selection.only);
@@ -73,7 +81,11 @@ export function selects(item: Selectable, selection: Selection): boolean {
  * @param loaded - the case
  * @param pattern - a kind, a flag, an id glob, or one of them prefixed with `kind:` (or `area:`), `flag:`, `id:`
  * @returns true when it matches
- * @example matches({ case: { id: 'signature.x', kind: 'signature', flags: ['FinalLfMissing'] } }, 'flag:FinalLfMissing') // true
+ * @example
+ * matches(
+ *   { case: { id: 'signature.x', kind: 'signature', flags: ['FinalLfMissing'] } },
+ *   'flag:FinalLfMissing',
+ * ) // true
  */
 export function matches(loaded: Selectable, pattern: string): boolean {
   const c = loaded.case;

@@ -50,7 +50,9 @@ export interface Cause {
   /** How many of them are in the scheme's own kinds (root causes) and how many in the roles (consequences). */
   readonly rootCauses: number;
   readonly consequences: number;
-  /** How many of them are refusals of genuine messages the mistake would refuse (not diagnosed: a refusal is one bit). */
+  /**
+   * How many of them are refusals of genuine messages the mistake would refuse (not diagnosed: a refusal is one bit).
+   */
   readonly refusals?: number;
 }
 
@@ -194,7 +196,8 @@ export function causeRank(kind: CaseKind): number {
 }
 
 /**
- * One line for a cause: `95 cases: the LF after the body was left out (no-final-lf; 30 of them genuine messages refused, which it explains; 78 in the scheme's operations, 17 in the roles, their consequence)`.
+ * One line for a cause: `95 cases: the LF after the body was left out (no-final-lf; 30 of them genuine messages
+ * refused, which it explains; 78 in the scheme's operations, 17 in the roles, their consequence)`.
  * @param cause - the cause
  * @returns the line
  * @example causeLine(triage(failedRun.cases)[0])
@@ -207,7 +210,8 @@ export function causeLine(cause: Cause): string {
         ? `; all in the roles`
         : `; ${cause.rootCauses} in the scheme's operations, ${cause.consequences} in the roles, their consequence`;
   const refused = cause.refusals ? `; ${cause.refusals} of them genuine messages refused, which it explains` : '';
-  return `${cause.count} case${cause.count === 1 ? '' : 's'}: ${cause.title}${cause.mistake ? ` (${cause.mistake}${refused}${where})` : where ? ` (${where.slice(2)})` : ''}`;
+  const detail = cause.mistake ? ` (${cause.mistake}${refused}${where})` : where ? ` (${where.slice(2)})` : '';
+  return `${cause.count} case${cause.count === 1 ? '' : 's'}: ${cause.title}${detail}`;
 }
 
 // --- internal ---
@@ -239,7 +243,10 @@ function refusalCauses(c: TriageCase): readonly string[] | undefined {
   );
 }
 
-/** A step that carries a genuine message to the implementation, which must accept it: a verify of a valid case, or a role's exchange. */
+/**
+ * A step that carries a genuine message to the implementation, which must accept it: a verify of a valid case, or a
+ * role's exchange.
+ */
 function genuineStep(c: TriageCase, o: TriageCase['ops'][number]): boolean {
   if (c.result !== 'valid' || c.kind === 'property' || KIND_INFO[c.kind].implementation?.verifies !== true)
     return false;

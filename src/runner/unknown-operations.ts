@@ -12,7 +12,9 @@ export interface UnknownOperation {
   readonly name: string;
   /** The closest protocol v1 operation, when one is close enough to be a likely typo. */
   readonly suggestion?: string;
-  /** One line: `the testee offers "signature.sgn", which protocol v1 does not know (did you mean "signature.sign"?)`. */
+  /**
+   * One line: `the testee offers "signature.sgn", which protocol v1 does not know (did you mean "signature.sign"?)`.
+   */
   readonly message: string;
 }
 
@@ -28,7 +30,9 @@ export function unknownOperation(name: string, who: string): UnknownOperation {
   if ((KIT_OPERATIONS as readonly string[]).includes(name)) {
     return {
       name,
-      message: `${who} offers ${shown}, which protocol v1 does not know (a kit-internal operation, never sent to a testee)`,
+      message:
+        `${who} offers ${shown}, which protocol v1 does not know ` +
+        '(a kit-internal operation, never sent to a testee)',
     };
   }
   const suggestion = closestOperation(name);

@@ -64,9 +64,15 @@ export type ParseOutcome =
 export interface ParseOptions {
   /** Refuse every deviation R8 leaves open instead of tolerating it. Default false. */
   readonly strict?: boolean;
-  /** Ignore empty list elements (",,", a comma before the first item or after the last; R8 (d)) instead of refusing them. Default false. */
+  /**
+   * Ignore empty list elements (",,", a comma before the first item or after the last; R8 (d)) instead of refusing
+   * them. Default false.
+   */
   readonly ignoreEmpty?: boolean;
-  /** Compare item names without regard to ASCII letter case (R8 (e); a duplicate after folding is refused). Default false. */
+  /**
+   * Compare item names without regard to ASCII letter case (R8 (e); a duplicate after folding is refused). Default
+   * false.
+   */
   readonly foldNames?: boolean;
 }
 
@@ -190,7 +196,13 @@ export function strictItems(header: string): AuthorizationItems | undefined {
  * @returns `V2_SHA256 appId=…,sign=…,timestamp=…,nonce=…`
  * @throws {RangeError} when a value is empty or contains a comma (R8 could not parse it back),
  *   or when the order does not name each item once
- * @example formatAuthorization({ appId: 'a', sign: 'ff', timestamp: '1', nonce: 'n' }) // 'V2_SHA256 appId=a,sign=ff,timestamp=1,nonce=n'
+ * @example
+ * formatAuthorization({
+ *   appId: 'a',
+ *   sign: 'ff',
+ *   timestamp: '1',
+ *   nonce: 'n',
+ * }) // 'V2_SHA256 appId=a,sign=ff,timestamp=1,nonce=n'
  */
 export function formatAuthorization(items: AuthorizationItems, order: readonly ItemName[] = ITEM_NAMES): string {
   if (order.length !== ITEM_NAMES.length || new Set(order).size !== ITEM_NAMES.length || !order.every(isItemName)) {

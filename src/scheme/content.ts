@@ -28,7 +28,16 @@ export function signatureContent(parts: SignatureParts): Uint8Array {
  * Parts 1–6 of the content (§5.1), each followed by LF: all of it before the body.
  * @param parts - the seven parts (the body is not used)
  * @returns the text, to be encoded as UTF-8 (§5.2)
- * @example contentHead({ appId: 'a', appSecret: 's', method: 'GET', url: 'https://x/', timestamp: '1', nonce: 'n', body: '' }) // 'a\ns\nGET\nhttps://x/\n1\nn\n'
+ * @example
+ * contentHead({
+ *   appId: 'a',
+ *   appSecret: 's',
+ *   method: 'GET',
+ *   url: 'https://x/',
+ *   timestamp: '1',
+ *   nonce: 'n',
+ *   body: '',
+ * }) // 'a\ns\nGET\nhttps://x/\n1\nn\n'
  */
 export function contentHead(parts: SignatureParts): string {
   return `${parts.appId}\n${parts.appSecret}\n${parts.method}\n${parts.url}\n${parts.timestamp}\n${parts.nonce}\n`;

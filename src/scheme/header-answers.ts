@@ -81,7 +81,10 @@ export type HeaderVerdict = 'must-accept' | 'must-refuse' | 'either';
  * Computes every answer reading R8 allows for a header.
  * @param header - the Authorization header value
  * @returns whether a refusal is allowed and every accepted answer allowed
- * @example headerAnswers('V2_SHA256 appId=a, sign=00,timestamp=1,nonce=n').accepted.length // 1 — the trimmed values; refusable: true
+ * @example
+ * headerAnswers(
+ *   'V2_SHA256 appId=a, sign=00,timestamp=1,nonce=n',
+ * ).accepted.length // 1 — the trimmed values; refusable: true
  */
 export function headerAnswers(header: string): HeaderAnswers {
   const strict = parseAuthorization(header, { strict: true });
@@ -141,7 +144,9 @@ export function judgeParserAnswer(answers: HeaderAnswers, answer: ParserAnswer):
     const why = answer.reason ? `: ${answer.reason}` : '';
     return {
       ok: false,
-      reason: `must be accepted (R8: every reading accepts it, with ${showItems(answers.accepted[0])}), but was refused${why}`,
+      reason:
+        'must be accepted (R8: every reading accepts it, with ' +
+        `${showItems(answers.accepted[0])}), but was refused${why}`,
     };
   }
   if (answers.accepted.some((a) => ITEM_NAMES.every((n) => answer.items[n] === a[n])))
@@ -182,7 +187,13 @@ export function judgeHeader(header: string, answer: ParserAnswer): AnswerJudgeme
  * Shows four item values on one line, every character outside printable ASCII escaped.
  * @param items - the values (unknown fields are ignored)
  * @returns e.g. `appId="a", sign="00…", timestamp="1", nonce="n"`
- * @example showItems({ appId: 'a', sign: 'ff', timestamp: '1', nonce: 'n\u00a0' }) // 'appId="a", sign="ff", timestamp="1", nonce="n\\u00a0"'
+ * @example
+ * showItems({
+ *   appId: 'a',
+ *   sign: 'ff',
+ *   timestamp: '1',
+ *   nonce: 'n\u00a0',
+ * }) // 'appId="a", sign="ff", timestamp="1", nonce="n\\u00a0"'
  */
 export function showItems(items: Readonly<Record<string, unknown>> | undefined): string {
   return ITEM_NAMES.map((n) => `${n}=${showValue(items?.[n])}`).join(', ');
@@ -247,7 +258,10 @@ function effectiveSets(header: string): Has[] {
   return out;
 }
 
-/** The first index of a character of a trim set (white space is always one UTF-16 unit): a native scan for any white space, then the set's test on what it finds. */
+/**
+ * The first index of a character of a trim set (white space is always one UTF-16 unit): a native scan for any white
+ * space, then the set's test on what it finds.
+ */
 function firstIndex(text: string, has: Has): number {
   ANY_WHITE_SPACE_ALL.lastIndex = 0;
   for (let m = ANY_WHITE_SPACE_ALL.exec(text); m !== null; m = ANY_WHITE_SPACE_ALL.exec(text))

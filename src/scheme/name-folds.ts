@@ -52,7 +52,10 @@ function mapChars(text: string, map: (ch: string) => string): string {
   return out;
 }
 
-/** A code point's simple upper case (one for one, as Java's Character.toUpperCase): itself when the full mapping is longer. */
+/**
+ * A code point's simple upper case (one for one, as Java's Character.toUpperCase): itself when the full mapping is
+ * longer.
+ */
 function simpleUpper(ch: string): string {
   const up = ch.toUpperCase();
   return up.length === ch.length ? up : ch;

@@ -61,7 +61,10 @@ export function verifyRedirect(redirect: ReturnRedirect, options: VerifyOptions 
  * query-decoded; else the problem.
  * @param redirectUrl - the whole URL the payer landed on
  * @returns the decoded values, or why there are none
- * @example redirectValues('https://m/r?payment=%7B%7D&authorization=V2_SHA256+a%3D1') // { payment: '{}', authorization: 'V2_SHA256 a=1' }
+ * @example
+ * redirectValues(
+ *   'https://m/r?payment=%7B%7D&authorization=V2_SHA256+a%3D1',
+ * ) // { payment: '{}', authorization: 'V2_SHA256 a=1' }
  */
 export function redirectValues(
   redirectUrl: string,

@@ -64,7 +64,11 @@ export function verifyResult(answers: VerifyAnswers): VerifyResult {
  * @param parts - every part but timestamp and nonce
  * @param items - the header's items
  * @returns the verdict
- * @example itemsVerify({ appId, appSecret, method: 'POST', url, body }, parseAuthorization(authorization).items) // 'verified'
+ * @example
+ * itemsVerify(
+ *   { appId, appSecret, method: 'POST', url, body },
+ *   parseAuthorization(authorization).items,
+ * ) // 'verified'
  */
 export function itemsVerify(
   parts: Omit<SignatureParts, 'timestamp' | 'nonce'>,

@@ -120,7 +120,15 @@ export interface SignedWebhook extends Credentials {
  * @param webhook - the call as received, with the notifyUrl as submitted
  * @param options - {@link VerifyOptions}
  * @returns valid, or the problem
- * @example verifyWebhook({ appId, appSecret, notifyUrl, method: 'POST', authorization, body }).valid // false — signed for url, not notifyUrl
+ * @example
+ * verifyWebhook({
+ *   appId,
+ *   appSecret,
+ *   notifyUrl,
+ *   method: 'POST',
+ *   authorization,
+ *   body,
+ * }).valid // false — signed for url, not notifyUrl
  */
 export function verifyWebhook(webhook: SignedWebhook, options: VerifyOptions = {}): VerifyOutcome {
   return verifySigned({ ...webhook, url: webhook.notifyUrl }, webhook.authorization, options);

@@ -22,7 +22,10 @@ export interface ParsedContentType {
  * type and subtype RFC 9110 tokens, a value a token or a quoted string.
  * @param value - the header value (for a part header: its bytes read as latin1, leading white space removed)
  * @returns the parsed value, or undefined where busboy finds it malformed
- * @example parseContentType('Multipart/Form-Data; boundary="a b"') // { type: 'multipart', subtype: 'form-data', params: { boundary: 'a b' } }
+ * @example
+ * parseContentType(
+ *   'Multipart/Form-Data; boundary="a b"',
+ * ) // { type: 'multipart', subtype: 'form-data', params: { boundary: 'a b' } }
  */
 export function parseContentType(value: string): ParsedContentType | undefined {
   if (value.length === 0) return undefined;

@@ -113,7 +113,8 @@ export function validateCredentialsRequest(request: CredentialsRequest): Credent
   if (fileSize > rule.maxFileSize) {
     return refuse(
       { field: 'fileSize', rule: 'maxSize', limit: rule.maxFileSize },
-      `fileSize is ${fileSize} bytes; the limit for scene ${sceneText} is ${rule.maxFileSize} (2 MB read as 2,097,152 bytes) (2.2, 8, R13)`,
+      `fileSize is ${fileSize} bytes; the limit for scene ${sceneText} ` +
+        `is ${rule.maxFileSize} (2 MB read as 2,097,152 bytes) (2.2, 8, R13)`,
     );
   }
   return { valid: true };

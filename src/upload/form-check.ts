@@ -68,7 +68,8 @@ export const FORM_PROBLEMS: Readonly<Record<FormProblemKind, FormProblemInfo>> =
   'file-not-last': {
     title: 'File part not last',
     description:
-      'A part follows the file part. S3-style receivers ignore everything after the file, so the upload fails its conditions.',
+      'A part follows the file part. S3-style receivers ignore ' +
+      'everything after the file, so the upload fails its conditions.',
     sources: ['3', '4.2', '7', 'R14'],
   },
   'field-missing': {
@@ -131,8 +132,31 @@ export const FORM_PROBLEMS: Readonly<Record<FormProblemKind, FormProblemInfo>> =
  * @param parts - the received parts, in order ({@link parseMultipart})
  * @returns valid, or the first problem with a message
  * @example
- * const form = buildUploadForm({ formFields: [['key', 'k/1.pdf'], ['policy', 'P']], filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') }, { boundary: 'b0' });
- * const r = checkUploadForm({ formFields: [['key', 'k/1.pdf'], ['policy', 'P'], ['x-amz-date', '1']], filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') }, await parseMultipart(form.body, form.contentType));
+ * const form = buildUploadForm(
+ *   {
+ *     formFields: [
+ *       ['key', 'k/1.pdf'],
+ *       ['policy', 'P'],
+ *     ],
+ *     filename: 'a.pdf',
+ *     contentType: 'application/pdf',
+ *     file: utf8('%PDF'),
+ *   },
+ *   { boundary: 'b0' },
+ * );
+ * const r = checkUploadForm(
+ *   {
+ *     formFields: [
+ *       ['key', 'k/1.pdf'],
+ *       ['policy', 'P'],
+ *       ['x-amz-date', '1'],
+ *     ],
+ *     filename: 'a.pdf',
+ *     contentType: 'application/pdf',
+ *     file: utf8('%PDF'),
+ *   },
+ *   await parseMultipart(form.body, form.contentType),
+ * );
  * !r.valid && r.problem // e.g. { kind: 'field-missing', field: 'x-amz-date' }
  */
 export function checkUploadForm(issued: UploadFormInput, parts: readonly MultipartPart[]): FormCheckOutcome {
@@ -152,7 +176,8 @@ export function checkUploadForm(issued: UploadFormInput, parts: readonly Multipa
   if (after) {
     return refuse(
       { kind: 'file-not-last' },
-      `${parts.length - fileAt - 1} part(s) follow the file part, the first named ${JSON.stringify(after.name)}; the file part must be last (4.2, R14)`,
+      `${parts.length - fileAt - 1} part(s) follow the file part, the first ` +
+        `named ${JSON.stringify(after.name)}; the file part must be last (4.2, R14)`,
     );
   }
 
@@ -225,8 +250,31 @@ export function checkUploadForm(issued: UploadFormInput, parts: readonly Multipa
  * @returns valid, or the first problem; `malformed-multipart` when the body is not readable multipart/form-data
  * @throws {TypeError} (rejects) when body is not a Uint8Array or contentType not a string
  * @example
- * const form = buildUploadForm({ formFields: [['key', 'k/1.pdf'], ['policy', 'P']], filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') }, { boundary: 'b0' });
- * const r = await checkUploadBody({ formFields: [['key', 'k/1.pdf'], ['policy', 'P']], filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') }, form.body, form.contentType);
+ * const form = buildUploadForm(
+ *   {
+ *     formFields: [
+ *       ['key', 'k/1.pdf'],
+ *       ['policy', 'P'],
+ *     ],
+ *     filename: 'a.pdf',
+ *     contentType: 'application/pdf',
+ *     file: utf8('%PDF'),
+ *   },
+ *   { boundary: 'b0' },
+ * );
+ * const r = await checkUploadBody(
+ *   {
+ *     formFields: [
+ *       ['key', 'k/1.pdf'],
+ *       ['policy', 'P'],
+ *     ],
+ *     filename: 'a.pdf',
+ *     contentType: 'application/pdf',
+ *     file: utf8('%PDF'),
+ *   },
+ *   form.body,
+ *   form.contentType,
+ * );
  * r.valid // true — the client sent every entry unchanged (in any order, R14), then the file
  */
 export async function checkUploadBody(

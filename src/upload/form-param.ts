@@ -47,7 +47,8 @@ export function assertParamCarriable(label: string, value: string): void {
     throw new RangeError(`${label} contains a control character, which a part header cannot carry`);
   if (value.includes('\\\\') || value.endsWith('\\')) {
     throw new RangeError(
-      `${label} contains two backslashes in a row or ends in a backslash, which a quoted header parameter does not carry as written`,
+      `${label} contains two backslashes in a row or ends in a backslash, ` +
+        'which a quoted header parameter does not carry as written',
     );
   }
 }

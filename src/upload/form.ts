@@ -12,7 +12,10 @@ import { assertHeaderCarriable, assertParamCarriable, assertWellFormed, escapeFo
 /** formFields as [name, value] pairs, in the order the credentials response gave them (§2.4). */
 export type FormFields = ReadonlyArray<readonly [string, string]>;
 
-/** What the form is built from: the issued formFields, the file name and content type of the credentials request, the file. */
+/**
+ * What the form is built from: the issued formFields, the file name and content type of the credentials request, the
+ * file.
+ */
 export interface UploadFormInput {
   /** The formFields of the credentials response, in the order received. */
   readonly formFields: FormFields;
@@ -114,7 +117,10 @@ function assemble(
   };
 }
 
-/** The file part's delimiter and header, in form-data's layout (form-data adds no CRLF after a header that starts with the delimiter). */
+/**
+ * The file part's delimiter and header, in form-data's layout (form-data adds no CRLF after a header that starts with
+ * the delimiter).
+ */
 function fileHeader(boundary: string, filename: string, contentType: string): string {
   const disposition = `Content-Disposition: form-data; name="file"; filename="${escapeFormParam(filename)}"\r\n`;
   const type = contentType === '' ? '' : `Content-Type: ${contentType}\r\n`;

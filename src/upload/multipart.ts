@@ -95,7 +95,18 @@ export class MultipartError extends Pgv2kitError {
  *   multipart/form-data — never hangs: the whole body is given to the parser at once
  * @throws {TypeError} (rejects) when body is not a Uint8Array or contentType not a string
  * @example
- * const form = buildUploadForm({ formFields: [['key', 'k/1.pdf'], ['policy', 'P']], filename: 'a.pdf', contentType: 'application/pdf', file: utf8('%PDF') }, { boundary: 'b0' });
+ * const form = buildUploadForm(
+ *   {
+ *     formFields: [
+ *       ['key', 'k/1.pdf'],
+ *       ['policy', 'P'],
+ *     ],
+ *     filename: 'a.pdf',
+ *     contentType: 'application/pdf',
+ *     file: utf8('%PDF'),
+ *   },
+ *   { boundary: 'b0' },
+ * );
  * const parts = await parseMultipart(form.body, form.contentType);
  * parts.at(-1)?.filename // 'a.pdf'
  */
@@ -107,7 +118,8 @@ export async function parseMultipart(body: Uint8Array, contentType: string): Pro
   const opened = countOpenedParts(toBuffer(body), boundary);
   if (opened !== parts.length) {
     throw new MultipartError(
-      `the body opens ${opened} parts but only ${parts.length} could be read: ${opened - parts.length} without a readable form-data Content-Disposition`,
+      `the body opens ${opened} parts but only ${parts.length} could be read: ` +
+        `${opened - parts.length} without a readable form-data Content-Disposition`,
     );
   }
   return parts;

@@ -35,14 +35,18 @@ export class VectorSetError extends Pgv2kitError {
   override readonly name: string = 'VectorSetError';
   constructor(readonly problems: readonly VectorProblem[]) {
     super(
-      `${problems.length} problem${problems.length === 1 ? '' : 's'} in the vector files:\n${problems.map(formatProblem).join('\n')}`,
+      `${problems.length} problem${problems.length === 1 ? '' : 's'} ` +
+        `in the vector files:\n${problems.map(formatProblem).join('\n')}`,
     );
   }
 }
 
 /**
  * The schemas of a vectors folder are missing or broken: a configuration error, not a bad vector.
- * @example new VectorSchemaError([{ file: 'schema/signature.schema.json', pointer: '', message: 'bad' }]) instanceof VectorSetError // true
+ * @example
+ * new VectorSchemaError([
+ *   { file: 'schema/signature.schema.json', pointer: '', message: 'bad' },
+ * ]) instanceof VectorSetError // true
  */
 export class VectorSchemaError extends VectorSetError {
   override readonly code: string = 'PGV2_VECTOR_SCHEMA';

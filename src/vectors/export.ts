@@ -73,7 +73,10 @@ export function exportVectorsJson(set: VectorSet, out: string): ExportSummary {
  * earlier export (its index.json says so) — never a folder of anything else.
  * @param dir - the folder
  * @returns undefined when it may, else why not
- * @example exportTargetProblem(DEFAULT_VECTORS_DIR) // 'it is not empty and holds no earlier export (give a new or empty folder)'
+ * @example
+ * exportTargetProblem(
+ *   DEFAULT_VECTORS_DIR,
+ * ) // 'it is not empty and holds no earlier export (give a new or empty folder)'
  */
 export function exportTargetProblem(dir: string): string | undefined {
   if (!existsSync(dir)) return undefined;
@@ -128,10 +131,14 @@ function writeExport(set: VectorSet, out: string): ExportSummary {
   for (const kind of VECTOR_KINDS)
     writeFileSync(join(out, 'schema', `${kind}.schema.json`), `${JSON.stringify(exportSchema(kind), null, 2)}\n`);
   const numberOfTests = files.reduce((n, f) => n + f.numberOfTests, 0);
-  writeFileSync(
-    join(out, 'index.json'),
-    `${JSON.stringify({ format: EXPORT_FORMAT, kit: { name: KIT_NAME, version: kitVersion() }, vectorSetHash: set.hash, numberOfTests, files }, null, 2)}\n`,
-  );
+  const index = {
+    format: EXPORT_FORMAT,
+    kit: { name: KIT_NAME, version: kitVersion() },
+    vectorSetHash: set.hash,
+    numberOfTests,
+    files,
+  };
+  writeFileSync(join(out, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
   return { dir: out, files, numberOfTests };
 }
 
@@ -191,7 +198,8 @@ export function exportSchema(kind: VectorKind): Record<string, unknown> {
         },
       },
       expected: { type: 'object', required: ['contentHex', 'sign'], properties: content },
-      // a mistaken signer's sign, and its content when the mistake is in the content (not for upper-case hex or an HMAC)
+      // a mistaken signer's sign, and its content when the mistake is in the content (not for upper-case hex or an
+      // HMAC)
       candidate: { type: 'object', required: ['sign'], properties: content },
     },
     required: ['expected'],
@@ -224,7 +232,8 @@ export function exportSchema(kind: VectorKind): Record<string, unknown> {
     $id: `${kind}.schema.json`,
     title: `pgv2kit ${kind} vectors, as JSON`,
     description:
-      'Byte strings are hex (…Hex), with the text beside them (body, content, …) where the bytes are valid UTF-8; every other string is text, to be encoded as UTF-8.',
+      'Byte strings are hex (…Hex), with the text beside them (body, content, …) where ' +
+      'the bytes are valid UTF-8; every other string is text, to be encoded as UTF-8.',
     type: 'object',
     additionalProperties: false,
     required: [

@@ -47,13 +47,15 @@ export interface LoadOptions {
  * @param root - the vectors folder (default: the kit's own)
  * @param options - {@link LoadOptions}
  * @returns the vector set
- * @throws {VectorInputError} listing every file refused (not a regular file in the folder, over a limit), with every other problem
+ * @throws {VectorInputError} listing every file refused (not a regular file in the folder, over a limit), with every
+ * other problem
  * @throws {VectorSetError} listing every problem, when any file (or a schema) is bad
  * @example const set = loadVectorSet(); set.cases.length
  */
 export function loadVectorSet(root: string = DEFAULT_VECTORS_DIR, options: LoadOptions = {}): VectorSet {
   const limits = options.limits ?? DEFAULT_VECTOR_LIMITS;
-  // a folder whose files are byte for byte those of the kit's own, checked when the kit was built, loads from that check
+  // a folder whose files are byte for byte those of the kit's own, checked when the kit was built, loads from that
+  // check
   const snapshot = readSnapshot();
   if (snapshot !== undefined && contentKey(root, limits) === snapshot.key) return { root, ...snapshot.set() };
   return loadVectorSetInFull(root, limits);
@@ -144,7 +146,8 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
       const kitFile = kitIds.get(c.case.id);
       if (kitFile !== undefined)
         warnings.push(
-          `${c.file}: case ${c.case.id} has the id of a case of the kit's vectors (${kitFile}): run beside them (--vectors kit,…) it is refused; give it an id of its own`,
+          `${c.file}: case ${c.case.id} has the id of a case of the kit's vectors (${kitFile}): ` +
+            'run beside them (--vectors kit,…) it is refused; give it an id of its own',
         );
     }
   }
@@ -165,7 +168,8 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
  * @example
  * import { mkdirSync } from 'node:fs';
  * mkdirSync(`${tmp}/mine`);
- * loadVectorSets([{ root: DEFAULT_VECTORS_DIR }, { root: `${tmp}/mine`, label: 'mine' }]).cases.length === set.cases.length // true
+ * const both = loadVectorSets([{ root: DEFAULT_VECTORS_DIR }, { root: `${tmp}/mine`, label: 'mine' }]);
+ * both.cases.length === set.cases.length // true
  */
 export function loadVectorSets(
   folders: ReadonlyArray<{ readonly root: string; readonly label?: string }>,
@@ -234,7 +238,10 @@ function kitSet(): VectorSet {
 
 type Validators = Record<VectorKind | 'notes', ValidateFunction>;
 
-/** Compiled validators by the content of the schemas they came from (copies of a folder share them; a changed schema does not). */
+/**
+ * Compiled validators by the content of the schemas they came from (copies of a folder share them; a changed schema
+ * does not).
+ */
 const compiled = new Map<string, Validators>();
 
 /**

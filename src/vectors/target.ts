@@ -71,7 +71,10 @@ export function vectorTargetProblem(root: string, area: string, file: string): s
   const target = kindOf(file);
   if (target === 'folder') return `${file} is a folder`;
   if (target === 'file' && isKitVectorsFolder(root)) {
-    return `${file} is a file of the kit's own vectors: a command never edits one. Give a new file (${join(root, area)}/<new name>.yaml), or write to a folder of your own: pgv2kit vectors init my-vectors`;
+    return (
+      `${file} is a file of the kit's own vectors: a command never edits one. Give a new file ` +
+      `(${join(root, area)}/<new name>.yaml), or write to a folder of your own: pgv2kit vectors init my-vectors`
+    );
   }
   return undefined;
 }
@@ -144,12 +147,18 @@ function kindOf(path: string): string {
   }
 }
 
-/** The folders of a vectors folder's area: the one above must exist; the vectors and area folders are folders or missing. */
+/**
+ * The folders of a vectors folder's area: the one above must exist; the vectors and area folders are folders or
+ * missing.
+ */
 function folderProblem(root: string, area: string): string | undefined {
   const parent = dirname(root);
   const above = kindOf(parent);
-  if (above !== 'folder')
-    return `the folder the vectors folder goes in, ${parent}, ${above === 'missing' ? 'does not exist' : above === 'file' ? 'is a file' : `cannot be read: ${above}`}`;
+  if (above !== 'folder') {
+    const problem =
+      above === 'missing' ? 'does not exist' : above === 'file' ? 'is a file' : `cannot be read: ${above}`;
+    return `the folder the vectors folder goes in, ${parent}, ${problem}`;
+  }
   for (const [path, what] of [
     [root, 'the vectors folder'],
     [join(root, area), `the ${area} folder`],

@@ -9,7 +9,8 @@
 import { hexDigits } from '../scheme/text.js';
 
 /**
- * Characters a reader could not see or tell apart: controls, format characters (BOM), marks, unusual spaces, unassigned and private-use code points.
+ * Characters a reader could not see or tell apart: controls, format characters (BOM), marks, unusual spaces, unassigned
+ * and private-use code points.
  * @example INVISIBLE.test('a\u200bb') // true
  */
 export const INVISIBLE =

@@ -64,7 +64,8 @@ export function parseVectorYaml(text: string, limits: VectorLimits): ParsedYaml 
 /**
  * What a parse that failed says of the file, after its name.
  * @param problem - the failed parse
- * @returns e.g. `is refused (line 3, column 8): nests collections more than 64 deep`, `is not valid YAML (line 2, column 1): …`
+ * @returns e.g. `is refused (line 3, column 8): nests collections more than 64 deep`, `is not valid YAML (line 2,
+ * column 1): …`
  * @example
  * import { DEFAULT_VECTOR_LIMITS } from './limits.js';
  * describeYamlProblem(parseVectorYaml('a: [', DEFAULT_VECTOR_LIMITS)) // 'is not valid YAML…'
@@ -104,7 +105,9 @@ function overLimit(tokens: readonly object[], limits: VectorLimits): { message: 
       const bytes = Buffer.byteLength(token.source);
       if (bytes > limits.stringBytes)
         return {
-          message: `holds a string of ${formatBytes(bytes)}, over the limit of ${formatBytes(limits.stringBytes)} per string (--max-vector-string)`,
+          message:
+            `holds a string of ${formatBytes(bytes)}, over the limit of ` +
+            `${formatBytes(limits.stringBytes)} per string (--max-vector-string)`,
           offset,
         };
     }
