@@ -2,7 +2,8 @@
  * The layers of src/, read top to bottom (issue 11): each may import from the layers below it,
  * never from one above, with no cycles and no reach into another folder's `_` files.
  *
- *   scheme, version, seeded, env, bytes, errors, file-errors, atomic-file, closest, shell-quote, refusal → vectors, upload, docs → protocol →
+ *   scheme, version, seeded, env, bytes, errors, file-errors, atomic-file, closest, shell-quote, refusal → vectors, upload, docs,
+ *   roles/<role>/kind.ts → protocol →
  *   subjects, client, roles/<role>/as-gateway, roles/<role>/subject.ts → checks, roles/<role>/check.ts → diagnosis, roles/<role>/diagnosis.ts →
  *   roles/<file>.ts, roles/<role>/role.ts → properties, fuzz, generate → runner → reports → gateway, roles/<role>/certify,
  *   roles/<role>/reference-gateway.ts, conformance → cli, index, run
@@ -24,7 +25,8 @@ const LAYERS = [
     'shell-quote.ts',
     'refusal.ts',
   ],
-  ['vectors', 'upload', 'docs'],
+  // a role's kind.ts (the case type of a kind the role brings) with the vectors
+  ['vectors', 'upload', 'docs', '^src/roles/[^/]+/kind\\.ts$'],
   ['protocol'],
   // a role's folder (src/roles/<role>/) holds its parts at their layers, by name: as-gateway/ and subject.ts
   // with the subjects, check.ts with the checks, diagnosis.ts with the diagnosis, role.ts with the registry,

@@ -137,7 +137,7 @@ export {
   loadVectorSet,
 } from './vectors/load.js';
 export type { VectorProblem } from './vectors/load.js';
-export { VECTOR_KINDS } from './vectors/types.js';
+export { VECTOR_KINDS } from './roles/registry.js';
 export type {
   AuthorizationCase,
   BodyField,

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCase } from '../src/roles/run-case.js';
 import { startClientGateway } from '../src/roles/client/reference-gateway.js';
 import { liveCases, loadVectorSet } from '../src/vectors/load.js';
-import { VECTOR_KINDS } from '../src/vectors/types.js';
+import { VECTOR_KINDS } from '../src/roles/registry.js';
 import { loadSubject, VECTORS_DIR } from './_support/subject.js';
 
 const set = loadVectorSet(VECTORS_DIR);

@@ -4,12 +4,13 @@
  * here ({@link KIND_INFO}), not a case that runs nowhere.
  * @module
  */
-import { VECTOR_KINDS, type VectorKind } from '../vectors/types.js';
+import { SCHEMA_KINDS } from '../vectors/kinds.js';
+import type { VectorKind } from '../vectors/types.js';
 import { clientRole } from './client/role.js';
 import { gatewayRole } from './gateway/role.js';
 import { merchantRole } from './merchant/role.js';
 import { operationsRole } from './operations/role.js';
-import type { KindInfo, Role, RoleName } from './role.js';
+import type { KindInfo, Role } from './role.js';
 
 /**
  * Every role, in the order failures are read: the operations, then the roles end to end.
@@ -27,6 +28,14 @@ type Unowned = Exclude<VectorKind, OwnedKind>;
  * @example KIND_INFO.merchant.role.name // 'merchant'
  */
 export const KIND_INFO: { readonly [K in VectorKind]: KindInfo<K> & { readonly role: Role } } = kindInfo(ROLES);
+
+/**
+ * Every vector kind, in the order reports show them: the roles' order, and each role's kinds in its order.
+ * The kit's vectors folder defines the same kinds (a schema each: `SCHEMA_KINDS`); loading this module
+ * fails, naming the kind, when the two differ (a kind no role owns, or a role's kind with no schema).
+ * @example VECTOR_KINDS.slice(-3) // ['client', 'gateway', 'merchant']
+ */
+export const VECTOR_KINDS: readonly VectorKind[] = kindsInOrder(ROLES);
 
 /**
  * The kinds whose cases are end to end (client, gateway, merchant): their failures are read after
@@ -53,11 +62,29 @@ export function targetRole(given: Readonly<Record<string, unknown>>): Role | und
  * @returns the role
  * @example roleNamed('merchant').kinds // { merchant: … }
  */
-export function roleNamed(name: RoleName): Role {
+export function roleNamed(name: RegisteredRole): Role {
   return ROLES.find((r) => r.name === name) as Role;
 }
 
+/** The name of a role in {@link ROLES}. */
+export type RegisteredRole = (typeof ROLES)[number]['name'];
+
 // --- internal ---
+
+function kindsInOrder(roles: readonly Role[]): VectorKind[] {
+  const kinds = roles.flatMap((r) => Object.keys(r.kinds) as VectorKind[]);
+  const noSchema = kinds.filter((k) => !SCHEMA_KINDS.includes(k));
+  const noRole = SCHEMA_KINDS.filter((k) => !kinds.includes(k));
+  // the kit's own data and code disagree: a broken build or install, never a user's mistake
+  if (noSchema.length > 0 || noRole.length > 0)
+    throw new Error(
+      [
+        ...noSchema.map((k) => `kind ${k} has a role but no schema (vectors/schema/${k}.schema.json)`),
+        ...noRole.map((k) => `kind ${k} has a schema but no role (src/roles/registry.ts)`),
+      ].join('; '),
+    );
+  return kinds;
+}
 
 function kindInfo(roles: readonly Role[]): { readonly [K in VectorKind]: KindInfo<K> & { readonly role: Role } } {
   // a kind no role owns does not compile: Unowned must be never

@@ -32,8 +32,11 @@ export interface KindInfo<K extends VectorKind> {
   readonly implementation?: { readonly signs?: true; readonly verifies?: true };
 }
 
-/** The roles: the SDK's operations, and the three parties a payment involves end to end. */
-export type RoleName = 'operations' | 'client' | 'gateway' | 'merchant';
+/**
+ * A role's name: the SDK's operations, and the parties a payment involves end to end (`client`, `gateway`,
+ * `merchant`). The names in use are the registry's (`ROLES`, src/roles/registry.ts).
+ */
+export type RoleName = string;
 
 /** A role: its name, what it checks, and its kinds. */
 export interface Role<
@@ -85,8 +88,9 @@ export type PatternCase = {
  * import { merchantCheck } from './merchant/check.js';
  * defineRole({ name: 'merchant', title: 'a merchant', endToEnd: true, kinds: { merchant: { check: merchantCheck, diagnose: () => [] } } }).kinds.merchant.check.kind // 'merchant'
  */
-export function defineRole<const T extends { readonly [K in keyof T]: K extends VectorKind ? KindInfo<K> : never }>(
-  role: Role<T>,
-): Role<T> {
+export function defineRole<
+  const N extends string,
+  const T extends { readonly [K in keyof T]: K extends VectorKind ? KindInfo<K> : never },
+>(role: Role<T> & { readonly name: N }): Role<T> & { readonly name: N } {
   return role;
 }

@@ -11,9 +11,9 @@ import { worstStatus, type CaseOutcome, type OpOutcome } from '../checks/outcome
 import type { Diagnosis } from '../diagnosis/diagnosis.js';
 import type { Operation } from '../protocol/operations.js';
 import type { Subject } from '../subjects/subject.js';
-import { VECTOR_KINDS, type LoadedCase, type VectorCase, type VectorKind } from '../vectors/types.js';
+import type { LoadedCase, VectorCase, VectorKind } from '../vectors/types.js';
 import type { CaseOf, PatternCase, Role } from './role.js';
-import { KIND_INFO, ROLES } from './registry.js';
+import { KIND_INFO, ROLES, VECTOR_KINDS } from './registry.js';
 
 /**
  * The check of each vector kind.

@@ -7,7 +7,8 @@ import type { Operation } from '../protocol/operations.js';
 import type { Implementation, Json } from '../subjects/subject.js';
 import type { OperationCoverage } from './coverage.js';
 import type { UnknownOperation } from './unknown-operations.js';
-import { VECTOR_KINDS, type ExpectedResult, type VectorKind } from '../vectors/types.js';
+import { VECTOR_KINDS } from '../roles/registry.js';
+import type { ExpectedResult, VectorKind } from '../vectors/types.js';
 import type { Diagnosis } from '../diagnosis/diagnosis.js';
 import type { CounterexampleVector } from '../vectors/counterexample.js';
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { VECTOR_KINDS } from '../vectors/types.js';
+import { VECTOR_KINDS } from '../roles/registry.js';
 import { Pgv2kitError } from '../errors.js';
 
 /**

@@ -12,7 +12,8 @@ import { readingTexts } from '../docs/readings.js';
 import { fromBase64, utf8 } from '../scheme/bytes.js';
 import { KIT_NAME, kitVersion } from '../version.js';
 import { liveCases } from './load.js';
-import { VECTOR_KINDS, type VectorKind, type VectorSet } from './types.js';
+import { SCHEMA_KINDS } from './kinds.js';
+import type { VectorKind, VectorSet } from './types.js';
 
 /** What the export's files say they are: `schema` names the file's JSON Schema (in `schema/`). */
 export const EXPORT_FORMAT = 'pgv2kit-vectors-json/1';
@@ -128,7 +129,7 @@ function writeExport(set: VectorSet, out: string): ExportSummary {
     writeFileSync(join(out, file), `${JSON.stringify(exported, null, 2)}\n`);
     files.push({ file, kind: f.kind, numberOfTests: cases.length });
   }
-  for (const kind of VECTOR_KINDS)
+  for (const kind of SCHEMA_KINDS)
     writeFileSync(join(out, 'schema', `${kind}.schema.json`), `${JSON.stringify(exportSchema(kind), null, 2)}\n`);
   const numberOfTests = files.reduce((n, f) => n + f.numberOfTests, 0);
   const index = {

@@ -16,7 +16,6 @@ import { DEFAULT_VECTOR_LIMITS, type VectorLimits } from './limits.js';
 import { describeYamlProblem, parseVectorYaml } from './yaml.js';
 import { contentKey, readSnapshot } from './snapshot.js';
 import {
-  VECTOR_KINDS,
   type FlagNote,
   type LoadedCase,
   type MerchantCase,
@@ -35,6 +34,7 @@ export const DEFAULT_VECTORS_DIR = fileURLToPath(new URL('../../vectors', import
 export { VectorInputError, VectorSchemaError, VectorSetError, formatProblem, type VectorProblem } from './errors.js';
 import { VectorInputError, VectorSchemaError, VectorSetError, type VectorProblem } from './errors.js';
 import { createAjv } from './ajv.js';
+import { SCHEMA_KINDS, isVectorKind } from './kinds.js';
 
 /** How a vectors folder is read. */
 export interface LoadOptions {
@@ -108,8 +108,8 @@ export function loadVectorSetInFull(root: string, limits: VectorLimits = DEFAULT
     const file = toPosix(relative(root, listed.path));
     if (file === 'notes.yaml') continue;
     const folder = file.split('/')[0] ?? '';
-    if (!isKind(folder) || file.split('/').length !== 2) {
-      problems.push({ file, pointer: '', message: `not in a vector kind folder (${VECTOR_KINDS.join(', ')})` });
+    if (!isVectorKind(folder) || file.split('/').length !== 2) {
+      problems.push({ file, pointer: '', message: `not in a vector kind folder (${SCHEMA_KINDS.join(', ')})` });
       continue;
     }
     const data = readYaml(root, listed, limits, problems, hash);
@@ -250,7 +250,7 @@ const compiled = new Map<string, Validators>();
  */
 function compileSchemas(root: string, limits: VectorLimits): Validators {
   const schemaDir = join(root, 'schema');
-  const names = ['common', ...VECTOR_KINDS, 'notes'] as const;
+  const names = ['common', ...SCHEMA_KINDS, 'notes'] as const;
   const texts = new Map<string, string>();
   const key = createHash('sha256');
   for (const name of names) {
@@ -287,7 +287,7 @@ function compileSchemas(root: string, limits: VectorLimits): Validators {
   };
   ajv.addSchema(load('common'));
   const validators = Object.fromEntries(
-    [...VECTOR_KINDS, 'notes' as const].map((k) => [k, compile(k)] as const),
+    [...SCHEMA_KINDS, 'notes' as const].map((k) => [k, compile(k)] as const),
   ) as Validators;
   compiled.set(digest, validators);
   return validators;
@@ -484,8 +484,4 @@ function checkRoles(
   return Object.keys(requirements)
     .filter((id) => !served.has(id))
     .map((id) => `requirement ${id} is defined but no case serves it`);
-}
-
-function isKind(name: string): name is VectorKind {
-  return (VECTOR_KINDS as readonly string[]).includes(name);
 }

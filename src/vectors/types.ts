@@ -7,24 +7,35 @@ import type { ItemName } from '../scheme/authorization.js';
 import type { Scenario } from './scenario.js';
 
 /**
- * The vector areas; each is a folder of vectors/ and a schema `vectors/schema/<kind>.schema.json`.
- * @example VECTOR_KINDS.includes('signature') // true
+ * The kit's vector kinds: each is a folder of vectors/ with a schema `vectors/schema/<kind>.schema.json`
+ * ({@link ./kinds.js | VECTOR_KINDS} lists them, as the kit's vectors folder holds them), the type of its
+ * cases here and its role in src/roles/ (which owns the kind: src/roles/registry.ts).
+ *
+ * A role that brings a kind of its own declares its case type in its folder, in the role's `kind.ts`,
+ * by adding a member here (TypeScript's module augmentation), so the kind is a {@link VectorKind} and
+ * the registry's `KIND_INFO` does not compile until the role is in it:
+ *
+ * ```ts
+ * declare module '../../vectors/types.js' {
+ *   interface VectorCases { readonly echo: EchoCase }
+ * }
+ * ```
  */
-export const VECTOR_KINDS = [
-  'signature',
-  'authorization',
-  'request',
-  'response',
-  'webhook',
-  'redirect',
-  'upload',
-  'client',
-  'gateway',
-  'merchant',
-] as const;
+export interface VectorCases {
+  readonly signature: SignatureCase;
+  readonly authorization: AuthorizationCase;
+  readonly request: RequestCase;
+  readonly response: ResponseCase;
+  readonly webhook: WebhookCase;
+  readonly redirect: RedirectCase;
+  readonly upload: UploadCase;
+  readonly client: ClientCase;
+  readonly gateway: GatewayCase;
+  readonly merchant: MerchantCase;
+}
 
-/** One of {@link VECTOR_KINDS}. */
-export type VectorKind = (typeof VECTOR_KINDS)[number];
+/** A vector kind: one of {@link VectorCases}' keys. */
+export type VectorKind = keyof VectorCases;
 
 /** valid: must be accepted (or produced); invalid: must be refused; acceptable: either (the report says which). */
 export type ExpectedResult = 'valid' | 'invalid' | 'acceptable';
@@ -374,18 +385,8 @@ export interface RequirementEntry {
   readonly mistake?: string;
 }
 
-/** Any case, discriminated on `kind` (the area it was loaded from). */
-export type VectorCase =
-  | SignatureCase
-  | AuthorizationCase
-  | RequestCase
-  | ResponseCase
-  | WebhookCase
-  | RedirectCase
-  | UploadCase
-  | ClientCase
-  | GatewayCase
-  | MerchantCase;
+/** Any case, discriminated on `kind` (the folder it was loaded from). */
+export type VectorCase = VectorCases[VectorKind];
 
 /** A flag's entry in the notes table. */
 export interface FlagNote {

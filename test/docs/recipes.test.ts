@@ -72,6 +72,52 @@ describe.concurrent('the recipes of CONTRIBUTING.md, followed in a copy of the k
     expect(loadVectorSet(join(kit, 'vectors')).cases.map((c) => c.case.id)).toContain(added?.id);
   }, 120_000);
 
+  it('Adding a role: the folder and the registry entry it shows make a kind the kit runs and reports', async () => {
+    const recipe = section('Adding a role');
+    const files = [...recipe.matchAll(/<!-- file: ([\w/.-]+) -->\n( *)```(\w+)\n([\s\S]*?)^\2```$/gm)].map((m) => ({
+      path: m[1] ?? '',
+      body: unindent(m[4] ?? '', m[2] ?? ''),
+    }));
+    // one folder of src/roles/ and the role's vectors (its schema and its folder): nothing else is written
+    const folders = new Set(files.map((f) => f.path.split('/').slice(0, -1).join('/')));
+    expect([...folders].sort()).toEqual(['src/roles/example', 'vectors/example', 'vectors/schema']);
+    expect(files.filter((f) => f.path.startsWith('vectors/schema/')).map((f) => f.path)).toEqual([
+      'vectors/schema/example.schema.json',
+    ]);
+    const edit = /<!-- edit: (src\/roles\/registry\.ts) -->\n( *)```ts\n([\s\S]*?)^\2```$/m.exec(recipe);
+    expect(edit, 'the registry entry, shown as the lines it adds').not.toBeNull();
+    const kit = copyKit();
+    for (const f of files) {
+      mkdirSync(dirname(join(kit, f.path)), { recursive: true });
+      writeFileSync(join(kit, f.path), f.body);
+    }
+    // the entry: its import after the registry's imports, and ROLES's line replaced by the recipe's
+    const registry = join(kit, edit?.[1] ?? '');
+    const lines = readFileSync(registry, 'utf8').split('\n');
+    const [importLine, rolesLine, ...rest] = unindent(edit?.[3] ?? '', edit?.[2] ?? '')
+      .trimEnd()
+      .split('\n');
+    expect(rest, 'the entry is two lines: the import and ROLES').toEqual([]);
+    const roles = lines.findIndex((l) => l.startsWith('export const ROLES = '));
+    expect(roles, 'ROLES is one line of the registry').toBeGreaterThan(-1);
+    lines[roles] = rolesLine ?? '';
+    lines.splice(lines.findLastIndex((l) => l.startsWith('import ')) + 1, 0, importLine ?? '');
+    writeFileSync(registry, lines.join('\n'));
+    const [build, run, ...more] = commands(fence(recipe, 'sh').body);
+    expect(more).toEqual([]);
+    await expectPasses(build ?? '', kit);
+    const out = await expectPasses(`${run} --json --report-dir reports/recipe`, kit);
+    const summary = JSON.parse(out.slice(0, out.indexOf('\n'))) as { totals: { passed: number; failed: number } };
+    expect(summary.totals).toMatchObject({ passed: 1, failed: 0 });
+    // reported under its kind, by the runner and the reports with nothing added for it
+    const results = JSON.parse(readFileSync(join(kit, 'reports/recipe/results.json'), 'utf8')) as {
+      cases: Array<{ id: string; kind: string; status: string }>;
+    };
+    expect(results.cases.map((c) => [c.id, c.kind, c.status])).toEqual([
+      ['example.generate-upload-url', 'example', 'pass'],
+    ]);
+  }, 120_000);
+
   it('Adding an adapter: the partial adapter it points to, with the README it shows, passes what it says to run', async () => {
     const recipe = section('Adding an adapter');
     const [, doc = '', anchor = ''] = /\]\((docs\/[\w.-]+\.md)#([\w-]+)\)/.exec(recipe) ?? [];
@@ -131,6 +177,14 @@ function fence(text: string, lang: string): { readonly raw: string; readonly bod
       .map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l))
       .join('\n'),
   };
+}
+
+/** A fenced block's lines without the indentation of the list item it is in. */
+function unindent(body: string, indent: string): string {
+  return body
+    .split('\n')
+    .map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l))
+    .join('\n');
 }
 
 /** The commands of a shell block, comments left out. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { END_TO_END_KINDS, KIND_INFO, ROLES, targetRole } from '../../src/roles/registry.js';
 import { CAUSE_ORDER } from '../../src/runner/triage.js';
-import { VECTOR_KINDS } from '../../src/vectors/types.js';
+import { VECTOR_KINDS } from '../../src/roles/registry.js';
 
 const KINDS = `(${VECTOR_KINDS.join('|')})`;
 

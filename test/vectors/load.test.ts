@@ -106,7 +106,7 @@ describe('loadVectorSet', () => {
     writeFileSync(join(dir, 'response', 'x.yaml'), readFileSync(join(dir, 'signature', 'tiny.yaml')));
     const problems = problemsOf(dir);
     expect(problems).toContain(
-      'stray.yaml: at /: not in a vector kind folder (signature, authorization, request, response, webhook, redirect, upload, client, gateway, merchant)',
+      'stray.yaml: at /: not in a vector kind folder (authorization, client, gateway, merchant, redirect, request, response, signature, upload, webhook)',
     );
     expect(problems).toContain(
       'response/x.yaml: at /kind: kind is "signature", but the file is in the response/ folder',

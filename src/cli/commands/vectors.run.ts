@@ -14,7 +14,8 @@ import {
   type VectorProblem,
 } from '../../vectors/load.js';
 import { caseCount } from '../../vectors/counts.js';
-import { VECTOR_KINDS, type ExpectedResult, type VectorKind, type VectorSet } from '../../vectors/types.js';
+import { VECTOR_KINDS } from '../../roles/registry.js';
+import type { ExpectedResult, VectorKind, VectorSet } from '../../vectors/types.js';
 import { fileErrorReason, requireFolder, resolvePath } from '../_files.js';
 import { exportTargetProblem, exportVectorsJson } from '../../vectors/export.js';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
