@@ -156,7 +156,8 @@ export function clientErrorAnswer(
     const { type, text } = body(status, message);
     const bytes = Buffer.from(text, 'utf8');
     socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: ${type}\r\nContent-Length: ${bytes.byteLength}\r\n\r\n${text}`,
+      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\n` +
+        `Content-Type: ${type}\r\nContent-Length: ${bytes.byteLength}\r\n\r\n${text}`,
     );
   };
 }

@@ -10,7 +10,10 @@
  * @param message - the message
  * @param more - further elements, [name, text], e.g. [['Rule', 'field-changed'], ['Field', 'x-amz-date']]
  * @returns the XML text
- * @example s3ErrorXml('AccessDenied', 'formFields entry key changed') // '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>formFields entry key changed</Message></Error>\n'
+ * @example
+ * const xml = s3ErrorXml('AccessDenied', 'formFields entry key changed');
+ * xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code>') // true
+ * xml.endsWith('<Message>formFields entry key changed</Message></Error>\n') // true
  */
 export function s3ErrorXml(code: string, message: string, more: ReadonlyArray<readonly [string, string]> = []): string {
   const elements = [['Code', code], ['Message', message], ...more].map(

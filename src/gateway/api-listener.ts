@@ -189,7 +189,8 @@ function decide(
   if (!isCredentials && path !== API_PATHS.createPayment)
     return failure(
       'NOT_FOUND',
-      `no operation at ${quoteText(path)}; the operations are POST ${API_PATHS.generateUploadUrl} and POST ${API_PATHS.createPayment}`,
+      `no operation at ${quoteText(path)}; ` +
+        `the operations are POST ${API_PATHS.generateUploadUrl} and POST ${API_PATHS.createPayment}`,
     );
   if (req.method !== 'POST')
     return failure(
@@ -333,10 +334,14 @@ function parseJsonBody(bytes: Uint8Array): { ok: true; value: unknown } | { ok: 
     return { ok: false, message: `the body is not JSON: ${(e as Error).message}` };
   }
   const twice = duplicateMember(text);
-  if (twice)
+  if (twice) {
+    const where = twice.pointer === '' ? 'the body' : `the object at ${quoteText(twice.pointer)}`;
     return {
       ok: false,
-      message: `the member ${quoteText(twice.name)} appears twice in ${twice.pointer === '' ? 'the body' : `the object at ${quoteText(twice.pointer)}`}: which value counts is not defined (RFC 8259 §4), so the body is refused`,
+      message:
+        `the member ${quoteText(twice.name)} appears twice in ${where}: ` +
+        'which value counts is not defined (RFC 8259 §4), so the body is refused',
     };
+  }
   return { ok: true, value };
 }

@@ -115,15 +115,26 @@ function describe(p: Found, body: unknown): string {
         ? `${lead} the body must be a JSON object; got ${describeJson(body)} (2.1)`
         : `${lead} ${p.field} must be a string; got ${describeJson(value)} (2.1)`;
     case 'maxLength':
-      return `${lead} ${p.field} is ${codePointLength(String(value))} characters (code points) long; the limit is ${String(p.limit)} (2.1, 8, R13)`;
+      return (
+        `${lead} ${p.field} is ${codePointLength(String(value))} characters (code points) long; ` +
+        `the limit is ${String(p.limit)} (2.1, 8, R13)`
+      );
     case 'extension':
-      return `${lead} filename ${quoteText(String(value))} has no extension: it must end in "." and at least one character (2.1)`;
+      return (
+        `${lead} filename ${quoteText(String(value))} has no extension: ` +
+        'it must end in "." and at least one character (2.1)'
+      );
     case 'uppercase':
       return `${lead} scene ${quoteText(String(value))} is not upper case (2.1)`;
     case 'allowedValue':
-      return `${lead} scene ${quoteText(String(value))} is not an allowed value; allowed: ${String(p.limit)} (2.1, 2.2)`;
+      return (
+        `${lead} scene ${quoteText(String(value))} is not an allowed value; ` + `allowed: ${String(p.limit)} (2.1, 2.2)`
+      );
     default:
-      return `${lead} filename extension ${quoteText(fileExtension(String(value)) as string)} is not accepted for scene ${String(field(body, 'scene'))}; accepted: ${String(p.limit)} (2.2, 8)`;
+      return (
+        `${lead} filename extension ${quoteText(fileExtension(String(value)) as string)} ` +
+        `is not accepted for scene ${String(field(body, 'scene'))}; accepted: ${String(p.limit)} (2.2, 8)`
+      );
   }
 }
 

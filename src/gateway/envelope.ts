@@ -62,7 +62,10 @@ export interface EnvelopeExtras {
  * @param extras - values of the extra-fields style
  * @returns the UTF-8 bytes
  * @throws {RangeError} for a number that JSON cannot carry (NaN, Infinity)
- * @example new TextDecoder().decode(envelopeBytes({ code: 'OK', errorMessage: null })) // '{"code":"OK","errorMessage":null}'
+ * @example
+ * new TextDecoder().decode(
+ *   envelopeBytes({ code: 'OK', errorMessage: null }),
+ * ) // '{"code":"OK","errorMessage":null}'
  */
 export function envelopeBytes(
   envelope: Envelope,
@@ -119,7 +122,15 @@ export interface ResponseToSign {
  * @param response - what to sign
  * @param variant - the form (default valid)
  * @returns the header value, or undefined for `missing`
- * @example responseAuthorization({ merchant: { appId, appSecret }, method: 'POST', url, body, timestamp: '1', nonce: 'n' })
+ * @example
+ * responseAuthorization({
+ *   merchant: { appId, appSecret },
+ *   method: 'POST',
+ *   url,
+ *   body,
+ *   timestamp: '1',
+ *   nonce: 'n',
+ * })
  */
 export function responseAuthorization(
   response: ResponseToSign,

@@ -40,21 +40,25 @@ export const API_FAILURES: Readonly<Record<FailureCode, FailureInfo>> = Object.f
     status: 401,
     title: 'Signature not verified',
     description:
-      'No Authorization header, a malformed one (R8), an unknown appId, or a sign that does not match the signature content (5.1–5.3). errorMessage names the problem and, for a sign mismatch, the known signer mistake that reproduces the sign.',
+      'No Authorization header, a malformed one (R8), an unknown appId, or a sign that does not match the ' +
+      'signature content (5.1–5.3). errorMessage names the problem and, for a sign mismatch, the known signer ' +
+      'mistake that reproduces the sign.',
     sources: ['5.1', '5.2', '5.3', '7', 'R16'],
   },
   INVALID_ARGUMENT: {
     status: 400,
     title: 'Body refused',
     description:
-      'The body is not UTF-8 JSON, not an object, or breaks a rule of 2.1/2.2 (credentials request) or a type of 2.5 (payment creation). errorMessage names the field and the rule.',
+      'The body is not UTF-8 JSON, not an object, or breaks a rule of 2.1/2.2 (credentials request) or a type of ' +
+      '2.5 (payment creation). errorMessage names the field and the rule.',
     sources: ['2.1', '2.2', '2.5', '8', 'R13', 'R16'],
   },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     title: 'Content-Type not application/json',
     description:
-      'The request has no Content-Type, or one whose media type is not application/json (a charset other than UTF-8 included).',
+      'The request has no Content-Type, or one whose media type is not application/json (a charset other than ' +
+      'UTF-8 included).',
     sources: ['4.1', 'R16'],
   },
   NOT_ACCEPTABLE: {
@@ -73,7 +77,8 @@ export const API_FAILURES: Readonly<Record<FailureCode, FailureInfo>> = Object.f
     status: 404,
     title: 'No such operation',
     description:
-      'The path is not an operation of the gateway (/pg/v2/file/generateUploadUrl, /pg/v2/payment/create), with or without a /s/<scenario id> prefix.',
+      'The path is not an operation of the gateway (/pg/v2/file/generateUploadUrl, /pg/v2/payment/create), with or ' +
+      'without a /s/<scenario id> prefix.',
     sources: ['4.1', '4.3'],
   },
   METHOD_NOT_ALLOWED: {
@@ -92,7 +97,8 @@ export const API_FAILURES: Readonly<Record<FailureCode, FailureInfo>> = Object.f
     status: 400,
     title: 'Not a readable HTTP request',
     description:
-      'The HTTP parser refused the request (a malformed request line or header, or a connection closed half-way through the body); 431 when the headers are too large.',
+      'The HTTP parser refused the request (a malformed request line or header, or a connection closed half-way ' +
+      'through the body); 431 when the headers are too large.',
     sources: ['R16'],
   },
   INTERNAL: {

@@ -32,7 +32,10 @@ export type { Clock } from './clock.js';
 
 /** Options of {@link startGateway}. */
 export interface GatewayOptions {
-  /** The merchants (appId, appSecret). Default: the demo merchant. More can be added later through `gateway.merchants`. */
+  /**
+   * The merchants (appId, appSecret). Default: the demo merchant. More can be added later through
+   * `gateway.merchants`.
+   */
   readonly merchants?: ReadonlyArray<Merchant>;
   /** The host both listeners bind to. Default 127.0.0.1 (loopback only). */
   readonly host?: string;
@@ -60,7 +63,10 @@ export interface GatewayOptions {
   readonly recordBounds?: Pick<RecorderLimits, 'maxBytes' | 'maxScenarios'>;
   /** The bucket name (the last segment of uploadUrl). Default `pgv2kit-evidence`. */
   readonly bucket?: string;
-  /** The Authorization parser's choices where R8 (d), (e) leave it free: empty list elements ignored, item names folded. Default: both refused. */
+  /**
+   * The Authorization parser's choices where R8 (d), (e) leave it free: empty list elements ignored, item names
+   * folded. Default: both refused.
+   */
   readonly header?: HeaderChoices;
 }
 
@@ -250,7 +256,8 @@ function guarded(
   return (req, res) => {
     handle(req, res).catch((e: unknown) => {
       log(
-        `${name} ${req.method as string} ${req.url as string}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+        `${name} ${req.method as string} ${req.url as string}: ` +
+          `internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
       );
       if (res.headersSent) {
         res.destroy();

@@ -30,7 +30,8 @@ export class MerchantBook {
   /**
    * @param merchants - the initial merchants
    * @throws {TypeError} when an appId or secret is not a string
-   * @throws {RangeError} when an appId or secret is empty, or an appId holds a comma or white space (R8 could not carry it)
+   * @throws {RangeError} when an appId or secret is empty, or an appId holds a comma or white space (R8 could not
+   * carry it)
    */
   constructor(merchants: Iterable<Merchant> = []) {
     for (const m of merchants) this.add(m);

@@ -40,7 +40,8 @@ export type PaymentBodyOutcome =
  * Checks a parsed payment body against the schema; reports the first problem, naming the field and the rule.
  * @param body - the parsed JSON body
  * @returns valid with the payment, or the problem
- * @example checkPaymentBody({ merchantTradeNo: 'M1', amount: 10, currency: 'USD' }).valid // false — amount breaks type
+ * @example
+ * checkPaymentBody({ merchantTradeNo: 'M1', amount: 10, currency: 'USD' }).valid // false — amount breaks type
  */
 export function checkPaymentBody(body: unknown): PaymentBodyOutcome {
   const validate = compileSchema(schema);

@@ -75,7 +75,9 @@ export interface PresignedPost {
  * @param region - e.g. us-east-1
  * @param service - e.g. s3
  * @returns the 32-byte key
- * @example signingKey('wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', '20120215', 'us-east-1', 'iam').toString('hex') // 'f4780e2d9f65fa895f9c67b32ce1baf0b0d8a43505a000a1a9e090d414db404d'
+ * @example
+ * const key = signingKey('wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', '20120215', 'us-east-1', 'iam');
+ * key.toString('hex') // 'f4780e2d9f65fa895f9c67b32ce1baf0b0d8a43505a000a1a9e090d414db404d'
  */
 export function signingKey(secret: string, date: string, region: string, service: string): Buffer {
   const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256', key).update(data, 'utf8').digest();

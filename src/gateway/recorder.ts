@@ -23,7 +23,10 @@ export type RequestVerification =
   | { readonly valid: true; readonly appId: string; readonly tolerated: readonly Tolerance[] }
   | {
       readonly valid: false;
-      /** The problem kind: no-authorization, malformed-authorization, unknown-app-id, malformed-sign, uppercase-sign, sign-mismatch. */
+      /**
+       * The problem kind: no-authorization, malformed-authorization, unknown-app-id, malformed-sign, uppercase-sign,
+       * sign-mismatch.
+       */
       readonly problem: string;
       /** Why, in words. */
       readonly message: string;

@@ -68,7 +68,8 @@ export interface ReceivedRequest {
  * @param request - the request as received
  * @param header - the header parser's further R8 choices (empty elements ignored, names folded); default neither
  * @returns valid with the merchant, or the problem with a message and the mistakes found
- * @example authenticateRequest(new MerchantBook([{ appId, appSecret }]), { method: 'POST', url, authorization, body }).valid
+ * @example
+ * authenticateRequest(new MerchantBook([{ appId, appSecret }]), { method: 'POST', url, authorization, body }).valid
  */
 export function authenticateRequest(
   merchants: MerchantBook,
@@ -123,7 +124,8 @@ export function authenticateRequest(
   const first = mistakes[0];
   const message = first
     ? `sign does not match: ${summary(first)} — ${first.description} (${first.ref})`
-    : 'sign does not match the signature content of this request (5.1, 5.2); no known mistake reproduces it (wrong secret?)';
+    : 'sign does not match the signature content of this request (5.1, 5.2); ' +
+      'no known mistake reproduces it (wrong secret?)';
   return refused(outcome.problem, message, mistakes, merchant);
 }
 

@@ -27,7 +27,10 @@ export interface ScenarioPath {
  * Splits a path (no query) at the `/s/<id>` prefix.
  * @param path - the path as sent
  * @returns the id, prefix and rest; a path whose id is not valid percent-encoding is plain
- * @example splitScenarioPath('/s/client.x/pg/v2/payment/create') // { id: 'client.x', prefix: '/s/client.x', rest: '/pg/v2/payment/create' }
+ * @example
+ * splitScenarioPath(
+ *   '/s/client.x/pg/v2/payment/create',
+ * ) // { id: 'client.x', prefix: '/s/client.x', rest: '/pg/v2/payment/create' }
  */
 export function splitScenarioPath(path: string): ScenarioPath {
   const m = /^\/s\/([^/]+)(.*)$/s.exec(path);

@@ -77,7 +77,8 @@ export class GatewayStorage {
 
   /**
    * Opens a storage folder.
-   * @param dir - the folder (created if missing, kept on {@link close}); default a new temporary folder, removed on close
+   * @param dir - the folder (created if missing, kept on {@link close}); default a new temporary folder, removed on
+   * close
    * @returns the storage
    * @example const storage = await GatewayStorage.open(); await storage.close();
    */
@@ -92,7 +93,20 @@ export class GatewayStorage {
   /**
    * Starts writing an upload.
    * @returns the incoming object
-   * @example const incoming = storage.begin(); incoming.write(utf8('%PDF')); (await incoming.commit({ key: 'evidence/b.pdf', storageUri: 's3://pgv2kit-evidence/evidence/b.pdf', bucket: 'pgv2kit-evidence', uploadNo: 'U2', filename: 'b.pdf', contentType: 'application/pdf', storedAt: 0 })).size // 4
+   * @example
+   * const incoming = storage.begin();
+   * incoming.write(utf8('%PDF'));
+   * (
+   *   await incoming.commit({
+   *     key: 'evidence/b.pdf',
+   *     storageUri: 's3://pgv2kit-evidence/evidence/b.pdf',
+   *     bucket: 'pgv2kit-evidence',
+   *     uploadNo: 'U2',
+   *     filename: 'b.pdf',
+   *     contentType: 'application/pdf',
+   *     storedAt: 0,
+   *   })
+   * ).size // 4
    */
   begin(): IncomingObject {
     const name = randomBytes(12).toString('hex');

@@ -82,7 +82,8 @@ export function issueUpload(ctx: IssueContext, request: CredentialsInput): Issue
   const special = fields?.specialValues === true;
   const key = special ? `evidence/${day}/case 17+a=b/${name}` : `evidence/${day}/${name}`;
   const tags = [['uploadNo', uploadNo], ...(special ? [['note', 'scan 1+2/3=ok']] : [])];
-  const tagging = `<Tagging><TagSet>${tags.map(([k, v]) => `<Tag><Key>${k}</Key><Value>${v}</Value></Tag>`).join('')}</TagSet></Tagging>`;
+  const tagSet = tags.map(([k, v]) => `<Tag><Key>${k}</Key><Value>${v}</Value></Tag>`).join('');
+  const tagging = `<Tagging><TagSet>${tagSet}</TagSet></Tagging>`;
   const { formFields, policy } = presignPost(ctx.signer, {
     bucket: ctx.bucket,
     key,

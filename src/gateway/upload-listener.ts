@@ -133,18 +133,21 @@ class UploadExchange {
         rule: 'method-not-allowed',
         detail: `The specified method is not allowed against this resource: ${String(req.method)}`,
       });
-    // R14: the gateway's Authorization signs another request and is never sent here; S3 would read it as its own and refuse it
+    // R14: the gateway's Authorization signs another request and is never sent here; S3 would read it as its own and
+    // refuse it
     if (req.headers.authorization !== undefined)
       return this.#refuse({
         rule: 'authorization-header',
         detail:
-          'Unsupported Authorization Type: the upload carries an Authorization header; a POST upload is authorized by its policy and signature fields alone (4.2, R14).',
+          'Unsupported Authorization Type: the upload carries an Authorization header; a POST upload is authorized ' +
+          'by its policy and signature fields alone (4.2, R14).',
       });
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > MAX_UPLOAD_BODY) {
       return this.#refuse({
         rule: 'body-too-large',
-        detail: `Your proposed upload exceeds the maximum allowed size: Content-Length ${declared} > ${MAX_UPLOAD_BODY}`,
+        detail:
+          'Your proposed upload exceeds the maximum allowed size: ' + `Content-Length ${declared} > ${MAX_UPLOAD_BODY}`,
       });
     }
     let parser: busboy.Busboy;
@@ -231,7 +234,9 @@ class UploadExchange {
       this.#refuse({
         rule: 'part-too-large',
         field: clip(name, 120),
-        detail: `Your POST request fields preceding the upload file were too large: a part over ${MAX_FIELD_SIZE} bytes.`,
+        detail:
+          'Your POST request fields preceding the upload file were too large: ' +
+          `a part over ${MAX_FIELD_SIZE} bytes.`,
       });
       return;
     }
@@ -254,7 +259,8 @@ class UploadExchange {
       return;
     }
     if (info.filename === undefined) {
-      // busboy hands a part with Content-Type application/octet-stream and no filename over as a file: it is a text part.
+      // busboy hands a part with Content-Type application/octet-stream and no filename over as a file: it is a text
+      // part.
       this.#textFromStream(name, stream);
       return;
     }
@@ -277,7 +283,9 @@ class UploadExchange {
       if (part.size > limit) {
         this.#refuse({
           rule: 'file-too-large',
-          detail: `Your proposed upload exceeds the maximum allowed size: the file is over ${limit} bytes (content-length-range).`,
+          detail:
+            'Your proposed upload exceeds the maximum allowed size: ' +
+            `the file is over ${limit} bytes (content-length-range).`,
         });
         return;
       }
@@ -304,7 +312,9 @@ class UploadExchange {
             this.#refuse({
               rule: 'part-too-large',
               field: clip(name, 120),
-              detail: `Your POST request fields preceding the upload file were too large: a part over ${MAX_FIELD_SIZE} bytes.`,
+              detail:
+                'Your POST request fields preceding the upload file were too large: ' +
+                `a part over ${MAX_FIELD_SIZE} bytes.`,
             });
           else chunks.push(chunk);
         });
@@ -319,7 +329,10 @@ class UploadExchange {
     );
   }
 
-  /** The file limit: the policy's content-length-range when the fields before the file carry one, and never over 2 MiB. */
+  /**
+   * The file limit: the policy's content-length-range when the fields before the file carry one, and never over
+   * 2 MiB.
+   */
   #sizeLimit(): number {
     const policy = this.#before.find((f) => f.name === 'policy')?.value;
     const doc = policy !== undefined ? decodePolicy(policy) : undefined;
@@ -359,13 +372,16 @@ class UploadExchange {
     const fields = this.#before.map((f) => [f.name, f.value] as const);
     const policy = checkPostPolicy(this.ctx.signer, fields, now, (p) => this.ctx.issued.byPolicy(p) !== undefined);
     if (this.#after.length > 0) {
-      const lead = `${this.#after.length} part(s) follow the file part, the first named ${JSON.stringify(this.#after[0])}; fields after the file are ignored as S3 does`;
+      const lead =
+        `${this.#after.length} part(s) follow the file part, the first named ${JSON.stringify(this.#after[0])}; ` +
+        'fields after the file are ignored as S3 does';
       if (policy.ok)
         return this.#refuse({ rule: 'file-not-last', detail: `${lead}; the file part must be last (4.2).` });
+      const problemField = 'field' in policy.problem ? policy.problem.field : undefined;
       return this.#refuse({
         rule: 'file-not-last',
         s3Code: policy.s3Code,
-        detail: `${lead}, so: ${ruleMessage(policy.problem.kind, 'field' in policy.problem ? policy.problem.field : undefined)} (${policy.detail})`,
+        detail: `${lead}, so: ${ruleMessage(policy.problem.kind, problemField)} (${policy.detail})`,
       });
     }
     if (!policy.ok) {
@@ -386,19 +402,25 @@ class UploadExchange {
     if (!accepted.includes(extension)) {
       return this.#refuse({
         rule: 'file-type',
-        detail: `The file's type ${JSON.stringify(extension)} is not accepted for scene ${issued.scene}; accepted: ${accepted.join(', ')} (2.2, 8).`,
+        detail:
+          `The file's type ${JSON.stringify(extension)} is not accepted for scene ${issued.scene}; ` +
+          `accepted: ${accepted.join(', ')} (2.2, 8).`,
       });
     }
     if (!carriesParam(file.filename, issued.filename)) {
       return this.#refuse({
         rule: 'file-name',
-        detail: `The file part's filename is ${JSON.stringify(file.filename)}, not ${JSON.stringify(issued.filename)} as requested (4.2).`,
+        detail:
+          `The file part's filename is ${JSON.stringify(file.filename)}, ` +
+          `not ${JSON.stringify(issued.filename)} as requested (4.2).`,
       });
     }
     if (issued.contentType !== undefined && file.contentType !== reportedMediaType(issued.contentType)) {
       return this.#refuse({
         rule: 'file-content-type',
-        detail: `The file part's content type is ${file.contentType}, not ${reportedMediaType(issued.contentType)} as requested (4.2).`,
+        detail:
+          `The file part's content type is ${file.contentType}, ` +
+          `not ${reportedMediaType(issued.contentType)} as requested (4.2).`,
       });
     }
     const order = issued.formFields.map(([n]) => n).filter((n) => fields.some(([f]) => f === n));
@@ -406,7 +428,8 @@ class UploadExchange {
     const reordered = fields.some(([n], i) => n !== order[i]);
     if (reordered)
       advisories.push(
-        'sent the formFields in another order than received (acceptable, R14); the upload address accepted the reordered form',
+        'sent the formFields in another order than received (acceptable, R14); the upload address accepted the ' +
+          'reordered form',
       );
 
     this.#finish();
@@ -491,7 +514,8 @@ class UploadExchange {
     const first = !this.#done;
     this.#finish();
     this.ctx.log(
-      `upload ${clip(this.req.url as string, 120)}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+      `upload ${clip(this.req.url as string, 120)}: ` +
+        `internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
     );
     if (!this.res.headersSent) {
       const body = Buffer.from(

@@ -67,7 +67,9 @@ export const UPLOAD_RULES: Readonly<Record<UploadRule, UploadRuleInfo>> = Object
     s3Code: 'InvalidArgument',
     title: 'Authorization header sent',
     description:
-      "The upload carries an Authorization header. The gateway's V2_SHA256 header signs another request (the credentials request) and is never sent to the upload address, where it could be replayed (R14); S3 reads an Authorization header as its own and refuses it (Unsupported Authorization Type).",
+      "The upload carries an Authorization header. The gateway's V2_SHA256 header signs another request (the " +
+      'credentials request) and is never sent to the upload address, where it could be replayed (R14); S3 reads ' +
+      'an Authorization header as its own and refuses it (Unsupported Authorization Type).',
     sources: ['4.2', 'R14'],
   },
   'not-multipart': {
@@ -89,7 +91,8 @@ export const UPLOAD_RULES: Readonly<Record<UploadRule, UploadRuleInfo>> = Object
     s3Code: 'EntityTooLarge',
     title: 'Body too large',
     description:
-      'The whole body is larger than the file limit plus 1 MiB for the fields; refused before or as soon as it is crossed.',
+      'The whole body is larger than the file limit plus 1 MiB for the fields; refused before or as soon as it is ' +
+      'crossed.',
     sources: ['8', 'R13'],
   },
   'file-too-large': {
@@ -97,7 +100,8 @@ export const UPLOAD_RULES: Readonly<Record<UploadRule, UploadRuleInfo>> = Object
     s3Code: 'EntityTooLarge',
     title: 'File over the size limit',
     description:
-      'The file is larger than the content-length-range of the policy, 2 MB read as 2,097,152 bytes (R13); refused as soon as the limit is crossed, never buffered past it.',
+      'The file is larger than the content-length-range of the policy, 2 MB read as 2,097,152 bytes (R13); refused ' +
+      'as soon as the limit is crossed, never buffered past it.',
     sources: ['2.2', '8', 'R13'],
   },
   'part-too-large': {
@@ -154,7 +158,8 @@ export const UPLOAD_RULES: Readonly<Record<UploadRule, UploadRuleInfo>> = Object
     s3Code: 'InvalidArgument',
     title: 'File part not last',
     description:
-      'A part follows the file part. Fields after the file are ignored as S3 does, so the fields that should precede it fail their conditions (403), or, when every field came first, the part is refused (400).',
+      'A part follows the file part. Fields after the file are ignored as S3 does, so the fields that should ' +
+      'precede it fail their conditions (403), or, when every field came first, the part is refused (400).',
     sources: ['3', '4.2', '7', 'R14'],
   },
   'field-missing': {
@@ -169,7 +174,8 @@ export const UPLOAD_RULES: Readonly<Record<UploadRule, UploadRuleInfo>> = Object
     s3Code: 'AccessDenied',
     title: 'formFields entry changed',
     description:
-      'A field differs from its condition in the policy, or the policy or signature was changed (the signature no longer matches).',
+      'A field differs from its condition in the policy, or the policy or signature was changed (the signature no ' +
+      'longer matches).',
     sources: ['3', '4.2', '7', 'R14'],
   },
   'field-added': {
@@ -206,7 +212,8 @@ export const UPLOAD_RULES: Readonly<Record<UploadRule, UploadRuleInfo>> = Object
     s3Code: 'InvalidArgument',
     title: 'File content type changed',
     description:
-      'The file part carries a content type other than the one of the credentials request (as busboy reports it: lower case, parameters dropped).',
+      'The file part carries a content type other than the one of the credentials request (as busboy reports it: ' +
+      'lower case, parameters dropped).',
     sources: ['4.2', 'R14'],
   },
 });

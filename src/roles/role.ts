@@ -18,7 +18,10 @@ export type CaseOf<K extends VectorKind> = Extract<VectorCase, { kind: K }>;
 export interface KindInfo<K extends VectorKind> {
   /** Runs a case's operations against a subject and judges the answers. */
   readonly check: Check<K>;
-  /** The known mistakes that explain a failed step (most specific first; none when nothing fits or a refusal is one bit). */
+  /**
+   * The known mistakes that explain a failed step (most specific first; none when nothing fits or a refusal is one
+   * bit).
+   */
   readonly diagnose: (c: CaseOf<K>, outcome: OpOutcome) => Diagnosis[] | Promise<Diagnosis[]>;
   /**
    * For a genuine message refused (one bit, not diagnosed): the known mistakes whose content for it
@@ -86,7 +89,12 @@ export type PatternCase = {
  * @returns the same role
  * @example
  * import { merchantCheck } from './merchant/check.js';
- * defineRole({ name: 'merchant', title: 'a merchant', endToEnd: true, kinds: { merchant: { check: merchantCheck, diagnose: () => [] } } }).kinds.merchant.check.kind // 'merchant'
+ * defineRole({
+ *   name: 'merchant',
+ *   title: 'a merchant',
+ *   endToEnd: true,
+ *   kinds: { merchant: { check: merchantCheck, diagnose: () => [] } },
+ * }).kinds.merchant.check.kind // 'merchant'
  */
 export function defineRole<
   const N extends string,

@@ -18,7 +18,10 @@ import { KIND_INFO, ROLES, VECTOR_KINDS } from './registry.js';
 /**
  * The check of each vector kind.
  * @deprecated read `KIND_INFO[kind].check` (src/roles/registry.ts): each kind's check is its role's
- * @example CHECKS.signature.operations(vectorCase('signature.payment-create')) // ['signature.content', 'signature.sign', 'request.verify']
+ * @example
+ * CHECKS.signature.operations(
+ *   vectorCase('signature.payment-create'),
+ * ) // ['signature.content', 'signature.sign', 'request.verify']
  */
 export const CHECKS: { readonly [K in VectorKind]: Check<K> } = Object.fromEntries(
   VECTOR_KINDS.map((k) => [k, KIND_INFO[k].check]),
@@ -28,7 +31,8 @@ export const CHECKS: { readonly [K in VectorKind]: Check<K> } = Object.fromEntri
  * The operations a case runs.
  * @param c - the case
  * @returns its operations, in order
- * @example caseOperations(vectorCase('signature.payment-create')) // ['signature.content', 'signature.sign', 'request.verify']
+ * @example
+ * caseOperations(vectorCase('signature.payment-create')) // ['signature.content', 'signature.sign', 'request.verify']
  */
 export function caseOperations(c: VectorCase): readonly Operation[] {
   return checkOf(c.kind).operations(c as never);
@@ -84,11 +88,21 @@ export async function runCase(loaded: LoadedCase, subject: Subject, context: Che
 }
 
 /**
- * The known mistakes that explain a failed step, by the diagnosis of the case's kind (its role's, src/roles/<role>/role.ts).
+ * The known mistakes that explain a failed step, by the diagnosis of the case's kind (its role's,
+ * src/roles/<role>/role.ts).
  * @param c - the case
  * @param outcome - the step's outcome (only `fail` outcomes are diagnosed)
  * @returns the diagnoses, most specific first; empty when nothing in the catalogue fits
- * @example (await diagnose(vectorCase('signature.payment-create'), { op: 'signature.sign', status: 'pass', expected: null, got: null, message: 'passed' })).length // 0
+ * @example
+ * (
+ *   await diagnose(vectorCase('signature.payment-create'), {
+ *     op: 'signature.sign',
+ *     status: 'pass',
+ *     expected: null,
+ *     got: null,
+ *     message: 'passed',
+ *   })
+ * ).length // 0
  */
 export async function diagnose(c: VectorCase, outcome: OpOutcome): Promise<Diagnosis[]> {
   if (outcome.status !== 'fail') return [];
@@ -103,7 +117,14 @@ export async function diagnose(c: VectorCase, outcome: OpOutcome): Promise<Diagn
  * @param c - the case
  * @param outcome - the step's outcome
  * @returns mistake ids; empty when the kind says none or the step is no refusal of a genuine message
- * @example refusalCauses(vectorCase('signature.payment-create'), { op: 'request.verify', status: 'fail', expected: { valid: true }, got: { result: { valid: false } }, message: 'refused' }).includes('no-final-lf') // true
+ * @example
+ * refusalCauses(vectorCase('signature.payment-create'), {
+ *   op: 'request.verify',
+ *   status: 'fail',
+ *   expected: { valid: true },
+ *   got: { result: { valid: false } },
+ *   message: 'refused',
+ * }).includes('no-final-lf') // true
  */
 export function refusalCauses(c: VectorCase, outcome: OpOutcome): string[] {
   const info = KIND_INFO[c.kind] as { readonly couldExplain?: (c: CaseOf<VectorKind>, outcome: OpOutcome) => string[] };

@@ -70,7 +70,8 @@ export const clientCheck = defineCheck({
     }
     if (!succeeded)
       return fail(
-        `refused${'rejected' in answer ? `: ${answer.rejected.reason}` : ''}${problemOf(record) ? `; the gateway saw: ${problemOf(record)}` : ''}`,
+        `refused${'rejected' in answer ? `: ${answer.rejected.reason}` : ''}` +
+          `${problemOf(record) ? `; the gateway saw: ${problemOf(record)}` : ''}`,
       );
     const result = answer.result;
     if (c.op === 'client.createPayment') {
@@ -97,7 +98,8 @@ export const clientCheck = defineCheck({
         got,
         choice: 'reordered',
         message:
-          'uploaded; the stored file is byte-identical; sent the formFields in another order than received (acceptable, R14)',
+          'uploaded; the stored file is byte-identical; ' +
+          'sent the formFields in another order than received (acceptable, R14)',
       };
     }
     return { op, status: 'pass', expected, got, message: 'uploaded; the stored file is byte-identical' };

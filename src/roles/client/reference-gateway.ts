@@ -22,7 +22,14 @@ export interface ClientGateway {
  * @param cases - the selected cases
  * @param subject - the implementation under test
  * @returns the check context with the gateway, or undefined when no case needs one
- * @example const gw = await startClientGateway(liveCases(set).filter((l) => l.case.kind === 'client').slice(0, 1), subject); await gw?.close();
+ * @example
+ * const gw = await startClientGateway(
+ *   liveCases(set)
+ *     .filter((l) => l.case.kind === 'client')
+ *     .slice(0, 1),
+ *   subject,
+ * );
+ * await gw?.close();
  */
 export async function startClientGateway(
   cases: readonly LoadedCase[],

@@ -45,7 +45,10 @@ export const gatewayCheck = defineCheck({
       };
     const code = typeof r['code'] === 'string' ? r['code'] : null;
     const accepting = status >= 200 && status < 300 && (code === null || code === 'OK');
-    const summary = `HTTP ${status}${code !== null ? `, code ${code}` : ''}${typeof r['errorMessage'] === 'string' ? `, errorMessage ${JSON.stringify(r['errorMessage'])}` : ''}`;
+    const codePart = code !== null ? `, code ${code}` : '';
+    const errorMessagePart =
+      typeof r['errorMessage'] === 'string' ? `, errorMessage ${JSON.stringify(r['errorMessage'])}` : '';
+    const summary = `HTTP ${status}${codePart}${errorMessagePart}`;
     if (c.result !== 'valid') {
       const expected: Json = c.result === 'acceptable' ? 'either' : 'refuse';
       const j = judgeAnswer(c.result === 'acceptable' ? 'either' : 'refuse', status, accepting);
@@ -54,6 +57,8 @@ export const gatewayCheck = defineCheck({
         return { op, status: 'fail', expected, got, message: `accepted, but the case is invalid (${summary})` };
       if (c.result === 'acceptable') {
         const what = c.inputs.break ? (ACCEPTABLE_UPLOADS[c.inputs.break] ?? 'the request') : 'the request';
+        const answerer = op === 'gateway.upload' ? 'upload address' : 'gateway';
+        const serverErrorPart = j.serverError ? `, ${j.advisory}` : '';
         return {
           op,
           status: 'pass',
@@ -61,7 +66,7 @@ export const gatewayCheck = defineCheck({
           got,
           choice: j.counted,
           ...advisory,
-          message: `acceptable case: the ${op === 'gateway.upload' ? 'upload address' : 'gateway'} ${j.counted} ${what}${j.serverError ? `, ${j.advisory}` : ''} (${summary})`,
+          message: `acceptable case: the ${answerer} ${j.counted} ${what}${serverErrorPart} (${summary})`,
         };
       }
       return {
@@ -86,10 +91,10 @@ export const gatewayCheck = defineCheck({
     if (status !== want) return fail(`expected HTTP ${want}`);
     if (op === 'gateway.upload') return { op, status: 'pass', expected: want, got, message: 'uploaded (204)' };
     if (code !== 'OK') return fail('the envelope code is not OK');
-    if (r['verified'] !== true)
-      return fail(
-        `the response does not verify (5.4): ${typeof r['verifyProblem'] === 'string' ? r['verifyProblem'] : 'no reason'}`,
-      );
+    if (r['verified'] !== true) {
+      const why = typeof r['verifyProblem'] === 'string' ? r['verifyProblem'] : 'no reason';
+      return fail(`the response does not verify (5.4): ${why}`);
+    }
     if (r['dataProblem']) return fail(`data is not valid: ${String(r['dataProblem'])}`);
     return { op, status: 'pass', expected: want, got, message: 'HTTP 200, the response verifies, the data is valid' };
   },
@@ -100,9 +105,11 @@ export const gatewayCheck = defineCheck({
 /** What an acceptable upload changed, in the words of the report ("the upload address refused <this>"). */
 const ACCEPTABLE_UPLOADS: Partial<Record<UploadBreak, string>> = {
   'fields-reordered':
-    'the reordered form (the formFields entries in another order than received, every one unchanged, the file last; R14)',
+    'the reordered form (the formFields entries in another order than received, every one unchanged, the file ' +
+    'last; R14)',
   'type-not-accepted':
-    'the file part whose own Content-Type header (image/gif) differs from the contentType requested, the Content-Type form field as issued (R14)',
+    'the file part whose own Content-Type header (image/gif) differs from the contentType requested, the ' +
+    'Content-Type form field as issued (R14)',
   'authorization-header':
     "the upload carrying the credentials request's Authorization header (R14: never sent; refused or ignored)",
 };

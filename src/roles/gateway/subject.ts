@@ -26,7 +26,10 @@ import type { GatewayMutation, UploadBreak } from '../../vectors/types.js';
 import type { Answer, Json, OperationInput, Subject, TargetNaming } from '../../subjects/subject.js';
 import { httpImplementation } from '../../subjects/http-implementation.js';
 
-/** The gateway under test, the merchant credentials the kit plays with, and how reports name the gateway (default: `gateway <host>`, no version). */
+/**
+ * The gateway under test, the merchant credentials the kit plays with, and how reports name the gateway (default:
+ * `gateway <host>`, no version).
+ */
 export interface GatewayTarget extends TargetNaming {
   /** The base URL, e.g. `https://sandbox.example.com` (no trailing slash needed). */
   readonly baseUrl: string;

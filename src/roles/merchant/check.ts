@@ -4,8 +4,8 @@
  * refuse it — any answer that does not read as acceptance at the endpoint called
  * (src/roles/merchant/as-gateway/acceptance.ts) — a 5xx counts as a refusal, reported as an advisory ("answered
  * with a server error, not a refusal", R16: {@link judgeAnswer}, the rule the gateway role and
- * fuzz use too); acceptable: either, the choice recorded; advisory: any answer, reported (R12). A call that got no answer
- * (a timeout, a reset, nothing listening) is an error of the case, never a refusal. The case's
+ * fuzz use too); acceptable: either, the choice recorded; advisory: any answer, reported (R12). A call that got no
+ * answer (a timeout, a reset, nothing listening) is an error of the case, never a refusal. The case's
  * expectation is held to what the readings allow for the call as built: where they disagree
  * the case is an error naming the kit bug, never a verdict on the merchant.
  * @module
@@ -49,12 +49,16 @@ export const merchantCheck = defineCheck({
         expected,
         got,
         sent,
-        message: `a kit bug, please report it: the case expects ${expectation}, but the readings (R7–R11) allow ${r.readings} for the call as built`,
+        message:
+          `a kit bug, please report it: the case expects ${expectation}, ` +
+          `but the readings (R7–R11) allow ${r.readings} for the call as built`,
       };
     }
     const what =
       r.outcome.kind === 'response'
-        ? `${HANDLING_TITLES[r.handling]}: status ${r.outcome.status}${r.outcome.location !== undefined ? `, Location ${JSON.stringify(clip(r.outcome.location, 120))}` : ''}${r.outcome.body ? `, body ${JSON.stringify(clip(r.outcome.body, 120))}` : ''}`
+        ? `${HANDLING_TITLES[r.handling]}: status ${r.outcome.status}` +
+          `${r.outcome.location !== undefined ? `, Location ${JSON.stringify(clip(r.outcome.location, 120))}` : ''}` +
+          `${r.outcome.body ? `, body ${JSON.stringify(clip(r.outcome.body, 120))}` : ''}`
         : `${HANDLING_TITLES[r.handling]}: ${r.outcome.message}`;
     // advisory: any answer is reported, never failed; no answer at all is not a pass (nothing was judged)
     const answered = r.outcome.kind === 'response';
@@ -70,15 +74,15 @@ export const merchantCheck = defineCheck({
           }
         : { op, status: 'error', expected, got, sent, message: `advisory, but no answer to report: ${what}` };
     // a timeout, a reset, nothing listening is no answer: an error of the case, never a refusal
-    if (r.outcome.kind !== 'response')
-      return {
-        op,
-        status: 'error',
-        expected,
-        got,
-        sent,
-        message: `${what}; ${expectation === 'accept' ? mustAccept(r.accepting) : expectation === 'refuse' ? 'must be refused' : 'must be accepted or refused'}`,
-      };
+    if (r.outcome.kind !== 'response') {
+      const whatWasExpected =
+        expectation === 'accept'
+          ? mustAccept(r.accepting)
+          : expectation === 'refuse'
+            ? 'must be refused'
+            : 'must be accepted or refused';
+      return { op, status: 'error', expected, got, sent, message: `${what}; ${whatWasExpected}` };
+    }
     // R16: a 5xx counts as a refusal (an advisory where a refusal is allowed, a failure for a genuine call)
     const j = judgeAnswer(
       expectation === 'acceptable' ? 'either' : expectation,
@@ -98,14 +102,11 @@ export const merchantCheck = defineCheck({
         message: `${what} (either is acceptable; the merchant ${j.counted} it${said})`,
       };
     if (j.ok) return { op, status: 'pass', expected, got, ...advisory, message: `${what}${said}` };
-    return {
-      op,
-      status: 'fail',
-      expected,
-      got,
-      sent,
-      message: `${what}; ${expectation === 'accept' ? `${mustAccept(r.accepting)}${j.serverError ? ` — ${j.problem ?? ''}` : ''}` : `must be refused (accepted means ${r.accepting})`}`,
-    };
+    const whatIsRequired =
+      expectation === 'accept'
+        ? `${mustAccept(r.accepting)}${j.serverError ? ` — ${j.problem ?? ''}` : ''}`
+        : `must be refused (accepted means ${r.accepting})`;
+    return { op, status: 'fail', expected, got, sent, message: `${what}; ${whatIsRequired}` };
   },
 });
 

@@ -42,7 +42,9 @@ const FORGERIES: ReadonlyArray<{
   {
     applies: (i) => i.signed?.body !== undefined || i.sent?.body === 'white-space',
     mistake: 'body-reserialized',
-    said: 'a body whose JSON was written otherwise than signed: the sign is computed over the body re-serialized (json_encode(json_decode($raw))), not the bytes received',
+    said:
+      'a body whose JSON was written otherwise than signed: the sign is computed over the body re-serialized ' +
+      '(json_encode(json_decode($raw))), not the bytes received',
     ref: '§5.5, R3',
   },
   {
@@ -66,19 +68,25 @@ const FORGERIES: ReadonlyArray<{
   {
     applies: (i) => i.signed?.url === 'delivery',
     mistake: 'delivery-url',
-    said: 'a webhook signed over the URL it was delivered to: part 4 is the URL the call arrived on, not the notifyUrl as registered',
+    said:
+      'a webhook signed over the URL it was delivered to: part 4 is the URL the call arrived on, not the ' +
+      'notifyUrl as registered',
     ref: '§5.5, R10',
   },
   {
     applies: (i) => i.signed?.url === 'with-added-params' || i.signed?.url === 'with-ids',
     mistake: 'landed-url',
-    said: 'a redirect signed over the URL with parameters the gateway added: part 4 is the URL landed on, not the returnUrl as registered',
+    said:
+      'a redirect signed over the URL with parameters the gateway added: part 4 is the URL landed on, not the ' +
+      'returnUrl as registered',
     ref: '§5.6, R11',
   },
   {
     applies: (i) => i.signed?.payment === 'decoded-once-more',
     mistake: 'payment-decoded-twice',
-    said: 'a redirect signed over the payment value decoded once more than sent: the value is decoded twice before verifying',
+    said:
+      'a redirect signed over the payment value decoded once more than sent: the value is decoded twice before ' +
+      'verifying',
     ref: '§5.6, R11',
   },
   {
@@ -90,7 +98,9 @@ const FORGERIES: ReadonlyArray<{
   {
     applies: (i) => i.authorization?.sign?.startsWith('prefix-') === true || i.authorization?.sign === 'extra-digit',
     mistake: 'sign-compared-as-prefix',
-    said: 'the right sign cut short or with a digit added: the sign is compared over the length of one of the two, not as 64 digits',
+    said:
+      'the right sign cut short or with a digit added: the sign is compared over the length of one of the two, ' +
+      'not as 64 digits',
     ref: '§5.2, R7',
   },
   {
@@ -108,14 +118,18 @@ const FORGERIES: ReadonlyArray<{
   {
     applies: (i) => i.sent?.paymentTwice !== undefined || i.sent?.authorizationTwice !== undefined,
     mistake: 'accepts-redirect-parameter',
-    said: 'a redirect with a parameter twice, genuine and forged: a repeated parameter is read once (the first or the last) and not refused',
+    said:
+      'a redirect with a parameter twice, genuine and forged: a repeated parameter is read once (the first or ' +
+      'the last) and not refused',
     ref: '§5.6, R11',
   },
   // the forgeries of the header itself: each names what the parser or the comparison let through
   {
     applies: (i) => i.signed?.appId === 'other',
     mistake: 'accepts-app-id-mismatch',
-    said: "a call signed by another merchant (its appId and its signature): the header's appId is not compared with your own",
+    said:
+      "a call signed by another merchant (its appId and its signature): the header's appId is not compared " +
+      'with your own',
     ref: '§5.3, R9',
   },
   {
@@ -139,7 +153,9 @@ const FORGERIES: ReadonlyArray<{
   {
     applies: (i) => i.authorization?.duplicate !== undefined || i.authorization?.twice !== undefined,
     mistake: 'accepts-duplicate-item',
-    said: 'an Authorization header with an item twice, genuine and forged: a repeated item is read once and not refused',
+    said:
+      'an Authorization header with an item twice, genuine and forged: a repeated item is read once and not ' +
+      'refused',
     ref: '§5.3, R8',
   },
   {
@@ -156,7 +172,9 @@ const FORGERIES: ReadonlyArray<{
         i.authorization?.sign ?? '',
       ),
     mistake: 'accepts-sign-mismatch',
-    said: 'a call whose sign does not match its content (another secret, a changed digit, an item given a new value after signing): the sign is not compared with the content received',
+    said:
+      'a call whose sign does not match its content (another secret, a changed digit, an item given a new ' +
+      'value after signing): the sign is not compared with the content received',
     ref: '§5.2, §5.5, §5.6',
   },
 ];
@@ -215,7 +233,10 @@ function acceptancePattern<T extends PatternCase>(cases: readonly T[]): T[] {
   return trimmedPattern(unverifiedPattern(cases));
 }
 
-/** A merchant that trims the body (it accepted one padded with spaces) strips a trailing LF with it: one mistake, body-trimmed. */
+/**
+ * A merchant that trims the body (it accepted one padded with spaces) strips a trailing LF with it: one mistake,
+ * body-trimmed.
+ */
 function trimmedPattern<T extends PatternCase>(cases: readonly T[]): T[] {
   const trimmed = cases.flatMap((c) =>
     c.kind === 'merchant' ? c.ops.filter((o) => o.diagnosis?.[0]?.mistake === 'body-trimmed') : [],
@@ -301,7 +322,8 @@ export function merchantRefusalCauses(c: MerchantCase, outcome: OpOutcome): stri
 const NOT_VERIFIED: Diagnosis = {
   mistake: 'accepts-sign-mismatch',
   message:
-    'you accept forged calls at this endpoint, even one changed after signing: the sign is not compared with the content received',
+    'you accept forged calls at this endpoint, even one changed after signing: the sign is not compared with the ' +
+    'content received',
   ref: '§5.5, §5.6',
 };
 
@@ -320,7 +342,10 @@ function reserializations(body: string): string[] {
   }
 }
 
-/** The mistakes whose acceptance of a forged call also explains refusals of genuine ones (src/diagnosis/refusal-causes.ts), and a merchant that does not verify. */
+/**
+ * The mistakes whose acceptance of a forged call also explains refusals of genuine ones
+ * (src/diagnosis/refusal-causes.ts), and a merchant that does not verify.
+ */
 const REFUSING: ReadonlySet<string> = new Set([
   'accepts-sign-mismatch',
   'body-reserialized',
@@ -333,7 +358,10 @@ const REFUSING: ReadonlySet<string> = new Set([
   'payment-decoded-twice',
 ]);
 
-/** The canonical item order of the spec's example (5.3): a genuine call in any other order tells a parser that reads by position. */
+/**
+ * The canonical item order of the spec's example (5.3): a genuine call in any other order tells a parser that reads
+ * by position.
+ */
 const CANONICAL_ORDER = 'appId,sign,timestamp,nonce';
 
 /**
@@ -353,14 +381,18 @@ const REFUSAL_PATTERNS: ReadonlyArray<{
     op: 'merchant.webhook',
     mistake: 'items-by-position',
     feature: (i) => i.authorization?.order !== undefined && i.authorization.order.join(',') !== CANONICAL_ORDER,
-    said: 'you refuse exactly the genuine webhooks whose Authorization items come in another order than appId, sign, timestamp, nonce: the items are read by position, not by name',
+    said:
+      'you refuse exactly the genuine webhooks whose Authorization items come in another order than appId, ' +
+      'sign, timestamp, nonce: the items are read by position, not by name',
     ref: '§5.3, R8',
   },
   {
     op: 'merchant.webhook',
     mistake: 'refuses-unknown-fields',
     feature: (i) => i.payment?.unknownFields === true,
-    said: 'you refuse exactly the genuine webhooks whose payload has fields you do not know: a payload may carry fields nobody has seen before',
+    said:
+      'you refuse exactly the genuine webhooks whose payload has fields you do not know: a payload may carry ' +
+      'fields nobody has seen before',
     ref: '§5.5, §6, R15',
   },
   {
@@ -368,7 +400,10 @@ const REFUSAL_PATTERNS: ReadonlyArray<{
     mistake: 'landed-url',
     feature: () => true,
     all: true,
-    said: 'you refuse every genuine redirect while your webhooks verify: part 4 is not the returnUrl as registered — the URL landed on (with the parameters the gateway added), or a returnUrl configured otherwise than registered',
+    said:
+      'you refuse every genuine redirect while your webhooks verify: part 4 is not the returnUrl as registered ' +
+      '— the URL landed on (with the parameters the gateway added), or a returnUrl configured otherwise than ' +
+      'registered',
     ref: '§5.6, R11',
   },
 ];
@@ -412,7 +447,8 @@ function refusalPattern<T extends PatternCase>(
       const twice = {
         ...d,
         message:
-          'you accept an Authorization header with an item twice, and refuse genuine ones in another order: the items are read by position, not by name',
+          'you accept an Authorization header with an item twice, and refuse genuine ones in another order: the ' +
+          'items are read by position, not by name',
       };
       for (const c of cases)
         if (c.ops.some((o) => o.op === p.op && o.diagnosis?.[0]?.mistake === 'accepts-duplicate-item'))

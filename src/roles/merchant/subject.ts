@@ -16,7 +16,10 @@ import type { MerchantInputs } from '../../vectors/types.js';
 import type { Answer, Json, Subject, TargetNaming } from '../../subjects/subject.js';
 import { httpImplementation } from '../../subjects/http-implementation.js';
 
-/** The merchant under test, how the run talks to it and how reports name it (default: `merchant <host of the notifyUrl>`, no version). */
+/**
+ * The merchant under test, how the run talks to it and how reports name it (default: `merchant <host of the
+ * notifyUrl>`, no version).
+ */
 export interface MerchantSubjectOptions extends MerchantTarget, TargetNaming, AcceptanceRule {
   /** Seeds the payloads and nonces of every call (with the case id). */
   readonly seed: number;

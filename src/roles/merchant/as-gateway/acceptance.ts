@@ -19,7 +19,10 @@ export interface AcceptanceRule {
   readonly acceptBody?: string;
   /** Return endpoint: a 2xx or 3xx whose body contains this text is a refusal. */
   readonly returnRefusalBody?: string;
-  /** Return endpoint: a 3xx whose Location starts with this (an http(s) URL, or a path prefix starting with "/") is a refusal. */
+  /**
+   * Return endpoint: a 3xx whose Location starts with this (an http(s) URL, or a path prefix starting with "/") is a
+   * refusal.
+   */
   readonly returnRefusalLocation?: string;
 }
 
@@ -92,16 +95,27 @@ export function acceptanceWords(endpoint: Endpoint, rule: AcceptanceRule): strin
  * Why the return endpoint's refusal options make no sense, if they do not.
  * @param rule - the acceptance options
  * @returns the problem in one line, naming the option, or undefined
- * @example acceptanceProblem({ returnRefusalLocation: 'failed' }) // e.g. '--return-refusal-location must be an http(s):// URL or a path starting with "/" (…), not "failed"'
+ * @example
+ * const problem = acceptanceProblem({ returnRefusalLocation: 'failed' });
+ * problem // '--return-refusal-location must be an http(s):// URL or a path starting with "/" (…), not "failed"'
  */
 export function acceptanceProblem(rule: AcceptanceRule): string | undefined {
   if (rule.returnRefusalBody !== undefined && rule.returnRefusalBody.trim() === '')
-    return '--return-refusal-body needs a text the return page shows only when it refuses (e.g. "could not be verified"), not an empty one';
+    return (
+      '--return-refusal-body needs a text the return page shows only when it refuses ' +
+      '(e.g. "could not be verified"), not an empty one'
+    );
   const l = rule.returnRefusalLocation;
   if (l !== undefined && !(/^https?:\/\/[^/]/.test(l) || /^\/(?!\/)/.test(l)))
-    return `--return-refusal-location must be an http(s):// URL or a path starting with "/" (where the return endpoint redirects a refused payment), not ${JSON.stringify(l)}`;
+    return (
+      '--return-refusal-location must be an http(s):// URL or a path starting with "/" ' +
+      `(where the return endpoint redirects a refused payment), not ${JSON.stringify(l)}`
+    );
   if (l !== undefined && l.includes('#'))
-    return '--return-refusal-location must not have a fragment (a browser never sends one, and a Location compared by it would never match)';
+    return (
+      '--return-refusal-location must not have a fragment ' +
+      '(a browser never sends one, and a Location compared by it would never match)'
+    );
   return undefined;
 }
 

@@ -68,7 +68,12 @@ export function changeSign(
  * @param form - the case's changes (none: the correct header)
  * @param values - the other values a forgery uses
  * @returns the value, or undefined for no Authorization at all
- * @example writeAuthorization({ appId: 'a', sign: '00', timestamp: '1', nonce: 'n' }, { empty: 'sign' }, { otherAppId: 'b', otherContentSign: '11', otherNonce: 'm' }) // 'V2_SHA256 appId=a,sign=,timestamp=1,nonce=n'
+ * @example
+ * writeAuthorization(
+ *   { appId: 'a', sign: '00', timestamp: '1', nonce: 'n' },
+ *   { empty: 'sign' },
+ *   { otherAppId: 'b', otherContentSign: '11', otherNonce: 'm' },
+ * ) // 'V2_SHA256 appId=a,sign=,timestamp=1,nonce=n'
  */
 export function writeAuthorization(
   items: Readonly<Record<ItemName, string>>,

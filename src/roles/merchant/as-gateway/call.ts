@@ -49,7 +49,10 @@ export const OLD_TIMESTAMP_MS = 7 * 24 * 3600 * 1000;
  * @param seed - the run's seed
  * @param now - the clock put in the timestamps (milliseconds)
  * @returns the builder
- * @example createCallBuilder({ appId, appSecret, notifyUrl, returnUrl }, 1, Date.now()).build(vectorCase('merchant.webhook.valid.1')).readings // 'accept'
+ * @example
+ * createCallBuilder({ appId, appSecret, notifyUrl, returnUrl }, 1, Date.now()).build(
+ *   vectorCase('merchant.webhook.valid.1'),
+ * ).readings // 'accept'
  */
 export function createCallBuilder(target: MerchantTarget, seed: number, now: number): CallBuilder {
   const built = new Map<string, HttpCall>();

@@ -21,7 +21,9 @@ export type ReadingsExpectation = 'accept' | 'refuse' | 'acceptable';
  * @returns accept, refuse or acceptable
  * @example
  * import { createCallBuilder } from './call.js';
- * const { call } = createCallBuilder({ appId, appSecret, notifyUrl, returnUrl }, 1, Date.now()).build(vectorCase('merchant.webhook.valid.1'));
+ * const { call } = createCallBuilder({ appId, appSecret, notifyUrl, returnUrl }, 1, Date.now()).build(
+ *   vectorCase('merchant.webhook.valid.1'),
+ * );
  * readingsExpectation(call, { appId, appSecret, notifyUrl, returnUrl }) // 'accept'
  */
 export function readingsExpectation(

@@ -31,7 +31,8 @@ export const HANDLING_TITLES: Readonly<Record<Handling, string>> = {
  * Classifies what the merchant did with a call.
  * @param outcome - the outcome of the call
  * @param endpoint - the endpoint called (notify or return)
- * @param rule - what counts as acceptance ({@link AcceptanceRule}: --accept-body, --return-refusal-body, --return-refusal-location)
+ * @param rule - what counts as acceptance ({@link AcceptanceRule}: --accept-body, --return-refusal-body,
+ * --return-refusal-location)
  * @param base - the URL a relative Location is resolved against (the returnUrl as registered)
  * @returns the handling
  * @example handlingOf({ kind: 'response', status: 200, body: '', ms: 1 }, 'notify') // 'accepted'

@@ -94,7 +94,13 @@ export function webhookPayload(
 }
 
 /** Non-ASCII texts used in payloads: Latin, CJK, RTL, emoji (astral), combining marks. */
-export const NON_ASCII_TEXTS = ['Zoë Ångström', '東京の店舗 №7', 'مرحبا', 'café 😀 ß', 'e\u0301 decomposed'] as const;
+export const NON_ASCII_TEXTS = [
+  'Zoë Ångström', // Latin
+  '東京の店舗 №7', // CJK
+  'مرحبا', // RTL
+  'café 😀 ß', // emoji (astral)
+  'e\u0301 decomposed', // combining marks
+] as const;
 
 /** Texts that need query encoding in a redirect's payment value. */
 export const QUERY_HOSTILE_TEXTS = [
@@ -130,7 +136,8 @@ export function nonCanonicalJson(value: Record<string, unknown>): string {
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
       const keys = Object.keys(v).reverse();
       const pad = '\n' + '\t'.repeat(depth + 1);
-      return `{${keys.map((k) => `${pad}${escapeAll(k)} :${write((v as Record<string, unknown>)[k], depth + 1)}`).join(' ,')}\n${'\t'.repeat(depth)}}`;
+      const members = keys.map((k) => `${pad}${escapeAll(k)} :${write((v as Record<string, unknown>)[k], depth + 1)}`);
+      return `{${members.join(' ,')}\n${'\t'.repeat(depth)}}`;
     }
     if (Array.isArray(v)) return `[ ${v.map((x) => write(x, depth + 1)).join(' , ')} ]`;
     if (typeof v === 'string') return escapeAll(v);

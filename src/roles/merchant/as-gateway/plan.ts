@@ -48,7 +48,8 @@ export function merchantPlan(
  * @returns 64 hex digits
  * @example
  * const cases = liveCases(set).map((l) => l.case).filter((c) => c.kind === 'merchant');
- * planHash(cases, { appId, appSecret, notifyUrl, returnUrl }, 1) === planHash(cases, { appId, appSecret, notifyUrl, returnUrl }, 1) // true
+ * planHash(cases, { appId, appSecret, notifyUrl, returnUrl }, 1) ===
+ *   planHash(cases, { appId, appSecret, notifyUrl, returnUrl }, 1) // true
  */
 export function planHash(cases: readonly MerchantCase[], target: MerchantTarget, seed: number): string {
   const stable: MerchantTarget = {

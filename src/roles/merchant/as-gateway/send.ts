@@ -25,7 +25,10 @@ export type SendOutcome =
 /** The most body text kept from a response. */
 export const MAX_BODY_CHARS = 4096;
 
-/** The most body bytes read from a response: past them the body is not read further (a merchant answering 1 GiB costs 16 KiB). */
+/**
+ * The most body bytes read from a response: past them the body is not read further (a merchant answering 1 GiB costs
+ * 16 KiB).
+ */
 export const MAX_BODY_BYTES = MAX_BODY_CHARS * 4;
 
 /** A sender: one connection pool for a run; close it at the end. */
@@ -40,7 +43,9 @@ export interface Sender {
  * @returns the sender
  * @example
  * import { createCallBuilder } from './call.js';
- * const { call } = createCallBuilder({ appId, appSecret, notifyUrl, returnUrl }, 1, Date.now()).build(vectorCase('merchant.webhook.valid.1'));
+ * const { call } = createCallBuilder({ appId, appSecret, notifyUrl, returnUrl }, 1, Date.now()).build(
+ *   vectorCase('merchant.webhook.valid.1'),
+ * );
  * const s = createSender(5000); const o = await s.send(call); await s.close();
  */
 export function createSender(timeoutMs: number): Sender {

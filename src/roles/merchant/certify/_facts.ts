@@ -137,12 +137,16 @@ export function reasonRequirement(reason: string, r: CertificationResult): Requi
 
 /** What the certification says it certifies, before what it does not cover. */
 export const COVERS =
-  "It certifies that the endpoints verify the gateway's signatures as the spec and the kit's readings say, on the calls below.";
+  "It certifies that the endpoints verify the gateway's signatures as the spec and the kit's readings say, " +
+  'on the calls below.';
 
 /** What the certificate says when no check ran. */
 export const NO_CHECK = 'No check ran: no requirement was certified.';
 
-/** One thing the certification does not cover: what, in words, and the spec sections and readings that leave it open. */
+/**
+ * One thing the certification does not cover: what, in words, and the spec sections and readings that leave it
+ * open.
+ */
 export interface NotCovered {
   readonly title: string;
   readonly text: string;
@@ -166,6 +170,7 @@ export function notCovered(r: CertificationResult): NotCovered[] {
       ? ''
       : ` This merchant accepted ${accepted} of the ${replay.length} replayed or old calls sent.`;
   const moved = r.merchant.deliverTo !== r.merchant.notifyUrl || r.merchant.returnDeliverTo !== r.merchant.returnUrl;
+  const movedNote = moved ? ' (the delivery URLs, not the registered ones: those were only signed)' : '';
   const item = (title: string, refs: string, ...sentences: string[]): NotCovered => ({
     title,
     refs,
@@ -175,44 +180,46 @@ export function notCovered(r: CertificationResult): NotCovered[] {
     item(
       'Clock skew and replay',
       '§5.7, R12',
-      "The spec gives no allowed difference between a call's timestamp and the clock, and no rule for nonces, so checks of an old",
-      `timestamp or of the same call sent twice are advisory only: a merchant that accepts them is still certified.${found}`,
+      "The spec gives no allowed difference between a call's timestamp and the clock, and no rule for nonces,",
+      'so checks of an old timestamp or of the same call sent twice are advisory only:',
+      `a merchant that accepts them is still certified.${found}`,
       'Protect against replay on your side (a window for the timestamp, nonces remembered).',
     ),
     item(
       'Retries and duplicate webhooks',
       '§6',
-      'The spec says nothing of retries or delivery guarantees. Each webhook was sent once (the replay checks aside): whether your',
-      'endpoint processes a webhook delivered more than once only once (idempotency), and what a retry after a timeout does to your',
-      'orders, was not checked.',
+      'The spec says nothing of retries or delivery guarantees. Each webhook was sent once (the replay checks aside):',
+      'whether your endpoint processes a webhook delivered more than once only once (idempotency), and what a retry',
+      'after a timeout does to your orders, was not checked.',
     ),
     item(
       'What the notify endpoint answers',
       '§5.5, §6, R16',
       'The spec shows no status or body a webhook must get back. This certification took acceptance to mean',
-      `${acceptanceWords('notify', r)} at the notify endpoint and ${acceptanceWords('return', r)} at the return endpoint, as it was told;`,
+      `${acceptanceWords('notify', r)} at the notify endpoint and`,
+      `${acceptanceWords('return', r)} at the return endpoint, as it was told;`,
       "the gateway's own rule may differ.",
     ),
     item(
       'TLS, certificates and reachability',
       '§5.5, §5.6, R10, R11',
-      `The kit called the URLs it was given${moved ? ' (the delivery URLs, not the registered ones: those were only signed)' : ''}.`,
-      'Whether the registered URLs resolve, serve a valid TLS certificate and are reachable from the gateway through your proxies',
-      'and firewalls was not checked.',
+      `The kit called the URLs it was given${movedNote}.`,
+      'Whether the registered URLs resolve, serve a valid TLS certificate and are reachable from the gateway through',
+      'your proxies and firewalls was not checked.',
     ),
     item(
       'Your order processing',
       '§2.5, §3, §6',
-      'The payments sent were made up by the kit. Whether you match a payment to its order, check its amount and currency, and move',
-      "the order to the right state (and only once) was not checked; the spec does not show the webhook's event kinds or every field",
-      'of its payload.',
+      'The payments sent were made up by the kit. Whether you match a payment to its order, check its amount and',
+      'currency, and move the order to the right state (and only once) was not checked; the spec does not show the',
+      "webhook's event kinds or every field of its payload.",
     ),
     item(
       'Everything else the spec leaves open',
       '§5.4, §5.7, §8, R9',
-      'Your own calls to the gateway and your verification of its responses (pgv2kit run checks those: §5.4, R9), where the',
-      'appSecret comes from and how it is kept and rotated, the length and characters of nonces, rate limits, and any change made to',
-      'your endpoints after this date.',
+      'Your own calls to the gateway and your verification of its responses (pgv2kit run checks those: §5.4, R9),',
+      'where the appSecret comes from and how it is kept and rotated, the length and characters of nonces, rate',
+      'limits, and any change made to your endpoints after this date.',
     ),
   ];
 }

@@ -21,7 +21,10 @@ import { KIT_NAME, kitVersion } from '../../../version.js';
 import { liveCases, loadVectorSet } from '../../../vectors/load.js';
 import type { MerchantCase, VectorSet } from '../../../vectors/types.js';
 
-/** Options of {@link runCertification}; `name` and `version` name the merchant in the reports (default: `merchant <host of the notifyUrl>`, no version). */
+/**
+ * Options of {@link runCertification}; `name` and `version` name the merchant in the reports (default: `merchant <host
+ * of the notifyUrl>`, no version).
+ */
 export interface CertifyOptions extends MerchantTarget, TargetNaming, AcceptanceRule {
   /** Seeds the payloads and nonces (with each case id). */
   readonly seed: number;
@@ -72,7 +75,10 @@ export interface RequirementResult {
   readonly readings: readonly string[];
   /** The known mistake a failure of the requirement reveals (docs/mistakes/<id>.md), when the vectors name one. */
   readonly mistake?: string;
-  /** For a failed requirement: the known mistake the run's diagnosis names for its failures (by the pattern of the merchant's answers), when it names one. */
+  /**
+   * For a failed requirement: the known mistake the run's diagnosis names for its failures (by the pattern of the
+   * merchant's answers), when it names one.
+   */
   readonly named?: string;
   /** fail when a check failed; pass when every applicable check passed; advisory for advisory-only requirements. */
   readonly result: CheckResult;
@@ -140,7 +146,9 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
       subject,
       target: {
         kind: 'merchant',
-        description: `merchant at ${options.deliverTo ?? options.notifyUrl} and ${options.returnDeliverTo ?? options.returnUrl}`,
+        description:
+          `merchant at ${options.deliverTo ?? options.notifyUrl} ` +
+          `and ${options.returnDeliverTo ?? options.returnUrl}`,
       },
       selection: { only: ['area:merchant'], skip: [] },
       // in case order, one at a time: a replay follows the call it repeats
@@ -162,7 +170,15 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
  * @param set - the vector set they came from (requirements, the cases' fields)
  * @param options - the certification's options (for the plan hash and the summary)
  * @returns the certification
- * @example certificationOf(result.run, set, { appId, appSecret, notifyUrl, returnUrl, seed: 1, timeoutMs: 500 }).verdict // result.verdict
+ * @example
+ * certificationOf(result.run, set, {
+ *   appId,
+ *   appSecret,
+ *   notifyUrl,
+ *   returnUrl,
+ *   seed: 1,
+ *   timeoutMs: 500,
+ * }).verdict // result.verdict
  */
 export function certificationOf(
   run: RunResult,
@@ -226,7 +242,9 @@ export function certificationOf(
     const failed = r.checks.filter((c) => c.judgement.result === 'fail');
     const example = failed.find((c) => r.named !== undefined && causeOf.get(c.id)?.mistake === r.named) ?? failed[0];
     reasons.push(
-      `${r.id} (${r.sections.join(', ')}${r.readings.length ? `; ${r.readings.join(', ')}` : ''}): ${r.title} — ${failed.length} of ${r.checks.length} checks failed${mistakeNamed(r.named ?? r.mistake)}, e.g. ${example?.id}: ${example?.judgement.reason}`,
+      `${r.id} (${r.sections.join(', ')}${r.readings.length ? `; ${r.readings.join(', ')}` : ''}): ${r.title} — ` +
+        `${failed.length} of ${r.checks.length} checks failed${mistakeNamed(r.named ?? r.mistake)}, ` +
+        `e.g. ${example?.id}: ${example?.judgement.reason}`,
     );
   }
   const notes = all
@@ -237,10 +255,10 @@ export function certificationOf(
         c.judgement.result === 'not-applicable' ||
         c.judgement.result === 'advisory',
     )
-    .map(
-      (c) =>
-        `${c.id}: ${c.judgement.handling === 'not-sent' ? 'not applicable' : c.judgement.handling} — ${c.judgement.reason}`,
-    );
+    .map((c) => {
+      const handling = c.judgement.handling === 'not-sent' ? 'not applicable' : c.judgement.handling;
+      return `${c.id}: ${handling} — ${c.judgement.reason}`;
+    });
   const totals: Record<CheckResult, number> = { pass: 0, fail: 0, advisory: 0, 'not-applicable': 0 };
   for (const c of all) totals[c.judgement.result]++;
   return {
@@ -298,8 +316,9 @@ function checkOutcome(c: MerchantCase, r: CaseResult): CheckOutcome {
       ? (op.got as unknown as { result: MerchantAnswer }).result
       : undefined;
   const reason = op?.message ?? r.message;
-  // an advisory check (R12) never fails the certification, answered or not: what happened is in the notes and the robustness counts;
-  // a check passed with an advisory (R16: a 5xx counted as a refusal) is reported as advisory, never failed
+  // an advisory check (R12) never fails the certification, answered or not: what happened is in the notes and the
+  // robustness counts; a check passed with an advisory (R16: a 5xx counted as a refusal) is reported as advisory,
+  // never failed
   const passed = r.status === 'pass' || r.status === 'skip';
   const result: CheckResult =
     r.status === 'skip'

@@ -49,7 +49,8 @@ export function certificationHtml(r: CertificationResult): string {
   const body = [
     '<header class="cert">',
     '<div class="cert-top">',
-    `<h1>Merchant certification<span class="kicker">${h(`V2_SHA256 webhooks and return redirects · ${r.kit.name}`)}</span></h1>`,
+    '<h1>Merchant certification' +
+      `<span class="kicker">${h(`V2_SHA256 webhooks and return redirects · ${r.kit.name}`)}</span></h1>`,
     `<div class="stamp ${certified ? 'ok' : 'bad'}"><strong>${h(r.verdict)}</strong>`,
     `<span>${h(stampLine(r, failed))}</span></div>`,
     '</div>',
@@ -95,7 +96,10 @@ function notes(r: CertificationResult): string {
   return `<section id="notes"><h2>${title}</h2><ul class="notes">${items}</ul></section>`;
 }
 
-/** What the certificate page adds to report.html's stylesheet: the first screen (stamp, facts, the dense table) and the checks' answers. */
+/**
+ * What the certificate page adds to report.html's stylesheet: the first screen (stamp, facts, the dense table) and the
+ * checks' answers. A backslash at the end of a line continues the line (it adds nothing to the text).
+ */
 const CERTIFICATE_CSS = `
 body.certificate{padding-top:.6rem}
 .cert-top{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin-bottom:.3rem}
@@ -103,7 +107,8 @@ body.certificate{padding-top:.6rem}
 .stamp{border:2px solid currentColor;border-radius:8px;padding:.1rem .9rem;white-space:nowrap;font-size:.85rem}
 .stamp strong{font-size:1.2rem;letter-spacing:.06em;margin-right:.5rem}
 .stamp.ok{color:var(--ok);background:var(--ok-bg)}.stamp.bad{color:var(--bad);background:var(--bad-bg)}
-dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr) max-content max-content;gap:0 1rem;margin:.2rem 0 .4rem}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr) max-content max-content;\
+gap:0 1rem;margin:.2rem 0 .4rem}
 dl.facts{font-size:13px;line-height:17px}
 dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}dl.facts code{font-size:12px;line-height:17px}
 table.reqs{width:100%;font-size:12px;line-height:14px;margin:0}
@@ -111,14 +116,17 @@ table.reqs th,table.reqs td{padding:0 .4rem;white-space:nowrap;border-width:0 0 
 table.reqs thead th{border-width:0 0 1px;border-bottom-color:#d0d5dd}
 table.reqs td.what{white-space:normal;width:100%}table.reqs code{font-size:11.5px;line-height:14px}
 table.reqs a{color:inherit;text-decoration:none}
-table.reqs tr.r-fail td{background:var(--bad-bg);border-bottom-color:#fee4e2}table.reqs tr.r-fail td.what{color:var(--bad)}
+table.reqs tr.r-fail td{background:var(--bad-bg);border-bottom-color:#fee4e2}\
+table.reqs tr.r-fail td.what{color:var(--bad)}
 .badge{display:inline-block;min-width:4.2em;text-align:center;font-weight:700;font-size:10.5px;line-height:13px}
 .badge{padding:0 .25rem;border-radius:3px;letter-spacing:.03em}
-.r-pass .badge,.badge.r-pass{color:var(--ok);background:var(--ok-bg)}.r-fail .badge,.badge.r-fail{color:#fff;background:var(--bad)}
+.r-pass .badge,.badge.r-pass{color:var(--ok);background:var(--ok-bg)}\
+.r-fail .badge,.badge.r-fail{color:#fff;background:var(--bad)}
 .r-advisory .badge,.badge.r-advisory{color:var(--warn);background:#fef0c7}
 .r-not-applicable .badge,.badge.r-not-applicable{color:var(--muted);background:#f2f4f7}
 ol.why>li{margin:.6rem 0}
-section.req{border:1px solid var(--line);border-left:4px solid var(--line);border-radius:6px;padding:.2rem 1rem;margin:.8rem 0}
+section.req{border:1px solid var(--line);border-left:4px solid var(--line);border-radius:6px;\
+padding:.2rem 1rem;margin:.8rem 0}
 section.req.r-fail{border-left-color:var(--bad)}section.req.r-pass{border-left-color:var(--ok)}
 section.req.r-advisory{border-left-color:var(--warn)}
 section.req h3{margin:.4rem 0 .2rem}section.req h3 .badge{font-size:.75rem;line-height:1.4}
@@ -137,7 +145,10 @@ function stampLine(r: CertificationResult, failed: number): string {
   return n === 0 ? 'no check ran' : `${r.reasons.length} reason${r.reasons.length === 1 ? '' : 's'}`;
 }
 
-/** The reasons about the run rather than a requirement (a merchant not reached, a run stopped, no call answered): on the first screen. */
+/**
+ * The reasons about the run rather than a requirement (a merchant not reached, a run stopped, no call answered): on
+ * the first screen.
+ */
 function runReasons(r: CertificationResult): string[] {
   return r.reasons
     .filter((x) => reasonRequirement(x, r) === undefined)
@@ -155,7 +166,10 @@ function badge(result: CheckResult): string {
   return `<span class="badge r-${result}">${h(resultWord(result))}</span>`;
 }
 
-/** The one-screen table: each requirement's result, id, title, sections, readings and checks passed; failed ones first, in red. */
+/**
+ * The one-screen table: each requirement's result, id, title, sections, readings and checks passed; failed ones
+ * first, in red.
+ */
 function requirementTable(r: CertificationResult): string {
   const rows = requirementRows(r);
   const count = (x: CheckResult): number => rows.filter((row) => row.requirement.result === x).length;
@@ -179,7 +193,8 @@ function requirementTable(r: CertificationResult): string {
   return [
     '<section id="requirements">',
     '<table class="reqs">',
-    `<thead><tr><th>Result</th><th>Requirement</th><th>What the merchant must do (${rows.length} requirements: ${h(said.join(', '))})</th>`,
+    '<thead><tr><th>Result</th><th>Requirement</th>' +
+      `<th>What the merchant must do (${rows.length} requirements: ${h(said.join(', '))})</th>`,
     '<th>Spec</th><th>Readings</th><th>Checks passed</th></tr></thead>',
     `<tbody>${body.join('')}</tbody>`,
     '</table>',
@@ -199,7 +214,10 @@ function nav(r: CertificationResult): string {
   return `<nav>${inPage} · the run's report: <a href="report.html">report.html</a></nav>`;
 }
 
-/** Why not certified: each reason, with its requirement's known mistake explained the first time it comes (later: named, pointing back). */
+/**
+ * Why not certified: each reason, with its requirement's known mistake explained the first time it comes (later:
+ * named, pointing back).
+ */
 function why(r: CertificationResult): string[] {
   if (r.reasons.length === 0) return [];
   const explainedAt = new Map<string, number>();
@@ -216,10 +234,15 @@ function why(r: CertificationResult): string[] {
         mistake = explanationHtml(mistakeRef(id));
       } else {
         const back = `<a href="#why-${first}">reason ${first}</a>`;
-        mistake = `<p class="ref">The known mistake <code>${h(id)}</code>: what it means and how to fix it are under ${back}.</p>`;
+        mistake =
+          `<p class="ref">The known mistake <code>${h(id)}</code>: ` +
+          `what it means and how to fix it are under ${back}.</p>`;
       }
     }
-    return `<li id="why-${i + 1}"><span class="reason">${citeRefsHtml(h(shortBodies(reason)))}</span>${link}${mistake}</li>`;
+    return (
+      `<li id="why-${i + 1}"><span class="reason">${citeRefsHtml(h(shortBodies(reason)))}</span>` +
+      `${link}${mistake}</li>`
+    );
   });
   const n = r.reasons.length;
   const heading = `<h2>Why ${h(r.verdict)} (${n} reason${n === 1 ? '' : 's'})</h2>`;
@@ -229,7 +252,8 @@ function why(r: CertificationResult): string[] {
 function notCoveredSection(r: CertificationResult): string {
   const items = notCovered(r).map(
     (n) =>
-      `<dt>${h(n.title)} <span class="ref">(${citeRefsHtml(h(n.refs), true)})</span></dt><dd>${citeRefsHtml(h(n.text))}</dd>`,
+      `<dt>${h(n.title)} <span class="ref">(${citeRefsHtml(h(n.refs), true)})</span></dt>` +
+      `<dd>${citeRefsHtml(h(n.text))}</dd>`,
   );
   return [
     '<section id="not-covered"><h2>What this certification does not cover</h2>',
@@ -260,7 +284,8 @@ function requirementDetail(q: RequirementResult): string {
     `<p class="facts">${facts.join(' · ')}</p>`,
     explained ? `<details><summary>what the known mistake means, how to fix it</summary>${explained}</details>` : '',
     '<div class="scroll"><table>',
-    '<thead><tr><th>Check</th><th>Sent</th><th>Expected</th><th>Result</th><th>What happened</th><th>ms</th></tr></thead>',
+    '<thead><tr><th>Check</th><th>Sent</th><th>Expected</th><th>Result</th>' +
+      '<th>What happened</th><th>ms</th></tr></thead>',
     `<tbody>${rows.join('')}</tbody></table></div>`,
     '</section>',
   ]
@@ -268,7 +293,10 @@ function requirementDetail(q: RequirementResult): string {
     .join('\n');
 }
 
-/** A check's row: the merchant's answer body as clipped text under what happened; a failed check's call again with curl. */
+/**
+ * A check's row: the merchant's answer body as clipped text under what happened; a failed check's call again with
+ * curl.
+ */
 function checkRow(c: CheckOutcome): string {
   const body = bodyShown(c.outcome);
   const size = body?.clipped ? `, first ${BODY_CHARS} characters of ${body.bytes} bytes` : '';

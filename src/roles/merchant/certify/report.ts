@@ -33,7 +33,9 @@ export const CERTIFICATION_FILES = [...CERTIFICATION_PAGES, ...REPORT_FILES] as 
  * @param options - `dir`: the folder; `secrets`: texts to mask in every file
  * @returns the absolute folder and the file names
  * @throws {ReportWriteError} when `dir` exists and holds other files, or cannot be written
- * @example (await writeCertificationReports(result, { dir: `${tmp}/cert-1`, secrets: [appSecret] })).files.includes('certification.html') // true
+ * @example
+ * const written = await writeCertificationReports(result, { dir: `${tmp}/cert-1`, secrets: [appSecret] });
+ * written.files.includes('certification.html') // true
  */
 export async function writeCertificationReports(
   result: CertificationResult,
@@ -54,8 +56,14 @@ export async function writeCertificationReports(
  * The verdict line every format carries.
  * @param result - the run
  * @returns e.g. `Verdict: NOT CERTIFIED (3 requirements failed)`
- * @example verdictLine({ verdict: 'NOT CERTIFIED', reasons: ['the webhook endpoint never answered'] }) // 'Verdict: NOT CERTIFIED (1 reason)'
+ * @example
+ * verdictLine({
+ *   verdict: 'NOT CERTIFIED',
+ *   reasons: ['the webhook endpoint never answered'],
+ * }) // 'Verdict: NOT CERTIFIED (1 reason)'
  */
 export function verdictLine(result: CertificationResult): string {
-  return `Verdict: ${result.verdict}${result.reasons.length ? ` (${result.reasons.length} reason${result.reasons.length === 1 ? '' : 's'})` : ''}`;
+  const count = result.reasons.length;
+  const reasonCount = count ? ` (${count} reason${count === 1 ? '' : 's'})` : '';
+  return `Verdict: ${result.verdict}${reasonCount}`;
 }

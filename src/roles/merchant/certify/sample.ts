@@ -33,7 +33,10 @@ export interface StartedSample {
   close(): Promise<void>;
 }
 
-/** The sample merchant's module, relative to this file in both src/roles/merchant/certify and dist/roles/merchant/certify. */
+/**
+ * The sample merchant's module, relative to this file in both src/roles/merchant/certify and
+ * dist/roles/merchant/certify.
+ */
 export const SAMPLE_MODULE = new URL('../../../../examples/sample-merchant/merchant.mjs', import.meta.url);
 
 /**
