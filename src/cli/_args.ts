@@ -17,7 +17,10 @@ export const HELP_OPTION = {
 
 /** What {@link parseCommandArgs} returns. */
 export interface ParsedArgs {
-  /** Strings and booleans as given, an option's `parse` result, a plain default (typed per command by {@link OptionValues}). */
+  /**
+   * Strings and booleans as given, an option's `parse` result, a plain default (typed per command by
+   * {@link OptionValues}).
+   */
   readonly values: OptionValues<OptionSpecs>;
   readonly positionals: readonly string[];
 }
@@ -65,7 +68,8 @@ export function parseCommandArgs(
           : undefined;
       throw new UsageError(
         hint ??
-          `unexpected argument #${token.index + 1}: this command takes no positional arguments (a value without its --option?)`,
+          `unexpected argument #${token.index + 1}: ` +
+            'this command takes no positional arguments (a value without its --option?)',
       );
     }
   }
@@ -228,7 +232,8 @@ export function optionLabel(name: string): string {
  * @returns the message, or undefined when the option's value is not one to quote
  * @example
  * import { runOptions } from './commands/run.js';
- * quoteHint('testee', runOptions, ['python3', 'x.py']) // "--testee takes the whole command line as one argument: quote it: --testee 'python3 x.py'"
+ * const hint = quoteHint('testee', runOptions, ['python3', 'x.py']);
+ * hint // "--testee takes the whole command line as one argument: quote it: --testee 'python3 x.py'"
  */
 export function quoteHint(name: string, options: OptionSpecs, words: readonly string[]): string | undefined {
   const spec = options[name];
@@ -243,7 +248,10 @@ export function quoteHint(name: string, options: OptionSpecs, words: readonly st
 
 // --- internal ---
 
-/** An option given twice: a list option says how to give several (one comma-separated value, the user's values in it). */
+/**
+ * An option given twice: a list option says how to give several (one comma-separated value, the user's values
+ * in it).
+ */
 function givenTwice(
   name: string,
   options: OptionSpecs,
@@ -252,7 +260,10 @@ function givenTwice(
   const spec: OptionSpec | undefined = options[name];
   if (spec?.list === undefined || spec.secret) return `option --${name} is given more than once`;
   const values = tokens.filter((t) => t.kind === 'option' && t.name === name).map((t) => t.value ?? '');
-  return `option --${name} is given more than once: give several ${spec.list} as one comma-separated value: --${name} ${shellQuote(values.join(','))}`;
+  return (
+    `option --${name} is given more than once: ` +
+    `give several ${spec.list} as one comma-separated value: --${name} ${shellQuote(values.join(','))}`
+  );
 }
 
 function isOptionList(rule: OptionRule): rule is readonly string[] {

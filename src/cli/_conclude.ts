@@ -69,7 +69,8 @@ export function concludeRun(
       appendFileSync(summaryFile, stepSummaryFromModel(r.model, r.secrets, r.reportsDir));
     } catch (e) {
       io.stderr(
-        `pgv2kit ${name}: warning: the job summary ($GITHUB_STEP_SUMMARY, ${summaryFile}) could not be written: ${fileSystemReason(e) ?? String(e)}\n`,
+        `pgv2kit ${name}: warning: the job summary ($GITHUB_STEP_SUMMARY, ${summaryFile}) could not be written: ` +
+          `${fileSystemReason(e) ?? String(e)}\n`,
       );
     }
   }

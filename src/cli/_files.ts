@@ -39,7 +39,8 @@ export function checkWritableFile(absolute: string, label: string): void {
     accessSync(folder, constants.W_OK);
   } catch (e) {
     throw new UsageError(
-      `${label} ${absolute} cannot be written: its folder ${folder} ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be written to'}`,
+      `${label} ${absolute} cannot be written: its folder ${folder} ` +
+        `${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be written to'}`,
     );
   }
 }
@@ -84,6 +85,7 @@ export function requireFolder(absolute: string, label: string): void {
 export function fileErrorReason(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^E[A-Z]+$/.test(code)
-    ? `${fileSystemReason(e)}${typeof (e as { path?: unknown }).path === 'string' ? ` (${(e as { path: string }).path})` : ''}`
+    ? `${fileSystemReason(e)}` +
+        `${typeof (e as { path?: unknown }).path === 'string' ? ` (${(e as { path: string }).path})` : ''}`
     : undefined;
 }

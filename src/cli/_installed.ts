@@ -23,14 +23,23 @@ export function installedKit(root: string = PACKAGE_ROOT): boolean {
  * @param what - the option it came from, for the message (`--out`, `--save`)
  * @param root - the kit's folder (default: this one)
  * @throws {UsageError} naming the path and where to write instead
- * @example refuseInsideInstalledKit('/usr/lib/node_modules/pgv2kit/vectors/a.yaml', '--out', '/usr/lib/node_modules/pgv2kit') // throws UsageError
+ * @example
+ * refuseInsideInstalledKit(
+ *   '/usr/lib/node_modules/pgv2kit/vectors/a.yaml',
+ *   '--out',
+ *   '/usr/lib/node_modules/pgv2kit',
+ * ) // throws UsageError
  */
 export function refuseInsideInstalledKit(path: string, what: string, root: string = PACKAGE_ROOT): void {
   if (!installedKit(root)) return;
   const rel = relative(root, path);
   if (rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))) {
     throw new UsageError(
-      `${what} ${path} is inside the installed pgv2kit package: it would be lost at the next install and change the kit's vector set. Write to a folder of your own: pgv2kit vectors init my-vectors, then write there (generate … --dir my-vectors, or --save my-vectors/<area>/<file>.yaml) and run it with the kit's: run --vectors kit,my-vectors`,
+      `${what} ${path} is inside the installed pgv2kit package: ` +
+        "it would be lost at the next install and change the kit's vector set. " +
+        'Write to a folder of your own: pgv2kit vectors init my-vectors, then write there ' +
+        '(generate … --dir my-vectors, or --save my-vectors/<area>/<file>.yaml) ' +
+        "and run it with the kit's: run --vectors kit,my-vectors",
     );
   }
 }

@@ -10,7 +10,10 @@ import type { CliIo } from './io.js';
 export interface JsonOutput {
   /** The command's io: with --json, its stdout writes to stderr. */
   readonly io: CliIo;
-  /** Prints the summary as one line on the real stdout (nothing without --json), every string in it with `secrets` masked. */
+  /**
+   * Prints the summary as one line on the real stdout (nothing without --json), every string in it with `secrets`
+   * masked.
+   */
   readonly emit: (summary: object, secrets?: readonly string[]) => void;
 }
 

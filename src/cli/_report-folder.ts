@@ -45,7 +45,8 @@ export function checkedReportFolder(
     command.atEnd(() => lock.release());
     if (lock.tookOverFrom !== undefined)
       command.io.stderr(
-        `pgv2kit ${command.name}: note: the report folder ${lock.dir} was locked by pid ${lock.tookOverFrom}, which is no longer running: taken over\n`,
+        `pgv2kit ${command.name}: note: the report folder ${lock.dir} was locked by pid ${lock.tookOverFrom}, ` +
+          'which is no longer running: taken over\n',
       );
   }
   return dir;

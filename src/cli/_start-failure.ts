@@ -20,7 +20,12 @@ import { TargetUnreachableError } from './_reach.js';
  * @param e - the error
  * @param command - the testee command, as given
  * @returns the failure
- * @example try { await createTesteeSubject({ command: 'false', timeoutMs: 5000 }) } catch (e) { startFailure(e, 'false').reason }
+ * @example
+ * try {
+ *   await createTesteeSubject({ command: 'false', timeoutMs: 5000 });
+ * } catch (e) {
+ *   startFailure(e, 'false').reason;
+ * }
  */
 export function startFailure(e: TesteeStartError, command: string): TesteeStartFailure {
   return (
@@ -43,7 +48,12 @@ export function startFailure(e: TesteeStartError, command: string): TesteeStartF
  * @param io - the command's io (its working folder is the testee's)
  * @param name - the command's name, e.g. `run`
  * @param failure - the failure
- * @example try { await createTesteeSubject({ command: 'false', timeoutMs: 5000 }) } catch (e) { printStartFailure(io, 'run', startFailure(e, 'false')) }
+ * @example
+ * try {
+ *   await createTesteeSubject({ command: 'false', timeoutMs: 5000 });
+ * } catch (e) {
+ *   printStartFailure(io, 'run', startFailure(e, 'false'));
+ * }
  */
 export function printStartFailure(io: Pick<CliIo, 'stderr' | 'cwd'>, name: string, failure: TesteeStartFailure): void {
   const hint = splitPathHint(failure.command, io.cwd);
@@ -60,7 +70,9 @@ export function printStartFailure(io: Pick<CliIo, 'stderr' | 'cwd'>, name: strin
  * @example
  * import { mkdirSync, writeFileSync } from 'node:fs';
  * mkdirSync(`${tmp}/my dir`); writeFileSync(`${tmp}/my dir/a.py`, '');
- * splitPathHint('python3 my dir/a.py', tmp) // 'the command line is run by a shell (sh -c), which split "my dir/a.py" at its spaces: quote the path inside it: --testee \'python3 "my dir/a.py"\''
+ * const hint = splitPathHint('python3 my dir/a.py', tmp);
+ * hint // 'the command line is run by a shell (sh -c), which split "my dir/a.py" at its spaces: …'
+ * hint?.endsWith(`: quote the path inside it: --testee 'python3 "my dir/a.py"'`) // true
  */
 export function splitPathHint(command: string, cwd: string): string | undefined {
   const words = [...command.matchAll(/\S+/g)]
@@ -75,7 +87,10 @@ export function splitPathHint(command: string, cwd: string): string | undefined 
       // inside the command line: in double quotes when nothing in it is special there, else in single quotes
       const quoted = /["$`\\!]/.test(path) ? shellQuote(path) : `"${path}"`;
       const mended = `${command.slice(0, first.start)}${quoted}${command.slice(last.end)}`;
-      return `the command line is run by a shell (sh -c), which split ${JSON.stringify(path)} at its spaces: quote the path inside it: --testee ${shellQuote(mended)}`;
+      return (
+        `the command line is run by a shell (sh -c), which split ${JSON.stringify(path)} at its spaces: ` +
+        `quote the path inside it: --testee ${shellQuote(mended)}`
+      );
     }
   }
   return undefined;
@@ -92,7 +107,10 @@ export interface AbortedRunFacts {
   readonly finishedAt: Date;
   readonly log: readonly string[];
   readonly runName?: string;
-  /** The run's shard, when it was one (its reports then hold shard.json: pgv2kit merge says the shard did not start). */
+  /**
+   * The run's shard, when it was one (its reports then hold shard.json: pgv2kit merge says the shard did not
+   * start).
+   */
   readonly shard?: NonNullable<RunResult['shard']>;
 }
 
@@ -126,6 +144,7 @@ export function abortedRun(facts: AbortedRunFacts): RunResult {
           stderrTail: [...f.stderrTail],
         };
   const why = f instanceof TargetUnreachableError ? f.message : `the testee could not start (${f.reason})`;
+  const logged = f instanceof TargetUnreachableError ? f.message : `the testee could not start: ${f.reason}`;
   return {
     runName:
       facts.runName ??
@@ -141,10 +160,7 @@ export function abortedRun(facts: AbortedRunFacts): RunResult {
     cases: [],
     totals: countVerdicts([]),
     aborted,
-    log: [
-      ...facts.log,
-      `${facts.finishedAt.toISOString()} ${f instanceof TargetUnreachableError ? f.message : `the testee could not start: ${f.reason}`}`,
-    ],
+    log: [...facts.log, `${facts.finishedAt.toISOString()} ${logged}`],
     staleListEntries: [],
     offered: [],
     operations: [],

@@ -35,7 +35,8 @@ export function vectorFileTarget(file: string, areas: readonly string[], option:
     if (root !== undefined && file.endsWith('.yaml')) return checkedTarget({ file, root, area }, option);
   }
   throw new UsageError(
-    `${option} takes a .yaml file in the ${areas.map((a) => `${a}/`).join(', ')} folder of a vectors folder, not ${JSON.stringify(file)}`,
+    `${option} takes a .yaml file in the ${areas.map((a) => `${a}/`).join(', ')} folder of a vectors folder, ` +
+      `not ${JSON.stringify(file)}`,
   );
 }
 
@@ -46,7 +47,11 @@ export function vectorFileTarget(file: string, areas: readonly string[], option:
  * @param option - the option, for messages
  * @returns the target
  * @throws {UsageError} naming the file and the problem
- * @example checkedTarget({ file: `${tmp}/mine/signature/a.yaml`, root: `${tmp}/mine`, area: 'signature' }, '--dir').area // 'signature'
+ * @example
+ * checkedTarget(
+ *   { file: `${tmp}/mine/signature/a.yaml`, root: `${tmp}/mine`, area: 'signature' },
+ *   '--dir',
+ * ).area // 'signature'
  */
 export function checkedTarget(target: VectorFileTarget, option: string): VectorFileTarget {
   refuseInsideInstalledKit(target.file, option);
@@ -64,7 +69,11 @@ export function checkedTarget(target: VectorFileTarget, option: string): VectorF
  * @param limits - the limits its files are read under
  * @returns the target
  * @throws {UsageError} naming every problem of the folder's set
- * @example loadableTarget(vectorFileTarget(`${tmp}/mine/authorization/found.yaml`, ['authorization'], '--save'), '--save').area // 'authorization'
+ * @example
+ * loadableTarget(
+ *   vectorFileTarget(`${tmp}/mine/authorization/found.yaml`, ['authorization'], '--save'),
+ *   '--save',
+ * ).area // 'authorization'
  */
 export function loadableTarget<T extends VectorFileTarget>(target: T, option: string, limits?: VectorLimits): T {
   try {
@@ -95,6 +104,9 @@ export function madeLine(made: readonly string[]): string {
  */
 export function problemsText(e: unknown): string {
   if (e instanceof VectorSetError)
-    return `${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} in the vector files:\n${e.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`;
+    return (
+      `${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} in the vector files:\n` +
+      `${e.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`
+    );
   return e instanceof Error ? e.message : String(e);
 }

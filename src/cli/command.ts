@@ -144,7 +144,11 @@ export function defineCommand<const O extends OptionSpecs>(command: Command<O>):
  * @param options - the shared options
  * @param extra - what to add to every one of them, e.g. `{ requires: ['merchant'] }`
  * @returns the options with it
- * @example withRule({ seed: { type: 'string', description: 'The seed' } }, { requires: ['merchant'] }).seed.requires // ['merchant']
+ * @example
+ * withRule(
+ *   { seed: { type: 'string', description: 'The seed' } },
+ *   { requires: ['merchant'] },
+ * ).seed.requires // ['merchant']
  */
 export function withRule<const O extends OptionSpecs, const E extends Partial<OptionSpec>>(
   options: O,

@@ -14,9 +14,15 @@ export const EXIT = {
    * vector set it was given exits {@link EXIT.usage} (its input is refused).
    */
   nonconformance: 1,
-  /** Usage or configuration error: unknown command or option, missing value, unreadable file, vector files that do not load (a kit error of exit class `usage`). */
+  /**
+   * Usage or configuration error: unknown command or option, missing value, unreadable file, vector files that do
+   * not load (a kit error of exit class `usage`).
+   */
   usage: 2,
-  /** The tool itself or the implementation under test failed (crashed, unreachable, timed out; a kit error of exit class `failure`). */
+  /**
+   * The tool itself or the implementation under test failed (crashed, unreachable, timed out; a kit error of exit
+   * class `failure`).
+   */
   failure: 3,
   /** Interrupted by Ctrl-C (SIGINT: 128 + 2), the reports written so far marked so. */
   interrupted: 130,
@@ -34,6 +40,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODE_TITLES: Readonly<Partial<Record<ExitCode, string>>> = {
   0: 'success',
   1: 'nonconformance: a check failed, a signature does not match',
-  2: 'usage or configuration error: unknown command or option, missing value, unreadable file, vector files that do not load',
+  2:
+    'usage or configuration error: unknown command or option, missing value, unreadable file, ' +
+    'vector files that do not load',
   3: 'the tool or the implementation under test failed',
 };

@@ -52,7 +52,8 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     return usage(
       out,
       undefined,
-      `unknown command ${JSON.stringify(clip(name, 40))}${hint}; the commands are ${commands.map((c) => c.name).join(', ')}`,
+      `unknown command ${JSON.stringify(clip(name, 40))}${hint}; ` +
+        `the commands are ${commands.map((c) => c.name).join(', ')}`,
     );
   };
   const secrets = new Set<string>(commands.flatMap((c) => findSecrets([], c.options, io.env)));
@@ -130,7 +131,8 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
 function kitError(io: CliIo, command: string, e: Pgv2kitError): number {
   if (e instanceof VectorSetError) {
     io.stderr(
-      `pgv2kit ${command}: the vector files are not valid (${e.problems.length} problem${e.problems.length === 1 ? '' : 's'}):\n`,
+      `pgv2kit ${command}: the vector files are not valid ` +
+        `(${e.problems.length} problem${e.problems.length === 1 ? '' : 's'}):\n`,
     );
     io.stderr(e.problems.map((p) => `  ${formatProblem(p)}\n`).join(''));
     return EXIT[e.exit];

@@ -6,7 +6,10 @@
  */
 import type { OptionSpecs } from './command.js';
 
-/** --notify-url, --return-url, --deliver-to, --return-deliver-to, and what counts as acceptance per endpoint: --accept-body, --return-refusal-body, --return-refusal-location. */
+/**
+ * --notify-url, --return-url, --deliver-to, --return-deliver-to, and what counts as acceptance per endpoint:
+ * --accept-body, --return-refusal-body, --return-refusal-location.
+ */
 export const merchantOptions = {
   'notify-url': { type: 'string', valueName: '<url>', description: 'The notifyUrl as the merchant registered it' },
   'return-url': {
@@ -24,19 +27,22 @@ export const merchantOptions = {
     type: 'string',
     valueName: '<text>',
     description:
-      "Notify endpoint: an accepting answer is a 2xx with this body (e.g. SUCCESS; default: any 2xx). Not the return endpoint's",
+      'Notify endpoint: an accepting answer is a 2xx with this body (e.g. SUCCESS; default: any 2xx). ' +
+      "Not the return endpoint's",
   },
   'return-refusal-body': {
     type: 'string',
     valueName: '<text>',
     description:
-      'Return endpoint: a 2xx or 3xx whose body contains this text is a refusal (e.g. "could not be verified"; default: only a 4xx is)',
+      'Return endpoint: a 2xx or 3xx whose body contains this text is a refusal ' +
+      '(e.g. "could not be verified"; default: only a 4xx is)',
   },
   'return-refusal-location': {
     type: 'string',
     valueName: '<url|/path>',
     description:
-      "Return endpoint: a 3xx whose Location starts with this URL, or with this path (/…, the Location's path and query), is a refusal",
+      'Return endpoint: a 3xx whose Location starts with this URL, ' +
+      "or with this path (/…, the Location's path and query), is a refusal",
   },
 } as const satisfies OptionSpecs;
 

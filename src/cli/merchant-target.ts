@@ -131,7 +131,11 @@ export async function chooseMerchant(
  * @param m - the merchant
  * @param withinMs - how long reaching each may take
  * @throws {TargetUnreachableError} naming the endpoint not reached, its URL and why
- * @example await reachMerchant({ target: { notifyUrl: gateway.baseUrl, returnUrl: gateway.baseUrl }, sample: false, close: undefined }, 5000)
+ * @example
+ * await reachMerchant(
+ *   { target: { notifyUrl: gateway.baseUrl, returnUrl: gateway.baseUrl }, sample: false, close: undefined },
+ *   5000,
+ * )
  */
 export async function reachMerchant(m: ChosenMerchant, withinMs: number): Promise<void> {
   const t = m.target;
@@ -151,5 +155,9 @@ export async function reachMerchant(m: ChosenMerchant, withinMs: number): Promis
  */
 export function describeMerchant(m: ChosenMerchant): string {
   const t = m.target;
-  return `${m.sample ? 'the sample merchant' : 'the merchant'}: notifyUrl ${t.notifyUrl}${t.deliverTo ? ` (delivered to ${t.deliverTo})` : ''}, returnUrl ${t.returnUrl}${t.returnDeliverTo ? ` (delivered to ${t.returnDeliverTo})` : ''}`;
+  return (
+    `${m.sample ? 'the sample merchant' : 'the merchant'}: ` +
+    `notifyUrl ${t.notifyUrl}${t.deliverTo ? ` (delivered to ${t.deliverTo})` : ''}, ` +
+    `returnUrl ${t.returnUrl}${t.returnDeliverTo ? ` (delivered to ${t.returnDeliverTo})` : ''}`
+  );
 }

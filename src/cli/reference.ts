@@ -24,7 +24,8 @@ export function formatCliReference(commands: readonly Command[]): string {
   const lines = [
     '# CLI reference',
     '',
-    "<!-- Made by `npm run docs:cli` from the commands' option tables (src/cli/commands/*.ts), as their --help is: do not edit by hand. test/docs/cli-reference.test.ts holds it equal. -->",
+    "<!-- Made by `npm run docs:cli` from the commands' option tables (src/cli/commands/*.ts), " +
+      'as their --help is: do not edit by hand. test/docs/cli-reference.test.ts holds it equal. -->',
     '',
     'Every command of `pgv2kit`, as `npx pgv2kit <command> --help` prints it: its usage, what it does,',
     'its options — the value each takes, its default, the options it goes with and those it cannot be',
@@ -73,7 +74,10 @@ function commandSection(command: Command): string[] {
         ...(o.conflicts.length > 0 ? [`Not with ${o.conflicts.map(code).join(', ')}.`] : []),
       ];
       const description = rules.length > 0 && !/[.!?]$/.test(o.description) ? `${o.description}.` : o.description;
-      return `| ${o.short !== undefined ? `\`-${o.short}\`, ` : ''}\`${o.flag.replace(/\|/g, '\\|')}\` | ${o.default !== undefined ? cell(o.default) : ''} | ${[cell(description), ...rules].join(' ')} |`;
+      return (
+        `| ${o.short !== undefined ? `\`-${o.short}\`, ` : ''}\`${o.flag.replace(/\|/g, '\\|')}\` | ` +
+        `${o.default !== undefined ? cell(o.default) : ''} | ${[cell(description), ...rules].join(' ')} |`
+      );
     }),
     '',
     ...(command.examples && command.examples.length > 0
@@ -81,10 +85,10 @@ function commandSection(command: Command): string[] {
       : []),
     '| exit code | |',
     '|---|---|',
-    ...Object.keys({ ...EXIT_CODE_TITLES, ...command.exitCodes }).map(
-      (code) =>
-        `| ${code} | ${cell(command.exitCodes?.[Number(code) as ExitCode] ?? EXIT_CODE_TITLES[Number(code) as ExitCode] ?? '')} |`,
-    ),
+    ...Object.keys({ ...EXIT_CODE_TITLES, ...command.exitCodes }).map((code) => {
+      const exitCode = Number(code) as ExitCode;
+      return `| ${code} | ${cell(command.exitCodes?.[exitCode] ?? EXIT_CODE_TITLES[exitCode] ?? '')} |`;
+    }),
     '',
   ];
 }

@@ -50,7 +50,6 @@ export function listSelection(
     const missing = p.operations.filter((op) => !subject.operations.includes(op));
     say(`${p.id}  property  ${p.operations.join(',')}${missing.length > 0 ? '  (skipped: not offered)' : ''}\n`);
   }
-  say(
-    `${selectionLine({ cases: selected.length, others, properties: props.length, name: subject.implementation.name })}\n`,
-  );
+  const counts = { cases: selected.length, others, properties: props.length, name: subject.implementation.name };
+  say(`${selectionLine(counts)}\n`);
 }

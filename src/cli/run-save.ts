@@ -23,13 +23,19 @@ export interface SaveTarget {
   readonly area: CounterexampleKind;
 }
 
-/** Where --save writes: a .yaml file in an area folder of a vectors folder that counterexamples are saved in, checked (and its folder's set loaded) before the run. */
+/**
+ * Where --save writes: a .yaml file in an area folder of a vectors folder that counterexamples are saved in, checked
+ * (and its folder's set loaded) before the run.
+ */
 export function saveTarget(file: string, properties: PropertyOptions | false, limits?: VectorLimits): SaveTarget {
   if (!properties) throw new UsageError("--save writes the properties' counterexamples: leave out --no-properties");
   return loadableTarget(vectorFileTarget(file, COUNTEREXAMPLE_AREAS, '--save') as SaveTarget, '--save', limits);
 }
 
-/** Writes the failed properties' counterexamples of the target's area as vector cases (checked independently, the set validated). */
+/**
+ * Writes the failed properties' counterexamples of the target's area as vector cases (checked independently, the
+ * set validated).
+ */
 export function saveCounterexamples(
   run: RunResult,
   to: SaveTarget,
@@ -62,14 +68,13 @@ export function saveCounterexamples(
       const v = c.property?.asVector;
       if (!v || v.area !== to.area) {
         io.stdout(
-          `--save: the counterexample of ${c.id} is not saved: it is ${v ? `a ${v.area} case, not a ${to.area} one (give a file in ${v.area}/)` : 'not a vector case yet'}\n`,
+          `--save: the counterexample of ${c.id} is not saved: it is ` +
+            `${v ? `a ${v.area} case, not a ${to.area} one (give a file in ${v.area}/)` : 'not a vector case yet'}\n`,
         );
         continue;
       }
-      const comment = `Counterexample of ${c.id} (seed ${c.property?.seed ?? ''}): ${c.message.split(' — ')[0]}`.slice(
-        0,
-        239,
-      );
+      const headline = `Counterexample of ${c.id} (seed ${c.property?.seed ?? ''}): ${c.message.split(' — ')[0]}`;
+      const comment = headline.slice(0, 239);
       // the provenance names the replay: <property id>=<seed>:<path>
       const from = { ...provenance, ...(c.property?.replay ? { seed: `${c.id}=${c.property.replay}` } : {}) };
       cases.push(counterexampleCase(v, { id: ids.next(), comment, provenance: from }));
@@ -86,7 +91,8 @@ export function saveCounterexamples(
     });
     io.stdout(madeLine(written.made));
     io.stdout(
-      `saved ${written.ids.length} counterexample${written.ids.length === 1 ? '' : 's'} as ${written.ids.join(', ')} in ${to.file}\n`,
+      `saved ${written.ids.length} counterexample${written.ids.length === 1 ? '' : 's'} ` +
+        `as ${written.ids.join(', ')} in ${to.file}\n`,
     );
   } catch (e) {
     io.stderr(`pgv2kit run: --save: the counterexamples could not be written (nothing was): ${problemsText(e)}\n`);

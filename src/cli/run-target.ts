@@ -59,7 +59,8 @@ export interface StartedTarget {
  * @param choice - --testee, --module, --gateway and their options
  * @param gatewayUrl - the base URL given with --gateway, if any
  * @param io - the working folder and environment
- * @param run - whether gateway and merchant cases are selected, the timeout (and the testee's start timeout: the timeout unless given), the merchant role's seed, the run log, and how to declare a secret
+ * @param run - whether gateway and merchant cases are selected, the timeout (and the testee's start timeout: the
+ *   timeout unless given), the merchant role's seed, the run log, and how to declare a secret
  * @returns the subject, how the reports name it, and what stops it
  * @throws {TesteeStartError} when the testee cannot start (the run ends with reports that say so)
  * @throws {ModuleSubjectError} when the module offers no subject
@@ -193,7 +194,10 @@ async function merchantTarget(
   return { subject, description: `${describeMerchant(m)}; seed ${run.seed}`, close: m.close };
 }
 
-/** The gateway under test: the URL given (reached once first), or the reference gateway started in process with its demo merchant (named as the kit's, unless --name says otherwise). */
+/**
+ * The gateway under test: the URL given (reached once first), or the reference gateway started in process with its
+ * demo merchant (named as the kit's, unless --name says otherwise).
+ */
 async function gatewayTarget(
   url: string | undefined,
   appId: string | undefined,

@@ -13,13 +13,17 @@ export const vectorLimitOptions = {
   'max-vector-file': {
     type: 'string',
     valueName: '<bytes>',
-    description: `Largest vector file read (${formatBytes(DEFAULT_VECTOR_LIMITS.fileBytes).replace(' ', '')} unless set): bytes, or K, M, G (1024-based)`,
+    description:
+      `Largest vector file read (${formatBytes(DEFAULT_VECTOR_LIMITS.fileBytes).replace(' ', '')} unless set): ` +
+      'bytes, or K, M, G (1024-based)',
     env: 'PGV2KIT_MAX_VECTOR_FILE',
   },
   'max-vector-string': {
     type: 'string',
     valueName: '<bytes>',
-    description: `Longest string a vector file may hold (${formatBytes(DEFAULT_VECTOR_LIMITS.stringBytes).replace(' ', '')} unless set)`,
+    description:
+      'Longest string a vector file may hold ' +
+      `(${formatBytes(DEFAULT_VECTOR_LIMITS.stringBytes).replace(' ', '')} unless set)`,
     env: 'PGV2KIT_MAX_VECTOR_STRING',
   },
 } as const satisfies OptionSpecs;
@@ -42,7 +46,8 @@ export function vectorLimitsOf(
     const n = parseBytes(given.text);
     if (n === undefined)
       throw new UsageError(
-        `${optionLabel(given.name)} must be a byte count such as 1048576, 512K or 16MiB, not ${JSON.stringify(given.text)}`,
+        `${optionLabel(given.name)} must be a byte count such as 1048576, 512K or 16MiB, ` +
+          `not ${JSON.stringify(given.text)}`,
       );
     return n;
   };

@@ -89,7 +89,8 @@ export async function runCertify({
     const written = await writeCertificationReports(result, { dir, secrets: [target.appSecret] });
     io.stdout(`reports: ${written.dir}\n`);
     io.stdout(`${verdictLine(result)}; plan hash ${result.planHash}\n`);
-    // a certification that did not reach the merchant or finish in its time is the run failing (exit 3), not the merchant
+    // a certification that did not reach the merchant or finish in its time is the run failing (exit 3), not the
+    // merchant
     const code =
       result.run.aborted || result.run.stopped?.kind === 'deadline'
         ? EXIT.failure
@@ -105,7 +106,10 @@ export async function runCertify({
 
 // --- internal ---
 
-/** What `certify --json` prints: the verdict and its reasons, per requirement its result, the exit code and the reports. */
+/**
+ * What `certify --json` prints: the verdict and its reasons, per requirement its result, the exit code and the
+ * reports.
+ */
 function certificationSummary(r: CertificationResult, exitCode: number, reportsDir: string): object {
   return {
     kit: r.kit,

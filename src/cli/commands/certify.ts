@@ -71,7 +71,8 @@ export const certifyOptions = {
   json: {
     type: 'boolean',
     description:
-      'Print one JSON summary on stdout (verdict, reasons, requirements, exit code, reports); every other line goes to stderr',
+      'Print one JSON summary on stdout (verdict, reasons, requirements, exit code, reports); ' +
+      'every other line goes to stderr',
   },
   ...deadlineOption,
 } as const satisfies OptionSpecs;
@@ -80,7 +81,8 @@ export const certifyCommand = defineCommand({
   name: 'certify',
   summary: "Certify a merchant's webhook and return-redirect handling, the kit playing the gateway",
   usage:
-    'pgv2kit certify [--notify-url <url> --return-url <url>] [--deliver-to <url>] [--return-deliver-to <url>] [options]',
+    'pgv2kit certify [--notify-url <url> --return-url <url>] [--deliver-to <url>] ' +
+    '[--return-deliver-to <url>] [options]',
   description: [
     'The kit plays the gateway: signed webhooks (POST, JSON) to the notify endpoint and return',
     'redirects (GET returnUrl + paymentNo, merchantTradeNo, payment, authorization) to the return',
@@ -108,13 +110,18 @@ export const certifyCommand = defineCommand({
     0: 'CERTIFIED: every requirement passed',
     1: 'NOT CERTIFIED: a requirement failed (the report names it), timeouts and answers that never came included',
     2: 'usage error: options, URLs, credentials, a refusal page option that names nothing, a report folder in use',
-    3: 'an endpoint of the merchant could not be reached (checked before any call; the report says NOT CERTIFIED and why), --deadline passed, or the sample merchant could not be started',
+    3:
+      'an endpoint of the merchant could not be reached (checked before any call; the report says NOT CERTIFIED ' +
+      'and why), --deadline passed, or the sample merchant could not be started',
   },
   examples: [
     'pgv2kit certify',
-    'PGV2_APP_ID=app_1 PGV2_APP_SECRET=… pgv2kit certify --notify-url https://shop.example/pay/notify --return-url https://shop.example/pay/done',
-    'pgv2kit certify --notify-url https://shop.example/n --deliver-to http://127.0.0.1:8080/n --return-url https://shop.example/r --return-deliver-to http://127.0.0.1:8080/r --accept-body SUCCESS --seed 42',
-    'pgv2kit certify --notify-url https://shop.example/n --return-url https://shop.example/r --accept-body SUCCESS --return-refusal-body "could not be verified"',
+    'PGV2_APP_ID=app_1 PGV2_APP_SECRET=… pgv2kit certify --notify-url https://shop.example/pay/notify ' +
+      '--return-url https://shop.example/pay/done',
+    'pgv2kit certify --notify-url https://shop.example/n --deliver-to http://127.0.0.1:8080/n ' +
+      '--return-url https://shop.example/r --return-deliver-to http://127.0.0.1:8080/r --accept-body SUCCESS --seed 42',
+    'pgv2kit certify --notify-url https://shop.example/n --return-url https://shop.example/r --accept-body SUCCESS ' +
+      '--return-refusal-body "could not be verified"',
   ],
   run: async (context) => (await import('./certify.run.js')).runCertify(context),
 });

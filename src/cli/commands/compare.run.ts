@@ -37,7 +37,8 @@ export async function runCompare({ values, positionals, io }: CommandContext<typ
     const other = readdirSync(out).filter((f) => !OWN.has(f));
     if (other.length > 0)
       throw new UsageError(
-        `--out ${out} holds other files (${other.slice(0, 3).join(', ')}${other.length > 3 ? ', …' : ''}): give a new folder or an earlier comparison's`,
+        `--out ${out} holds other files (${other.slice(0, 3).join(', ')}${other.length > 3 ? ', …' : ''}): ` +
+          "give a new folder or an earlier comparison's",
       );
   }
   // a path that holds no run's results is a CompareInputError: a usage error (exit 2)
@@ -57,7 +58,8 @@ export async function runCompare({ values, positionals, io }: CommandContext<typ
   const differ = caseRows(entries).filter((r) => r.differs).length;
   for (const e of entries)
     io.stdout(
-      `${badgeVerdict(e.results).toUpperCase().padEnd(15)} ${e.key}: ${e.results.summary}  (badges/${badgeFile(e.key)})\n`,
+      `${badgeVerdict(e.results).toUpperCase().padEnd(15)} ${e.key}: ${e.results.summary}  ` +
+        `(badges/${badgeFile(e.key)})\n`,
     );
   for (const w of compareWarnings(entries)) io.stdout(`note: ${w}\n`);
   io.stdout(`${differ} case${differ === 1 ? '' : 's'} differ between the implementations\n`);

@@ -29,7 +29,9 @@ export const compareCommand = defineCommand({
   options: compareOptions,
   exitCodes: {
     0: 'the page and the badges are written (whatever the verdicts)',
-    2: "usage error: fewer than one run, a path that holds no run's results.json, an --out that is a file or holds other files",
+    2:
+      "usage error: fewer than one run, a path that holds no run's results.json, " +
+      'an --out that is a file or holds other files',
   },
   examples: [
     'pgv2kit compare reports/java reports/python reports/go --out compare',

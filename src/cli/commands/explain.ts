@@ -74,7 +74,8 @@ export const explainCommand = defineCommand({
     `export ${APP_SECRET_ENV}=…   # once, then:`,
     'pgv2kit explain --app-id app_9f2c --method POST --url https://pg.example.com/pg/v2/file/generateUploadUrl \\',
     '  --body-file body.json --authorization "V2_SHA256 appId=app_9f2c,sign=…,timestamp=1717171717000,nonce=n-1"',
-    'pgv2kit explain --app-id app_9f2c --method GET --url https://pg.example.com/pg/v2/x --timestamp 1717171717000 --nonce n-1',
+    'pgv2kit explain --app-id app_9f2c --method GET --url https://pg.example.com/pg/v2/x ' +
+      '--timestamp 1717171717000 --nonce n-1',
   ],
   run: async (context) => (await import('./explain.run.js')).runExplain(context),
 });

@@ -37,7 +37,8 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
   const replay = values.replay !== undefined ? parseReplay(values.replay) : undefined;
   if (values.replay !== undefined && !replay)
     throw new UsageError('--replay takes <seed>:<path>, as a finding prints it (e.g. 42:3:0:1)');
-  // the option rules (one target, --notify-url and --accept-body with --merchant-notify, …), URLs and numbers are fuzz.ts's table, applied by the parser
+  // the option rules (one target, --notify-url and --accept-body with --merchant-notify, …), URLs and numbers are
+  // fuzz.ts's table, applied by the parser
   const seed = replay?.seed ?? values.seed ?? randomInt(2 ** 31 - 1);
   const timeMs = values.time;
   const runs = values.runs ?? (timeMs !== undefined ? 1_000_000_000 : 1000);
@@ -72,7 +73,8 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
       return EXIT.failure;
     }
     io.stdout(
-      `fuzzing the Authorization parsing of ${http.url} (${http.kind}): seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`,
+      `fuzzing the Authorization parsing of ${http.url} (${http.kind}): ` +
+        `seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`,
     );
     const target = {
       ...http,
@@ -84,8 +86,10 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
     if (http.kind === 'merchant')
       io.stdout(
         notifyUrl === undefined
-          ? `webhooks signed over ${signedUrl} (part 4), the URL they are sent to: a merchant registered at another notifyUrl verifies against that one (R10); give it with --notify-url\n`
-          : `webhooks signed over ${signedUrl} (part 4: the notifyUrl as registered, --notify-url, R10), sent to ${http.url}\n`,
+          ? `webhooks signed over ${signedUrl} (part 4), the URL they are sent to: ` +
+              'a merchant registered at another notifyUrl verifies against that one (R10); give it with --notify-url\n'
+          : `webhooks signed over ${signedUrl} (part 4: the notifyUrl as registered, --notify-url, R10), ` +
+              `sent to ${http.url}\n`,
       );
     const result = await fuzzHttp({
       ...target,
@@ -101,12 +105,15 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
     // R16: 5xx answers counted as refusals are said, never a finding
     if (advised.serverErrors > 0)
       io.stdout(
-        `advisory: ${advised.serverErrors} request(s) ${advised.message ?? ''}, e.g. header ${showEscaped(advised.example ?? '')}\n`,
+        `advisory: ${advised.serverErrors} request(s) ${advised.message ?? ''}, ` +
+          `e.g. header ${showEscaped(advised.example ?? '')}\n`,
       );
-    // a genuine header refused by a merchant whose webhooks were signed over the URL they went to: perhaps it registered another (R10)
+    // a genuine header refused by a merchant whose webhooks were signed over the URL they went to: perhaps it
+    // registered another (R10)
     const hint =
       http.kind === 'merchant' && notifyUrl === undefined
-        ? 'signed over the URL it was sent to: if the merchant registered another notifyUrl, give it with --notify-url (R10)'
+        ? 'signed over the URL it was sent to: ' +
+          'if the merchant registered another notifyUrl, give it with --notify-url (R10)'
         : undefined;
     const wire = {
       signedUrl,
@@ -116,7 +123,10 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
     return report(
       result,
       {
-        target: ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${shellQuote(http.url)}${notifyUrl !== undefined ? ` --notify-url ${shellQuote(notifyUrl)}` : ''}${acceptBody !== undefined ? ` --accept-body ${shellQuote(acceptBody)}` : ''}`,
+        target:
+          ` --${http.kind === 'gateway' ? 'gateway' : 'merchant-notify'} ${shellQuote(http.url)}` +
+          `${notifyUrl !== undefined ? ` --notify-url ${shellQuote(notifyUrl)}` : ''}` +
+          `${acceptBody !== undefined ? ` --accept-body ${shellQuote(acceptBody)}` : ''}`,
         wire,
       },
       io,
@@ -183,7 +193,9 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
     io.stdout(
       replay
         ? `replaying ${replay.seed}:${replay.path} against ${name}\n`
-        : `fuzzing authorization.parse of ${name}: seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} runs`}${timeMs !== undefined ? `, ${timeMs / 1000} s` : ''}\n`,
+        : `fuzzing authorization.parse of ${name}: seed ${seed}, ` +
+            `${runs >= 1_000_000_000 ? 'no run limit' : `${runs} runs`}` +
+            `${timeMs !== undefined ? `, ${timeMs / 1000} s` : ''}\n`,
     );
     const every = Math.max(100, Math.min(Math.floor(runs / 10), 10_000));
     let next = every;
@@ -231,7 +243,8 @@ function report(
   const f = result.finding;
   if (!f) {
     io.stdout(
-      `no finding: ${result.runs} headers tried${result.interrupted ? ' (stopped by --time)' : ''}, seed ${result.seed}\n`,
+      `no finding: ${result.runs} headers tried${result.interrupted ? ' (stopped by --time)' : ''}, ` +
+        `seed ${result.seed}\n`,
     );
     emit({ seed: result.seed, exitCode: EXIT.ok, runs: result.runs, stoppedByTime: result.interrupted, finding: null });
     return EXIT.ok;

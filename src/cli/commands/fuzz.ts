@@ -19,7 +19,9 @@ function nonEmpty(text: string, message: string): string {
 
 /** --gateway's and --merchant-notify's URL. */
 function targetUrl(text: string): string {
-  if (!/^https?:\/\/[^/]/.test(text)) throw new UsageError(`the URL must be http(s)://…, not ${JSON.stringify(text)}`);
+  if (!/^https?:\/\/[^/]/.test(text)) {
+    throw new UsageError(`the URL must be http(s)://…, not ${JSON.stringify(text)}`);
+  }
   return text;
 }
 
@@ -63,7 +65,8 @@ export const fuzzOptions = {
     requires: {
       options: ['merchant-notify'],
       message:
-        '--notify-url goes with --merchant-notify: the notifyUrl as registered, which the webhooks sent there sign (R10)',
+        '--notify-url goes with --merchant-notify: ' +
+        'the notifyUrl as registered, which the webhooks sent there sign (R10)',
     },
     parse: notifyUrlOf,
   },
@@ -71,7 +74,8 @@ export const fuzzOptions = {
     type: 'string',
     valueName: '<text>',
     description:
-      'With --merchant-notify: an accepting answer is a 2xx with this body (e.g. SUCCESS, for a merchant that refuses with 200 FAIL), as certify reads it',
+      'With --merchant-notify: an accepting answer is a 2xx with this body ' +
+      '(e.g. SUCCESS, for a merchant that refuses with 200 FAIL), as certify reads it',
     default: { shown: 'any 2xx' },
     requires: {
       options: ['merchant-notify'],
@@ -119,7 +123,8 @@ export const fuzzOptions = {
     type: 'string',
     valueName: '<file>',
     description:
-      'Write the finding as a vector to this file, in the authorization/ folder of a vectors folder (created or appended to)',
+      'Write the finding as a vector to this file, in the authorization/ folder of a vectors folder ' +
+      '(created or appended to)',
     conflicts: {
       options: ['gateway', 'merchant-notify'],
       message: '--save writes authorization.parse vectors: use it with --testee or the reference',
@@ -128,7 +133,8 @@ export const fuzzOptions = {
   json: {
     type: 'boolean',
     description:
-      'Print one JSON summary on stdout (seed, headers tried, the finding or null, exit code); every other line goes to stderr',
+      'Print one JSON summary on stdout (seed, headers tried, the finding or null, exit code); ' +
+      'every other line goes to stderr',
   },
   timeout: {
     type: 'string',
@@ -144,7 +150,9 @@ export const fuzzCommand = defineCommand({
   name: 'fuzz',
   summary: "Fuzz an implementation's Authorization header parser against reading R8 and shrink what breaks it",
   usage:
-    'pgv2kit fuzz [--testee "<command>" | --gateway <url> | --merchant-notify <url> [--notify-url <url>] [--accept-body <text>]] [--seed <n>] [--runs <n>] [--time <s>] [--replay <seed:path>] [--save <file>]',
+    'pgv2kit fuzz [--testee "<command>" | --gateway <url> | ' +
+    '--merchant-notify <url> [--notify-url <url>] [--accept-body <text>]] ' +
+    '[--seed <n>] [--runs <n>] [--time <s>] [--replay <seed:path>] [--save <file>]',
   description: [
     'Sends authorization.parse headers to the implementation: valid headers in every item',
     'order with realistic values, and mutated ones (items dropped, duplicated or emptied,',
@@ -172,7 +180,9 @@ export const fuzzCommand = defineCommand({
     0: 'no finding: every header was handled as R8 requires',
     1: 'a finding: a header the implementation handles against R8 (printed, and saved with --save)',
     2: 'usage error',
-    3: 'the testee could not be started, or the gateway or merchant at the URL given could not be reached (one line, before any request)',
+    3:
+      'the testee could not be started, or the gateway or merchant at the URL given could not be reached ' +
+      '(one line, before any request)',
     130: "interrupted by Ctrl-C (SIGINT): the testee's process group stopped, the seed printed",
     143: 'terminated (SIGTERM): as 130',
   },
@@ -180,7 +190,8 @@ export const fuzzCommand = defineCommand({
     'pgv2kit fuzz --testee "python3 examples/python-adapter/pgv2kit_adapter.py"',
     'pgv2kit fuzz --testee "node my-adapter.mjs" --runs 10000 --time 60 --save vectors/authorization/fuzz.yaml',
     'pgv2kit fuzz --testee "node my-adapter.mjs" --replay 1234:5:0:0',
-    'pgv2kit fuzz --merchant-notify http://127.0.0.1:8080/hooks/pg --notify-url https://shop.example/hooks/pg --runs 300',
+    'pgv2kit fuzz --merchant-notify http://127.0.0.1:8080/hooks/pg ' +
+      '--notify-url https://shop.example/hooks/pg --runs 300',
   ],
   run: async (context) => (await import('./fuzz.run.js')).runFuzz(context),
 });

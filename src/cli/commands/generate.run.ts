@@ -141,7 +141,8 @@ export async function runGenerate({ values, io }: CommandContext<typeof generate
     });
     io.stdout(madeLine(result.made));
     io.stdout(
-      `${result.appended ? 'appended' : 'wrote'} ${result.ids.length} ${area} case${result.ids.length === 1 ? '' : 's'} to ${file}\n`,
+      `${result.appended ? 'appended' : 'wrote'} ${result.ids.length} ${area} ` +
+        `case${result.ids.length === 1 ? '' : 's'} to ${file}\n`,
     );
     for (const id of result.ids) io.stdout(`  ${id}\n`);
     io.stdout(`OK: the vector set in ${root} validates (${caseCount(caseCounts(result.set))})\n`);

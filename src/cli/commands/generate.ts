@@ -87,9 +87,11 @@ export const generateCommand = defineCommand({
   name: 'generate',
   summary: 'Write new vector cases: from given parts, or at random from a seed',
   usage: [
-    'pgv2kit generate --app-id <id> [--secret <secret>] --method <method> --url <url> (--body-file <path> | --body <text>)',
+    'pgv2kit generate --app-id <id> [--secret <secret>] --method <method> --url <url> ' +
+      '(--body-file <path> | --body <text>)',
     '                 [--timestamp <ms>] [--nonce <nonce>] [--with-mistakes] [--out <file> [--append] | --dir <dir>]',
-    'pgv2kit generate --seed <n> --count <k> --kind signature|authorization|response|webhook|redirect [--out <file> [--append] | --dir <dir>]',
+    'pgv2kit generate --seed <n> --count <k> --kind signature|authorization|response|webhook|redirect ' +
+      '[--out <file> [--append] | --dir <dir>]',
   ].join('\n'),
   description: [
     'From given parts: one valid signature case of the seven parts (timestamp and nonce',
@@ -114,11 +116,14 @@ export const generateCommand = defineCommand({
   options: generateOptions,
   exitCodes: {
     0: 'the cases were written and the whole set validates',
-    2: "usage error: missing or conflicting options, the file exists (no --append) or is the kit's own, a vectors folder that does not load (every problem printed)",
+    2:
+      "usage error: missing or conflicting options, the file exists (no --append) or is the kit's own, " +
+      'a vectors folder that does not load (every problem printed)',
     3: 'the reference and the independent check disagree, or the written set did not validate (undone)',
   },
   examples: [
-    `${APP_SECRET_ENV}=sk_test_… pgv2kit generate --app-id app_9f2c --method POST --url https://pg.example.com/pg/v2/payment/create --body-file body.json --with-mistakes`,
+    `${APP_SECRET_ENV}=sk_test_… pgv2kit generate --app-id app_9f2c --method POST ` +
+      '--url https://pg.example.com/pg/v2/payment/create --body-file body.json --with-mistakes',
     'pgv2kit generate --seed 42 --count 20 --kind signature',
     'pgv2kit generate --seed 7 --count 20 --kind authorization --dir ./my-vectors',
   ],

@@ -38,7 +38,8 @@ export async function runMerge({
   const out = values['no-reports'] ? undefined : (reportDir ?? join(io.cwd, 'reports', model.runName));
   if (out !== undefined && inputs.some((d) => resolve(d) === resolve(out)))
     throw new UsageError(
-      `--report-dir ${out} is one of the shards' folders: the merged reports would replace the shard they are made from; give another folder`,
+      `--report-dir ${out} is one of the shards' folders: ` +
+        'the merged reports would replace the shard they are made from; give another folder',
     );
   // the shards' texts are masked already; the merchant secret of this job is masked again
   const secrets = [io.env[APP_SECRET_ENV] ?? ''].filter((s) => s !== '');

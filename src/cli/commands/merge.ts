@@ -44,8 +44,12 @@ export const mergeCommand = defineCommand({
   exitCodes: {
     0: 'conformant: as one run',
     1: 'nonconformance, or no test ran: as one run',
-    2: 'usage error: a folder that is not a shard, shards of different runs, a shard missing or given twice, a report folder that cannot be written',
-    3: 'a shard could not start its testee or reach its target, stopped at its deadline, or gave up on its testee: as one run',
+    2:
+      'usage error: a folder that is not a shard, shards of different runs, a shard missing or given twice, ' +
+      'a report folder that cannot be written',
+    3:
+      'a shard could not start its testee or reach its target, stopped at its deadline, ' +
+      'or gave up on its testee: as one run',
   },
   examples: [
     'pgv2kit merge shard-1 shard-2 shard-3 --report-dir reports/all',

@@ -51,7 +51,8 @@ export async function runRun({
   addSecret,
   atEnd,
 }: CommandContext<typeof runOptions>): Promise<number> {
-  // the option rules (one target, merchant options with --merchant, …) and numbers are run.ts's table, applied by the parser
+  // the option rules (one target, merchant options with --merchant, …) and numbers are run.ts's table, applied by
+  // the parser
   // --json: stdout carries the one JSON summary; every line for people goes to stderr
   const { io, emit } = jsonOutput(values.json === true, given);
   // `--testee python3 x.py` unquoted: the shell split the command line (and a path with spaces)
@@ -86,7 +87,8 @@ export async function runRun({
   const saveTo =
     values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties, limits) : undefined;
 
-  // a set that does not load (VectorSetError) and a pattern that matches nothing (SelectionError) are usage errors (exit 2)
+  // a set that does not load (VectorSetError) and a pattern that matches nothing (SelectionError) are usage errors
+  // (exit 2)
   const set = loadVectorSets(vectorFolders(values.vectors, io.cwd), { limits });
   const selected = selectCases(liveCases(set), selection, PROPERTY_SELECTABLES);
   for (const s of caseSecrets(selected)) addSecret(s);
@@ -127,7 +129,8 @@ export async function runRun({
       seed: merchantSeed,
       log,
       addSecret: (s) => {
-        // a role's credentials (the reference gateway's or the sample merchant's demo secret): masked on the terminal and in every report
+        // a role's credentials (the reference gateway's or the sample merchant's demo secret): masked on the
+        // terminal and in every report
         addSecret(s);
         secrets.push(s);
       },
@@ -247,16 +250,22 @@ export async function runRun({
   }
 }
 
-/** The exit code of a run that finished (its warnings said on stderr): 130/143 interrupted, 3 the run itself failed, 1 nonconformant or nothing ran, 0 conformant. */
+/**
+ * The exit code of a run that finished (its warnings said on stderr): 130/143 interrupted, 3 the run itself failed,
+ * 1 nonconformant or nothing ran, 0 conformant.
+ */
 function runExitCode(run: RunResult, subject: Subject, signalled: NodeJS.Signals | undefined, io: CliIo): number {
-  // what went wrong outside any case (a testee's lines that were no request's answer): no case is charged with it, and the run says so
+  // what went wrong outside any case (a testee's lines that were no request's answer): no case is charged with it,
+  // and the run says so
   for (const warning of subject.warnings?.() ?? []) io.stderr(`pgv2kit run: warning: ${warning}\n`);
   if (run.stopped)
     io.stderr(
-      `pgv2kit run: stopped early: ${run.stopped.reason}; ${run.stopped.notRun} selected case${run.stopped.notRun === 1 ? '' : 's'} not run\n`,
+      `pgv2kit run: stopped early: ${run.stopped.reason}; ` +
+        `${run.stopped.notRun} selected case${run.stopped.notRun === 1 ? '' : 's'} not run\n`,
     );
   if (signalled) return signalled === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
-  // the run did not finish in its time, or the testee was given up on: what did not run did not pass (exit 3, the reports say so)
+  // the run did not finish in its time, or the testee was given up on: what did not run did not pass (exit 3, the
+  // reports say so)
   if (run.stopped && STOP_INFO[run.stopped.kind].runFailed) return EXIT.failure;
   // given up on while the properties ran (no case left to stop)
   const dead = subject.gaveUp?.();
@@ -267,7 +276,8 @@ function runExitCode(run: RunResult, subject: Subject, signalled: NodeJS.Signals
   if (run.noTestRan) {
     const emptyShard =
       run.shard && run.cases.length === 0
-        ? ` (shard ${run.shard.index}/${run.shard.count} holds none of the ${run.shard.ids.length} selected cases: use fewer shards)`
+        ? ` (shard ${run.shard.index}/${run.shard.count} holds none of the ${run.shard.ids.length} selected cases: ` +
+          'use fewer shards)'
         : '';
     io.stderr(`pgv2kit run: ${run.noTestRan}${emptyShard}\n`);
     return EXIT.nonconformance;
@@ -298,7 +308,8 @@ function propertyOptions(
     const m = /^(property\.[a-z0-9.-]+)=(-?\d+):(\d+(?::\d+)*)$/.exec(values.replay.trim());
     if (!m || !PROPERTIES.some((p) => p.id === m[1]))
       throw new UsageError(
-        `--replay takes <property id>=<seed>:<path> as a failure prints it (e.g. property.lf.sign=42:3:0), not ${JSON.stringify(values.replay)}`,
+        '--replay takes <property id>=<seed>:<path> as a failure prints it (e.g. property.lf.sign=42:3:0), ' +
+          `not ${JSON.stringify(values.replay)}`,
       );
     seed = Number(m[2]);
     replay = { id: m[1] ?? '', path: m[3] ?? '' };
@@ -333,7 +344,8 @@ function updateList(
   const added = entries.filter((e) => !before.has(e.id)).length;
   const removed = [...before.keys()].filter((id) => !now.has(id)).length;
   say(
-    `expected-failure list ${path}: ${entries.length} entries (${added} added, ${removed} removed${outside.length > 0 ? `, ${outside.length} kept for cases this run did not select` : ''})\n`,
+    `expected-failure list ${path}: ${entries.length} entries (${added} added, ${removed} removed` +
+      `${outside.length > 0 ? `, ${outside.length} kept for cases this run did not select` : ''})\n`,
   );
   const cases = run.cases.map((c) => {
     const entry = entries.find((e) => e.id === c.id);

@@ -18,7 +18,9 @@ import { DEFAULT_GIVE_UP_AFTER, DEFAULT_MAX_RESTARTS } from '../../protocol/star
 function namesTarget(name: 'name' | 'version') {
   return {
     options: ['gateway', 'merchant'],
-    message: `--${name} names a gateway or merchant under test (--gateway, --merchant): a testee or a module names itself in its handshake`,
+    message:
+      `--${name} names a gateway or merchant under test (--gateway, --merchant): ` +
+      'a testee or a module names itself in its handshake',
   } as const;
 }
 
@@ -26,7 +28,8 @@ function namesTarget(name: 'name' | 'version') {
 const NEEDS_PROPERTIES = {
   options: ['no-properties', 'gateway', 'merchant'],
   message:
-    '--properties and --replay need the properties: leave out --no-properties (and --gateway and --merchant, which have none)',
+    '--properties and --replay need the properties: ' +
+    'leave out --no-properties (and --gateway and --merchant, which have none)',
 } as const;
 
 /** --shard's value. */
@@ -58,7 +61,8 @@ export const runOptions = {
   merchant: {
     type: 'boolean',
     description:
-      'Merchant role: check the merchant at --notify-url and --return-url (default: the sample merchant, started on 127.0.0.1)',
+      'Merchant role: check the merchant at --notify-url and --return-url ' +
+      '(default: the sample merchant, started on 127.0.0.1)',
     conflicts: ['testee', 'module', 'gateway'],
   },
   ...withRule(merchantOptions, { requires: { options: ['merchant'], why: 'the merchant role' } }),
@@ -82,7 +86,8 @@ export const runOptions = {
     valueName: '<dirs>',
     list: 'folders',
     description:
-      "The vectors folder (default: the kit's own); several run together, comma-separated, kit naming the kit's own: --vectors kit,./my-vectors",
+      "The vectors folder (default: the kit's own); several run together, comma-separated, " +
+      "kit naming the kit's own: --vectors kit,./my-vectors",
   },
   only: {
     type: 'string',
@@ -171,7 +176,8 @@ export const runOptions = {
     type: 'string',
     valueName: '<i>/<n>',
     description:
-      "Run only shard i of n (by case id: a case keeps its shard as others are added); pgv2kit merge joins the shards' report folders",
+      'Run only shard i of n (by case id: a case keeps its shard as others are added); ' +
+      "pgv2kit merge joins the shards' report folders",
     parse: shardOf,
   },
   junit: {
@@ -182,7 +188,8 @@ export const runOptions = {
   json: {
     type: 'boolean',
     description:
-      'Print one JSON summary on stdout (totals, verdict, exit code, failures, where the reports went); every other line goes to stderr',
+      'Print one JSON summary on stdout (totals, verdict, exit code, failures, where the reports went); ' +
+      'every other line goes to stderr',
     conflicts: { options: ['list'], message: '--json summarizes a run: leave out --list' },
   },
   properties: {
@@ -211,7 +218,9 @@ export const runOptions = {
     type: 'string',
     valueName: '<file>',
     description:
-      "Write the properties' counterexamples as vector cases to this file (in the signature/, authorization/, request/, response/ or webhook/ folder of a vectors folder, made when missing; appended when it exists, unless it is a file of the kit's own vectors)",
+      "Write the properties' counterexamples as vector cases to this file " +
+      '(in the signature/, authorization/, request/, response/ or webhook/ folder of a vectors folder, ' +
+      "made when missing; appended when it exists, unless it is a file of the kit's own vectors)",
   },
   ...deadlineOption,
   ...vectorLimitOptions,
@@ -221,7 +230,8 @@ export const runCommand = defineCommand({
   name: 'run',
   summary: 'Run every vector against an implementation (a testee, a module, or the reference) and write reports',
   usage:
-    'pgv2kit run [--testee "<command>" | --module <path> | --gateway [<base_url>] | --merchant [--notify-url <url> --return-url <url>]] [options]',
+    'pgv2kit run [--testee "<command>" | --module <path> | --gateway [<base_url>] | ' +
+    '--merchant [--notify-url <url> --return-url <url>]] [options]',
   description: [
     'With --testee, the command is started as a child process and spoken to over testee',
     'protocol v1 (docs/PROTOCOL.md); with --module, a JS/TS module is loaded in',
@@ -280,8 +290,15 @@ export const runCommand = defineCommand({
     0: 'some step ran and none failed (partial and skipped cases do not fail the run; failures as listed)',
     1: 'nonconformance: a case failed or errored, or a listed case passed; or no test ran',
     2: 'usage or configuration error: options, vectors folder, module, expected-failure file, a report folder in use',
-    3: 'the testee could not be started or never became ready, or was given up on (it could not be restarted, failed --give-up-after requests in a row or was restarted --max-restarts times); the gateway or merchant at the URLs given could not be reached (checked before any case); --deadline passed; the sample merchant could not be started. Reports are written in each case but the last, saying what ran and why the rest did not',
-    130: 'interrupted by Ctrl-C (SIGINT): the testee stopped, reports written of what ran, marked interrupted (a second Ctrl-C stops at once)',
+    3:
+      'the testee could not be started or never became ready, or was given up on ' +
+      '(it could not be restarted, failed --give-up-after requests in a row or was restarted --max-restarts times); ' +
+      'the gateway or merchant at the URLs given could not be reached (checked before any case); ' +
+      '--deadline passed; the sample merchant could not be started. ' +
+      'Reports are written in each case but the last, saying what ran and why the rest did not',
+    130:
+      'interrupted by Ctrl-C (SIGINT): the testee stopped, reports written of what ran, marked interrupted ' +
+      '(a second Ctrl-C stops at once)',
     143: 'terminated (SIGTERM): as 130',
   },
   examples: [
@@ -291,7 +308,9 @@ export const runCommand = defineCommand({
     'pgv2kit run --module ./my-subject.mjs --skip flag:UppercaseHex --list',
     'pgv2kit run --testee "node my-adapter.mjs" --properties 1000 --seed 42',
     'pgv2kit run --testee "node my-adapter.mjs" --replay property.lf.sign=42:3:0:1',
-    'pgv2kit run --merchant --notify-url https://shop.example/pay/notify --deliver-to http://127.0.0.1:8080/pay/notify --return-url https://shop.example/pay/done --return-deliver-to http://127.0.0.1:8080/pay/done --seed 42',
+    'pgv2kit run --merchant --notify-url https://shop.example/pay/notify ' +
+      '--deliver-to http://127.0.0.1:8080/pay/notify --return-url https://shop.example/pay/done ' +
+      '--return-deliver-to http://127.0.0.1:8080/pay/done --seed 42',
   ],
   run: async (context) => (await import('./run.run.js')).runRun(context),
 });

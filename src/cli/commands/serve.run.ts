@@ -27,7 +27,8 @@ export async function runServe({ values, io, addSecret }: CommandContext<typeof 
  * @param values - the command's option values
  * @param io - the io
  * @param addSecret - declares the secret in use, masked in every output
- * @param stop - called once the gateway listens (nothing is watched before, nor after a failed start): settles when it should stop, with the reason
+ * @param stop - called once the gateway listens (nothing is watched before, nor after a failed start): settles when
+ *   it should stop, with the reason
  * @param started - called with the gateway once it listens (tests)
  * @returns the exit code
  * @throws {UsageError} for a bad port, an appId without a secret (or a secret without an appId), a bad appId
@@ -43,7 +44,8 @@ export async function serve(
   const port = portOf(values.port, 'port');
   const uploadPort = portOf(values['upload-port'], 'upload-port');
   const { merchant, source } = merchantOf(values, io.env);
-  // the demo merchant's secret is published (docs/guide/gateway.md, --help): printed in clear, labelled; any other is masked everywhere
+  // the demo merchant's secret is published (docs/guide/gateway.md, --help): printed in clear, labelled; any other
+  // is masked everywhere
   const demo = merchant === DEMO_MERCHANT;
   if (!demo) addSecret(merchant.appSecret);
   const host = values.host ?? '127.0.0.1';
@@ -71,9 +73,15 @@ export async function serve(
   }
   const shown = demo ? merchant.appSecret : maskSecret(merchant.appSecret);
   if (values.json) {
-    io.stdout(
-      `${JSON.stringify({ baseUrl: gateway.baseUrl, uploadUrl: gateway.uploadUrl, appId: merchant.appId, secret: shown, testCredential: demo, storageDir: gateway.storage.dir })}\n`,
-    );
+    const summary = {
+      baseUrl: gateway.baseUrl,
+      uploadUrl: gateway.uploadUrl,
+      appId: merchant.appId,
+      secret: shown,
+      testCredential: demo,
+      storageDir: gateway.storage.dir,
+    };
+    io.stdout(`${JSON.stringify(summary)}\n`);
   } else {
     io.stdout(
       [

@@ -46,7 +46,8 @@ export const serveOptions = {
   json: {
     type: 'boolean',
     description:
-      'Print one JSON line (baseUrl, uploadUrl, appId, secret: the demo one in clear, any other masked; testCredential) instead of text',
+      'Print one JSON line (baseUrl, uploadUrl, appId, secret: the demo one in clear, any other masked; ' +
+      'testCredential) instead of text',
   },
   quiet: { type: 'boolean', description: 'Print no line per request' },
   'ignore-empty-items': {

@@ -61,11 +61,15 @@ export async function runVectors({ values, positionals, io }: CommandContext<typ
     set = loadVectorSet(dir, { limits });
   } catch (e) {
     if (e instanceof VectorSetError && !(e instanceof VectorSchemaError)) {
-      if (values.json)
-        io.stdout(
-          `${JSON.stringify({ ok: false, dir, refused: e instanceof VectorInputError, problems: e.problems } satisfies VectorsProblemReport, null, 2)}\n`,
-        );
-      else io.stdout(formatProblems(dir, e.problems));
+      if (values.json) {
+        const report = {
+          ok: false,
+          dir,
+          refused: e instanceof VectorInputError,
+          problems: e.problems,
+        } satisfies VectorsProblemReport;
+        io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+      } else io.stdout(formatProblems(dir, e.problems));
       // a file refused as input (not a regular file in the folder, over a limit): the set was not judged
       return e instanceof VectorInputError ? EXIT.usage : EXIT.nonconformance;
     }
@@ -82,7 +86,9 @@ export async function runVectors({ values, positionals, io }: CommandContext<typ
     try {
       const written = exportVectorsJson(set, out);
       io.stdout(
-        `exported ${written.numberOfTests} cases of ${written.files.length} vector files (vector set ${set.hash.slice(0, 12)}) to ${out}: <kind>/<file>.json, schema/<kind>.schema.json, index.json\n`,
+        `exported ${written.numberOfTests} cases of ${written.files.length} vector files ` +
+          `(vector set ${set.hash.slice(0, 12)}) to ${out}: ` +
+          '<kind>/<file>.json, schema/<kind>.schema.json, index.json\n',
       );
     } catch (e) {
       const reason = fileErrorReason(e);
@@ -149,7 +155,9 @@ function initFolder(
     throw e;
   }
   io.stdout(
-    `made ${root}: README.md, signature/own.yaml (one example case), notes.yaml\ncheck it:  pgv2kit vectors --dir ${args[0]}\nrun it:    pgv2kit run --vectors kit,${args[0]} --testee "<your adapter>"\n`,
+    `made ${root}: README.md, signature/own.yaml (one example case), notes.yaml\n` +
+      `check it:  pgv2kit vectors --dir ${args[0]}\n` +
+      `run it:    pgv2kit run --vectors kit,${args[0]} --testee "<your adapter>"\n`,
   );
   return EXIT.ok;
 }
@@ -239,26 +247,34 @@ function formatReport(r: VectorsReport): string {
     r.warnings.length === 0
       ? 'warnings: none\n'
       : `warnings (${r.warnings.length}):\n${r.warnings.map((w) => `  ${w}\n`).join('')}`;
+  const counts = { cases: r.total.cases + r.total.superseded, superseded: r.total.superseded, live: r.total.cases };
+  const notes =
+    resolve(r.dir) === resolve(DEFAULT_VECTORS_DIR) ? ' in notes.yaml' : " (the kit's and this folder's notes.yaml)";
   return [
     `vector set ${r.dir}\n`,
     `hash (SHA-256 of the files) ${r.hash}\n`,
     '\n',
     table,
     '\n',
-    `${caseCount({ cases: r.total.cases + r.total.superseded, superseded: r.total.superseded, live: r.total.cases })} (the cases column: valid + invalid + acceptable, the cases that run; superseded cases stay in their files and never run)\n`,
+    `${caseCount(counts)} (the cases column: valid + invalid + acceptable, the cases that run; ` +
+      'superseded cases stay in their files and never run)\n',
     // a folder of one's own has the kit's flags as well as those of its own notes.yaml
-    `flags explained${resolve(r.dir) === resolve(DEFAULT_VECTORS_DIR) ? ' in notes.yaml' : " (the kit's and this folder's notes.yaml)"}: ${r.flags}\n`,
+    `flags explained${notes}: ${r.flags}\n`,
     warnings,
     `OK: ${r.total.files} vector file${r.total.files === 1 ? '' : 's'} and notes.yaml are valid\n`,
   ].join('');
 }
 
 function formatProblems(dir: string, problems: readonly VectorProblem[]): string {
+  const refused = problems.filter((p) => p.refused).length;
+  const plural = problems.length === 1 ? '' : 's';
+  const legend = '(file: case <id> at <JSON pointer>: message)\n';
   return [
     `vector set ${dir}\n`,
     problems.some((p) => p.refused)
-      ? `REFUSED: ${problems.filter((p) => p.refused).length} of the ${problems.length} problem${problems.length === 1 ? '' : 's'} below ${problems.filter((p) => p.refused).length === 1 ? 'is a file' : 'are files'} the kit does not read (file: case <id> at <JSON pointer>: message)\n`
-      : `INVALID: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the vector files (file: case <id> at <JSON pointer>: message)\n`,
+      ? `REFUSED: ${refused} of the ${problems.length} problem${plural} below ` +
+        `${refused === 1 ? 'is a file' : 'are files'} the kit does not read ${legend}`
+      : `INVALID: ${problems.length} problem${plural} in the vector files ${legend}`,
     ...problems.map((p) => `  ${formatProblem(p)}\n`),
   ].join('');
 }

@@ -58,7 +58,9 @@ export const vectorsCommand = defineCommand({
   name: 'vectors',
   summary: 'Validate every vector file and count the cases per kind and result',
   usage:
-    'pgv2kit vectors [--dir <vectors dir>] [--json]\n       pgv2kit vectors export --format json --out <dir> [--dir <vectors dir>]\n       pgv2kit vectors init <dir>',
+    'pgv2kit vectors [--dir <vectors dir>] [--json]\n' +
+    '       pgv2kit vectors export --format json --out <dir> [--dir <vectors dir>]\n' +
+    '       pgv2kit vectors init <dir>',
   arguments: [
     { name: 'export', description: 'Write the set as JSON files any language can load without the kit (--out)' },
     {
@@ -90,7 +92,9 @@ export const vectorsCommand = defineCommand({
   exitCodes: {
     0: 'every vector file is valid (warnings do not fail)',
     1: 'a vector file is bad: every problem is printed',
-    2: 'usage or configuration error, or a file refused unread: a symlink out of the folder, a FIFO or device, a file or string over its limit, nesting or aliases past theirs (every one printed)',
+    2:
+      'usage or configuration error, or a file refused unread: a symlink out of the folder, a FIFO or device, ' +
+      'a file or string over its limit, nesting or aliases past theirs (every one printed)',
   },
   examples: [
     'pgv2kit vectors',

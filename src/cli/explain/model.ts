@@ -128,7 +128,16 @@ export type Verdict = Explanation['verdict'];
  * @param input - the parts, and timestamp + nonce or the header
  * @returns the explanation
  * @throws {RangeError} when neither timestamp + nonce nor a header is given
- * @example explainSignature({ appId, appSecret, method: 'POST', url, body: utf8(body), bodySource: 'file', authorization }).verdict
+ * @example
+ * explainSignature({
+ *   appId,
+ *   appSecret,
+ *   method: 'POST',
+ *   url,
+ *   body: utf8(body),
+ *   bodySource: 'file',
+ *   authorization,
+ * }).verdict
  */
 export function explainSignature(input: ExplainInput): Explanation {
   const notes: Note[] = [];
@@ -222,7 +231,9 @@ export function explainSignature(input: ExplainInput): Explanation {
     notes.push({
       part: 'authorization',
       ref: '§5.3, R9',
-      message: `the header's appId ${JSON.stringify(header.items.appId)} is not --app-id ${JSON.stringify(input.appId)}: a verifier refuses the header before comparing signs`,
+      message:
+        `the header's appId ${JSON.stringify(header.items.appId)} is not --app-id ${JSON.stringify(input.appId)}: ` +
+        'a verifier refuses the header before comparing signs',
     });
   }
   if (signForm === 'upper-hex' && comparison.sameDigest) {
@@ -230,7 +241,8 @@ export function explainSignature(input: ExplainInput): Explanation {
       part: 'authorization',
       ref: '§5.2, R7',
       message:
-        "the header's sign is the right digest in upper-case hex: signers must emit lower case; a verifier may refuse it",
+        "the header's sign is the right digest in upper-case hex: " +
+        'signers must emit lower case; a verifier may refuse it',
     });
   } else if (signForm === 'upper-hex') {
     notes.push({
@@ -277,7 +289,8 @@ const TOLERANCE_NOTES: Record<Tolerance, string> = {
   'extra-item': 'the header has items other than appId, sign, timestamp, nonce: a verifier may ignore or refuse them',
   'scheme-case': 'the scheme name is not written V2_SHA256 in upper case: a verifier may accept or refuse it',
   'empty-element':
-    'the item list has an empty element (two commas, or a comma first or last): a verifier may ignore it or refuse the header (R8 (d))',
+    'the item list has an empty element (two commas, or a comma first or last): ' +
+    'a verifier may ignore it or refuse the header (R8 (d))',
   'name-case':
     'an item name is written in another letter case: a verifier may read it as the item or as an unknown one (R8 (e))',
 };
@@ -358,16 +371,22 @@ function bodyNotes(body: Uint8Array, source: ExplainInput['bodySource']): Note[]
   if (f.bytes === 0)
     add(
       'R2',
-      `the body is empty${source === 'none' ? ' (no --body or --body-file)' : ''}: part 7 is the empty string, still followed by LF (the content ends in two LFs)`,
+      `the body is empty${source === 'none' ? ' (no --body or --body-file)' : ''}: ` +
+        'part 7 is the empty string, still followed by LF (the content ends in two LFs)',
     );
   if (f.endsWithLf)
     add('R1', 'the body ends in LF: part 7 is still followed by one LF, so the content ends in two LFs, never three');
   if (f.lf > 0)
-    add(undefined, `the body holds ${f.lf} LF${f.lf === 1 ? '' : 's'} of its own, shown ⏎ like the others and signed`);
+    add(
+      undefined,
+      `the body holds ${f.lf} LF${f.lf === 1 ? '' : 's'} of its own, ` + 'shown ⏎ like the others and signed',
+    );
   if (f.cr > 0)
     add(
       'R3',
-      `the body holds ${f.cr} CR (\\r)${f.crlf > 0 ? `, ${f.crlf === f.cr ? 'all' : f.crlf} in CR LF line ends` : ''}: signed as they are, no line-end conversion`,
+      `the body holds ${f.cr} CR (\\r)` +
+        `${f.crlf > 0 ? `, ${f.crlf === f.cr ? 'all' : f.crlf} in CR LF line ends` : ''}: ` +
+        'signed as they are, no line-end conversion',
     );
   if (f.tab > 0) add('R3', `the body holds ${f.tab} tab${f.tab === 1 ? '' : 's'} (\\t), signed as they are`);
   if (f.startsWithBom) add('R3', 'the body starts with a BOM (\\uFEFF, bytes EF BB BF): it is kept and signed');
@@ -379,18 +398,21 @@ function bodyNotes(body: Uint8Array, source: ExplainInput['bodySource']): Note[]
   if (f.nonAsciiChars > 0)
     add(
       'R3',
-      `the body holds ${f.nonAsciiChars} non-ASCII character${f.nonAsciiChars === 1 ? '' : 's'} taking ${f.nonAsciiBytes} bytes in UTF-8: lengths in bytes and in characters differ`,
+      `the body holds ${f.nonAsciiChars} non-ASCII character${f.nonAsciiChars === 1 ? '' : 's'} ` +
+        `taking ${f.nonAsciiBytes} bytes in UTF-8: lengths in bytes and in characters differ`,
     );
   const otherEscapes = f.escapedChars - (f.startsWithBom ? 1 : 0);
   if (otherEscapes > 0)
     add(
       'R3',
-      `the body holds ${otherEscapes} invisible or combining character${otherEscapes === 1 ? '' : 's'} (shown \\uXXXX): Unicode normalisation would change the bytes`,
+      `the body holds ${otherEscapes} invisible or combining character${otherEscapes === 1 ? '' : 's'} ` +
+        '(shown \\uXXXX): Unicode normalisation would change the bytes',
     );
   if (f.invalidBytes > 0)
     add(
       'R3',
-      `the body holds ${f.invalidBytes} byte${f.invalidBytes === 1 ? ' that is' : 's that are'} not valid UTF-8 (shown \\xNN): signed as they are`,
+      `the body holds ${f.invalidBytes} byte${f.invalidBytes === 1 ? ' that is' : 's that are'} ` +
+        'not valid UTF-8 (shown \\xNN): signed as they are',
     );
   return notes;
 }

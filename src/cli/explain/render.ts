@@ -16,7 +16,9 @@ const GUTTER = '│';
  * @returns the text, ending in LF
  * @example
  * import { explainSignature } from './model.js';
- * renderExplanation(explainSignature({ appId, appSecret, method: 'POST', url, body: utf8(body), bodySource: 'file', authorization }))
+ * renderExplanation(
+ *   explainSignature({ appId, appSecret, method: 'POST', url, body: utf8(body), bodySource: 'file', authorization }),
+ * )
  */
 export function renderExplanation(x: Explanation): string {
   if (x.verdict === 'refused') {
@@ -24,7 +26,8 @@ export function renderExplanation(x: Explanation): string {
       ...authorizationHead(x.header.header),
       '',
       `REFUSED: the Authorization header cannot be parsed: ${x.header.message}`,
-      'Without its timestamp and nonce (R6) the content cannot be built: pass --timestamp and --nonce instead to see it.',
+      'Without its timestamp and nonce (R6) the content cannot be built: ' +
+        'pass --timestamp and --nonce instead to see it.',
     ]);
   }
   const out = [
@@ -49,7 +52,8 @@ export function renderExplanation(x: Explanation): string {
   out.push(
     '',
     ...authorizationHead(x.header.header),
-    `  appId          ${oneLine(items.appId)}${c.appIdMatches ? ' (the same as --app-id)' : ' (NOT the --app-id given)'}`,
+    `  appId          ${oneLine(items.appId)}` +
+      `${c.appIdMatches ? ' (the same as --app-id)' : ' (NOT the --app-id given)'}`,
     `  timestamp      ${oneLine(items.timestamp)} (part 5, R6)`,
     `  nonce          ${oneLine(items.nonce)} (part 6, R6)`,
     ...Object.entries(extra).map(([name, value]) => `  extra item     ${oneLine(name)}=${oneLine(value)}`),
@@ -73,7 +77,8 @@ export function renderExplanation(x: Explanation): string {
   out.push(...docsLine(out), `MISMATCH: ${why.join('; ')}.`);
   if (!c.sameDigest && x.mistakes.length > 0) {
     out.push(
-      `The header's sign is what a signer gets with ${x.mistakes.length === 1 ? 'this mistake' : 'any of these mistakes (they give the same content)'}:`,
+      "The header's sign is what a signer gets with " +
+        `${x.mistakes.length === 1 ? 'this mistake' : 'any of these mistakes (they give the same content)'}:`,
     );
     out.push(
       ...x.mistakes.map((m) => {
@@ -83,7 +88,8 @@ export function renderExplanation(x: Explanation): string {
     );
   } else if (!c.sameDigest) {
     out.push(
-      "No known mistake reproduces the header's sign: compare each part above, byte by byte, with what the signer used (the secret too: its length is shown).",
+      "No known mistake reproduces the header's sign: compare each part above, byte by byte, " +
+        'with what the signer used (the secret too: its length is shown).',
     );
   }
   return lines(out);
@@ -95,7 +101,11 @@ export function renderExplanation(x: Explanation): string {
  * @returns a JSON-serialisable object
  * @example
  * import { explainSignature } from './model.js';
- * JSON.stringify(explanationJson(explainSignature({ appId, appSecret, method: 'POST', url, body: utf8(body), bodySource: 'file', authorization })))
+ * JSON.stringify(
+ *   explanationJson(
+ *     explainSignature({ appId, appSecret, method: 'POST', url, body: utf8(body), bodySource: 'file', authorization }),
+ *   ),
+ * )
  */
 export function explanationJson(x: Explanation): object {
   if (x.verdict === 'refused') {
