@@ -1,20 +1,14 @@
 #!/usr/bin/env node
-// The checks `npm test` runs before the tests: the build, the type check, the lint (eslint, src/) and,
-// once FORMAT_ENFORCED, the formatting check (prettier) at once (tsc is single-threaded for most of its time: eslint and prettier
-// take the other core), then the layer rules on the built tree (beside the others when the build is
-// skipped). A dist/ newer than every source and build setting is not built again (scripts/dist-fresh.mjs:
-// on a fresh clone, npm ci has just built it). Each one's output is printed whole when it ends; the exit
-// code is the first failure's, so a red step is never hidden by a green one.
+// The checks `npm test` runs before the tests: the build, the type check, the lint (eslint over src/,
+// scripts/ and bin/; `npm run lint` takes the tests too) and the formatting check (prettier, the whole
+// tree) at once — tsc is single-threaded for most of its time: eslint and prettier take the other core —
+// then the layer rules on the built tree (beside the others when the build is skipped). A dist/ newer than
+// every source and build setting is not built again (scripts/dist-fresh.mjs: on a fresh clone, npm ci has
+// just built it). Each one's output is printed whole when it ends; the exit code is the first failure's,
+// so a red step is never hidden by a green one.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { distFresh } from './dist-fresh.mjs';
-
-// THE SWITCH: whether an unformatted file fails `npm test`. Off until the whole tree is formatted in one
-// commit of its own (npm run format; its hash then goes into .git-blame-ignore-revs): that commit sets
-// it to true. While off, format:check is not run by npm test (npm run format:check runs it).
-const FORMAT_ENFORCED = false;
-// Whether npm test lints (src/, scripts/, bin/): off until CI's budget has room, as FORMAT_ENFORCED (issue 23).
-const LINT_IN_CHECKS = false;
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -31,15 +25,6 @@ function step(script, report = (code, out) => `> ${script}: ${code === 0 ? 'ok' 
   });
 }
 
-/** format:check when FORMAT_ENFORCED; before that, a line saying so (prettier over the tree is 6 s of CPU CI has no room for yet). */
-async function format() {
-  if (FORMAT_ENFORCED) return step('format:check');
-  process.stdout.write(
-    '> format:check: not run yet (FORMAT_ENFORCED in scripts/checks.mjs; npm run format:check runs it)\n',
-  );
-  return 0;
-}
-
 const fresh = distFresh(fileURLToPath(new URL('..', import.meta.url)));
 if (fresh)
   process.stdout.write(
@@ -52,9 +37,7 @@ const codes = await Promise.all([
   build,
   build.then((code) => (code === 0 ? step('typecheck') : 1)),
   build.then((code) => (code === 0 ? step('layers') : 1)),
-  // LINT_IN_CHECKS: eslint waits with the formatter until CI's budget has room (its 4 s of CPU put a fresh clone's
-  // .ci/run over 100 s): npm run lint (the whole tree) passes, and is run before a commit
-  ...(LINT_IN_CHECKS ? [step('lint:src')] : []),
-  format(),
+  step('lint:src'),
+  step('format:check'),
 ]);
 process.exit(codes.find((c) => c !== 0) ?? 0);

@@ -8,7 +8,12 @@
  * import { createTesteeSubject, runConformance, runConformant, writeReports } from 'pgv2kit/run';
  * const subject = await createTesteeSubject({ command: 'node examples/node-adapter/adapter.mjs', timeoutMs: 5000 });
  * try {
- *   const run = await runConformance({ set: loadVectorSet(), subject, target: { kind: 'testee', description: 'my adapter' }, selection: { only: ['signature'], skip: [] } });
+ *   const run = await runConformance({
+ *     set: loadVectorSet(),
+ *     subject,
+ *     target: { kind: 'testee', description: 'my adapter' },
+ *     selection: { only: ['signature'], skip: [] },
+ *   });
  *   await writeReports(run, { dir: `${tmp}/my-run`, secrets: [] });
  *   console.log(runConformant(run) ? 'CONFORMANT' : 'NOT CONFORMANT');
  * } finally {
