@@ -1,43 +1,52 @@
 #!/usr/bin/env node
-// The checks `npm test` runs before the tests: the build, the type check, the lint (eslint over src/,
+// npm test: the build (unless dist/ is newer than every source and build setting: scripts/dist-fresh.mjs;
+// on a fresh clone npm ci has just built it), then at once the tests (vitest with coverage, its output
+// streamed) and the checks — the type check, the layer rules on the built tree, the lint (eslint over src/,
 // scripts/ and bin/; `npm run lint` takes the tests too) and the formatting check (prettier, the whole
-// tree) at once — tsc is single-threaded for most of its time: eslint and prettier take the other core —
-// then the layer rules on the built tree (beside the others when the build is skipped). A dist/ newer than
-// every source and build setting is not built again (scripts/dist-fresh.mjs: on a fresh clone, npm ci has
-// just built it). Each one's output is printed whole when it ends; the exit code is the first failure's,
-// so a red step is never hidden by a green one.
+// tree). The machine's cores are busy either way: run beside the tests the checks cost their CPU time,
+// not the time of a step of their own. Each check's output is printed whole when it ends, and the
+// checks' verdicts once more after the tests, so a red check is never lost in the tests' output; the exit
+// code is the first failure's. Arguments go to vitest (`npm test -- -t signature`).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { distFresh } from './dist-fresh.mjs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const CHECKS = ['typecheck', 'layers', 'lint:src', 'format:check'];
 
-function step(script, report = (code, out) => `> ${script}: ${code === 0 ? 'ok' : `failed (exit ${code})`}\n${out}`) {
+/** Runs an npm script, its output kept and printed whole when it ends; resolves to its exit code. */
+function check(script) {
   return new Promise((resolve) => {
     const child = spawn(npm, ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
     child.on('close', (code) => {
-      process.stdout.write(report(code ?? 1, out));
+      process.stdout.write(`> ${script}: ${code === 0 ? 'ok' : `failed (exit ${code})`}\n${out}`);
       resolve(code ?? 1);
     });
   });
 }
 
-const fresh = distFresh(fileURLToPath(new URL('..', import.meta.url)));
-if (fresh)
+/** Runs vitest with coverage, its output streamed; resolves to its exit code. */
+function tests(args) {
+  return new Promise((resolve) => {
+    const child = spawn(npx, ['vitest', 'run', '--coverage', ...args], { stdio: 'inherit' });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+if (distFresh(fileURLToPath(new URL('..', import.meta.url))))
   process.stdout.write(
     '> build: dist/ is newer than src/, package.json and tsconfig.build.json: not built again (npm run build forces it)\n',
   );
-// the layer rules read the built tree, and the type check the build's declarations of src/ (tsconfig.tests.json):
-// with dist/ fresh they run beside the others, else after the build
-const build = fresh ? Promise.resolve(0) : step('build');
-const codes = await Promise.all([
-  build,
-  build.then((code) => (code === 0 ? step('typecheck') : 1)),
-  build.then((code) => (code === 0 ? step('layers') : 1)),
-  step('lint:src'),
-  step('format:check'),
-]);
-process.exit(codes.find((c) => c !== 0) ?? 0);
+else if ((await check('build')) !== 0) process.exit(1);
+// the layer rules read the built tree, and the type check the build's declarations of src/ (tsconfig.tests.json)
+const checks = CHECKS.map((script) => check(script));
+const testCode = await tests(process.argv.slice(2));
+const checkCodes = await Promise.all(checks);
+process.stdout.write(
+  `> checks: ${CHECKS.map((s, i) => `${s} ${checkCodes[i] === 0 ? 'ok' : `FAILED (exit ${checkCodes[i]}, its output above)`}`).join(', ')}\n`,
+);
+process.exit(checkCodes.find((c) => c !== 0) ?? testCode);

@@ -31,7 +31,7 @@ export class TargetUnreachableError extends Pgv2kitError {
 /**
  * Reaches each target once, in order (each distinct host and port once).
  * @param targets - what each is, in words (`the gateway`), and its URL
- * @param timeoutMs - how long a connection may take
+ * @param timeoutMs - how long a connection may take (at least {@link MIN_REACH_MS})
  * @throws {TargetUnreachableError} naming the first target not reached, its URL and why
  * @example await requireReachable([{ what: 'the gateway', url: gateway.baseUrl }], 5000)
  */
@@ -44,10 +44,17 @@ export async function requireReachable(
     const key = origin(t.url);
     if (seen.has(key)) continue;
     seen.add(key);
-    const r = await reach(t.url, timeoutMs);
+    const r = await reach(t.url, Math.max(timeoutMs, MIN_REACH_MS));
     if (!r.ok) throw new TargetUnreachableError(t.what, t.url, r.reason);
   }
 }
+
+/**
+ * The least time a connection is given before a target is called unreachable, whatever --timeout says:
+ * --timeout is how long an answer may take, and a connection a loaded machine opens in 30 ms rather
+ * than 25 is no sign that the target cannot be reached (a refused or unresolvable one fails at once).
+ */
+const MIN_REACH_MS = 2000;
 
 function origin(url: string): string {
   try {
