@@ -2,8 +2,18 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import ClosingLineReporter from './suites/_support/closing-line-reporter.js';
 
-/** Test files that replace modules (vi.mock): each needs a fresh module cache. */
-const ISOLATED = ['test/reports/write-failure.test.ts'];
+/**
+ * Test files that run in a process of their own: one that replaces modules (vi.mock) needs a fresh module
+ * cache; one that loads TypeScript's compiler (or dependency-cruiser, which loads it) would leave its 9 MB
+ * in a shared worker, where V8 counts its every function again after each later file for the coverage
+ * (about 10 s of the suite's time).
+ */
+const ISOLATED = [
+  'test/reports/write-failure.test.ts',
+  'test/docs/examples.test.ts',
+  'test/docs/api.test.ts',
+  'test/layers/layers.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -67,3 +67,21 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.byteLength !== b.byteLength) return false;
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 }
+
+/** 0, 1, …, 255: the pattern {@link countingBytes} repeats. */
+const COUNTING = Uint8Array.from({ length: 256 }, (_, i) => i);
+
+/**
+ * A file of a given size whose byte i is i mod 256 (the kit's test files: every byte value, in an order a
+ * truncation or a shift changes), filled a block at a time, not a byte at a time (2 MiB in about a
+ * millisecond, not a hundred).
+ * @param size - its length in bytes
+ * @returns the bytes
+ * @example countingBytes(258) // Uint8Array.from({ length: 258 }, (_, i) => i % 256)
+ * @example countingBytes(0).length // 0
+ */
+export function countingBytes(size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  if (size > 0) Buffer.from(out.buffer, out.byteOffset, out.byteLength).fill(COUNTING);
+  return out;
+}

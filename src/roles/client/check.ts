@@ -6,7 +6,7 @@
  * recorded says exactly what the client did wrong.
  * @module
  */
-import { bytesEqual, toBase64 } from '../../scheme/bytes.js';
+import { bytesEqual, countingBytes, toBase64 } from '../../scheme/bytes.js';
 import type { Json, OperationInput } from '../../subjects/subject.js';
 import { fileBytes } from '../../vectors/fields.js';
 import type { ClientCase } from '../../vectors/types.js';
@@ -116,7 +116,7 @@ export const clientCheck = defineCheck({
 export function clientFile(c: ClientCase): Uint8Array {
   if (c.op !== 'client.upload') return new Uint8Array();
   const size = c.inputs.fileSize;
-  if (size !== undefined) return Uint8Array.from({ length: size }, (_, i) => i % 256);
+  if (size !== undefined) return countingBytes(size);
   return fileBytes(c.inputs);
 }
 

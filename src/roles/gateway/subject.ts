@@ -18,6 +18,7 @@ import {
   type UploadCredentials,
 } from '../../client/index.js';
 import { ITEM_NAMES, formatAuthorization } from '../../scheme/authorization.js';
+import { countingBytes } from '../../scheme/bytes.js';
 import { sign } from '../../scheme/sign.js';
 import { changeLastDigit } from '../../scheme/tamper.js';
 import { verifyResponse } from '../../scheme/verify.js';
@@ -218,7 +219,7 @@ async function uploadCase(
     scene: String(body['scene'] ?? ''),
   });
   const size = typeof input['fileSize'] === 'number' ? input['fileSize'] : 1024;
-  const file = Uint8Array.from({ length: size }, (_, i) => i % 256);
+  const file = countingBytes(size);
   const broken = input['break'] as UploadBreak | undefined;
   if (!broken || broken === 'over-size') {
     try {
