@@ -6,7 +6,8 @@
  * (an invalid method, path or header) is a `RangeError`.
  * @module
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { undici } from '../deps.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ClientError } from './errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type ClientOptions } from './options.js';
@@ -164,7 +165,7 @@ const agents = new Map<number, Agent>();
 function sharedAgent(timeoutMs: number): Agent {
   let agent = agents.get(timeoutMs);
   if (!agent) {
-    agent = new Agent({
+    agent = new (undici().Agent)({
       connect: { timeout: timeoutMs },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

@@ -12,7 +12,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { stringify } from 'yaml';
+import { yaml } from '../deps.js';
 import { DEFAULT_VECTOR_LIMITS } from '../vectors/limits.js';
 import { describeYamlProblem, parseVectorYaml } from '../vectors/yaml.js';
 import { writeFileAtomic } from '../atomic-file.js';
@@ -84,7 +84,7 @@ export function readExpectFailures(path: string, options: { missingOk?: boolean 
  */
 export function writeExpectFailures(path: string, entries: readonly ExpectedFailure[]): void {
   const sorted = [...entries].sort((a, b) => a.id.localeCompare(b.id)).map((e) => ({ id: e.id, reason: e.reason }));
-  const body = sorted.length ? stringify(sorted, { lineWidth: 0 }) : '[]\n';
+  const body = sorted.length ? yaml().stringify(sorted, { lineWidth: 0 }) : '[]\n';
   writeFileAtomic(
     path,
     '# pgv2kit expected failures: cases this implementation is known to fail, with the reason.\n# ' +

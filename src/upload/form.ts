@@ -6,7 +6,8 @@
  * nobody has seen before included (R15).
  * @module
  */
-import FormData from 'form-data';
+import type FormData from 'form-data';
+import { formData } from '../deps.js';
 import { assertHeaderCarriable, assertParamCarriable, assertWellFormed, escapeFormParam } from './form-param.js';
 
 /** formFields as [name, value] pairs, in the order the credentials response gave them (§2.4). */
@@ -104,7 +105,7 @@ function assemble(
   file: Buffer,
   boundary: string | undefined,
 ): UploadForm & { readonly boundary: string } {
-  const form = new FormData();
+  const form: FormData = new (formData())();
   if (boundary !== undefined) form.setBoundary(boundary);
   const b = form.getBoundary();
   for (const [name, value] of input.formFields) form.append(name, value);

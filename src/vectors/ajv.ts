@@ -4,7 +4,8 @@
  * checking without the rules that refuse valid 2020-12 idioms.
  * @module
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { ajv2020 } from '../deps.js';
 
 /**
  * A new ajv instance with the kit's settings.
@@ -13,7 +14,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
  * @example createAjv({ verbose: true }).compile({ type: 'string' })('x') // true
  */
 export function createAjv(options: { readonly verbose?: boolean } = {}): Ajv2020 {
-  return new Ajv2020({
+  const { Ajv2020: Ajv } = ajv2020();
+  return new Ajv({
     allErrors: true,
     strict: true,
     strictTypes: false,

@@ -5,7 +5,7 @@
  * @module
  */
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { Document, Scalar, visit } from 'yaml';
+import { yaml } from '../deps.js';
 import { hasInvisible, visibleScalar } from './visible-text.js';
 
 /**
@@ -17,6 +17,7 @@ import { hasInvisible, visibleScalar } from './visible-text.js';
 export function stringifyVectorFile(file: object): string {
   // no anchors and aliases for objects used twice (a provenance shared by the cases of one run):
   // a vector file is read by every language's YAML parser, and the loader limits aliases
+  const { Document, Scalar, visit } = yaml();
   const doc = new Document(file, { aliasDuplicateObjects: false });
   const marked = new Map<string, string>();
   visit(doc, {

@@ -6,7 +6,8 @@
  * sees them; aliases expand only to the alias limit. A refusal names the line.
  * @module
  */
-import { Composer, LineCounter, Parser, type Document } from 'yaml';
+import type { Document } from 'yaml';
+import { yaml } from '../deps.js';
 import { formatBytes } from '../bytes.js';
 import type { VectorLimits } from './limits.js';
 
@@ -31,6 +32,7 @@ export type ParsedYaml =
  * parseVectorYaml('a: [1]', DEFAULT_VECTOR_LIMITS) // { ok: true, data: { a: [1] } }
  */
 export function parseVectorYaml(text: string, limits: VectorLimits): ParsedYaml {
+  const { Composer, LineCounter, Parser } = yaml();
   const lines = new LineCounter();
   const tokens = [...new Parser(lines.addNewLine).parse(text)];
   const at = (offset: number): { line: number; column: number } => {

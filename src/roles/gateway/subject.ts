@@ -6,8 +6,8 @@
  * gateway check (src/checks/gateway.ts) to judge.
  * @module
  */
-import FormData from 'form-data';
-import { request } from 'undici';
+import type FormData from 'form-data';
+import { formData, undici } from '../../deps.js';
 import {
   CREDENTIALS_PATH,
   ClientError,
@@ -292,7 +292,7 @@ async function brokenUpload(
   }
   if (broken === 'field-added') fields.push(['x-pgv2kit-added', '1']);
   if (broken === 'fields-reordered') fields.reverse();
-  const form = new FormData();
+  const form: FormData = new (formData())();
   const filePart = (): void =>
     form.append('file', Buffer.from(file), {
       filename,
@@ -303,7 +303,7 @@ async function brokenUpload(
   if (broken !== 'file-not-last') filePart();
   const timeoutMs = target.timeoutMs ?? 10_000;
   const headers = { ...form.getHeaders(), ...(authorization !== undefined ? { authorization } : {}) };
-  const r = await request(credentials.uploadUrl, {
+  const r = await undici().request(credentials.uploadUrl, {
     method: credentials.httpMethod as 'POST',
     headers,
     body: form.getBuffer(),

@@ -5,7 +5,8 @@
  * body text, or the kind of error, with the duration.
  * @module
  */
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from '../../../deps.js';
 import type { HttpCall } from './target.js';
 
 /** How a call that got no HTTP answer ended. */
@@ -51,7 +52,7 @@ export interface Sender {
 export function createSender(timeoutMs: number): Sender {
   // Keep-alive, one request at a time per connection, as a gateway delivers: a call that times out,
   // resets, or whose answer is cut short destroys its connection, so it cannot disturb the next one.
-  const agent = new Agent({
+  const agent: Agent = new (undici().Agent)({
     connect: { timeout: timeoutMs },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
@@ -104,7 +105,7 @@ async function send(agent: Agent, call: HttpCall, timeoutMs: number): Promise<Se
   try {
     const headers: string[] = [];
     for (const [name, value] of call.headers) headers.push(name, value);
-    const response = await request(call.url, {
+    const response = await undici().request(call.url, {
       dispatcher: agent,
       method: call.method,
       headers,
