@@ -31,11 +31,24 @@ export const CURL_MAX_BODY = 4000;
  */
 export function curlCommand(sent: unknown): string | undefined {
   if (typeof sent !== 'object' || sent === null) return undefined;
-  const { method, url, headers, body } = sent as { method?: unknown; url?: unknown; headers?: unknown; body?: unknown };
+  const {
+    method,
+    url,
+    headers,
+    body,
+    parts: multipart,
+  } = sent as {
+    method?: unknown;
+    url?: unknown;
+    headers?: unknown;
+    body?: unknown;
+    parts?: unknown;
+  };
   if (typeof method !== 'string' || typeof url !== 'string' || !Array.isArray(headers)) return undefined;
   const pairs = headers.filter(
     (h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string' && typeof h[1] === 'string',
   );
+  if (Array.isArray(multipart)) return multipartCurl(method, url, pairs, multipart);
   // Host, Content-Length and Connection are curl's to write, as they were undici's
   const sentHeaders = pairs.filter(([name]) => !/^(content-length|host|connection)$/i.test(name));
   const has = (name: string): boolean => pairs.some(([n]) => n.toLowerCase() === name);
@@ -55,6 +68,59 @@ export function curlCommand(sent: unknown): string | undefined {
 }
 
 // --- internal ---
+
+/** A part of a multipart upload as the gateway role records it: a text part's value, or a file part's size. */
+interface SentPart {
+  readonly name: string;
+  readonly value?: string;
+  readonly filename?: string;
+  readonly contentType?: string;
+  readonly size?: number;
+}
+
+/**
+ * The curl command of a multipart upload: each part in order (`--form-string` for a text part, so a value
+ * starting with `@` or `<` is sent as written; `-F name=@…;filename=…;type=…` for a file part), the file's
+ * bytes (byte i is i mod 256, the kit's test file) made by node. curl writes its own boundary and
+ * Content-Type: the recorded one is left out.
+ */
+function multipartCurl(
+  method: string,
+  url: string,
+  headers: ReadonlyArray<readonly [string, string]>,
+  raw: readonly unknown[],
+): string | undefined {
+  const parts = raw.filter(
+    (p): p is SentPart => typeof p === 'object' && p !== null && typeof (p as SentPart).name === 'string',
+  );
+  if (parts.length !== raw.length) return undefined;
+  const files = parts.filter((p) => p.value === undefined);
+  const source = files.length === 1 ? '-' : 'pgv2kit-upload.bin';
+  const out = ['curl', '-sS', '-i', '--globoff', '-X', word(method), word(wireUrl(url))];
+  for (const [name, value] of headers)
+    if (!/^(content-length|content-type|host|connection)$/i.test(name))
+      out.push('-H', word(value === '' ? `${name};` : `${name}: ${value}`));
+  for (const name of ['Accept', 'User-Agent'])
+    if (!headers.some(([n]) => n.toLowerCase() === name.toLowerCase())) out.push('-H', `${name}:`);
+  for (const p of parts) {
+    if (p.value !== undefined) {
+      out.push('--form-string', word(`${p.name}=${p.value}`));
+      continue;
+    }
+    const filename = p.filename !== undefined ? `;filename=${formValue(p.filename)}` : '';
+    const type = p.contentType !== undefined ? `;type=${formValue(p.contentType)}` : '';
+    out.push('-F', word(`${p.name}=@${source}${filename}${type}`));
+  }
+  if (files.length === 0) return out.join(' ');
+  const size = Math.max(0, ...files.map((f) => f.size ?? 0));
+  const bytes = `node -e ${shellQuote(`process.stdout.write(Buffer.from(Array.from({ length: ${size} }, (_, i) => i % 256)))`)}`;
+  return source === '-' ? `${bytes} | ${out.join(' ')}` : `${bytes} > ${source} && ${out.join(' ')}`;
+}
+
+/** A filename or type in curl's -F syntax: double-quoted when it holds what the syntax reads (`;`, `,`, `"`). */
+function formValue(text: string): string {
+  return /[;,"\\]/.test(text) ? `"${text.replace(/["\\]/g, (c) => `\\${c}`)}"` : text;
+}
 
 /**
  * The URL as undici sends it (a WHATWG URL: dot segments resolved, non-ASCII percent-encoded, no fragment); else

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createServer } from 'node:http';
+import busboy from 'busboy';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpCall } from '../../src/roles/merchant/as-gateway/target.js';
@@ -132,6 +133,57 @@ describe('curl commands in the reports', () => {
       }
     },
   );
+
+  it.runIf(hasCurl)('an upload goes as multipart: every part in order, the file made by node, run by sh', async () => {
+    const received: Array<{ name: string; value?: string; filename?: string; type?: string; bytes?: Buffer }> = [];
+    let method = '';
+    let auth: string | undefined;
+    const server = createServer((req, res) => {
+      method = req.method ?? '';
+      auth = req.headers.authorization;
+      const bb = busboy({ headers: req.headers });
+      bb.on('field', (name, value) => received.push({ name, value }));
+      bb.on('file', (name, stream, info) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () =>
+          received.push({ name, filename: info.filename, type: info.mimeType, bytes: Buffer.concat(chunks) }),
+        );
+      });
+      bb.on('close', () => res.writeHead(204).end());
+      req.pipe(bb);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload?x=1`;
+    const line = curlCommand({
+      method: 'PUT',
+      url,
+      headers: [
+        ['content-type', 'multipart/form-data; boundary=--x'],
+        ['authorization', 'V2_SHA256 appId=a'],
+      ],
+      parts: [
+        { name: 'key', value: '@not-a-file' },
+        { name: 'policy', value: "it's <b64>" },
+        { name: 'file', filename: 'evi;dence.pdf', contentType: 'application/pdf', size: 300 },
+      ],
+    });
+    try {
+      const { stdout } = await exec('sh', ['-c', line ?? 'false']);
+      expect(stdout).toMatch(/^HTTP\/1\.1 204/);
+    } finally {
+      server.close();
+    }
+    expect(method).toBe('PUT');
+    expect(auth).toBe('V2_SHA256 appId=a');
+    // the file's bytes: byte i is i mod 256, as the kit's test files
+    const file = Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256));
+    expect(received).toEqual([
+      { name: 'key', value: '@not-a-file' },
+      { name: 'policy', value: "it's <b64>" },
+      { name: 'file', filename: 'evi;dence.pdf', type: 'application/pdf', bytes: file },
+    ]);
+  });
 
   it('a gateway case records its request: the curl command carries its URL, headers and body', async () => {
     const cwd = tmp();
