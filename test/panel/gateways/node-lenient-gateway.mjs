@@ -96,7 +96,9 @@ function readBody(req, limit) {
       if (size > limit) over = true;
       else chunks.push(c);
     });
-    req.on('end', () => (over ? reject(new Refusal(413, 'TOO_LARGE', 'body too large')) : resolve(Buffer.concat(chunks))));
+    req.on('end', () =>
+      over ? reject(new Refusal(413, 'TOO_LARGE', 'body too large')) : resolve(Buffer.concat(chunks)),
+    );
     req.on('error', reject);
   });
 }
@@ -107,7 +109,8 @@ function verifyRequest(req, url, body) {
   if (mediaType(req.headers['content-type']) !== 'application/json')
     throw new Refusal(200, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
   const accepts = (req.headers.accept ?? '').split(',').map(mediaType);
-  if (!accepts.includes('application/json')) throw new Refusal(200, 'NOT_ACCEPTABLE', 'Accept must be application/json');
+  if (!accepts.includes('application/json'))
+    throw new Refusal(200, 'NOT_ACCEPTABLE', 'Accept must be application/json');
   const values = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2)
     if (req.rawHeaders[i].toLowerCase() === 'authorization') values.push(req.rawHeaders[i + 1]);
@@ -167,15 +170,28 @@ function credentials(body) {
   return { uploadUrl, storageUri, uploadNo, formFields: Object.fromEntries(fields), httpMethod: 'POST' };
 }
 
-const PAYMENT_STRINGS = ['merchantTradeNo', 'amount', 'currency', 'description', 'merchantAttach', 'notifyUrl', 'returnUrl'];
-const PAYMENT_OBJECTS = { payer: ['userId', 'name', 'email', 'phone'], payMethod: ['type'], tradeEnv: ['ip', 'deviceId'] };
+const PAYMENT_STRINGS = [
+  'merchantTradeNo',
+  'amount',
+  'currency',
+  'description',
+  'merchantAttach',
+  'notifyUrl',
+  'returnUrl',
+];
+const PAYMENT_OBJECTS = {
+  payer: ['userId', 'name', 'email', 'phone'],
+  payMethod: ['type'],
+  tradeEnv: ['ip', 'deviceId'],
+};
 
 function payment(body) {
   for (const name of PAYMENT_STRINGS) stringField(body, name, undefined, false);
   for (const [name, subfields] of Object.entries(PAYMENT_OBJECTS)) {
     const sub = body[name];
     if (sub === undefined || sub === null) continue;
-    if (typeof sub !== 'object' || Array.isArray(sub)) throw new Refusal(200, 'INVALID_ARGUMENT', `${name} must be an object`);
+    if (typeof sub !== 'object' || Array.isArray(sub))
+      throw new Refusal(200, 'INVALID_ARGUMENT', `${name} must be an object`);
     for (const s of subfields) stringField(sub, s, undefined, false);
   }
   if (typeof body.amount === 'string' && !/^\d+(\.\d+)?$/.test(body.amount))
@@ -211,7 +227,8 @@ async function api(req, res) {
   } catch {
     return answer(res, 413, { code: 'TOO_LARGE', errorMessage: 'body too large' });
   }
-  const operation = Object.hasOwn(OPERATIONS, req.url) ? OPERATIONS[req.url] : undefined;
+  const path = req.url.split('?')[0]; // routed by path; a query is signed (part 4), not read
+  const operation = Object.hasOwn(OPERATIONS, path) ? OPERATIONS[path] : undefined;
   if (operation === undefined) return answer(res, 404, { code: 'NOT_FOUND', errorMessage: 'no such operation' });
   if (req.method !== 'POST') return answer(res, 405, { code: 'METHOD_NOT_ALLOWED', errorMessage: 'POST only' });
   try {
@@ -237,7 +254,8 @@ function parseMultipart(contentType, body) {
   if (mediaType(contentType) !== 'multipart/form-data' || m === null)
     throw new Refusal(400, 'MalformedPOSTRequest', 'the body is not multipart/form-data');
   const delimiter = Buffer.from(`--${m[1] ?? m[2]}`, 'latin1');
-  if (!body.subarray(0, delimiter.length).equals(delimiter)) throw new Refusal(400, 'MalformedPOSTRequest', 'no boundary');
+  if (!body.subarray(0, delimiter.length).equals(delimiter))
+    throw new Refusal(400, 'MalformedPOSTRequest', 'no boundary');
   const separator = Buffer.concat([Buffer.from('\r\n'), delimiter]);
   const parts = [];
   let pos = delimiter.length;
@@ -249,7 +267,10 @@ function parseMultipart(contentType, body) {
     const next = body.indexOf(separator, pos + 2);
     if (next < 0 || headEnd < 0 || headEnd > next) throw new Refusal(400, 'MalformedPOSTRequest', 'a malformed part');
     const headers = {};
-    for (const line of body.subarray(pos + 2, headEnd).toString('utf8').split('\r\n')) {
+    for (const line of body
+      .subarray(pos + 2, headEnd)
+      .toString('utf8')
+      .split('\r\n')) {
       if (line === '') continue;
       const colon = line.indexOf(':');
       if (colon < 0) throw new Refusal(400, 'MalformedPOSTRequest', 'a malformed part header');

@@ -180,10 +180,16 @@ def credentials(body):
     conditions = [{k: v} for k, v in bound] + [["content-length-range", 0, MAX_FILE]]
     policy = base64.b64encode(json.dumps({"expiration": expiration, "conditions": conditions}).encode()).decode()
     signature = hmac.new(POLICY_KEY, policy.encode(), hashlib.sha256).hexdigest()
-    fields = bound[:4 if content_type is not None else 3] + [("policy", policy)] + bound[4 if content_type is not None else 3:]
+    cut = 4 if content_type is not None else 3  # the policy after tagging, as the entries are listed in 2.4
+    fields = bound[:cut] + [("policy", policy)] + bound[cut:]
     fields.append((f"{VENDOR}-signature", signature))
     with lock:
-        issued[key] = {"fields": fields, "expires": now + VALIDITY, "contentType": content_type, "uri": f"pyg://pgv2-evidence/{key}"}
+        issued[key] = {
+            "fields": fields,
+            "expires": now + VALIDITY,
+            "contentType": content_type,
+            "uri": f"pyg://pgv2-evidence/{key}",
+        }
     return {
         "uploadUrl": upload_base,
         "storageUri": f"pyg://pgv2-evidence/{key}",
@@ -194,7 +200,11 @@ def credentials(body):
 
 
 PAYMENT_STRINGS = ("merchantTradeNo", "amount", "currency", "description", "merchantAttach", "notifyUrl", "returnUrl")
-PAYMENT_OBJECTS = {"payer": ("userId", "name", "email", "phone"), "payMethod": ("type",), "tradeEnv": ("ip", "deviceId")}
+PAYMENT_OBJECTS = {
+    "payer": ("userId", "name", "email", "phone"),
+    "payMethod": ("type",),
+    "tradeEnv": ("ip", "deviceId"),
+}
 
 
 def payment(body):
@@ -232,7 +242,7 @@ class ApiHandler(BaseHTTPRequestHandler):
         except Refused as e:
             self.close_connection = True
             return self.answer(e.status, {"code": e.code, "errorMessage": e.message})
-        operation = OPERATIONS.get(self.path)
+        operation = OPERATIONS.get(self.path.split("?", 1)[0])  # routed by path; a query is signed, not read
         if operation is None:
             return self.answer(404, {"code": "NOT_FOUND", "errorMessage": "no such operation"})
         host = self.headers.get("Host")

@@ -175,13 +175,24 @@ def generate_upload_url(body):
     storage_uri = f"wsgi://{BUCKET}/{key}"
     with lock:
         credentials_by_upload_no[upload_no] = {"fields": dict(fields), "expires": now + VALIDITY, "uri": storage_uri}
-    return {"uploadUrl": UPLOAD_URL, "storageUri": storage_uri, "uploadNo": upload_no, "formFields": fields, "httpMethod": "POST"}
+    return {
+        "uploadUrl": UPLOAD_URL,
+        "storageUri": storage_uri,
+        "uploadNo": upload_no,
+        "formFields": fields,
+        "httpMethod": "POST",
+    }
 
 
 def create_payment(body):
     for name in ("merchantTradeNo", "amount", "currency", "description", "merchantAttach", "notifyUrl", "returnUrl"):
         text(body, name, None, False)
-    for name, subfields in (("payer", ("userId", "name", "email", "phone")), ("payMethod", ("type",)), ("tradeEnv", ("ip", "deviceId"))):
+    objects = (
+        ("payer", ("userId", "name", "email", "phone")),
+        ("payMethod", ("type",)),
+        ("tradeEnv", ("ip", "deviceId")),
+    )
+    for name, subfields in objects:
         if name in body:
             if not isinstance(body[name], dict):
                 raise Problem(400, "INVALID_ARGUMENT", f"{name} must be an object")
@@ -202,7 +213,8 @@ def api(environ, start_response):
         if status == 200:
             timestamp, nonce = str(int(time.time() * 1000)), secrets.token_hex(16)
             sign = digest(environ["REQUEST_METHOD"], url, timestamp, nonce, out).hex()
-            headers.append(("Authorization", f"V2_SHA256 timestamp={timestamp},appId={APP_ID},nonce={nonce},sign={sign}"))
+            value = f"V2_SHA256 timestamp={timestamp},appId={APP_ID},nonce={nonce},sign={sign}"
+            headers.append(("Authorization", value))
         start_response({200: "200 OK", 400: "400 Bad Request", 401: "401 Unauthorized", 404: "404 Not Found",
                         405: "405 Method Not Allowed", 406: "406 Not Acceptable", 413: "413 Content Too Large",
                         415: "415 Unsupported Media Type"}[status], headers)
@@ -211,7 +223,7 @@ def api(environ, start_response):
     try:
         body = read_input(environ)
         target = environ["RAW_URI"]
-        route = ROUTES.get(target)
+        route = ROUTES.get(target.split("?", 1)[0])  # a query is signed (part 4), not read
         if route is None:
             raise Problem(404, "NOT_FOUND", "no such operation")
         if environ["REQUEST_METHOD"] != "POST":
