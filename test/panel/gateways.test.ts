@@ -1,0 +1,135 @@
+/**
+ * The gateway panel: correct gateway servers written from gateway-spec.md, readings.md and the kit's user docs
+ * alone (test/panel/gateways/, each file's header states its choices). Each is a real HTTP server in a child
+ * process; the kit plays the merchant against it — the gateway role twice against the same instance (a second
+ * run meets a gateway that has state: used nonces, issued credentials) and `fuzz --gateway` at seeds 1–5 — and
+ * nothing may fail but the kit's own defects listed in KNOWN_KIT_DEFECTS, each of which must still fail.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fuzzHttp } from '../../src/fuzz/http.js';
+import { runCases } from '../../src/runner/run.js';
+import { createGatewaySubject } from '../../src/roles/gateway/subject.js';
+import { loadVectorSet } from '../../src/vectors/load.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Member {
+  readonly name: string;
+  readonly command: readonly [string, ...string[]];
+}
+
+const MEMBERS: readonly Member[] = [
+  { name: 'py-strict-gateway', command: ['python3', 'test/panel/gateways/py-strict-gateway.py'] },
+  { name: 'node-lenient-gateway', command: [process.execPath, 'test/panel/gateways/node-lenient-gateway.mjs'] },
+  { name: 'py-wsgi-gateway', command: ['python3', 'test/panel/gateways/py-wsgi-gateway.py'] },
+];
+
+/** `fuzz` stands for the member's fuzz run (at every seed), any other id for a gateway-role case. */
+interface KitDefect {
+  readonly member: string;
+  readonly id: string;
+  readonly reason: string;
+}
+
+/**
+ * Where the kit fails a correct member (a false failure, readings.md): excluded from the 0-failed requirement,
+ * and required to fail still, so that this list cannot go stale once the kit is fixed.
+ */
+const KNOWN_KIT_DEFECTS: readonly KitDefect[] = [
+  {
+    member: 'node-lenient-gateway',
+    id: 'gateway.upload-2mib',
+    reason:
+      'the case demands 204 for a file of exactly 2,097,152 bytes, but R13 lets a file of 2,000,001 to ' +
+      '2,097,152 bytes be accepted or rejected (2 MB read as 2,000,000): the case should be acceptable',
+  },
+  {
+    member: 'node-lenient-gateway',
+    id: 'fuzz',
+    reason:
+      'fuzzHttp counts any HTTP 200 of a gateway as an acceptance, but R16 (and 2.3/7) make an envelope whose ' +
+      'code is not OK a refusal: the member refuses with HTTP 200 and code UNAUTHORIZED (signed per 5.4), ' +
+      'which the fuzzer reports as "must be refused … but got 200"',
+  },
+];
+
+const CREDENTIALS = { appId: 'app_gw_panel', appSecret: 'gw-panel-secret' };
+const SEEDS = [1, 2, 3, 4, 5];
+const FUZZ_RUNS = 150;
+
+const defectsOf = (member: string): Set<string> =>
+  new Set(KNOWN_KIT_DEFECTS.filter((d) => d.member === member).map((d) => d.id));
+
+async function start(member: Member): Promise<{ child: ChildProcess; url: string }> {
+  const [command, ...args] = member.command;
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, PGV2_APP_ID: CREDENTIALS.appId, PGV2_APP_SECRET: CREDENTIALS.appSecret },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.once('line', (line) => resolve(line.replace(/^listening /, '')));
+    child.once('exit', (code) => reject(new Error(`${member.name} exited with ${code} before listening`)));
+  });
+  return { child, url };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.stdin?.end(); // each member stops when its stdin closes
+  await exited;
+}
+
+describe.each(MEMBERS)('the panel gateway $name', (member) => {
+  const defects = defectsOf(member.name);
+  let child: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    ({ child, url } = await start(member));
+  }, 20_000);
+
+  afterAll(async () => {
+    await stop(child);
+  });
+
+  it('passes every gateway-role case, twice against the same instance', async () => {
+    const set = loadVectorSet();
+    for (const round of [1, 2]) {
+      const run = await runCases({
+        set,
+        subject: createGatewaySubject({ baseUrl: url, ...CREDENTIALS }),
+        target: { kind: 'gateway', description: `${member.name} (${url})` },
+        selection: { only: ['kind:gateway'], skip: [] },
+      });
+      const notPassed = run.cases.filter((c) => c.verdict !== 'passed');
+      const unexpected = notPassed.filter((c) => !defects.has(c.id)).map((c) => `${c.id}: ${c.message}`);
+      expect([round, unexpected]).toEqual([round, []]);
+      // a listed defect that passes is stale: the kit was fixed, the list must shrink
+      const failing = new Set(notPassed.map((c) => c.id));
+      const stale = [...defects].filter((id) => id !== 'fuzz' && !failing.has(id));
+      expect([round, stale]).toEqual([round, []]);
+      expect(run.cases.length).toBeGreaterThanOrEqual(32);
+    }
+  }, 60_000);
+
+  it(`fuzz --gateway finds nothing at seeds 1–5 (${FUZZ_RUNS} headers each)`, async () => {
+    const findings: (string | undefined)[] = [];
+    for (const seed of SEEDS) {
+      const r = await fuzzHttp({ kind: 'gateway', url, ...CREDENTIALS, seed, runs: FUZZ_RUNS });
+      findings.push(r.finding === undefined ? undefined : `${r.finding.header}: ${r.finding.reason}`);
+      if (r.finding === undefined) expect(r.runs).toBe(FUZZ_RUNS);
+    }
+    if (defects.has('fuzz')) {
+      // still the listed defect (a refusal the fuzzer reads as an acceptance), and nothing else
+      const found = findings.filter((f) => f !== undefined);
+      expect(found).not.toEqual([]);
+      expect(found.filter((f) => !/must be refused .* but got 200/.test(f))).toEqual([]);
+    } else expect(findings).toEqual(SEEDS.map(() => undefined));
+  }, 60_000);
+});
