@@ -81,6 +81,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
+    # the kit sends requests several at a time: the default backlog of 5 refuses some under load
+    ThreadingHTTPServer.request_queue_size = 128
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"listening http://127.0.0.1:{server.server_address[1]}", flush=True)
