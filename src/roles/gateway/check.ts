@@ -12,7 +12,7 @@
  */
 import { judgeAnswer } from '../../refusal.js';
 import type { Json } from '../../subjects/subject.js';
-import type { UploadBreak } from '../../vectors/types.js';
+import type { GatewayMutation, UploadBreak } from '../../vectors/types.js';
 import { callOp, defineCheck, nonResult } from '../../checks/check.js';
 import type { OpOutcome } from '../../checks/outcome.js';
 
@@ -56,9 +56,16 @@ export const gatewayCheck = defineCheck({
       if (!j.ok)
         return { op, status: 'fail', expected, got, message: `accepted, but the case is invalid (${summary})` };
       if (c.result === 'acceptable') {
-        const what = c.inputs.break ? (ACCEPTABLE_UPLOADS[c.inputs.break] ?? 'the request') : 'the request';
+        const what = c.inputs.break
+          ? (ACCEPTABLE_UPLOADS[c.inputs.break] ?? 'the request')
+          : c.inputs.mutate && REPLAYS[c.inputs.mutate]
+            ? `the request (${c.inputs.mutate})`
+            : 'the request';
         const answerer = op === 'gateway.upload' ? 'upload address' : 'gateway';
         const serverErrorPart = j.serverError ? `, ${j.advisory}` : '';
+        const replay = c.inputs.mutate ? REPLAYS[c.inputs.mutate] : undefined;
+        // R12: accepting is no failure, but the report notes it
+        const replayAdvisory = replay && j.counted === 'accepted' ? { advisory: replay } : {};
         return {
           op,
           status: 'pass',
@@ -66,6 +73,7 @@ export const gatewayCheck = defineCheck({
           got,
           choice: j.counted,
           ...advisory,
+          ...replayAdvisory,
           message: `acceptable case: the ${answerer} ${j.counted} ${what}${serverErrorPart} (${summary})`,
         };
       }
@@ -90,7 +98,18 @@ export const gatewayCheck = defineCheck({
     if (genuine.serverError) return fail(`expected HTTP ${want}: ${genuine.problem ?? ''}`);
     if (status !== want) return fail(`expected HTTP ${want}`);
     if (op === 'gateway.upload') return { op, status: 'pass', expected: want, got, message: 'uploaded (204)' };
-    if (code !== 'OK') return fail('the envelope code is not OK');
+    if (code !== 'OK') return fail('the envelope code is not OK (2.3: the value OK marks success)');
+    const mediaType = typeof r['contentType'] === 'string' ? r['contentType'] : null;
+    if (!isJsonMediaType(mediaType))
+      return fail(
+        `the response Content-Type is ${JSON.stringify(mediaType)}, not application/json ` +
+          '(4.1: HTTP 200 with headers Content-Type (application/json))',
+      );
+    if ('errorMessageRaw' in r && r['errorMessageRaw'] !== null)
+      return fail(
+        `errorMessage is ${JSON.stringify(r['errorMessageRaw'])} on success ` +
+          '(2.3, 7: success is code OK with errorMessage null; absent or null pass)',
+      );
     if (r['verified'] !== true) {
       const why = typeof r['verifyProblem'] === 'string' ? r['verifyProblem'] : 'no reason';
       return fail(`the response does not verify (5.4): ${why}`);
@@ -101,6 +120,25 @@ export const gatewayCheck = defineCheck({
 });
 
 // --- internal ---
+
+/**
+ * The media type of a Content-Type value is application/json, whatever its parameters (`; charset=utf-8`): RFC 9110
+ * §8.3.1 compares type and subtype without regard to case.
+ */
+function isJsonMediaType(value: string | null): boolean {
+  if (value === null) return false;
+  return (value.split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
+}
+
+/** The R12 cases and the advisory an acceptance of each carries ("not given: no implementation fails …"). */
+const REPLAYS: Partial<Record<GatewayMutation, string>> = {
+  replay:
+    'the gateway accepted a request sent again with the same timestamp and nonce (R12: not given, so no ' +
+    'failure; a replayed request is served)',
+  'stale-timestamp':
+    'the gateway accepted a request whose timestamp is a day old (R12: clock skew not given, so no failure; an ' +
+    'old captured request is served)',
+};
 
 /** What an acceptable upload changed, in the words of the report ("the upload address refused <this>"). */
 const ACCEPTABLE_UPLOADS: Partial<Record<UploadBreak, string>> = {
