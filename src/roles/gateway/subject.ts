@@ -174,7 +174,8 @@ async function apiCase(
     if (!verdict.valid) result['verifyProblem'] = verdict.message;
     result['contentType'] = headerOf(exchange.headers, 'content-type');
     // present and not null is what 2.3/7 rule out on success: absent or null both pass
-    if (envelope && 'errorMessage' in envelope) result['errorMessageRaw'] = (envelope.errorMessage ?? null) as Json;
+    if (typeof envelope === 'object' && envelope !== null && 'errorMessage' in envelope)
+      result['errorMessageRaw'] = (envelope.errorMessage ?? null) as Json;
     const problem = envelope ? dataProblem(op, envelope.data, contentType) : 'the body is not JSON';
     if (problem) result['dataProblem'] = problem;
   }
