@@ -4,7 +4,11 @@
  * response that verifies and data valid against 2.4 (204 for an upload); an invalid
  * one must be refused — any non-2xx status or an envelope whose code is not OK (R16);
  * an acceptable one (an upload R14 lets an upload address accept or refuse) passes
- * either way, the choice recorded. A 5xx counts as a refusal, with an advisory, and fails
+ * either way, the choice recorded; an R12 case (a replay, a day-old timestamp) accepted
+ * passes with an advisory. The 200 answer to a valid credentials request must also carry
+ * Content-Type application/json (4.1, parameters allowed) and, for either operation,
+ * errorMessage absent or null (2.3, 7); 2.4's formFields Content-Type must equal the
+ * contentType requested (subject.ts). A 5xx counts as a refusal, with an advisory, and fails
  * a valid request ({@link judgeAnswer}, the rule fuzz and certification use too).
  * The subject is the gateway seen through the kit's reference client
  * (src/subjects/gateway-subject.ts), which answers with what came back.
@@ -100,7 +104,8 @@ export const gatewayCheck = defineCheck({
     if (op === 'gateway.upload') return { op, status: 'pass', expected: want, got, message: 'uploaded (204)' };
     if (code !== 'OK') return fail('the envelope code is not OK (2.3: the value OK marks success)');
     const mediaType = typeof r['contentType'] === 'string' ? r['contentType'] : null;
-    if (!isJsonMediaType(mediaType))
+    // 4.1 names the credentials response's Content-Type; 4.3 leaves the payment response's headers not shown
+    if (op === 'gateway.generateUploadUrl' && !isJsonMediaType(mediaType))
       return fail(
         `the response Content-Type is ${JSON.stringify(mediaType)}, not application/json ` +
           '(4.1: HTTP 200 with headers Content-Type (application/json))',

@@ -3,7 +3,9 @@
  * reference client (`pgv2kit run --gateway <base_url>`). Each operation sends one
  * request as the merchant — correct, or changed in one way after signing, or an
  * upload with one rule of 4.2 broken — and answers with what came back, for the
- * gateway check (src/checks/gateway.ts) to judge.
+ * gateway check (check.ts) to judge. An API request's body is JSON.stringify(body), or
+ * rawBody byte for byte (a signer may write white space, another member order, escapes:
+ * 5.1, R3); a payment's merchantTradeNo gets a suffix unique to the run and the case.
  * @module
  */
 import type FormData from 'form-data';
@@ -289,6 +291,7 @@ function dataProblem(op: keyof typeof PATHS, data: unknown, contentType: string 
   const d = data as Record<string, unknown>;
   if (op === 'gateway.createPayment')
     return typeof d['paymentNo'] === 'string' ? undefined : 'data.paymentNo is not a string';
+  // httpMethod: a string; "POST in the shown case" (2.4) is no rule, the client uses what is returned (4.2)
   for (const f of ['uploadUrl', 'storageUri', 'uploadNo', 'httpMethod'])
     if (typeof d[f] !== 'string') return `data.${f} is not a string (2.4)`;
   if (!/^[a-z][a-z0-9+.-]*:\/\/.+\/[^/]+\.[^./]+$/i.test(String(d['storageUri'])))
