@@ -194,6 +194,49 @@ describe('the request-side cases fail a gateway with their bug', () => {
       expect((await run(id, trimScene)).status, id).toBe('fail');
   });
 
+  it('a gateway that lets a field rule of 2.1/2.2/8 slip fails the case of that rule', async () => {
+    // the gateway's lax rule, played by the proxy: the body made into one the reference accepts, signed again
+    const lax = (edit: (v: Record<string, unknown>) => void): Bug => ({
+      request: (r) => {
+        editJson(r, edit);
+        resigned(r);
+      },
+    });
+    const slips: Array<[string, Bug]> = [
+      [
+        'gateway.request-scene-unlisted',
+        lax((v) => void (/^[A-Z_]+$/.test(String(v['scene'])) && (v['scene'] = 'DISPUTE_EVIDENCE'))),
+      ],
+      ['gateway.request-scene-missing', lax((v) => void (v['scene'] ??= 'DISPUTE_EVIDENCE'))],
+      ['gateway.request-filename-no-extension', lax((v) => void (v['filename'] = `${String(v['filename'])}.pdf`))],
+      [
+        'gateway.request-content-type-33-chars',
+        lax((v) => void (v['contentType'] = String(v['contentType']).slice(0, 32))),
+      ],
+    ];
+    for (const [id, slip] of slips) {
+      const outcome = await run(id, slip);
+      expect(outcome.status, id).toBe('fail');
+      expect(outcome.message, id).toMatch(/accepted, but the case is invalid/);
+    }
+  });
+
+  it('a gateway whose header parser keeps the first of two copies fails the duplicate-item cases', async () => {
+    const firstWins: Bug = {
+      request: (r) => {
+        const [scheme, list = ''] = String(r.headers.authorization ?? '').split(' ');
+        const seen = new Set<string>();
+        const kept = list.split(',').filter((item) => {
+          const name = item.split('=')[0] ?? '';
+          return seen.has(name) ? false : (seen.add(name), true);
+        });
+        r.headers.authorization = `${scheme ?? ''} ${kept.join(',')}`;
+      },
+    };
+    for (const id of ['gateway.request-header-duplicate-sign', 'gateway.request-header-duplicate-nonce-differing'])
+      expect((await run(id, firstWins)).status, id).toBe('fail');
+  });
+
   it('a gateway that counts filename length in UTF-16 units or in bytes fails the 32-code-point names', async () => {
     const over = (count: (name: string) => number): Bug => ({
       answer: (r) => {
