@@ -274,7 +274,40 @@ export type GatewayMutation =
   | 'other-scheme'
   | 'content-type'
   | 'accept'
-  | 'header-ows';
+  | 'header-ows'
+  // request-side cases (vectors/gateway/requests.yaml): the Authorization written otherwise after signing (R7, R8)
+  | 'missing-app-id'
+  | 'missing-sign'
+  | 'missing-timestamp'
+  | 'empty-app-id'
+  | 'empty-sign'
+  | 'empty-timestamp'
+  | 'empty-nonce'
+  | 'duplicate-app-id'
+  | 'duplicate-sign'
+  | 'duplicate-timestamp'
+  | 'duplicate-nonce'
+  | 'duplicate-app-id-differing'
+  | 'duplicate-sign-differing'
+  | 'duplicate-timestamp-differing'
+  | 'duplicate-nonce-differing'
+  | 'no-items'
+  | 'item-without-equals'
+  | 'sign-63-hex'
+  | 'sign-65-hex'
+  | 'sign-non-hex'
+  | 'sign-upper-case'
+  | 'scheme-lower-case'
+  | 'items-reordered'
+  | 'extra-item'
+  | 'space-after-comma'
+  // request headers left out or with a parameter (4.1)
+  | 'no-content-type'
+  | 'no-accept'
+  | 'content-type-charset'
+  // sent again with the same timestamp and nonce, or signed with a day-old timestamp (R12)
+  | 'replay'
+  | 'stale-timestamp';
 
 /** One rule of 4.2 broken in an upload (gateway role). */
 export type UploadBreak =
@@ -292,7 +325,10 @@ export interface GatewayCase extends CaseBase {
   readonly kind: 'gateway';
   readonly op: 'gateway.generateUploadUrl' | 'gateway.createPayment' | 'gateway.upload';
   readonly inputs: {
-    readonly body: { readonly [key: string]: unknown };
+    /** The JSON body (absent when rawBody is given). */
+    readonly body?: { readonly [key: string]: unknown };
+    /** An API request's body text, sent and signed byte for byte instead of JSON.stringify(body) (5.1, R1, R3). */
+    readonly rawBody?: string;
     readonly mutate?: GatewayMutation;
     readonly break?: UploadBreak;
     readonly fileSize?: number;

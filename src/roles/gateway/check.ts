@@ -4,7 +4,11 @@
  * response that verifies and data valid against 2.4 (204 for an upload); an invalid
  * one must be refused — any non-2xx status or an envelope whose code is not OK (R16);
  * an acceptable one (an upload R14 lets an upload address accept or refuse) passes
- * either way, the choice recorded. A 5xx counts as a refusal, with an advisory, and fails
+ * either way, the choice recorded; an R12 case (a replay, a day-old timestamp) accepted
+ * passes with an advisory. The 200 answer to a valid credentials request must also carry
+ * Content-Type application/json (4.1, parameters allowed) and, for either operation,
+ * errorMessage absent or null (2.3, 7); 2.4's formFields Content-Type must equal the
+ * contentType requested (subject.ts). A 5xx counts as a refusal, with an advisory, and fails
  * a valid request ({@link judgeAnswer}, the rule fuzz and certification use too).
  * The subject is the gateway seen through the kit's reference client
  * (src/subjects/gateway-subject.ts), which answers with what came back.
@@ -12,7 +16,7 @@
  */
 import { judgeAnswer } from '../../refusal.js';
 import type { Json } from '../../subjects/subject.js';
-import type { UploadBreak } from '../../vectors/types.js';
+import type { GatewayMutation, UploadBreak } from '../../vectors/types.js';
 import { callOp, defineCheck, nonResult } from '../../checks/check.js';
 import type { OpOutcome } from '../../checks/outcome.js';
 
@@ -56,9 +60,16 @@ export const gatewayCheck = defineCheck({
       if (!j.ok)
         return { op, status: 'fail', expected, got, message: `accepted, but the case is invalid (${summary})` };
       if (c.result === 'acceptable') {
-        const what = c.inputs.break ? (ACCEPTABLE_UPLOADS[c.inputs.break] ?? 'the request') : 'the request';
+        const what = c.inputs.break
+          ? (ACCEPTABLE_UPLOADS[c.inputs.break] ?? 'the request')
+          : c.inputs.mutate && REPLAYS[c.inputs.mutate]
+            ? `the request (${c.inputs.mutate})`
+            : 'the request';
         const answerer = op === 'gateway.upload' ? 'upload address' : 'gateway';
         const serverErrorPart = j.serverError ? `, ${j.advisory}` : '';
+        const replay = c.inputs.mutate ? REPLAYS[c.inputs.mutate] : undefined;
+        // R12: accepting is no failure, but the report notes it
+        const replayAdvisory = replay && j.counted === 'accepted' ? { advisory: replay } : {};
         return {
           op,
           status: 'pass',
@@ -66,6 +77,7 @@ export const gatewayCheck = defineCheck({
           got,
           choice: j.counted,
           ...advisory,
+          ...replayAdvisory,
           message: `acceptable case: the ${answerer} ${j.counted} ${what}${serverErrorPart} (${summary})`,
         };
       }
@@ -90,7 +102,19 @@ export const gatewayCheck = defineCheck({
     if (genuine.serverError) return fail(`expected HTTP ${want}: ${genuine.problem ?? ''}`);
     if (status !== want) return fail(`expected HTTP ${want}`);
     if (op === 'gateway.upload') return { op, status: 'pass', expected: want, got, message: 'uploaded (204)' };
-    if (code !== 'OK') return fail('the envelope code is not OK');
+    if (code !== 'OK') return fail('the envelope code is not OK (2.3: the value OK marks success)');
+    const mediaType = typeof r['contentType'] === 'string' ? r['contentType'] : null;
+    // 4.1 names the credentials response's Content-Type; 4.3 leaves the payment response's headers not shown
+    if (op === 'gateway.generateUploadUrl' && !isJsonMediaType(mediaType))
+      return fail(
+        `the response Content-Type is ${JSON.stringify(mediaType)}, not application/json ` +
+          '(4.1: HTTP 200 with headers Content-Type (application/json))',
+      );
+    if ('errorMessageRaw' in r && r['errorMessageRaw'] !== null)
+      return fail(
+        `errorMessage is ${JSON.stringify(r['errorMessageRaw'])} on success ` +
+          '(2.3, 7: success is code OK with errorMessage null; absent or null pass)',
+      );
     if (r['verified'] !== true) {
       const why = typeof r['verifyProblem'] === 'string' ? r['verifyProblem'] : 'no reason';
       return fail(`the response does not verify (5.4): ${why}`);
@@ -101,6 +125,25 @@ export const gatewayCheck = defineCheck({
 });
 
 // --- internal ---
+
+/**
+ * The media type of a Content-Type value is application/json, whatever its parameters (`; charset=utf-8`): RFC 9110
+ * §8.3.1 compares type and subtype without regard to case.
+ */
+function isJsonMediaType(value: string | null): boolean {
+  if (value === null) return false;
+  return (value.split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
+}
+
+/** The R12 cases and the advisory an acceptance of each carries ("not given: no implementation fails …"). */
+const REPLAYS: Partial<Record<GatewayMutation, string>> = {
+  replay:
+    'the gateway accepted a request sent again with the same timestamp and nonce (R12: not given, so no ' +
+    'failure; a replayed request is served)',
+  'stale-timestamp':
+    'the gateway accepted a request whose timestamp is a day old (R12: clock skew not given, so no failure; an ' +
+    'old captured request is served)',
+};
 
 /** What an acceptable upload changed, in the words of the report ("the upload address refused <this>"). */
 const ACCEPTABLE_UPLOADS: Partial<Record<UploadBreak, string>> = {
