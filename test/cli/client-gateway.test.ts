@@ -152,6 +152,15 @@ describe('run --testee X --gateway URL', () => {
     expect(r.stderr).toContain(message);
   });
 
+  it.each([
+    [['--properties', '5'], '--properties and --replay need the properties'],
+    [['--replay', 'property.lf.sign=1:0'], '--properties and --replay need the properties'],
+  ])('the gateway role alone (no SDK) still runs no properties: %j is refused (exit 2)', async (extra, message) => {
+    const r = await run(['run', '--gateway', ...extra, '--no-reports'], { cwd: tmp() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
   it('--gateway beside an SDK needs its URL, and --name stays the SDK’s own', async () => {
     const noUrl = await run(['run', '--module', 'x.mjs', '--gateway', '--no-reports'], { cwd: tmp() });
     expect(noUrl.code).toBe(2);
