@@ -152,6 +152,34 @@ describe('run --testee X --gateway URL', () => {
     expect(r.stderr).toContain(message);
   });
 
+  it('--module: a client that signs the path instead of the full URL is refused by the gateway, the step named', async () => {
+    const cwd = tmp();
+    const r = await run(
+      [
+        'run',
+        '--module',
+        join(root, 'test/zoo/clients/url-path-signed.ts'),
+        '--gateway',
+        gateway.baseUrl,
+        '--only',
+        'client',
+        '--report-dir',
+        join(cwd, 'r'),
+      ],
+      { cwd: root, env: { PGV2_APP_ID: SANDBOX.appId, PGV2_APP_SECRET: SANDBOX.appSecret } },
+    );
+    expect(r.code).toBe(1);
+    const results = JSON.parse(readFileSync(join(cwd, 'r', 'results.json'), 'utf8')) as Results;
+    expect(results.target.kind).toBe('module');
+    expect(results.target.description).toContain(`client cases against ${gateway.baseUrl}`);
+    for (const id of PLAIN) {
+      const c = results.cases.find((x) => x.id === id);
+      expect(c?.verdict, id).toBe('failed');
+      // the other gateway's own words for a sign over the wrong part 4
+      expect(c?.ops[0]?.message, id).toMatch(new RegExp(`^against ${gateway.baseUrl}: refused: .*401.*sign`));
+    }
+  });
+
   it.each([
     [['--properties', '5'], '--properties and --replay need the properties'],
     [['--replay', 'property.lf.sign=1:0'], '--properties and --replay need the properties'],

@@ -95,7 +95,10 @@ async function againstGiven(
   if (typeof storageUri !== 'string' || typeof result['uploadNo'] !== 'string')
     return fail('the result needs string storageUri and uploadNo');
   if (!STORAGE_URI_SHAPE.test(storageUri))
-    return fail(`storageUri ${JSON.stringify(storageUri)} is not <scheme>://<path>/<generated_name>.<extension> (2.4)`);
+    return fail(
+      `storageUri ${JSON.stringify(storageUri)} is not <scheme>://<path>/<generated_name>.<extension> (2.4): ` +
+        'the client returned another field, or this gateway issues another shape',
+    );
   return {
     op,
     status: 'pass',
