@@ -192,7 +192,7 @@ function sdkTarget(choice: TargetChoice): Pick<RunTarget, 'kind'> {
 
 /** How the reports name an SDK run against a given gateway: the SDK, and where its client cases ran. */
 function describeSdk(sdk: string, gateway: GivenGateway): string {
-  return `${sdk} (client cases against ${gateway.baseUrl}; those the kit must stage against the kit's gateway)`;
+  return `${sdk}; client cases against ${gateway.baseUrl}, those the kit must stage against the kit's gateway`;
 }
 
 /** The gateway an SDK's plain client cases run against: its URL checked, its credentials required, reached once. */

@@ -157,7 +157,7 @@ export async function runRun({
           : sdk
             ? {
                 kind: values.testee !== undefined ? 'testee' : 'module',
-                description: `${values.testee ?? values.module ?? ''} (client cases against ${e.url})`,
+                description: `${values.testee ?? values.module ?? ''}; client cases against ${e.url}`,
               }
             : { kind: role?.name === 'merchant' ? 'merchant' : 'gateway', description: e.url };
       const facts = {
