@@ -7,12 +7,19 @@
 import { startClientGateway } from './roles/client/reference-gateway.js';
 import { DEFAULT_PROPERTY_RUNS } from './runner/properties.js';
 import type { RunResult } from './runner/result.js';
+import type { GivenGateway } from './checks/context.js';
 import { PROPERTY_SELECTABLES, runCases, type RunOptions } from './runner/run.js';
 import { selectCases } from './runner/select.js';
 import { liveCases } from './vectors/load.js';
 
 /** What to run, against what: {@link RunOptions}, with the properties run unless `properties: false`. */
-export type ConformanceOptions = RunOptions;
+export type ConformanceOptions = RunOptions & {
+  /**
+   * A gateway the plain client cases run against instead of the kit's own (`run --testee X --gateway URL`); the
+   * cases that need a staged scenario still run against the kit's.
+   */
+  readonly clientGateway?: GivenGateway;
+};
 
 /**
  * Runs a conformance run: the cases (root causes first), the properties (default: {@link
@@ -37,6 +44,7 @@ export async function runConformance(options: ConformanceOptions): Promise<RunRe
     : await startClientGateway(
         selectCases(liveCases(options.set), options.selection ?? { only: [], skip: [] }, PROPERTY_SELECTABLES),
         options.subject,
+        options.clientGateway,
       );
   try {
     return await runCases({ ...options, properties, ...(gateway ? { context: gateway.context } : {}) });

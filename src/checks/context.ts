@@ -35,7 +35,21 @@ export interface GatewayView {
   stored(storageUri: string): Promise<Uint8Array | undefined>;
 }
 
+/**
+ * A gateway the kit does not control (`run --testee X --gateway URL`): the client cases that need nothing staged
+ * run against it, with the merchant credentials it knows. The kit sees nothing of the exchange there: only what
+ * the client reports.
+ */
+export interface GivenGateway {
+  readonly baseUrl: string;
+  readonly appId: string;
+  readonly appSecret: string;
+}
+
 /** The context of a check. */
 export interface CheckContext {
+  /** The kit's own gateway, for the client cases that run against it. */
   readonly gateway?: GatewayView;
+  /** The gateway given to run the plain client cases against ({@link GivenGateway}). */
+  readonly givenGateway?: GivenGateway;
 }

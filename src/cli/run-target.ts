@@ -31,6 +31,7 @@ import {
 import { targetNaming as naming } from './_target-naming.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../env.js';
 import { requireReachable } from './_reach.js';
+import type { GivenGateway } from '../checks/context.js';
 
 /** The options of `run` that choose the target. */
 export interface TargetChoice extends MerchantChoice, AcceptanceChoice {
@@ -50,6 +51,8 @@ export interface TargetChoice extends MerchantChoice, AcceptanceChoice {
 export interface StartedTarget {
   readonly subject: Subject;
   readonly target: RunTarget;
+  /** With --testee or --module and --gateway <url>: the gateway the plain client cases run against. */
+  readonly clientGateway?: GivenGateway;
   /** Stops what was started beside the subject (a gateway), if anything. */
   readonly close: (() => Promise<void>) | undefined;
 }
@@ -64,7 +67,8 @@ export interface StartedTarget {
  * @returns the subject, how the reports name it, and what stops it
  * @throws {TesteeStartError} when the testee cannot start (the run ends with reports that say so)
  * @throws {ModuleSubjectError} when the module offers no subject
- * @throws {UsageError} for an empty --testee, missing gateway or merchant credentials, bad merchant URLs
+ * @throws {UsageError} for an empty --testee, missing gateway or merchant credentials, bad merchant URLs, --gateway
+ *   without a URL beside --testee or --module, --name or --version beside them
  * @throws {SampleMerchantError} when the sample merchant cannot be started
  * @throws {TargetUnreachableError} when the gateway or merchant at the URLs given cannot be reached
  */
@@ -84,6 +88,13 @@ export async function startTarget(
     readonly addSecret: (s: string) => void;
   },
 ): Promise<StartedTarget> {
+  const sdk = choice.testee !== undefined || choice.module !== undefined;
+  // an SDK with --gateway <url>: its plain client cases go there (checked and reached before the SDK starts)
+  const clientGateway = sdk && choice.gateway ? await sdkGateway(choice, gatewayUrl, io, run) : undefined;
+  const against = (description: string): { target?: RunTarget; clientGateway?: GivenGateway } =>
+    clientGateway
+      ? { clientGateway, target: { ...sdkTarget(choice), description: describeSdk(description, clientGateway) } }
+      : {};
   if (choice.testee !== undefined) {
     if (choice.testee.trim() === '') throw new UsageError('--testee needs a command');
     const subject = await createTesteeSubject({
@@ -104,8 +115,20 @@ export async function startTarget(
           }
         : {}),
     });
-    return { subject, target: { kind: 'testee', description: choice.testee }, close: undefined };
+    return {
+      subject,
+      target: { kind: 'testee', description: choice.testee },
+      close: undefined,
+      ...against(choice.testee),
+    };
   }
+  if (choice.module !== undefined)
+    return {
+      subject: await loadModuleSubject(choice.module, io.cwd),
+      target: { kind: 'module', description: choice.module },
+      close: undefined,
+      ...against(choice.module),
+    };
   if (choice.gateway) {
     const started = await gatewayTarget(
       gatewayUrl,
@@ -125,12 +148,6 @@ export async function startTarget(
     const m = await merchantTarget(choice, io, run);
     return { subject: m.subject, target: { kind: 'merchant', description: m.description }, close: m.close };
   }
-  if (choice.module !== undefined)
-    return {
-      subject: await loadModuleSubject(choice.module, io.cwd),
-      target: { kind: 'module', description: choice.module },
-      close: undefined,
-    };
   // the roles too, when their cases are selected: the reference gateway, in process, and the
   // sample merchant, each checked as any gateway or merchant is
   const parts = [createReferenceSubject()];
@@ -167,6 +184,49 @@ export async function startTarget(
 }
 
 // --- internal ---
+
+/** The target kind of an SDK (--testee or --module). */
+function sdkTarget(choice: TargetChoice): Pick<RunTarget, 'kind'> {
+  return { kind: choice.testee !== undefined ? 'testee' : 'module' };
+}
+
+/** How the reports name an SDK run against a given gateway: the SDK, and where its client cases ran. */
+function describeSdk(sdk: string, gateway: GivenGateway): string {
+  return `${sdk}; client cases against ${gateway.baseUrl}, those the kit must stage against the kit's gateway`;
+}
+
+/** The gateway an SDK's plain client cases run against: its URL checked, its credentials required, reached once. */
+async function sdkGateway(
+  choice: TargetChoice,
+  url: string | undefined,
+  io: Pick<CliIo, 'env'>,
+  run: { readonly timeoutMs: number; readonly addSecret: (s: string) => void },
+): Promise<GivenGateway> {
+  // --name and --version name a gateway or merchant under test; the SDK names itself, the gateway is only its partner
+  for (const option of ['name', 'version'] as const)
+    if (choice[option] !== undefined)
+      throw new UsageError(
+        `--${option} names a gateway or merchant under test: with --testee or --module, --gateway is the SDK's ` +
+          'partner, not under test, and the SDK names itself in its handshake',
+      );
+  if (url === undefined)
+    throw new UsageError(
+      'with --testee or --module, --gateway takes the base URL of the gateway the client cases run against ' +
+        "(without --gateway they run against the kit's own)",
+    );
+  if (!/^https?:\/\/[^/]/.test(url))
+    throw new UsageError(`the gateway base URL must be http(s)://…, not ${JSON.stringify(url)}`);
+  const appId = choice['app-id'] ?? io.env[APP_ID_ENV];
+  const appSecret = choice.secret ?? io.env[APP_SECRET_ENV];
+  if (!appId || !appSecret)
+    throw new UsageError(
+      `the client cases against ${url} need the merchant credentials that gateway knows: ` +
+        '--app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET)',
+    );
+  run.addSecret(appSecret);
+  await requireReachable([{ what: 'the gateway', url }], run.timeoutMs);
+  return { baseUrl: url, appId, appSecret };
+}
 
 /** The merchant under test (the sample merchant when no URL is given) and its subject. */
 async function merchantTarget(

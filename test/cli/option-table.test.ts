@@ -86,7 +86,7 @@ describe('the tables of the commands', () => {
     expect(rows.find((r) => r.flag === '--notify-url <url>')?.requires).toEqual(['--merchant']);
     expect(rows.find((r) => r.flag === '--timeout <seconds>')?.default).toBe('5');
     expect(formatCommandHelp(runCommand)).toMatch(
-      /--testee <command> +Start this command and run it over protocol v1 \[not with --module, --gateway, --merchant\]\n/,
+      /--testee <command> +Start this command and run it over protocol v1 \[not with --module, --merchant\]\n/,
     );
   });
 });

@@ -75,7 +75,7 @@ describe('pgv2kit run', () => {
   it.each([
     [['run', '--only', 'nosuchthing'], 'the pattern "nosuchthing" matches no case'],
     [['run', '--timeout', '0'], '--timeout must be a positive number, not "0"'],
-    [['run', '--testee', 'x', '--module', 'y'], 'give one of --testee, --module, --gateway and --merchant'],
+    [['run', '--testee', 'x', '--module', 'y'], 'give one of --testee, --module and --merchant'],
     [['run', '--update-expect-failures'], '--update-expect-failures needs --expect-failures <file>'],
     [['run', '--validate-protocol'], '--validate-protocol checks a testee: it needs --testee'],
     [['run', '--module', './no-such-module.mjs'], 'cannot import the module ./no-such-module.mjs'],

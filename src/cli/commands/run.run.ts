@@ -38,6 +38,7 @@ import { concludeRun, prepareJunit } from '../_conclude.js';
 import { buildModel, writeModelReports, type ReportModel } from '../../reports/index.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
 import { TargetUnreachableError } from '../_reach.js';
+import type { GivenGateway } from '../../checks/context.js';
 
 /**
  * Runs `pgv2kit run`.
@@ -71,7 +72,11 @@ export async function runRun({
   const maxRestarts = values['max-restarts'];
   const maxFailures = values.bail ? 1 : values['max-failures'];
   // a role's run (--gateway, --merchant): its kinds, its calls in flight (the merchant's one at a time), no properties
-  const role = targetRole(values);
+  // with an SDK (--testee, --module), --gateway names the client cases' gateway: no role runs
+  const sdk = values.testee !== undefined || values.module !== undefined;
+  const role = sdk ? undefined : targetRole(values);
+  if (role?.name === 'gateway' && (values.properties !== undefined || values.replay !== undefined))
+    throw new UsageError(runOptions.properties.conflicts.message);
   const concurrency = values.concurrency ?? role?.target?.concurrency ?? 32;
   // `area:` is what results.json has recorded for a role's selection since it was first written (a contract)
   const selection = {
@@ -82,7 +87,12 @@ export async function runRun({
   // PGV2KIT_SEED and PGV2KIT_PROPERTIES stand in for --seed and --properties (as --help says)
   const seed = standIn(values.seed, 'seed', runOptions, io.env);
   const merchantSeed = seed !== undefined ? integerOption(seed.text, seed.name, false) : randomInt(0, 2 ** 32 - 1);
-  const properties = propertyOptions(values, seed, standIn(values.properties, 'properties', runOptions, io.env));
+  const properties = propertyOptions(
+    values,
+    role !== undefined,
+    seed,
+    standIn(values.properties, 'properties', runOptions, io.env),
+  );
   const limits = vectorLimitsOf(values, io.env);
   const saveTo =
     values.save !== undefined ? saveTarget(resolvePath(io.cwd, values.save), properties, limits) : undefined;
@@ -114,11 +124,13 @@ export async function runRun({
   let closeGateway: (() => Promise<void>) | undefined;
   let subject: Subject;
   let target: RunTarget;
+  let clientGateway: GivenGateway | undefined;
   try {
     ({
       subject,
       target,
       close: closeGateway,
+      clientGateway,
     } = await startTarget(values, positionals[0], io, {
       needsGateway: selected.some((c) => c.case.kind === 'gateway'),
       needsMerchant: selected.some((c) => c.case.kind === 'merchant'),
@@ -142,7 +154,12 @@ export async function runRun({
       const runTarget: RunTarget =
         e instanceof TesteeStartError
           ? { kind: 'testee', description: values.testee ?? '' }
-          : { kind: role?.name === 'merchant' ? 'merchant' : 'gateway', description: e.url };
+          : sdk
+            ? {
+                kind: values.testee !== undefined ? 'testee' : 'module',
+                description: `${values.testee ?? values.module ?? ''}; client cases against ${e.url}`,
+              }
+            : { kind: role?.name === 'merchant' ? 'merchant' : 'gateway', description: e.url };
       const facts = {
         failure,
         vectorSetHash: set.hash,
@@ -166,6 +183,8 @@ export async function runRun({
   }
 
   if (role?.name === 'merchant' && !values.list) io.stdout(`merchant role: ${target.description}\n`);
+  if (clientGateway && !values.list)
+    io.stdout(`client cases: against ${clientGateway.baseUrl} (plain), else the kit's gateway\n`);
   const who = target.kind === 'testee' ? 'the testee' : 'the implementation';
   for (const name of subject.unknownOperations ?? [])
     io.stderr(`pgv2kit run: warning: ${unknownOperation(name, who).message}\n`);
@@ -210,6 +229,7 @@ export async function runRun({
         onCase: progress.onCase,
         properties,
         signal: interrupt.signal,
+        ...(clientGateway ? { clientGateway } : {}),
         deadlineMs,
         ...(shard ? { shard } : {}),
         ...(maxFailures !== undefined ? { maxFailures } : {}),
@@ -292,12 +312,13 @@ type StandIn = NonNullable<ReturnType<typeof standIn>>;
 
 /** The properties' options from --properties, --no-properties, --seed and --replay (false: vectors only). */
 function propertyOptions(
-  values: { properties?: string; 'no-properties'?: boolean; replay?: string; gateway?: boolean; merchant?: boolean },
+  values: { properties?: string; 'no-properties'?: boolean; replay?: string },
+  aRole: boolean,
   seedText: StandIn | undefined,
   runsText: StandIn | undefined,
 ): PropertyOptions | false {
   // --properties and --replay with none of them: refused by run.ts's table
-  if (values['no-properties'] || targetRole(values) !== undefined) return false;
+  if (values['no-properties'] || aRole) return false;
   const runs =
     runsText !== undefined
       ? Math.floor(positiveNumber(runsText.text, runsText.name, DEFAULT_PROPERTY_RUNS))

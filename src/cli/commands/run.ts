@@ -25,8 +25,10 @@ function namesTarget(name: 'name' | 'version') {
 }
 
 /** --properties and --replay: not where no property runs. */
+// the gateway role (--gateway without --testee or --module) is refused in run.run.ts: with an SDK, --gateway only
+// names the client cases' gateway, and the properties run
 const NEEDS_PROPERTIES = {
-  options: ['no-properties', 'gateway', 'merchant'],
+  options: ['no-properties', 'merchant'],
   message:
     '--properties and --replay need the properties: ' +
     'leave out --no-properties (and --gateway and --merchant, which have none)',
@@ -45,18 +47,20 @@ export const runOptions = {
     type: 'string',
     valueName: '<command>',
     description: 'Start this command and run it over protocol v1',
-    conflicts: ['module', 'gateway', 'merchant'],
+    conflicts: ['module', 'merchant'],
   },
   module: {
     type: 'string',
     valueName: '<path>',
     description: 'Load this module in process (exports subject, createSubject() or operations)',
-    conflicts: ['testee', 'gateway', 'merchant'],
+    conflicts: ['testee', 'merchant'],
   },
   gateway: {
     type: 'boolean',
-    description: 'Gateway role: check the gateway at [base_url] (default: the reference gateway, in process)',
-    conflicts: ['testee', 'module', 'merchant'],
+    description:
+      'Gateway role: check the gateway at [base_url] (default: the reference gateway, in process); ' +
+      "with --testee or --module: the gateway at [base_url] is the one the SDK's plain client cases run against",
+    conflicts: ['merchant'],
   },
   merchant: {
     type: 'boolean',
@@ -69,13 +73,13 @@ export const runOptions = {
   'app-id': {
     type: 'string',
     valueName: '<id>',
-    description: 'Gateway and merchant roles: the merchant appId',
+    description: 'Gateway and merchant roles, and an SDK with --gateway: the merchant appId',
     env: APP_ID_ENV,
   },
   secret: {
     type: 'string',
     valueName: '<secret>',
-    description: 'Gateway and merchant roles: the merchant secret',
+    description: 'Gateway and merchant roles, and an SDK with --gateway: the merchant secret',
     env: APP_SECRET_ENV,
     secret: true,
   },
@@ -230,7 +234,7 @@ export const runCommand = defineCommand({
   name: 'run',
   summary: 'Run every vector against an implementation (a testee, a module, or the reference) and write reports',
   usage:
-    'pgv2kit run [--testee "<command>" | --module <path> | --gateway [<base_url>] | ' +
+    'pgv2kit run [--testee "<command>" | --module <path> [--gateway <base_url>] | --gateway [<base_url>] | ' +
     '--merchant [--notify-url <url> --return-url <url>]] [options]',
   description: [
     'With --testee, the command is started as a child process and spoken to over testee',
@@ -271,6 +275,16 @@ export const runCommand = defineCommand({
     'PGV2_APP_ID and PGV2_APP_SECRET). --gateway with no URL checks the reference gateway,',
     'started in process.',
     '',
+    'An SDK against another gateway: --testee (or --module) with --gateway <base_url> runs the',
+    "SDK's run as usual, but the client cases that need nothing staged (valid, genuine responses, a",
+    'fresh uploadUrl) run against that gateway, the SDK given its base URL and the merchant',
+    'credentials of --app-id and --secret (or PGV2_APP_ID and PGV2_APP_SECRET; required). The kit',
+    'sees none of that exchange: such a case passes when the SDK reports success and its result has',
+    'the shape of 2.4, and fails with the reason the SDK gives. The client cases the kit must stage',
+    "(tampered or unsigned responses, an expired uploadUrl) run against the kit's own gateway; each",
+    "case's message says where it ran. The gateway role's cases are not run (run --gateway <base_url>",
+    'without an SDK runs them).',
+    '',
     "Merchant role: --merchant checks a merchant's notify and return endpoints, the kit playing",
     'the gateway (the merchant vectors: signed webhooks and return redirects, genuine and forged;',
     'spec 5.5, 5.6, 6). --notify-url and --return-url are the URLs as the merchant registered them',
@@ -284,7 +298,12 @@ export const runCommand = defineCommand({
     'With no URL, the sample merchant (examples/sample-merchant) is started on 127.0.0.1 with',
     'demo credentials. pgv2kit certify runs the same cases and adds a verdict per requirement.',
   ].join('\n'),
-  arguments: [{ name: '[base_url]', description: 'with --gateway: the base URL of the gateway under test' }],
+  arguments: [
+    {
+      name: '[base_url]',
+      description: 'with --gateway: the base URL of the gateway under test (with an SDK: of the one it runs against)',
+    },
+  ],
   options: runOptions,
   exitCodes: {
     0: 'some step ran and none failed (partial and skipped cases do not fail the run; failures as listed)',
@@ -307,6 +326,7 @@ export const runCommand = defineCommand({
     'pgv2kit run --testee "node my-adapter.mjs" --only signature,authorization --expect-failures sdk-failures.yaml',
     'pgv2kit run --module ./my-subject.mjs --skip flag:UppercaseHex --list',
     'pgv2kit run --testee "node my-adapter.mjs" --properties 1000 --seed 42',
+    'pgv2kit run --testee "node my-adapter.mjs" --gateway https://sandbox.pg.example --only client',
     'pgv2kit run --testee "node my-adapter.mjs" --replay property.lf.sign=42:3:0:1',
     'pgv2kit run --merchant --notify-url https://shop.example/pay/notify ' +
       '--deliver-to http://127.0.0.1:8080/pay/notify --return-url https://shop.example/pay/done ' +

@@ -5,7 +5,8 @@
  * `/s/<case id>`), and seen by the client check through {@link GatewayView}.
  * @module
  */
-import type { CheckContext } from '../../checks/context.js';
+import type { CheckContext, GivenGateway } from '../../checks/context.js';
+import { runsAgainstGivenGateway } from './check.js';
 import { startGateway } from '../../gateway/gateway.js';
 import type { Scenario } from '../../vectors/scenario.js';
 import type { Subject } from '../../subjects/subject.js';
@@ -21,7 +22,8 @@ export interface ClientGateway {
  * Starts the reference gateway when the run needs it.
  * @param cases - the selected cases
  * @param subject - the implementation under test
- * @returns the check context with the gateway, or undefined when no case needs one
+ * @param given - a gateway the plain client cases run against instead (`run --testee X --gateway URL`)
+ * @returns the check context with the gateway (and the given one), or undefined when no case needs one
  * @example
  * const gw = await startClientGateway(
  *   liveCases(set)
@@ -34,11 +36,15 @@ export interface ClientGateway {
 export async function startClientGateway(
   cases: readonly LoadedCase[],
   subject: Subject,
+  given?: GivenGateway,
 ): Promise<ClientGateway | undefined> {
+  // with a gateway given, the plain cases go there (runsAgainstGivenGateway): the kit's serves the rest
   const clientCases = cases
     .map((c) => c.case)
-    .filter((c): c is ClientCase => c.kind === 'client' && subject.operations.includes(c.op));
-  if (clientCases.length === 0) return undefined;
+    .filter((c): c is ClientCase => c.kind === 'client' && subject.operations.includes(c.op))
+    .filter((c) => !given || !runsAgainstGivenGateway(c));
+  if (clientCases.length === 0)
+    return given ? { context: { givenGateway: given }, close: () => Promise.resolve() } : undefined;
   const merchants = new Map<string, string>();
   for (const c of clientCases) merchants.set(c.inputs.appId, c.inputs.appSecret);
   const scenarios = new Map<string, Scenario>(clientCases.map((c) => [c.id, c.scenario]));
@@ -53,6 +59,7 @@ export async function startClientGateway(
         record: (id) => gateway.recorder.for(id),
         stored: (uri) => gateway.storage.read(uri),
       },
+      ...(given ? { givenGateway: given } : {}),
     },
     close: () => gateway.close(),
   };
