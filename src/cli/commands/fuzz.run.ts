@@ -74,7 +74,7 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
     }
     io.stdout(
       `fuzzing the Authorization parsing of ${http.url} (${http.kind}): ` +
-        `seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`,
+        `seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} headers generated at most`}\n`,
     );
     const target = {
       ...http,
