@@ -63,7 +63,7 @@ export function wireValue(value: string): SendableValue | UnsendableValue {
   if (/[\r\n]/.test(value)) return { sendable: false, reason: NOT_SENDABLE.crlf };
   if (LONE_SURROGATE.test(value)) return { sendable: false, reason: NOT_SENDABLE.surrogate };
   const wide = /[^\x00-\xff]/.test(value);
-  const controls = /[\x00-\x08\x0b-\x1f\x7f]/.test(value);
+  const controls = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(value);
   const bytes = Buffer.from(value, wide ? 'utf8' : 'latin1');
   const readings = [value];
   if (value.includes('\0')) readings.push(value.replaceAll('\0', ' '));

@@ -173,7 +173,10 @@ describe('sendRaw: one request written byte for byte', () => {
 
 describe('fuzzHttp: every header counted reached the server', () => {
   /** A TCP proxy in front of `target` that records what each connection sent it. */
-  async function proxy(target: string): Promise<{ url: string; received: Buffer[] }> {
+  async function proxy(
+    target: string,
+    closeIf: (request: string) => boolean = () => false,
+  ): Promise<{ url: string; received: Buffer[] }> {
     const { port } = new URL(target);
     const received: Buffer[] = [];
     const server = createNetServer((client) => {
@@ -184,7 +187,9 @@ describe('fuzzHttp: every header counted reached the server', () => {
       client.on('data', (c: Buffer) => {
         chunks.push(c);
         received[at] = Buffer.concat(chunks);
-        upstream.write(c);
+        if (!closeIf(received[at].toString('latin1'))) return void upstream.write(c);
+        upstream.destroy();
+        client.end();
       });
       upstream.on('data', (c: Buffer) => client.write(c));
       client.on('end', () => upstream.end());
@@ -221,8 +226,25 @@ describe('fuzzHttp: every header counted reached the server', () => {
         const auth = /\r\nAuthorization: ([^\r\n]*)\r\n/.exec(text)?.[1] ?? '';
         // what undici refuses (lib/core/util.js): a control but HTAB, or bytes that are UTF-8 above U+00FF
         const wide = /[^\x00-\xff]/.test(Buffer.from(auth, 'latin1').toString('utf8'));
-        expect(/[\x00-\x08\x0a-\x1f\x7f]/.test(auth) || wide, JSON.stringify(auth)).toBe(true);
+        expect(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(auth) || wide, JSON.stringify(auth)).toBe(true);
       }
+    } finally {
+      await gateway.close();
+    }
+  }, 30_000);
+
+  it('a server that closes the connection on a header with a control character has refused it: a note, no finding', async () => {
+    const gateway = await startGateway({ merchants: [DEMO_MERCHANT] });
+    try {
+      // RFC 9110 §5.5: a field value with a control character is invalid, and the message may be refused
+      const { url } = await proxy(gateway.baseUrl, (request) =>
+        /\r\nAuthorization: [^\r\n]*[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(request),
+      );
+      const r = await fuzzHttp({ kind: 'gateway', url, ...DEMO_MERCHANT, seed: 2, runs: 200, timeoutMs: 5000 });
+      expect(r.finding).toBeUndefined();
+      expect(r.advisories.closedWithoutAnswer).toBeGreaterThan(0);
+      expect(r.advisories.closedExample?.message).toBe('the server closed the connection without answering');
+      expect(r.advisories.closedExample?.header).toMatch(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/);
     } finally {
       await gateway.close();
     }
