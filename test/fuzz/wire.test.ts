@@ -4,6 +4,11 @@
  * Loopback only; every server here records the bytes it received.
  */
 import { connect, createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_MERCHANT, startGateway } from '../../src/gateway/index.js';
 import { fuzzHttp, wireExpectation } from '../../src/fuzz/http.js';
@@ -36,6 +41,15 @@ async function recording(answer: (socket: Socket, received: Buffer) => void): Pr
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, got };
+}
+
+function hasOpenssl(): boolean {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const ok = (socket: Socket): void => {
@@ -154,6 +168,44 @@ describe('sendRaw: one request written byte for byte', () => {
     });
     expect(r).toMatchObject({ kind: 'no-answer', reason });
     expect(r.kind === 'no-answer' && r.message).toContain(message);
+  });
+
+  // node can make no certificate: openssl makes a self-signed one, which the raw path refuses as undici does
+  it.skipIf(!hasOpenssl())('speaks TLS to an https URL, and a certificate it cannot trust is an outcome', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-tls-'));
+    try {
+      execFileSync(
+        'openssl',
+        [
+          ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'],
+          ...['-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=localhost'],
+        ],
+        { stdio: 'ignore' },
+      );
+      let connections = 0;
+      let secured = 0;
+      const server = createTlsServer(
+        { key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) },
+        (s) => s.end('HTTP/1.1 200 OK\r\n\r\n'),
+      );
+      server.on('connection', () => connections++);
+      server.on('secureConnection', () => secured++);
+      servers.push(server);
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      const port = (server.address() as AddressInfo).port;
+      const r = await sendRaw({
+        method: 'POST',
+        url: `https://localhost:${port}/x`,
+        headers: [],
+        body: Buffer.alloc(0),
+      });
+      expect(r).toMatchObject({ kind: 'no-answer', reason: 'reset' });
+      expect(r.kind === 'no-answer' && r.message).toMatch(/SELF_SIGNED|self-signed/);
+      // the server sent its certificate (the message names it) on the one connection, and no request went over it
+      expect([connections, secured]).toEqual([1, 0]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads a chunked body, and cuts an answer larger than maxBytes off at the limit', async () => {
