@@ -208,6 +208,12 @@ describe('sendRaw: one request written byte for byte', () => {
     }
   });
 
+  it('takes the answer of a server that keeps the connection open despite Connection: close, at the timeout', async () => {
+    const server = await recording((s) => s.write('HTTP/1.1 401 No\r\nContent-Length: 3\r\n\r\nno!'));
+    const r = await sendRaw({ method: 'POST', url: server.url, headers: [], body: Buffer.alloc(0), timeoutMs: 300 });
+    expect(r.kind === 'answer' && [r.status, Buffer.from(r.body).toString()]).toEqual([401, 'no!']);
+  });
+
   it('reads a chunked body, and cuts an answer larger than maxBytes off at the limit', async () => {
     const chunked = await recording((s) =>
       s.end('HTTP/1.1 400 Bad\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n'),
