@@ -9,6 +9,11 @@
  * may hang. A 5xx counts as a refusal (R16, {@link judgeAnswer}: the rule the gateway role
  * and certification use too): counted as an advisory where a refusal is allowed, a finding
  * where the header must be accepted.
+ *
+ * Every header counted reaches the server: one the HTTP client (undici) refuses goes byte for
+ * byte over a socket of its own ({@link sendRaw}), one the wire cannot carry (CR, LF) is counted
+ * as not sendable and never sent; each is judged as every reading its receiver may make of its
+ * bytes ({@link wireValue}, {@link wireExpectation}).
  * @module
  */
 import type { AuthorizationItems } from '../scheme/authorization.js';
@@ -80,7 +85,8 @@ export function signedUrlOf(options: Pick<FuzzHttpOptions, 'kind' | 'url' | 'not
 /**
  * Fuzzes the Authorization handling of a live gateway or merchant notify endpoint.
  * @param options - {@link FuzzHttpOptions}
- * @returns the run, with the shrunk finding (as {@link fuzzParser} gives it)
+ * @returns the run, with the shrunk finding (as {@link fuzzParser} gives it), the advisories and
+ *   what became of the headers generated (`wire`: sent by path, not sendable; `runs` counts both)
  * @example
  * const r = await fuzzHttp({ kind: 'gateway', url: gateway.baseUrl, appId, appSecret, seed: 1, runs: 20 });
  * r.finding // undefined
