@@ -2,13 +2,25 @@
  * `pgv2kit fuzz --gateway` and `--merchant-notify`, in process, on loopback.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { DEMO_MERCHANT, startGateway } from '../../src/gateway/index.js';
 import { startMerchant } from '../../examples/sample-merchant/merchant.mjs';
 import { run } from '../cli/_run.js';
 
 const env = { PGV2_APP_ID: DEMO_MERCHANT.appId, PGV2_APP_SECRET: DEMO_MERCHANT.appSecret };
+
+/** A run without a finding: the headers tried are those sent by either path, and with those not sendable, all. */
+function expectCounts(stdout: string, generated: number): void {
+  const m =
+    /no finding: (\d+) headers tried \(sent: (\d+) by the HTTP client, (\d+) over a raw socket\)(?:; (\d+) generated but not sendable, never counted as tried: [^\n]*)?, seed \d+\n/.exec(
+      stdout,
+    );
+  expect(m, stdout).not.toBeNull();
+  const [tried, client, raw, unsendable] = [m?.[1], m?.[2], m?.[3], m?.[4] ?? '0'].map(Number);
+  expect(tried).toBe((client ?? 0) + (raw ?? 0));
+  expect((tried ?? 0) + (unsendable ?? 0)).toBe(generated);
+}
 
 describe('pgv2kit fuzz over HTTP', () => {
   it.each([
@@ -45,10 +57,57 @@ describe('pgv2kit fuzz over HTTP', () => {
     const gateway = await startGateway({ merchants: [DEMO_MERCHANT] });
     try {
       const r = await run(['fuzz', '--gateway', gateway.baseUrl, '--runs', '40', '--seed', '5'], { env });
-      expect(r.stdout).toContain('no finding: 40 headers tried');
+      // "tried" counts the headers that reached the gateway: with those not sendable, the 40 generated
+      expectCounts(r.stdout, 40);
       expect(r.code).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(DEMO_MERCHANT.appSecret);
     } finally {
+      await gateway.close();
+    }
+  }, 30_000);
+
+  it('notes the raw-socket requests a server refused by closing the connection (a control character, RFC 9110 §5.5)', async () => {
+    const gateway = await startGateway({ merchants: [DEMO_MERCHANT] });
+    const { port } = new URL(gateway.baseUrl);
+    // in front of the gateway: a request whose Authorization holds a control character is answered by a close
+    const front = createNetServer((client) => {
+      let seen = '';
+      const upstream = connect(Number(port), '127.0.0.1');
+      client.on('data', (c: Buffer) => {
+        seen += c.toString('latin1');
+        if (!/\r\nAuthorization: [^\r\n]*[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(seen)) return void upstream.write(c);
+        upstream.destroy();
+        client.end();
+      });
+      upstream.on('data', (c: Buffer) => client.write(c));
+      client.on('end', () => upstream.end());
+      upstream.on('end', () => client.end());
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      const r = await run(['fuzz', '--gateway', url, '--runs', '200', '--seed', '2', '--json'], { env });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(
+        /note: \d+ raw-socket request\(s\) answered by closing the connection \(counted as refusals\), e\.g\. header ".*": the server closed the connection without answering\n/,
+      );
+      const summary = JSON.parse(r.stdout) as {
+        runs: number;
+        generated: number;
+        sent: { total: number; client: number; raw: number };
+        notSendable: { total: number };
+        findings: number;
+        advisories: { closedWithoutAnswer: number };
+      };
+      expect(summary.advisories.closedWithoutAnswer).toBeGreaterThan(0);
+      expect(summary.generated).toBe(200);
+      expect(summary.runs).toBe(summary.sent.total);
+      expect(summary.sent.client + summary.sent.raw + summary.notSendable.total).toBe(200);
+      expect(summary.findings).toBe(0);
+    } finally {
+      front.close();
       await gateway.close();
     }
   }, 30_000);
@@ -70,7 +129,7 @@ describe('pgv2kit fuzz over HTTP', () => {
       expect(registered.stdout).toContain(
         `webhooks signed over ${notifyUrl} (part 4: the notifyUrl as registered, --notify-url, R10), sent to ${url}\n`,
       );
-      expect(registered.stdout).toContain('no finding: 40 headers tried');
+      expectCounts(registered.stdout, 40);
       expect(registered.code).toBe(0);
       const bare = await run(['fuzz', '--merchant-notify', url, '--runs', '40', '--seed', '5', '--json'], { env });
       expect(bare.code).toBe(1);

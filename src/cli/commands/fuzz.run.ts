@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { seeDocs } from '../../docs/cite.js';
-import { fuzzHttp, signedUrlOf } from '../../fuzz/http.js';
+import { fuzzHttp, signedUrlOf, type WireCounts } from '../../fuzz/http.js';
 import { shellQuote } from '../../shell-quote.js';
 import { FUZZ_WINDOW, fuzzParser, parseReplay, showEscaped, type FuzzResult } from '../../fuzz/run.js';
 import { saveFinding } from '../../fuzz/save.js';
@@ -74,7 +74,7 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
     }
     io.stdout(
       `fuzzing the Authorization parsing of ${http.url} (${http.kind}): ` +
-        `seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} requests`}\n`,
+        `seed ${seed}, ${runs >= 1_000_000_000 ? 'no run limit' : `${runs} headers generated at most`}\n`,
     );
     const target = {
       ...http,
@@ -108,6 +108,13 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
         `advisory: ${advised.serverErrors} request(s) ${advised.message ?? ''}, ` +
           `e.g. header ${showEscaped(advised.example ?? '')}\n`,
       );
+    // a header HTTP lets a server refuse (a control character), refused by closing the connection: said, not a finding
+    if (advised.closedExample !== undefined)
+      io.stdout(
+        `note: ${advised.closedWithoutAnswer} raw-socket request(s) answered by closing the connection ` +
+          `(counted as refusals), e.g. header ${showEscaped(advised.closedExample.header)}: ` +
+          `${advised.closedExample.message}\n`,
+      );
     // a genuine header refused by a merchant whose webhooks were signed over the URL they went to: perhaps it
     // registered another (R10)
     const hint =
@@ -128,9 +135,17 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
           `${notifyUrl !== undefined ? ` --notify-url ${shellQuote(notifyUrl)}` : ''}` +
           `${acceptBody !== undefined ? ` --accept-body ${shellQuote(acceptBody)}` : ''}`,
         wire,
+        counts: result.wire,
       },
       io,
-      (s) => emit({ ...s, advisories: { serverErrors: advised.serverErrors } }, [appSecret]),
+      (s) =>
+        emit(
+          {
+            ...s,
+            advisories: { serverErrors: advised.serverErrors, closedWithoutAnswer: advised.closedWithoutAnswer },
+          },
+          [appSecret],
+        ),
     );
   }
 
@@ -236,24 +251,37 @@ function report(
     save?: string;
     limits?: VectorLimits;
     wire?: { signedUrl: string; sentTo: string; hint?: string };
+    /** Over HTTP: what became of the headers generated (only those sent were tried). */
+    counts?: WireCounts;
   },
   io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string },
   emit: (summary: object) => void,
 ): number {
   const f = result.finding;
+  const c = values.counts;
+  // over HTTP "tried" counts the headers that reached the server, never one that could not be sent
+  const tried = c?.sent ?? result.runs;
+  const counted = c ? countsJson(c, f ? 1 : 0) : {};
   if (!f) {
     io.stdout(
-      `no finding: ${result.runs} headers tried${result.interrupted ? ' (stopped by --time)' : ''}, ` +
-        `seed ${result.seed}\n`,
+      `no finding: ${tried} headers tried${c ? countsWords(c) : ''}` +
+        `${result.interrupted ? ' (stopped by --time)' : ''}, seed ${result.seed}\n`,
     );
-    emit({ seed: result.seed, exitCode: EXIT.ok, runs: result.runs, stoppedByTime: result.interrupted, finding: null });
+    emit({
+      seed: result.seed,
+      exitCode: EXIT.ok,
+      runs: tried,
+      ...counted,
+      stoppedByTime: result.interrupted,
+      finding: null,
+    });
     return EXIT.ok;
   }
   const target = values.target ?? '';
   const replay = `pgv2kit fuzz${target} --replay ${f.replay}`;
   io.stdout(
     [
-      `FINDING after ${result.runs} headers (${f.shrinks} shrinks):`,
+      `FINDING after ${tried} headers${c ? countsWords(c) : ''} (${f.shrinks} shrinks):`,
       // over HTTP: the request as it went (the URL part 4 signed, where it was sent, the header sent)
       ...(values.wire ? [`  signed:  POST ${values.wire.signedUrl} (part 4)`, `  sent to: ${values.wire.sentTo}`] : []),
       `  header:  ${showEscaped(f.header)}${values.wire ? ' (sent)' : ''}`,
@@ -280,7 +308,8 @@ function report(
   emit({
     seed: result.seed,
     exitCode: EXIT.nonconformance,
-    runs: result.runs,
+    runs: tried,
+    ...counted,
     stoppedByTime: result.interrupted,
     finding: {
       header: f.header,
@@ -294,6 +323,26 @@ function report(
     },
   });
   return EXIT.nonconformance;
+}
+
+/** The counts after "N headers tried": by which path they went, and those generated but not sendable. */
+function countsWords(c: WireCounts): string {
+  const by = Object.entries(c.notSendableBy)
+    .map(([why, n]) => `${n} ${why}`)
+    .join(', ');
+  return (
+    ` (sent: ${c.client} by the HTTP client, ${c.raw} over a raw socket)` +
+    `${c.notSendable > 0 ? `; ${c.notSendable} generated but not sendable, never counted as tried: ${by}` : ''}`
+  );
+}
+
+function countsJson(c: WireCounts, findings: number): object {
+  return {
+    generated: c.generated,
+    sent: { total: c.sent, client: c.client, raw: c.raw },
+    notSendable: { total: c.notSendable, by: c.notSendableBy },
+    findings,
+  };
 }
 
 function describeAnswers(a: HeaderAnswers): string {

@@ -108,7 +108,7 @@ export const fuzzOptions = {
   runs: {
     type: 'string',
     valueName: '<n>',
-    description: 'Headers to try',
+    description: 'Headers to generate (over HTTP those not sendable are counted apart, never as tried)',
     default: { shown: '1000; with --time alone: until the time is up' },
     parse: parseOption.positiveInteger,
   },
@@ -133,7 +133,8 @@ export const fuzzOptions = {
   json: {
     type: 'boolean',
     description:
-      'Print one JSON summary on stdout (seed, headers tried, the finding or null, exit code); ' +
+      'Print one JSON summary on stdout (seed, headers tried; over HTTP also generated, sent by path, ' +
+      'not sendable by why, findings; the finding or null, exit code); ' +
       'every other line goes to stderr',
   },
   timeout: {
@@ -168,6 +169,12 @@ export const fuzzCommand = defineCommand({
     'the notifyUrl as the merchant registered it (R10): --notify-url, when the endpoint is reached',
     'at another URL (a proxy, a local port); without it, the URL it is sent to. The URL signed is',
     'printed at the start and with a finding.',
+    'Over HTTP every header counted reaches the server: one the HTTP client (undici) refuses (a control',
+    'character, a character above U+00FF) goes byte for byte over a raw socket, its value as Latin-1, or',
+    'as UTF-8 when a character is above U+00FF; one the wire cannot carry (CR or LF: it would end the',
+    'field line and make another request; a lone surrogate) is counted as not sendable, never as tried.',
+    '"N headers tried" counts the headers sent (by the HTTP client, over a raw socket); with those not',
+    'sendable, the headers generated (--runs).',
     'A failure is shrunk to a minimal header and printed with its replay seed and path.',
     'Without --testee the built-in reference is fuzzed in process.',
     '',
