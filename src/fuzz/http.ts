@@ -171,7 +171,7 @@ export interface WireCounts {
  * that must be accepted. A header not sendable is judged as written (it is never sent).
  * @param header - the header as generated
  * @param signed - the items the request was signed with
- * @returns accept (must answer 200), refuse (never 2xx), or either
+ * @returns accept (must answer 200), refuse (never an acceptance: R16), or either
  * @example wireExpectation(`${authorization}\u0001`, parseAuthorization(authorization).items) // 'either'
  */
 export function wireExpectation(header: string, signed: AuthorizationItems): 'accept' | 'refuse' | 'either' {
@@ -189,7 +189,7 @@ export function wireExpectation(header: string, signed: AuthorizationItems): 'ac
  * too, R7), and may refuse when R8 allows a refusal or an answer with other values.
  * @param header - the header sent
  * @param signed - the items the request was signed with
- * @returns accept (must answer 200), refuse (never 2xx), or either
+ * @returns accept (must answer 200), refuse (never an acceptance: R16), or either
  * @example httpExpectation(authorization, parseAuthorization(authorization).items) // 'accept'
  */
 export function httpExpectation(header: string, signed: AuthorizationItems): 'accept' | 'refuse' | 'either' {
@@ -332,6 +332,20 @@ async function checkHttp(
   return { header, path, ...judgeHttp(options, header, signedItems, r) };
 }
 
+/**
+ * The code of a gateway's envelope (2.3): `OK` when the body carries none (a 2xx without an envelope is taken as
+ * an acceptance), else the code it says.
+ */
+function envelopeCode(text: string): string {
+  try {
+    const v = JSON.parse(text) as unknown;
+    const code = typeof v === 'object' && v !== null ? (v as { code?: unknown }).code : undefined;
+    return typeof code === 'string' ? code : 'OK';
+  } catch {
+    return 'OK';
+  }
+}
+
 /** The answer to one header judged: a finding's reason, an advisory (R16), or nothing wrong. */
 function judgeHttp(
   options: FuzzHttpOptions,
@@ -340,12 +354,13 @@ function judgeHttp(
   r: Answer,
 ): { reason?: string; advisory?: true } {
   const expect = wireExpectation(header, signedItems);
-  // a gateway's 2xx is an acceptance, and a genuine request must get its 200 (R9); a merchant's notify
-  // endpoint reads as certification reads it: any 2xx, or a 2xx with --accept-body
+  // a gateway's 2xx is an acceptance unless its envelope's code is not OK (R16, 2.3, 7: a refusal may be a
+  // signed 200), and a genuine request must get its 200 (R9); a merchant's notify endpoint reads as
+  // certification reads it: any 2xx, or a 2xx with --accept-body
   const text = Buffer.from(r.body).toString('utf8');
   const accepted =
     options.kind === 'gateway'
-      ? r.status >= 200 && r.status < 300 && (expect !== 'accept' || r.status === 200)
+      ? r.status >= 200 && r.status < 300 && envelopeCode(text) === 'OK' && (expect !== 'accept' || r.status === 200)
       : isAccepting(
           { status: r.status, body: text },
           'notify',

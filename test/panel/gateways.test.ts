@@ -46,14 +46,6 @@ const KNOWN_KIT_DEFECTS: readonly KitDefect[] = [
       'the case demands 204 for a file of exactly 2,097,152 bytes, but R13 lets a file of 2,000,001 to ' +
       '2,097,152 bytes be accepted or rejected (2 MB read as 2,000,000): the case should be acceptable',
   },
-  {
-    member: 'node-lenient-gateway',
-    id: 'fuzz',
-    reason:
-      'fuzzHttp counts any HTTP 200 of a gateway as an acceptance, but R16 (and 2.3/7) make an envelope whose ' +
-      'code is not OK a refusal: the member refuses with HTTP 200 and code UNAUTHORIZED (signed per 5.4), ' +
-      'which the fuzzer reports as "must be refused … but got 200"',
-  },
 ];
 
 const CREDENTIALS = { appId: 'app_gw_panel', appSecret: 'gw-panel-secret' };
