@@ -12,7 +12,7 @@
  */
 import { judgeAnswer } from '../../refusal.js';
 import type { Json } from '../../subjects/subject.js';
-import type { UploadBreak } from '../../vectors/types.js';
+import type { GatewayCase, UploadBreak } from '../../vectors/types.js';
 import { callOp, defineCheck, nonResult } from '../../checks/check.js';
 import type { OpOutcome } from '../../checks/outcome.js';
 
@@ -44,6 +44,8 @@ export const gatewayCheck = defineCheck({
         message: `the answer has no HTTP status: ${JSON.stringify(status ?? null)}`,
       };
     const code = typeof r['code'] === 'string' ? r['code'] : null;
+    const staged = op === 'gateway.upload' ? uploadStage(c, op, r, got) : undefined;
+    if (staged) return staged;
     const accepting = status >= 200 && status < 300 && (code === null || code === 'OK');
     const codePart = code !== null ? `, code ${code}` : '';
     const errorMessagePart =
@@ -56,7 +58,7 @@ export const gatewayCheck = defineCheck({
       if (!j.ok)
         return { op, status: 'fail', expected, got, message: `accepted, but the case is invalid (${summary})` };
       if (c.result === 'acceptable') {
-        const what = c.inputs.break ? (ACCEPTABLE_UPLOADS[c.inputs.break] ?? 'the request') : 'the request';
+        const what = acceptableWhat(c);
         const answerer = op === 'gateway.upload' ? 'upload address' : 'gateway';
         const serverErrorPart = j.serverError ? `, ${j.advisory}` : '';
         return {
@@ -112,4 +114,71 @@ const ACCEPTABLE_UPLOADS: Partial<Record<UploadBreak, string>> = {
     'Content-Type form field as issued (R14)',
   'authorization-header':
     "the upload carrying the credentials request's Authorization header (R14: never sent; refused or ignored)",
+  'filename-differs':
+    'the file part whose filename differs from the one requested (4.2 binds it in the credentials request; the ' +
+    'policy does not, and the stored object is named by the key)',
+  'field-repeated': 'the form carrying the key entry twice with the same value (nothing the policy binds differs)',
+  'reuse-after-success':
+    'a second correct upload on credentials already used for a 204 (3: "not yet used successfully" ends only the ' +
+    'expiry; 2.4: valid for 10 minutes)',
 };
+
+/** What an acceptable case sent, in the words of the report. */
+function acceptableWhat(c: GatewayCase): string {
+  if (c.op !== 'gateway.upload') return 'the request';
+  if (c.inputs.break) return ACCEPTABLE_UPLOADS[c.inputs.break] ?? 'the upload';
+  const size = c.inputs.fileSize ?? 1024;
+  const name = JSON.stringify(String(c.inputs.body['filename']));
+  return `the upload of ${name}, a file of ${size.toLocaleString('en-US')} bytes`;
+}
+
+/**
+ * An upload case that ended before its upload: the credentials request refused (acceptable only where the readings
+ * let the gateway refuse it too, R13 upper-case extension), or the first upload of a reuse case refused.
+ */
+function uploadStage(
+  c: GatewayCase,
+  op: 'gateway.upload',
+  r: { [key: string]: Json },
+  got: Json,
+): OpOutcome | undefined {
+  const stage = r['stage'];
+  if (stage !== 'credentials' && stage !== 'first-upload') return undefined;
+  const codePart = typeof r['code'] === 'string' ? `, code ${r['code']}` : '';
+  const summary = `HTTP ${String(r['status'])}${codePart}: ${String(r['errorMessage'] ?? '')}`;
+  if (stage === 'first-upload')
+    return {
+      op,
+      status: 'fail',
+      expected: 204,
+      got,
+      message: `a correct upload on fresh credentials was refused (4.2, 3; ${summary})`,
+    };
+  // only R13's upper-case extension lets the gateway refuse the credentials request itself
+  if (c.result === 'acceptable' && c.flags.includes('ExtensionCase'))
+    return {
+      op,
+      status: 'pass',
+      expected: 'either',
+      got,
+      choice: 'refused',
+      message:
+        `acceptable case: the gateway refused the credentials request for ` +
+        `${JSON.stringify(String(c.inputs.body['filename']))}, so no upload was made (R13; ${summary})`,
+    };
+  if (c.result === 'valid')
+    return {
+      op,
+      status: 'fail',
+      expected: 204,
+      got,
+      message: `the credentials request was refused (4.1, 2.1; ${summary})`,
+    };
+  return {
+    op,
+    status: 'error',
+    expected: 'refuse',
+    got,
+    message: `the credentials request was refused, so the upload rule was not tried (${summary})`,
+  };
+}
