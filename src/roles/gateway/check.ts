@@ -55,8 +55,10 @@ export const gatewayCheck = defineCheck({
       const expected: Json = c.result === 'acceptable' ? 'either' : 'refuse';
       const j = judgeAnswer(c.result === 'acceptable' ? 'either' : 'refuse', status, accepting);
       const advisory = j.advisory ? { advisory: j.advisory } : {};
-      if (!j.ok)
-        return { op, status: 'fail', expected, got, message: `accepted, but the case is invalid (${summary})` };
+      if (!j.ok) {
+        const broke = op === 'gateway.upload' ? brokenRule(c, r) : '';
+        return { op, status: 'fail', expected, got, message: `accepted, but the case is invalid${broke} (${summary})` };
+      }
       if (c.result === 'acceptable') {
         const what = acceptableWhat(c);
         const answerer = op === 'gateway.upload' ? 'upload address' : 'gateway';
@@ -181,4 +183,34 @@ function uploadStage(
     got,
     message: `the credentials request was refused, so the upload rule was not tried (${summary})`,
   };
+}
+
+/**
+ * The rule an invalid upload broke, for the message of a failure: ": <what was changed> (<the rule>)", so a report
+ * says which rule the address let through.
+ */
+function brokenRule(c: GatewayCase, r: { [key: string]: Json }): string {
+  const b = c.inputs.break;
+  if (b === undefined) return '';
+  const sent = r['sent'];
+  const changed =
+    typeof sent === 'object' && sent !== null && !Array.isArray(sent) && typeof sent['changed'] === 'string'
+      ? sent['changed']
+      : b;
+  return `: ${changed} (${uploadRuleOf(b)})`;
+}
+
+function uploadRuleOf(b: UploadBreak): string {
+  if (b === 'over-size') return '2.2, 8: at most 2 MB; R13: 2,097,152 bytes';
+  if (b === 'no-file-part' || b === 'two-file-parts') return '4.2: one part named file';
+  if (b === 'file-named-upload' || b === 'file-named-File') return '4.2: the file part is named file';
+  if (b === 'file-not-last' || b === 'text-after-file' || b === 'entry-after-file')
+    return '4.2, 7: the file part is last, else the upload fails';
+  if (b === 'urlencoded-body' || b === 'raw-file-body') return '4.2: a multipart/form-data body';
+  if (b === 'method-put') return '4.2: the method is httpMethod';
+  if (b === 'address-not-issued') return '4.2: the address is the uploadUrl issued';
+  if (b === 'type-not-accepted') return '4.2: the file part carries the requested content type';
+  if (b === 'field-added' || b === 'key-repeated-changed')
+    return '4.2: the formFields entries and no other parts (R14)';
+  return '4.2, 7: every formFields entry, none omitted or altered, else the upload fails';
 }

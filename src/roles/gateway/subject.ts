@@ -269,7 +269,10 @@ async function uploadCase(
       };
   }
   const answer = await sendUpload(target, plan);
-  return { result: { status: answer.status, errorMessage: answer.text, sent: answer.sent } };
+  // a 204 has no body: an errorMessage only when the address said something
+  const result: { [key: string]: Json } = { status: answer.status, sent: answer.sent };
+  if (answer.text !== '') result['errorMessage'] = answer.text;
+  return { result };
 }
 
 /** One part of an upload form, as sent. */
