@@ -329,6 +329,8 @@ export interface GatewayCase extends CaseBase {
     readonly mutate?: GatewayMutation;
     readonly break?: UploadBreak;
     readonly fileSize?: number;
+    /** gateway.upload: seconds to wait between the credentials and the upload; a slow case, run with --slow only. */
+    readonly waitBeforeUpload?: number;
   };
   readonly expected: { readonly status?: number };
 }

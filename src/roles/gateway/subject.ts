@@ -39,6 +39,23 @@ export interface GatewayTarget extends TargetNaming {
   readonly appSecret: string;
   /** Milliseconds per HTTP exchange. Default 10 s. */
   readonly timeoutMs?: number;
+  /**
+   * Run the slow cases (`pgv2kit run --slow`): those that wait (an upload after the 10 minutes of validity).
+   * Without it they answer unsupported, and the run reports them skipped.
+   */
+  readonly slow?: boolean;
+  /** How a slow case waits (default: real time; a test moves the gateway's clock instead). */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Why a slow case is skipped: what it waits and the option that runs it.
+ * @param seconds - what the case waits
+ * @returns the reason reported
+ * @example slowCaseSkipped(630) // 'a slow case: it waits 630 s before uploading; pgv2kit run --slow runs it'
+ */
+export function slowCaseSkipped(seconds: number): string {
+  return `a slow case: it waits ${seconds} s before uploading; pgv2kit run --slow runs it`;
 }
 
 const PATHS = {
@@ -210,6 +227,9 @@ async function uploadCase(
 ): Promise<Answer> {
   const filename = String(body['filename'] ?? '');
   const contentType = typeof body['contentType'] === 'string' ? body['contentType'] : null;
+  const wait = input['waitBeforeUpload'];
+  // checked before any request: a skipped case sends nothing
+  if (typeof wait === 'number' && target.slow !== true) return { unsupported: { reason: slowCaseSkipped(wait) } };
   let credentials: UploadCredentials;
   try {
     credentials = await requestUploadCredentials({
@@ -238,6 +258,7 @@ async function uploadCase(
   }
   const size = typeof input['fileSize'] === 'number' ? input['fileSize'] : 1024;
   const file = countingBytes(size);
+  if (typeof wait === 'number') await (target.sleep ?? realSleep)(wait * 1000);
   const broken = input['break'] as UploadBreak | undefined;
   const plan = planUpload(target, base, body, credentials, broken, {
     filename,
@@ -568,6 +589,10 @@ function credentialsAuthorization(target: GatewayTarget, base: string, body: { [
     body: request,
   });
   return formatAuthorization({ appId: target.appId, sign: value, timestamp, nonce });
+}
+
+function realSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function headerOf(headers: unknown, name: string): string | null {
