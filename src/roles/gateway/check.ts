@@ -179,9 +179,9 @@ function uploadStage(
   return {
     op,
     status: 'error',
-    expected: 'refuse',
+    expected: c.result === 'acceptable' ? 'either' : 'refuse',
     got,
-    message: `the credentials request was refused, so the upload rule was not tried (${summary})`,
+    message: `the credentials request was refused, so the upload was not tried (${summary})`,
   };
 }
 
