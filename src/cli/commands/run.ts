@@ -71,7 +71,6 @@ export const runOptions = {
     description:
       'Gateway role: also run the slow cases (an upload 10 min 30 s after its credentials: expiry); ' +
       'without it they are skipped',
-    conflicts: ['testee', 'module', 'merchant'],
   },
   'app-id': {
     type: 'string',
