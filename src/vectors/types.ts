@@ -318,7 +318,9 @@ export type UploadBreak =
   | 'content-type-field-changed'
   | 'signature-changed'
   | 'bucket-changed'
-  | 'tagging-changed';
+  | 'tagging-changed'
+  | 'credential-changed'
+  | 'algorithm-changed';
 
 /** A gateway-role case: a request to the gateway under test, the kit playing the merchant. */
 export interface GatewayCase extends CaseBase {

@@ -347,6 +347,8 @@ const CHANGED: Partial<Record<UploadBreak, string>> = {
   'signature-changed': 'signature entry',
   'bucket-changed': 'bucket',
   'tagging-changed': 'tagging',
+  'credential-changed': 'credential entry',
+  'algorithm-changed': 'algorithm entry',
 };
 
 /** A value changed in its last character: a digit or letter moved on by one, so the length and alphabet stay. */
