@@ -40,6 +40,8 @@ export interface TargetChoice extends MerchantChoice, AcceptanceChoice {
   readonly gateway?: boolean;
   readonly merchant?: boolean;
   readonly 'validate-protocol'?: boolean;
+  /** Run the gateway role's slow cases (--slow). */
+  readonly slow?: boolean;
   readonly 'app-id'?: string;
   readonly secret?: string;
   /** How reports name a gateway or merchant target (--name, --version). */
@@ -139,7 +141,7 @@ export async function startTarget(
     );
     run.addSecret(started.target.appSecret);
     return {
-      subject: createGatewaySubject(started.target),
+      subject: createGatewaySubject({ ...started.target, slow: choice.slow === true }),
       target: { kind: 'gateway', description: started.description },
       close: started.close,
     };
@@ -157,7 +159,7 @@ export async function startTarget(
     if (run.needsGateway) {
       const started = await gatewayTarget(undefined, undefined, undefined, run.timeoutMs, {});
       if (started.close) closers.push(started.close);
-      parts.push(createGatewaySubject(started.target));
+      parts.push(createGatewaySubject({ ...started.target, slow: choice.slow === true }));
       descriptions.push(`gateway role: ${started.description}`);
     }
     if (run.needsMerchant) {

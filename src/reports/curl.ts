@@ -45,6 +45,8 @@ export function curlCommand(sent: unknown): string | undefined {
     parts?: unknown;
   };
   if (typeof method !== 'string' || typeof url !== 'string' || !Array.isArray(headers)) return undefined;
+  // an upload's form is recorded part by part (sizes, not the file's bytes): no command can send it again from that
+  if ('parts' in sent) return undefined;
   const pairs = headers.filter(
     (h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string' && typeof h[1] === 'string',
   );

@@ -318,7 +318,42 @@ export type UploadBreak =
   | 'over-size'
   | 'type-not-accepted'
   | 'fields-reordered'
-  | 'authorization-header';
+  | 'authorization-header'
+  // the file part: missing, misnamed, doubled, not last, its filename another
+  | 'no-file-part'
+  | 'file-named-upload'
+  | 'file-named-File'
+  | 'two-file-parts'
+  | 'text-after-file'
+  | 'entry-after-file'
+  | 'filename-differs'
+  // the form: an entry twice, not multipart
+  | 'field-repeated'
+  | 'key-repeated-changed'
+  | 'urlencoded-body'
+  | 'raw-file-body'
+  // the request: another method, an address never issued, credentials used again after a 204
+  | 'method-put'
+  | 'address-not-issued'
+  | 'reuse-after-success'
+  // one formFields entry removed
+  | 'key-removed'
+  | 'signature-removed'
+  | 'bucket-removed'
+  | 'content-type-field-removed'
+  | 'tagging-removed'
+  | 'credential-removed'
+  | 'algorithm-removed'
+  | 'date-removed'
+  // one formFields entry changed
+  | 'key-changed'
+  | 'policy-changed'
+  | 'content-type-field-changed'
+  | 'signature-changed'
+  | 'bucket-changed'
+  | 'tagging-changed'
+  | 'credential-changed'
+  | 'algorithm-changed';
 
 /** A gateway-role case: a request to the gateway under test, the kit playing the merchant. */
 export interface GatewayCase extends CaseBase {
@@ -332,6 +367,8 @@ export interface GatewayCase extends CaseBase {
     readonly mutate?: GatewayMutation;
     readonly break?: UploadBreak;
     readonly fileSize?: number;
+    /** gateway.upload: seconds to wait between the credentials and the upload; a slow case, run with --slow only. */
+    readonly waitBeforeUpload?: number;
   };
   readonly expected: { readonly status?: number };
 }

@@ -240,3 +240,17 @@ describe('curl commands in the reports', () => {
     30_000,
   );
 });
+
+describe('curlCommand, an upload recorded part by part', () => {
+  it('gives no command: the file bytes are not in the record', () => {
+    const sent = {
+      method: 'POST',
+      url: 'http://127.0.0.1:9/bucket',
+      headers: [['Content-Type', 'multipart/form-data; boundary=x']],
+      parts: [{ name: 'file', filename: 'a.pdf', contentType: 'application/pdf', size: 4096 }],
+    };
+    expect(curlCommand(sent)).toBeUndefined();
+    const { parts: _, ...plain } = sent;
+    expect(curlCommand(plain)).toMatch(/^curl /);
+  });
+});

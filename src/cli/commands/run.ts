@@ -70,6 +70,12 @@ export const runOptions = {
     conflicts: ['testee', 'module', 'gateway'],
   },
   ...withRule(merchantOptions, { requires: { options: ['merchant'], why: 'the merchant role' } }),
+  slow: {
+    type: 'boolean',
+    description:
+      'Gateway role: also run the slow cases (an upload 10 min 30 s after its credentials: expiry); ' +
+      'without it they are skipped',
+  },
   'app-id': {
     type: 'string',
     valueName: '<id>',
