@@ -45,12 +45,13 @@ export function curlCommand(sent: unknown): string | undefined {
     parts?: unknown;
   };
   if (typeof method !== 'string' || typeof url !== 'string' || !Array.isArray(headers)) return undefined;
-  // an upload's form is recorded part by part (sizes, not the file's bytes): no command can send it again from that
-  if ('parts' in sent) return undefined;
   const pairs = headers.filter(
     (h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string' && typeof h[1] === 'string',
   );
   if (Array.isArray(multipart)) return multipartCurl(method, url, pairs, multipart);
+  // a body recorded by its size alone (an upload's raw bytes): no command can send it again from the record
+  const { bodySize } = sent as { bodySize?: unknown };
+  if (body === undefined && typeof bodySize === 'number' && bodySize > 0) return undefined;
   // Host, Content-Length and Connection are curl's to write, as they were undici's
   const sentHeaders = pairs.filter(([name]) => !/^(content-length|host|connection)$/i.test(name));
   const has = (name: string): boolean => pairs.some(([n]) => n.toLowerCase() === name);

@@ -27,21 +27,37 @@ describe('gateway check', () => {
     [
       'a verified 200 with valid data',
       api('valid'),
-      { result: { status: 200, code: 'OK', verified: true } },
+      { result: { status: 200, code: 'OK', contentType: 'application/json', verified: true } },
       'pass',
       'gateway.generateUploadUrl: HTTP 200, the response verifies, the data is valid',
     ],
     [
       'a 200 that does not verify',
       api('valid'),
-      { result: { status: 200, code: 'OK', verified: false, verifyProblem: 'sign mismatch' } },
+      {
+        result: {
+          status: 200,
+          code: 'OK',
+          contentType: 'application/json',
+          verified: false,
+          verifyProblem: 'sign mismatch',
+        },
+      },
       'fail',
       'gateway.generateUploadUrl: the response does not verify (5.4): sign mismatch (HTTP 200, code OK)',
     ],
     [
       'a 200 with bad data',
       api('valid'),
-      { result: { status: 200, code: 'OK', verified: true, dataProblem: 'data.uploadNo is not <digits>-<hex> (2.4)' } },
+      {
+        result: {
+          status: 200,
+          code: 'OK',
+          contentType: 'application/json',
+          verified: true,
+          dataProblem: 'data.uploadNo is not <digits>-<hex> (2.4)',
+        },
+      },
       'fail',
       'gateway.generateUploadUrl: data is not valid: data.uploadNo is not <digits>-<hex> (2.4) (HTTP 200, code OK)',
     ],
@@ -50,7 +66,7 @@ describe('gateway check', () => {
       api('valid'),
       { result: { status: 200, code: 'DENIED', errorMessage: 'no' } },
       'fail',
-      'gateway.generateUploadUrl: the envelope code is not OK (HTTP 200, code DENIED, errorMessage "no")',
+      'gateway.generateUploadUrl: the envelope code is not OK (2.3: the value OK marks success) (HTTP 200, code DENIED, errorMessage "no")',
     ],
     [
       'a refusal of a valid request',
@@ -76,7 +92,7 @@ describe('gateway check', () => {
     [
       'an acceptance of an invalid request',
       api('invalid'),
-      { result: { status: 200, code: 'OK', verified: true } },
+      { result: { status: 200, code: 'OK', contentType: 'application/json', verified: true } },
       'fail',
       'gateway.generateUploadUrl: accepted, but the case is invalid (HTTP 200, code OK)',
     ],

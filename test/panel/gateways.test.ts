@@ -39,13 +39,8 @@ interface KitDefect {
  * and required to fail still, so that this list cannot go stale once the kit is fixed.
  */
 const KNOWN_KIT_DEFECTS: readonly KitDefect[] = [
-  {
-    member: 'node-lenient-gateway',
-    id: 'gateway.upload-2mib',
-    reason:
-      'the case demands 204 for a file of exactly 2,097,152 bytes, but R13 lets a file of 2,000,001 to ' +
-      '2,097,152 bytes be accepted or rejected (2 MB read as 2,000,000): the case should be acceptable',
-  },
+  // none: gateway.upload-2mib (204 demanded for 2,097,152 bytes, R13 allows either) is superseded by
+  // gateway.upload-2mib-either, and fuzz reads a signed 200 with a code that is not OK as a refusal (R16)
 ];
 
 const CREDENTIALS = { appId: 'app_gw_panel', appSecret: 'gw-panel-secret' };
@@ -99,7 +94,10 @@ describe.each(MEMBERS)('the panel gateway $name', (member) => {
         target: { kind: 'gateway', description: `${member.name} (${url})` },
         selection: { only: ['kind:gateway'], skip: [] },
       });
-      const notPassed = run.cases.filter((c) => c.verdict !== 'passed');
+      // the slow case (it waits 630 s: pgv2kit run --slow) is skipped, never counted as passed
+      const notPassed = run.cases.filter(
+        (c) => c.verdict !== 'passed' && !(c.verdict === 'skipped' && c.flags.includes('SlowCase')),
+      );
       const unexpected = notPassed.filter((c) => !defects.has(c.id)).map((c) => `${c.id}: ${c.message}`);
       expect([round, unexpected]).toEqual([round, []]);
       // a listed defect that passes is stale: the kit was fixed, the list must shrink

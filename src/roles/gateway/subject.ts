@@ -664,24 +664,28 @@ async function sendUpload(target: GatewayTarget, plan: UploadPlan): Promise<Sent
 }
 
 /**
- * What went on the wire, for reports: text parts with their value (clipped to 200 characters), the file part with
- * its filename, type and size. The Authorization header of the authorization-header case is a signature of another
+ * What went on the wire, for reports: text parts with their whole value (formFields are a few hundred bytes; a
+ * value over 8 KiB is clipped, and the report's curl command then sends it as recorded), the file part with its
+ * filename, type and size (its bytes are the kit's test file: byte i is i mod 256). A body that is not multipart is
+ * named by its type and size. The Authorization header of the authorization-header case is a signature of another
  * request, never the secret; formFields carry no secret of the merchant (5.7: they are the storage's policy).
  */
 function describeSent(plan: UploadPlan, headers: Array<[string, string]>, size: number): { [key: string]: Json } {
-  const parts: Json =
+  const form: { [key: string]: Json } =
     plan.body.kind === 'multipart'
-      ? plan.body.parts.map((p): Json =>
-          'value' in p
-            ? { name: p.name, size: Buffer.byteLength(p.value), value: clip(p.value, 200) }
-            : { name: p.name, filename: p.filename, contentType: p.contentType, size: p.bytes.byteLength },
-        )
-      : [];
+      ? {
+          parts: plan.body.parts.map((p): Json =>
+            'value' in p
+              ? { name: p.name, size: Buffer.byteLength(p.value), value: clip(p.value, 8192) }
+              : { name: p.name, filename: p.filename, contentType: p.contentType, size: p.bytes.byteLength },
+          ),
+        }
+      : { bodyType: plan.body.contentType };
   return {
     method: plan.method,
     url: plan.url,
     headers: headers.map(([n, v]) => [n, v]),
-    parts,
+    ...form,
     bodySize: size,
     ...(plan.changed !== undefined ? { changed: plan.changed } : {}),
   };
