@@ -39,6 +39,7 @@ describe('client cases against a given gateway', () => {
     expect(runsAgainstGivenGateway(byId('client.formfields-other-vendor'))).toBe(false);
     expect(runsAgainstGivenGateway(byId('client.upload-url-expired'))).toBe(false);
     expect(runsAgainstGivenGateway(byId('client.upload-over-size-limit'))).toBe(false);
+    expect(runsAgainstGivenGateway(byId('client.upload-2mib'))).toBe(false);
     expect(runsAgainstGivenGateway(byId('client.create-payment-response-tampered'))).toBe(false);
   });
 

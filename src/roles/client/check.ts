@@ -40,6 +40,7 @@ export const clientCheck = defineCheck({
  * @returns true when the case runs against the given gateway
  * @example runsAgainstGivenGateway(vectorCase('client.upload-pdf')) // true
  * @example runsAgainstGivenGateway(vectorCase('client.response-signature-tampered')) // false
+ * @example runsAgainstGivenGateway(vectorCase('client.upload-2mib')) // false — R13: a gateway may refuse 2 MiB
  */
 export function runsAgainstGivenGateway(c: ClientCase): boolean {
   const s = c.scenario;
@@ -47,7 +48,11 @@ export function runsAgainstGivenGateway(c: ClientCase): boolean {
     (s.response?.bytes ?? 'compact') === 'compact' && (s.response?.signature ?? 'valid') === 'valid';
   const plainFields =
     s.formFields?.vendor === undefined && !s.formFields?.extra?.length && !s.formFields?.specialValues;
-  return c.result === 'valid' && plainResponse && plainFields && s.upload?.expired !== true;
+  // R13: a file of 2,000,001 to 2,097,152 bytes may be refused by a conformant gateway (2 MB read as 2,000,000);
+  // only the kit's gateway, which accepts it, can tell an SDK that fails it from a gateway that refuses it
+  const size = c.op === 'client.upload' ? (c.inputs.fileSize ?? 0) : 0;
+  const sizeEitherWay = size > 2_000_000 && size <= 2_097_152;
+  return c.result === 'valid' && plainResponse && plainFields && s.upload?.expired !== true && !sizeEitherWay;
 }
 
 /**
