@@ -116,7 +116,8 @@ function multipartCurl(
   }
   if (files.length === 0) return out.join(' ');
   const size = Math.max(0, ...files.map((f) => f.size ?? 0));
-  const bytes = `node -e ${shellQuote(`process.stdout.write(Buffer.from(Array.from({ length: ${size} }, (_, i) => i % 256)))`)}`;
+  const script = `process.stdout.write(Buffer.from(Array.from({ length: ${size} }, (_, i) => i % 256)))`;
+  const bytes = `node -e ${shellQuote(script)}`;
   return source === '-' ? `${bytes} | ${out.join(' ')}` : `${bytes} > ${source} && ${out.join(' ')}`;
 }
 

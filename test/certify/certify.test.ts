@@ -508,7 +508,7 @@ describe.concurrent('pgv2kit run --merchant: the same cases through the runner, 
   it.each([
     [['run', '--notify-url', 'https://m.test/n'], '--notify-url goes with --merchant'],
     [['run', '--merchant', '--notify-url', 'https://m.test/n'], 'give both --notify-url and --return-url'],
-    [['run', '--merchant', '--gateway'], 'give one of --testee, --module, --gateway and --merchant'],
+    [['run', '--merchant', '--gateway'], 'give --gateway or --merchant, not both'],
     [
       ['run', '--merchant', '--notify-url', 'https://m.test/n', '--return-url', 'https://m.test/r'],
       'the merchant role needs the merchant credentials',
