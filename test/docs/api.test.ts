@@ -146,13 +146,13 @@ describe('the package entries', () => {
 
 describe('TSDoc', () => {
   it('every function, class and constant the public entries export has an @example', () => {
-    const entries = [
-      'src/index.ts',
-      'src/run.ts',
-      'src/gateway/index.ts',
-      'src/client/index.ts',
-      'src/roles/merchant/certify/index.ts',
-    ].map((e) => new URL(`../../${e}`, import.meta.url).pathname);
+    // the built declarations (what a user's editor shows): they keep every TSDoc comment, and without the
+    // bodies they parse in a fraction of the sources' time
+    const entries = Object.values(pkg.exports)
+      .map((e) => (typeof e === 'object' && e !== null ? (e as { types?: string }).types : undefined))
+      .filter((t): t is string => t !== undefined)
+      .map((t) => new URL(`../../${t}`, import.meta.url).pathname);
+    expect(entries).toHaveLength(5);
     // the exports and their JSDoc only: no default library, no @types (what takes the time), nothing type-checked
     const program = ts.createProgram(entries, {
       module: ts.ModuleKind.NodeNext,
@@ -177,7 +177,7 @@ describe('TSDoc', () => {
         values += 1;
         const node = ts.isVariableDeclaration(decl) ? decl.parent.parent : decl;
         if (!ts.getJSDocTags(node).some((t) => t.tagName.text === 'example'))
-          missing.push(`${sym.name} (${decl.getSourceFile().fileName.replace(/.*\/src\//, 'src/')})`);
+          missing.push(`${sym.name} (${decl.getSourceFile().fileName.replace(/.*\/dist\/(.*)\.d\.ts$/, 'src/$1.ts')})`);
       }
     }
     expect(values).toBeGreaterThan(100);

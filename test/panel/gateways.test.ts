@@ -45,7 +45,7 @@ const KNOWN_KIT_DEFECTS: readonly KitDefect[] = [
 
 const CREDENTIALS = { appId: 'app_gw_panel', appSecret: 'gw-panel-secret' };
 const SEEDS = [1, 2, 3, 4, 5];
-const FUZZ_RUNS = 150;
+const FUZZ_RUNS = 60;
 
 const defectsOf = (member: string): Set<string> =>
   new Set(KNOWN_KIT_DEFECTS.filter((d) => d.member === member).map((d) => d.id));
