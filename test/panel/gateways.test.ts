@@ -5,7 +5,10 @@
  * run meets a gateway that has state: used nonces, issued credentials) and `fuzz --gateway` at seeds 1–5 — and
  * nothing may fail but the kit's own defects listed in KNOWN_KIT_DEFECTS, each of which must still fail.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +110,36 @@ describe.each(MEMBERS)('the panel gateway $name', (member) => {
       expect(run.cases.length).toBeGreaterThanOrEqual(32);
     }
   }, 60_000);
+
+  // issue 24's done-when: an SDK pointed at a gateway of its own (run --testee X --gateway URL): one member
+  // stands for all, the client cases being the SDK's, not the gateway's
+  it.runIf(member.name === 'py-strict-gateway')(
+    'an SDK run against it (the Python example adapter, run --testee … --gateway URL) passes its client cases',
+    async () => {
+      const reports = mkdtempSync(join(tmpdir(), 'pgv2kit-panel-sdk-'));
+      try {
+        const adapter = 'python3 examples/python-adapter/pgv2kit_adapter.py';
+        const args = ['bin/pgv2kit.js', 'run', '--testee', adapter, '--gateway', url, '--only', 'client'];
+        const r = spawnSync(process.execPath, [...args, '--report-dir', reports], {
+          cwd: root,
+          env: { ...process.env, PGV2_APP_ID: CREDENTIALS.appId, PGV2_APP_SECRET: CREDENTIALS.appSecret },
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(r.stdout + r.stderr).toMatch(/\n(\d+) passed, 0 failed\n/);
+        expect(r.status).toBe(0);
+        const results = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as {
+          cases: Array<{ id: string; ops: Array<{ message: string }> }>;
+        };
+        const here = results.cases.filter((c) => c.ops[0]?.message.startsWith(`against ${url}: `)).map((c) => c.id);
+        // the plain upload and payment cases met this gateway (not the kit's)
+        expect(here).toEqual(expect.arrayContaining(['client.upload-pdf', 'client.create-payment']));
+      } finally {
+        rmSync(reports, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
   it(`fuzz --gateway finds nothing at seeds 1–5 (${FUZZ_RUNS} headers each)`, async () => {
     const findings: (string | undefined)[] = [];
