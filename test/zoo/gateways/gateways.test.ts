@@ -8,6 +8,9 @@
  * `GATEWAY_ZOO_SUMMARY=1 npx vitest run test/zoo/gateways` prints each member's failing cases.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +18,7 @@ import { runCases } from '../../../src/runner/run.js';
 import { createGatewaySubject } from '../../../src/roles/gateway/subject.js';
 import { loadVectorSet } from '../../../src/vectors/load.js';
 import { startZooGateway, type GatewayBug } from './proxy.js';
-import { GATEWAY_ZOO, INDEPENDENT_ZOO } from './registry.js';
+import { GATEWAY_ZOO, INDEPENDENT_ZOO, type IndependentMember } from './registry.js';
 
 const set = loadVectorSet();
 const live = new Set(set.cases.filter((c) => c.case.kind === 'gateway' && !c.case.supersededBy).map((c) => c.case.id));
@@ -23,8 +26,17 @@ const live = new Set(set.cases.filter((c) => c.case.kind === 'gateway' && !c.cas
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const INDEPENDENT_CREDENTIALS = { appId: 'zoo-independent-app', appSecret: 'zoo-independent-secret' };
 
-/** A zoo gateway of its own (a child process, not the reference): started, and stopped by closing its stdin. */
-async function startIndependent(file: string): Promise<{ baseUrl: string; close(): Promise<void> }> {
+/**
+ * A zoo gateway of its own (a child process, not the reference): the panel gateway with its one line changed,
+ * written to a temporary file, started, and stopped by closing its stdin.
+ */
+async function startIndependent(member: IndependentMember): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const source = readFileSync(join(ROOT, member.from), 'utf8');
+  const [line, buggy] = member.bug;
+  expect(source.split(line).length - 1, `${member.id}: the line it changes is in ${member.from} once`).toBe(1);
+  const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-gateway-zoo-'));
+  const file = join(dir, `${member.id}.mjs`);
+  writeFileSync(file, source.replace(line, buggy));
   const child = spawn(process.execPath, [file], {
     cwd: ROOT,
     env: {
@@ -35,24 +47,25 @@ async function startIndependent(file: string): Promise<{ baseUrl: string; close(
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => resolve(line.replace(/^listening /, '')));
-    child.once('exit', (code) => reject(new Error(`${file} exited with ${code} before listening`)));
+    createInterface({ input: child.stdout }).once('line', (l) => resolve(l.replace(/^listening /, '')));
+    child.once('exit', (code) => reject(new Error(`${member.id} exited with ${code} before listening`)));
   });
   return {
     baseUrl,
     close: () =>
       new Promise<void>((r) => {
-        child.once('exit', () => r());
+        child.once('exit', () => {
+          rmSync(dir, { recursive: true, force: true });
+          r();
+        });
         child.stdin.end();
       }),
   };
 }
 
-async function run(bug: GatewayBug | string, only: readonly string[]) {
+async function run(bug: GatewayBug | IndependentMember, only: readonly string[]) {
   const gateway =
-    typeof bug === 'string'
-      ? { ...(await startIndependent(bug)), ...INDEPENDENT_CREDENTIALS }
-      : await startZooGateway(bug);
+    'from' in bug ? { ...(await startIndependent(bug)), ...INDEPENDENT_CREDENTIALS } : await startZooGateway(bug);
   try {
     const subject = createGatewaySubject({
       baseUrl: gateway.baseUrl,
@@ -106,7 +119,7 @@ describe('the gateway zoo', () => {
   describe.concurrent.each(INDEPENDENT_ZOO)('$id (a server of its own)', (member) => {
     it(`fails the gateway role: ${member.what}`, async () => {
       const r = await run(
-        member.file,
+        member,
         member.mustFail.map((id) => `id:${id}`),
       );
       expect(Object.fromEntries(r.cases.map((c) => [c.id, c.verdict]))).toEqual(

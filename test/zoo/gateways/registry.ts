@@ -457,20 +457,26 @@ export const GATEWAY_ZOO: readonly ZooMember[] = [
   },
 ];
 
-/** A zoo gateway of its own: a panel gateway copied with one bug (test/zoo/gateways/members/). */
+/**
+ * A zoo gateway of its own: a panel gateway (test/panel/gateways/) copied with one bug — the one line `bug` names
+ * replaced — into a temporary file, so the zoo keeps no second copy of the panel's code.
+ */
 export interface IndependentMember {
   readonly id: string;
   readonly what: string;
-  /** The server, relative to the kit's root. */
-  readonly file: string;
+  /** The panel gateway it is copied from, relative to the kit's root. */
+  readonly from: string;
+  /** The line changed: its text in the panel gateway (once), and what the copy has instead. */
+  readonly bug: readonly [string, string];
   readonly mustFail: readonly string[];
 }
 
 export const INDEPENDENT_ZOO: readonly IndependentMember[] = [
   {
     id: 'node-trims-body',
-    what: 'node-lenient-gateway with the body trimmed before its signature content is built',
-    file: 'test/zoo/gateways/members/node-trims-body.mjs',
+    what: 'node-lenient-gateway with the body trimmed (String.prototype.trim) before its signature content is built',
+    from: 'test/panel/gateways/node-lenient-gateway.mjs',
+    bug: ['  hash.update(body);', "  hash.update(body.toString('utf8').trim());"],
     mustFail: [
       'gateway.request-body-final-lf',
       'gateway.request-body-leading-space',
@@ -479,8 +485,9 @@ export const INDEPENDENT_ZOO: readonly IndependentMember[] = [
   },
   {
     id: 'node-length-utf16',
-    what: 'node-lenient-gateway counting lengths in UTF-16 units (String.prototype.length)',
-    file: 'test/zoo/gateways/members/node-length-utf16.mjs',
+    what: 'node-lenient-gateway counting lengths in UTF-16 units (String.prototype.length), not code points (R13)',
+    from: 'test/panel/gateways/node-lenient-gateway.mjs',
+    bug: ['[...value].length > maxLength', 'value.length > maxLength'],
     mustFail: ['gateway.request-filename-32-code-points-emoji'],
   },
 ];
