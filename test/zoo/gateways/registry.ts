@@ -42,6 +42,14 @@ const setField = (name: string, value: unknown) => (m: Message) => ({
   }),
 });
 
+/** A scene bug: a credentials request whose scene is not DISPUTE_EVIDENCE but passes `reads` is accepted. */
+const sceneAccepted = (reads: (scene: string) => boolean) =>
+  accepts(
+    (m, b) =>
+      isCredentials(m) && typeof b?.['scene'] === 'string' && b['scene'] !== 'DISPUTE_EVIDENCE' && reads(b['scene']),
+    setField('scene', 'DISPUTE_EVIDENCE'),
+  );
+
 export const GATEWAY_ZOO: readonly ZooMember[] = [
   // --- the body, verified otherwise than as sent (5.1, 5.4, R1, R3) ---
   {
@@ -142,46 +150,19 @@ export const GATEWAY_ZOO: readonly ZooMember[] = [
   {
     id: 'scene-upper-cased',
     what: 'upper-cases the scene before comparing it (dispute_evidence accepted)',
-    bug: {
-      request: accepts(
-        (m, b) =>
-          isCredentials(m) &&
-          typeof b?.['scene'] === 'string' &&
-          b['scene'] !== 'DISPUTE_EVIDENCE' &&
-          b['scene'].toUpperCase() === 'DISPUTE_EVIDENCE',
-        setField('scene', 'DISPUTE_EVIDENCE'),
-      ),
-    },
+    bug: { request: sceneAccepted((scene) => scene.toUpperCase() === 'DISPUTE_EVIDENCE') },
     mustFail: ['gateway.credentials-scene-lower-case', 'gateway.request-scene-mixed-case'],
   },
   {
     id: 'scene-any-upper-case',
     what: 'checks only that the scene is upper case, not that it is a listed value',
-    bug: {
-      request: accepts(
-        (m, b) =>
-          isCredentials(m) &&
-          typeof b?.['scene'] === 'string' &&
-          b['scene'] !== 'DISPUTE_EVIDENCE' &&
-          /^[A-Z_]+$/.test(b['scene']),
-        setField('scene', 'DISPUTE_EVIDENCE'),
-      ),
-    },
+    bug: { request: sceneAccepted((scene) => /^[A-Z_]+$/.test(scene)) },
     mustFail: ['gateway.request-scene-unlisted'],
   },
   {
     id: 'scene-trimmed',
     what: 'trims the scene before comparing it',
-    bug: {
-      request: accepts(
-        (m, b) =>
-          isCredentials(m) &&
-          typeof b?.['scene'] === 'string' &&
-          b['scene'] !== 'DISPUTE_EVIDENCE' &&
-          b['scene'].trim() === 'DISPUTE_EVIDENCE',
-        setField('scene', 'DISPUTE_EVIDENCE'),
-      ),
-    },
+    bug: { request: sceneAccepted((scene) => scene.trim() === 'DISPUTE_EVIDENCE') },
     mustFail: ['gateway.request-scene-trailing-space', 'gateway.request-scene-leading-space'],
   },
   {
