@@ -16,6 +16,7 @@ import { describeImplementation, type Json } from '../subjects/subject.js';
 import { diffContents, viewContent, type ContentDiff, type ContentView } from './_content.js';
 import { decodeBase64, Redactor } from './redact.js';
 import { curlCommand } from './curl.js';
+import { KIT_OPERATIONS } from '../protocol/operations.js';
 
 /** An operation's outcome, clean. */
 export interface OpView {
@@ -289,9 +290,14 @@ export function reproduceCommand(target: RunResult['target'], id: string, replay
   return `npx pgv2kit run${how[target.kind]} ${only}`;
 }
 
-/** The curl field of a case: from the first step whose answer records the request it sent. */
+/**
+ * The curl field of a case: from the first step whose answer records the request it sent — a step of the kit's own
+ * operations (the gateway and merchant roles, whose records are of what the kit sent), never a testee's answer,
+ * which could carry a "request" of its own making (issue 25).
+ */
 function curlField(ops: readonly OpView[]): { curl?: string } {
   for (const o of ops) {
+    if (!(KIT_OPERATIONS as readonly string[]).includes(o.op)) continue;
     const result =
       typeof o.got === 'object' && o.got !== null && !Array.isArray(o.got)
         ? (o.got as Record<string, Json>)['result']

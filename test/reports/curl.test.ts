@@ -258,3 +258,36 @@ describe('curlCommand, an upload recorded part by part', () => {
     expect(curlCommand({ ...raw, bodySize: 4096 })).toBeUndefined();
   });
 });
+
+describe('curl commands come from the kit, never from a testee', () => {
+  it("a testee's answer carrying a request of its own gets no curl command; a gateway step's does", async () => {
+    const { buildModel } = await import('../../src/reports/_model.js');
+    const { runCases } = await import('../../src/runner/run.js');
+    const { loadVectorSet } = await import('../../src/vectors/load.js');
+    const set = loadVectorSet();
+    // an SDK answering signature.sign with a "sent" record of its own making: a method that is a shell command
+    const forged = { method: 'GET;touch /tmp/pgv2kit-pwned;#', url: 'http://127.0.0.1:9/', headers: [] };
+    const run = await runCases({
+      set,
+      subject: {
+        implementation: { name: 'hostile', version: '1', language: 'js' },
+        operations: ['signature.sign'],
+        call: async () => ({ result: { sign: '00', sent: forged, call: forged } }),
+      },
+      target: { kind: 'module', description: 'hostile' },
+      selection: { only: ['id:signature.generate-upload-url'], skip: [] },
+      properties: false,
+    });
+    const model = buildModel(run, []);
+    const failed = model.cases.find((c) => c.id === 'signature.generate-upload-url');
+    expect(failed?.verdict).toBe('failed');
+    expect(failed?.curl).toBeUndefined();
+    // the same record on a gateway-role step is the kit's own: it gets its command, the method quoted
+    const gatewayRun = {
+      ...run,
+      cases: run.cases.map((c) => ({ ...c, ops: c.ops.map((o) => ({ ...o, op: 'gateway.generateUploadUrl' })) })),
+    };
+    const curl = buildModel(gatewayRun as typeof run, []).cases[0]?.curl;
+    expect(curl).toContain("-X 'GET;touch /tmp/pgv2kit-pwned;#'");
+  });
+});
