@@ -173,7 +173,9 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
     out.push('');
   }
   out.push(`The run's log (${m.log.length} line${m.log.length === 1 ? '' : 's'}) is in \`run.log\`.`, '');
-  return finish(out.join('\n'), secrets);
+  // every text came masked from the model: the Markdown is never rewritten after it is written (issue 25, item 1)
+  void secrets;
+  return out.join('\n');
 }
 
 /**
@@ -236,8 +238,9 @@ export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[],
   if (failing.length > STEP_SUMMARY_FAILURES) out.push(`- … and ${failing.length - STEP_SUMMARY_FAILURES} more`);
   if (failing.length > 0) out.push('');
   if (reportsDir !== undefined)
-    out.push(`Reports: ${code(reportsDir)} (report.html, report.md, junit.xml, results.json).`, '');
-  return finish(out.join('\n'), secrets);
+    out.push(`Reports: ${code(finish(reportsDir, secrets))} (report.html, report.md, junit.xml, results.json).`, '');
+  // every other text came masked from the model: the Markdown is never rewritten after it is written
+  return out.join('\n');
 }
 
 /**
