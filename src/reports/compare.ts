@@ -6,6 +6,7 @@
  * README can embed. Built from results.json files only: every text in them is masked already.
  * @module
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { citePageHtml } from '../docs/cite.js';
@@ -180,12 +181,44 @@ export function badgeSvg(r: ResultsJson): string {
 }
 
 /**
- * A badge's file name: the implementation's key as a safe name.
+ * A badge's file name: the implementation's key as a safe name, at most 80 characters before `.svg` (a longer key
+ * is cut and its hash added). Alone it may collide (`my sdk` and `my-sdk` give one name): a comparison names its
+ * badges with {@link badgeFiles}.
  * @param key - the entry's key
  * @returns e.g. `pgv2kit-python-adapter-0.1.0.svg`
+ * @example badgeFile('pgv2kit-python-adapter 0.1.0') // 'pgv2kit-python-adapter-0.1.0.svg'
  */
 export function badgeFile(key: string): string {
-  return `${key.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'implementation'}.svg`;
+  const safe = key.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'implementation';
+  return `${safe.length > 80 ? `${safe.slice(0, 80)}-${shortHash(key)}` : safe}.svg`;
+}
+
+/**
+ * The badge file of each entry of a comparison, never two alike: where two keys give one name (compared without
+ * regard to case, as some file systems do), each gets its key's hash too, then a number if still alike.
+ * @param keys - the entries' keys, in order
+ * @returns the file name of each, in the same order
+ * @example badgeFiles(['my sdk 2', 'my-sdk 2'])[0] === badgeFiles(['my sdk 2', 'my-sdk 2'])[1] // false
+ * @example badgeFiles(['a 1', 'b 1']) // ['a-1.svg', 'b-1.svg']
+ */
+export function badgeFiles(keys: readonly string[]): string[] {
+  const plain = keys.map(badgeFile);
+  const count = new Map<string, number>();
+  for (const f of plain) count.set(f.toLowerCase(), (count.get(f.toLowerCase()) ?? 0) + 1);
+  const named = plain.map((f, i) =>
+    (count.get(f.toLowerCase()) ?? 0) > 1 ? `${f.slice(0, -4)}-${shortHash(keys[i] ?? '')}.svg` : f,
+  );
+  const taken = new Set<string>();
+  return named.map((f) => {
+    let name = f;
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${f.slice(0, -4)}-${n}.svg`;
+    taken.add(name.toLowerCase());
+    return name;
+  });
+}
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
 }
 
 /** One case across the implementations. */
@@ -248,10 +281,11 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
       .join('/');
     return `${rel}${id ? `#case-${id.replace(/[^A-Za-z0-9_.-]/g, '_')}` : ''}`;
   };
-  const headCell = (e: CompareEntry): string =>
+  const badges = badgeFiles(entries.map((e) => e.key));
+  const headCell = (e: CompareEntry, i: number): string =>
     `<th><a href="${h(report(e))}">${h(e.key)}</a>` +
     `<div class="lang">${h(e.results.implementation.language)} · ${h(e.results.target.kind)}</div>` +
-    `<img alt="badge" src="badges/${h(badgeFile(e.key))}"></th>`;
+    `<img alt="badge" src="badges/${h(badges[i] ?? '')}"></th>`;
   const head = `<tr><th></th>${entries.map(headCell).join('')}</tr>`;
   const verdictCell = (e: CompareEntry, row: CaseRow, i: number): string => {
     const c = row.cells[i];
@@ -343,7 +377,8 @@ export function compareMarkdown(entries: readonly CompareEntry[]): string {
     head,
     rule,
   ];
-  out.push(`| badge | ${entries.map((e) => `![${md(e.key)}](badges/${badgeFile(e.key)})`).join(' | ')} |`);
+  const badges = badgeFiles(entries.map((e) => e.key));
+  out.push(`| badge | ${entries.map((e, i) => `![${md(e.key)}](badges/${badges[i] ?? ''})`).join(' | ')} |`);
   out.push(`| verdict | ${entries.map((e) => `${badgeVerdict(e.results)}: ${md(e.results.summary)}`).join(' | ')} |`);
   for (const area of areasOf(entries)) {
     out.push(

@@ -3,7 +3,7 @@
  * implementation side by side — one page with the cases they differ on first, each failure linked
  * to the case in its run's report and to its known mistake — and a badge each, coloured by verdict.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +112,48 @@ describe('pgv2kit compare', () => {
     const onFile = await run(['compare', join(cwd, 'reference'), '--out', join(other, 'keep.txt')], { cwd });
     expect(onFile.code).toBe(2);
     expect(onFile.stderr).toContain('is a file, not a folder');
+  });
+});
+
+describe('compare writes only what it made (issue 25, item 3)', () => {
+  it("never removes a badge it did not write: a user's badges/coverage.svg stays, exit 2 naming it", async () => {
+    const out = tmp();
+    mkdirSync(join(out, 'badges'));
+    writeFileSync(join(out, 'badges', 'coverage.svg'), '<svg/>');
+    const r = await run(['compare', join(cwd, 'reference'), '--out', out], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('was not written by pgv2kit compare');
+    expect(readFileSync(join(out, 'badges', 'coverage.svg'), 'utf8')).toBe('<svg/>');
+    // nor one added beside an earlier comparison's badges
+    const earlier = join(tmp(), 'cmp');
+    expect((await run(['compare', join(cwd, 'reference'), '--out', earlier], { cwd })).code).toBe(0);
+    writeFileSync(join(earlier, 'badges', 'coverage.svg'), '<svg/>');
+    const again = await run(['compare', join(cwd, 'reference'), '--out', earlier], { cwd });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('badges/ holds files pgv2kit compare did not write (coverage.svg)');
+    expect(existsSync(join(earlier, 'badges', 'coverage.svg'))).toBe(true);
+  });
+
+  it('two implementations whose names differ only in what a file name cannot hold get two badges', async () => {
+    // `my sdk` 2 failing and `my-sdk` 2 passing: one badge file before, the failing run's badge green
+    const dir = tmp();
+    const failing = read('defective');
+    const passing = read('reference');
+    for (const [name, r] of [
+      ['a', { ...failing, implementation: { ...failing.implementation, name: 'my sdk', version: '2' } }],
+      ['b', { ...passing, implementation: { ...passing.implementation, name: 'my-sdk', version: '2' } }],
+    ] as const) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'results.json'), JSON.stringify(r));
+    }
+    const r = await run(['compare', join(dir, 'a'), join(dir, 'b'), '--out', join(dir, 'out')], { cwd });
+    expect(r.code).toBe(0);
+    const files = readdirSync(join(dir, 'out', 'badges')).sort();
+    expect(files).toHaveLength(2);
+    const colours = files.map(
+      (f) => /fill="(#2e7d32|#c62828)"/.exec(readFileSync(join(dir, 'out/badges', f), 'utf8'))?.[1],
+    );
+    expect(colours.sort()).toEqual(['#2e7d32', '#c62828']);
   });
 });
 

@@ -2,12 +2,12 @@
  * What `pgv2kit compare` does, loaded only when the command runs (compare.ts declares it).
  * @module
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { fileSystemReason } from '../../file-errors.js';
 import {
-  badgeFile,
+  badgeFiles,
   badgeSvg,
   badgeVerdict,
   caseRows,
@@ -21,8 +21,13 @@ import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { compareOptions } from './compare.js';
 
+/**
+ * The mark of a folder compare wrote: the badges it wrote there (JSON), so that a later comparison replaces
+ * those and never removes a file it did not write (issue 25, item 3).
+ */
+const MARK = '.pgv2kit-compare.json';
 /** What an --out folder may already hold: an earlier comparison's files. */
-const OWN = new Set(['compare.html', 'compare.md', 'badges']);
+const OWN = new Set(['compare.html', 'compare.md', 'badges', MARK]);
 
 /**
  * Runs `pgv2kit compare`.
@@ -32,22 +37,16 @@ const OWN = new Set(['compare.html', 'compare.md', 'badges']);
 export async function runCompare({ values, positionals, io }: CommandContext<typeof compareOptions>): Promise<number> {
   if (positionals.length === 0) throw new UsageError('give the results.json (or report folder) of each run to compare');
   const out = resolvePath(io.cwd, values.out ?? 'compare');
-  if (existsSync(out)) {
-    if (!statSync(out).isDirectory()) throw new UsageError(`--out ${out} is a file, not a folder`);
-    const other = readdirSync(out).filter((f) => !OWN.has(f));
-    if (other.length > 0)
-      throw new UsageError(
-        `--out ${out} holds other files (${other.slice(0, 3).join(', ')}${other.length > 3 ? ', …' : ''}): ` +
-          "give a new folder or an earlier comparison's",
-      );
-  }
+  const earlier = existsSync(out) ? earlierBadges(out) : [];
   // a path that holds no run's results is a CompareInputError: a usage error (exit 2)
   const entries = readCompareEntries(positionals.map((p) => resolvePath(io.cwd, p)));
+  const badges = badgeFiles(entries.map((e) => e.key));
   try {
-    // an earlier comparison's badges go: a badge left of a run not compared now would mislead
-    rmSync(join(out, 'badges'), { recursive: true, force: true });
+    // the earlier comparison's badges go (a badge left of a run not compared now would mislead); only those
+    for (const f of earlier) rmSync(join(out, 'badges', f), { force: true });
     mkdirSync(join(out, 'badges'), { recursive: true });
-    for (const e of entries) writeFileAtomic(join(out, 'badges', badgeFile(e.key)), badgeSvg(e.results));
+    writeFileAtomic(join(out, MARK), `${JSON.stringify({ badges }, null, 2)}\n`);
+    entries.forEach((e, i) => writeFileAtomic(join(out, 'badges', badges[i] ?? ''), badgeSvg(e.results)));
     writeFileAtomic(join(out, 'compare.md'), compareMarkdown(entries));
     writeFileAtomic(join(out, 'compare.html'), compareHtml(entries, out));
   } catch (e) {
@@ -56,13 +55,47 @@ export async function runCompare({ values, positionals, io }: CommandContext<typ
     throw new UsageError(`--out ${out} cannot be written: ${reason}`);
   }
   const differ = caseRows(entries).filter((r) => r.differs).length;
-  for (const e of entries)
+  entries.forEach((e, i) =>
     io.stdout(
       `${badgeVerdict(e.results).toUpperCase().padEnd(15)} ${e.key}: ${e.results.summary}  ` +
-        `(badges/${badgeFile(e.key)})\n`,
-    );
+        `(badges/${badges[i] ?? ''})\n`,
+    ),
+  );
   for (const w of compareWarnings(entries)) io.stdout(`note: ${w}\n`);
   io.stdout(`${differ} case${differ === 1 ? '' : 's'} differ between the implementations\n`);
   io.stdout(`compare: ${join(out, 'compare.html')}\n`);
   return EXIT.ok;
+}
+
+// --- internal ---
+
+/**
+ * The badges an earlier comparison wrote in a folder, which this one may replace; refuses a folder compare did not
+ * write, or whose badges/ holds a file it did not write (a user's own badge is never removed).
+ */
+function earlierBadges(out: string): string[] {
+  if (!statSync(out).isDirectory()) throw new UsageError(`--out ${out} is a file, not a folder`);
+  const files = readdirSync(out);
+  if (files.length === 0) return [];
+  const other = files.filter((f) => !OWN.has(f));
+  const give = "give a new folder or an earlier comparison's";
+  if (other.length > 0)
+    throw new UsageError(
+      `--out ${out} holds other files (${other.slice(0, 3).join(', ')}${other.length > 3 ? ', …' : ''}): ${give}`,
+    );
+  let written: string[] = [];
+  try {
+    const mark = JSON.parse(readFileSync(join(out, MARK), 'utf8')) as { badges?: unknown };
+    if (Array.isArray(mark.badges)) written = mark.badges.filter((b): b is string => typeof b === 'string');
+  } catch {
+    throw new UsageError(`--out ${out} was not written by pgv2kit compare (no ${MARK} in it): ${give}`);
+  }
+  const badgesDir = join(out, 'badges');
+  const foreign = existsSync(badgesDir) ? readdirSync(badgesDir).filter((f) => !written.includes(f)) : [];
+  if (foreign.length > 0)
+    throw new UsageError(
+      `--out ${out}: badges/ holds files pgv2kit compare did not write (${foreign.slice(0, 3).join(', ')}): ` +
+        `they are never removed; ${give}`,
+    );
+  return written.filter((f) => /^[A-Za-z0-9._-]+\.svg$/.test(f));
 }
