@@ -14,6 +14,7 @@ import { shellQuote } from '../shell-quote.js';
 import { KIT_NAME, kitVersion } from '../version.js';
 import type { CliIo } from './io.js';
 import { TargetUnreachableError } from './_reach.js';
+import { reportFolderName } from './_report-folder.js';
 
 /**
  * The facts of a start failure, also for an error built without them.
@@ -191,7 +192,10 @@ export async function reportAbortedRun(
   if (reports) {
     try {
       dir = (
-        await writeReports(run, { dir: reports.dir ?? join(io.cwd, 'reports', run.runName), secrets: reports.secrets })
+        await writeReports(run, {
+          dir: reports.dir ?? join(io.cwd, 'reports', reportFolderName(run.runName)),
+          secrets: reports.secrets,
+        })
       ).dir;
       io.stdout(`reports: ${dir}\n`);
     } catch (e) {

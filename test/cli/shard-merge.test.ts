@@ -188,3 +188,26 @@ describe.concurrent('merge refuses what is not one whole run (exit 2)', () => {
     expect(r.stderr).toContain(`--shard takes <i>/<n> with 1 ≤ i ≤ n (e.g. 2/4), not ${JSON.stringify(spec)}`);
   });
 });
+
+describe('a shard from elsewhere names the merged folder (issue 25, item 3)', () => {
+  it('a runName of x/../../… stays one folder inside reports/: nothing outside is replaced', async () => {
+    const cwd = tmp();
+    const only = ['--only', 'signature.generate-upload-url', '--no-properties'];
+    expect((await run(['run', ...only, '--shard', '1/1', '--report-dir', 's1'], { cwd })).code).toBe(0);
+    // a victim: an unrelated report folder beside reports/, and the shard's runName pointing at it
+    expect((await run(['run', ...only, '--report-dir', 'victim'], { cwd })).code).toBe(0);
+    const victim = readFileSync(join(cwd, 'victim', 'results.json'), 'utf8');
+    const shardFile = join(cwd, 's1', 'shard.json');
+    const shard = JSON.parse(readFileSync(shardFile, 'utf8')) as { runName?: string; model?: { runName?: string } };
+    const crafted = 'x/../../victim';
+    if (shard.model) shard.model.runName = crafted;
+    shard.runName = crafted;
+    writeFileSync(shardFile, JSON.stringify(shard));
+    const r = await run(['merge', 's1'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(cwd, 'victim', 'results.json'), 'utf8')).toBe(victim);
+    const written = /reports: (.*)\n/.exec(r.stdout)?.[1] ?? '';
+    expect(written.startsWith(join(cwd, 'reports') + '/')).toBe(true);
+    expect(written.slice(join(cwd, 'reports').length + 1)).not.toContain('/');
+  });
+});

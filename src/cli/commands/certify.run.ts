@@ -9,7 +9,7 @@ import { certificationOf, runCertification, type CertificationResult } from '../
 import { loadVectorSet } from '../../vectors/load.js';
 import { abortedRun } from '../_start-failure.js';
 import { CERTIFICATION_PAGES, verdictLine, writeCertificationReports } from '../../roles/merchant/certify/report.js';
-import { checkedReportFolder } from '../_report-folder.js';
+import { checkedReportFolder, reportFolderName } from '../_report-folder.js';
 import {
   acceptanceRuleOf,
   chooseMerchant,
@@ -84,7 +84,7 @@ export async function runCertify({
     for (const n of result.notes) io.stdout(`note: ${n}\n`);
     for (const reason of result.reasons) io.stdout(`reason: ${reason}\n`);
     const runName = values['run-name'] ?? `certify-${result.date.replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`;
-    const dir = reportDir ?? join(io.cwd, 'reports', runName);
+    const dir = reportDir ?? join(io.cwd, 'reports', reportFolderName(runName));
     // a folder that cannot be written is a ReportWriteError: a usage error (exit 2)
     const written = await writeCertificationReports(result, { dir, secrets: [target.appSecret] });
     io.stdout(`reports: ${written.dir}\n`);

@@ -7,7 +7,7 @@ import { mergeShards, readShard, ReportWriteError, writeModelReports, type Repor
 import { STOP_INFO } from '../../runner/result.js';
 import { caseLines } from '../../runner/progress.js';
 import { APP_SECRET_ENV } from '../../env.js';
-import { checkedReportFolder } from '../_report-folder.js';
+import { checkedReportFolder, reportFolderName } from '../_report-folder.js';
 import { concludeRun, prepareJunit } from '../_conclude.js';
 import { resolvePath } from '../_files.js';
 import { jsonOutput } from '../_json-output.js';
@@ -35,7 +35,9 @@ export async function runMerge({
   const parts = inputs.map(readShard);
   // the merged run is named apart from its shards: its default folder is never one of theirs
   const model: ReportModel = mergeShards(parts, values['run-name'] ?? `merged-${parts[0]?.runName ?? 'run'}`);
-  const out = values['no-reports'] ? undefined : (reportDir ?? join(io.cwd, 'reports', model.runName));
+  const out = values['no-reports']
+    ? undefined
+    : (reportDir ?? join(io.cwd, 'reports', reportFolderName(model.runName)));
   if (out !== undefined && inputs.some((d) => resolve(d) === resolve(out)))
     throw new UsageError(
       `--report-dir ${out} is one of the shards' folders: ` +
@@ -47,7 +49,12 @@ export async function runMerge({
   let writtenTo: string | undefined;
   if (!values['no-reports']) {
     try {
-      writtenTo = (await writeModelReports(model, { dir: out ?? join(io.cwd, 'reports', model.runName), secrets })).dir;
+      writtenTo = (
+        await writeModelReports(model, {
+          dir: out ?? join(io.cwd, 'reports', reportFolderName(model.runName)),
+          secrets,
+        })
+      ).dir;
       io.stdout(`reports: ${writtenTo}\n`);
     } catch (e) {
       if (!(e instanceof ReportWriteError)) throw e;

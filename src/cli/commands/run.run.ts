@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { TesteeStartError } from '../../protocol/testee.js';
 import { ReportWriteError } from '../../reports/write.js';
-import { checkedReportFolder } from '../_report-folder.js';
+import { checkedReportFolder, reportFolderName } from '../_report-folder.js';
 import { readExpectFailures, writeExpectFailures, type ExpectedFailure } from '../../runner/expect-failures.js';
 import { createProgress } from '../../runner/progress.js';
 import { runConformant, STOP_INFO, type RunResult, type RunTarget } from '../../runner/result.js';
@@ -252,7 +252,7 @@ export async function runRun({
     const model = buildModel(run, secrets);
     let writtenTo: string | undefined;
     if (!values['no-reports']) {
-      const dir = reportDir ?? join(io.cwd, 'reports', run.runName);
+      const dir = reportDir ?? join(io.cwd, 'reports', reportFolderName(run.runName));
       try {
         writtenTo = (await writeModelReports(model, { dir, secrets })).dir;
         io.stdout(`reports: ${writtenTo}\n`);
