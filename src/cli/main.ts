@@ -91,6 +91,23 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
   for (const s of findSecrets(rest, command.options, io.env)) secrets.add(s);
 
   const cleanups: Array<() => void> = [];
+  // --json promises one JSON document on stdout, however the command ends: when an error ends it before the
+  // command wrote its own, the error is that document (issue 25, item 5)
+  const wantsJson = 'json' in command.options && rest.some((a) => a === '--json' || a.startsWith('--json='));
+  let wroteStdout = false;
+  const commandIo: CliIo = wantsJson
+    ? {
+        ...out,
+        stdout: (t) => {
+          wroteStdout = true;
+          out.stdout(t);
+        },
+      }
+    : out;
+  const jsonError = (code: number, error: { code: string; exit: string; message: string }): number => {
+    if (wantsJson && !wroteStdout) out.stdout(`${JSON.stringify({ command: command.name, exitCode: code, error })}\n`);
+    return code;
+  };
   try {
     const { values, positionals } = parseCommandArgs(
       rest,
@@ -104,18 +121,19 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     return await command.run({
       values,
       positionals,
-      io: out,
+      io: commandIo,
       addSecret: (s) => void secrets.add(s),
       atEnd: (cleanup) => void cleanups.push(cleanup),
     });
   } catch (e) {
     // the one place an error becomes an exit code: a kit error by its exit class, anything else is internal
-    if (e instanceof Pgv2kitError) return kitError(out, command.name, e);
+    if (e instanceof Pgv2kitError)
+      return jsonError(kitError(out, command.name, e), { code: e.code, exit: e.exit, message: e.message });
     const message = e instanceof Error ? e.message : String(e);
     out.stderr(`pgv2kit ${command.name}: internal error: ${message}\n`);
     if (io.env[DEBUG_ENV] && e instanceof Error && e.stack) out.stderr(`${e.stack}\n`);
     else out.stderr(`(set ${DEBUG_ENV}=1 for the stack trace; please report it)\n`);
-    return EXIT.failure;
+    return jsonError(EXIT.failure, { code: 'PGV2_INTERNAL', exit: 'failure', message: `internal error: ${message}` });
   } finally {
     for (const cleanup of cleanups.reverse()) cleanup();
   }

@@ -594,7 +594,14 @@ describe('pgv2kit explain', () => {
       [[...BASE, '--secret'], 'option --secret needs a value'],
     ])('%j', async (argv, message) => {
       const r = await explain(argv);
-      expect(r).toEqual({ code: 2, stdout: '', stderr: `pgv2kit explain: ${message}\nsee pgv2kit explain --help\n` });
+      expect({ code: r.code, stderr: r.stderr }).toEqual({
+        code: 2,
+        stderr: `pgv2kit explain: ${message}\nsee pgv2kit explain --help\n`,
+      });
+      // with --json asked for, stdout is the error as one JSON document (issue 25, item 5); else nothing
+      if (argv.includes('--json'))
+        expect(JSON.parse(r.stdout)).toMatchObject({ command: 'explain', exitCode: 2, error: { message } });
+      else expect(r.stdout).toBe('');
     });
 
     it.each([[{}], [{ PGV2_APP_SECRET: '' }]])('no secret (env %j)', async (env) => {

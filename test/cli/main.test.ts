@@ -100,7 +100,14 @@ describe('pgv2kit (global)', () => {
     [['explain', '--app-id'], 'pgv2kit explain: option --app-id needs a value', 'see pgv2kit explain --help'],
   ])('%j is a usage error: one line, the help hint, exit 2', async (argv, line, hint) => {
     const r = await run(argv);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: `${line}\n${hint}\n` });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: `${line}\n${hint}\n` });
+    // with --json asked for, stdout is the error as one JSON document (issue 25, item 5); else nothing
+    if (argv.some((a) => a === '--json' || a.startsWith('--json=')))
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        exitCode: 2,
+        error: { exit: 'usage', message: line.replace(/^pgv2kit \w+: /, '') },
+      });
+    else expect(r.stdout).toBe('');
   });
 
   describe('with commands of its own (runCli)', () => {
