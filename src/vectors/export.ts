@@ -83,13 +83,30 @@ export function exportTargetProblem(dir: string): string | undefined {
   if (!existsSync(dir)) return undefined;
   if (!statSync(dir).isDirectory()) return 'it is not a folder';
   if (readdirSync(dir).length === 0) return undefined;
+  let index: { format?: unknown; files?: unknown };
   try {
-    const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { format?: unknown };
-    if (index.format === EXPORT_FORMAT) return undefined;
+    index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as typeof index;
   } catch {
-    /* not an export */
+    index = {};
   }
-  return 'it is not empty and holds no earlier export (give a new or empty folder)';
+  if (index.format !== EXPORT_FORMAT) return 'it is not empty and holds no earlier export (give a new or empty folder)';
+  // an export replaces only what an export wrote: a file added to it since is never removed (issue 25, item 3)
+  const listed = new Set<string>(['index.json', ...SCHEMA_KINDS.map((k) => `schema/${k}.schema.json`)]);
+  if (Array.isArray(index.files))
+    for (const f of index.files as Array<{ file?: unknown }>) if (typeof f?.file === 'string') listed.add(f.file);
+  const added = filesUnder(dir)
+    .filter((f) => !listed.has(f))
+    .sort();
+  if (added.length === 0) return undefined;
+  const shown = `${added.slice(0, 3).join(', ')}${added.length > 3 ? ', …' : ''}`;
+  return `it holds files the earlier export did not write (${shown}): they are never removed; give a new or empty folder`;
+}
+
+/** The files under a folder, as paths relative to it with `/` (folders themselves not listed). */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? filesUnder(dir, `${prefix}${d.name}/`) : [`${prefix}${d.name}`],
+  );
 }
 
 function writeExport(set: VectorSet, out: string): ExportSummary {

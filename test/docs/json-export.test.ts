@@ -166,7 +166,7 @@ describe('pgv2kit vectors export --format json', () => {
     expect(r.stderr).toContain(message);
   });
 
-  it('never replaces a folder that is not an earlier export; replaces an earlier one whole', async () => {
+  it('never replaces a folder that is not an earlier export; replaces an earlier one whole, never a file added to it', async () => {
     const cwd = tmp();
     mkdirSync(join(cwd, 'mine'));
     writeFileSync(join(cwd, 'mine', 'notes.txt'), 'keep me');
@@ -175,9 +175,17 @@ describe('pgv2kit vectors export --format json', () => {
     expect(refused.stderr).toContain('it is not empty and holds no earlier export');
     expect(readFileSync(join(cwd, 'mine', 'notes.txt'), 'utf8')).toBe('keep me');
     expect((await run(['vectors', 'export', '--format', 'json', '--out', 'e'], { cwd })).code).toBe(0);
-    writeFileSync(join(cwd, 'e', 'stale.json'), '{}');
+    // an earlier export as it was written: replaced whole
     const again = await run(['vectors', 'export', '--format', 'json', '--out', 'e'], { cwd });
     expect(again.code).toBe(0);
-    expect(readdirSync(join(cwd, 'e'))).not.toContain('stale.json');
+    // a file the user added to it since (issue 25, item 3): never removed, the export refused, exit 2
+    writeFileSync(join(cwd, 'e', 'mine.json'), '{"keep":true}');
+    mkdirSync(join(cwd, 'e', 'notes'));
+    writeFileSync(join(cwd, 'e', 'notes', 'a.md'), 'keep');
+    const kept = await run(['vectors', 'export', '--format', 'json', '--out', 'e'], { cwd });
+    expect(kept.code).toBe(2);
+    expect(kept.stderr).toContain('it holds files the earlier export did not write (mine.json, notes/a.md)');
+    expect(readFileSync(join(cwd, 'e', 'mine.json'), 'utf8')).toBe('{"keep":true}');
+    expect(readFileSync(join(cwd, 'e', 'notes', 'a.md'), 'utf8')).toBe('keep');
   });
 });
