@@ -99,7 +99,10 @@ export function exportTargetProblem(dir: string): string | undefined {
     .sort();
   if (added.length === 0) return undefined;
   const shown = `${added.slice(0, 3).join(', ')}${added.length > 3 ? ', …' : ''}`;
-  return `it holds files the earlier export did not write (${shown}): they are never removed; give a new or empty folder`;
+  return (
+    `it holds files the earlier export did not write (${shown}): ` +
+    'they are never removed; give a new or empty folder'
+  );
 }
 
 /** The files under a folder, as paths relative to it with `/` (folders themselves not listed). */
