@@ -95,7 +95,15 @@ export async function startTarget(
   const clientGateway = sdk && choice.gateway ? await sdkGateway(choice, gatewayUrl, io, run) : undefined;
   const against = (description: string): { target?: RunTarget; clientGateway?: GivenGateway } =>
     clientGateway
-      ? { clientGateway, target: { ...sdkTarget(choice), description: describeSdk(description, clientGateway) } }
+      ? {
+          clientGateway,
+          target: {
+            ...sdkTarget(choice),
+            description: describeSdk(description, clientGateway),
+            command: description,
+            clientGateway: clientGateway.baseUrl,
+          },
+        }
       : {};
   if (choice.testee !== undefined) {
     if (choice.testee.trim() === '') throw new UsageError('--testee needs a command');

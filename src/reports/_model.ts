@@ -276,10 +276,13 @@ export function withDerived(m: ModelFacts): ReportModel {
  * ) // 'npx pgv2kit run --only id:signature.x'
  */
 export function reproduceCommand(target: RunResult['target'], id: string, replay?: string): string {
+  // an SDK run against a given gateway: its command as given, and that gateway (the description is a sentence)
+  const sdk = shellQuote(target.command ?? target.description);
+  const given = target.clientGateway !== undefined ? ` --gateway ${shellQuote(target.clientGateway)}` : '';
   const how: Record<RunResult['target']['kind'], string> = {
     reference: '',
-    testee: ` --testee ${shellQuote(target.description)}`,
-    module: ` --module ${shellQuote(target.description)}`,
+    testee: ` --testee ${sdk}${given}`,
+    module: ` --module ${sdk}${given}`,
     gateway: ` --gateway ${shellQuote(target.description)}`,
     // the merchant role's URLs are the run's own (its description is a sentence): said, not guessed
     merchant: ' --merchant --notify-url <as in this run> --return-url <as in this run>',

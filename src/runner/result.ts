@@ -132,6 +132,12 @@ export interface RunTarget {
   readonly kind: 'reference' | 'module' | 'testee' | 'gateway' | 'merchant';
   /** The module path or the testee command (as given), or "built-in reference". */
   readonly description: string;
+  /**
+   * An SDK run against a given gateway (`run --testee X --gateway URL`): the command or module as given (the
+   * description then says where the client cases ran), and the gateway's base URL — what a reproduce line needs.
+   */
+  readonly command?: string;
+  readonly clientGateway?: string;
 }
 
 /** Why a run stopped before every selected case ran. */

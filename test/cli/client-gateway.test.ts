@@ -38,7 +38,12 @@ const clientCases = liveCases(loadVectorSet())
 
 interface Results {
   target: { kind: string; description: string };
-  cases: Array<{ id: string; verdict: string; ops: Array<{ status: string; message: string; got: unknown }> }>;
+  cases: Array<{
+    id: string;
+    verdict: string;
+    reproduce: string;
+    ops: Array<{ status: string; message: string; got: unknown }>;
+  }>;
 }
 
 let gateway: Gateway;
@@ -122,6 +127,11 @@ describe('run --testee X --gateway URL', () => {
       const message = c.ops[0]?.message ?? '';
       if (PLAIN.includes(c.id)) {
         expect(c.verdict, c.id).toBe('failed');
+        // its reproduce line runs the same SDK against the same gateway: the command as given, not the sentence
+        expect(c.reproduce, c.id).toBe(
+          `npx pgv2kit run --testee 'python3 examples/python-adapter/pgv2kit_adapter.py' ` +
+            `--gateway ${gateway.baseUrl} --only id:${c.id}`,
+        );
         // the step and the gateway's answer, as the SDK reported them: the other gateway answers 401 to a wrong sign
         expect(message, c.id).toMatch(new RegExp(`^against ${gateway.baseUrl}: refused: .*(credentials|payment)`));
         expect(message, c.id).toContain('401');
