@@ -2,7 +2,7 @@
  * The layers of src/, read top to bottom (issue 11): each may import from the layers below it,
  * never from one above, with no cycles and no reach into another folder's `_` files.
  *
- *   scheme, version, seeded, env, deps, bytes, errors, file-errors, atomic-file, closest, shell-quote, refusal → vectors, upload, docs,
+ *   scheme, version, seeded, env, deps, safe-name, bytes, errors, file-errors, atomic-file, closest, shell-quote, refusal → vectors, upload, docs,
  *   roles/<role>/kind.ts → protocol →
  *   subjects, client, roles/<role>/as-gateway, roles/<role>/subject.ts → checks, roles/<role>/check.ts → diagnosis, roles/<role>/diagnosis.ts →
  *   roles/<file>.ts, roles/<role>/role.ts → properties, fuzz, generate → runner → reports → gateway, roles/<role>/certify,
@@ -18,6 +18,7 @@ const LAYERS = [
     'seeded.ts',
     'env.ts',
     'deps.ts',
+    'safe-name.ts',
     'bytes.ts',
     'errors.ts',
     'file-errors.ts',

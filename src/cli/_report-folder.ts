@@ -7,8 +7,8 @@
  * naming the pid that holds it).
  * @module
  */
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { safeName } from '../safe-name.js';
 import { lockReportFolder } from '../reports/lock.js';
 import { checkReportDir, checkReportsRoot } from '../reports/write.js';
 import { resolvePath } from './_files.js';
@@ -56,14 +56,12 @@ export function checkedReportFolder(
 /**
  * A run name as the name of its default report folder (`reports/<run name>`): one path segment whatever the name
  * says — a shard's runName and an implementation's name come from files and testees the kit does not control
- * (`x/../../elsewhere` would leave reports/) — of at most 100 characters (a longer one is cut and its hash added).
+ * (`x/../../elsewhere` would leave reports/) — of at most 100 characters ({@link safeName}).
  * @param runName - the run's name
  * @returns the folder name
  * @example reportFolderName('my-sdk-20240611-101500') // 'my-sdk-20240611-101500'
  * @example reportFolderName('x/../../victim') // 'x-..-..-victim'
  */
 export function reportFolderName(runName: string): string {
-  const safe = runName.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'run';
-  if (safe.length <= 100) return safe;
-  return `${safe.slice(0, 90)}-${createHash('sha256').update(runName).digest('hex').slice(0, 8)}`;
+  return safeName(runName, 'run', 100);
 }

@@ -77,10 +77,21 @@ export const MIN_REDACTED_SECRET_LENGTH = 6;
  * @example redactingIo(io, new Set([io.env['PGV2_APP_SECRET'] ?? '']))
  */
 export function redactingIo(io: CliIo, secrets: ReadonlySet<string>): CliIo {
-  const clean = (s: string): string =>
+  const clean = maskingWith(secrets);
+  return { ...io, stdout: (s) => io.stdout(clean(s)), stderr: (s) => io.stderr(clean(s)) };
+}
+
+/**
+ * What {@link redactingIo} does to a text, for a text that is then encoded (a JSON string: once escaped, a secret
+ * holding `"` or `\\` would no longer be found in it).
+ * @param secrets - the secrets to mask; may grow while the command runs
+ * @returns the masking function
+ * @example maskingWith(new Set(['s3cret-value']))('key s3cret-value') // 'key s3********** (12 chars)'
+ */
+export function maskingWith(secrets: ReadonlySet<string>): (text: string) => string {
+  return (s) =>
     redact(
       s,
       [...secrets].filter((x) => x.length >= MIN_REDACTED_SECRET_LENGTH),
     );
-  return { ...io, stdout: (s) => io.stdout(clean(s)), stderr: (s) => io.stderr(clean(s)) };
 }

@@ -11,7 +11,7 @@ import { kitVersion } from '../version.js';
 import type { Command } from './command.js';
 import { EXIT } from './exit-codes.js';
 import { formatCommandHelp, formatMainHelp } from './help.js';
-import { redactingIo, type CliIo } from './io.js';
+import { maskingWith, redactingIo, type CliIo } from './io.js';
 import { COMMANDS } from './registry.js';
 import { clip } from '../scheme/text.js';
 import { closest } from '../closest.js';
@@ -105,7 +105,10 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
       }
     : out;
   const jsonError = (code: number, error: { code: string; exit: string; message: string }): number => {
-    if (wantsJson && !wroteStdout) out.stdout(`${JSON.stringify({ command: command.name, exitCode: code, error })}\n`);
+    // masked before it is encoded: a secret escaped in JSON would escape the output's masking
+    const masked = { ...error, message: maskingWith(secrets)(error.message) };
+    if (wantsJson && !wroteStdout)
+      out.stdout(`${JSON.stringify({ command: command.name, exitCode: code, error: masked })}\n`);
     return code;
   };
   try {

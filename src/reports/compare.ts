@@ -17,6 +17,7 @@ import { escapeHtml as h, escapeXml } from './escape.js';
 import { md } from './markdown.js';
 import type { ResultsJson } from './results-json.js';
 import { Pgv2kitError } from '../errors.js';
+import { safeName } from '../safe-name.js';
 
 /** One implementation's run, as read from its results.json. */
 export interface CompareEntry {
@@ -181,16 +182,15 @@ export function badgeSvg(r: ResultsJson): string {
 }
 
 /**
- * A badge's file name: the implementation's key as a safe name, at most 80 characters before `.svg` (a longer key
- * is cut and its hash added). Alone it may collide (`my sdk` and `my-sdk` give one name): a comparison names its
+ * A badge's file name: the implementation's key as a safe name ({@link safeName}), at most 89 characters before
+ * `.svg`. Alone it may collide (`my sdk` and `my-sdk` give one name): a comparison names its
  * badges with {@link badgeFiles}.
  * @param key - the entry's key
  * @returns e.g. `pgv2kit-python-adapter-0.1.0.svg`
  * @example badgeFile('pgv2kit-python-adapter 0.1.0') // 'pgv2kit-python-adapter-0.1.0.svg'
  */
 export function badgeFile(key: string): string {
-  const safe = key.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'implementation';
-  return `${safe.length > 80 ? `${safe.slice(0, 80)}-${shortHash(key)}` : safe}.svg`;
+  return `${safeName(key, 'implementation', 89)}.svg`;
 }
 
 /**

@@ -30,6 +30,7 @@ import { runProperties, type PropertyOptions } from './properties.js';
 import { unknownOperation } from './unknown-operations.js';
 import { shardOf, type Shard } from './shard.js';
 import { causeRank } from './triage.js';
+import { safeName } from '../safe-name.js';
 
 /** What to run, against what. */
 export interface RunOptions {
@@ -337,12 +338,12 @@ export function countVerdicts(results: readonly Pick<CaseResult, 'verdict'>[]): 
  * A run name from the implementation and the time: `<name>-YYYYMMDD-HHMMSS`.
  * @param implementation - the implementation's name
  * @param at - the start time
- * @returns a name safe as a folder name
+ * @returns a name safe as a folder name ({@link safeName}: 80 characters at most before the time)
  * @example defaultRunName('my sdk', new Date(0)) // 'my-sdk-19700101-000000'
  */
 export function defaultRunName(implementation: string, at: Date): string {
   const stamp = at.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${implementation.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'run'}-${stamp}`;
+  return `${safeName(implementation, 'run', 80)}-${stamp}`;
 }
 
 /** The properties as a selection sees them: area `property`, flag `Property`, their ids. */

@@ -43,3 +43,28 @@ describe('--json on an error', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+describe('--json on an error never carries a secret', () => {
+  it('a secret that JSON escapes (a quote, a backslash) is masked before the message is encoded', async () => {
+    const secret = 'sk_"quoted\\secret_42';
+    // the secret reaches the message as typed: a --body-file that does not exist
+    const argv = ['explain', '--json', '--app-id', 'a', '--method', 'POST', '--url', 'https://x/p'].concat([
+      '--timestamp',
+      '1',
+      '--nonce',
+      'n',
+      '--body-file',
+      secret,
+    ]);
+    const r = await run(argv, { env: { PGV2_APP_SECRET: secret } });
+    expect(r.code).toBe(2);
+    for (const out of [r.stdout, r.stderr, JSON.stringify(r.stdout)]) {
+      expect(out).not.toContain(secret);
+      expect(out).not.toContain(JSON.stringify(secret).slice(1, -1));
+    }
+    expect(JSON.parse(r.stdout)).toMatchObject({ command: 'explain', exitCode: 2, error: { exit: 'usage' } });
+    expect((JSON.parse(r.stdout) as { error: { message: string } }).error.message).toMatch(
+      /--body-file sk\*+ \(20 chars\)/,
+    );
+  });
+});

@@ -10,7 +10,7 @@
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startGateway, type Gateway } from '../../../src/gateway/gateway.js';
+import { startGateway } from '../../../src/gateway/gateway.js';
 import { responseAuthorization } from '../../../src/gateway/envelope.js';
 import { formatAuthorization, parseAuthorization } from '../../../src/scheme/authorization.js';
 import { sign } from '../../../src/scheme/sign.js';
@@ -251,5 +251,3 @@ function close(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((r) => server.close(() => r()));
 }
-
-export type { Gateway };
