@@ -111,6 +111,17 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
       out.stdout(`${JSON.stringify({ command: command.name, exitCode: code, error: masked })}\n`);
     return code;
   };
+  // a command that ends the process itself (a second Ctrl-C, a signal while fuzzing) before its document: the
+  // document is the signal's, written as the process exits (stdout to a pipe or a file is written synchronously)
+  const onExit = (code: number): void => {
+    const signal = code === EXIT.interrupted ? 'SIGINT' : code === EXIT.terminated ? 'SIGTERM' : undefined;
+    jsonError(code, {
+      code: signal ? 'PGV2_INTERRUPTED' : 'PGV2_EXITED',
+      exit: signal ? (signal === 'SIGINT' ? 'interrupted' : 'terminated') : 'failure',
+      message: signal ? `interrupted by ${signal}` : `the command ended (exit ${code}) before its summary`,
+    });
+  };
+  if (wantsJson) process.once('exit', onExit);
   try {
     const { values, positionals } = parseCommandArgs(
       rest,
@@ -138,6 +149,7 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     else out.stderr(`(set ${DEBUG_ENV}=1 for the stack trace; please report it)\n`);
     return jsonError(EXIT.failure, { code: 'PGV2_INTERNAL', exit: 'failure', message: `internal error: ${message}` });
   } finally {
+    process.off('exit', onExit);
     for (const cleanup of cleanups.reverse()) cleanup();
   }
 }

@@ -4,6 +4,7 @@
  * step ran at all (a run in which none did proves nothing, and says so: "no test ran").
  * @module
  */
+import { shellQuote } from '../shell-quote.js';
 import { KIT_OPERATIONS, PROTOCOL_OPERATIONS, type Operation } from '../protocol/operations.js';
 import type { OpOutcome } from '../checks/outcome.js';
 
@@ -82,8 +83,8 @@ export function noTestRan(run: {
   }
   if (run.cases.length === 0) {
     const options = [
-      ...run.selection.only.map((p) => `--only ${p}`),
-      ...run.selection.skip.map((p) => `--skip ${p}`),
+      ...run.selection.only.map((p) => `--only ${shellQuote(p)}`),
+      ...run.selection.skip.map((p) => `--skip ${shellQuote(p)}`),
     ].join(' ');
     return `no test ran: ${options ? `the selection (${options})` : 'the vector set'} leaves no case`;
   }

@@ -3,10 +3,13 @@
  * leave stdout empty, so a script reading it got nothing to parse. Every command with --json, ended by a usage
  * error before it could write its own document, writes the error as one.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { run } from './_run.js';
 
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const withJson = COMMANDS.filter((c) => 'json' in c.options).map((c) => c.name);
 
 describe('--json on an error', () => {
@@ -36,6 +39,30 @@ describe('--json on an error', () => {
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ command: 'merge', exitCode: 2, error: { exit: 'usage' } });
   });
+
+  it.each([
+    [130, 'PGV2_INTERRUPTED', 'interrupted', 'interrupted by SIGINT'],
+    [143, 'PGV2_INTERRUPTED', 'terminated', 'interrupted by SIGTERM'],
+    [7, 'PGV2_EXITED', 'failure', 'the command ended (exit 7) before its summary'],
+  ])(
+    'a command that ends the process itself (exit %i) before its document: the document is written as it exits',
+    (code, errorCode, exit, message) => {
+      // a real process: process.exit cannot be called inside the test runner (a second Ctrl-C does this in run and
+      // certify, a signal in fuzz)
+      const script =
+        `const { runCli, processIo } = await import(${JSON.stringify(MAIN)});` +
+        "const bye = { name: 'bye', summary: 'x', usage: 'pgv2kit bye', options: { json: { type: 'boolean', " +
+        `description: 'x' } }, run: () => process.exit(${code}) };` +
+        "await runCli(['bye', '--json'], processIo(), [bye]);";
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(code);
+      expect(JSON.parse(r.stdout)).toEqual({
+        command: 'bye',
+        exitCode: code,
+        error: { code: errorCode, exit, message },
+      });
+    },
+  );
 
   it('without --json nothing is added to stdout', async () => {
     const r = await run(['run', '--no-such-option']);

@@ -53,14 +53,17 @@ describe.concurrent('vectors init, and run --vectors kit,<dir>', () => {
 
   it("a case of one's own that fails is reported like the kit's", async () => {
     const cwd = tmp();
-    await run(['vectors', 'init', 'mine'], { cwd });
-    const file = join(cwd, 'mine/signature/own.yaml');
+    // a folder name sh would split or expand: the commands init prints are quoted for pasting (issue 25, item 2)
+    const init = await run(['vectors', 'init', "o'wn $(x)"], { cwd });
+    expect(init.stdout).toContain(`check it:  pgv2kit vectors --dir 'o'\\''wn $(x)'\n`);
+    expect(init.stdout).toContain(`run it:    pgv2kit run --vectors 'kit,o'\\''wn $(x)' --testee '<your adapter>'\n`);
+    const file = join(cwd, "o'wn $(x)/signature/own.yaml");
     const text = readFileSync(file, 'utf8');
     const sign = /sign: ([0-9a-f]{64})/.exec(text)?.[1] ?? '';
     writeFileSync(file, text.replace(sign, `${sign.slice(0, 63)}${sign.endsWith('0') ? '1' : '0'}`));
     // the reference signs it right, so the case's wrong sign is what fails
     const r = await run(
-      ['run', '--vectors', 'kit,mine', '--only', 'id:signature.own-example', '--no-properties', '--no-reports'],
+      ['run', '--vectors', "kit,o'wn $(x)", '--only', 'id:signature.own-example', '--no-properties', '--no-reports'],
       { cwd },
     );
     expect(r.code).toBe(1);

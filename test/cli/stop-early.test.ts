@@ -6,6 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -35,10 +37,10 @@ async function signalKit(
   script: string,
   o: {
     readonly env?: Record<string, string>;
-    readonly ready: (stdout: string, pidFile: string) => boolean;
+    readonly ready: (output: string, pidFile: string) => boolean;
     readonly settleMs?: number;
   },
-): Promise<{ exit: number | null; stderr: string; pid: number; ms: number; aliveAtSignal: boolean }> {
+): Promise<{ exit: number | null; stdout: string; stderr: string; pid: number; ms: number; aliveAtSignal: boolean }> {
   const pidFile = join(cwd, 'testee.pid');
   const testee = `echo $$ > "${pidFile}"; exec "${process.execPath}" "${script}"`;
   const child = spawn(process.execPath, [BIN, ...args(testee)], {
@@ -51,14 +53,14 @@ async function signalKit(
   child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
   const until = Date.now() + 15_000;
-  while (!o.ready(stdout, pidFile) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  while (!o.ready(stdout + stderr, pidFile) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, o.settleMs ?? 0));
   const pid = Number(readFileSync(pidFile, 'utf8'));
   const aliveAtSignal = alive(pid);
   const started = Date.now();
   child.kill(signal);
   const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-  return { exit, stderr, pid, ms: Date.now() - started, aliveAtSignal };
+  return { exit, stdout, stderr, pid, ms: Date.now() - started, aliveAtSignal };
 }
 
 describe.concurrent('--max-failures and --bail', () => {
@@ -167,7 +169,7 @@ describe.concurrent('a signal stops a run, as a real process', () => {
     async (signal, code) => {
       const cwd = tmp();
       // a testee that hangs on one case: without the signal the run would wait out a 60 s timeout
-      const { exit, stderr, pid, ms } = await signalKit(
+      const { exit, stdout, stderr, pid, ms } = await signalKit(
         signal,
         cwd,
         (testee) => [
@@ -181,6 +183,7 @@ describe.concurrent('a signal stops a run, as a real process', () => {
           '--no-properties',
           '--report-dir',
           'r',
+          '--json',
         ],
         FIXTURE,
         {
@@ -198,6 +201,12 @@ describe.concurrent('a signal stops a run, as a real process', () => {
       expect(json.stopped?.notRun).toBeGreaterThan(0);
       expect(json.conformant).toBe(false);
       expect(json.cases.some((c) => c.id === 'signature.final-lf-missing')).toBe(false);
+      // --json: one document, with the reports' verdict words (issue 25, item 5)
+      const summary = JSON.parse(stdout) as { exitCode: number; conformant: boolean; summary: string };
+      expect(summary).toMatchObject({ exitCode: code, conformant: false });
+      expect(summary.summary).toMatch(
+        new RegExp(`^INTERRUPTED \\(interrupted by ${signal}; \\d+ not run\\) — NOT CONFORMANT`),
+      );
       expect(readFileSync(join(cwd, 'r', 'junit.xml'), 'utf8')).toContain('name="run.interrupted"');
       // the report folder's lock (src/reports/lock.ts) is not left behind
       expect(readdirSync(join(cwd, 'r')).sort()).toEqual([
@@ -358,15 +367,22 @@ describe.concurrent('a signal stops fuzz --testee, as a real process', () => {
     '%s: the testee group goes with the kit, the seed is printed, exit %i',
     async (signal, code) => {
       // fuzzing has begun (the testee answered start) when the first line is out
-      const { exit, stderr, pid, aliveAtSignal } = await signalKit(
+      const { exit, stdout, stderr, pid, aliveAtSignal } = await signalKit(
         signal,
         tmp(),
-        (testee) => ['fuzz', '--testee', testee, '--seed', '5', '--time', '60'],
+        (testee) => ['fuzz', '--testee', testee, '--seed', '5', '--time', '60', '--json'],
         join(ROOT, 'examples/node-adapter/adapter.mjs'),
         {
-          ready: (stdout) => stdout.includes('fuzzing authorization.parse'),
+          ready: (output) => output.includes('fuzzing authorization.parse'),
         },
       );
+      // --json: its one document says the fuzzing was interrupted (issue 25, item 5)
+      expect(JSON.parse(stdout)).toEqual({
+        seed: 5,
+        exitCode: code,
+        interrupted: `interrupted by ${signal}`,
+        finding: null,
+      });
       expect(aliveAtSignal).toBe(true);
       expect(exit).toBe(code);
       expect(stderr).toContain(`pgv2kit fuzz: ${signal}: stopped (seed 5; no finding so far)`);
@@ -376,4 +392,46 @@ describe.concurrent('a signal stops fuzz --testee, as a real process', () => {
     },
     30_000,
   );
+});
+
+describe.concurrent('a signal stops certify, as a real process', () => {
+  it('SIGINT: exit 130, the reports of what ran and the one --json document say NOT CERTIFIED, interrupted', async () => {
+    const cwd = tmp();
+    // a merchant that answers every call after 300 ms (401): the certification is under way for seconds
+    const server = createServer((_req, res) => void setTimeout(() => res.writeHead(401).end('no'), 300));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const child = spawn(
+        process.execPath,
+        [BIN, 'certify', '--notify-url', `${url}/n`, '--return-url', `${url}/r`, '--report-dir', 'r', '--json'],
+        {
+          cwd,
+          env: { ...process.env, PGV2_APP_ID: 'app-1', PGV2_APP_SECRET: 'stop-early-secret-1', CI: 'true' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
+      const until = Date.now() + 15_000;
+      while (!stderr.includes('certifying') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 700));
+      child.kill('SIGINT');
+      const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      expect(exit, stderr).toBe(130);
+      const doc = JSON.parse(stdout) as Record<string, unknown>;
+      expect(doc).toMatchObject({ verdict: 'NOT CERTIFIED', exitCode: 130 });
+      expect(doc['reasons']).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^interrupted by SIGINT: \d+ of the checks did not run$/)]),
+      );
+      const json = results(join(cwd, 'r'));
+      expect(json.stopped).toMatchObject({ kind: 'interrupted', reason: 'interrupted by SIGINT' });
+      expect(readFileSync(join(cwd, 'r', 'certification.md'), 'utf8')).toContain('NOT CERTIFIED');
+    } finally {
+      server.close();
+      server.closeAllConnections();
+    }
+  }, 30_000);
 });

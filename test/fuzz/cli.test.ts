@@ -44,6 +44,9 @@ describe('pgv2kit fuzz', () => {
     expect(r.stdout).toMatch(/ {2}reason: {2}[^\n]*must be accepted with appId=/);
     const replay = /--replay (\S+)/.exec(r.stdout)?.[1];
     expect(replay).toMatch(/^9:[\d:]+$/);
+    // the replay command quoted for sh, as every printed command (issue 25, item 2): in JSON's double quotes, a
+    // testee command holding $(…) or backquotes would run when pasted
+    expect(r.stdout).toContain(`pgv2kit fuzz --testee '${BUGGY}' --replay ${replay}\n`);
     expect(r.stdout).toContain(
       `made ${join(dir, 'vectors')}/, ${join(dir, 'vectors', 'authorization')}/ and ${join(dir, 'vectors', 'notes.yaml')}\nsaved as authorization.fuzz-1 in ${file} (new file)`,
     );

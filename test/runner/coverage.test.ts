@@ -80,6 +80,12 @@ describe('noTestRan', () => {
       'no test ran: the selection (--only signature --skip signature) leaves no case',
     ],
     [
+      // the options as a user pastes them into sh: quoted (issue 25, item 2)
+      'a selection of patterns sh would split or run',
+      { selection: { only: ['id:x;touch p', "a'b"], skip: ['$(id)'] }, cases: [], offered: ['signature.sign'] },
+      "no test ran: the selection (--only 'id:x;touch p' --only 'a'\\''b' --skip '$(id)') leaves no case",
+    ],
+    [
       'an empty vector set',
       { selection, cases: [], offered: ['signature.sign'] },
       'no test ran: the vector set leaves no case',

@@ -55,13 +55,35 @@ export async function runCertify({
   // the sample merchant is named as run --merchant names it, unless --name says otherwise
   const naming = { ...(merchant.sample ? { name: SAMPLE_MERCHANT_NAME } : {}), ...named };
 
+  // Ctrl-C / SIGTERM: no call starts after it, the reports of what ran are written and say so (NOT CERTIFIED), and
+  // --json's document too (issue 25, item 5); a second one stops at once
+  const interrupt = new AbortController();
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
+    signalled = signal;
+    io.stderr(
+      `pgv2kit certify: ${signal}: stopping (the call in flight ends, reports follow; again to stop at once)\n`,
+    );
+    interrupt.abort(`interrupted by ${signal}`);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     io.stdout(`certifying ${describeMerchant(merchant)}; seed ${seed}\n`);
     const startedAt = new Date();
     let result: CertificationResult;
     try {
       await reachMerchant(merchant, timeoutMs);
-      result = await runCertification({ ...target, ...naming, ...acceptance, seed, timeoutMs, deadlineMs });
+      result = await runCertification({
+        ...target,
+        ...naming,
+        ...acceptance,
+        seed,
+        timeoutMs,
+        deadlineMs,
+        signal: interrupt.signal,
+      });
     } catch (e) {
       if (!(e instanceof TargetUnreachableError)) throw e;
       // not reached: one line, and a report that says no call was sent (NOT CERTIFIED, exit 3)
@@ -91,8 +113,11 @@ export async function runCertify({
     io.stdout(`${verdictLine(result)}; plan hash ${result.planHash}\n`);
     // a certification that did not reach the merchant or finish in its time is the run failing (exit 3), not the
     // merchant
-    const code =
-      result.run.aborted || result.run.stopped?.kind === 'deadline'
+    const code = signalled
+      ? signalled === 'SIGTERM'
+        ? EXIT.terminated
+        : EXIT.interrupted
+      : result.run.aborted || result.run.stopped?.kind === 'deadline'
         ? EXIT.failure
         : result.verdict === 'CERTIFIED'
           ? EXIT.ok
@@ -100,6 +125,8 @@ export async function runCertify({
     emit(certificationSummary(result, code, dir), [target.appSecret]);
     return code;
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await merchant.close?.();
   }
 }

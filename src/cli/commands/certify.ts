@@ -113,6 +113,10 @@ export const certifyCommand = defineCommand({
     3:
       'an endpoint of the merchant could not be reached (checked before any call; the report says NOT CERTIFIED ' +
       'and why), --deadline passed, or the sample merchant could not be started',
+    130:
+      'interrupted by Ctrl-C (SIGINT): no call started after it, the reports of what ran written, NOT CERTIFIED ' +
+      '(interrupted); a second Ctrl-C stops at once',
+    143: 'terminated (SIGTERM): as 130',
   },
   examples: [
     'pgv2kit certify',

@@ -193,9 +193,12 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
   // Ctrl-C / SIGTERM while fuzzing: the testee's whole process group goes with the kit (it runs in
   // a group of its own, which the terminal's signal does not reach), the seed is printed, exit 130 / 143
   const onSignal = (signal: NodeJS.Signals): void => {
+    const exitCode = signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
     io.stderr(`pgv2kit fuzz: ${signal}: stopped (seed ${seed}; no finding so far)\n`);
+    // --json: its one document says so too (issue 25, item 5)
+    emit({ seed, exitCode, interrupted: `interrupted by ${signal}`, finding: null });
     testee?.abort();
-    process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
+    process.exit(exitCode);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -228,7 +231,7 @@ export async function runFuzz({ values, io: given }: CommandContext<typeof fuzzO
     return report(
       result,
       {
-        ...(values.testee !== undefined ? { target: ` --testee ${JSON.stringify(values.testee)}` } : {}),
+        ...(values.testee !== undefined ? { target: ` --testee ${shellQuote(values.testee)}` } : {}),
         ...(saveTo !== undefined ? { save: saveTo } : {}),
         limits,
       },

@@ -28,6 +28,7 @@ import { formatTable } from '../_table.js';
 import { vectorLimitsOf } from '../vector-limit-options.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
+import { shellQuote } from '../../shell-quote.js';
 import type { KindCounts, VectorsProblemReport, VectorsReport, vectorsOptions } from './vectors.js';
 
 /**
@@ -156,8 +157,8 @@ function initFolder(
   }
   io.stdout(
     `made ${root}: README.md, signature/own.yaml (one example case), notes.yaml\n` +
-      `check it:  pgv2kit vectors --dir ${args[0]}\n` +
-      `run it:    pgv2kit run --vectors kit,${args[0]} --testee "<your adapter>"\n`,
+      `check it:  pgv2kit vectors --dir ${shellQuote(args[0] ?? '')}\n` +
+      `run it:    pgv2kit run --vectors ${shellQuote(`kit,${args[0] ?? ''}`)} --testee '<your adapter>'\n`,
   );
   return EXIT.ok;
 }

@@ -38,6 +38,11 @@ export interface CertifyOptions extends MerchantTarget, TargetNaming, Acceptance
   readonly onCase?: (result: CaseResult) => void;
   /** No call starts after this many milliseconds from the start; the checks not run fail the certification. */
   readonly deadlineMs?: number;
+  /**
+   * Stops the certification when aborted (Ctrl-C, SIGTERM): no call starts after it, the one in flight ends as not
+   * run, and the result is NOT CERTIFIED, its reason the abort's.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** What the merchant must do with a call: accept, refuse, either (`acceptable`), or anything (`advisory`). */
@@ -155,6 +160,7 @@ export async function runCertification(options: CertifyOptions): Promise<Certifi
       concurrency: 1,
       ...(options.onCase ? { onCase: options.onCase } : {}),
       ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
   } finally {
     await subject.close?.();
