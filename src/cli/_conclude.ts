@@ -4,13 +4,14 @@
  * summary line on stdout — from the run's report model, so a merged run says it as one run would.
  * @module
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
 import { fileSystemReason } from '../file-errors.js';
 import { junitFromModel, runSummaryFromModel, stepSummaryFromModel, type ReportModel } from '../reports/index.js';
 import { checkWritableFile, resolvePath } from './_files.js';
 import type { JsonOutput } from './_json-output.js';
+import { UsageError } from './command.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
@@ -31,7 +32,32 @@ export function prepareJunit(junit: string | undefined, cwd: string): string | u
     /* said next, in words */
   }
   checkWritableFile(path, '--junit');
+  if (!isOwnJunit(path))
+    throw new UsageError(
+      `--junit ${path} exists and is not a JUnit report pgv2kit wrote: it is never overwritten; ` +
+        'remove it or give another file',
+    );
   return path;
+}
+
+/**
+ * Whether a --junit path may be (over)written: missing, empty, or a JUnit report of this kit's (its root says
+ * `<testsuites name="pgv2kit …`): a file of the user's is never replaced (issue 25, item 3).
+ */
+function isOwnJunit(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return true;
+  }
+  try {
+    const head = Buffer.alloc(4096);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return n === 0 || /<testsuites name="pgv2kit[ "]/.test(head.subarray(0, n).toString('utf8'));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -94,6 +94,30 @@ describe.concurrent('run --junit', () => {
     expect(xml).toMatch(/^<\?xml/);
     expect(xml).toContain('failures="2"');
     expect(existsSync(join(cwd, 'reports'))).toBe(false);
+    // a later run replaces the report it wrote (CI writes the same path each time)
+    const again = await run(
+      [
+        'run',
+        '--only',
+        'id:signature.payment-create',
+        '--no-properties',
+        '--junit',
+        'out/ci/junit.xml',
+        '--no-reports',
+      ],
+      { cwd },
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(readFileSync(join(cwd, 'out/ci/junit.xml'), 'utf8')).toContain('tests="1"');
+  });
+
+  it("a --junit file of the user's is never overwritten: exit 2 before any case, the file as it was", async () => {
+    const cwd = tmp();
+    writeFileSync(join(cwd, 'README.md'), '# my project\n');
+    const r = await run(signatureRun(['--junit', 'README.md', '--no-reports']), { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('README.md exists and is not a JUnit report pgv2kit wrote: it is never overwritten');
+    expect(readFileSync(join(cwd, 'README.md'), 'utf8')).toBe('# my project\n');
   });
 
   it('a --junit file that cannot be written: exit 2 before any case', async () => {
