@@ -16,6 +16,7 @@ import {
   compareWarnings,
   readCompareEntries,
 } from '../../reports/compare.js';
+import { recomputeRun } from '../../reports/results-verdict.js';
 import { resolvePath } from '../_files.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -41,14 +42,19 @@ export async function runCompare({ values, positionals, io }: CommandContext<typ
   // a path that holds no run's results is a CompareInputError: a usage error (exit 2)
   const entries = readCompareEntries(positionals.map((p) => resolvePath(io.cwd, p)));
   const badges = badgeFiles(entries.map((e) => e.key));
+  const mark = (files: readonly string[]): void =>
+    writeFileAtomic(join(out, MARK), `${JSON.stringify({ badges: files }, null, 2)}\n`);
   try {
-    // the earlier comparison's badges go (a badge left of a run not compared now would mislead); only those
-    for (const f of earlier) rmSync(join(out, 'badges', f), { force: true });
+    // everything new is written first, marked as compare's before it is: a write that fails loses nothing
     mkdirSync(join(out, 'badges'), { recursive: true });
-    writeFileAtomic(join(out, MARK), `${JSON.stringify({ badges }, null, 2)}\n`);
+    mark([...new Set([...earlier, ...badges])]);
     entries.forEach((e, i) => writeFileAtomic(join(out, 'badges', badges[i] ?? ''), badgeSvg(e.results)));
     writeFileAtomic(join(out, 'compare.md'), compareMarkdown(entries));
     writeFileAtomic(join(out, 'compare.html'), compareHtml(entries, out));
+    // then the earlier comparison's badges not written again go (a badge of a run not compared now would mislead)
+    const now = new Set(badges);
+    for (const f of earlier) if (!now.has(f)) rmSync(join(out, 'badges', f), { force: true });
+    mark(badges);
   } catch (e) {
     const reason = fileSystemReason(e);
     if (reason === undefined) throw e;
@@ -57,7 +63,7 @@ export async function runCompare({ values, positionals, io }: CommandContext<typ
   const differ = caseRows(entries).filter((r) => r.differs).length;
   entries.forEach((e, i) =>
     io.stdout(
-      `${badgeVerdict(e.results).toUpperCase().padEnd(15)} ${e.key}: ${e.results.summary}  ` +
+      `${badgeVerdict(e.results).toUpperCase().padEnd(15)} ${e.key}: ${recomputeRun(e.results).summary}  ` +
         `(badges/${badges[i] ?? ''})\n`,
     ),
   );
@@ -91,7 +97,8 @@ function earlierBadges(out: string): string[] {
     throw new UsageError(`--out ${out} was not written by pgv2kit compare (no ${MARK} in it): ${give}`);
   }
   const badgesDir = join(out, 'badges');
-  const foreign = existsSync(badgesDir) ? readdirSync(badgesDir).filter((f) => !written.includes(f)) : [];
+  const ours = new Set(written);
+  const foreign = existsSync(badgesDir) ? readdirSync(badgesDir).filter((f) => !ours.has(f)) : [];
   if (foreign.length > 0)
     throw new UsageError(
       `--out ${out}: badges/ holds files pgv2kit compare did not write (${foreign.slice(0, 3).join(', ')}): ` +
