@@ -18,6 +18,7 @@ import {
 } from '../../reports/compare.js';
 import { recomputeRun } from '../../reports/results-verdict.js';
 import { resolvePath } from '../_files.js';
+import { jsonOutput } from '../_json-output.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { compareOptions } from './compare.js';
@@ -35,7 +36,12 @@ const OWN = new Set(['compare.html', 'compare.md', 'badges', MARK]);
  * @param context - the parsed options, the runs and the io
  * @returns 0 once written
  */
-export async function runCompare({ values, positionals, io }: CommandContext<typeof compareOptions>): Promise<number> {
+export async function runCompare({
+  values,
+  positionals,
+  io: given,
+}: CommandContext<typeof compareOptions>): Promise<number> {
+  const { io, emit } = jsonOutput(values.json === true, given);
   if (positionals.length === 0) throw new UsageError('give the results.json (or report folder) of each run to compare');
   const out = resolvePath(io.cwd, values.out ?? 'compare');
   const earlier = existsSync(out) ? earlierBadges(out) : [];
@@ -61,15 +67,34 @@ export async function runCompare({ values, positionals, io }: CommandContext<typ
     throw new UsageError(`--out ${out} cannot be written: ${reason}`);
   }
   const differ = caseRows(entries).filter((r) => r.differs).length;
+  const judged = entries.map((e) => recomputeRun(e.results));
   entries.forEach((e, i) =>
     io.stdout(
-      `${badgeVerdict(e.results).toUpperCase().padEnd(15)} ${e.key}: ${recomputeRun(e.results).summary}  ` +
+      `${badgeVerdict(e.results).toUpperCase().padEnd(15)} ${e.key}: ${judged[i]?.summary ?? ''}  ` +
         `(badges/${badges[i] ?? ''})\n`,
     ),
   );
-  for (const w of compareWarnings(entries)) io.stdout(`note: ${w}\n`);
+  const warnings = compareWarnings(entries);
+  for (const w of warnings) io.stdout(`note: ${w}\n`);
   io.stdout(`${differ} case${differ === 1 ? '' : 's'} differ between the implementations\n`);
   io.stdout(`compare: ${join(out, 'compare.html')}\n`);
+  emit({
+    command: 'compare',
+    exitCode: EXIT.ok,
+    out,
+    runs: entries.map((e, i) => ({
+      file: e.file,
+      key: e.key,
+      verdict: badgeVerdict(e.results),
+      conformant: judged[i]?.conformant ?? false,
+      summary: judged[i]?.summary ?? '',
+      totals: judged[i]?.totals ?? null,
+      disagreements: judged[i]?.disagreements ?? [],
+      badge: `badges/${badges[i] ?? ''}`,
+    })),
+    differ,
+    notes: warnings,
+  });
   return EXIT.ok;
 }
 
