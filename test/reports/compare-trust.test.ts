@@ -90,6 +90,13 @@ describe('a results.json that says more than its cases (issue 25, item 4)', () =
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^NOT CONFORMANT {2}acme-pg-sdk 1\.4\.2: NOT CONFORMANT: 3 passed, 1 failed/m);
     expect(r.stdout).toContain(`note: ${file} (acme-pg-sdk 1.4.2) says "conformant": true, but its cases`);
+    // --json: the one document says the same, every other line on stderr
+    const j = await run(['compare', file, '--out', 'out', '--json'], { cwd });
+    expect(j.code, j.stderr).toBe(0);
+    const doc = JSON.parse(j.stdout) as { runs: Array<{ verdict: string; conformant: boolean; disagreements: [] }> };
+    expect(doc.runs[0]).toMatchObject({ verdict: 'not conformant', conformant: false });
+    expect(doc.runs[0]?.disagreements).toHaveLength(2);
+    expect(j.stderr).toContain('note: ');
   });
 
   it('files the kit writes agree with their cases: no note, the same summary', () => {
