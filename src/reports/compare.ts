@@ -10,7 +10,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { citePageHtml } from '../docs/cite.js';
 import { mistakeRef } from '../docs/refs.js';
@@ -23,6 +23,7 @@ import { checkResultsJson } from './results-schema.js';
 import { recomputeRun } from './results-verdict.js';
 import { Pgv2kitError } from '../errors.js';
 import { safeName } from '../safe-name.js';
+import { readFolderFile } from '../vectors/files.js';
 
 /** One implementation's run, as read from its results.json. */
 export interface CompareEntry {
@@ -83,21 +84,17 @@ export function readCompareEntries(paths: readonly string[]): CompareEntry[] {
 /** One run's results.json: found, bounded, parsed and checked against the schema. */
 function readResults(p: string): { readonly file: string; readonly value: ResultsJson } {
   let file = p;
-  let size: number;
   try {
-    const stat = statSync(p);
-    if (stat.isDirectory()) file = join(p, 'results.json');
-    size = file === p ? stat.size : statSync(file).size;
+    if (statSync(p).isDirectory()) file = join(p, 'results.json');
   } catch {
-    throw new CompareInputError(`${file} does not exist`);
+    throw new CompareInputError(`${p} does not exist`);
   }
-  if (size > MAX_RESULTS_BYTES)
-    throw new CompareInputError(
-      `${file} is ${size} bytes: compare reads a results.json of at most ${MAX_RESULTS_BYTES} bytes (64 MiB)`,
-    );
+  // bounded: a FIFO or a device is refused unread, a file over the cap by its size or once the read crosses it
+  const read = readFolderFile(file, MAX_RESULTS_BYTES, 'a results.json compare reads');
+  if (!read.ok) throw new CompareInputError(read.missing ? `${file} does not exist` : `${file} ${read.message}`);
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
+    value = JSON.parse(read.bytes.toString('utf8'));
   } catch (e) {
     throw new CompareInputError(`${file} cannot be read as JSON: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -23,7 +23,7 @@ export const RESULTS_SCHEMA: object = schema;
  * @param most - how many problems to name at most
  * @returns the problems, one line each (`<JSON pointer>: <what is wrong>`); none when it is valid
  * @example checkResultsJson({ schemaVersion: 2 })[0] // '/vectorSetHash: is missing'
- * @example checkResultsJson({ schemaVersion: 2, cases: [null] }).includes('/cases/0: must be object') // true
+ * @example checkResultsJson({ schemaVersion: 2, cases: [null] }, 20).includes('/cases/0: must be object') // true
  */
 export function checkResultsJson(value: unknown, most = 3): string[] {
   validate ??= createAjv().compile(schema);

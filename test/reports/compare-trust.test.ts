@@ -201,8 +201,12 @@ describe('bounded work (issue 25, item 4)', () => {
     const [file = ''] = files('{}');
     truncateSync(file, 64 * 1024 * 1024 + 1); // sparse: no 64 MiB written
     expect(() => readCompareEntries([file])).toThrow(
-      `${file} is 67108865 bytes: compare reads a results.json of at most 67108864 bytes`,
+      `${file} is 64.0 MiB, over the limit of 64 MiB per file (a results.json compare reads)`,
     );
+  });
+
+  it('a device is refused unread (/dev/zero never ends)', () => {
+    expect(() => readCompareEntries(['/dev/zero'])).toThrow('/dev/zero is a character device, not a regular file');
   });
 
   it('more than 1,000 runs are refused before any is read', () => {
