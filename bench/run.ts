@@ -10,10 +10,12 @@
  *     npx tsx bench/run.ts fuzz     # only fuzz-speed: fuzzParser headers/s in process and over protocol v1, beside echo
  *     npx tsx bench/run.ts properties   # only properties-overhead: a run with and without the properties
  *     npx tsx bench/run.ts startup      # only start-up: pgv2kit --help against node -e 0
+ *     npx tsx bench/run.ts compare      # only compare-scale: 100 implementations and a 100,000-case file
  * @module
  */
 import { loadVectorSet } from '../dist/index.js';
 import { recordCalls } from './_inputs.js';
+import { benchCompareScale } from './compare-scale.js';
 import { benchFuzzSpeed } from './fuzz-speed.js';
 import { benchPropertiesOverhead } from './properties-overhead.js';
 import { benchStartup } from './startup.js';
@@ -55,6 +57,8 @@ if (wanted('fuzz-speed')) process.stdout.write(await benchFuzzSpeed());
 if (wanted('properties-overhead')) process.stdout.write(await benchPropertiesOverhead());
 // Rounds of the bare CLI start against a bare node: its table and its ratio line.
 if (wanted('startup')) process.stdout.write(benchStartup());
+// pgv2kit compare in process over 100 runs and a large file, against JSON.parse of the same bytes: its table and line.
+if (wanted('compare-scale')) process.stdout.write(benchCompareScale());
 
 const ratios = results.flatMap((r) => r.ratios);
 if (ratios.length > 0) {

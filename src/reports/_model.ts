@@ -7,7 +7,7 @@
 import { ABORT_INFO, RUN_KINDS, STOP_INFO } from '../runner/result.js';
 import { byCause, triage, type Cause } from '../runner/triage.js';
 import type { Choice, OpStatus } from '../checks/outcome.js';
-import type { CaseResult, Diagnosis, RunResult, RunStopped, Totals, Verdict } from '../runner/result.js';
+import type { CaseResult, Diagnosis, RunAborted, RunResult, RunStopped, Totals, Verdict } from '../runner/result.js';
 import { runConformant, runPassed } from '../runner/result.js';
 import { otherTargetsLine, type OperationCoverage } from '../runner/coverage.js';
 import { redact } from '../scheme/mask.js';
@@ -242,24 +242,48 @@ export type ModelFacts = Omit<ReportModel, 'conformant' | 'subject' | 'summary' 
  * @returns the whole model
  */
 export function withDerived(m: ModelFacts): ReportModel {
+  return {
+    ...m,
+    ...judgeRun(m),
+    subject: m.aborted
+      ? `${m.aborted.command} (${ABORT_INFO[m.aborted.kind].subjectNote})`
+      : describeImplementation(m.implementation),
+    causes: triage(m.cases),
+    byKind: group(m.cases, (c) => [c.kind], [...RUN_KINDS]),
+    bySection: group(m.cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
+  };
+}
+
+/** What {@link judgeRun} judges a run by. */
+export interface RunJudged {
+  readonly totals: Totals;
+  readonly durationMs: number;
+  readonly noTestRan?: string;
+  readonly stopped?: RunStopped;
+  readonly aborted?: Pick<RunAborted, 'kind' | 'message'>;
+}
+
+/**
+ * A run's verdict and summary line from its totals and how it ended: the one judge of every report, of a merged
+ * run and of a run compared (compare recomputes them from a results.json's cases, never trusting the file's).
+ * @param m - the totals per verdict, the duration, and why no test ran, the run stopped or ended, if it did
+ * @returns whether it is conformant, and its summary line
+ * @example
+ * judgeRun({
+ *   totals: { passed: 1, failed: 1, error: 0, partial: 0, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 },
+ *   durationMs: 10,
+ * }).conformant // false
+ */
+export function judgeRun(m: RunJudged): { readonly conformant: boolean; readonly summary: string } {
   // a run that ended before its cases ran, or stopped before every one ran, is never conformant (runConformant)
   const conformant = runConformant(m) && m.aborted === undefined;
   const stoppedPrefix = m.stopped
     ? `${STOP_INFO[m.stopped.kind].banner} (${m.stopped.reason}; ${m.stopped.notRun} not run) — `
     : '';
-  return {
-    ...m,
-    conformant,
-    subject: m.aborted
-      ? `${m.aborted.command} (${ABORT_INFO[m.aborted.kind].subjectNote})`
-      : describeImplementation(m.implementation),
-    summary: m.aborted
-      ? `${ABORT_INFO[m.aborted.kind].banner}: ${m.aborted.message} (no case ran, ${seconds(m.durationMs)} s)`
-      : `${stoppedPrefix}${summaryLine(m.totals, m.durationMs, m.noTestRan, m.stopped !== undefined)}`,
-    causes: triage(m.cases),
-    byKind: group(m.cases, (c) => [c.kind], [...RUN_KINDS]),
-    bySection: group(m.cases, (c) => (c.spec.length > 0 ? c.spec : ['(none)']), undefined),
-  };
+  const summary = m.aborted
+    ? `${ABORT_INFO[m.aborted.kind].banner}: ${m.aborted.message} (no case ran, ${seconds(m.durationMs)} s)`
+    : `${stoppedPrefix}${summaryLine(m.totals, m.durationMs, m.noTestRan, m.stopped !== undefined)}`;
+  return { conformant, summary };
 }
 
 /**

@@ -3,11 +3,14 @@
  * implementation, rows for areas, operations and cases; the cases on which the implementations
  * differ first; each failure linked to its known mistake's page and to the case in that
  * implementation's own report; a badge per implementation (passed/total, coloured by verdict) a
- * README can embed. Built from results.json files only: every text in them is masked already.
+ * README can embed. Built from results.json files only: every text in them is masked already, and nothing
+ * else in them is trusted (issue 25, item 4): each file is checked against the published schema
+ * (src/reports/results-v2.schema.json) and each run's verdict and totals are worked out again from its
+ * cases ({@link recomputeRun}); where the file says otherwise, the comparison says so.
  * @module
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { citePageHtml } from '../docs/cite.js';
 import { mistakeRef } from '../docs/refs.js';
@@ -16,8 +19,11 @@ import { RUN_KINDS, VERDICT_INFO, type Verdict } from '../runner/result.js';
 import { escapeHtml as h, escapeXml } from './escape.js';
 import { md } from './markdown.js';
 import type { ResultsJson } from './results-json.js';
+import { checkResultsJson } from './results-schema.js';
+import { recomputeRun } from './results-verdict.js';
 import { Pgv2kitError } from '../errors.js';
 import { safeName } from '../safe-name.js';
+import { readFolderFile } from '../vectors/files.js';
 
 /** One implementation's run, as read from its results.json. */
 export interface CompareEntry {
@@ -47,68 +53,76 @@ const BADGE_COLOURS: Record<BadgeVerdict, string> = {
   'nothing ran': '#667085',
 };
 
+/** How many runs one comparison takes at most. */
+export const MAX_COMPARE_RUNS = 1000;
+
+/** How large a results.json compare reads at most: 64 MiB (a run of every case is a few MB). */
+export const MAX_RESULTS_BYTES = 64 * 1024 * 1024;
+
 /**
- * Reads the runs to compare: each path a results.json or a report folder holding one.
+ * Reads the runs to compare: each path a results.json or a report folder holding one, at most
+ * {@link MAX_COMPARE_RUNS} of them, each file at most {@link MAX_RESULTS_BYTES} and valid against the results.json
+ * schema.
  * @param paths - absolute paths
  * @returns the entries, in the order given
- * @throws {CompareInputError} naming a path that holds no run's results
+ * @throws {CompareInputError} naming a path that holds no run's results, a file too large, or a field of a file
+ * (its JSON pointer) that is not what the kit writes
  */
 export function readCompareEntries(paths: readonly string[]): CompareEntry[] {
+  if (paths.length > MAX_COMPARE_RUNS)
+    throw new CompareInputError(`${paths.length} runs given: one comparison takes at most ${MAX_COMPARE_RUNS}`);
   const seen = new Map<string, number>();
   return paths.map((p) => {
-    let file = p;
-    try {
-      if (statSync(p).isDirectory()) file = join(p, 'results.json');
-    } catch {
-      throw new CompareInputError(`${p} does not exist`);
-    }
-    let results: ResultsJson;
-    try {
-      results = JSON.parse(readFileSync(file, 'utf8')) as ResultsJson;
-    } catch (e) {
-      throw new CompareInputError(`${file} cannot be read as JSON: ${(e as Error).message.split('\n')[0]}`);
-    }
-    if (!isResults(results)) throw new CompareInputError(`${file} is not the results.json of a pgv2kit run`);
-    const name = describeImplementation(results.implementation);
+    const results = readResults(p);
+    const name = describeImplementation(results.value.implementation);
     const n = (seen.get(name) ?? 0) + 1;
     seen.set(name, n);
-    return { key: n === 1 ? name : `${name} #${n}`, results, file };
+    return { key: n === 1 ? name : `${name} #${n}`, results: results.value, file: results.file };
   });
 }
 
-/** Whether a JSON value has what compare reads of a results.json: totals, and cases with an id and a known verdict. */
-function isResults(r: unknown): r is ResultsJson {
-  if (typeof r !== 'object' || r === null) return false;
-  const x = r as Partial<ResultsJson>;
-  const totals = x.totals as Record<string, unknown> | undefined;
-  return (
-    typeof x.schemaVersion === 'number' &&
-    typeof x.implementation?.name === 'string' &&
-    typeof x.vectorSetHash === 'string' &&
-    typeof totals === 'object' &&
-    totals !== null &&
-    typeof totals['passed'] === 'number' &&
-    typeof totals['total'] === 'number' &&
-    Array.isArray(x.cases) &&
-    x.cases.every(
-      (c) =>
-        typeof c?.id === 'string' &&
-        typeof c.verdict === 'string' &&
-        c.verdict in VERDICT_INFO &&
-        Array.isArray(c.diagnosis),
-    ) &&
-    Array.isArray(x.operations)
-  );
+/** One run's results.json: found, bounded, parsed and checked against the schema. */
+function readResults(p: string): { readonly file: string; readonly value: ResultsJson } {
+  let file = p;
+  try {
+    if (statSync(p).isDirectory()) file = join(p, 'results.json');
+  } catch {
+    throw new CompareInputError(`${p} does not exist`);
+  }
+  // bounded: a FIFO or a device is refused unread, a file over the cap by its size or once the read crosses it
+  const read = readFolderFile(file, MAX_RESULTS_BYTES, 'a results.json compare reads');
+  if (!read.ok) throw new CompareInputError(read.missing ? `${file} does not exist` : `${file} ${read.message}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(read.bytes.toString('utf8'));
+  } catch (e) {
+    throw new CompareInputError(`${file} cannot be read as JSON: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const problems = checkResultsJson(value);
+  if (problems.length > 0)
+    throw new CompareInputError(
+      `${file} is not the results.json of a pgv2kit run (results-v2.schema.json): ${problems.join('; ')}`,
+    );
+  return { file, value: value as ResultsJson };
 }
 
 /**
- * Why runs are not alike enough for their case counts to compare: another vector set, another
- * selection (--only, --skip). Said on the page and by the command; the cases they share still compare.
+ * What a reader of the comparison must know: a file whose own verdict or totals its cases contradict
+ * (shown as its cases say), and runs not alike enough for their case counts to compare (another vector
+ * set, another selection: --only, --skip; the cases they share still compare). Said on the page, in the
+ * Markdown and by the command.
  * @param entries - the runs
- * @returns the warnings (none when every run used the same vector set and selection)
+ * @returns the warnings (none when every file agrees with its cases and every run used the same vector set and
+ * selection)
  */
 export function compareWarnings(entries: readonly CompareEntry[]): string[] {
-  const out: string[] = [];
+  // a file whose own verdict or totals its cases contradict: the comparison shows what the cases say
+  const out = entries.flatMap((e) => {
+    const { disagreements } = recomputeRun(e.results);
+    return disagreements.length === 0
+      ? []
+      : [`${e.file} (${e.key}) says ${disagreements.join('; ')}: shown here as its cases say`];
+  });
   const hashes = new Set(entries.map((e) => e.results.vectorSetHash));
   if (hashes.size > 1) {
     const sets = entries.map((e) => `${e.key}: ${e.results.vectorSetHash.slice(0, 12)}`).join(', ');
@@ -132,19 +146,22 @@ function describeSelection(s: ResultsJson['selection'] | undefined): string {
 }
 
 /**
- * What a badge says of a run: conformant (some step ran, none failed, all fully), partial
- * (conformant, some cases partial), not conformant, or nothing ran (an aborted run, no test ran).
+ * What a badge says of a run, as its cases say ({@link recomputeRun}; the file's own `conformant` and
+ * `totals` are not trusted): conformant (some step ran, none failed, all fully), partial (conformant, some
+ * cases partial), not conformant, or nothing ran (an aborted run, no test ran).
  * @param r - the run's results
  * @returns the verdict
  */
 export function badgeVerdict(r: ResultsJson): BadgeVerdict {
-  if (r.aborted || r.noTestRan !== null) return 'nothing ran';
-  if (!r.conformant) return 'not conformant';
-  return r.totals.partial > 0 ? 'partial' : 'conformant';
+  const run = recomputeRun(r);
+  if (r.aborted || run.noTestRan !== undefined) return 'nothing ran';
+  if (!run.conformant) return 'not conformant';
+  return run.totals.partial > 0 ? 'partial' : 'conformant';
 }
 
 /**
- * An SVG badge as shields.io draws them: `pgv2kit | 418/418 passed`, coloured by verdict.
+ * An SVG badge as shields.io draws them: `pgv2kit | 418/418 passed`, coloured by verdict, both as the run's
+ * cases say ({@link badgeVerdict}); the implementation's name escaped for XML.
  * @param r - the run's results
  * @returns the SVG text
  * @example
@@ -153,8 +170,9 @@ export function badgeVerdict(r: ResultsJson): BadgeVerdict {
  */
 export function badgeSvg(r: ResultsJson): string {
   const verdict = badgeVerdict(r);
+  const { totals } = recomputeRun(r);
   const left = 'pgv2kit';
-  const right = verdict === 'nothing ran' ? 'nothing ran' : `${r.totals.passed}/${r.totals.total} passed`;
+  const right = verdict === 'nothing ran' ? 'nothing ran' : `${totals.passed}/${totals.total} passed`;
   // 6.5 px a character at 11 px Verdana, as shields.io measures, plus 10 px of padding a side
   const lw = Math.round(left.length * 6.5 + 10);
   const rw = Math.round(right.length * 6.5 + 10);
@@ -276,8 +294,10 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
   const differing = rows.filter((r) => r.differs);
   const hashes = new Set(entries.map((e) => e.results.vectorSetHash));
   const report = (e: CompareEntry, id?: string): string => {
+    // each segment of the path percent-encoded: a folder named `javascript:…` is never a link's scheme
     const rel = relative(outDir, join(dirname(e.file), 'report.html'))
-      .split('\\')
+      .split(/[\\/]/)
+      .map(encodeURIComponent)
       .join('/');
     return `${rel}${id ? `#case-${id.replace(/[^A-Za-z0-9_.-]/g, '_')}` : ''}`;
   };
@@ -312,10 +332,16 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
       })
       .join('')}</tr>`;
   const ops = [...new Set(entries.flatMap((e) => e.results.operations.map((o) => o.op)))];
+  // each run's operations by name, once: a lookup per cell, never a search (100,000 operations took 19.6 s)
+  const opsOf = entries.map((e) => {
+    const byOp = new Map<string, ResultsJson['operations'][number]>();
+    for (const o of e.results.operations) if (!byOp.has(o.op)) byOp.set(o.op, o);
+    return byOp;
+  });
   const opRow = (op: string): string =>
     `<tr><th><code>${h(op)}</code></th>${entries
-      .map((e) => {
-        const o = e.results.operations.find((x) => x.op === op);
+      .map((_e, i) => {
+        const o = opsOf[i]?.get(op);
         if (!o || !o.offered) return `<td class="absent">${o ? `not offered (${o.notRun} steps not run)` : '—'}</td>`;
         return (
           `<td class="${o.failed + o.error > 0 ? 'v-failed' : 'v-passed'}">${o.passed}/${o.ran} passed` +
@@ -328,7 +354,7 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
     `<div class="comment">${h(r.comment)}</div></th>${entries.map((e, i) => verdictCell(e, r, i)).join('')}</tr>`;
   const verdictTd = (e: CompareEntry): string =>
     `<td class="verdict-${badgeVerdict(e.results).replace(' ', '-')}">${h(badgeVerdict(e.results))}` +
-    `<div class="muted">${h(e.results.summary)}</div></td>`;
+    `<div class="muted">${h(recomputeRun(e.results).summary)}</div></td>`;
   const same = rows.filter((r) => !r.differs);
   const body = [
     `<h1>pgv2kit: ${entries.length} implementations compared</h1>`,
@@ -359,7 +385,8 @@ export function compareHtml(entries: readonly CompareEntry[], outDir: string): s
 }
 
 /**
- * The comparison as Markdown: verdicts, areas, and the cases that differ.
+ * The comparison as Markdown: verdicts, areas, and the cases that differ; every text from a file escaped for a
+ * table cell ({@link md}).
  * @param entries - the runs
  * @returns the Markdown
  */
@@ -379,7 +406,8 @@ export function compareMarkdown(entries: readonly CompareEntry[]): string {
   ];
   const badges = badgeFiles(entries.map((e) => e.key));
   out.push(`| badge | ${entries.map((e, i) => `![${md(e.key)}](badges/${badges[i] ?? ''})`).join(' | ')} |`);
-  out.push(`| verdict | ${entries.map((e) => `${badgeVerdict(e.results)}: ${md(e.results.summary)}`).join(' | ')} |`);
+  const verdict = (e: CompareEntry): string => `${badgeVerdict(e.results)}: ${md(recomputeRun(e.results).summary)}`;
+  out.push(`| verdict | ${entries.map(verdict).join(' | ')} |`);
   for (const area of areasOf(entries)) {
     out.push(
       `| ${md(area)} | ${entries
@@ -398,7 +426,8 @@ export function compareMarkdown(entries: readonly CompareEntry[]): string {
       const cells = r.cells.map((c) =>
         c ? `${VERDICT_INFO[c.verdict].title}${c.mistake ? ` (${md(c.mistake)})` : ''}` : 'not in this run',
       );
-      out.push(`| \`${r.id}\` | ${cells.join(' | ')} |`);
+      // a case id is any text: escaped as a table cell's (a `|`, a backtick, markup, a line break)
+      out.push(`| ${md(r.id)} | ${cells.join(' | ')} |`);
     }
   }
   out.push('');

@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { badgeSvg, badgeVerdict } from '../../src/reports/compare.js';
-import type { ResultsJson } from '../../src/reports/results-json.js';
+import { toResultsJson, type ResultsJson } from '../../src/reports/results-json.js';
+import { checkResultsJson } from '../../src/reports/results-schema.js';
 import { tempFolders } from '../_support.js';
 import { run } from '../cli/_run.js';
+import { fixtureCases, fixtureRun, SECRETS } from './_fixture.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = tempFolders('pgv2kit-compare-');
@@ -40,6 +42,8 @@ beforeAll(async () => {
     }),
   ]);
   expect(runs.map((r) => r.code)).toEqual([0, 0, 1]);
+  // what the kit writes is valid against the schema compare checks it by
+  for (const dir of ['reference', 'python', 'defective']) expect(checkResultsJson(read(dir)), dir).toEqual([]);
 }, 60_000);
 
 describe('pgv2kit compare', () => {
@@ -158,29 +162,21 @@ describe('compare writes only what it made (issue 25, item 3)', () => {
 });
 
 describe('badges', () => {
-  const base = {
-    implementation: { name: 'a <b>', version: '1', language: 'x' },
-    totals: {
-      passed: 3,
-      failed: 0,
-      error: 0,
-      partial: 0,
-      skipped: 0,
-      'expected-failure': 0,
-      'unexpected-pass': 0,
-      total: 3,
-    },
-    conformant: true,
-    aborted: null,
-    noTestRan: null,
-  } as unknown as ResultsJson;
+  // as the kit writes them; the verdict counted from the cases (compare trusts no file's own)
+  const cases = fixtureCases();
+  const passed = cases.filter((c) => c.verdict === 'passed');
+  const named = (over: Parameters<typeof fixtureRun>[0]): ResultsJson => {
+    const r = toResultsJson(fixtureRun(over), SECRETS);
+    return { ...r, implementation: { ...r.implementation, name: 'a <b>', version: '1' } };
+  };
+  const one = (verdict: string) => cases.filter((c) => c.verdict === verdict).slice(0, 1);
   it.each([
-    [{}, 'conformant', '#2e7d32'],
-    [{ totals: { ...base.totals, partial: 1 } }, 'partial', '#b54708'],
-    [{ conformant: false }, 'not conformant', '#c62828'],
-    [{ conformant: false, noTestRan: 'no test ran: x' }, 'nothing ran', '#667085'],
-  ])('%j → %s', (change, verdict, colour) => {
-    const r = { ...base, ...change } as ResultsJson;
+    [{ cases: passed }, 'conformant', '#2e7d32'],
+    [{ cases: [...passed, ...one('partial')] }, 'partial', '#b54708'],
+    [{ cases: [...passed, ...one('failed')] }, 'not conformant', '#c62828'],
+    [{ cases: [], offered: [], operations: [] }, 'nothing ran', '#667085'],
+  ] as const)('%# → %s', (over, verdict, colour) => {
+    const r = named(over);
     expect(badgeVerdict(r)).toBe(verdict);
     const svg = badgeSvg(r);
     expect(svg).toContain(`fill="${colour}"`);

@@ -16,7 +16,9 @@ import {
   compareWarnings,
   readCompareEntries,
 } from '../../reports/compare.js';
+import { recomputeRun } from '../../reports/results-verdict.js';
 import { resolvePath } from '../_files.js';
+import { jsonOutput } from '../_json-output.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { compareOptions } from './compare.js';
@@ -34,36 +36,65 @@ const OWN = new Set(['compare.html', 'compare.md', 'badges', MARK]);
  * @param context - the parsed options, the runs and the io
  * @returns 0 once written
  */
-export async function runCompare({ values, positionals, io }: CommandContext<typeof compareOptions>): Promise<number> {
+export async function runCompare({
+  values,
+  positionals,
+  io: given,
+}: CommandContext<typeof compareOptions>): Promise<number> {
+  const { io, emit } = jsonOutput(values.json === true, given);
   if (positionals.length === 0) throw new UsageError('give the results.json (or report folder) of each run to compare');
   const out = resolvePath(io.cwd, values.out ?? 'compare');
   const earlier = existsSync(out) ? earlierBadges(out) : [];
   // a path that holds no run's results is a CompareInputError: a usage error (exit 2)
   const entries = readCompareEntries(positionals.map((p) => resolvePath(io.cwd, p)));
   const badges = badgeFiles(entries.map((e) => e.key));
+  const mark = (files: readonly string[]): void =>
+    writeFileAtomic(join(out, MARK), `${JSON.stringify({ badges: files }, null, 2)}\n`);
   try {
-    // the earlier comparison's badges go (a badge left of a run not compared now would mislead); only those
-    for (const f of earlier) rmSync(join(out, 'badges', f), { force: true });
+    // everything new is written first, marked as compare's before it is: a write that fails loses nothing
     mkdirSync(join(out, 'badges'), { recursive: true });
-    writeFileAtomic(join(out, MARK), `${JSON.stringify({ badges }, null, 2)}\n`);
+    mark([...new Set([...earlier, ...badges])]);
     entries.forEach((e, i) => writeFileAtomic(join(out, 'badges', badges[i] ?? ''), badgeSvg(e.results)));
     writeFileAtomic(join(out, 'compare.md'), compareMarkdown(entries));
     writeFileAtomic(join(out, 'compare.html'), compareHtml(entries, out));
+    // then the earlier comparison's badges not written again go (a badge of a run not compared now would mislead)
+    const now = new Set(badges);
+    for (const f of earlier) if (!now.has(f)) rmSync(join(out, 'badges', f), { force: true });
+    mark(badges);
   } catch (e) {
     const reason = fileSystemReason(e);
     if (reason === undefined) throw e;
     throw new UsageError(`--out ${out} cannot be written: ${reason}`);
   }
   const differ = caseRows(entries).filter((r) => r.differs).length;
+  const judged = entries.map((e) => recomputeRun(e.results));
   entries.forEach((e, i) =>
     io.stdout(
-      `${badgeVerdict(e.results).toUpperCase().padEnd(15)} ${e.key}: ${e.results.summary}  ` +
+      `${badgeVerdict(e.results).toUpperCase().padEnd(15)} ${e.key}: ${judged[i]?.summary ?? ''}  ` +
         `(badges/${badges[i] ?? ''})\n`,
     ),
   );
-  for (const w of compareWarnings(entries)) io.stdout(`note: ${w}\n`);
+  const warnings = compareWarnings(entries);
+  for (const w of warnings) io.stdout(`note: ${w}\n`);
   io.stdout(`${differ} case${differ === 1 ? '' : 's'} differ between the implementations\n`);
   io.stdout(`compare: ${join(out, 'compare.html')}\n`);
+  emit({
+    command: 'compare',
+    exitCode: EXIT.ok,
+    out,
+    runs: entries.map((e, i) => ({
+      file: e.file,
+      key: e.key,
+      verdict: badgeVerdict(e.results),
+      conformant: judged[i]?.conformant ?? false,
+      summary: judged[i]?.summary ?? '',
+      totals: judged[i]?.totals ?? null,
+      disagreements: judged[i]?.disagreements ?? [],
+      badge: `badges/${badges[i] ?? ''}`,
+    })),
+    differ,
+    notes: warnings,
+  });
   return EXIT.ok;
 }
 
@@ -91,7 +122,8 @@ function earlierBadges(out: string): string[] {
     throw new UsageError(`--out ${out} was not written by pgv2kit compare (no ${MARK} in it): ${give}`);
   }
   const badgesDir = join(out, 'badges');
-  const foreign = existsSync(badgesDir) ? readdirSync(badgesDir).filter((f) => !written.includes(f)) : [];
+  const ours = new Set(written);
+  const foreign = existsSync(badgesDir) ? readdirSync(badgesDir).filter((f) => !ours.has(f)) : [];
   if (foreign.length > 0)
     throw new UsageError(
       `--out ${out}: badges/ holds files pgv2kit compare did not write (${foreign.slice(0, 3).join(', ')}): ` +

@@ -12,6 +12,12 @@ export const compareOptions = {
     description: 'The folder to write compare.html, compare.md and badges/ into',
     default: { shown: 'compare' },
   },
+  json: {
+    type: 'boolean',
+    description:
+      "Print one JSON summary on stdout (each run's verdict as its cases say, its badge, what its file says " +
+      'otherwise); every other line goes to stderr',
+  },
 } as const satisfies OptionSpecs;
 
 export const compareCommand = defineCommand({
@@ -25,13 +31,17 @@ export const compareCommand = defineCommand({
     "first, each failure linked to its known mistake's page and to the case in that run's",
     'own report — and badges/<implementation>.svg for each: passed/total, green when',
     'conformant, amber when partial, red when not, grey when nothing ran, for a README.',
+    "Nothing in a results.json is trusted: each is checked against the kit's schema",
+    '(src/reports/results-v2.schema.json: a field of the wrong type or out of bounds is exit 2,',
+    "naming its JSON pointer; at most 64 MiB a file, 1,000 runs), and each run's verdict and",
+    'totals are counted again from its cases; where the file says otherwise, a note says so.',
   ].join('\n'),
   options: compareOptions,
   exitCodes: {
     0: 'the page and the badges are written (whatever the verdicts)',
     2:
-      "usage error: fewer than one run, a path that holds no run's results.json, " +
-      'an --out that is a file or holds other files',
+      "usage error: fewer than one run or more than 1,000, a path that holds no run's results.json, " +
+      'a results.json over 64 MiB or not valid against its schema, an --out that is a file or holds other files',
   },
   examples: [
     'pgv2kit compare reports/java reports/python reports/go --out compare',
