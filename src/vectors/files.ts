@@ -135,10 +135,11 @@ export type FileRead =
  * read crosses it (a file that grows while it is read).
  * @param path - the file (its real path, from {@link listYamlFiles})
  * @param maxBytes - the most bytes read
+ * @param limitName - what sets the limit, for the message
  * @returns the bytes, or the reason they were not read
  * @example readFolderFile(`${DEFAULT_VECTORS_DIR}/notes.yaml`, 1 << 24).ok // true
  */
-export function readFolderFile(path: string, maxBytes: number): FileRead {
+export function readFolderFile(path: string, maxBytes: number, limitName = '--max-vector-file'): FileRead {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -154,7 +155,7 @@ export function readFolderFile(path: string, maxBytes: number): FileRead {
     if (!stats.isFile()) return { ok: false, message: `is ${fileKind(stats)}, not a regular file` };
     const over = (size: number): FileRead => ({
       ok: false,
-      message: `is ${formatBytes(size)}, over the limit of ${formatBytes(maxBytes)} per file (--max-vector-file)`,
+      message: `is ${formatBytes(size)}, over the limit of ${formatBytes(maxBytes)} per file (${limitName})`,
     });
     if (stats.size > maxBytes) return over(stats.size);
     const chunks: Buffer[] = [];
