@@ -122,10 +122,7 @@ describe.concurrent('merge refuses what is not one whole run (exit 2)', () => {
     const cases: Array<[string[], string]> = [
       [['a1', 'a2'], 'shard 3/3 missing'],
       [['a1', 'a2', 'a2', 'a3'], 'shard 2/3 given more than once'],
-      [
-        ['a1', 'b2', 'a3'],
-        'shard 2/3 is not of the same run as shard 1/3: the selection (--only, --skip, --properties) differs',
-      ],
+      [['a1', 'b2', 'a3'], 'is not of the same run as shard 1/3: the selection (--only, --skip, --properties) differs'],
       [['a1', 'whole'], `holds no shard.json: it is not the report folder of a run with --shard <i>/<n>`],
       [[], 'give the report folder of every shard'],
     ];
@@ -199,10 +196,8 @@ describe('a shard from elsewhere names the merged folder (issue 25, item 3)', ()
     expect((await run(['run', ...only, '--report-dir', 'victim'], { cwd })).code).toBe(0);
     const victim = readFileSync(join(cwd, 'victim', 'results.json'), 'utf8');
     const shardFile = join(cwd, 's1', 'shard.json');
-    const shard = JSON.parse(readFileSync(shardFile, 'utf8')) as { runName?: string; model?: { runName?: string } };
-    const crafted = 'x/../../victim';
-    if (shard.model) shard.model.runName = crafted;
-    shard.runName = crafted;
+    const shard = JSON.parse(readFileSync(shardFile, 'utf8')) as { model: { runName: string } };
+    shard.model.runName = 'x/../../victim';
     writeFileSync(shardFile, JSON.stringify(shard));
     const r = await run(['merge', 's1'], { cwd });
     expect(r.code, r.stderr).toBe(0);
