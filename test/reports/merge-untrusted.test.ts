@@ -130,12 +130,20 @@ describe('crafted shard files are refused, exit 2, naming the file and the field
     // heap out of memory (an array of 300,000,000 shard numbers), and "internal error" (exit 3)
     ['count: 300000000', one((s) => (s.model.shard['count'] = 3e8)), /\/model\/shard\/count: must be an integer/],
     ['count: 2^32', one((s) => (s.model.shard['count'] = 2 ** 32)), /\/model\/shard\/count: must be an integer/],
-    ['cases: [null]', one((s) => (s.model.cases = [null as never])), pointer('/model/cases/0', 'must be object')],
-    ['implementation: null', one((s) => (s.model['implementation'] = null)), /\/model\/implementation: must be object/],
-    ['no ids', one((s) => delete s.model.shard['ids']), /\/model\/shard\/ids: required property is missing/],
+    ['cases: [null]', both((s) => (s.model.cases = [null as never])), pointer('/model/cases/0', 'must be object')],
+    [
+      'implementation: null',
+      both((s) => (s.model['implementation'] = null)),
+      /\/model\/implementation: must be object/,
+    ],
+    [
+      'no ids in either shard',
+      both((a, b) => [a, b].forEach((s) => delete s.model.shard['ids'])),
+      /\/model\/shard\/ids: required property is missing/,
+    ],
     [
       'a verdict that is none',
-      one((s) => ((s.model.cases[0] as Json)['verdict'] = 'conformant')),
+      both((s) => ((s.model.cases[0] as Json)['verdict'] = 'conformant')),
       /\/model\/cases\/0\/verdict: must be one of "passed", .* \(got "conformant"\)/,
     ],
     // shard 2 relabelled as shard 1, merged with shard 2: the failing shard 1 dropped, exit 0
@@ -219,11 +227,11 @@ describe('crafted shard files are refused, exit 2, naming the file and the field
   });
 
   it('a field name of a megabyte is named, not echoed', () => {
-    const [a] = files();
+    const [a, b] = files();
     a.model['x'.repeat(1 << 20)] = 1;
     const thrown = (() => {
       try {
-        return merge(write(a));
+        return merge(write(a, b));
       } catch (e) {
         return e as Error;
       }
