@@ -61,6 +61,7 @@ describe('the npm package', () => {
     'vectors-json/schema/signature.schema.json',
     'LICENSE',
     'src/protocol/protocol-v1.schema.json',
+    'dist/reports/shard.schema.json',
     'dist/docs/refs.js',
     'package.json',
   ])('ships %s', (path) => {
