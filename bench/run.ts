@@ -10,6 +10,7 @@
  *     npx tsx bench/run.ts fuzz     # only fuzz-speed: fuzzParser headers/s in process and over protocol v1, beside echo
  *     npx tsx bench/run.ts properties   # only properties-overhead: a run with and without the properties
  *     npx tsx bench/run.ts startup      # only start-up: pgv2kit --help against node -e 0
+ *     npx tsx bench/run.ts merge        # only merge-scale: pgv2kit merge of 1,000 shards against parsing them
  * @module
  */
 import { loadVectorSet } from '../dist/index.js';
@@ -17,6 +18,7 @@ import { recordCalls } from './_inputs.js';
 import { benchFuzzSpeed } from './fuzz-speed.js';
 import { benchPropertiesOverhead } from './properties-overhead.js';
 import { benchStartup } from './startup.js';
+import { benchMergeScale } from './merge-scale.js';
 import { benchGatewayLoad } from './gateway-load.js';
 import { benchGatewayFlood } from './gateway-flood.js';
 import { formatNumber, machine, summarize, table, type BenchResult, type Ratio } from './_measure.js';
@@ -55,6 +57,8 @@ if (wanted('fuzz-speed')) process.stdout.write(await benchFuzzSpeed());
 if (wanted('properties-overhead')) process.stdout.write(await benchPropertiesOverhead());
 // Rounds of the bare CLI start against a bare node: its table and its ratio line.
 if (wanted('startup')) process.stdout.write(benchStartup());
+// 1,000 shards merged, 10 shards merged and the files parsed, each in a child: its table and two ratio lines.
+if (wanted('merge-scale')) process.stdout.write(await benchMergeScale());
 
 const ratios = results.flatMap((r) => r.ratios);
 if (ratios.length > 0) {
