@@ -14,7 +14,9 @@ import type { RunStopped } from '../runner/result.js';
 import { worstStatus, type OpOutcome } from '../checks/outcome.js';
 import { inOperationOrder, type Operation } from '../protocol/operations.js';
 import { MAX_SHARDS, shardOf } from '../runner/shard.js';
+import { forOtherTargets } from '../runner/other-targets.js';
 import { readFolderFile } from '../vectors/files.js';
+import type { VectorCase, VectorSet } from '../vectors/types.js';
 import { caseDerived, reproduceCommand, withDerived, type CaseView, type ReportModel } from './_model.js';
 import { shardFileProblems } from './shard-schema.js';
 import { Pgv2kitError } from '../errors.js';
@@ -92,7 +94,8 @@ export function readShards(dirs: readonly string[]): ReportModel[] {
  * tables and each case's commands and diagnoses are worked out again from the cases.
  * @param parts - one model per shard, in any order
  * @param runName - the merged run's name (default: the first shard's)
- * @param files - where each part was read from, for the messages
+ * @param given - `files`: where each part was read from, for the messages; `set`: the vector set the kit has, which
+ *   says, when the shards ran it (the same hash), which ids a shard could leave to other targets
  * @returns the merged model (no `shard`: it is the whole run)
  * @throws {MergeError} naming what does not fit: a shard missing or given twice, another vector set, target, kit
  *   or selection, a case that is not its shard's, a verdict its steps do not give
@@ -100,7 +103,12 @@ export function readShards(dirs: readonly string[]): ReportModel[] {
  * import { buildModel } from './_model.js';
  * mergeShards([buildModel(run, [])]) // throws MergeError — a run that was not sharded
  */
-export function mergeShards(parts: readonly ReportModel[], runName?: string, files?: readonly string[]): ReportModel {
+export function mergeShards(
+  parts: readonly ReportModel[],
+  runName?: string,
+  given: { readonly files?: readonly string[]; readonly set?: Pick<VectorSet, 'hash' | 'cases'> } = {},
+): ReportModel {
+  const { files, set } = given;
   const first = parts[0];
   if (!first?.shard) throw new MergeError('give the report folders of the shards to merge');
   if (parts.length > MAX_SHARDS)
@@ -146,8 +154,10 @@ export function mergeShards(parts: readonly ReportModel[], runName?: string, fil
   const order = runOrder(ids, n, (k, why) => {
     throw new MergeError(`shard ${first.shard?.index}/${n}${where(0)}: /model/shard/ids/${k}: ${why}`);
   });
+  // the vector set the shards ran, when the kit has it: which ids need only operations for other targets
+  const known = set?.hash === first.vectorSetHash ? new Map(set.cases.map((l) => [l.case.id, l.case])) : undefined;
   parts.forEach((p, k) =>
-    checkCases(p, order, (pointer, why) => {
+    checkCases(p, order, known, (pointer, why) => {
       throw new MergeError(`shard ${p.shard?.index}/${n}${where(k)}: ${pointer}: ${why}`);
     }),
   );
@@ -228,10 +238,10 @@ export function mergeShards(parts: readonly ReportModel[], runName?: string, fil
 
 // --- internal ---
 
-/** Where each id of the run is (its place in run order, and its shard), and how many ids each shard has. */
+/** Where each id of the run is (its place in run order, and its shard), and each shard's ids. */
 interface RunOrder {
   readonly of: ReadonlyMap<string, { readonly at: number; readonly shard: number }>;
-  readonly perShard: readonly number[];
+  readonly byShard: ReadonlyArray<readonly string[]>;
 }
 
 /** Reads one shard file: its size first, then its JSON, then the schema. */
@@ -266,22 +276,28 @@ function readShardFile(dir: string, budget: number): { model: ReportModel; bytes
 /** Each id's place and shard ({@link shardOf}, as the runner split them), once per id; an id twice is refused. */
 function runOrder(ids: readonly string[], count: number, refuse: (k: number, why: string) => never): RunOrder {
   const of = new Map<string, { at: number; shard: number }>();
-  const perShard = new Array<number>(count + 1).fill(0);
+  const byShard = Array.from({ length: count + 1 }, () => [] as string[]);
   ids.forEach((id, at) => {
     if (of.has(id)) refuse(at, `${quoted(id)} appears twice`);
     const shard = shardOf(id, count);
     of.set(id, { at, shard });
-    perShard[shard] = (perShard[shard] ?? 0) + 1;
+    byShard[shard]?.push(id);
   });
-  return { of, perShard };
+  return { of, byShard };
 }
 
 /**
  * A shard's cases against the run's ids: each is one of its own ids (the runner's split), once; its status is its
  * steps' and its verdict its status's; and the ids it has no case for are those it says it left to other targets or
- * did not run (a shard that never started has none).
+ * did not run (a shard that never started has none) — and, when the vector set is `known`, those it says it left
+ * to other targets are the ones that need only kit-internal operations it does not offer.
  */
-function checkCases(p: ReportModel, order: RunOrder, refuse: (pointer: string, why: string) => never): void {
+function checkCases(
+  p: ReportModel,
+  order: RunOrder,
+  known: ReadonlyMap<string, VectorCase> | undefined,
+  refuse: (pointer: string, why: string) => never,
+): void {
   const s = p.shard as NonNullable<ReportModel['shard']>;
   const own = new Set<string>();
   p.cases.forEach((c, k) => {
@@ -298,7 +314,8 @@ function checkCases(p: ReportModel, order: RunOrder, refuse: (pointer: string, w
     if (c.verdict !== verdict)
       refuse(`/model/cases/${k}/verdict`, `is "${c.verdict}", but its status "${c.status}" gives "${verdict}"`);
   });
-  const assigned = order.perShard[s.index] ?? 0;
+  const mine = order.byShard[s.index] ?? [];
+  const assigned = mine.length;
   const accounted = p.aborted ? assigned : (p.otherTargets?.cases ?? 0) + (p.stopped?.notRun ?? 0);
   if (p.aborted && p.cases.length > 0) refuse('/model/cases', 'a shard whose run never started holds no case');
   if (assigned - p.cases.length !== accounted)
@@ -307,6 +324,18 @@ function checkCases(p: ReportModel, order: RunOrder, refuse: (pointer: string, w
       `holds ${p.cases.length} of the ${assigned} cases the run's ids give shard ${s.index}/${s.count}, ` +
         `and says ${accounted} of the others were left to other targets (/model/otherTargets/cases) ` +
         'or did not run (/model/stopped/notRun)',
+    );
+  if (!known || p.aborted) return;
+  const offered = p.offered as readonly Operation[];
+  const others = mine.filter((id) => {
+    const c = own.has(id) ? undefined : known.get(id);
+    return c !== undefined && forOtherTargets(c, offered);
+  }).length;
+  if (others !== (p.otherTargets?.cases ?? 0))
+    refuse(
+      '/model/otherTargets/cases',
+      `says ${p.otherTargets?.cases ?? 0} cases were left to other targets, but ${others} of the ids it holds no ` +
+        "case for need only kit-internal operations it does not offer (the kit's vector set, the shards' own)",
     );
 }
 

@@ -73,11 +73,7 @@ const write = (...shards: Array<Shard | string>): string[] => {
 };
 /** What `pgv2kit merge <dirs>` does in process: read every shard, then merge. */
 const merge = (dirs: readonly string[]): ReportModel =>
-  mergeShards(
-    readShards(dirs),
-    undefined,
-    dirs.map((d) => join(d, SHARD_FILE)),
-  );
+  mergeShards(readShards(dirs), undefined, { files: dirs.map((d) => join(d, SHARD_FILE)), set });
 
 describe('the shard files the kit writes are read and merged as they are', () => {
   it('a run of two shards merges; a shard legitimately empty (more shards than ids) merges too', async () => {
@@ -199,6 +195,15 @@ describe('crafted shard files are refused, exit 2, naming the file and the field
         Object.assign(a.model.cases[0] as Json, { status: 'pass', verdict: 'passed' });
       }),
       /\/model\/cases\/0\/status: is "pass", but its steps give "fail"/,
+    ],
+    // a failed case taken out and counted as left to other targets: it needs signature operations, not the kit's
+    [
+      'a failed case passed off as for other targets',
+      both((a) => {
+        failing(a).model.cases.shift();
+        a.model['otherTargets'] = { cases: 1, operations: ['gateway.upload'] };
+      }),
+      /shard 1\/2 .*: \/model\/otherTargets\/cases: says 1 cases were left to other targets, but 0 of the ids/,
     ],
     // JSON nested deep enough to overflow a recursive walk (ajv's, a renderer's)
     [

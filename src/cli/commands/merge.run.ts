@@ -13,6 +13,7 @@ import {
   type ReportModel,
 } from '../../reports/index.js';
 import { MAX_SHARDS } from '../../runner/shard.js';
+import { loadVectorSet } from '../../vectors/load.js';
 import { STOP_INFO } from '../../runner/result.js';
 import { caseLines } from '../../runner/progress.js';
 import { APP_SECRET_ENV } from '../../env.js';
@@ -58,7 +59,8 @@ export async function runMerge({
   const model: ReportModel = mergeShards(
     parts,
     values['run-name'] ?? `merged-${parts[0]?.runName ?? 'run'}`,
-    inputs.map((d) => join(d, SHARD_FILE)),
+    // the kit's vector set: when the shards ran it, it says which cases a shard could leave to other targets
+    { files: inputs.map((d) => join(d, SHARD_FILE)), set: loadVectorSet() },
   );
   const out = values['no-reports']
     ? undefined
