@@ -142,6 +142,12 @@ describe('crafted shard files are refused, exit 2, naming the file and the field
       both((s) => ((s.model.cases[0] as Json)['verdict'] = 'conformant')),
       /\/model\/cases\/0\/verdict: must be one of "passed", .* \(got "conformant"\)/,
     ],
+    // a start that is no moment: the merged run's duration NaN
+    [
+      'startedAt: "yesterday"',
+      both((a) => (a.model['startedAt'] = 'yesterday')),
+      /\/model\/startedAt: must match \^\[0-9\]\{4\}/,
+    ],
     // shard 2 relabelled as shard 1, merged with shard 2: the failing shard 1 dropped, exit 0
     [
       'shard 2 relabelled as shard 1',
