@@ -11,6 +11,7 @@
  *     npx tsx bench/run.ts properties   # only properties-overhead: a run with and without the properties
  *     npx tsx bench/run.ts startup      # only start-up: pgv2kit --help against node -e 0
  *     npx tsx bench/run.ts compare      # only compare-scale: 100 implementations and a 100,000-case file
+ *     npx tsx bench/run.ts merge        # only merge-scale: pgv2kit merge of 1,000 shards against parsing them
  * @module
  */
 import { loadVectorSet } from '../dist/index.js';
@@ -19,6 +20,7 @@ import { benchCompareScale } from './compare-scale.js';
 import { benchFuzzSpeed } from './fuzz-speed.js';
 import { benchPropertiesOverhead } from './properties-overhead.js';
 import { benchStartup } from './startup.js';
+import { benchMergeScale } from './merge-scale.js';
 import { benchGatewayLoad } from './gateway-load.js';
 import { benchGatewayFlood } from './gateway-flood.js';
 import { formatNumber, machine, summarize, table, type BenchResult, type Ratio } from './_measure.js';
@@ -59,6 +61,8 @@ if (wanted('properties-overhead')) process.stdout.write(await benchPropertiesOve
 if (wanted('startup')) process.stdout.write(benchStartup());
 // pgv2kit compare in process over 100 runs and a large file, against JSON.parse of the same bytes: its table and line.
 if (wanted('compare-scale')) process.stdout.write(benchCompareScale());
+// 1,000 shards merged, 10 shards merged and the files parsed, each in a child: its table and two ratio lines.
+if (wanted('merge-scale')) process.stdout.write(await benchMergeScale());
 
 const ratios = results.flatMap((r) => r.ratios);
 if (ratios.length > 0) {

@@ -153,14 +153,11 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
         ...(content ? { content } : {}),
       };
     });
-    const seen = new Set<string>();
-    const diagnosis = ops.flatMap((o) => o.diagnosis).filter((d) => !seen.has(d.mistake) && seen.add(d.mistake));
+    const { diagnosis, ...derived } = caseDerived(ops);
     return {
       id: t(c.id),
       reproduce: t(reproduceCommand(run.target, c.id, c.property?.replay)),
-      ...curlField(ops),
-      ran: ops.filter((o) => o.status !== 'skip').map((o) => o.op),
-      notRun: ops.filter((o) => o.status === 'skip').map((o) => o.op),
+      ...derived,
       kind: c.kind,
       file: t(c.file),
       comment: t(c.comment),
@@ -197,7 +194,13 @@ export function buildModel(run: RunResult, secrets: readonly string[]): ReportMo
       version: t(run.implementation.version),
       language: t(run.implementation.language),
     },
-    target: { kind: run.target.kind, description: t(run.target.description) },
+    // what a case's reproduce line is made of (merge makes them again from it: a shard's own are not trusted)
+    target: {
+      kind: run.target.kind,
+      description: t(run.target.description),
+      ...(run.target.command !== undefined ? { command: t(run.target.command) } : {}),
+      ...(run.target.clientGateway !== undefined ? { clientGateway: t(run.target.clientGateway) } : {}),
+    },
     startedAt: t(run.startedAt),
     finishedAt: t(run.finishedAt),
     durationMs: run.durationMs,
@@ -315,6 +318,23 @@ export function reproduceCommand(target: RunResult['target'], id: string, replay
   const only = `--only ${shellQuote(`id:${id}`)}${replayFlag}`;
   // npx finds the kit installed in the project or globally: the command works where it is pasted
   return `npx pgv2kit run${how[target.kind]} ${only}`;
+}
+
+/**
+ * What a case's view works out from its steps: the curl command (kit operations only), the steps that ran and did
+ * not, and every diagnosis once — for a run's model, and again for the cases of a merge (never taken from a shard).
+ * @param ops - the case's steps, clean
+ * @returns the fields
+ * @example caseDerived([]) // { ran: [], notRun: [], diagnosis: [] }
+ */
+export function caseDerived(ops: readonly OpView[]): Pick<CaseView, 'curl' | 'ran' | 'notRun' | 'diagnosis'> {
+  const seen = new Set<string>();
+  return {
+    ...curlField(ops),
+    ran: ops.filter((o) => o.status !== 'skip').map((o) => o.op),
+    notRun: ops.filter((o) => o.status === 'skip').map((o) => o.op),
+    diagnosis: ops.flatMap((o) => o.diagnosis).filter((d) => !seen.has(d.mistake) && seen.add(d.mistake)),
+  };
 }
 
 /**

@@ -14,5 +14,5 @@ export { buildModel, type ReportModel } from './_model.js';
 export { junitFromModel } from './junit.js';
 export { stepSummaryFromModel } from './markdown.js';
 export { runSummaryFromModel } from './results-json.js';
-export { MergeError, mergeShards, readShard, SHARD_FILE } from './merge.js';
+export { MergeError, mergeShards, readShard, readShards, SHARD_FILE } from './merge.js';
 export { writeModelReports } from './write.js';

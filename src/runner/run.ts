@@ -446,7 +446,15 @@ async function runOne(
   return { result, notRun: neverJudged && !brokeHere };
 }
 
-function verdictOf(status: CaseResult['status'], listed: ExpectedFailure | undefined): Verdict {
+/**
+ * A case's verdict from its status and whether the expected-failure list names it — what the run records, and
+ * what `pgv2kit merge` checks each shard's cases against.
+ * @param status - the case's status
+ * @param listed - its entry in the expected-failure list, if any (only whether there is one counts)
+ * @returns the verdict
+ * @example verdictOf('fail', { id: 'x', reason: 'known' }) // 'expected-failure'
+ */
+export function verdictOf(status: CaseResult['status'], listed: Pick<ExpectedFailure, 'reason'> | undefined): Verdict {
   const plain: Verdict =
     status === 'pass'
       ? 'passed'

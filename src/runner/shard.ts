@@ -6,6 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 
+/**
+ * The most shards a run splits into (`--shard <i>/<n>` with n ≤ 1,000), and `pgv2kit merge` joins.
+ * @example MAX_SHARDS // 1000
+ */
+export const MAX_SHARDS = 1000;
+
 /** One shard of n: `index` from 1 to `count`. */
 export interface Shard {
   readonly index: number;
@@ -26,7 +32,7 @@ export function shardOf(id: string, count: number): number {
 /**
  * Reads `<i>/<n>` as typed after --shard.
  * @param text - e.g. `2/4`
- * @returns the shard, or undefined when the text is not `<i>/<n>` with 1 ≤ i ≤ n
+ * @returns the shard, or undefined when the text is not `<i>/<n>` with 1 ≤ i ≤ n ≤ {@link MAX_SHARDS}
  * @example parseShard('2/4') // { index: 2, count: 4 }
  */
 export function parseShard(text: string): Shard | undefined {
@@ -34,5 +40,5 @@ export function parseShard(text: string): Shard | undefined {
   if (!m) return undefined;
   const index = Number(m[1]);
   const count = Number(m[2]);
-  return count >= 1 && index >= 1 && index <= count ? { index, count } : undefined;
+  return count >= 1 && count <= MAX_SHARDS && index >= 1 && index <= count ? { index, count } : undefined;
 }

@@ -43,7 +43,8 @@ describe('shardOf and parseShard', () => {
   it('reads <i>/<n>, and nothing else', () => {
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
     expect(parseShard(' 1 / 1 ')).toEqual({ index: 1, count: 1 });
-    for (const bad of ['0/2', '3/2', '1/0', '1', '1/2/3', 'a/b', '-1/2', ''])
+    expect(parseShard('1000/1000')).toEqual({ index: 1000, count: 1000 });
+    for (const bad of ['0/2', '3/2', '1/0', '1', '1/2/3', 'a/b', '-1/2', '', '1/1001'])
       expect(parseShard(bad), bad).toBeUndefined();
   });
 });
@@ -121,10 +122,7 @@ describe.concurrent('merge refuses what is not one whole run (exit 2)', () => {
     const cases: Array<[string[], string]> = [
       [['a1', 'a2'], 'shard 3/3 missing'],
       [['a1', 'a2', 'a2', 'a3'], 'shard 2/3 given more than once'],
-      [
-        ['a1', 'b2', 'a3'],
-        'shard 2/3 is not of the same run as shard 1/3: the selection (--only, --skip, --properties) differs',
-      ],
+      [['a1', 'b2', 'a3'], 'is not of the same run as shard 1/3: the selection (--only, --skip, --properties) differs'],
       [['a1', 'whole'], `holds no shard.json: it is not the report folder of a run with --shard <i>/<n>`],
       [[], 'give the report folder of every shard'],
     ];
@@ -185,7 +183,7 @@ describe.concurrent('merge refuses what is not one whole run (exit 2)', () => {
   it.each([['0/2'], ['3/2'], ['half']])('run --shard %s → exit 2', async (spec) => {
     const r = await run(['run', '--shard', spec, '--no-reports'], { cwd: tmp() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`--shard takes <i>/<n> with 1 ≤ i ≤ n (e.g. 2/4), not ${JSON.stringify(spec)}`);
+    expect(r.stderr).toContain(`--shard takes <i>/<n> with 1 ≤ i ≤ n ≤ 1000 (e.g. 2/4), not ${JSON.stringify(spec)}`);
   });
 });
 
@@ -198,10 +196,8 @@ describe('a shard from elsewhere names the merged folder (issue 25, item 3)', ()
     expect((await run(['run', ...only, '--report-dir', 'victim'], { cwd })).code).toBe(0);
     const victim = readFileSync(join(cwd, 'victim', 'results.json'), 'utf8');
     const shardFile = join(cwd, 's1', 'shard.json');
-    const shard = JSON.parse(readFileSync(shardFile, 'utf8')) as { runName?: string; model?: { runName?: string } };
-    const crafted = 'x/../../victim';
-    if (shard.model) shard.model.runName = crafted;
-    shard.runName = crafted;
+    const shard = JSON.parse(readFileSync(shardFile, 'utf8')) as { model: { runName: string } };
+    shard.model.runName = 'x/../../victim';
     writeFileSync(shardFile, JSON.stringify(shard));
     const r = await run(['merge', 's1'], { cwd });
     expect(r.code, r.stderr).toBe(0);

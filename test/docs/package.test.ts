@@ -62,6 +62,7 @@ describe('the npm package', () => {
     'LICENSE',
     'src/protocol/protocol-v1.schema.json',
     'src/reports/results-v2.schema.json',
+    'dist/reports/shard.schema.json',
     'dist/docs/refs.js',
     'package.json',
   ])('ships %s', (path) => {

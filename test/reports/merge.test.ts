@@ -13,7 +13,8 @@ import { countVerdicts } from '../../src/runner/run.js';
 import { tempFolders } from '../_support.js';
 
 const tmp = tempFolders('pgv2kit-merge-');
-const ids = ['signature.a', 'signature.b', 'client.c', 'signature.d'];
+// each in the shard shardOf gives it of 2: a1 and d in 1, b and c6 in 2
+const ids = ['signature.a1', 'signature.b', 'client.c6', 'signature.d'];
 const caseOf = (id: string, verdict: CaseResult['verdict']): CaseResult =>
   ({
     id,
@@ -62,8 +63,8 @@ const shardRun = (index: number, cases: CaseResult[], extra: Partial<RunResult> 
 describe('mergeShards', () => {
   it('puts the cases back in the run order and spans the shards in time', () => {
     const m = mergeShards([
-      buildModel(shardRun(2, [caseOf('client.c', 'passed'), caseOf('signature.b', 'passed')]), []),
-      buildModel(shardRun(1, [caseOf('signature.d', 'passed'), caseOf('signature.a', 'passed')]), []),
+      buildModel(shardRun(2, [caseOf('client.c6', 'passed'), caseOf('signature.b', 'passed')]), []),
+      buildModel(shardRun(1, [caseOf('signature.d', 'passed'), caseOf('signature.a1', 'passed')]), []),
     ]);
     expect(m.cases.map((c) => c.id)).toEqual(ids);
     expect(m.conformant).toBe(true);
@@ -79,12 +80,12 @@ describe('mergeShards', () => {
   it('a shard stopped early: the merged run is stopped, its cases not run summed, never conformant', () => {
     const m = mergeShards([
       buildModel(
-        shardRun(1, [caseOf('signature.a', 'failed')], {
+        shardRun(1, [caseOf('signature.a1', 'failed')], {
           stopped: { kind: 'max-failures', reason: '1 case failed (--max-failures 1)', notRun: 1 },
         }),
         [],
       ),
-      buildModel(shardRun(2, [caseOf('signature.b', 'passed'), caseOf('client.c', 'passed')]), []),
+      buildModel(shardRun(2, [caseOf('signature.b', 'passed'), caseOf('client.c6', 'passed')]), []),
     ]);
     expect(m.stopped).toEqual({
       kind: 'max-failures',
@@ -110,7 +111,7 @@ describe('mergeShards', () => {
         shardRun(1, [], { aborted, noTestRan: 'no test ran: the testee could not start (x)', offered: [] }),
         [],
       ),
-      buildModel(shardRun(2, [caseOf('signature.b', 'passed')]), []),
+      buildModel(shardRun(2, [caseOf('signature.b', 'passed'), caseOf('client.c6', 'passed')]), []),
     ]);
     expect(m.aborted?.message).toBe(aborted.message);
     expect(m.conformant).toBe(false);
@@ -121,19 +122,19 @@ describe('mergeShards', () => {
   it("other targets' cases are summed, their operations in the kit's order", () => {
     const m = mergeShards([
       buildModel(
-        shardRun(1, [caseOf('signature.a', 'passed')], {
-          otherTargets: { cases: 2, operations: ['merchant.webhook'] },
+        shardRun(1, [caseOf('signature.a1', 'passed')], {
+          otherTargets: { cases: 1, operations: ['merchant.webhook'] },
         }),
         [],
       ),
       buildModel(
         shardRun(2, [caseOf('signature.b', 'passed')], {
-          otherTargets: { cases: 3, operations: ['gateway.upload', 'merchant.webhook'] },
+          otherTargets: { cases: 1, operations: ['gateway.upload', 'merchant.webhook'] },
         }),
         [],
       ),
     ]);
-    expect(m.otherTargets).toMatchObject({ cases: 5, operations: ['gateway.upload', 'merchant.webhook'] });
+    expect(m.otherTargets).toMatchObject({ cases: 2, operations: ['gateway.upload', 'merchant.webhook'] });
   });
 
   it("refuses models that are not shards, and shard files that are not JSON or not pgv2kit's", () => {

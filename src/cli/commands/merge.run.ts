@@ -2,8 +2,18 @@
  * What `pgv2kit merge` does, loaded only when the command runs (merge.ts declares it).
  * @module
  */
+import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { mergeShards, readShard, ReportWriteError, writeModelReports, type ReportModel } from '../../reports/index.js';
+import {
+  mergeShards,
+  readShards,
+  ReportWriteError,
+  SHARD_FILE,
+  writeModelReports,
+  type ReportModel,
+} from '../../reports/index.js';
+import { MAX_SHARDS } from '../../runner/shard.js';
+import { loadVectorSet } from '../../vectors/load.js';
 import { STOP_INFO } from '../../runner/result.js';
 import { caseLines } from '../../runner/progress.js';
 import { APP_SECRET_ENV } from '../../env.js';
@@ -28,21 +38,34 @@ export async function runMerge({
 }: CommandContext<typeof mergeOptions>): Promise<number> {
   const { io, emit } = jsonOutput(values.json === true, given);
   if (positionals.length === 0) throw new UsageError('give the report folder of every shard (pgv2kit merge <dir>…)');
+  // counted before any folder is read: 100,000 folders are refused at once, not read
+  if (positionals.length > MAX_SHARDS)
+    throw new UsageError(`${positionals.length} folders given: a run has at most ${MAX_SHARDS} shards`);
+  const inputs = positionals.map((d) => resolvePath(io.cwd, d));
+  // the merged reports never replace a shard they are made from, whatever path names it (a symlink, `..`, case)
+  const ontoShard = (out: string): void => {
+    if (inputs.some((d) => resolve(d) === resolve(out) || sameFolder(d, out)))
+      throw new UsageError(
+        `--report-dir ${out} is one of the shards' folders: ` +
+          'the merged reports would replace the shard they are made from; give another folder',
+      );
+  };
+  if (!values['no-reports'] && values['report-dir'] !== undefined) ontoShard(resolvePath(io.cwd, values['report-dir']));
   const reportDir = values['no-reports'] ? undefined : checkedReportFolder(values, { name: 'merge', io, atEnd });
   const junitPath = prepareJunit(values.junit, io.cwd);
-  const inputs = positionals.map((d) => resolvePath(io.cwd, d));
   // shards that cannot be merged are a MergeError: a usage error (exit 2)
-  const parts = inputs.map(readShard);
+  const parts = readShards(inputs);
   // the merged run is named apart from its shards: its default folder is never one of theirs
-  const model: ReportModel = mergeShards(parts, values['run-name'] ?? `merged-${parts[0]?.runName ?? 'run'}`);
+  const model: ReportModel = mergeShards(
+    parts,
+    values['run-name'] ?? `merged-${parts[0]?.runName ?? 'run'}`,
+    // the kit's vector set: when the shards ran it, it says which cases a shard could leave to other targets
+    { files: inputs.map((d) => join(d, SHARD_FILE)), set: loadVectorSet() },
+  );
   const out = values['no-reports']
     ? undefined
     : (reportDir ?? join(io.cwd, 'reports', reportFolderName(model.runName)));
-  if (out !== undefined && inputs.some((d) => resolve(d) === resolve(out)))
-    throw new UsageError(
-      `--report-dir ${out} is one of the shards' folders: ` +
-        'the merged reports would replace the shard they are made from; give another folder',
-    );
+  if (out !== undefined) ontoShard(out);
   // the shards' texts are masked already; the merchant secret of this job is masked again
   const secrets = [io.env[APP_SECRET_ENV] ?? ''].filter((s) => s !== '');
   io.stdout(linesOf(model, inputs.length));
@@ -66,6 +89,16 @@ export async function runMerge({
 }
 
 // --- internal ---
+
+/** Whether two paths are one folder (the same device and inode): false when either is missing. */
+function sameFolder(a: string, b: string): boolean {
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
 
 /** The exit code one run would have had (an interrupted shard: 3, the merged run is incomplete). */
 function exitOf(m: ReportModel): number {

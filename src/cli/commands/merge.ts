@@ -39,14 +39,17 @@ export const mergeCommand = defineCommand({
     'missing), puts the cases back in the order one run runs them, and writes the reports',
     'one run would have written: the same totals, verdict, likely causes and exit code.',
     'A shard that could not start its testee, or stopped early, makes the merged run say so.',
+    'Nothing in a shard.json is trusted: it must fit dist/reports/shard.schema.json (at most',
+    '1,000 shards, 64 MiB per file); its cases must be the ids its index gets, each once; the',
+    "totals, verdict and each case's commands are worked out again from the cases' steps.",
   ].join('\n'),
   options: mergeOptions,
   exitCodes: {
     0: 'conformant: as one run',
     1: 'nonconformance, or no test ran: as one run',
     2:
-      'usage error: a folder that is not a shard, shards of different runs, a shard missing or given twice, ' +
-      'a report folder that cannot be written',
+      'usage error: a folder that is not a shard, a shard file the schema refuses or whose cases are not its ' +
+      'own, shards of different runs, a shard missing or given twice, a report folder that cannot be written',
     3:
       'a shard could not start its testee or reach its target, stopped at its deadline, ' +
       'or gave up on its testee: as one run',

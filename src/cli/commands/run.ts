@@ -11,7 +11,7 @@ import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import { vectorLimitOptions } from '../vector-limit-options.js';
 import { WRITING_VECTORS_HELP } from '../_writing-help.js';
 import { deadlineOption, parseOption } from '../_numbers.js';
-import { parseShard, type Shard } from '../../runner/shard.js';
+import { MAX_SHARDS, parseShard, type Shard } from '../../runner/shard.js';
 import { DEFAULT_GIVE_UP_AFTER, DEFAULT_MAX_RESTARTS } from '../../protocol/start-failure.js';
 
 /** --name and --version name a gateway or merchant under test. */
@@ -37,7 +37,10 @@ const NEEDS_PROPERTIES = {
 /** --shard's value. */
 function shardOf(text: string): Shard {
   const shard = parseShard(text);
-  if (!shard) throw new UsageError(`--shard takes <i>/<n> with 1 ≤ i ≤ n (e.g. 2/4), not ${JSON.stringify(text)}`);
+  if (!shard)
+    throw new UsageError(
+      `--shard takes <i>/<n> with 1 ≤ i ≤ n ≤ ${MAX_SHARDS} (e.g. 2/4), not ${JSON.stringify(text)}`,
+    );
   return shard;
 }
 
