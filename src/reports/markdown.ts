@@ -13,7 +13,6 @@ import {
   COLUMN,
   COLUMNS,
   failingCases,
-  finish,
   implementationLine,
   notRunOperations,
   partialGroups,
@@ -28,6 +27,7 @@ import {
 } from './_model.js';
 import { clipped, contentLines, diffLines, jsonText } from './_text.js';
 import { visibleForbidden } from './escape.js';
+import { Redactor } from './redact.js';
 import { docsNamed, explained, inKit } from '../docs/cite.js';
 import { DOCS, failureRef, mistakeRef, type DocRef } from '../docs/refs.js';
 
@@ -238,7 +238,10 @@ export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[],
   if (failing.length > STEP_SUMMARY_FAILURES) out.push(`- … and ${failing.length - STEP_SUMMARY_FAILURES} more`);
   if (failing.length > 0) out.push('');
   if (reportsDir !== undefined)
-    out.push(`Reports: ${code(finish(reportsDir, secrets))} (report.html, report.md, junit.xml, results.json).`, '');
+    out.push(
+      `Reports: ${code(new Redactor(secrets).text(reportsDir))} (report.html, report.md, junit.xml, results.json).`,
+      '',
+    );
   // every other text came masked from the model: the Markdown is never rewritten after it is written
   return out.join('\n');
 }
