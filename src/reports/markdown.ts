@@ -254,11 +254,14 @@ export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[],
  */
 export function md(text: string): string {
   return visibleForbidden(text)
-    .replace(/\r\n|\r|\n/g, ' ')
+    .replace(LINE_BREAK, ' ')
     .replace(/[\\`*_[\]<>|~&#!]/g, (ch) => `\\${ch}`);
 }
 
 // --- internal ---
+
+/** What a Markdown renderer may take for a line break: LF, CR, CRLF; U+2028, U+2029 (U+0085 is made visible). */
+const LINE_BREAK = /\r\n|\r|\n|\u2028|\u2029/g;
 
 /**
  * A run that ended before any case: a quoted box at the top, with the command (or URL), how it ended and, for a
@@ -317,7 +320,7 @@ function fixLine(ref: DocRef | undefined): string {
  */
 export function code(text: string): string {
   const flat = visibleForbidden(text)
-    .replace(/\r\n|\r|\n/g, ' ')
+    .replace(LINE_BREAK, ' ')
     .replace(/\|/g, '\\|');
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
@@ -325,8 +328,13 @@ export function code(text: string): string {
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
+/**
+ * Lines as a fenced code block: each line cut again at every line break a Markdown renderer sees (CR, bare or not, and
+ * U+2028/U+2029 too), so no text line can close the fence or leave a quote it is in; the fence longer than any run of
+ * backticks inside.
+ */
 function fenced(lines: readonly string[], lang = ''): string[] {
-  const text = lines.map(visibleForbidden);
+  const text = lines.flatMap((l) => visibleForbidden(l).split(LINE_BREAK));
   const longest = Math.max(2, ...text.flatMap((l) => l.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   return [`${fence}${lang}`, ...text, fence];

@@ -16,6 +16,7 @@ import { docDisplayPath, explained } from '../docs/cite.js';
 import { mistakeRef } from '../docs/refs.js';
 import { byCause, causeLine, triage, type TriageCase } from './triage.js';
 import { describeImplementation } from '../subjects/subject.js';
+import { inertText } from '../scheme/terminal-text.js';
 
 /** Where progress goes. */
 export interface ProgressOutput {
@@ -134,7 +135,9 @@ export function caseLine(r: LineCase, colour = false): string {
   const title = paint(VERDICT_INFO[r.verdict].title, VERDICT_INFO[r.verdict].failsRun ? 'red' : 'yellow', colour);
   const diagnosed = diagnosis ? ` — ${diagnosis.message}` : '';
   const see = page ? ` (see ${docDisplayPath(page)})` : '';
-  return `${title} ${r.id}: ${why}${diagnosed}${see}`;
+  // the id, the reason and the diagnosis may come from a testee or a vector file: inert on a terminal (ESC, CR, NUL
+  // as visible escapes); only the kit's own colour is a control sequence here
+  return `${title} ${inertText(`${r.id}: ${why}${diagnosed}`)}${see}`;
 }
 
 /** ANSI colours the output uses. */
