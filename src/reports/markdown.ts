@@ -62,7 +62,7 @@ export function toMarkdown(run: RunResult, secrets: readonly string[]): string {
 /**
  * {@link toMarkdown} from a report model already built (the writer builds it once).
  * @param m - the run's model
- * @param secrets - the secrets (for the last masking pass over the text)
+ * @param secrets - the secrets (unused: the model is masked; a rendered document is never masked as text)
  * @returns the Markdown text
  */
 export function markdownFromModel(m: ReportModel, secrets: readonly string[]): string {
@@ -319,9 +319,7 @@ function fixLine(ref: DocRef | undefined): string {
  * @example code('a|b') // '`a\\|b`'
  */
 export function code(text: string): string {
-  const flat = visibleForbidden(text)
-    .replace(LINE_BREAK, ' ')
-    .replace(/\|/g, '\\|');
+  const flat = visibleForbidden(text).replace(LINE_BREAK, ' ').replace(/\|/g, '\\|');
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';

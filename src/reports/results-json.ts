@@ -173,7 +173,7 @@ export function toResultsJson(run: RunResult, secrets: readonly string[]): Resul
 /**
  * {@link toResultsJson} from a report model already built (the writer builds it once).
  * @param m - the run's model
- * @param secrets - the secrets (for the last masking pass)
+ * @param secrets - the secrets: every string is masked again as data (a safety net), never the JSON text
  * @returns the object to write
  */
 export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[]): ResultsJson {

@@ -63,7 +63,9 @@ describe('the terminal masks as the files do', () => {
     expect(text()).not.toContain(SECRET.toUpperCase());
     expect(text()).not.toContain(b64(SECRET));
     expect(text()).not.toContain(SECRET.slice(2));
-    expect(text()).toBe('a ‹21 bytes masked: part of a secret› b ‹base64 masked: it holds a secret› c ‹19 bytes masked: part of a secret›\n');
+    expect(text()).toBe(
+      'a ‹21 bytes masked: part of a secret› b ‹base64 masked: it holds a secret› c ‹19 bytes masked: part of a secret›\n',
+    );
   });
 
   it('--json masks its document as data: a secret holding a quote or backslash', () => {
@@ -71,7 +73,10 @@ describe('the terminal masks as the files do', () => {
     const secret = 'ab"c\\def';
     const { emit } = jsonOutput(true, { stdout: (s) => void (out += s), stderr: () => {}, env: {}, cwd: '/' });
     emit({ message: `bad ${secret}`, upper: secret.toUpperCase() }, [secret]);
-    expect(JSON.parse(out)).toEqual({ message: `bad ${maskSecret(secret)}`, upper: '‹8 bytes masked: part of a secret›' });
+    expect(JSON.parse(out)).toEqual({
+      message: `bad ${maskSecret(secret)}`,
+      upper: '‹8 bytes masked: part of a secret›',
+    });
   });
 });
 
@@ -88,7 +93,7 @@ describe('untrusted text on the terminal', () => {
     expect(lines.replace(/\x1b\[(?:0|1;31|33)m/g, '')).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/);
   });
 
-  it('the io passes only the kit\'s own colours and progress sequence', () => {
+  it("the io passes only the kit's own colours and progress sequence", () => {
     const { io, text } = capture(new Set());
     io.stdout(`\x1b[1;31mFAILED\x1b[0m ${hostile}\n`);
     io.stderr('\r\x1b[K[1/2] 0 failed');
@@ -105,7 +110,7 @@ describe('reports rendered from masked data', () => {
     expect(json.cases.map((c) => c.id)).toEqual(model.cases.map((c) => c.id));
   });
 
-  it('report.md: a bare CR, CRLF or U+2028 in a testee\'s stderr cannot close the fence', () => {
+  it("report.md: a bare CR, CRLF or U+2028 in a testee's stderr cannot close the fence", () => {
     const fence = '```';
     const run = fixtureRun({
       cases: [],
@@ -148,7 +153,9 @@ describe('reports rendered from masked data', () => {
 function wellFormed(xml: string): boolean {
   const stack: string[] = [];
   const body = xml.replace(/^<\?xml[^?]*\?>/, '');
-  for (const m of body.matchAll(/<(\/?)([A-Za-z_][\w.-]*)((?:\s+[\w.-]+="[^"<]*")*)\s*(\/?)>|<|&(?!(?:amp|lt|gt|quot|apos|#\d+);)/g)) {
+  for (const m of body.matchAll(
+    /<(\/?)([A-Za-z_][\w.-]*)((?:\s+[\w.-]+="[^"<]*")*)\s*(\/?)>|<|&(?!(?:amp|lt|gt|quot|apos|#\d+);)/g,
+  )) {
     if (m[2] === undefined) return false;
     if (m[1] === '/') {
       if (stack.pop() !== m[2]) return false;
