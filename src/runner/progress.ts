@@ -107,7 +107,9 @@ export function caseLines(run: { readonly cases: readonly LineCase[] }, colour =
       // the fix where it is read, then the page by its path from here (src/docs/cite.ts)
       const fix = explained(page)?.fix;
       lines.push(
-        `  ${causeLine(c)}${fix ? `\n    fix: ${fix}` : ''}${page ? `\n    see ${docDisplayPath(page)}` : ''}`,
+        inertText(
+          `  ${causeLine(c)}${fix ? `\n    fix: ${fix}` : ''}${page ? `\n    see ${docDisplayPath(page)}` : ''}`,
+        ),
       );
     }
     lines.push('');
@@ -225,8 +227,9 @@ export function summary(run: RunResult, colour = false): string {
   lines.push(`${partial}skipped: ${t.skipped}, expected failures: ${t['expected-failure']}${unexpected}${errors}`);
   const top = triage(run.cases)[0];
   if (top?.mistake) lines.push(`likely cause: ${causeLine(top)} — the first lines above list every cause`);
-  lines.push(paint(`${t.passed} passed, ${failed} failed`, failed > 0 ? 'red' : 'green', colour));
-  return `${lines.join('\n')}\n`;
+  // names, descriptions, reasons and messages may come from a testee or a gateway: inert; the colour is the kit's
+  const closing = paint(`${t.passed} passed, ${failed} failed`, failed > 0 ? 'red' : 'green', colour);
+  return `${inertText(lines.join('\n'))}\n${closing}\n`;
 }
 
 /**

@@ -8,7 +8,7 @@
  * - the secret in any ASCII case (`s3cret`, `S3CRET`), shown as {@link maskSecret} (the exact
  *   secret) or `‹N bytes masked: part of a secret›` (another case or an encoded form below);
  * - the secret JSON-escaped (`"` as `\"`, `\` as `\\`, controls as `\n`, `\u0001`),
- *   percent-encoded (`encodeURIComponent`, hex digits in either case, space also as `+`) or
+ *   percent-encoded (`encodeURIComponent`, `encodeURI`, `URLSearchParams`; hex digits in either case) or
  *   HTML-escaped (`&amp;` `&lt;` `&gt;` `&quot;` `&#39;`/`&apos;`), in any ASCII case: a secret
  *   that reached a text already encoded;
  * - any run of {@link FRAGMENT_BYTES} (12) bytes of a secret, ASCII case ignored: a truncated,
@@ -295,9 +295,21 @@ function partMask(bytes: number): string {
 /** The secret and the forms an encoder makes of it (JSON string, URL component, form value, HTML). */
 function encodedForms(s: string): string[] {
   const json = JSON.stringify(s).slice(1, -1);
-  const percent = encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+  const wellFormed = s.replace(/[\uD800-\uDFFF]/g, '\uFFFD');
+  const percent = encodeURIComponent(wellFormed);
+  // a query built by URLSearchParams encodes a few more characters (`!'()~`) and a space as `+`
+  const form = new URLSearchParams({ s: wellFormed }).toString().slice(2);
   const html = s.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch] ?? ch);
-  return [s, json, percent, percent.replace(/%20/g, '+'), html, html.replace(/&#39;/g, '&apos;')];
+  return [
+    s,
+    json,
+    percent,
+    percent.replace(/%20/g, '+'),
+    form,
+    encodeURI(wellFormed),
+    html,
+    html.replace(/&#39;/g, '&apos;'),
+  ];
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -11,7 +11,7 @@ import { buildModel } from '../../src/reports/_model.js';
 import { junitFromModel } from '../../src/reports/junit.js';
 import { markdownFromModel } from '../../src/reports/markdown.js';
 import { resultsJsonFromModel } from '../../src/reports/results-json.js';
-import { caseLines } from '../../src/runner/progress.js';
+import { caseLines, summary } from '../../src/runner/progress.js';
 import { Masker, maskSecret } from '../../src/scheme/mask.js';
 import { fixtureRun } from './_fixture.js';
 
@@ -25,7 +25,7 @@ function capture(secrets: Set<string>): { io: CliIo; text: () => string } {
 }
 
 describe('the one masking rule', () => {
-  const m = new Masker([SECRET, 'p"a\\ss w&rd<1>']);
+  const m = new Masker([SECRET, 'p"a\\ss w&rd<1>!']);
 
   it('masks every leak class: the secret in any case, truncated or trimmed (12 bytes or more), its base64', () => {
     expect(m.text(`k=${SECRET}`)).toBe(`k=${maskSecret(SECRET)}`);
@@ -37,13 +37,14 @@ describe('the one masking rule', () => {
   });
 
   it('masks a secret JSON-escaped, percent-encoded or HTML-escaped', () => {
-    const secret = 'p"a\\ss w&rd<1>';
+    const secret = 'p"a\\ss w&rd<1>!';
     for (const form of [
       JSON.stringify(secret),
+      new URLSearchParams({ s: secret }).toString().slice(2),
       encodeURIComponent(secret),
       encodeURIComponent(secret).toLowerCase(),
       encodeURIComponent(secret).replace('%20', '+'),
-      'p&quot;a\\ss w&amp;rd&lt;1&gt;',
+      'p&quot;a\\ss w&amp;rd&lt;1&gt;!',
     ])
       expect(m.text(`q=${form}`), form).toMatch(/^q="?‹\d+ bytes masked: part of a secret›"?$/);
   });
@@ -91,6 +92,14 @@ describe('untrusted text on the terminal', () => {
     expect(lines).toContain(`\x1b[1;31mFAILED\x1b[0m `);
     expect(lines).toContain(inert);
     expect(lines.replace(/\x1b\[(?:0|1;31|33)m/g, '')).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/);
+  });
+
+  it("the run summary shows a testee's name inert, its closing line in colour", () => {
+    const run = fixtureRun({ implementation: { name: `sdk${hostile}`, version: '1', language: 'js' } });
+    const text = summary(run, true);
+    expect(text).toContain(`sdk${inert}`);
+    expect(text).toMatch(/\x1b\[1;31m\d+ passed, \d+ failed\x1b\[0m\n$/);
+    expect(text.replace(/\x1b\[(?:0|1;31)m/g, '')).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/);
   });
 
   it("the io passes only the kit's own colours and progress sequence", () => {
