@@ -81,8 +81,8 @@ export const MIN_REDACTED_SECRET_LENGTH = MIN_SECRET_LENGTH;
  * @example redactingIo(io, new Set([io.env['PGV2_APP_SECRET'] ?? '']))
  */
 export function redactingIo(io: CliIo, secrets: ReadonlySet<string>): CliIo {
-  const mask = maskingWith(secrets);
-  const clean = (s: string): string => inertOutput(mask(s));
+  const masker = currentMasker(secrets);
+  const clean = (s: string): string => inertOutput(maskOutput(s, masker()));
   return { ...io, stdout: (s) => io.stdout(clean(s)), stderr: (s) => io.stderr(clean(s)) };
 }
 
@@ -96,13 +96,40 @@ export function redactingIo(io: CliIo, secrets: ReadonlySet<string>): CliIo {
  * @example maskingWith(new Set(['s3cret-value']))('key S3CRET-VALUE') // 'key ‹12 bytes masked: part of a secret›'
  */
 export function maskingWith(secrets: ReadonlySet<string>): (text: string) => string {
+  const masker = currentMasker(secrets);
+  return (s) => masker().text(s);
+}
+
+// --- internal ---
+
+/** The masker of a set of secrets that may grow: built again when it has. */
+function currentMasker(secrets: ReadonlySet<string>): () => Masker {
   let masker = new Masker(secrets);
   let size = secrets.size;
-  return (s) => {
+  return () => {
     if (secrets.size !== size) {
       masker = new Masker(secrets);
       size = secrets.size;
     }
-    return masker.text(s);
+    return masker;
   };
+}
+
+/**
+ * A text on its way out, masked. A JSON document (what --json prints, masked as data before it was encoded) is masked
+ * as data again, never as text: masking its text could cut through its quotes and escapes and break it.
+ */
+function maskOutput(s: string, masker: Masker): string {
+  if (masker.empty) return s;
+  if (/^[{[]/.test(s) && /[}\]]\n?$/.test(s)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(s);
+    } catch {
+      return masker.text(s);
+    }
+    const masked = JSON.stringify(masker.data(value));
+    return masked === JSON.stringify(value) ? s : `${masked}${s.endsWith('\n') ? '\n' : ''}`;
+  }
+  return masker.text(s);
 }

@@ -79,6 +79,13 @@ describe('the terminal masks as the files do', () => {
       upper: '‹8 bytes masked: part of a secret›',
     });
   });
+  it('a --json document through the io stays JSON: masked as data, not as text', () => {
+    // the secret spans a value's end and the document's own quotes and key: masking the text broke the document
+    const secret = 'hijkl","kk":1}';
+    const { io, text } = capture(new Set([secret]));
+    jsonOutput(true, io).emit({ a: 'zzhijkl', kk: 1, b: `x ${secret}` }, [secret]);
+    expect(JSON.parse(text())).toEqual({ a: 'zzhijkl', kk: 1, b: `x ${maskSecret(secret)}` });
+  });
 });
 
 describe('untrusted text on the terminal', () => {
