@@ -225,8 +225,9 @@ export class Masker {
   /**
    * A data value with every string in it (keys included) masked as {@link Masker.text}: what is
    * masked before it is encoded (JSON, a page), never the encoded text after.
-   * @param value - strings, numbers, booleans, null, arrays and plain objects of them
-   * @returns the same shape, strings masked (other values as they are)
+   * @param value - strings, numbers, booleans, null, arrays and objects of them
+   * @returns the same shape as plain data, strings masked (bytes and values with a `toJSON`, such as a Date, as they
+   *   are)
    * @example new Masker(['s3cret-value']).data({ a: ['s3cret-value'] }) // { a: ['s3********** (12 chars)'] }
    */
   data<T>(value: T): T {
@@ -237,7 +238,8 @@ export class Masker {
   #data(value: unknown): unknown {
     if (typeof value === 'string') return this.text(value);
     if (Array.isArray(value)) return value.map((v) => this.#data(v));
-    if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+    // bytes and what encodes itself (a Date) as they are; any other object as its own fields, as JSON would write it
+    if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || 'toJSON' in value) return value;
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.text(k), this.#data(v)]));
   }
 
