@@ -3,7 +3,7 @@
  * summary; every line meant for people goes to standard error instead.
  * @module
  */
-import { redact } from '../scheme/mask.js';
+import { Masker } from '../scheme/mask.js';
 import type { CliIo } from './io.js';
 
 /** The io a command writes through, and how it prints its one JSON summary. */
@@ -28,16 +28,8 @@ export function jsonOutput(json: boolean, io: CliIo): JsonOutput {
   if (!json) return { io, emit: () => undefined };
   return {
     io: { ...io, stdout: io.stderr },
-    emit: (summary, secrets = []) => io.stdout(`${JSON.stringify(masked(summary, secrets))}\n`),
+    // masked as data, then encoded (src/scheme/mask.ts): never the JSON text, whose escapes a secret holding `"` or
+    // `\\` would change
+    emit: (summary, secrets = []) => io.stdout(`${JSON.stringify(new Masker(secrets).data(summary))}\n`),
   };
-}
-
-/** A JSON value with every string's secrets masked. */
-function masked(value: unknown, secrets: readonly string[]): unknown {
-  if (secrets.length === 0) return value;
-  if (typeof value === 'string') return redact(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => masked(v, secrets));
-  if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, secrets)]));
-  return value;
 }

@@ -3,7 +3,8 @@
  * and the working folder. Tests pass their own to run `main` in process.
  * @module
  */
-import { redact } from '../scheme/mask.js';
+import { Masker, MIN_SECRET_LENGTH } from '../scheme/mask.js';
+import { inertOutput } from '../scheme/terminal-text.js';
 
 /** The outside world of one CLI run. */
 export interface CliIo {
@@ -64,34 +65,71 @@ export function useColour(io: Pick<CliIo, 'env' | 'stdoutIsTTY'>): boolean {
 /**
  * Secrets shorter than this are not searched for in output: every occurrence of a
  * two-letter "secret" would be masked, making the output unreadable. Commands never
- * print a secret by construction; this is the safety net behind that.
+ * print a secret by construction; this is the safety net behind that. The same floor as the
+ * report files' (one masker, one rule: src/scheme/mask.ts).
  */
-export const MIN_REDACTED_SECRET_LENGTH = 6;
+export const MIN_REDACTED_SECRET_LENGTH = MIN_SECRET_LENGTH;
 
 /**
- * An io whose output has every secret masked ({@link redact}): the safety net
- * behind commands that never print a secret by construction.
+ * An io whose output has every secret masked ({@link maskingWith}: the masker the report files
+ * use) and every control character other than the kit's own colours and progress line made
+ * visible ({@link inertOutput}): the safety nets behind commands that never print a secret by
+ * construction and renderers that make untrusted text inert.
  * @param io - the io to wrap
  * @param secrets - the secrets to mask; may grow while the command runs
  * @returns the wrapped io
  * @example redactingIo(io, new Set([io.env['PGV2_APP_SECRET'] ?? '']))
  */
 export function redactingIo(io: CliIo, secrets: ReadonlySet<string>): CliIo {
-  const clean = maskingWith(secrets);
+  const masker = currentMasker(secrets);
+  const clean = (s: string): string => inertOutput(maskOutput(s, masker()));
   return { ...io, stdout: (s) => io.stdout(clean(s)), stderr: (s) => io.stderr(clean(s)) };
 }
 
 /**
- * What {@link redactingIo} does to a text, for a text that is then encoded (a JSON string: once escaped, a secret
- * holding `"` or `\\` would no longer be found in it).
+ * What {@link redactingIo} masks in a text, for a text that is then encoded (a JSON string): the
+ * kit's one {@link Masker}, the same rule as the report files' — each secret in any ASCII case and
+ * encoding, its 12-byte fragments, its base64. The masker is built once and built again when the
+ * set has grown (a vector secret learned after loading).
  * @param secrets - the secrets to mask; may grow while the command runs
  * @returns the masking function
- * @example maskingWith(new Set(['s3cret-value']))('key s3cret-value') // 'key s3********** (12 chars)'
+ * @example maskingWith(new Set(['s3cret-value']))('key S3CRET-VALUE') // 'key ‹12 bytes masked: part of a secret›'
  */
 export function maskingWith(secrets: ReadonlySet<string>): (text: string) => string {
-  return (s) =>
-    redact(
-      s,
-      [...secrets].filter((x) => x.length >= MIN_REDACTED_SECRET_LENGTH),
-    );
+  const masker = currentMasker(secrets);
+  return (s) => masker().text(s);
+}
+
+// --- internal ---
+
+/** The masker of a set of secrets that may grow: built again when it has. */
+function currentMasker(secrets: ReadonlySet<string>): () => Masker {
+  let masker = new Masker(secrets);
+  let size = secrets.size;
+  return () => {
+    if (secrets.size !== size) {
+      masker = new Masker(secrets);
+      size = secrets.size;
+    }
+    return masker;
+  };
+}
+
+/**
+ * A text on its way out, masked. A JSON document (what --json prints, masked as data before it was encoded) is masked
+ * as data again, never as text: masking its text could cut through its quotes and escapes and break it.
+ */
+function maskOutput(s: string, masker: Masker): string {
+  if (masker.empty) return s;
+  if (/^[{[]/.test(s) && /[}\]]\n?$/.test(s)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(s);
+    } catch {
+      return masker.text(s);
+    }
+    const masked = JSON.stringify(masker.data(value));
+    return masked === JSON.stringify(value) ? s : `${masked}${s.endsWith('\n') ? '\n' : ''}`;
+  }
+  return masker.text(s);
 }

@@ -10,7 +10,6 @@ import type { Choice, OpStatus } from '../checks/outcome.js';
 import type { CaseResult, Diagnosis, RunAborted, RunResult, RunStopped, Totals, Verdict } from '../runner/result.js';
 import { runConformant, runPassed } from '../runner/result.js';
 import { otherTargetsLine, type OperationCoverage } from '../runner/coverage.js';
-import { redact } from '../scheme/mask.js';
 import { shellQuote } from '../shell-quote.js';
 import { describeImplementation, type Json } from '../subjects/subject.js';
 import { diffContents, viewContent, type ContentDiff, type ContentView } from './_content.js';
@@ -477,16 +476,6 @@ export function skippedGroups(model: ReportModel): Array<{ readonly reason: stri
   for (const c of model.cases.filter((c) => c.verdict === 'skipped'))
     groups.set(c.message, [...(groups.get(c.message) ?? []), c]);
   return [...groups].map(([reason, cases]) => ({ reason, cases })).sort((a, b) => b.cases.length - a.cases.length);
-}
-
-/**
- * The last safety net on a whole rendered file: masks any secret still there.
- * @param text - the rendered file
- * @param secrets - the secrets
- * @returns the text, secrets masked
- */
-export function finish(text: string, secrets: readonly string[]): string {
-  return redact(text, secrets);
 }
 
 /**

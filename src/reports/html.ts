@@ -57,7 +57,7 @@ export function toHtml(run: RunResult, secrets: readonly string[]): string {
 /**
  * {@link toHtml} from a report model already built (the writer builds it once).
  * @param m - the run's model
- * @param secrets - the secrets (for the last masking pass over the page)
+ * @param secrets - the secrets (unused: the model is masked; a rendered page is never masked as text)
  * @returns the HTML document
  */
 export function htmlFromModel(m: ReportModel, secrets: readonly string[]): string {

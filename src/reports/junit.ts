@@ -41,7 +41,7 @@ export function toJUnitXml(run: RunResult, secrets: readonly string[]): string {
 /**
  * {@link toJUnitXml} from a report model already built (the writer builds it once).
  * @param model - the run's model
- * @param secrets - the secrets (for the last masking pass over the document)
+ * @param secrets - the secrets (unused: the model is masked; a rendered document is never masked as text)
  * @returns the XML document
  */
 export function junitFromModel(model: ReportModel, secrets: readonly string[]): string {

@@ -13,7 +13,6 @@ import {
   COLUMN,
   COLUMNS,
   failingCases,
-  finish,
   implementationLine,
   notRunOperations,
   partialGroups,
@@ -28,6 +27,7 @@ import {
 } from './_model.js';
 import { clipped, contentLines, diffLines, jsonText } from './_text.js';
 import { visibleForbidden } from './escape.js';
+import { Redactor } from './redact.js';
 import { docsNamed, explained, inKit } from '../docs/cite.js';
 import { DOCS, failureRef, mistakeRef, type DocRef } from '../docs/refs.js';
 
@@ -62,7 +62,7 @@ export function toMarkdown(run: RunResult, secrets: readonly string[]): string {
 /**
  * {@link toMarkdown} from a report model already built (the writer builds it once).
  * @param m - the run's model
- * @param secrets - the secrets (for the last masking pass over the text)
+ * @param secrets - the secrets (unused: the model is masked; a rendered document is never masked as text)
  * @returns the Markdown text
  */
 export function markdownFromModel(m: ReportModel, secrets: readonly string[]): string {
@@ -238,7 +238,10 @@ export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[],
   if (failing.length > STEP_SUMMARY_FAILURES) out.push(`- … and ${failing.length - STEP_SUMMARY_FAILURES} more`);
   if (failing.length > 0) out.push('');
   if (reportsDir !== undefined)
-    out.push(`Reports: ${code(finish(reportsDir, secrets))} (report.html, report.md, junit.xml, results.json).`, '');
+    out.push(
+      `Reports: ${code(new Redactor(secrets).text(reportsDir))} (report.html, report.md, junit.xml, results.json).`,
+      '',
+    );
   // every other text came masked from the model: the Markdown is never rewritten after it is written
   return out.join('\n');
 }
@@ -251,11 +254,14 @@ export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[],
  */
 export function md(text: string): string {
   return visibleForbidden(text)
-    .replace(/\r\n|\r|\n/g, ' ')
+    .replace(LINE_BREAK, ' ')
     .replace(/[\\`*_[\]<>|~&#!]/g, (ch) => `\\${ch}`);
 }
 
 // --- internal ---
+
+/** What a Markdown renderer may take for a line break: LF, CR, CRLF; U+2028, U+2029 (U+0085 is made visible). */
+const LINE_BREAK = /\r\n|\r|\n|\u2028|\u2029/g;
 
 /**
  * A run that ended before any case: a quoted box at the top, with the command (or URL), how it ended and, for a
@@ -313,17 +319,20 @@ function fixLine(ref: DocRef | undefined): string {
  * @example code('a|b') // '`a\\|b`'
  */
 export function code(text: string): string {
-  const flat = visibleForbidden(text)
-    .replace(/\r\n|\r|\n/g, ' ')
-    .replace(/\|/g, '\\|');
+  const flat = visibleForbidden(text).replace(LINE_BREAK, ' ').replace(/\|/g, '\\|');
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
+/**
+ * Lines as a fenced code block: each line cut again at every line break a Markdown renderer sees (CR, bare or not, and
+ * U+2028/U+2029 too), so no text line can close the fence or leave a quote it is in; the fence longer than any run of
+ * backticks inside.
+ */
 function fenced(lines: readonly string[], lang = ''): string[] {
-  const text = lines.map(visibleForbidden);
+  const text = lines.flatMap((l) => visibleForbidden(l).split(LINE_BREAK));
   const longest = Math.max(2, ...text.flatMap((l) => l.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   return [`${fence}${lang}`, ...text, fence];

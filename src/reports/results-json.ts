@@ -10,7 +10,8 @@ import type { Implementation, Json } from '../subjects/subject.js';
 import type { ExpectedResult } from '../vectors/types.js';
 import { VERDICT_INFO, type CaseKind } from '../runner/result.js';
 import { byCause } from '../runner/triage.js';
-import { buildModel, finish, type CaseView, type OpView, type ReportModel } from './_model.js';
+import { Redactor } from './redact.js';
+import { buildModel, type CaseView, type OpView, type ReportModel } from './_model.js';
 import { describeDifference } from './_content.js';
 import { docPath, mistakeRef } from '../docs/refs.js';
 
@@ -172,7 +173,7 @@ export function toResultsJson(run: RunResult, secrets: readonly string[]): Resul
 /**
  * {@link toResultsJson} from a report model already built (the writer builds it once).
  * @param m - the run's model
- * @param secrets - the secrets (for the last masking pass)
+ * @param secrets - the secrets: every string is masked again as data (a safety net), never the JSON text
  * @returns the object to write
  */
 export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[]): ResultsJson {
@@ -247,7 +248,9 @@ export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[])
     cases: m.cases.map(caseJson),
     staleListEntries: [...m.staleListEntries],
   };
-  return JSON.parse(finish(JSON.stringify(json), secrets)) as ResultsJson;
+  // masked as data (a safety net: the model is masked), then encoded by the caller: never the JSON text, which a
+  // secret such as `","` or one holding `\\` would change or break (issue 25, item 1)
+  return new Redactor(secrets).data(json);
 }
 
 // --- internal ---
@@ -371,8 +374,8 @@ export function runSummaryFromModel(
   return {
     ...rest,
     exitCode: outcome.exitCode,
-    reportsDir: outcome.reportsDir === null ? null : finish(outcome.reportsDir, secrets),
-    junit: outcome.junit === null ? null : finish(outcome.junit, secrets),
+    reportsDir: outcome.reportsDir === null ? null : new Redactor(secrets).text(outcome.reportsDir),
+    junit: outcome.junit === null ? null : new Redactor(secrets).text(outcome.junit),
     failures: failing.map((c) => ({
       id: c.id,
       verdict: c.verdict,

@@ -8,7 +8,8 @@ import { accessSync, constants, lstatSync, readdirSync, statSync, type Stats } f
 import * as fs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { RunResult } from '../runner/result.js';
-import { buildModel, finish, type ReportModel } from './_model.js';
+import { buildModel, type ReportModel } from './_model.js';
+import { Redactor } from './redact.js';
 import { htmlFromModel } from './html.js';
 import { junitFromModel } from './junit.js';
 import { markdownFromModel } from './markdown.js';
@@ -64,9 +65,10 @@ export interface WriteOptions {
   /** Texts masked in every file: the app secrets the run knows. */
   readonly secrets: readonly string[];
   /**
-   * More files written with the reports, in the same folder and the same atomic step, masked
-   * the same way (a role's own page: `pgv2kit certify`'s certification.html). Their names are
-   * report files of this folder too.
+   * More files written with the reports, in the same folder and the same atomic step (a role's own
+   * page: `pgv2kit certify`'s certification.html), written as given: the caller renders them from
+   * data it masked first (a rendered page is never masked as text). Their names are report files
+   * of this folder too.
    */
   readonly extra?: ReadonlyArray<{ readonly name: string; readonly content: string }>;
 }
@@ -149,7 +151,8 @@ export async function writeModelReports(
     };
     for (const file of REPORT_FILES) await writeFlushed(join(temp, file), contents[file]());
     if (model.shard) await writeFlushed(join(temp, SHARD_FILE), shardFileText(model));
-    for (const file of extra) await writeFlushed(join(temp, file.name), finish(file.content, secrets));
+    // rendered by the caller from masked data: never rewritten here (a rendered page is not masked as text)
+    for (const file of extra) await writeFlushed(join(temp, file.name), file.content);
     if (existing === 'report') {
       await fs.rename(target, old);
       moved = true;
@@ -256,5 +259,8 @@ async function writeFlushed(path: string, text: string): Promise<void> {
 }
 
 function logText(model: ReportModel, secrets: readonly string[]): string {
-  return finish(model.log.map((l) => `${l}\n`).join(''), secrets);
+  // run.log is plain text, one line each: each line is masked as data (it came masked from the model; this is the
+  // safety net, with the same masker)
+  const redactor = new Redactor(secrets);
+  return model.log.map((l) => `${redactor.text(l)}\n`).join('');
 }

@@ -16,6 +16,7 @@ import { docDisplayPath, explained } from '../docs/cite.js';
 import { mistakeRef } from '../docs/refs.js';
 import { byCause, causeLine, triage, type TriageCase } from './triage.js';
 import { describeImplementation } from '../subjects/subject.js';
+import { inertText } from '../scheme/terminal-text.js';
 
 /** Where progress goes. */
 export interface ProgressOutput {
@@ -106,7 +107,9 @@ export function caseLines(run: { readonly cases: readonly LineCase[] }, colour =
       // the fix where it is read, then the page by its path from here (src/docs/cite.ts)
       const fix = explained(page)?.fix;
       lines.push(
-        `  ${causeLine(c)}${fix ? `\n    fix: ${fix}` : ''}${page ? `\n    see ${docDisplayPath(page)}` : ''}`,
+        inertText(
+          `  ${causeLine(c)}${fix ? `\n    fix: ${fix}` : ''}${page ? `\n    see ${docDisplayPath(page)}` : ''}`,
+        ),
       );
     }
     lines.push('');
@@ -134,7 +137,9 @@ export function caseLine(r: LineCase, colour = false): string {
   const title = paint(VERDICT_INFO[r.verdict].title, VERDICT_INFO[r.verdict].failsRun ? 'red' : 'yellow', colour);
   const diagnosed = diagnosis ? ` — ${diagnosis.message}` : '';
   const see = page ? ` (see ${docDisplayPath(page)})` : '';
-  return `${title} ${r.id}: ${why}${diagnosed}${see}`;
+  // the id, the reason and the diagnosis may come from a testee or a vector file: inert on a terminal (ESC, CR, NUL
+  // as visible escapes); only the kit's own colour is a control sequence here
+  return `${title} ${inertText(`${r.id}: ${why}${diagnosed}`)}${see}`;
 }
 
 /** ANSI colours the output uses. */
@@ -222,8 +227,9 @@ export function summary(run: RunResult, colour = false): string {
   lines.push(`${partial}skipped: ${t.skipped}, expected failures: ${t['expected-failure']}${unexpected}${errors}`);
   const top = triage(run.cases)[0];
   if (top?.mistake) lines.push(`likely cause: ${causeLine(top)} — the first lines above list every cause`);
-  lines.push(paint(`${t.passed} passed, ${failed} failed`, failed > 0 ? 'red' : 'green', colour));
-  return `${lines.join('\n')}\n`;
+  // names, descriptions, reasons and messages may come from a testee or a gateway: inert; the colour is the kit's
+  const closing = paint(`${t.passed} passed, ${failed} failed`, failed > 0 ? 'red' : 'green', colour);
+  return `${inertText(lines.join('\n'))}\n${closing}\n`;
 }
 
 /**

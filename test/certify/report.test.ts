@@ -200,4 +200,22 @@ describe('certification.html and certification.md', () => {
       }
     }
   });
+
+  it('a secret that is markup: the pages are rendered from masked data, never rewritten (issue 25, item 1)', async () => {
+    // the page's own table tag as a secret: masking the rendered page broke it, and the escaped secret in a note leaked
+    const secret = '<table class="reqs">';
+    const attack = `${secret} autofocus onfocus=alert(1) x`;
+    const dir = join(tmp(), 'markup');
+    const result = { ...failing.result, notes: [...failing.result.notes, attack] };
+    await writeCertificationReports(result, { dir, secrets: [secret] });
+    const html = readFileSync(join(dir, 'certification.html'), 'utf8');
+    expect(html).toContain('<table class="reqs">');
+    expect(html).not.toContain(escapeHtml(secret));
+    expect(html).toContain(' autofocus onfocus=alert(1) x</li>');
+    const tags = [...html.matchAll(/<[a-zA-Z][^>]*>/g)].map((m) => m[0]);
+    expect(tags.filter((t) => /\son[a-z]+=|\sautofocus/i.test(t))).toEqual([]);
+    const json = JSON.parse(readFileSync(join(dir, 'certification.json'), 'utf8')) as CertificationResult;
+    expect(json.notes.at(-1)).not.toContain(secret);
+    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).not.toContain('table class="reqs"');
+  });
 });

@@ -3,9 +3,10 @@
  * certification.json — the verdict with its reasons, who and what was certified, each requirement
  * (spec sections → checks → result), what the certification does not cover — written with the
  * run's standard reports (junit.xml, results.json, report.md, report.html, run.log) into one
- * folder, atomically, every file masked by the report redactor ({@link writeReports}).
+ * folder, atomically; every text is masked by the report redactor before a page is rendered.
  * @module
  */
+import { Redactor } from '../../../reports/redact.js';
 import { REPORT_FILES, writeReports } from '../../../reports/write.js';
 import type { CertificationResult } from './certify.js';
 import { certificationHtml } from './html.js';
@@ -42,12 +43,20 @@ export async function writeCertificationReports(
   options: { readonly dir: string; readonly secrets: readonly string[] },
 ): Promise<{ dir: string; files: string[] }> {
   const { run, ...certification } = result;
+  // masked as data, then rendered (each page escapes for its format); a page is never rewritten after it is rendered:
+  // a secret that is markup (`<p class="comment">`) would turn the page's own tags into attributes (issue 25, item 1)
+  const redactor = new Redactor(options.secrets);
+  const clean = redactor.data(certification);
+  const page: CertificationResult = {
+    ...clean,
+    run: { ...run, implementation: redactor.data(run.implementation) },
+  };
   return writeReports(run, {
     ...options,
     extra: [
-      { name: 'certification.json', content: `${JSON.stringify(certification, null, 2)}\n` },
-      { name: 'certification.md', content: certificationMarkdown(result) },
-      { name: 'certification.html', content: certificationHtml(result) },
+      { name: 'certification.json', content: `${JSON.stringify(clean, null, 2)}\n` },
+      { name: 'certification.md', content: certificationMarkdown(page) },
+      { name: 'certification.html', content: certificationHtml(page) },
     ],
   });
 }
