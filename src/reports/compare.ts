@@ -20,7 +20,7 @@ import { escapeHtml as h, escapeXml } from './escape.js';
 import { md } from './markdown.js';
 import type { ResultsJson } from './results-json.js';
 import { checkResultsJson } from './results-schema.js';
-import { recomputeRun } from './results-verdict.js';
+import { recomputeRun, withCaseVerdicts } from './results-verdict.js';
 import { Pgv2kitError } from '../errors.js';
 import { safeName } from '../safe-name.js';
 import { readFolderFile } from '../vectors/files.js';
@@ -32,6 +32,11 @@ export interface CompareEntry {
   readonly results: ResultsJson;
   /** The results.json it came from. */
   readonly file: string;
+  /**
+   * What the file said of its cases that their steps do not (their verdicts are shown as the steps give them:
+   * {@link withCaseVerdicts}); none when it agrees.
+   */
+  readonly caseDisagreements?: readonly string[];
 }
 
 /** Files a compare run reads that are not a run's results (exit 2). */
@@ -77,7 +82,14 @@ export function readCompareEntries(paths: readonly string[]): CompareEntry[] {
     const name = describeImplementation(results.value.implementation);
     const n = (seen.get(name) ?? 0) + 1;
     seen.set(name, n);
-    return { key: n === 1 ? name : `${name} #${n}`, results: results.value, file: results.file };
+    // each case's verdict as its steps give it, never as the file says (issue 25, item 4)
+    const checked = withCaseVerdicts(results.value);
+    return {
+      key: n === 1 ? name : `${name} #${n}`,
+      results: checked.results,
+      file: results.file,
+      ...(checked.disagreements.length > 0 ? { caseDisagreements: checked.disagreements } : {}),
+    };
   });
 }
 
@@ -118,7 +130,7 @@ function readResults(p: string): { readonly file: string; readonly value: Result
 export function compareWarnings(entries: readonly CompareEntry[]): string[] {
   // a file whose own verdict or totals its cases contradict: the comparison shows what the cases say
   const out = entries.flatMap((e) => {
-    const { disagreements } = recomputeRun(e.results);
+    const disagreements = [...(e.caseDisagreements ?? []), ...recomputeRun(e.results).disagreements];
     return disagreements.length === 0
       ? []
       : [`${e.file} (${e.key}) says ${disagreements.join('; ')}: shown here as its cases say`];

@@ -7,9 +7,10 @@
  */
 import { noTestRan } from '../runner/coverage.js';
 import { VERDICT_INFO, type Totals, type Verdict } from '../runner/result.js';
-import { countVerdicts } from '../runner/run.js';
+import { countVerdicts, verdictOf } from '../runner/run.js';
+import { worstStatus } from '../checks/outcome.js';
 import { judgeRun } from './_model.js';
-import type { ResultsJson } from './results-json.js';
+import type { ResultsJson, ResultsJsonCase } from './results-json.js';
 
 /** A run's verdict, as its cases say. */
 export interface RecomputedRun {
@@ -67,6 +68,40 @@ export function recomputeRun(r: ResultsJson): RecomputedRun {
         wrong.map((k) => `${k} ${totals[k]}`).join(', '),
     );
   return { totals, conformant: judged.conformant, summary: judged.summary, noTestRan: nothing, disagreements };
+}
+
+/**
+ * A results.json with each case's status and verdict worked out again from its steps, as the runner does (the worst
+ * step's status; a failure on the run's expected-failure list an expected failure): a file from elsewhere may call
+ * a case whose steps failed `passed`. What the file said otherwise is named.
+ * @param r - a results.json, valid against its schema
+ * @returns the file with its cases' verdicts as their steps give them, and what it said otherwise (none when it
+ *   agrees)
+ * @example
+ * import { toResultsJson } from './results-json.js';
+ * withCaseVerdicts(toResultsJson(run, [])).disagreements // []
+ */
+export function withCaseVerdicts(r: ResultsJson): {
+  readonly results: ResultsJson;
+  readonly disagreements: readonly string[];
+} {
+  const wrong: string[] = [];
+  const cases = r.cases.map((c): ResultsJsonCase => {
+    const status = worstStatus(c.ops);
+    const verdict = verdictOf(status, c.listedReason !== null ? { reason: c.listedReason } : undefined);
+    if (c.verdict === verdict && c.status === status) return c;
+    wrong.push(`${c.id}: "${c.verdict}", its steps give "${verdict}"`);
+    return { ...c, status, verdict };
+  });
+  if (wrong.length === 0) return { results: r, disagreements: [] };
+  const some = wrong.slice(0, 3).join('; ');
+  return {
+    results: { ...r, cases },
+    disagreements: [
+      `${wrong.length} case${wrong.length === 1 ? '' : 's'} a verdict ${wrong.length === 1 ? 'its' : 'their'} steps ` +
+        `contradict (${some}${wrong.length > 3 ? '; …' : ''})`,
+    ],
+  };
 }
 
 // --- internal ---

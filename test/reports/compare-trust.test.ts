@@ -83,6 +83,25 @@ describe('a results.json that says more than its cases (issue 25, item 4)', () =
     expect(md).toContain('not conformant: NOT CONFORMANT: 3 passed');
   });
 
+  it('a case called passed whose steps failed is shown as its steps say, and the file named', () => {
+    // every case passed, as far as the file's verdicts go; one case's step failed
+    const r = passing();
+    const [first, ...rest] = r.cases;
+    const forged = first && {
+      ...first,
+      ops: first.ops.map((o, i) => (i === 0 ? { ...o, status: 'fail' as const } : o)),
+    };
+    const [file = ''] = files({ ...r, cases: [forged, ...rest] });
+    const entries = readCompareEntries([file]);
+    expect(badgeVerdict(entries[0]?.results as ResultsJson)).toBe('not conformant');
+    expect(entries[0]?.results.cases[0]).toMatchObject({ id: first?.id, status: 'fail', verdict: 'failed' });
+    const [warning] = compareWarnings(entries);
+    expect(warning).toContain(
+      `1 case a verdict its steps contradict (${first?.id}: "passed", its steps give "failed")`,
+    );
+    expect(warning).toContain('"conformant": true, but its cases make it not conformant (1 failed)');
+  });
+
   it('the terminal says it in a note: line, and shows the verdict its cases give', async () => {
     const [file = ''] = files(lie());
     const cwd = tmp();

@@ -309,6 +309,24 @@ describe('pgv2kit merge, as a command (exit 2, --json, the shards never replaced
     expect(doc.error.message).toMatch(/s1\/shard\.json: \/model\/shard\/count: must be an integer from 1 to 1000/);
   });
 
+  it("the merge job's secret is masked in every merged report, in the data before rendering", async () => {
+    const cwd = tmp();
+    const secret = 'merge-job-secret-<p class="comment">';
+    const [a, b] = files();
+    // a shard's texts are masked with the secrets its own job knew: this one did not know the merge job's
+    a.model.runName = `shard-1 ${secret}`;
+    (a.model['implementation'] as Json)['name'] = `ref ${secret}`;
+    const dirs = write(a, b);
+    const r = await run(['merge', ...dirs, '--report-dir', 'out'], { cwd, env: { PGV2_APP_SECRET: secret } });
+    expect(r.code, r.stderr).toBe(0);
+    for (const f of ['report.html', 'report.md', 'junit.xml', 'results.json', 'run.log']) {
+      const text = readFileSync(join(cwd, 'out', f), 'utf8');
+      expect(text, f).not.toContain('merge-job-secret');
+      expect(text, f).toContain('(36 chars)');
+    }
+    expect(`${r.stdout}${r.stderr}`).not.toContain('merge-job-secret');
+  });
+
   it("--report-dir naming a shard's folder through a symlink or `..` is refused: the shard is never replaced", async () => {
     const cwd = tmp();
     const [a, b] = files();

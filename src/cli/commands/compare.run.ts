@@ -89,7 +89,7 @@ export async function runCompare({
       conformant: judged[i]?.conformant ?? false,
       summary: judged[i]?.summary ?? '',
       totals: judged[i]?.totals ?? null,
-      disagreements: judged[i]?.disagreements ?? [],
+      disagreements: [...(e.caseDisagreements ?? []), ...(judged[i]?.disagreements ?? [])],
       badge: `badges/${badges[i] ?? ''}`,
     })),
     differ,

@@ -17,6 +17,7 @@ import { loadVectorSet } from '../../vectors/load.js';
 import { STOP_INFO } from '../../runner/result.js';
 import { caseLines } from '../../runner/progress.js';
 import { APP_SECRET_ENV } from '../../env.js';
+import { Masker } from '../../scheme/mask.js';
 import { checkedReportFolder, reportFolderName } from '../_report-folder.js';
 import { concludeRun, prepareJunit } from '../_conclude.js';
 import { resolvePath } from '../_files.js';
@@ -56,18 +57,21 @@ export async function runMerge({
   // shards that cannot be merged are a MergeError: a usage error (exit 2)
   const parts = readShards(inputs);
   // the merged run is named apart from its shards: its default folder is never one of theirs
-  const model: ReportModel = mergeShards(
-    parts,
-    values['run-name'] ?? `merged-${parts[0]?.runName ?? 'run'}`,
-    // the kit's vector set: when the shards ran it, it says which cases a shard could leave to other targets
-    { files: inputs.map((d) => join(d, SHARD_FILE)), set: loadVectorSet() },
+  // the shards' texts are masked already; the merchant secret of this job is masked again, in the data before any
+  // report is rendered from it (a rendered page is never masked as text: issue 25, item 1)
+  const secrets = [io.env[APP_SECRET_ENV] ?? ''].filter((s) => s !== '');
+  const model: ReportModel = new Masker(secrets).data(
+    mergeShards(
+      parts,
+      values['run-name'] ?? `merged-${parts[0]?.runName ?? 'run'}`,
+      // the kit's vector set: when the shards ran it, it says which cases a shard could leave to other targets
+      { files: inputs.map((d) => join(d, SHARD_FILE)), set: loadVectorSet() },
+    ),
   );
   const out = values['no-reports']
     ? undefined
     : (reportDir ?? join(io.cwd, 'reports', reportFolderName(model.runName)));
   if (out !== undefined) ontoShard(out);
-  // the shards' texts are masked already; the merchant secret of this job is masked again
-  const secrets = [io.env[APP_SECRET_ENV] ?? ''].filter((s) => s !== '');
   io.stdout(linesOf(model, inputs.length));
   let writtenTo: string | undefined;
   if (!values['no-reports']) {
