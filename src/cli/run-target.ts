@@ -296,6 +296,6 @@ async function gatewayTarget(
 
 /**
  * How reports name the kit's reference gateway when it is the target (its version: the kit's). Not
- * `pgv2kit-…`: the demo merchant's secret, masked in every report with any 8 bytes of it, begins so.
+ * `pgv2kit-…`: the demo merchant's secret, masked in every report with any 12 bytes of it, begins so.
  */
 const REFERENCE_GATEWAY_NAME = 'reference-gateway';
