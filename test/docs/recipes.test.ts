@@ -60,7 +60,7 @@ writeFileSync(
   [
     '#!/bin/sh',
     'name=$1; shift',
-    `bin=$(node -e 'const b = require(process.cwd() + "/package.json").bin; process.stdout.write(String((typeof b === "string" ? {} : b ?? {})[process.argv[1]] ?? ""))' "$name")`,
+    `bin=$(node -e 'const p = require(process.cwd() + "/package.json"); const b = typeof p.bin === "string" ? { [p.name]: p.bin } : p.bin; process.stdout.write(String(b?.[process.argv[1]] ?? ""))' "$name")`,
     '[ -n "$bin" ] && exec "$PWD/$bin" "$@"',
     '[ -x "node_modules/.bin/$name" ] && exec "node_modules/.bin/$name" "$@"',
     'echo "npx $name: not a bin of the kit nor of its node_modules (a recipe reaches no registry)" >&2',
