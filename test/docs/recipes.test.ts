@@ -4,11 +4,15 @@
  * case "Adding a vector" shows, appended to the file it names; the adapter "Adding an adapter"
  * points to, saved where it says, with the README it shows — then the commands the recipe names are
  * run there, as a contributor would type them, and each must pass. Nothing but what the recipe says
- * is changed in the copy, so a test that pins what a recipe changes fails here.
+ * is changed in the copy, so a test that pins what a recipe changes fails here. `npx <name>` runs
+ * what npx resolves it to in the kit's folder — the bin package.json names, else node_modules/.bin —
+ * through a shim on PATH, without npx's own start (half a second each; the README's
+ * `npx pgv2kit run`, which .ci/run types as it is, checks npx in a clone).
  */
 import { execFile } from 'node:child_process';
 import {
   appendFileSync,
+  chmodSync,
   cpSync,
   mkdirSync,
   mkdtempSync,
@@ -18,7 +22,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -45,6 +49,26 @@ const COPIED = [
 ];
 
 const copies: string[] = [];
+/**
+ * npx as it resolves a name in the kit's own folder (no registry: anything else is refused): the
+ * package's bin of that name, as package.json declares it, else the linked node_modules/.bin's.
+ */
+const shims = mkdtempSync(join(tmpdir(), 'pgv2kit-recipe-npx-'));
+copies.push(shims);
+writeFileSync(
+  join(shims, 'npx'),
+  [
+    '#!/bin/sh',
+    'name=$1; shift',
+    `bin=$(node -e 'const p = require(process.cwd() + "/package.json"); const b = typeof p.bin === "string" ? { [p.name]: p.bin } : p.bin; process.stdout.write(String(b?.[process.argv[1]] ?? ""))' "$name")`,
+    '[ -n "$bin" ] && exec "$PWD/$bin" "$@"',
+    '[ -x "node_modules/.bin/$name" ] && exec "node_modules/.bin/$name" "$@"',
+    'echo "npx $name: not a bin of the kit nor of its node_modules (a recipe reaches no registry)" >&2',
+    'exit 127',
+    '',
+  ].join('\n'),
+);
+chmodSync(join(shims, 'npx'), 0o755);
 afterAll(() => {
   for (const dir of copies) rmSync(dir, { recursive: true, force: true });
 });
@@ -211,9 +235,9 @@ async function expectPasses(command: string, cwd: string): Promise<string> {
     ...Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !/^(__)?VITEST|^TINYPOOL|^NODE_V8_COVERAGE$/.test(k)),
     ),
-    // in the copy, node_modules is a link: npm reads it as an out-of-date tree; npx links the copy
-    // into its cache as a package first, and its prepare (scripts/prepare.mjs) would check dist/ each time
+    // in the copy, node_modules is a link: npm reads it as an out-of-date tree, and runs no install-time script
     npm_config_ignore_scripts: 'true',
+    PATH: `${shims}${delimiter}${process.env['PATH'] ?? ''}`,
   };
   const { code, out } = await new Promise<{ code: number; out: string }>((resolve) => {
     execFile('sh', ['-c', command], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
