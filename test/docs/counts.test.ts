@@ -12,6 +12,7 @@ import { FUZZ_POOL_SIZE } from '../../src/fuzz/arbitraries.js';
 import { FUZZ_WINDOW } from '../../src/fuzz/run.js';
 import { PROPERTIES } from '../../src/properties/catalogue.js';
 import { STEP_SUMMARY_FAILURES } from '../../src/reports/markdown.js';
+import SHARD_SCHEMA_JSON from '../../src/reports/shard.schema.json' with { type: 'json' };
 import { liveCases, loadVectorSet } from '../../src/vectors/load.js';
 import { NODE_MEMBERS } from '../panel/node-members.js';
 import { PYTHON_MEMBERS } from '../panel/python-members.js';
@@ -58,6 +59,12 @@ const COUNTS: readonly Count[] = [
   { file: 'docs/guide/fuzzing.md', says: /keeps (\w+) headers in flight/, is: () => 2 * FUZZ_WINDOW },
   { file: 'docs/guide/fuzzing.md', says: /\((\w+) appIds and nonces/, is: () => FUZZ_POOL_SIZE },
   { file: 'docs/guide/ci.md', says: /the first (\w+) failures/, is: () => STEP_SUMMARY_FAILURES },
+  {
+    file: 'docs/guide/ci.md',
+    says: /shards, ([\d,]+) cases and ids per shard/,
+    // the published shard schema's limit on a shard's cases
+    is: () => SHARD_SCHEMA_JSON.$defs.model.properties.cases.maxItems,
+  },
   {
     file: 'docs/guide/README.md',
     says: /`test\/panel\/`, (\w+) members/,
