@@ -205,7 +205,7 @@ function mdItems(markdown: string): MdItem[] {
               : t.type === 'html_block' || t.type === 'html_inline'
                 ? t.content
                 : t.type === 'fence'
-                  ? `${t.markup}${t.info}`
+                  ? t.info
                   : t.tag;
         out.push({ type: t.type, detail: String(detail) });
       }

@@ -525,7 +525,8 @@ export function attackRun(d: AttackData, w: World): RunResult {
     'expected-failure': 0,
     'unexpected-pass': 0,
   };
-  const command = argvText(t(d.target.command));
+  // (and never empty: no run is made with an empty command)
+  const command = argvText(t(d.target.command)) || 'node';
   const target =
     d.target.kind === 'gateway'
       ? { kind: 'gateway' as const, description: `http://127.0.0.1:8080/${encodeURIComponent(wellFormed(command))}` }

@@ -1,11 +1,12 @@
 /**
- * Runs printed commands in `sh` with `curl` and `npx` stubbed (issue 25, item 6): a PATH of two stub scripts that
- * write their argv (NUL-separated) and their standard input to files, and nothing else — an injected `touch` is not
- * found, an injected `$(…)` runs builtins only. All the commands of one property run go into one script, one `sh`
- * process; each runs in a subshell by `eval`, so that one command's syntax error does not end the others.
+ * Runs printed commands in `sh` with `curl` and `npx` stubbed (issue 25, item 6): shell functions of those names that
+ * write their argv (NUL-separated, its length first) and, for `@-`, their standard input to files; PATH is an empty
+ * folder, so an injected `touch` is not found and an injected `$(…)` runs builtins only. All the commands of one
+ * property run go into one script, one `sh` process (functions, not stub scripts: a fork, not an exec, per call);
+ * each runs in a subshell by `eval`, so that one command's syntax error does not end the others, as if pasted alone.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,13 +16,17 @@ export interface Ran {
   readonly stdin: string;
 }
 
-const STUB = `#!/bin/sh
-f="$PGV2_ATTACK_OUT/$PGV2_ATTACK_N.$$"
-printf '%s\\0' "\${0##*/}" "$@" > "$f.argv"
-/bin/cat > "$f.stdin"
-`;
+const STUBS = ['curl', 'npx']
+  .map(
+    (name) => `${name}() {
+  printf '%s\\0' "$(($# + 1))" ${name} "$@" >> "$PGV2_ATTACK_OUT/$PGV2_ATTACK_N.argv"
+  for a; do if [ "$a" = @- ]; then /bin/cat >> "$PGV2_ATTACK_OUT/$PGV2_ATTACK_N.stdin"; fi; done
+}
+`,
+  )
+  .join('');
 
-/** A folder of stubs, and a way to run commands against them. */
+/** A scratch folder, and a way to run commands against the stubs. */
 export class StubShell {
   readonly #root = mkdtempSync(join(tmpdir(), 'pgv2kit-attack-'));
   readonly #bin = join(this.#root, 'bin');
@@ -29,26 +34,22 @@ export class StubShell {
 
   constructor() {
     mkdirSync(this.#bin);
-    for (const name of ['curl', 'npx']) {
-      writeFileSync(join(this.#bin, name), STUB);
-      chmodSync(join(this.#bin, name), 0o755);
-    }
   }
 
   /**
    * Runs commands, each as if pasted alone into sh.
    * @param commands - the commands
-   * @returns per command, what its stubs were called with (in no particular order); the files the commands made in
-   *   the working folder
+   * @returns per command, what its stubs were called with, in order; the files the commands made in the working
+   *   folder
    */
   run(commands: readonly string[]): { ran: Ran[][]; made: string[] } {
     const out = join(this.#root, `run-${this.#runs++}`);
     const cwd = join(out, 'cwd');
     mkdirSync(cwd, { recursive: true });
     const quote = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
-    const script = commands
-      .map((c, i) => `PGV2_ATTACK_N=${i}; export PGV2_ATTACK_N\n( eval ${quote(c)} ) </dev/null\n`)
-      .join('');
+    const script =
+      STUBS +
+      commands.map((c, i) => `PGV2_ATTACK_N=${i}; export PGV2_ATTACK_N\n( eval ${quote(c)} ) </dev/null\n`).join('');
     writeFileSync(join(out, 'script.sh'), script);
     try {
       execFileSync('/bin/sh', [join(out, 'script.sh')], {
@@ -60,22 +61,30 @@ export class StubShell {
     } catch {
       // a command's exit status is not what is checked
     }
-    const files = readdirSync(out);
-    const ran = commands.map((_, i) =>
-      files
-        .filter((f) => f.startsWith(`${i}.`) && f.endsWith('.argv'))
-        .map((f) => {
-          const argv = readFileSync(join(out, f), 'utf8').split('\0').slice(0, -1);
-          const stdin = readFileSync(join(out, f.replace(/\.argv$/, '.stdin')), 'utf8');
-          return { argv, stdin };
-        }),
-    );
+    const read = (file: string): string | undefined => {
+      try {
+        return readFileSync(join(out, file), 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    const ran = commands.map((_, i) => {
+      const fields = (read(`${i}.argv`) ?? '').split('\0').slice(0, -1);
+      const calls: Ran[] = [];
+      for (let k = 0; k < fields.length; ) {
+        const n = Number(fields[k]);
+        calls.push({ argv: fields.slice(k + 1, k + 1 + n), stdin: '' });
+        k += n + 1;
+      }
+      const stdin = read(`${i}.stdin`);
+      return stdin !== undefined && calls.length === 1 ? [{ ...calls[0], stdin } as Ran] : calls;
+    });
     const made = readdirSync(cwd);
     rmSync(out, { recursive: true, force: true });
     return { ran, made };
   }
 
-  /** Removes the stubs' folder. */
+  /** Removes the scratch folder. */
   close(): void {
     rmSync(this.#root, { recursive: true, force: true });
   }

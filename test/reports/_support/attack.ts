@@ -11,8 +11,13 @@ import { resultsJsonFromModel, type ResultsJson } from '../../../src/reports/res
 import { compareHtml, compareMarkdown, type CompareEntry } from '../../../src/reports/compare.js';
 import { caseLines, summary } from '../../../src/runner/progress.js';
 import { redactingIo, type CliIo } from '../../../src/cli/io.js';
-import { describeImplementation } from '../../../src/subjects/subject.js';
+import { describeImplementation, type Json } from '../../../src/subjects/subject.js';
 import type { RunResult } from '../../../src/runner/result.js';
+import { certificationOf } from '../../../src/roles/merchant/certify/certify.js';
+import { certificationHtml } from '../../../src/roles/merchant/certify/html.js';
+import type { HttpCall } from '../../../src/roles/merchant/as-gateway/call.js';
+import { liveCases, loadVectorSet } from '../../../src/vectors/load.js';
+import type { VectorSet } from '../../../src/vectors/types.js';
 import { attackRun, sentRecord, World, type AttackData, type SentRecord } from './attack-data.js';
 import {
   checkHtml,
@@ -40,9 +45,78 @@ interface Outputs {
   readonly compareHtml: string;
   readonly compareMd: string;
   readonly terminal: string;
+  /** `pgv2kit certify`'s certification.html, as written beside the reports (writeReports' `extra`, masked there). */
+  readonly certificate: string;
+  /** The merchant call the certificate shows again with curl. */
+  readonly call: HttpCall;
 }
 
-function render(d: AttackData, w: World): Outputs {
+let kitSet: VectorSet | undefined;
+
+/**
+ * A merchant's certification in a world: one failed check of the kit's first merchant case, the merchant's answer
+ * (body, Location), the run's appId and acceptance texts hostile, its secret the world's first.
+ */
+function certification(d: AttackData, w: World): { html: string; call: HttpCall } {
+  kitSet ??= loadVectorSet();
+  const merchantCase = liveCases(kitSet).find((l) => l.case.kind === 'merchant')?.case;
+  if (!merchantCase) throw new Error('the kit has no merchant case');
+  const secret = w.secrets[0] ?? '';
+  const sent = sentRecord(d, w);
+  const call: HttpCall = { method: 'POST', url: sent.url, headers: sent.headers, body: sent.body };
+  const run: RunResult = {
+    ...attackRun({ ...d, aborted: false }, w),
+    target: { kind: 'merchant', description: 'merchant at http://127.0.0.1:9/notify' },
+    cases: [
+      {
+        id: merchantCase.id,
+        kind: 'merchant',
+        file: 'merchant/webhook.yaml',
+        comment: merchantCase.comment,
+        spec: ['5.5'],
+        readings: [],
+        flags: [],
+        result: merchantCase.result,
+        status: 'fail',
+        verdict: 'failed',
+        message: `the merchant refused: ${w.text(d.errorMessage)}`,
+        durationMs: 3,
+        ops: [
+          {
+            op: 'merchant.webhook',
+            status: 'fail',
+            expected: 'accept',
+            message: `the merchant refused: ${w.text(d.errorMessage)}`,
+            durationMs: 3,
+            got: {
+              result: {
+                call: call as unknown as Json,
+                outcome: { kind: 'response', status: 500, body: w.text(d.got), location: w.text(d.reason), ms: 3 },
+                handling: 'server-error',
+                readings: 'accept',
+                accepting: `a 2xx with body ${w.text(d.listedReason)}`,
+              },
+            },
+          },
+        ],
+      },
+    ],
+  };
+  const r = certificationOf(run, kitSet, {
+    seed: 1,
+    timeoutMs: 5000,
+    // a command-line value: well-formed UTF-8
+    appId: Buffer.from(w.text(d.name), 'utf8').toString('utf8'),
+    appSecret: secret,
+    notifyUrl: 'http://127.0.0.1:9/notify',
+    returnUrl: 'http://127.0.0.1:9/return',
+    acceptBody: w.text(d.version),
+    returnRefusalBody: w.text(d.language),
+  });
+  return { html: finish(certificationHtml(r), w.secrets), call };
+}
+
+function render(d: AttackData, w: World, certify: boolean): Outputs {
   const run = attackRun(d, w);
   const secrets = w.secrets;
   const model = buildModel(run, secrets);
@@ -50,11 +124,20 @@ function render(d: AttackData, w: World): Outputs {
   const resultsJson = `${JSON.stringify(resultsJsonFromModel(model, secrets), null, 2)}\n`;
   // compare reads results.json files: this run's, and one of another implementation that passed every case
   const results = JSON.parse(resultsJson) as ResultsJson;
-  const other: ResultsJson = {
+  // a results.json from elsewhere: hostile text also where the kit writes its own words (a kind, an operation, a
+  // mistake, the vector set's hash), and its failures turned into passes (so every case differs)
+  const other = {
     ...results,
     implementation: { ...results.implementation, name: `${results.implementation.name} other` },
-    cases: results.cases.map((c) => ({ ...c, verdict: 'passed' })),
-  };
+    target: { ...results.target, kind: w.text(d.language) },
+    vectorSetHash: w.text(d.runName),
+    operations: results.operations.map((o) => ({ ...o, op: w.text(d.unknownOp) })),
+    cases: results.cases.map((c) => ({
+      ...c,
+      verdict: c.verdict === 'passed' ? 'failed' : 'passed',
+      diagnosis: [{ mistake: w.text(d.stale), message: w.text(d.diagnosis), ref: '§5.1', page: null }],
+    })),
+  } as ResultsJson;
   const entries: CompareEntry[] = [
     { key: describeImplementation(results.implementation), results, file: '/work/runs/a/results.json' },
     { key: describeImplementation(other.implementation), results: other, file: '/work/runs/b/results.json' },
@@ -65,8 +148,11 @@ function render(d: AttackData, w: World): Outputs {
   const io = redactingIo(raw, new Set(secrets));
   io.stdout(caseLines(run));
   io.stdout(summary(run));
+  const cert = certify ? certification(d, w) : { html: '', call: { method: 'POST' as const, url: '', headers: [] } };
   return {
     run,
+    certificate: cert.html,
+    call: cert.call,
     html: htmlFromModel(model, secrets),
     junit: junitFromModel(model, secrets),
     md: markdownFromModel(model, secrets),
@@ -149,6 +235,16 @@ function printedCommands(o: Outputs, d: AttackData, w: World): Printed[] {
   for (const c of facts) out.push({ where: 'report.html reproduce', command: c, expected: reproduce(failing) });
   const pres = htmlElementTexts(o.html, (el, parent) => el.tagName === 'pre' && parent.startsWith('the request again'));
   for (const c of pres) out.push({ where: 'report.html curl', command: c, expected: curl });
+  const again = htmlElementTexts(
+    o.certificate,
+    (el, parent) => el.tagName === 'pre' && parent.startsWith('the call again'),
+  );
+  for (const c of again)
+    out.push({
+      where: 'certification.html curl',
+      command: c,
+      expected: [curlArgv({ ...o.call, body: o.call.body ?? '' })],
+    });
   for (const c of markdownCommands(o.md, 'reproduce:'))
     out.push({ where: 'report.md reproduce', command: c, expected: reproduce(failing) });
   for (const c of markdownCommands(o.md, 'the request again'))
@@ -163,6 +259,7 @@ function printedCommands(o: Outputs, d: AttackData, w: World): Printed[] {
       ['report.html curl', 1],
       ['report.md curl', 1],
       ['results.json curl', 1],
+      ['certification.html curl', o.certificate === '' ? 0 : 1],
     ] as const)
       if (count(where) !== n) missing.push({ where, command: `(${count(where)} commands, not ${n})`, expected: [] });
   return [...out, ...missing];
@@ -172,32 +269,45 @@ function printedCommands(o: Outputs, d: AttackData, w: World): Printed[] {
  * Every finding of one data set.
  * @param d - the data
  * @param shell - where the printed commands run
+ * @param kinds - only the checks that can find these kinds (a counterexample's), to save their time; default all
  * @returns the findings (none: every writer held)
  */
-export function attackFindings(d: AttackData, shell: StubShell): Finding[] {
+export function attackFindings(d: AttackData, shell: StubShell, kinds?: readonly string[]): Finding[] {
+  const wants = (prefix: string): boolean => kinds === undefined || kinds.some((k) => k.startsWith(prefix));
+  const certify = wants('certification.html');
   const hostile = new World('hostile', d.secrets);
   const plain = new World('plain', d.secrets);
-  const h = render(d, hostile);
-  const p = render(d, plain);
+  const h = render(d, hostile, certify);
+  const p = render(d, plain, certify);
   const found: Finding[] = [];
-  found.push(...checkHtml('report.html', h.html, p.html));
-  found.push(...checkHtml('compare.html', h.compareHtml, p.compareHtml));
-  found.push(...checkMarkdown('report.md', h.md, p.md));
-  found.push(...checkMarkdown('step summary', h.stepSummary, p.stepSummary));
-  found.push(...checkMarkdown('compare.md', h.compareMd, p.compareMd));
+  const twin = (name: string, check: () => Finding[]): void => {
+    if (kinds === undefined || kinds.some((k) => k.startsWith(`${name}: `) && !k.startsWith(`${name}: secret`)))
+      found.push(...check());
+  };
+  twin('report.html', () => checkHtml('report.html', h.html, p.html));
+  twin('compare.html', () => checkHtml('compare.html', h.compareHtml, p.compareHtml));
+  if (certify) twin('certification.html', () => checkHtml('certification.html', h.certificate, p.certificate));
+  twin('report.md', () => checkMarkdown('report.md', h.md, p.md));
+  twin('step summary', () => checkMarkdown('step summary', h.stepSummary, p.stepSummary));
+  twin('compare.md', () => checkMarkdown('compare.md', h.compareMd, p.compareMd));
   const junit = checkJunit(h.junit, p.junit);
   found.push(...junit.found);
   found.push(...checkTerminal(h.terminal));
   const secrets = d.secrets;
-  found.push(...checkSecrets('report.html', [h.html, ...htmlTexts(h.html)], secrets));
-  found.push(...checkSecrets('compare.html', [h.compareHtml, ...htmlTexts(h.compareHtml)], secrets));
-  found.push(...checkSecrets('junit.xml', [h.junit, ...(junit.tree ? xmlTexts(junit.tree) : [])], secrets));
-  found.push(...checkSecrets('report.md', [h.md], secrets));
-  found.push(...checkSecrets('step summary', [h.stepSummary], secrets));
-  found.push(...checkSecrets('compare.md', [h.compareMd], secrets));
-  found.push(...checkSecrets('results.json', [h.resultsJson, ...jsonTexts(JSON.parse(h.resultsJson))], secrets));
-  found.push(...checkSecrets('run.log', [h.runLog], secrets));
-  found.push(...checkSecrets('terminal', [h.terminal], secrets));
+  const leaks = (name: string, texts: () => string[]): void => {
+    if (wants(`${name}: secret`)) found.push(...checkSecrets(name, texts(), secrets));
+  };
+  leaks('report.html', () => [h.html, ...htmlTexts(h.html)]);
+  leaks('compare.html', () => [h.compareHtml, ...htmlTexts(h.compareHtml)]);
+  if (certify) leaks('certification.html', () => [h.certificate, ...htmlTexts(h.certificate)]);
+  leaks('junit.xml', () => [h.junit, ...(junit.tree ? xmlTexts(junit.tree) : [])]);
+  leaks('report.md', () => [h.md]);
+  leaks('step summary', () => [h.stepSummary]);
+  leaks('compare.md', () => [h.compareMd]);
+  leaks('results.json', () => [h.resultsJson, ...jsonTexts(JSON.parse(h.resultsJson))]);
+  leaks('run.log', () => [h.runLog]);
+  leaks('terminal', () => [h.terminal]);
+  if (kinds !== undefined && !kinds.some((k) => k.endsWith(': argv'))) return found;
   const printed = printedCommands(h, d, hostile);
   const { ran, made } = shell.run(printed.map((c) => c.command));
   if (made.length > 0) found.push({ kind: 'commands: ran more than curl or npx', detail: `made ${made.join(', ')}` });
