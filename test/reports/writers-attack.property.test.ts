@@ -245,16 +245,21 @@ const describeFindings = (found: readonly Finding[]): string =>
   found.map((f) => `- ${f.kind}: ${f.detail.slice(0, 600)}`).join('\n');
 
 describe('every report writer under attack', () => {
-  it('renders hostile data into pages, XML, Markdown, commands and terminal lines that hold', () => {
-    fc.assert(
-      fc.property(attackArb, (d) => {
-        const found = attackFindings(d, shell).filter((f) => strict || !KNOWN_FAILING.has(f.kind));
-        if (found.length > 0) throw new Error(`the writers broke:\n${describeFindings(found)}`);
-      }),
-      { numRuns: runs, seed, ...(path !== undefined ? { path, endOnFailure: true } : {}) },
-    );
-    expect(runs).toBeGreaterThan(0);
-  });
+  it(
+    'renders hostile data into pages, XML, Markdown, commands and terminal lines that hold',
+    () => {
+      fc.assert(
+        fc.property(attackArb, (d) => {
+          const found = attackFindings(d, shell).filter((f) => strict || !KNOWN_FAILING.has(f.kind));
+          if (found.length > 0) throw new Error(`the writers broke:\n${describeFindings(found)}`);
+        }),
+        { numRuns: runs, seed, ...(path !== undefined ? { path, endOnFailure: true } : {}) },
+      );
+      expect(runs).toBeGreaterThan(0);
+      // about 0.1 s an input (more while a failure shrinks)
+    },
+    20_000 + runs * 1000,
+  );
 
   it('lists no known failure without its counterexample', () => {
     const shown = new Set(COUNTEREXAMPLES.flatMap((c) => c.kinds));

@@ -6,9 +6,10 @@
  * - HTML: the page of the hostile run and the page of its plain twin (attack-data.ts) parsed by parse5 (the WHATWG
  *   parser a browser uses) give the same elements, comments and attributes in the same order: same tag, same
  *   attribute names, same attribute values where the twin's value holds no token (where it holds one, the hostile
- *   value must match the twin's with each token as any text). Inside a signature content table (whose rows follow the
- *   content's lines) every element must be one the content view writes. A twin rather than an allow-list: an
- *   injected `<p class="comment">` is an element the kit writes too, and only the count shows it.
+ *   value must start as the twin's does up to its first token — the kit sanitises names in values — and a link that
+ *   starts with one has no scheme but http(s); `title` and `alt` hold text). Inside a signature content table (whose
+ *   rows follow the content's lines) every element must be one the content view writes. A twin rather than an
+ *   allow-list: an injected `<p class="comment">` is an element the kit writes too, and only the count shows it.
  * - Markdown: the same twin comparison over markdown-it's tokens (CommonMark, with GFM tables; block and inline,
  *   text and escapes left out: they follow the text), which sees a fence or a quote closed early, raw HTML, a link,
  *   emphasis, a list or a table cell that the data made; and every link's href is http(s), relative or an anchor.
@@ -18,7 +19,7 @@
  *   in text, nesting), and the same element tree as the twin's.
  * - Secrets: every variant of every secret, computed here (not by the kit's masker), searched in every output,
  *   ASCII case ignored for the text variants; in HTML and XML also in the decoded text and attribute values.
- * - Terminal: no control character (C0 but LF, DEL, C1, U+2028/2029) and no secret variant.
+ * - Terminal: no control character (C0 but tab and LF, DEL, C1, U+2028/2029) and no secret variant.
  */
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import markdownItFactory, { type Token } from 'markdown-it';
@@ -372,8 +373,8 @@ export function checkSecrets(name: string, texts: readonly string[], secrets: re
   return found;
 }
 
-/** Control characters a terminal must not get from untrusted text: C0 but LF, DEL, C1, the Unicode line breaks. */
-export const TERMINAL_CONTROL = /[\0-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]/;
+/** Control characters a terminal must not get from untrusted text: C0 but tab and LF, DEL, C1, U+2028/2029. */
+export const TERMINAL_CONTROL = /[\0-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/;
 
 /**
  * Checks what the CLI printed.

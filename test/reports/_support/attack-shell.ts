@@ -71,7 +71,7 @@ export class StubShell {
     const ran = commands.map((_, i) => {
       const fields = (read(`${i}.argv`) ?? '').split('\0').slice(0, -1);
       const calls: Ran[] = [];
-      for (let k = 0; k < fields.length; ) {
+      for (let k = 0; k < fields.length;) {
         const n = Number(fields[k]);
         calls.push({ argv: fields.slice(k + 1, k + 1 + n), stdin: '' });
         k += n + 1;
