@@ -14,7 +14,8 @@
  * A failure prints its seed and path; PGV2KIT_ATTACK_SEED=<seed> PGV2KIT_ATTACK_PATH=<path> replays it.
  * PGV2KIT_ATTACK_STRICT=1 reports the known failures too (KNOWN_FAILING below): the property shrinks one to a smallest
  * input, and each counterexample test says what it found.
- * Cost at the default 4 inputs: about 2.4 s of CPU for the file (the counterexamples included), on a 2-core machine.
+ * Cost at the default 4 inputs (counterexamples included): about 1.9 s of CPU above a trivial test file, 1.0 s of
+ * tests, on a 2-core machine. About 0.1 s an input beyond that: 1,000 inputs take some 100 s.
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
