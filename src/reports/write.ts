@@ -258,9 +258,15 @@ async function writeFlushed(path: string, text: string): Promise<void> {
   }
 }
 
-function logText(model: ReportModel, secrets: readonly string[]): string {
-  // run.log is plain text, one line each: each line is masked as data (it came masked from the model; this is the
-  // safety net, with the same masker)
+/**
+ * run.log: the run's log lines as plain text, one a line, each masked as data (they come masked from the model;
+ * this is the safety net, with the same masker).
+ * @param model - the run's model
+ * @param secrets - texts to mask
+ * @returns the file's text
+ * @example logText(buildModel(run, []), []) // 'line 1\nline 2\n'
+ */
+export function logText(model: ReportModel, secrets: readonly string[]): string {
   const redactor = new Redactor(secrets);
   return model.log.map((l) => `${redactor.text(l)}\n`).join('');
 }

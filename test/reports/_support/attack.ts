@@ -3,7 +3,8 @@
  * every check of attack-checks.ts run over the renders; the printed commands run in `sh` with curl and npx stubbed
  * (attack-shell.ts), each against the argv the test's own data says it must have.
  */
-import { buildModel, finish } from '../../../src/reports/_model.js';
+import { buildModel } from '../../../src/reports/_model.js';
+import { logText } from '../../../src/reports/write.js';
 import { htmlFromModel } from '../../../src/reports/html.js';
 import { junitFromModel } from '../../../src/reports/junit.js';
 import { markdownFromModel, stepSummaryFromModel } from '../../../src/reports/markdown.js';
@@ -14,7 +15,7 @@ import { redactingIo, type CliIo } from '../../../src/cli/io.js';
 import { describeImplementation, type Json } from '../../../src/subjects/subject.js';
 import type { RunResult } from '../../../src/runner/result.js';
 import { certificationOf } from '../../../src/roles/merchant/certify/certify.js';
-import { certificationHtml } from '../../../src/roles/merchant/certify/html.js';
+import { certificationPages } from '../../../src/roles/merchant/certify/report.js';
 import type { HttpCall } from '../../../src/roles/merchant/as-gateway/call.js';
 import { liveCases, loadVectorSet } from '../../../src/vectors/load.js';
 import type { VectorSet } from '../../../src/vectors/types.js';
@@ -113,7 +114,8 @@ function certification(d: AttackData, w: World): { html: string; call: HttpCall 
     acceptBody: w.text(d.version),
     returnRefusalBody: w.text(d.language),
   });
-  return { html: finish(certificationHtml(r), w.secrets), call };
+  const html = certificationPages(r, w.secrets).find((p) => p.name === 'certification.html')?.content ?? '';
+  return { html, call };
 }
 
 function render(d: AttackData, w: World, certify: boolean): Outputs {
@@ -158,7 +160,7 @@ function render(d: AttackData, w: World, certify: boolean): Outputs {
     md: markdownFromModel(model, secrets),
     stepSummary: stepSummaryFromModel(model, secrets, '/work/reports/run'),
     resultsJson,
-    runLog: finish(model.log.map((l) => `${l}\n`).join(''), secrets),
+    runLog: logText(model, secrets),
     compareHtml: compareHtml(entries, '/work/compare'),
     compareMd: compareMarkdown(entries),
     terminal,

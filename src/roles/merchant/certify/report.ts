@@ -42,23 +42,36 @@ export async function writeCertificationReports(
   result: CertificationResult,
   options: { readonly dir: string; readonly secrets: readonly string[] },
 ): Promise<{ dir: string; files: string[] }> {
+  return writeReports(result.run, { ...options, extra: certificationPages(result, options.secrets) });
+}
+
+/**
+ * The certification's own pages (certification.json, .md and .html) as they are written beside the run's reports:
+ * masked as data, then rendered, each page escaping for its format. A page is never rewritten after it is rendered:
+ * a secret that is markup (`<p class="comment">`) would turn the page's own tags into attributes (issue 25, item 1).
+ * @param result - the certification
+ * @param secrets - texts to mask
+ * @returns the pages, by file name
+ * @example
+ * certificationPages(result, [appSecret]).map((p) => p.name)
+ * // ['certification.json', 'certification.md', 'certification.html']
+ */
+export function certificationPages(
+  result: CertificationResult,
+  secrets: readonly string[],
+): Array<{ readonly name: string; readonly content: string }> {
   const { run, ...certification } = result;
-  // masked as data, then rendered (each page escapes for its format); a page is never rewritten after it is rendered:
-  // a secret that is markup (`<p class="comment">`) would turn the page's own tags into attributes (issue 25, item 1)
-  const redactor = new Redactor(options.secrets);
+  const redactor = new Redactor(secrets);
   const clean = redactor.data(certification);
   const page: CertificationResult = {
     ...clean,
     run: { ...run, implementation: redactor.data(run.implementation) },
   };
-  return writeReports(run, {
-    ...options,
-    extra: [
-      { name: 'certification.json', content: `${JSON.stringify(clean, null, 2)}\n` },
-      { name: 'certification.md', content: certificationMarkdown(page) },
-      { name: 'certification.html', content: certificationHtml(page) },
-    ],
-  });
+  return [
+    { name: 'certification.json', content: `${JSON.stringify(clean, null, 2)}\n` },
+    { name: 'certification.md', content: certificationMarkdown(page) },
+    { name: 'certification.html', content: certificationHtml(page) },
+  ];
 }
 
 /**
