@@ -264,7 +264,9 @@ async function writeFlushed(path: string, text: string): Promise<void> {
  * @param model - the run's model
  * @param secrets - texts to mask
  * @returns the file's text
- * @example logText(buildModel(run, []), []) // 'line 1\nline 2\n'
+ * @example
+ * import { buildModel } from './_model.js';
+ * logText({ ...buildModel(run, []), log: ['started', 'ended'] }, []) // 'started\nended\n'
  */
 export function logText(model: ReportModel, secrets: readonly string[]): string {
   const redactor = new Redactor(secrets);
