@@ -43,24 +43,40 @@ async function signalKit(
 ): Promise<{ exit: number | null; stdout: string; stderr: string; pid: number; ms: number; aliveAtSignal: boolean }> {
   const pidFile = join(cwd, 'testee.pid');
   const testee = `echo $$ > "${pidFile}"; exec "${process.execPath}" "${script}"`;
-  const child = spawn(process.execPath, [BIN, ...args(testee)], {
+  const kit = await startKit(args(testee), cwd, o.env ?? {}, (output) => o.ready(output, pidFile));
+  await new Promise((r) => setTimeout(r, o.settleMs ?? 0));
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  const aliveAtSignal = alive(pid);
+  const started = Date.now();
+  const { exit, stdout, stderr } = await kit.signal(signal);
+  return { exit, stdout, stderr, pid, ms: Date.now() - started, aliveAtSignal };
+}
+
+/** The kit as a real process, its output collected; resolves once `ready` holds of its output (or 15 s passed). */
+async function startKit(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+  ready: (output: string) => boolean,
+): Promise<{ signal: (s: NodeJS.Signals) => Promise<{ exit: number | null; stdout: string; stderr: string }> }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
-    env: { ...process.env, ...o.env, CI: 'true' },
+    env: { ...process.env, ...env, CI: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
+  const closed = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
   const until = Date.now() + 15_000;
-  while (!o.ready(stdout + stderr, pidFile) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-  await new Promise((r) => setTimeout(r, o.settleMs ?? 0));
-  const pid = Number(readFileSync(pidFile, 'utf8'));
-  const aliveAtSignal = alive(pid);
-  const started = Date.now();
-  child.kill(signal);
-  const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-  return { exit, stdout, stderr, pid, ms: Date.now() - started, aliveAtSignal };
+  while (!ready(stdout + stderr) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  return {
+    signal: async (s) => {
+      child.kill(s);
+      return { exit: await closed, stdout, stderr };
+    },
+  };
 }
 
 describe.concurrent('--max-failures and --bail', () => {
@@ -402,24 +418,14 @@ describe.concurrent('a signal stops certify, as a real process', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const child = spawn(
-        process.execPath,
-        [BIN, 'certify', '--notify-url', `${url}/n`, '--return-url', `${url}/r`, '--report-dir', 'r', '--json'],
-        {
-          cwd,
-          env: { ...process.env, PGV2_APP_ID: 'app-1', PGV2_APP_SECRET: 'stop-early-secret-1', CI: 'true' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
+      const kit = await startKit(
+        ['certify', '--notify-url', `${url}/n`, '--return-url', `${url}/r`, '--report-dir', 'r', '--json'],
+        cwd,
+        { PGV2_APP_ID: 'app-1', PGV2_APP_SECRET: 'stop-early-secret-1' },
+        (output) => output.includes('certifying'),
       );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
-      const until = Date.now() + 15_000;
-      while (!stderr.includes('certifying') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 700));
-      child.kill('SIGINT');
-      const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      const { exit, stdout, stderr } = await kit.signal('SIGINT');
       expect(exit, stderr).toBe(130);
       const doc = JSON.parse(stdout) as Record<string, unknown>;
       expect(doc).toMatchObject({ verdict: 'NOT CERTIFIED', exitCode: 130 });
