@@ -194,6 +194,13 @@ const COUNTEREXAMPLES: ReadonlyArray<{
   },
   {
     title:
+      "a line or paragraph separator (U+2028, U+2029) or a bidi mark or isolate (U+200F, U+2066) in a case's " +
+      'message reaches the terminal',
+    kinds: ['terminal: control character'],
+    data: data({ message: lit('<script>\u2028\n\u2029 \u200f\u2066x') }),
+  },
+  {
+    title:
       "a secret in upper case, its base64, base64url, JSON-escaped, percent-encoded and HTML-escaped forms in a case's " +
       'message reach the terminal (the files mask what they hold of it)',
     kinds: [
@@ -305,7 +312,8 @@ describe('the checks can fail', () => {
 
   it('control characters in the terminal', () => {
     expect(checkTerminal('FAILED a: b\n  c\n')).toEqual([]);
-    for (const c of ['\x1b', '\r', '\0', '\x85', '\u2028']) expect(checkTerminal(`a${c}b\n`)).not.toEqual([]);
+    for (const c of ['\x1b', '\r', '\0', '\x85', '\u2028', '\u2029', '\u200e', '\u061c', '\u202e', '\u2069'])
+      expect(checkTerminal(`a${c}b\n`)).not.toEqual([]);
   });
 
   it('a command that runs something else, or more', () => {
