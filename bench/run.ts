@@ -65,7 +65,7 @@ if (wanted('startup')) process.stdout.write(benchStartup());
 if (wanted('compare-scale')) process.stdout.write(benchCompareScale());
 // 1,000 shards merged, 10 shards merged and the files parsed, each in a child: its table and two ratio lines.
 if (wanted('merge-scale')) process.stdout.write(await benchMergeScale());
-// The report writers' attack property with 1,000 inputs from a fresh seed (~100 s): inputs, seed, time, findings.
+// The report writers' attack property with 1,000 inputs from a fresh seed (~60 s): inputs, seed, time, findings.
 if (wanted('writers-attack')) process.stdout.write(benchWritersAttack());
 
 const ratios = results.flatMap((r) => r.ratios);
