@@ -12,6 +12,7 @@
  *     npx tsx bench/run.ts startup      # only start-up: pgv2kit --help against node -e 0
  *     npx tsx bench/run.ts compare      # only compare-scale: 100 implementations and a 100,000-case file
  *     npx tsx bench/run.ts merge        # only merge-scale: pgv2kit merge of 1,000 shards against parsing them
+ *     npx tsx bench/run.ts attack       # only writers-attack: the report writers' attack property, 1,000 inputs
  * @module
  */
 import { loadVectorSet } from '../dist/index.js';
@@ -21,6 +22,7 @@ import { benchFuzzSpeed } from './fuzz-speed.js';
 import { benchPropertiesOverhead } from './properties-overhead.js';
 import { benchStartup } from './startup.js';
 import { benchMergeScale } from './merge-scale.js';
+import { benchWritersAttack } from './writers-attack.js';
 import { benchGatewayLoad } from './gateway-load.js';
 import { benchGatewayFlood } from './gateway-flood.js';
 import { formatNumber, machine, summarize, table, type BenchResult, type Ratio } from './_measure.js';
@@ -63,6 +65,8 @@ if (wanted('startup')) process.stdout.write(benchStartup());
 if (wanted('compare-scale')) process.stdout.write(benchCompareScale());
 // 1,000 shards merged, 10 shards merged and the files parsed, each in a child: its table and two ratio lines.
 if (wanted('merge-scale')) process.stdout.write(await benchMergeScale());
+// The report writers' attack property with 1,000 inputs from a fresh seed (~60 s): inputs, seed, time, findings.
+if (wanted('writers-attack')) process.stdout.write(benchWritersAttack());
 
 const ratios = results.flatMap((r) => r.ratios);
 if (ratios.length > 0) {

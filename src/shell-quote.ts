@@ -30,6 +30,51 @@ export function isPrintableAscii(text: string): boolean {
 }
 
 /**
+ * Whether a word is shown as it is, in single quotes, on a printed line that a reader copies from a page, a
+ * Markdown file or a terminal: no control character (C0 and C1, LF, CR and tab included), no format character (the
+ * bidi controls, a zero-width space, a BOM), no line or paragraph separator, no space other than U+0020, no lone
+ * surrogate, no private-use, unassigned or non-character code point. What a writer would escape, a renderer drop or
+ * a copy change.
+ * @param word - any text
+ * @returns true when the word can be printed as itself
+ * @example isShowable('café über') // true
+ * @example isShowable('a\x1b[31m') // false
+ */
+export function isShowable(word: string): boolean {
+  return !UNSHOWABLE.test(word);
+}
+
+/** A piece of a printed command that is the kit's own text, written as it is (a placeholder: `<as in this run>`). */
+export interface RawText {
+  readonly raw: string;
+}
+
+/**
+ * A command as one line to print and to paste into any POSIX shell, exact for any argv: each word as
+ * {@link shellQuote} writes it when it {@link isShowable} is; else its bytes by {@link shellPrintf} in a command
+ * substitution, `"$(printf '…')"` (printable ASCII only, whatever the bytes); and a word that ends with a line feed,
+ * which a command substitution drops, through a variable set first on the same line with a mark after the bytes,
+ * `pgv2kit_1="$(printf 'a\nx')"; cmd "${pgv2kit_1%x}"` (the shell sets that variable). POSIX sh has no `$'…'`.
+ * @param words - the argv, or the kit's own text as {@link RawText}
+ * @returns the line
+ * @example shellLine(['npx', 'pgv2kit', 'run', '--testee', 'node a.mjs']) // "npx pgv2kit run --testee 'node a.mjs'"
+ * @example shellLine(['echo', 'a\tb']) // `echo "$(printf 'a\\tb')"`
+ * @example shellLine(['echo', 'a\n']) // `pgv2kit_1="$(printf 'a\\nx')"; echo "\${pgv2kit_1%x}"`
+ */
+export function shellLine(words: ReadonlyArray<string | RawText>): string {
+  const set: string[] = [];
+  const line = words.map((w) => {
+    if (typeof w !== 'string') return w.raw;
+    if (isShowable(w)) return shellQuote(w);
+    if (!w.endsWith('\n')) return `"$(${shellPrintf(w)})"`;
+    const name = `pgv2kit_${set.length + 1}`;
+    set.push(`${name}="$(${shellPrintf(`${w}x`)})"; `);
+    return `"\${${name}%x}"`;
+  });
+  return `${set.join('')}${line.join(' ')}`;
+}
+
+/**
  * A `printf` command for any POSIX shell (dash, bash, zsh, busybox) that writes exactly these
  * bytes: LF, CR and tab as `\n`, `\r`, `\t`; every other byte outside printable ASCII, and `'`,
  * as a 3-digit octal escape (`\303\251` for é, `\047` for `'`); `\` as `\\`, `%` as `%%`.
@@ -53,6 +98,9 @@ export function shellPrintf(bytes: Uint8Array | string): string {
   }
   return `printf '${format}'`;
 }
+
+/** What {@link isShowable} refuses: controls, format characters, separators, unusual spaces, surrogates, … */
+const UNSHOWABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u;
 
 /** The bytes {@link shellPrintf} writes as a letter escape. */
 const ESCAPES: Readonly<Record<number, string>> = { 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t' };

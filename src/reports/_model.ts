@@ -10,7 +10,7 @@ import type { Choice, OpStatus } from '../checks/outcome.js';
 import type { CaseResult, Diagnosis, RunAborted, RunResult, RunStopped, Totals, Verdict } from '../runner/result.js';
 import { runConformant, runPassed } from '../runner/result.js';
 import { otherTargetsLine, type OperationCoverage } from '../runner/coverage.js';
-import { shellQuote } from '../shell-quote.js';
+import { shellLine, type RawText } from '../shell-quote.js';
 import { describeImplementation, type Json } from '../subjects/subject.js';
 import { diffContents, viewContent, type ContentDiff, type ContentView } from './_content.js';
 import { decodeBase64, Redactor } from './redact.js';
@@ -289,8 +289,10 @@ export function judgeRun(m: RunJudged): { readonly conformant: boolean; readonly
 }
 
 /**
- * The command that runs one case alone against the run's target, as a user types it in a POSIX
- * shell: the testee command or module path quoted, a property with its replay.
+ * The command that runs one case alone against the run's target, as a user pastes it into a POSIX
+ * shell: the testee command or module path quoted, a property with its replay; exact for any text
+ * ({@link shellLine}: a word holding a control or another character no page shows as it is goes
+ * through `printf`).
  * @param target - the run's target
  * @param id - the case
  * @param replay - a property's `<seed>:<path>`, when it failed
@@ -303,20 +305,19 @@ export function judgeRun(m: RunJudged): { readonly conformant: boolean; readonly
  */
 export function reproduceCommand(target: RunResult['target'], id: string, replay?: string): string {
   // an SDK run against a given gateway: its command as given, and that gateway (the description is a sentence)
-  const sdk = shellQuote(target.command ?? target.description);
-  const given = target.clientGateway !== undefined ? ` --gateway ${shellQuote(target.clientGateway)}` : '';
-  const how: Record<RunResult['target']['kind'], string> = {
-    reference: '',
-    testee: ` --testee ${sdk}${given}`,
-    module: ` --module ${sdk}${given}`,
-    gateway: ` --gateway ${shellQuote(target.description)}`,
+  const sdk = target.command ?? target.description;
+  const given = target.clientGateway !== undefined ? ['--gateway', target.clientGateway] : [];
+  const how: Record<RunResult['target']['kind'], ReadonlyArray<string | RawText>> = {
+    reference: [],
+    testee: ['--testee', sdk, ...given],
+    module: ['--module', sdk, ...given],
+    gateway: ['--gateway', target.description],
     // the merchant role's URLs are the run's own (its description is a sentence): said, not guessed
-    merchant: ' --merchant --notify-url <as in this run> --return-url <as in this run>',
+    merchant: [{ raw: '--merchant --notify-url <as in this run> --return-url <as in this run>' }],
   };
-  const replayFlag = replay !== undefined ? ` --replay ${shellQuote(`${id}=${replay}`)}` : '';
-  const only = `--only ${shellQuote(`id:${id}`)}${replayFlag}`;
+  const replayFlag = replay !== undefined ? ['--replay', `${id}=${replay}`] : [];
   // npx finds the kit installed in the project or globally: the command works where it is pasted
-  return `npx pgv2kit run${how[target.kind]} ${only}`;
+  return shellLine(['npx', 'pgv2kit', 'run', ...how[target.kind], '--only', `id:${id}`, ...replayFlag]);
 }
 
 /**

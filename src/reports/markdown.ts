@@ -28,6 +28,7 @@ import {
 import { clipped, contentLines, diffLines, jsonText } from './_text.js';
 import { visibleForbidden } from './escape.js';
 import { Redactor } from './redact.js';
+import { shellLine } from '../shell-quote.js';
 import { docsNamed, explained, inKit } from '../docs/cite.js';
 import { DOCS, failureRef, mistakeRef, type DocRef } from '../docs/refs.js';
 
@@ -96,8 +97,8 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push('| | |', '|---|---|');
   out.push(`| Implementation | ${cell(implementationLine(m))} |`);
   out.push(`| Kit | ${cell(`${m.kit.name} ${m.kit.version}`)} |`);
-  out.push(`| Vector set | ${code(m.vectorSetHash)} |`);
-  out.push(`| Target | ${cell(m.target.kind)}: ${code(m.target.description)} |`);
+  out.push(`| Vector set | ${cellCode(m.vectorSetHash)} |`);
+  out.push(`| Target | ${cell(m.target.kind)}: ${cellCode(m.target.description)} |`);
   out.push(`| Run | ${cell(m.runName)} |`);
   out.push(`| Date | ${cell(`${m.startedAt} → ${m.finishedAt} (${seconds(m.durationMs)} s)`)} |`);
   out.push(`| Selection | ${selection(m)} |`);
@@ -121,7 +122,7 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`## Acceptable cases: what the implementation chose (${acceptable.length})`, '');
   if (acceptable.length > 0) {
     out.push('| case | chose | message |', '|---|---|---|');
-    for (const c of acceptable) out.push(`| ${code(c.id)} | ${cell(choiceText(c))} | ${cell(c.message)} |`);
+    for (const c of acceptable) out.push(`| ${cellCode(c.id)} | ${cell(choiceText(c))} | ${cell(c.message)} |`);
   } else out.push('None.');
   out.push('');
 
@@ -133,7 +134,7 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
       '| case | advisory | message |',
       '|---|---|---|',
     );
-    for (const c of advised) out.push(`| ${code(c.id)} | ${cell(c.advisory ?? '')} | ${cell(c.message)} |`);
+    for (const c of advised) out.push(`| ${cellCode(c.id)} | ${cell(c.advisory ?? '')} | ${cell(c.message)} |`);
     out.push('');
   }
 
@@ -141,7 +142,7 @@ export function markdownFromModel(m: ReportModel, secrets: readonly string[]): s
   out.push(`## Expected failures (${xfail.length})`, '');
   if (xfail.length > 0) {
     out.push('| case | listed reason | message |', '|---|---|---|');
-    for (const c of xfail) out.push(`| ${code(c.id)} | ${cell(c.listedReason ?? '')} | ${cell(c.message)} |`);
+    for (const c of xfail) out.push(`| ${cellCode(c.id)} | ${cell(c.listedReason ?? '')} | ${cell(c.message)} |`);
   } else out.push('None.');
   out.push('');
 
@@ -247,21 +248,65 @@ export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[],
 }
 
 /**
- * Escapes text for Markdown prose (one line: line breaks become spaces).
+ * Escapes text for Markdown inline text, in any context — a paragraph, a list item, a heading, a quote, a table
+ * cell: one line (line breaks become spaces), every character inline Markdown reads escaped, and what would start a
+ * block where the text starts a line (a list's `-`, `+` or `1.`, a thematic break or a setext underline, leading
+ * spaces or a tab that would make code) made plain text.
  * @param text - any text
  * @returns the escaped text
  * @example md('a*b_c') // 'a\\*b\\_c'
+ * @example md('1. n') // '1\\. n'
+ * @example md('    x') // '&#32;   x'
  */
 export function md(text: string): string {
-  return visibleForbidden(text)
-    .replace(LINE_BREAK, ' ')
-    .replace(/[\\`*_[\]<>|~&#!]/g, (ch) => `\\${ch}`);
+  return inline(text).replace(BLOCK_START, (m: string, space: string | undefined) =>
+    space !== undefined ? `&#${space.charCodeAt(0)};` : `${m.slice(0, -1)}\\${m.slice(-1)}`,
+  );
+}
+
+/**
+ * Text as one Markdown code span for prose, a list item or a heading (a reproduce line, a curl line, an id): line
+ * breaks as spaces, the fence longer than any run of backticks in it, and nothing else changed — what a reader copies
+ * from the rendered span is the text. Not for a table cell (there `|` ends the cell: {@link cellCode}).
+ * @param text - any text
+ * @returns the code span
+ * @example code('a | b') // '`a | b`'
+ * @example code('a`b') // '``a`b``'
+ */
+export function code(text: string): string {
+  return span(visibleForbidden(text).replace(LINE_BREAK, ' '));
+}
+
+/**
+ * Text as one Markdown code span in a table cell: as {@link code}, and `|` escaped (GFM reads `\\|` in a cell as
+ * `|`, even in a code span).
+ * @param text - any text
+ * @returns the code span
+ * @example cellCode('a|b') // '`a\\|b`'
+ */
+export function cellCode(text: string): string {
+  return span(visibleForbidden(text).replace(LINE_BREAK, ' ').replace(/\|/g, '\\|'));
 }
 
 // --- internal ---
 
 /** What a Markdown renderer may take for a line break: LF, CR, CRLF; U+2028, U+2029 (U+0085 is made visible). */
 const LINE_BREAK = /\r\n|\r|\n|\u2028|\u2029/g;
+
+/** Text escaped for inline Markdown, on one line: what {@link md} does but at the start of a line. */
+function inline(text: string): string {
+  return visibleForbidden(text)
+    .replace(LINE_BREAK, ' ')
+    .replace(/[\\`*_[\]<>|~&#!]/g, (ch) => `\\${ch}`);
+}
+
+/**
+ * What starts a block at the start of a line, once inline characters are escaped: a space or a tab (code, or a list
+ * item's continuation), a bullet `-` or `+` (followed by a space, a tab or nothing), a thematic break or a setext
+ * underline (`---`, `=`), an ordered list's `1.` or `1)` (followed by a space, a tab or nothing). (`*`, `_`, `#`,
+ * `>`, `<`, `|`, `~` and the backtick are escaped wherever they are.)
+ */
+const BLOCK_START = /^([ \t])|^=|^-(?=[ \t-]|$)|^\+(?=[ \t]|$)|^\d{1,9}[.)](?=[ \t]|$)/;
 
 /**
  * A run that ended before any case: a quoted box at the top, with the command (or URL), how it ended and, for a
@@ -288,8 +333,9 @@ function abortedBox(a: NonNullable<ReportModel['aborted']>): string[] {
   return [...lines.map((l) => (l === '' ? '>' : `> ${l}`)), ''];
 }
 
+/** Text for a table cell: inline Markdown escaped (a cell holds no block). */
 function cell(text: string): string {
-  return md(text);
+  return inline(text);
 }
 
 /**
@@ -299,10 +345,13 @@ function cell(text: string): string {
  * @example withCode('append an `LF` *now*') // 'append an `LF` \\*now\\*'
  */
 export function withCode(text: string): string {
-  return text
-    .split(/(`[^`]+`)/)
-    .map((part, i) => (i % 2 === 1 ? code(part.slice(1, -1)) : md(part)))
-    .join('');
+  return (
+    text
+      .split(/(`[^`]+`)/)
+      // only the first part can start a line
+      .map((part, i) => (i % 2 === 1 ? code(part.slice(1, -1)) : i === 0 ? md(part) : inline(part)))
+      .join('')
+  );
 }
 
 /** How to fix what a failure kind's page explains, after a sentence that said what happened; '' without such a page. */
@@ -312,17 +361,13 @@ function fixLine(ref: DocRef | undefined): string {
 }
 
 /**
- * Text as one Markdown code span, safe in a table cell: line breaks as spaces, `|` escaped, a
- * fence longer than any run of backticks in it.
- * @param text - any text
- * @returns the code span
- * @example code('a|b') // '`a\\|b`'
+ * A code span around flat text: the fence one backtick longer than the longest run inside; padded with a space on
+ * each side when the text starts or ends with a backtick or a space (CommonMark strips one from each side then).
  */
-export function code(text: string): string {
-  const flat = visibleForbidden(text).replace(LINE_BREAK, ' ').replace(/\|/g, '\\|');
+function span(flat: string): string {
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  const pad = /^[ `]|[ `]$/.test(flat) && /[^ ]/.test(flat) ? ' ' : '';
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
@@ -339,8 +384,8 @@ function fenced(lines: readonly string[], lang = ''): string[] {
 }
 
 function selection(m: ReportModel): string {
-  const only = m.selection.only.length > 0 ? `only ${m.selection.only.map(code).join(', ')}` : '';
-  const skip = m.selection.skip.length > 0 ? `skip ${m.selection.skip.map(code).join(', ')}` : '';
+  const only = m.selection.only.length > 0 ? `only ${m.selection.only.map(cellCode).join(', ')}` : '';
+  const skip = m.selection.skip.length > 0 ? `skip ${m.selection.skip.map(cellCode).join(', ')}` : '';
   return [only, skip].filter(Boolean).join('; ') || 'all cases';
 }
 
@@ -352,7 +397,7 @@ function operationTable(m: ReportModel): string[] {
     '|---|---|--:|--:|--:|--:|--:|--:|',
     ...m.operations.map(
       (o) =>
-        `| ${code(o.op)} | ${o.offered ? 'yes' : '**no**'} | ${o.cases} | ${n(o.ran)} | ${n(o.passed)} | ` +
+        `| ${cellCode(o.op)} | ${o.offered ? 'yes' : '**no**'} | ${o.cases} | ${n(o.ran)} | ${n(o.passed)} | ` +
         `${n(o.failed)} | ${n(o.error)} | ${o.notRun > 0 ? `**${o.notRun}**` : '·'} |`,
     ),
   ];
@@ -395,7 +440,7 @@ function failure(c: CaseView): string[] {
   if (c.property?.replay !== undefined) {
     out.push(
       `- property: seed ${c.property.seed}, ${c.property.runs} inputs, ${c.property.shrinks ?? 0} shrinks; ` +
-        `replay: \`pgv2kit run … --replay ${md(c.id)}=${md(c.property.replay)}\``,
+        `replay: ${code(shellLine([{ raw: 'pgv2kit run …' }, '--replay', `${c.id}=${c.property.replay}`]))}`,
     );
     out.push(
       '',

@@ -4,7 +4,8 @@
  * and error messages use too) with the same rule: each secret of 6 characters or more in any
  * ASCII case, JSON-escaped, percent-encoded or HTML-escaped; any run of 12 bytes of a secret
  * (ASCII case ignored: a trimmed, truncated or re-cased secret; shorter shared runs such as
- * `-gateway` stay readable); base64 runs in free text that decode to secret material. It adds
+ * `-gateway` stay readable); base64 and base64url runs that decode to secret material, in free
+ * text and in contents alike. It adds
  * content carried as `contentB64` (decoded, masked, stored as `contentText`). The model is
  * masked as data before any page is rendered; nothing rewrites a rendered document.
  * @module

@@ -39,7 +39,9 @@ export const REPORT_CSS = [
   '.v-skipped,.v-partial,.v-expected-failure{color:var(--warn);background:#fffaeb}',
   'article.case{border:1px solid var(--line);border-left:4px solid var(--bad);border-radius:6px;' +
     'padding:.4rem 1rem;margin:1rem 0}',
-  'article.case h3{margin:.3rem 0}.facts,.where{color:var(--muted);margin:.2rem 0}',
+  'article.case h3{margin:.3rem 0}.facts,.where{color:var(--muted);margin:.2rem 0}' +
+    // a reproduce line is copied as shown: its spaces kept
+    '.facts code{white-space:pre-wrap}',
   '.op{border-top:1px dashed var(--line);margin-top:.6rem;padding-top:.4rem}.op h4{margin:.2rem 0;font-weight:500}',
   '.s-fail,.s-error{color:var(--bad)}.s-pass{color:var(--ok)}.s-skip{color:var(--warn)}',
   '.sbs{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:.8rem}' +

@@ -16,8 +16,10 @@
  *   `‹N bytes masked: part of a secret›` over the whole run of such bytes;
  * - a run of 8 bytes of a secret at most 2 bytes from a range masked above (with the bytes
  *   between): the rest of a secret that differs inside (one byte changed in its middle);
- * - a base64 run (12 or more base64 characters) whose bytes, at any alignment, hold one of the
- *   above, shown as {@link BASE64_MASK}.
+ * - a base64 run (12 or more characters of the standard alphabet `+` `/` or of the URL-safe one `-` `_`,
+ *   padded or not) whose bytes, at any alignment, hold one of the above, shown as {@link BASE64_MASK}:
+ *   in free text and in bytes alike (a signature content an implementation built may hold a secret's
+ *   base64 or base64url, and is shown by {@link Masker.plain} and {@link Masker.ranges}).
  *
  * Why 12 bytes and not fewer: a secret shares short runs with ordinary text — `acme-gateway-key`
  * shares `-gateway` (8 bytes) with `pgv2kit-gateway` — and masking those made commands, ids and
@@ -41,7 +43,7 @@ export const MIN_SECRET_LENGTH = 6;
 /** Length of the secret fragments that are masked wherever they appear. */
 export const FRAGMENT_BYTES = 12;
 
-/** Shown instead of a base64 run in free text whose bytes hold secret material. */
+/** Shown instead of a base64 or base64url run (in free text or in bytes) whose bytes hold secret material. */
 export const BASE64_MASK = '‹base64 masked: it holds a secret›';
 
 /** A byte range of a text or content that is shown masked. */
@@ -121,7 +123,8 @@ export class Masker {
   }
 
   /**
-   * The ranges of bytes to mask: secrets and their encoded forms first, then fragments of secrets.
+   * The ranges of bytes to mask: base64 and base64url runs that hold secret material first (shown as
+   * {@link BASE64_MASK}), then secrets and their encoded forms, then fragments of secrets.
    * @param bytes - any bytes
    * @returns the ranges, in order, not overlapping, on UTF-8 character boundaries
    * @example new Masker(['s3cret-value']).ranges(Buffer.from('k=s3cret-value')) // [{ start: 2, end: 14, … }]
@@ -129,9 +132,22 @@ export class Masker {
   ranges(bytes: Uint8Array): MaskRange[] {
     if (this.empty) return [];
     const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const low = lower(buf);
     const covered = new Uint8Array(buf.length);
     const ranges: MaskRange[] = [];
+    // a run of the base64 alphabets (ASCII: the latin1 reading of the bytes finds them where they are)
+    for (const m of buf.toString('latin1').matchAll(BASE64_RUN)) {
+      const start = m.index;
+      const end = start + m[0].length;
+      if (!this.#base64HoldsSecret(m[0])) continue;
+      covered.fill(1, start, end);
+      ranges.push({ start, end, display: BASE64_MASK });
+    }
+    return this.#ranges(buf, covered, ranges);
+  }
+
+  /** {@link Masker.ranges} but base64 runs: the secrets, their encoded forms and fragments in bytes. */
+  #ranges(buf: Buffer, covered: Uint8Array, ranges: MaskRange[]): MaskRange[] {
+    const low = lower(buf);
     for (const { low: pattern, exact, mask } of this.#patterns) {
       for (let at = low.indexOf(pattern); at >= 0; at = low.indexOf(pattern, at + 1)) {
         const end = at + pattern.length;
@@ -194,8 +210,9 @@ export class Masker {
   }
 
   /**
-   * Bytes as text with secrets masked: valid UTF-8 as itself (LF, CR and controls
-   * included), each byte that is not part of valid UTF-8 as `\xNN`.
+   * Bytes as text with secrets masked (a base64 or base64url run in them that holds secret material
+   * as {@link BASE64_MASK}): valid UTF-8 as itself (LF, CR and controls included), each byte that is
+   * not part of valid UTF-8 as `\xNN`.
    * @param bytes - any bytes (a signature content)
    * @returns the masked text
    * @example new Masker([]).plain(Uint8Array.of(0x61, 0xff)) // 'a\\xFF'
@@ -254,15 +271,17 @@ export class Masker {
   }
 
   #clean(text: string): string {
-    const unbased = text.replace(BASE64_RUN, (run) => (this.#base64HoldsSecret(run) ? BASE64_MASK : run));
-    const bytes = Buffer.from(unbased, 'utf8');
+    const bytes = Buffer.from(text, 'utf8');
     const ranges = this.ranges(bytes);
-    return ranges.length === 0 ? unbased : rebuild(bytes, ranges);
+    return ranges.length === 0 ? text : rebuild(bytes, ranges);
   }
 
+  /** Whether a base64 or base64url run's bytes, at any of its four alignments, hold secret material. */
   #base64HoldsSecret(run: string): boolean {
     for (let shift = 0; shift < 4 && run.length - shift >= 8; shift++) {
-      if (this.holdsSecret(Buffer.from(run.slice(shift), 'base64'))) return true;
+      // Node's base64 decoder reads the URL-safe alphabet too (`-` as `+`, `_` as `/`)
+      const bytes = Buffer.from(run.slice(shift), 'base64');
+      if (this.#ranges(bytes, new Uint8Array(bytes.length), []).length > 0) return true;
     }
     return false;
   }
@@ -286,7 +305,8 @@ function firstCovered(covered: Uint8Array, from: number, to: number): number | u
   return undefined;
 }
 
-const BASE64_RUN = /[A-Za-z0-9+/]{12,}={0,2}/g;
+/** A run of 12 or more characters of base64 or base64url (the two alphabets, padded or not). */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{12,}={0,2}/g;
 
 const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
 

@@ -2,9 +2,11 @@
  * Text made inert for a terminal or a CI log: every control character a testee, a gateway or a
  * file could put in a name, a reason or a stderr line (ESC starting a control sequence that
  * retitles, clears or rewrites the screen, CR overwriting a line, NUL, BEL, backspace, DEL, C1
- * controls such as U+0085 and U+009B, and the bidi overrides and isolates U+202A–U+202E,
- * U+2066–U+2069 that reorder what is shown) becomes a visible escape (`\x1B`, `\r`, `\u0085`, `\u202E`).
- * LF (line breaks) and TAB stay.
+ * controls such as U+0085 (NEL) and U+009B, the line and paragraph separators U+2028 and U+2029 (a
+ * line break to some terminals, log viewers and JavaScript), and every bidi control that reorders
+ * what is shown — the embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069, the marks
+ * U+200E, U+200F and U+061C) becomes a visible escape (`\x1B`, `\r`, `\u0085`, `\u2028`, `\u202E`).
+ * LF (line breaks) and TAB stay; VT and FF (C0) are escaped like the rest.
  * @module
  */
 
@@ -35,15 +37,16 @@ export function inertOutput(text: string): string {
 
 // --- internal ---
 
-const CONTROL_CLASS = '[\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]';
+const CONTROL_CLASS =
+  '[\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]';
 const CONTROLS = new RegExp(CONTROL_CLASS, 'g');
 const KIT_OR_CONTROL = new RegExp(`(\\r\\u001b\\[K|\\u001b\\[(?:0|1;31|1;32|33)m)|${CONTROL_CLASS}`, 'g');
 
 function visible(ch: string): string {
   if (ch === '\r') return '\\r';
   const cp = ch.charCodeAt(0);
-  // C0 as \xNN; DEL, C1 and the bidi controls as \uXXXX, which is also a valid escape inside a JSON string (the
-  // JSON a command prints encodes C0 itself, not those)
+  // C0 as \xNN; DEL, C1, the separators and the bidi controls as \uXXXX, which is also a valid escape inside a JSON
+  // string (the JSON a command prints encodes C0 itself, not those)
   return cp < 0x20
     ? `\\x${cp.toString(16).toUpperCase().padStart(2, '0')}`
     : `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;

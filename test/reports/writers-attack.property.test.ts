@@ -11,11 +11,13 @@
  * `npm test` runs a few inputs from a fixed seed. More (any seed):
  *   PGV2KIT_ATTACK_RUNS=2000 npx vitest run test/reports/writers-attack.property.test.ts
  *   PGV2KIT_ATTACK_RUNS=500 PGV2KIT_ATTACK_SEED=$RANDOM npx vitest run test/reports/writers-attack.property.test.ts
- * A failure prints its seed and path; PGV2KIT_ATTACK_SEED=<seed> PGV2KIT_ATTACK_PATH=<path> replays it.
- * PGV2KIT_ATTACK_STRICT=1 reports the known failures too (KNOWN_FAILING below): the property shrinks one to a smallest
- * input, and each counterexample test says what it found.
- * Cost at the default 4 inputs (counterexamples included): about 1.9 s of CPU above a trivial test file, 1.0 s of
- * tests, on a 2-core machine. About 0.1 s an input beyond that: 1,000 inputs take some 100 s.
+ * A failure prints its seed and path; PGV2KIT_ATTACK_SEED=<seed> PGV2KIT_ATTACK_PATH=<path> replays it. `npm run
+ * bench` runs it with 1,000 inputs (bench/writers-attack.ts).
+ * Each smallest input a writer once broke on (COUNTEREXAMPLES below) stays as a regression test, checked by the
+ * checks that can find its kinds of finding.
+ * Cost at the default 4 inputs (counterexamples included): about 2.4 s of CPU above a trivial test file (most of it
+ * loading parse5, markdown-it, fast-check and the writers), 0.8 s of tests, on a 2-core machine under load. About
+ * 0.05 s an input beyond that: 1,000 inputs take some 55 s.
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,30 +36,6 @@ import {
 const runs = Number(process.env['PGV2KIT_ATTACK_RUNS'] ?? 4);
 const seed = Number(process.env['PGV2KIT_ATTACK_SEED'] ?? 25);
 const path = process.env['PGV2KIT_ATTACK_PATH'];
-/** PGV2KIT_ATTACK_STRICT=1: no known failure is tolerated (what the writers' fixer runs). */
-const strict = process.env['PGV2KIT_ATTACK_STRICT'] === '1';
-
-/**
- * TEMPORARY — what today's writers are known to break, by finding kind: tolerated by the property, and their
- * counterexamples below are `it.fails`, so that this branch is green while the writers are fixed (issue 25, items 1
- * and 2). Empty it as they are fixed: a kind left here whose counterexample no longer fails makes that test fail.
- */
-export const KNOWN_FAILING: ReadonlySet<string> = new Set<string>([
-  'report.html: secret base64',
-  'report.html: secret base64url',
-  'report.md: secret base64',
-  'report.md: secret base64url',
-  'results.json: secret base64url',
-  'junit.xml: secret base64',
-  'junit.xml: secret base64url',
-  'report.html reproduce: argv',
-  'report.md reproduce: argv',
-  'report.md curl: argv',
-  'report.md: structure',
-  'terminal: secret base64url',
-  'certification.html: secret base64url',
-]);
-
 const lit = (text: string): Field => [{ lit: text }];
 const SECRET_Q = '"q\'\\Zx81Kq2Lm9Vb';
 const SECRET_P = '<p class="comment">Tz4Wq8Ln2Xc';
@@ -111,8 +89,8 @@ function data(over: Partial<AttackData> = {}): AttackData {
 }
 
 /**
- * One smallest input per kind of finding on the writers as they were when the property was written: the field, the
- * text, and the writer that broke. Each stays as a regression test once its writer is fixed.
+ * The smallest inputs the writers broke on (when the property was written, and as it found more): the field, the
+ * text, and the kinds of finding the writers made of it. Each is a regression test: no finding of its kinds.
  */
 const COUNTEREXAMPLES: ReadonlyArray<{
   readonly title: string;
@@ -165,9 +143,24 @@ const COUNTEREXAMPLES: ReadonlyArray<{
     data: data({ sent: { method: 'POST', query: lit('7'), headerValue: lit('ref-1'), body: lit('café') } }),
   },
   {
+    title: "a testee command that ends with an LF: no command substitution keeps it (the reproduce line's variable)",
+    kinds: ['report.md reproduce: argv'],
+    data: data({ target: { kind: 'testee', command: lit('node\ttestee.mjs\u2028 -x\n\n') } }),
+  },
+  {
     title: "a case's message that starts `1. ` is a nested list in report.md",
     kinds: ['report.md: structure'],
     data: data({ reason: lit('1. n') }),
+  },
+  {
+    title: "a vector's comment that starts with 4 spaces is a code block in report.md",
+    kinds: ['report.md: structure'],
+    data: data({ comment: lit('    indented') }),
+  },
+  {
+    title: "a case's message that starts `- ` or a comment `---` is a list or a thematic break in report.md",
+    kinds: ['report.md: structure'],
+    data: data({ message: lit('- l'), comment: lit('---') }),
   },
   {
     title: "a stderr line with an LF ends report.md's quoted box and its fence: raw HTML follows",
@@ -191,6 +184,13 @@ const COUNTEREXAMPLES: ReadonlyArray<{
     title: "an ESC in a case's message reaches the terminal",
     kinds: ['terminal: control character'],
     data: data({ message: lit('\x1b[2J') }),
+  },
+  {
+    title:
+      "a line or paragraph separator (U+2028, U+2029) or a bidi mark or isolate (U+200F, U+2066) in a case's " +
+      'message reaches the terminal',
+    kinds: ['terminal: control character'],
+    data: data({ message: lit('<script>\u2028\n\u2029 \u200f\u2066x') }),
   },
   {
     title:
@@ -234,7 +234,7 @@ describe('every report writer under attack', () => {
     () => {
       fc.assert(
         fc.property(attackArb, (d) => {
-          const found = attackFindings(d, shell).filter((f) => strict || !KNOWN_FAILING.has(f.kind));
+          const found = attackFindings(d, shell);
           if (found.length > 0) throw new Error(`the writers broke:\n${describeFindings(found)}`);
         }),
         { numRuns: runs, seed, ...(path !== undefined ? { path, endOnFailure: true } : {}) },
@@ -245,11 +245,6 @@ describe('every report writer under attack', () => {
     20_000 + runs * 1000,
   );
 
-  it('lists no known failure without its counterexample', () => {
-    const shown = new Set(COUNTEREXAMPLES.flatMap((c) => c.kinds));
-    expect([...KNOWN_FAILING].filter((k) => !shown.has(k))).toEqual([]);
-  });
-
   it('finds nothing in a run of plain data', () => {
     expect(describeFindings(attackFindings(data(), shell))).toBe('');
   });
@@ -258,7 +253,7 @@ describe('every report writer under attack', () => {
     for (const c of COUNTEREXAMPLES) {
       let found: Finding[] | undefined;
       for (const kind of c.kinds)
-        (KNOWN_FAILING.has(kind) && !strict ? it.fails : it)(`${c.title}: ${kind}`, () => {
+        it(`${c.title}: ${kind}`, () => {
           found ??= attackFindings(c.data, shell, c.kinds);
           expect(describeFindings(found.filter((f) => f.kind === kind))).toBe('');
         });
@@ -305,7 +300,8 @@ describe('the checks can fail', () => {
 
   it('control characters in the terminal', () => {
     expect(checkTerminal('FAILED a: b\n  c\n')).toEqual([]);
-    for (const c of ['\x1b', '\r', '\0', '\x85', '\u2028']) expect(checkTerminal(`a${c}b\n`)).not.toEqual([]);
+    for (const c of ['\x1b', '\r', '\0', '\x85', '\u2028', '\u2029', '\u200e', '\u061c', '\u202e', '\u2069'])
+      expect(checkTerminal(`a${c}b\n`)).not.toEqual([]);
   });
 
   it('a command that runs something else, or more', () => {

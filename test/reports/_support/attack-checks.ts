@@ -19,7 +19,7 @@
  *   in text, nesting), and the same element tree as the twin's.
  * - Secrets: every variant of every secret, computed here (not by the kit's masker), searched in every output,
  *   ASCII case ignored for the text variants; in HTML and XML also in the decoded text and attribute values.
- * - Terminal: no control character (C0 but tab and LF, DEL, C1, U+2028/2029) and no secret variant.
+ * - Terminal: no control character (C0 but tab and LF, DEL, C1, U+2028/2029, bidi controls) and no secret variant.
  */
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import markdownItFactory, { type Token } from 'markdown-it';
@@ -373,8 +373,12 @@ export function checkSecrets(name: string, texts: readonly string[], secrets: re
   return found;
 }
 
-/** Control characters a terminal must not get from untrusted text: C0 but tab and LF, DEL, C1, U+2028/2029. */
-export const TERMINAL_CONTROL = /[\0-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/;
+/**
+ * Control characters a terminal must not get from untrusted text: C0 but tab and LF, DEL, C1, the separators
+ * U+2028/2029, and the bidi controls (marks U+061C, U+200E, U+200F; embeddings and overrides U+202A–U+202E; isolates
+ * U+2066–U+2069), which reorder what a line shows.
+ */
+export const TERMINAL_CONTROL = /[\0-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * Checks what the CLI printed.

@@ -61,6 +61,8 @@ export const ATTACKS: readonly string[] = [
   '\u2028',
   '\u2029',
   '\u202e',
+  '\u2066',
+  '\u200f',
   '\t',
   // lone surrogates
   '\ud800',

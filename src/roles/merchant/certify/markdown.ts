@@ -10,7 +10,7 @@
 import { explained } from '../../../docs/cite.js';
 import { mistakeRef } from '../../../docs/refs.js';
 import { curlCommand } from '../../../reports/curl.js';
-import { code, md, withCode } from '../../../reports/markdown.js';
+import { cellCode, code, md, withCode } from '../../../reports/markdown.js';
 import {
   BODY_CHARS,
   BODY_NOTE,
@@ -64,7 +64,9 @@ export function certificationMarkdown(r: CertificationResult): string {
   for (const { requirement: q, text } of rows) {
     const result = q.result === 'fail' ? `**${resultWord(q.result)}**` : resultWord(q.result);
     const readings = md(q.readings.join(' ')) || '—';
-    out.push(`| ${result} | ${code(q.id)} | ${md(q.title)} | ${md(q.sections.join(' '))} | ${readings} | ${text} |`);
+    out.push(
+      `| ${result} | ${cellCode(q.id)} | ${md(q.title)} | ${md(q.sections.join(' '))} | ${readings} | ${text} |`,
+    );
   }
   out.push('');
   out.push(...why(r));
@@ -92,7 +94,11 @@ export function certificationMarkdown(r: CertificationResult): string {
 // --- internal ---
 
 function factTable(facts: readonly Fact[]): string[] {
-  return ['| | |', '|---|---|', ...facts.map((f) => `| ${md(f.label)} | ${f.code ? code(f.value) : md(f.value)} |`)];
+  return [
+    '| | |',
+    '|---|---|',
+    ...facts.map((f) => `| ${md(f.label)} | ${f.code ? cellCode(f.value) : md(f.value)} |`),
+  ];
 }
 
 /** Why not certified: each reason, its requirement's known mistake explained the first time it comes. */
@@ -138,7 +144,9 @@ function requirementDetail(q: RequirementResult): string[] {
   out.push('| Check | Sent | Expected | Result | What happened | ms |', '|---|---|---|---|---|---|');
   for (const c of q.checks) {
     const result = resultWord(c.judgement.result);
-    out.push(`| ${code(c.id)} | ${md(c.title)} | ${c.expect} | ${result} | ${happened(c)} | ${c.outcome?.ms ?? ''} |`);
+    out.push(
+      `| ${cellCode(c.id)} | ${md(c.title)} | ${c.expect} | ${result} | ${happened(c)} | ${c.outcome?.ms ?? ''} |`,
+    );
   }
   out.push('');
   const calls = q.checks
@@ -160,6 +168,6 @@ function requirementDetail(q: RequirementResult): string[] {
 function happened(c: CheckOutcome): string {
   const body = bodyShown(c.outcome);
   const size = body?.clipped ? `, first ${BODY_CHARS} characters of ${body.bytes} bytes` : '';
-  const answer = body ? `; answer body${size}: ${code(`${body.text}${body.clipped ? '…' : ''}`)}` : '';
+  const answer = body ? `; answer body${size}: ${cellCode(`${body.text}${body.clipped ? '…' : ''}`)}` : '';
   return `${md(withoutBody(c.judgement.reason))}${answer}`;
 }
