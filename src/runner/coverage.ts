@@ -4,7 +4,7 @@
  * step ran at all (a run in which none did proves nothing, and says so: "no test ran").
  * @module
  */
-import { shellQuote } from '../shell-quote.js';
+import { shellLine } from '../shell-quote.js';
 import { KIT_OPERATIONS, PROTOCOL_OPERATIONS, type Operation } from '../protocol/operations.js';
 import type { OpOutcome } from '../checks/outcome.js';
 
@@ -82,10 +82,12 @@ export function noTestRan(run: {
     );
   }
   if (run.cases.length === 0) {
-    const options = [
-      ...run.selection.only.map((p) => `--only ${shellQuote(p)}`),
-      ...run.selection.skip.map((p) => `--skip ${shellQuote(p)}`),
-    ].join(' ');
+    // as a user pastes them into sh: each word exact, whatever it holds (shellLine)
+    const words = [
+      ...run.selection.only.flatMap((p) => ['--only', p]),
+      ...run.selection.skip.flatMap((p) => ['--skip', p]),
+    ];
+    const options = words.length > 0 ? shellLine(words) : '';
     return `no test ran: ${options ? `the selection (${options})` : 'the vector set'} leaves no case`;
   }
   const steps = run.cases.flatMap((c) => c.ops);

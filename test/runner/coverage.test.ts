@@ -86,6 +86,11 @@ describe('noTestRan', () => {
       "no test ran: the selection (--only 'id:x;touch p' --only 'a'\\''b' --skip '$(id)') leaves no case",
     ],
     [
+      'a selection holding a control character: printed as printf makes it, never as the character',
+      { selection: { only: ['id:\u001b[2J'], skip: [] }, cases: [], offered: ['signature.sign'] },
+      `no test ran: the selection (--only "$(printf 'id:\\033[2J')") leaves no case`,
+    ],
+    [
       'an empty vector set',
       { selection, cases: [], offered: ['signature.sign'] },
       'no test ran: the vector set leaves no case',
