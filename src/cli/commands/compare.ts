@@ -33,8 +33,9 @@ export const compareCommand = defineCommand({
     'conformant, amber when partial, red when not, grey when nothing ran, for a README.',
     "Nothing in a results.json is trusted: each is checked against the kit's schema",
     '(src/reports/results-v2.schema.json: a field of the wrong type or out of bounds is exit 2,',
-    "naming its JSON pointer; at most 64 MiB a file, 1,000 runs), and each run's verdict and",
-    'totals are counted again from its cases; where the file says otherwise, a note says so.',
+    "naming its JSON pointer; at most 64 MiB a file, 1,000 runs), each case's verdict is counted",
+    "again from its steps, and each run's verdict and totals from its cases; where the file says",
+    'otherwise, a note says so.',
   ].join('\n'),
   options: compareOptions,
   exitCodes: {
