@@ -22,6 +22,11 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters: ['default', new ClosingLineReporter()],
+    // a module's transform (esbuild's TypeScript stripping, vite's rewriting) kept on disk, keyed by its path and
+    // content: read again by the other project's process and by the child vitest runs of broken-run.test.ts
+    // instead of made again (about 1 s of CPU in a fresh clone). In .vitest-cache/ of the project: a recipe's
+    // copy of the kit (recipes.test.ts, node_modules a link to the clone's) writes in its own, removed with it.
+    experimental: { fsModuleCache: true, fsModuleCachePath: '.vitest-cache' },
     // Test files share their workers' module cache (not isolated): the kit's modules are loaded
     // once per worker, not once per file — import time was 40 of the suite's 100 s. A file that
     // replaces a module (vi.mock) runs isolated, in its own project.

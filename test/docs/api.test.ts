@@ -153,15 +153,23 @@ describe('TSDoc', () => {
       .filter((t): t is string => t !== undefined)
       .map((t) => new URL(`../../${t}`, import.meta.url).pathname);
     expect(entries).toHaveLength(5);
-    // the exports and their JSDoc only: no default library, no @types (what takes the time), nothing type-checked
-    const program = ts.createProgram(entries, {
+    // the exports and their JSDoc only: no default library, no @types (what takes the time), nothing type-checked;
+    // a declaration file outside dist/ (node:*'s, a dependency's: 140 files, two thirds of the parsing) is read as
+    // empty — the kit's types that name theirs need not resolve, and an export of theirs would have no declaration
+    const dist = new URL('../../dist/', import.meta.url).pathname;
+    const options: ts.CompilerOptions = {
       module: ts.ModuleKind.NodeNext,
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
       target: ts.ScriptTarget.ES2022,
       noEmit: true,
       noLib: true,
       types: [],
-    });
+    };
+    const host = ts.createCompilerHost(options);
+    const read = host.getSourceFile.bind(host);
+    host.getSourceFile = (file, ...rest) =>
+      file.startsWith(dist) ? read(file, ...rest) : ts.createSourceFile(file, 'export {};', ts.ScriptTarget.ES2022);
+    const program = ts.createProgram(entries, options, host);
     const checker = program.getTypeChecker();
     const missing: string[] = [];
     let values = 0;
@@ -172,6 +180,8 @@ describe('TSDoc', () => {
       for (const exported of checker.getExportsOfModule(mod as ts.Symbol)) {
         const sym = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
         const decl = sym.declarations?.[0];
+        // one the kit re-exports from a dependency: not read here, and its TSDoc not the kit's
+        if (!decl) missing.push(`${exported.name} (no declaration in dist/)`);
         if (!decl || (sym.flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Class | ts.SymbolFlags.Variable)) === 0)
           continue;
         values += 1;

@@ -137,8 +137,11 @@ function rewrite(code: string): string {
   return js.slice(js.indexOf('{') + 1, js.lastIndexOf('}'));
 }
 
-/** The names a module's source imports as values, with where from. */
+/** The names a module's source imports as values, with where from: parsed once a module, for all its examples. */
+const imported = new Map<string, Array<{ spec: string; name: string; local: string }>>();
 function importsOf(file: string): Array<{ spec: string; name: string; local: string }> {
+  const known = imported.get(file);
+  if (known) return known;
   const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const out: Array<{ spec: string; name: string; local: string }> = [];
   for (const s of sf.statements) {
@@ -157,6 +160,7 @@ function importsOf(file: string): Array<{ spec: string; name: string; local: str
       for (const e of b.elements)
         if (!e.isTypeOnly) out.push({ spec, name: (e.propertyName ?? e.name).text, local: e.name.text });
   }
+  imported.set(file, out);
   return out;
 }
 
