@@ -2,8 +2,8 @@
  * The gateway's judgement of an API request (spec §4.1, §4.3, §5, §2.1, §2.2, §2.5; R16), apart from answering
  * it: the path and method, Content-Type application/json and an Accept naming it (4.1), the signature (5; the
  * outcome of {@link authenticateRequest}), the body UTF-8 JSON with no member twice, valid for its operation. The
- * reference gateway answers by it, and the live-traffic judge (`pgv2kit proxy`, `pgv2kit check`) judges a client's request by
- * it: one judge of a request wherever the kit meets one.
+ * reference gateway answers by it, and the live-traffic judge (`pgv2kit proxy`, `pgv2kit check`) judges a
+ * client's request by it: one judge of a request wherever the kit meets one.
  * @module
  */
 import { parseContentType } from '../upload/content-type.js';
