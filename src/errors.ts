@@ -20,6 +20,7 @@
  * | MergeError               | PGV2_MERGE                    | usage (2)   |
  * | ReportWriteError         | PGV2_REPORT_WRITE             | usage (2)   |
  * | ReportFolderLockError    | PGV2_REPORT_FOLDER_LOCKED     | usage (2)   |
+ * | HarError                 | PGV2_HAR_INVALID              | usage (2)   |
  * | (reference input error)  | PGV2_OPERATION_INPUT          | usage (2)   |
  * | TesteeStartError         | PGV2_TESTEE_START             | failure (3) |
  * | TargetUnreachableError   | PGV2_TARGET_UNREACHABLE       | failure (3) |

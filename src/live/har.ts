@@ -79,7 +79,9 @@ export interface HarEntry {
  * @param ex - the exchange
  * @param judgement - its judgement, if any
  * @returns the entry, ready for JSON.stringify
- * @example harEntry(exchange, judgement).request.postData?.text // the body, when it is UTF-8
+ * @example
+ * const request = { method: 'POST', url, headers: [], body: utf8(body) };
+ * harEntry({ seq: 1, startedAt: '2026-11-26T00:00:00Z', kind: 'api', request }).request.postData?.text === body // true
  */
 export function harEntry(ex: LiveExchange, judgement?: LiveJudgement): HarEntry {
   const req = ex.request;
@@ -145,9 +147,11 @@ export function harEntry(ex: LiveExchange, judgement?: LiveJudgement): HarEntry 
  * each entry appended as it comes, the closing brackets at {@link HarWriter.close}, which then renames the file into
  * place — so a HAR of 100,000 exchanges never sits in memory, and a reader never sees half a file.
  * @example
- * const har = HarWriter.open(`${dir}/traffic.har`);
- * har.append(exchange, judgement);
+ * const har = HarWriter.open(`${tmp}/traffic.har`);
+ * const request = { method: 'GET', url, headers: [], body: utf8('') };
+ * har.append({ seq: 1, startedAt: '2026-11-26T00:00:00Z', kind: 'api', request });
  * har.close();
+ * readHar(`${tmp}/traffic.har`).exchanges.length // 1
  */
 export class HarWriter {
   readonly #path: string;
@@ -245,7 +249,7 @@ export interface HarRead {
 /** The stable code of {@link HarError}. */
 export const HAR_INVALID = 'PGV2_HAR_INVALID';
 
-/** A HAR file that cannot be read: not a file, over a limit, not JSON, or not HAR 1.2 where it is read. A usage error. */
+/** A HAR file that cannot be read: not a file, over a limit, not JSON, or not HAR 1.2 where it is read (exit 2). */
 export class HarError extends Pgv2kitError {
   /** Always {@link HAR_INVALID}. */
   override readonly code = HAR_INVALID;
@@ -268,7 +272,7 @@ export const DEFAULT_HAR_LIMITS = Object.freeze({ maxBytes: 256 * 1024 * 1024, m
  * @param options - limits and the merchant's registered URLs
  * @returns the exchanges and how many entries were skipped
  * @throws {HarError} when the file cannot be read or is not HAR where it is read
- * @example readHar(`${dir}/traffic.har`).exchanges.length // every signed exchange the proxy recorded
+ * @example readHar(`${tmp}/none.har`) // throws HarError
  */
 export function readHar(path: string, options: HarReadOptions = {}): HarRead {
   const maxBytes = options.maxBytes ?? DEFAULT_HAR_LIMITS.maxBytes;
@@ -498,7 +502,9 @@ function responseBytes(r: RawEntry['response']): Bytes {
   );
   if (coding !== undefined && coding.trim().toLowerCase() !== 'identity' && coding.trim() !== '')
     return {
-      why: `the response was sent with Content-Encoding ${JSON.stringify(coding)}: a HAR holds it decoded, not the bytes sent`,
+      why:
+        `the response was sent with Content-Encoding ${JSON.stringify(coding)}: ` +
+        'a HAR holds it decoded, not the bytes sent',
     };
   const c = r.content;
   if (c.text === undefined) {

@@ -66,7 +66,9 @@ export interface LiveContext {
  * @param ctx - the merchants and the header choices
  * @returns the verdict, the findings (each naming the known mistake where one explains it) and the notes
  * @example
- * (await judgeExchange({ ...exchange, notJudged: 'the HAR entry has no postData' }, ctx)).verdict // 'not judged'
+ * const request = { method: 'POST', url, headers: [], body: new Uint8Array() };
+ * const ex = { seq: 1, startedAt: '2026-11-26T00:00:00Z', kind: 'api', request, notJudged: 'no postData' } as const;
+ * (await judgeExchange(ex, { merchants: new MerchantBook([{ appId, appSecret }]) })).verdict // 'not judged'
  */
 export async function judgeExchange(ex: LiveExchange, ctx: LiveContext): Promise<LiveJudgement> {
   if (ex.notJudged !== undefined) return notJudged(ex.notJudged);

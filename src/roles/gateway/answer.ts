@@ -1,7 +1,7 @@
 /**
- * The gateway's answer to an API request, read and judged (spec §2.3, §2.4, §4.1, §5.4, §7; R9, R16): the envelope,
- * the response signature over the method and URL of the request it answers and the raw bytes, the Content-Type, the
- * errorMessage and the data. The gateway role reads every answer of the gateway under test with
+ * The gateway's answer to an API request, read and judged (spec §2.3, §2.4, §4.1, §5.4, §7; R9, R16): the
+ * envelope, the response signature over the method and URL of the request it answers and the raw bytes, the
+ * Content-Type, the errorMessage and the data. The gateway role reads every answer of the gateway under test with
  * {@link readGatewayAnswer} and judges a genuine request's with {@link genuineAnswerProblem}; the live-traffic judge
  * (src/live/judge.ts) reads and judges a real gateway's answers with the same two: one judge of an answer.
  * @module
