@@ -603,8 +603,8 @@ function issuedFor(issued: ReadonlyMap<string, IssuedUpload>, url: string): Issu
 /** A credentials response's uploadUrl and formFields, with its request's filename and contentType (4.2). */
 function noteIssued(issued: Map<string, IssuedUpload>, ex: LiveExchange): void {
   if (ex.notJudged !== undefined || ex.response?.status !== 200) return;
-  if (!new URL(ex.request.url).pathname.endsWith(API_PATHS.generateUploadUrl)) return;
   try {
+    if (!new URL(ex.request.url).pathname.endsWith(API_PATHS.generateUploadUrl)) return;
     const asked = JSON.parse(Buffer.from(ex.request.body).toString('utf8')) as {
       filename?: unknown;
       contentType?: unknown;
@@ -629,6 +629,6 @@ function noteIssued(issued: Map<string, IssuedUpload>, ex: LiveExchange): void {
       ...(typeof d['httpMethod'] === 'string' ? { httpMethod: d['httpMethod'] } : {}),
     });
   } catch {
-    // not JSON: no credentials issued
+    // not a URL, or not JSON: no credentials issued
   }
 }

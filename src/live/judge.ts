@@ -115,7 +115,13 @@ function notJudged(reason: string): LiveJudgement {
 
 /** The API path a URL addresses: the operation path its path ends in (after a base path), else its path. */
 function apiPath(url: string): string {
-  const path = new URL(url).pathname;
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    // not a URL (a hostile HAR): no operation is at it
+    return url;
+  }
   return Object.values(API_PATHS).find((p) => path.endsWith(p)) ?? path;
 }
 

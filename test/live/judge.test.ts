@@ -143,6 +143,15 @@ describe('judgeExchange: an API request and its answer', () => {
     ]);
   });
 
+  it('a URL that does not parse (a hostile HAR): a finding, no exception', async () => {
+    const sign = sha(content('POST', 'http://[x/pg', BODY));
+    const j = await judgeExchange(exchange({ request: request(sign, BODY, 'http://[x/pg') }), ctx);
+    expect(j.findings.map((f) => f.message)).toEqual([
+      'NOT_FOUND: no operation at "http://[x/pg"; the operations are POST /pg/v2/file/generateUploadUrl and ' +
+        'POST /pg/v2/payment/create',
+    ]);
+  });
+
   it('notJudged: not judged, with the reason', async () => {
     const j = await judgeExchange(exchange({ notJudged: 'no postData' }), ctx);
     expect(j).toEqual({ verdict: 'not judged', findings: [], notes: [], reason: 'no postData' });
