@@ -113,6 +113,56 @@ describe('HAR 1.2: write and read', () => {
     ]);
   });
 
+  it('an upload is found by the uploadUrl a credentials answer in the HAR issued, with its formFields', () => {
+    const file = join(temp(), 'upload.har');
+    const asked = '{"filename":"a.pdf","contentType":"application/pdf","scene":"DISPUTE_EVIDENCE"}';
+    const answer = JSON.stringify({
+      code: 'OK',
+      data: { uploadUrl: 'https://up.example/b', formFields: { key: 'k', policy: 'P' }, httpMethod: 'POST' },
+    });
+    const form = Buffer.from('--b0--\r\n').toString('base64');
+    const doc = {
+      log: {
+        entries: [
+          {
+            startedDateTime: '2026-11-26T00:00:00.000Z',
+            request: {
+              method: 'POST',
+              url: 'https://gw.example/pg/v2/file/generateUploadUrl',
+              headers: [],
+              bodySize: asked.length,
+              postData: { mimeType: 'application/json', text: asked },
+            },
+            response: { status: 200, headers: [], content: { size: answer.length, text: answer } },
+          },
+          {
+            startedDateTime: '2026-11-26T00:00:01.000Z',
+            request: {
+              method: 'POST',
+              url: 'https://up.example/b',
+              headers: [],
+              postData: { text: form, encoding: 'base64' },
+            },
+            response: { status: 204, headers: [], content: { size: 0 } },
+          },
+        ],
+      },
+    };
+    writeFileSync(file, JSON.stringify(doc));
+    const [credentials, up] = readHar(file).exchanges;
+    expect([credentials?.kind, up?.kind, up?.notJudged]).toEqual(['api', 'upload', undefined]);
+    expect(up?.issued).toEqual({
+      uploadUrl: 'https://up.example/b',
+      formFields: [
+        ['key', 'k'],
+        ['policy', 'P'],
+      ],
+      filename: 'a.pdf',
+      contentType: 'application/pdf',
+      httpMethod: 'POST',
+    });
+  });
+
   it('not HAR, a FIFO, over the entry cap: refused naming the file and the pointer', () => {
     const dir = temp();
     const bad = join(dir, 'bad.har');

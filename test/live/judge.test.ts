@@ -241,6 +241,33 @@ describe('judgeExchange: uploads, webhooks, redirects', () => {
     expect(forged.findings.map((f) => f.about)).toEqual(['webhook', 'response']);
   });
 
+  it('a return redirect signed over the returnUrl as submitted verifies; one without the final LF: no-final-lf', async () => {
+    const returnUrl = 'https://merchant.example/return?order=1';
+    const payment = '{"amount":"1.00","status":"PENDING"}';
+    const redirect = (signed: string): LiveExchange => ({
+      seq: 4,
+      startedAt: '2026-11-26T00:00:03.000Z',
+      kind: 'redirect',
+      registeredUrl: returnUrl,
+      request: {
+        method: 'GET',
+        url:
+          `${returnUrl}&paymentNo=P1&merchantTradeNo=M1&payment=${encodeURIComponent(payment)}` +
+          `&authorization=${encodeURIComponent(header(sha(signed)))}`,
+        headers: [],
+        body: new Uint8Array(),
+      },
+      response: { status: 200, headers: [], body: enc('thanks') },
+    });
+    const right = content('GET', returnUrl, `payment=${payment}`);
+    expect((await judgeExchange(redirect(right), ctx)).verdict).toBe('conformant');
+    const wrong = await judgeExchange(redirect(right.slice(0, -1)), ctx);
+    expect(wrong.findings.map((f) => [f.about, f.mistake])).toEqual([
+      ['redirect', 'no-final-lf'],
+      ['response', undefined],
+    ]);
+  });
+
   it('kindOf: API paths by path (after a base path), the rest by the URLs the caller names', () => {
     expect(kindOf('POST', UPSTREAM)).toBe('api');
     expect(kindOf('POST', 'https://x.example/other')).toBeUndefined();
