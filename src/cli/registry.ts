@@ -5,6 +5,7 @@
  */
 import type { Command } from './command.js';
 import { certifyCommand } from './commands/certify.js';
+import { checkCommand } from './commands/check.js';
 import { compareCommand } from './commands/compare.js';
 import { explainCommand } from './commands/explain.js';
 import { fuzzCommand } from './commands/fuzz.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   explainCommand,
   serveCommand,
   certifyCommand,
+  checkCommand,
   generateCommand,
   fuzzCommand,
 ];
