@@ -11,7 +11,7 @@ import { toBase64 } from '../scheme/bytes.js';
 import type { Masker } from '../scheme/mask.js';
 import { inertText } from '../scheme/terminal-text.js';
 import { citePageHtml, citeRefsHtml, docDisplayPath } from '../docs/cite.js';
-import { mistakeRef } from '../docs/refs.js';
+import { mistakeRef, mistakeTitle } from '../docs/refs.js';
 import { paint } from '../runner/progress.js';
 import { escapeHtml as h } from '../reports/escape.js';
 import { explanationHtml } from '../reports/explanation-html.js';
@@ -229,7 +229,9 @@ export function exchangeRowHtml(e: ExchangeJson): string {
     e.verdict === 'not judged'
       ? h(e.reason ?? '')
       : mistakes.length > 0
-        ? mistakes.map((m) => `<code>${citePageHtml(mistakeRef(m), h(m))}</code>`).join(', ')
+        ? mistakes
+            .map((m) => `<code>${citePageHtml(mistakeRef(m), h(m))}</code>${title(m)}`)
+            .join(', ')
         : e.findings.length > 0
           ? h(e.findings[0]?.message ?? '')
           : '';
@@ -294,6 +296,12 @@ export function verdictBadge(v: LiveJudgement['verdict']): string {
 }
 
 // --- internal ---
+
+/** A known mistake's title after its id: `: the LF after the body was left out`. */
+function title(id: string): string {
+  const t = mistakeTitle(id);
+  return t === undefined ? '' : `: ${h(t)}`;
+}
 
 function messageText(m: MessageJson | AnswerJson): string {
   const start = 'url' in m ? `${m.method} ${m.url}` : `HTTP ${m.status}`;
