@@ -20,9 +20,7 @@ import type { LiveFinding, LiveJudgement } from './judge.js';
 
 /** A body in results.json: UTF-8 text as itself, other bytes as base64; a body holding a secret masked. */
 export type BodyJson =
-  | { readonly text: string }
-  | { readonly base64: string }
-  | { readonly text: string; readonly masked: true };
+  { readonly text: string } | { readonly base64: string } | { readonly text: string; readonly masked: true };
 
 /** A request in results.json, as its sender sent it. */
 export interface MessageJson {
@@ -76,7 +74,11 @@ export interface ExchangeJson {
  * @param ex - the exchange
  * @param masker - the session's masker
  * @returns true when any part of it would be masked
- * @example exchangeHoldsSecret(ex, new Masker([])) // false
+ * @example
+ * import { Masker } from '../scheme/mask.js';
+ * const request = { method: 'POST', url, headers: [], body: Buffer.from('{"note":"s3cret-value-1"}') };
+ * const ex = { seq: 1, startedAt: '2026-11-26T00:00:00Z', kind: 'api', request } as const;
+ * exchangeHoldsSecret(ex, new Masker(['s3cret-value-1'])) // true
  */
 export function exchangeHoldsSecret(ex: LiveExchange, masker: Masker): boolean {
   if (masker.empty) return false;
@@ -229,9 +231,7 @@ export function exchangeRowHtml(e: ExchangeJson): string {
     e.verdict === 'not judged'
       ? h(e.reason ?? '')
       : mistakes.length > 0
-        ? mistakes
-            .map((m) => `<code>${citePageHtml(mistakeRef(m), h(m))}</code>${title(m)}`)
-            .join(', ')
+        ? mistakes.map((m) => `<code>${citePageHtml(mistakeRef(m), h(m))}</code>${title(m)}`).join(', ')
         : e.findings.length > 0
           ? h(e.findings[0]?.message ?? '')
           : '';
@@ -273,7 +273,8 @@ export function exchangeArticleHtml(e: ExchangeJson): string {
     }
     out.push('</ul></div>');
   }
-  if (e.notes.length > 0) out.push(`<ul class="notes">${e.notes.map((n) => `<li>${citeRefsHtml(h(n))}</li>`).join('')}</ul>`);
+  if (e.notes.length > 0)
+    out.push(`<ul class="notes">${e.notes.map((n) => `<li>${citeRefsHtml(h(n))}</li>`).join('')}</ul>`);
   const parts: Array<[string, MessageJson | AnswerJson | undefined]> = [
     ['request, as sent', e.request],
     ['forwarded upstream', e.forwarded],

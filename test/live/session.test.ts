@@ -185,7 +185,8 @@ describe('pgv2kit check <file.har>', () => {
     const pr = await run(['check', make('KxplainTk'), '--report-dir', p], { env });
     expect([hr.code, pr.code]).toEqual([1, 1]);
     const page = (d: string): string => readFileSync(join(d, 'report.html'), 'utf8');
-    const j = (d: string) => results(d).exchanges[0]?.findings; expect(j(h)).toEqual(j(p));
+    const j = (d: string) => results(d).exchanges[0]?.findings;
+    expect(j(h)).toEqual(j(p));
     expect(checkHtml('report.html', page(h), page(p))).toEqual([]);
     expect(checkTerminal(hr.stdout + hr.stderr)).toEqual([]);
     expect(hr.stdout).toContain('%1B]0;owned%07');

@@ -60,13 +60,14 @@ export const checkOptions = {
 export const checkCommand = defineCommand({
   name: 'check',
   summary: 'Judge every signed exchange of a HAR file (devtools, mitmproxy, Charles, the proxy): verdicts and reports',
-  usage: 'pgv2kit check <file.har> [--app-id <id> --secret <secret>] [--notify-url <url>] [--return-url <url>] [options]',
+  usage:
+    'pgv2kit check <file.har> [--app-id <id> --secret <secret>] [--notify-url <url>] [--return-url <url>] [options]',
   arguments: [{ name: 'file.har', description: 'A HAR 1.2 file' }],
   description: [
-    'Reads the HAR and judges each exchange the kit knows, in the HAR\'s order, with the judgement',
+    "Reads the HAR and judges each exchange the kit knows, in the HAR's order, with the judgement",
     'of the rest of the kit: an API request (its signature over the URL it addressed and the',
-    'exact body bytes, 4.1\'s headers, the body rules) and the gateway\'s answer (R9, 2.3/2.4);',
-    'an upload against the formFields the HAR\'s own credentials answer issued (4.2, R14); a',
+    "exact body bytes, 4.1's headers, the body rules) and the gateway's answer (R9, 2.3/2.4);",
+    "an upload against the formFields the HAR's own credentials answer issued (4.2, R14); a",
     'webhook or return redirect (5.5, 5.6, R10, R11) to a --notify-url or --return-url.',
     'A body the HAR does not hold byte-exact (devtools often re-encodes or truncates one) is',
     'not judged, with the reason, never guessed. Entries of other traffic are skipped.',
