@@ -223,9 +223,10 @@ export function shortUrl(url: string): string {
 /**
  * The exchange's row in report.html's table (escaped; the exchange masked already).
  * @param e - the exchange as results.json holds it
+ * @param linked - its number links to its article (report.html shows it in full)
  * @returns the `<tr>`
  */
-export function exchangeRowHtml(e: ExchangeJson): string {
+export function exchangeRowHtml(e: ExchangeJson, linked = true): string {
   const mistakes = [...new Set(e.findings.flatMap((f) => (f.mistake === undefined ? [] : [f.mistake])))];
   const why =
     e.verdict === 'not judged'
@@ -236,7 +237,7 @@ export function exchangeRowHtml(e: ExchangeJson): string {
           ? h(e.findings[0]?.message ?? '')
           : '';
   return (
-    `<tr><td class="num"><a href="#ex-${e.seq}">${e.seq}</a></td><td>${h(e.kind)}</td><td>${h(e.method)}</td>` +
+    `<tr><td class="num">${linked ? `<a href="#ex-${e.seq}">${e.seq}</a>` : e.seq}</td><td>${h(e.kind)}</td><td>${h(e.method)}</td>` +
     `<td class="long"><code>${h(e.url)}</code></td><td class="num">${e.status ?? '—'}</td>` +
     `<td>${verdictBadge(e.verdict)}</td><td class="long">${why}</td></tr>`
   );

@@ -269,8 +269,11 @@ export class LiveSession {
     const first = this.#counts.exchanges === 0;
     this.#har.append(exchangeHoldsSecret(ex, this.#masker) ? maskedExchange(ex, this.#masker) : ex, e);
     write(this.#exchanges, `${first ? '' : ',\n'}${JSON.stringify(e)}`);
-    write(this.#rows, `${exchangeRowHtml(e)}\n`);
-    write(this.#articles, `${exchangeArticleHtml(e)}\n`);
+    // every exchange that is not conformant has its article; a conformant one up to a number (a proxy left on
+    // for 100,000 exchanges would write a page no browser opens): results.json and traffic.har hold them all
+    const full = j.verdict !== 'conformant' || this.#counts.conformant < CONFORMANT_ARTICLES;
+    write(this.#rows, `${exchangeRowHtml(e, full)}\n`);
+    if (full) write(this.#articles, `${exchangeArticleHtml(e)}\n`);
     this.#counts.exchanges += 1;
     if (j.verdict === 'conformant') this.#counts.conformant += 1;
     else if (j.verdict === 'not conformant') this.#counts.notConformant += 1;
@@ -329,7 +332,12 @@ export class LiveSession {
         ].join('\n'),
       );
       copy(join(this.#temp, '.rows.part'), fd);
-      write(fd, '</tbody></table></div></section>\n<section id="each"><h2>Each exchange</h2>\n');
+      const more =
+        c.conformant > CONFORMANT_ARTICLES
+          ? `<p class="ref">The first ${CONFORMANT_ARTICLES} conformant exchanges are shown in full, and every ` +
+            'other exchange; results.json and traffic.har hold them all.</p>\n'
+          : '';
+      write(fd, `</tbody></table></div></section>\n<section id="each"><h2>Each exchange</h2>\n${more}`);
       copy(join(this.#temp, '.articles.part'), fd);
       write(fd, '</section>\n<footer>pgv2kit live session</footer>\n</body>\n</html>\n');
       fsyncSync(fd);
@@ -362,6 +370,9 @@ export class LiveSession {
 // --- internal ---
 
 const PARTS = ['.exchanges.part', '.rows.part', '.articles.part'];
+
+/** The most conformant exchanges report.html shows in full (every other exchange is shown in full). */
+const CONFORMANT_ARTICLES = 1000;
 
 /** report.html's own rules after the shared stylesheet: an article's border by its verdict. */
 const LIVE_CSS =
