@@ -237,7 +237,8 @@ export function exchangeRowHtml(e: ExchangeJson, linked = true): string {
           ? h(e.findings[0]?.message ?? '')
           : '';
   return (
-    `<tr><td class="num">${linked ? `<a href="#ex-${e.seq}">${e.seq}</a>` : e.seq}</td><td>${h(e.kind)}</td><td>${h(e.method)}</td>` +
+    `<tr><td class="num">${linked ? `<a href="#ex-${e.seq}">${e.seq}</a>` : e.seq}</td>` +
+    `<td>${h(e.kind)}</td><td>${h(e.method)}</td>` +
     `<td class="long"><code>${h(e.url)}</code></td><td class="num">${e.status ?? '—'}</td>` +
     `<td>${verdictBadge(e.verdict)}</td><td class="long">${why}</td></tr>`
   );
