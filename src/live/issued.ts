@@ -16,7 +16,8 @@ import type { IssuedUpload } from './exchange.js';
  * @returns the issued upload, formFields in the order of the answer's text
  * @example
  * const asked = new TextEncoder().encode('{"filename":"a.pdf","scene":"DISPUTE_EVIDENCE"}');
- * const said = new TextEncoder().encode('{"code":"OK","data":{"uploadUrl":"http://u/b","formFields":{"b":"1","0":"2"}}}');
+ * const data = '{"uploadUrl":"http://u/b","formFields":{"b":"1","0":"2"}}';
+ * const said = new TextEncoder().encode(`{"code":"OK","data":${data}}`);
  * issuedUpload(asked, said)?.formFields // [['b', '1'], ['0', '2']]
  */
 export function issuedUpload(request: Uint8Array, answer: Uint8Array): IssuedUpload | undefined {
@@ -55,7 +56,8 @@ export function issuedUpload(request: Uint8Array, answer: Uint8Array): IssuedUpl
  * @returns the new bytes, or undefined
  * @example
  * const said = new TextEncoder().encode('{"data":{"uploadUrl":"http:\\/\\/u\\/b","formFields":{}}}');
- * new TextDecoder().decode(rewriteUploadUrl(said, 'http://u/b', 'http://p/1')) // '{"data":{"uploadUrl":"http://p/1","formFields":{}}}'
+ * const text = new TextDecoder().decode(rewriteUploadUrl(said, 'http://u/b', 'http://p/1'));
+ * text // '{"data":{"uploadUrl":"http://p/1","formFields":{}}}'
  */
 export function rewriteUploadUrl(answer: Uint8Array, issued: string, replacement: string): Uint8Array | undefined {
   const text = Buffer.from(answer).toString('utf8');

@@ -396,7 +396,7 @@ async function send(ctx: Context, to: string, path: string, m: LiveMessage): Pro
       if (size > ctx.responseLimit) {
         r.body.destroy();
         return {
-          unanswered: `the upstream's answer (HTTP ${r.statusCode}) is larger than ${ctx.responseLimit} bytes: not read`,
+          unanswered: `the upstream's answer (HTTP ${r.statusCode}) is over ${ctx.responseLimit} bytes: not read`,
           why: 'unreachable',
         };
       }
@@ -501,7 +501,9 @@ function answerSelf(req: IncomingMessage, res: ServerResponse, reason: SelfReaso
   if (reason === 'aborted') return;
   const [status, code] = SELF[reason];
   const message = `pgv2kit proxy: ${why}`;
-  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${xmlText(message)}</Message></Error>`;
+  const xml =
+    `<?xml version="1.0" encoding="UTF-8"?>\n` +
+    `<Error><Code>${code}</Code><Message>${xmlText(message)}</Message></Error>`;
   const bytes = type === 'json' ? envelopeBytes({ code, errorMessage: message }) : new TextEncoder().encode(xml);
   // a body not read to its end: the connection closes after the answer, what still comes is drained (bounded)
   const closing = reason === 'too-large' || reason === 'timeout';
