@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { drainRest, fullUrl, rawHeaderPairs, readBody, targetPath, type ReadBody } from './_http.js';
+import { drainRest, fullUrl, rawHeaderPairs, readBody, targetPath, type ReadBody } from './http-io.js';
 import { envelopeBytes, responseAuthorization, type JsonOut } from './envelope.js';
 import { API_FAILURES, failure, type ApiFailure } from './failures.js';
 import type { Clock } from './clock.js';

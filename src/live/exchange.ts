@@ -60,6 +60,11 @@ export interface LiveExchange {
   readonly forwarded?: LiveMessage;
   /** As the receiver answered: the answer to `forwarded` when there is one, else to `request`. */
   readonly response?: LiveAnswer;
+  /**
+   * Proxy only: why there is no `response` — the receiver could not be reached, did not answer in time, or answered
+   * more than the proxy reads; or the proxy refused the request itself (a body over its limit) and forwarded nothing.
+   */
+  readonly unanswered?: string;
   /** An upload: the credentials it is judged against. */
   readonly issued?: IssuedUpload;
   /** A webhook: the notifyUrl as the merchant submitted it (R10). A redirect: the returnUrl as submitted (R11). */
