@@ -94,7 +94,10 @@ export const MERCHANT_PROXY_MAX_BODY = 2 * 1024 * 1024;
  *   merchants: new MerchantBook([{ appId, appSecret }]),
  *   onExchange: (ex, judgement) => void seen.push(`${ex.kind}: ${judgement.verdict}`),
  * });
- * await proxy.close();
+ * const answer = await fetch(`${proxy.url}/pgv2/notify`, { method: 'POST', body: '{}' });
+ * answer.status // 502
+ * await proxy.close(); // waits for the exchanges in hand
+ * seen // ['webhook: not conformant'] — no Authorization: the webhook does not verify
  */
 export async function startMerchantProxy(options: MerchantProxyOptions): Promise<MerchantProxy> {
   const base = httpUrl(options.merchant, 'merchant');
