@@ -24,6 +24,7 @@ import { API_FAILURES } from '../gateway/failures.js';
 import type { MerchantBook } from '../gateway/merchants.js';
 import { authenticateRequest, type HeaderChoices } from '../gateway/request-auth.js';
 import { genuineAnswerProblem, readGatewayAnswer, requestedContentType } from '../roles/gateway/answer.js';
+import { isAccepting } from '../roles/merchant/as-gateway/acceptance.js';
 import { headerValue, type LiveExchange, type LiveMessage } from './exchange.js';
 
 /** One thing an exchange did against the spec. */
@@ -323,8 +324,10 @@ function judgeMerchantBound(ex: LiveExchange, ctx: LiveContext): LiveJudgement {
   }
   const answer = ex.response;
   if (answer !== undefined) {
-    // the merchant's answer: a webhook is taken with a 2xx; a landing page with a 2xx or 3xx
-    const accepting = answer.status >= 200 && answer.status < (ex.kind === 'webhook' ? 300 : 400);
+    // the merchant's answer, read as the merchant role reads it: a webhook is taken with any 2xx; a return page with
+    // a 2xx or 3xx, a 4xx refuses (acceptance.ts, with no --accept-body or refusal options)
+    const read = { status: answer.status, body: '', location: headerValue(answer.headers, 'location') };
+    const accepting = isAccepting(read, ex.kind === 'webhook' ? 'notify' : 'return', {}, registered);
     const j = judgeAnswer(outcome.valid ? 'accept' : 'refuse', answer.status, accepting);
     if (!j.ok)
       out.add(
