@@ -4,16 +4,11 @@ import ClosingLineReporter from './suites/_support/closing-line-reporter.js';
 
 /**
  * Test files that run in a process of their own: one that replaces modules (vi.mock) needs a fresh module
- * cache; one that loads TypeScript's compiler (or dependency-cruiser, which loads it) would leave its 9 MB
- * in a shared worker, where V8 counts its every function again after each later file for the coverage
- * (about 10 s of the suite's time).
+ * cache; one that loads TypeScript's compiler would leave its 9 MB in a shared worker, where V8 counts its
+ * every function again after each later file for the coverage (about 10 s of the suite's time).
+ * (test/layers/layers.test.ts runs dependency-cruiser in child processes: it loads neither, and shares.)
  */
-const ISOLATED = [
-  'test/reports/write-failure.test.ts',
-  'test/docs/examples.test.ts',
-  'test/docs/api.test.ts',
-  'test/layers/layers.test.ts',
-];
+const ISOLATED = ['test/reports/write-failure.test.ts', 'test/docs/examples.test.ts', 'test/docs/api.test.ts'];
 
 export default defineConfig({
   test: {

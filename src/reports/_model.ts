@@ -13,7 +13,7 @@ import { otherTargetsLine, type OperationCoverage } from '../runner/coverage.js'
 import { shellLine, type RawText } from '../shell-quote.js';
 import { describeImplementation, type Json } from '../subjects/subject.js';
 import { diffContents, viewContent, type ContentDiff, type ContentView } from './_content.js';
-import { decodeBase64, Redactor } from './redact.js';
+import { decodeBase64, redactorFor, type Redactor } from './redact.js';
 import { curlCommand } from './curl.js';
 import { KIT_OPERATIONS } from '../protocol/operations.js';
 
@@ -127,7 +127,7 @@ export const COLUMN: Record<Verdict, string> = {
  * @example buildModel(failedRun, [appSecret]).summary // 'NOT CONFORMANT: … failed …'
  */
 export function buildModel(run: RunResult, secrets: readonly string[]): ReportModel {
-  const r = new Redactor(secrets);
+  const r = redactorFor(secrets);
   const t = (s: string): string => r.text(s);
   const ts = (a: readonly string[]): string[] => a.map(t);
   const diag = (d: Diagnosis): Diagnosis => ({ mistake: t(d.mistake), message: t(d.message), ref: t(d.ref) });

@@ -27,7 +27,7 @@ import {
 } from './_model.js';
 import { clipped, contentLines, diffLines, jsonText } from './_text.js';
 import { visibleForbidden } from './escape.js';
-import { Redactor } from './redact.js';
+import { redactorFor } from './redact.js';
 import { shellLine } from '../shell-quote.js';
 import { docsNamed, explained, inKit } from '../docs/cite.js';
 import { DOCS, failureRef, mistakeRef, type DocRef } from '../docs/refs.js';
@@ -240,7 +240,7 @@ export function stepSummaryFromModel(m: ReportModel, secrets: readonly string[],
   if (failing.length > 0) out.push('');
   if (reportsDir !== undefined)
     out.push(
-      `Reports: ${code(new Redactor(secrets).text(reportsDir))} (report.html, report.md, junit.xml, results.json).`,
+      `Reports: ${code(redactorFor(secrets).text(reportsDir))} (report.html, report.md, junit.xml, results.json).`,
       '',
     );
   // every other text came masked from the model: the Markdown is never rewritten after it is written

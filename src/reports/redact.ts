@@ -45,6 +45,27 @@ export class Redactor extends Masker {
 }
 
 /**
+ * The redactor of a set of secrets, shared by every writer of one process: a text masked once (building the
+ * model) is then known as masked when a writer masks it again as a safety net (results.json's data), so that pass
+ * costs a look-up, not a scan. A few sets are kept (a command meets one or two).
+ * @param secrets - the secrets
+ * @returns the redactor of exactly those secrets
+ * @example redactorFor(['s3cret-value']) === redactorFor(['s3cret-value']) // true
+ */
+export function redactorFor(secrets: readonly string[]): Redactor {
+  const key = JSON.stringify(secrets);
+  let r = REDACTORS.get(key);
+  if (!r) {
+    if (REDACTORS.size >= 8) REDACTORS.clear();
+    r = new Redactor(secrets);
+    REDACTORS.set(key, r);
+  }
+  return r;
+}
+
+const REDACTORS = new Map<string, Redactor>();
+
+/**
  * Decodes canonical base64 (the protocol's `…B64` form).
  * @param b64 - base64 text
  * @returns the bytes, or undefined when the text is not canonical base64

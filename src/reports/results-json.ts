@@ -10,7 +10,7 @@ import type { Implementation, Json } from '../subjects/subject.js';
 import type { ExpectedResult } from '../vectors/types.js';
 import { VERDICT_INFO, type CaseKind } from '../runner/result.js';
 import { byCause } from '../runner/triage.js';
-import { Redactor } from './redact.js';
+import { redactorFor } from './redact.js';
 import { buildModel, type CaseView, type OpView, type ReportModel } from './_model.js';
 import { describeDifference } from './_content.js';
 import { docPath, mistakeRef } from '../docs/refs.js';
@@ -250,7 +250,7 @@ export function resultsJsonFromModel(m: ReportModel, secrets: readonly string[])
   };
   // masked as data (a safety net: the model is masked), then encoded by the caller: never the JSON text, which a
   // secret such as `","` or one holding `\\` would change or break (issue 25, item 1)
-  return new Redactor(secrets).data(json);
+  return redactorFor(secrets).data(json);
 }
 
 // --- internal ---
@@ -374,8 +374,8 @@ export function runSummaryFromModel(
   return {
     ...rest,
     exitCode: outcome.exitCode,
-    reportsDir: outcome.reportsDir === null ? null : new Redactor(secrets).text(outcome.reportsDir),
-    junit: outcome.junit === null ? null : new Redactor(secrets).text(outcome.junit),
+    reportsDir: outcome.reportsDir === null ? null : redactorFor(secrets).text(outcome.reportsDir),
+    junit: outcome.junit === null ? null : redactorFor(secrets).text(outcome.junit),
     failures: failing.map((c) => ({
       id: c.id,
       verdict: c.verdict,

@@ -9,7 +9,7 @@ import * as fs from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { RunResult } from '../runner/result.js';
 import { buildModel, type ReportModel } from './_model.js';
-import { Redactor } from './redact.js';
+import { redactorFor } from './redact.js';
 import { htmlFromModel } from './html.js';
 import { junitFromModel } from './junit.js';
 import { markdownFromModel } from './markdown.js';
@@ -269,6 +269,6 @@ async function writeFlushed(path: string, text: string): Promise<void> {
  * logText({ ...buildModel(run, []), log: ['started', 'ended'] }, []) // 'started\nended\n'
  */
 export function logText(model: ReportModel, secrets: readonly string[]): string {
-  const redactor = new Redactor(secrets);
+  const redactor = redactorFor(secrets);
   return model.log.map((l) => `${redactor.text(l)}\n`).join('');
 }

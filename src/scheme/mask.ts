@@ -86,6 +86,13 @@ export class Masker {
   readonly #nearFragments: ReadonlySet<string>;
   /** The first four bytes of each fragment (lower-cased), to reject most positions cheaply. */
   readonly #heads: ReadonlySet<number>;
+  /**
+   * Every window of {@link WINDOW_BYTES} bytes of every pattern (lower-cased): a text holding none of them holds no
+   * secret, no encoded form and no fragment, so most texts are passed after one look at each of their bytes.
+   */
+  readonly #windows: ReadonlySet<number>;
+  /** The first four bytes of each of {@link Masker.#windows}. */
+  readonly #windowHeads: ReadonlySet<number>;
   readonly #texts = new Map<string, string>();
   /** Whether there is anything to mask. */
   readonly empty: boolean;
@@ -116,6 +123,15 @@ export class Masker {
       }
     }
     this.#patterns = [...patterns.values()].sort((a, b) => b.low.length - a.low.length);
+    const windows = new Set<number>();
+    const windowHeads = new Set<number>();
+    for (const { low } of this.#patterns)
+      for (let i = 0; i + WINDOW_BYTES <= low.length; i++) {
+        windows.add(low.readUIntBE(i, WINDOW_BYTES));
+        windowHeads.add(low.readUInt32BE(i));
+      }
+    this.#windows = windows;
+    this.#windowHeads = windowHeads;
     this.#fragments = fragments;
     this.#nearFragments = near;
     this.#heads = heads;
@@ -148,6 +164,9 @@ export class Masker {
   /** {@link Masker.ranges} but base64 runs: the secrets, their encoded forms and fragments in bytes. */
   #ranges(buf: Buffer, covered: Uint8Array, ranges: MaskRange[]): MaskRange[] {
     const low = lower(buf);
+    // nothing found so far and no window of a pattern in the text: nothing to mask (the fragments are windows of the
+    // plain secret's pattern; the near runs only grow a range found)
+    if (ranges.length === 0 && !this.#holdsWindow(low)) return ranges;
     for (const { low: pattern, exact, mask } of this.#patterns) {
       for (let at = low.indexOf(pattern); at >= 0; at = low.indexOf(pattern, at + 1)) {
         const end = at + pattern.length;
@@ -236,6 +255,8 @@ export class Masker {
     // a bounded memo: a long run prints many distinct lines
     if (this.#texts.size >= MEMO_SIZE) this.#texts.clear();
     this.#texts.set(text, clean);
+    // a masked text is masked already: masking it again (a safety net over data masked before) finds nothing
+    if (clean !== text) this.#texts.set(clean, clean);
     return clean;
   }
 
@@ -258,6 +279,19 @@ export class Masker {
     // bytes and what encodes itself (a Date) as they are; any other object as its own fields, as JSON would write it
     if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || 'toJSON' in value) return value;
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.text(k), this.#data(v)]));
+  }
+
+  /** Whether a window of {@link WINDOW_BYTES} bytes of a pattern is in the (lower-cased) bytes. */
+  #holdsWindow(low: Buffer): boolean {
+    // a rolling key of the last four bytes first (arithmetic, no call a byte), the whole window only on a hit
+    let head = 0;
+    for (let i = 0; i < low.length; i++) {
+      head = ((head << 8) | (low[i] as number)) >>> 0;
+      const start = i - 3;
+      if (start < 0 || start + WINDOW_BYTES > low.length || !this.#windowHeads.has(head)) continue;
+      if (this.#windows.has(low.readUIntBE(start, WINDOW_BYTES))) return true;
+    }
+    return false;
   }
 
   /** 1 at each byte of a window of `size` bytes that is one of `windows`. */
@@ -290,6 +324,9 @@ export class Masker {
 // --- internal ---
 
 const MEMO_SIZE = 10_000;
+
+/** The window a text is first looked at with: the fewest bytes of any pattern ({@link MIN_SECRET_LENGTH}). */
+const WINDOW_BYTES = MIN_SECRET_LENGTH;
 
 /** A run of this many bytes of a secret is masked when it is {@link NEAR_GAP} bytes or fewer from a masked range. */
 const NEAR_BYTES = 8;

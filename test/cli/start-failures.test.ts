@@ -2,7 +2,9 @@
  * A testee that fails at start ends the run loudly: the real `pgv2kit` binary (a child
  * process over dist/) exits 3 — never Node's 13, "unsettled top-level await" — prints
  * the command, how the testee ended and its stderr's last lines (secrets masked), and
- * `run` still writes every report, saying the testee could not start.
+ * `run` still writes every report, saying the testee could not start. `fuzz` says the same for
+ * each way of failing in process (main, as the binary runs it: a wait left pending fails the test
+ * by its timeout), and as the real binary in the secret-masking test.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run as inProcess } from './_run.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'pgv2kit.js');
@@ -147,9 +150,14 @@ describe.concurrent('a testee that fails at start', () => {
       temps.push(dir);
       const reports = join(dir, 'reports');
       const timeout = ['--timeout', c.timeout ?? '10'];
+      // run as the real binary; fuzz in process (the binary's fuzz: the secret-masking test below), where a wait
+      // left pending would hang the test until its timeout instead of ending the process with 13
       const [run, fuzz] = await Promise.all([
         pgv2kit(['run', '--testee', c.command, '--report-dir', reports, ...timeout]),
-        pgv2kit(['fuzz', '--testee', c.command, '--runs', '5', ...timeout]),
+        inProcess(['fuzz', '--testee', c.command, '--runs', '5', ...timeout], {
+          cwd: ROOT,
+          env: { ...process.env, PGV2_APP_SECRET: SECRET, SDK_SECRET: SECRET, CI: 'true' },
+        }),
       ]);
 
       expect(run.code, run.stderr).toBe(3);

@@ -31,6 +31,14 @@ function pgv2kit(args: readonly string[], cwd = ROOT): { code: number | null; st
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * The same command in process (src/cli/main.ts, what the binary runs), in the same folder and environment: for a
+ * suggestion pasted, whose point is what the command does, not the process (the real binary is checked above).
+ */
+function inProcess(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return run(args, { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', PGV2KIT_PROPERTIES: '5', PGV2KIT_SEED: '1' } });
+}
+
 /** The words a POSIX shell makes of a suggestion, as pasting it would give them. */
 function shellWords(text: string): string[] {
   return execFileSync('sh', ['-c', `printf '%s\\0' ${text}`], { encoding: 'utf8' })
@@ -106,8 +114,8 @@ describe('a list option given twice says how to give several', () => {
     expect(r).toEqual({ code: 2, stdout: '', stderr: `pgv2kit run: ${line}\nsee pgv2kit run --help\n` });
   });
 
-  it('the suggestion, pasted, runs both selections (commas work for --only)', () => {
-    const given = pgv2kit([
+  it('the suggestion, pasted, runs both selections (commas work for --only)', async () => {
+    const given = await inProcess([
       'run',
       '--only',
       'signature.final-lf-missing',
@@ -119,7 +127,7 @@ describe('a list option given twice says how to give several', () => {
     expect(given.code).toBe(2);
     const suggestion = /: (--only .*)$/m.exec(given.stderr)?.[1] ?? '';
     expect(shellWords(suggestion)).toEqual(['--only', 'signature.final-lf-missing,id:signature.url-*']);
-    const pasted = pgv2kit(['run', ...shellWords(suggestion), '--list', '--no-properties']);
+    const pasted = await inProcess(['run', ...shellWords(suggestion), '--list', '--no-properties']);
     expect(pasted.code, pasted.stderr).toBe(0);
     const ids = pasted.stdout
       .split('\n')
@@ -176,9 +184,9 @@ describe('an unquoted --testee command line or --module path says how to quote i
     expect(r.stderr).not.toContain('sk_live_Typo');
   });
 
-  it('the suggestion, pasted, starts the testee', () => {
+  it('the suggestion, pasted, starts the testee', async () => {
     const adapter = 'examples/python-adapter/pgv2kit_adapter.py';
-    const given = pgv2kit([
+    const given = await inProcess([
       'run',
       '--testee',
       'python3',
@@ -191,7 +199,7 @@ describe('an unquoted --testee command line or --module path says how to quote i
     expect(given.code).toBe(2);
     const suggestion = /quote it: (--testee .*)$/m.exec(given.stderr)?.[1] ?? '';
     expect(shellWords(suggestion)).toEqual(['--testee', `python3 ${adapter}`]);
-    const pasted = pgv2kit([
+    const pasted = await inProcess([
       'run',
       ...shellWords(suggestion),
       '--only',
@@ -209,10 +217,10 @@ describe('a testee path with a space, split by the shell', () => {
   mkdirSync(spaced, { recursive: true });
   copyFileSync(join(ROOT, 'examples/python-adapter/pgv2kit_adapter.py'), join(spaced, 'pgv2kit_adapter.py'));
 
-  it('fails to start with the hint, and the mended command line, pasted, runs', () => {
+  it('fails to start with the hint, and the mended command line, pasted, runs', async () => {
     const command = `python3 ${spaced}/pgv2kit_adapter.py`;
     const args = ['--only', 'signature.final-lf-missing', '--no-properties', '--no-reports'];
-    const given = pgv2kit(['run', '--testee', command, ...args]);
+    const given = await inProcess(['run', '--testee', command, ...args]);
     expect(given.code, given.stderr).toBe(3);
     expect(given.stderr).toMatch(/^pgv2kit run: the testee could not start: /m);
     const hint = /^ {2}hint: {4}(.*)$/m.exec(given.stderr)?.[1] ?? '';
@@ -221,14 +229,21 @@ describe('a testee path with a space, split by the shell', () => {
     );
     const words = shellWords(hint.slice(hint.indexOf('--testee')));
     expect(words).toEqual(['--testee', `python3 "${spaced}/pgv2kit_adapter.py"`]);
-    const pasted = pgv2kit(['run', ...words, ...args]);
+    const pasted = await inProcess(['run', ...words, ...args]);
     expect(pasted.code, pasted.stderr).toBe(0);
     expect(pasted.stdout).toContain(`pgv2kit-python-example 1.0.0 (python3 "${spaced}/pgv2kit_adapter.py")`);
     expect(pasted.stdout).toMatch(/^1 passed, 0 failed$/m);
   });
 
-  it('no hint for a start failure with no split path', () => {
-    const r = pgv2kit(['run', '--testee', 'python3 -c "import sys; sys.exit(2)"', '--no-reports', '--timeout', '10']);
+  it('no hint for a start failure with no split path', async () => {
+    const r = await inProcess([
+      'run',
+      '--testee',
+      'python3 -c "import sys; sys.exit(2)"',
+      '--no-reports',
+      '--timeout',
+      '10',
+    ]);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^ {2}ended: +exited with code 2$/m);
     expect(r.stderr).not.toContain('hint:');

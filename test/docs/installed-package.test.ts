@@ -71,6 +71,8 @@ describe.concurrent('installed from the packed tarball into an empty project', (
   }, 60_000);
 
   it('refuses to write vectors inside the installed kit and says where to write; vectors init makes that place', async () => {
+    // the bin npm linked, which npx runs (the run above goes through npx: its start is half a second a call)
+    const bin = join(project, 'node_modules/.bin/pgv2kit');
     const settle = (
       p: Promise<{ stdout: string; stderr: string }>,
     ): Promise<{ code: number; stdout: string; stderr: string }> =>
@@ -79,7 +81,7 @@ describe.concurrent('installed from the packed tarball into an empty project', (
         (e: { code: number; stdout: string; stderr: string }) => e,
       );
     const generate = await settle(
-      exec('npx', ['--no-install', 'pgv2kit', 'generate', '--seed', '1', '--count', '1', '--area', 'signature'], {
+      exec(bin, ['generate', '--seed', '1', '--count', '1', '--area', 'signature'], {
         cwd: project,
         env: npxEnv,
         timeout: 60_000,
@@ -89,7 +91,7 @@ describe.concurrent('installed from the packed tarball into an empty project', (
     expect(generate.stderr).toContain('is inside the installed pgv2kit package');
     expect(generate.stderr).toContain('pgv2kit vectors init my-vectors');
     const init = await settle(
-      exec('npx', ['--no-install', 'pgv2kit', 'vectors', 'init', 'my-vectors'], {
+      exec(bin, ['vectors', 'init', 'my-vectors'], {
         cwd: project,
         env: npxEnv,
         timeout: 60_000,
@@ -97,23 +99,11 @@ describe.concurrent('installed from the packed tarball into an empty project', (
     );
     expect(init.code, init.stderr).toBe(0);
     const into = await settle(
-      exec(
-        'npx',
-        [
-          '--no-install',
-          'pgv2kit',
-          'generate',
-          '--seed',
-          '1',
-          '--count',
-          '2',
-          '--area',
-          'signature',
-          '--dir',
-          'my-vectors',
-        ],
-        { cwd: project, env: npxEnv, timeout: 60_000 },
-      ),
+      exec(bin, ['generate', '--seed', '1', '--count', '2', '--area', 'signature', '--dir', 'my-vectors'], {
+        cwd: project,
+        env: npxEnv,
+        timeout: 60_000,
+      }),
     );
     expect(into.code, into.stderr).toBe(0);
     expect(into.stdout).toContain('OK: the vector set in');

@@ -6,9 +6,9 @@
  * under such a name), so the line's quoting is exercised too.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,13 +16,36 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'pgv2kit-replay-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/**
+ * npx as it resolves a name in the kit's folder, its node_modules/.bin, without npx's own start (half a
+ * second; test/docs/recipes.test.ts does the same): what is checked is the line, not npx.
+ */
+const shims = join(dir, 'bin');
+mkdirSync(shims);
+writeFileSync(
+  join(shims, 'npx'),
+  [
+    '#!/bin/sh',
+    'name=$1; shift',
+    '[ -x "node_modules/.bin/$name" ] && exec "node_modules/.bin/$name" "$@"',
+    'echo "npx $name: not in node_modules/.bin" >&2',
+    'exit 127',
+    '',
+  ].join('\n'),
+);
+chmodSync(join(shims, 'npx'), 0o755);
 
 /** Runs a command line in a shell in the kit's folder, with a bare environment (no PGV2KIT_SUBJECT unless the line sets it). */
 async function shell(line: string, env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
   try {
     const r = await promisify(execFile)('sh', ['-c', line], {
       cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', NO_COLOR: '1', ...env },
+      env: {
+        PATH: `${shims}${delimiter}${process.env['PATH'] ?? ''}`,
+        HOME: process.env['HOME'] ?? '',
+        NO_COLOR: '1',
+        ...env,
+      },
       timeout: 120_000,
       maxBuffer: 16 * 1024 * 1024,
     });

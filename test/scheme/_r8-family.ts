@@ -57,12 +57,20 @@ export const FAMILY_FOLDS: Record<string, Record<string, string>> = {
 type Fold = undefined | Record<string, string>;
 
 function folded(name: string, fold: Record<string, string>): string {
-  return name
+  let names = foldedNames.get(fold);
+  if (!names) foldedNames.set(fold, (names = new Map()));
+  const known = names.get(name);
+  if (known !== undefined) return known;
+  const out = name
     .split('')
     .map((ch) => fold[ch] ?? ch)
     .join('')
     .replace(/[A-Z]/g, (c) => c.toLowerCase());
+  names.set(name, out);
+  return out;
 }
+/** Each fold's folded names, as computed: familyAnswers asks for the same few names millions of times. */
+const foldedNames = new WeakMap<Record<string, string>, Map<string, string>>();
 
 type Trim = undefined | ((ch: string) => boolean);
 
@@ -119,8 +127,8 @@ export function familyParse(header: string, c: FamilyConfig): FamilyAnswer {
     if (eq < 0) return { refused: true };
     const written = rtrim(item.substring(0, eq), c.beforeEq);
     const fold = c.nameFold;
-    const name =
-      fold === undefined ? written : (NAMES.find((n) => folded(n, fold) === folded(written, fold)) ?? written);
+    const writtenFolded = fold === undefined ? '' : folded(written, fold);
+    const name = fold === undefined ? written : (NAMES.find((n) => folded(n, fold) === writtenFolded) ?? written);
     const value = ltrim(item.substring(eq + 1), c.afterEq);
     if (!NAMES.includes(name)) {
       if (!c.ignoreUnknown) return { refused: true };

@@ -6,7 +6,7 @@
  * folder, atomically; every text is masked by the report redactor before a page is rendered.
  * @module
  */
-import { Redactor } from '../../../reports/redact.js';
+import { redactorFor } from '../../../reports/redact.js';
 import { REPORT_FILES, writeReports } from '../../../reports/write.js';
 import type { CertificationResult } from './certify.js';
 import { certificationHtml } from './html.js';
@@ -61,7 +61,7 @@ export function certificationPages(
   secrets: readonly string[],
 ): Array<{ readonly name: string; readonly content: string }> {
   const { run, ...certification } = result;
-  const redactor = new Redactor(secrets);
+  const redactor = redactorFor(secrets);
   const clean = redactor.data(certification);
   const page: CertificationResult = {
     ...clean,
