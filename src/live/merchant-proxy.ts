@@ -11,7 +11,7 @@
  *
  * Bounded: a body over `maxBodyBytes` (either way) is never forwarded whole — a request's gets 413, a merchant's
  * answer's 502; a body idle for `timeoutMs`, 408; a merchant that is down or does not answer within `timeoutMs`, 502
- * — each such exchange handed over with no response and the reason (`failure`).
+ * — each such exchange handed over with no response and the reason (`failure`, and the exchange's `unanswered`).
  * @module
  */
 import {
@@ -150,7 +150,10 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
           ...(extra.response ? { status: extra.response.status } : {}),
           ...(failure !== undefined ? { failure } : {}),
         });
-      else hand({ seq: number, startedAt, kind, request, ...registered(kind), ...extra }, failure);
+      else {
+        const why = failure !== undefined && extra.response === undefined ? { unanswered: failure } : {};
+        hand({ seq: number, startedAt, kind, request, ...registered(kind), ...extra, ...why }, failure);
+      }
     };
     if (read.stopped !== undefined) {
       if (read.stopped === 'aborted') return; // the caller went away: nothing to answer, nothing whole to judge
