@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -178,5 +178,226 @@ describe('pgv2kit proxy --upstream: the kit gateway behind it', () => {
     const proxied = results(reports).exchanges;
     expect(proxied.length).toBeGreaterThan(15);
     expect(results(again).exchanges.map(pick)).toEqual(proxied.map(pick));
+  });
+});
+
+/** A server on loopback answering every request with `answer`; closed after the tests. */
+async function stub(answer: (body: Buffer) => { status: number; headers: Record<string, string>; body: string }) {
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const a = answer(Buffer.concat(chunks));
+      res.writeHead(a.status, { ...a.headers, 'content-length': String(Buffer.byteLength(a.body)) });
+      res.end(a.body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  return url;
+}
+
+/** A genuine payment request of SANDBOX's, signed (test/gateway/_support.ts) over the URL it is sent to. */
+async function pay(base: string) {
+  const url = `${base}/pg/v2/payment/create`;
+  const body = JSON.stringify({ merchantTradeNo: 'MT26', amount: '1.00', currency: 'EUR', description: 'x' });
+  const authorization = authHeader({ ...SANDBOX, method: 'POST', url, body, timestamp: String(Date.now()) });
+  const r = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', authorization },
+    body,
+  });
+  return { status: r.statusCode, body: await r.body.text() };
+}
+
+describe('pgv2kit proxy --upstream: a gateway that signs its answer wrongly, --json', () => {
+  it('is caught (R9): the answer passed on, the exchange not conformant; --json lines first and last; exit 1', async () => {
+    const upstream = await stub(() => ({
+      status: 200,
+      headers: {
+        'content-type': 'application/json',
+        authorization: `V2_SHA256 appId=${SANDBOX.appId},sign=${'0'.repeat(64)},timestamp=1,nonce=n`,
+      },
+      body: '{"code":"OK","data":{"paymentNo":"P1"}}',
+    }));
+    const dir = join(tmp(), 'r');
+    let answered: { status: number; body: string } | undefined;
+    const r = await proxyRun(['--upstream', upstream, ...CREDS, '--json', '--report-dir', dir], async (s) => {
+      answered = await pay(s.proxyUrl);
+    });
+    expect(answered).toEqual({ status: 200, body: '{"code":"OK","data":{"paymentNo":"P1"}}' });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0] ?? '')).toEqual({ proxyUrl: r.started?.proxyUrl, upstream });
+    expect(JSON.parse(lines[1] ?? '')).toMatchObject({
+      command: 'proxy',
+      kind: 'live',
+      verdict: 'not conformant',
+      exitCode: 1,
+      reportsDir: dir,
+      counts: { exchanges: 1, conformant: 0, notConformant: 1, notJudged: 0 },
+    });
+    expect(r.code).toBe(1);
+    // the line per exchange went to stderr
+    expect(r.stderr).toMatch(/#1 POST \/pg\/v2\/payment\/create → 200 {2}NOT CONFORMANT/);
+    const [e] = results(dir).exchanges;
+    expect(e?.findings.map((f) => f.about)).toEqual(['response']);
+    expect(e?.findings[0]?.message).toMatch(/sign|signature/i);
+  });
+
+  it('an upstream that cannot be reached: 502, the line, results.json and report.html say why', async () => {
+    const dir = join(tmp(), 'r');
+    // a port that was free a moment ago: nothing listens there
+    const down = await new Promise<string>((resolve) => {
+      const s = createServer();
+      s.listen(0, '127.0.0.1', () => {
+        const port = (s.address() as AddressInfo).port;
+        s.close(() => resolve(`http://127.0.0.1:${port}`));
+      });
+    });
+    let status = 0;
+    const r = await proxyRun(['--upstream', down, ...CREDS, '--report-dir', dir], async (s) => {
+      status = (await pay(s.proxyUrl)).status;
+    });
+    expect(status).toBe(502);
+    expect(r.stdout).toMatch(/#1 POST \/pg\/v2\/payment\/create → no answer \(the upstream .* could not be reached/);
+    const [e] = results(dir).exchanges as Array<Exchange & { unanswered?: string }>;
+    expect(e?.status).toBeNull();
+    expect(e?.unanswered).toMatch(/could not be reached/);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/answer none: the upstream .* could not be reached/);
+    // the request itself was genuine: conformant, and the session's verdict is the requests'
+    expect([e?.verdict, r.code]).toEqual(['conformant', 0]);
+  });
+});
+
+describe('pgv2kit proxy --merchant', () => {
+  const NOTIFY = 'https://shop.example.test/pgv2/notify';
+  const RETURN = 'https://shop.example.test/pgv2/return?order=A1&lang=fr';
+  const BODY = '{"paymentNo":"P1","merchantTradeNo":"T1","status":"SUCCESS","amount":"10.00"}';
+  /** A webhook of the sample merchant's credentials, signed with the kit's signer over the notifyUrl as registered. */
+  const webhook = async (proxyUrl: string, body: string, signed = body) => {
+    const creds = { appId: 'demo_merchant_app', appSecret: 'demo_sample_secret_5f1c2a7e' };
+    const [timestamp, nonce] = [String(Date.now()), `n-${Math.random()}`];
+    const s = sign({ ...creds, method: 'POST', url: NOTIFY, timestamp, nonce, body: signed });
+    const authorization = formatAuthorization({ appId: creds.appId, sign: s, timestamp, nonce });
+    const r = await request(`${proxyUrl}/pgv2/notify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body,
+    });
+    await r.body.dump();
+    return r.statusCode;
+  };
+  const args = (merchant: string, dir: string) => [
+    '--merchant',
+    merchant,
+    '--notify-url',
+    NOTIFY,
+    '--return-url',
+    RETURN,
+    '--app-id',
+    'demo_merchant_app',
+    '--secret',
+    'demo_sample_secret_5f1c2a7e',
+    '--report-dir',
+    dir,
+  ];
+  let sample: StartedSample;
+  beforeAll(async () => {
+    sample = await startSampleMerchant();
+  });
+  afterAll(() => sample.close());
+
+  it('a merchant that accepts a forged webhook is caught; its genuine one is conformant; exit 1', async () => {
+    const yes = await stub(() => ({ status: 200, headers: { 'content-type': 'text/plain' }, body: 'SUCCESS' }));
+    const dir = join(tmp(), 'r');
+    const statuses: number[] = [];
+    const r = await proxyRun(args(yes, dir), async (s) => {
+      statuses.push(await webhook(s.proxyUrl, BODY.replace('10.00', '1000.00'), BODY)); // forged: changed after
+      statuses.push(await webhook(s.proxyUrl, BODY));
+      const page = await request(`${s.proxyUrl}/shop/thanks`);
+      await page.body.dump();
+      statuses.push(page.statusCode);
+    });
+    expect(statuses).toEqual([200, 200, 200]);
+    const got = results(dir).exchanges.sort((a, b) => a.seq - b.seq);
+    expect(got.map((e) => [e.kind, e.verdict])).toEqual([
+      ['webhook', 'not conformant'],
+      ['webhook', 'conformant'],
+    ]);
+    expect(got[0]?.findings.map((f) => f.about)).toEqual(['webhook', 'response']);
+    expect(got[0]?.findings[1]?.message).toMatch(/the merchant accepted a webhook that does not verify/);
+    // the other page: passed through, a short line, not an exchange
+    expect(r.stdout).toMatch(/GET \/shop\/thanks → 200 {2}passed through, not judged/);
+    expect(r.code).toBe(1);
+  });
+
+  it('the sample merchant passes: a genuine webhook, accepted, conformant; exit 0', async () => {
+    const dir = join(tmp(), 'r');
+    let status = 0;
+    const r = await proxyRun(args(new URL(sample.deliverTo).origin, dir), async (s) => {
+      status = await webhook(s.proxyUrl, BODY);
+    });
+    expect(status).toBe(200);
+    expect(results(dir)).toMatchObject({ verdict: 'conformant', exitCode: 0, counts: { exchanges: 1 } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/#1 POST \/pgv2\/notify → 200 {2}CONFORMANT/);
+  });
+});
+
+describe('pgv2kit proxy: usage and start errors', () => {
+  it.each([
+    [[], /give --upstream <gateway base URL>/],
+    [['--upstream', 'http://a.test', '--merchant', 'http://b.test'], /give --upstream or --merchant, not both/],
+    [['--merchant', 'http://b.test', '--notify-url', 'https://b.test/n'], /--merchant needs --return-url/],
+    [['--upstream', 'ftp://a.test'], /upstream "ftp:\/\/a.test" is not http or https/],
+    [['--upstream', 'http://a.test', '--port', '70000'], /--port must be a port number/],
+  ])('%j: exit 2 with the reason', async (argv, message) => {
+    const r = await run(['proxy', ...argv, '--report-dir', join(tmp(), 'r')]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(message)]);
+  });
+
+  it('a port in use: exit 3, nothing left in the report folder', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = String((busy.address() as AddressInfo).port);
+    const dir = join(tmp(), 'r');
+    const r = await run(['proxy', '--upstream', 'http://127.0.0.1:9', '--port', port, '--report-dir', dir]);
+    busy.close();
+    expect([r.code, r.stderr]).toEqual([3, expect.stringMatching(/the proxy could not start: .*EADDRINUSE/)]);
+    expect(existsSync(join(dir, 'results.json'))).toBe(false);
+  });
+});
+
+describe('pgv2kit proxy as a process', () => {
+  it('--json: the first line, one exchange, SIGINT → the summary last, the reports, exit 0', async () => {
+    const dir = join(tmp(), 'r');
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin/pgv2kit.js'), 'proxy', '--upstream', gateway.baseUrl, ...CREDS, '--json', '--report-dir', dir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const lines = createInterface({ input: child.stdout });
+    const out: string[] = [];
+    const first = await new Promise<string>((resolve) => lines.once('line', resolve));
+    lines.on('line', (l) => out.push(l));
+    const started = JSON.parse(first) as { proxyUrl: string; upstream: string };
+    expect(started).toEqual({
+      proxyUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      upstream: gateway.baseUrl,
+    });
+    expect(await pay(started.proxyUrl)).toMatchObject({ status: 200 });
+    child.kill('SIGINT');
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(code).toBe(0);
+    expect(out).toHaveLength(1);
+    expect(JSON.parse(out[0] ?? '')).toMatchObject({ command: 'proxy', verdict: 'conformant', exitCode: 0 });
+    expect(stderr).toMatch(/#1 POST \/pg\/v2\/payment\/create → 200 {2}CONFORMANT/);
+    expect(stderr).toMatch(/SIGINT: stopping/);
+    expect(stderr).not.toContain(SANDBOX.appSecret);
+    expect(results(dir).counts).toMatchObject({ exchanges: 1, conformant: 1 });
   });
 });

@@ -41,6 +41,8 @@ export interface ProxyRunHooks {
   readonly stop: () => Promise<NodeJS.Signals>;
   /** Called with what was printed first, once the proxy listens (tests). */
   readonly started?: (started: ProxyStarted) => void;
+  /** Called once the session is open with what drops its files: an exit at once calls it (no half-written folder). */
+  readonly opened?: (abort: () => void) => void;
 }
 
 /**
@@ -53,7 +55,7 @@ export interface ProxyRunHooks {
 export async function runProxy(context: CommandContext<typeof proxyOptions>): Promise<number> {
   const signals = new Signals(context.io.stderr);
   try {
-    return await runProxyWith(context, { stop: () => signals.first() });
+    return await runProxyWith(context, { stop: () => signals.first(), opened: (abort) => (signals.cleanup = abort) });
   } finally {
     signals.remove();
   }
@@ -102,6 +104,7 @@ export async function runProxyWith(
     colour: !json && useColour(given),
     cwd: io.cwd,
   });
+  hooks.opened?.(() => session.abort());
   // an exchange the session could not take (a disk full): the proxy goes on forwarding; the error is told once
   let failed = false;
   const take = (ex: LiveExchange, judged?: LiveJudgement): Promise<void> =>
@@ -256,11 +259,14 @@ function stamp(d: Date): string {
  * the reports are written exits at once (130, 143), as `pgv2kit run` does.
  */
 class Signals {
+  /** What to drop before an exit at once (the session's files). */
+  cleanup: (() => void) | undefined;
   #signal: NodeJS.Signals | undefined;
   #resolve: ((signal: NodeJS.Signals) => void) | undefined;
   readonly #on = (signal: NodeJS.Signals): void => {
     if (this.#signal !== undefined) {
       this.stderr(`pgv2kit proxy: ${signal} again: exiting now, no reports\n`);
+      this.cleanup?.();
       process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
     }
     this.#signal = signal;
