@@ -47,7 +47,7 @@ export interface ExchangeJson {
   readonly url: string;
   /** The answer's status, or null when there was none. */
   readonly status: number | null;
-  /** The proxy only: why there is no answer (the receiver unreachable or too slow, the request refused by the proxy). */
+  /** The proxy only: why there is no answer (the receiver down or too slow, or the proxy refused the request). */
   readonly unanswered?: string;
   readonly verdict: LiveJudgement['verdict'];
   /** Each with `mistake` and `page` when a known mistake explains it. */
