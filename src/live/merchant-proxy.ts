@@ -151,7 +151,11 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
           ...(failure !== undefined ? { failure } : {}),
         });
       else {
-        const why = failure !== undefined && extra.response === undefined ? { unanswered: failure } : {};
+        // why there is no answer, unless it is why the exchange is not judged (said once is enough)
+        const why =
+          failure !== undefined && extra.response === undefined && extra.notJudged !== failure
+            ? { unanswered: failure }
+            : {};
         hand({ seq: number, startedAt, kind, request, ...registered(kind), ...extra, ...why }, failure);
       }
     };
