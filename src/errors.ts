@@ -25,6 +25,7 @@
  * | TesteeStartError         | PGV2_TESTEE_START             | failure (3) |
  * | TargetUnreachableError   | PGV2_TARGET_UNREACHABLE       | failure (3) |
  * | SampleMerchantError      | PGV2_SAMPLE_MERCHANT          | failure (3) |
+ * | (proxy could not listen) | PGV2_PROXY_START              | failure (3) |
  * | GenerateCheckError       | PGV2_GENERATE_CHECK           | failure (3) |
  * | MultipartError           | PGV2_MULTIPART_MALFORMED      | failure (3) |
  * | ClientError              | PGV2_CLIENT_* (one per cause) | failure (3) |

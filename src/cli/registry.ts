@@ -11,6 +11,7 @@ import { explainCommand } from './commands/explain.js';
 import { fuzzCommand } from './commands/fuzz.js';
 import { generateCommand } from './commands/generate.js';
 import { mergeCommand } from './commands/merge.js';
+import { proxyCommand } from './commands/proxy.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { vectorsCommand } from './commands/vectors.js';
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   serveCommand,
   certifyCommand,
   checkCommand,
+  proxyCommand,
   generateCommand,
   fuzzCommand,
 ];

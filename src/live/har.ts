@@ -96,6 +96,7 @@ export function harEntry(ex: LiveExchange, judgement?: LiveJudgement): HarEntry 
       : {}),
     ...(ex.registeredUrl !== undefined ? { registeredUrl: ex.registeredUrl } : {}),
     ...(ex.notJudged !== undefined ? { notJudged: ex.notJudged } : {}),
+    ...(ex.unanswered !== undefined ? { unanswered: ex.unanswered } : {}),
     ...(judgement !== undefined
       ? {
           verdict: judgement.verdict,
@@ -353,6 +354,7 @@ interface RawEntry {
     readonly issued?: IssuedUpload;
     readonly registeredUrl?: string;
     readonly notJudged?: string;
+    readonly unanswered?: string;
   };
 }
 
@@ -439,6 +441,7 @@ const HAR_SCHEMA = {
             },
             registeredUrl: { type: 'string' },
             notJudged: { type: 'string' },
+            unanswered: { type: 'string' },
           },
         },
       },
@@ -585,6 +588,7 @@ function toExchange(entry: RawEntry, seq: number, kind: LiveExchange['kind']): L
           },
         }
       : {}),
+    ...(entry._pgv2kit?.unanswered !== undefined ? { unanswered: entry._pgv2kit.unanswered } : {}),
     ...(reasons.length > 0 ? { notJudged: reasons.join('; ') } : {}),
   };
 }

@@ -11,7 +11,7 @@
  *
  * Bounded: a body over `maxBodyBytes` (either way) is never forwarded whole — a request's gets 413, a merchant's
  * answer's 502; a body idle for `timeoutMs`, 408; a merchant that is down or does not answer within `timeoutMs`, 502
- * — each such exchange handed over with no response and the reason (`failure`).
+ * — each such exchange handed over with no response and the reason (`failure`, and the exchange's `unanswered`).
  * @module
  */
 import {
@@ -24,6 +24,7 @@ import {
 } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { drainRest, fullUrl, rawHeaderPairs, readBody, targetPath } from '../gateway/http-io.js';
 import type { MerchantBook } from '../gateway/merchants.js';
 import type { LiveAnswer, LiveExchange, LiveMessage } from './exchange.js';
 import { judgeExchange, type LiveJudgement } from './judge.js';
@@ -137,9 +138,9 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
           ? 'redirect'
           : undefined;
     const number = kind === undefined ? 0 : ++seq;
-    const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `http://${req.headers.host ?? host}${target}`;
-    const headers = pairs(req.rawHeaders);
-    const read = await readLimited(req, limit, timeoutMs);
+    const url = fullUrl(req);
+    const headers = rawHeaderPairs(req);
+    const read = await readBody(req, limit, timeoutMs);
     const request: LiveMessage = { method: req.method ?? 'GET', url, headers, body: read.bytes };
     const record = (extra: Partial<LiveExchange>, failure?: string): void => {
       if (kind === undefined)
@@ -149,7 +150,14 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
           ...(extra.response ? { status: extra.response.status } : {}),
           ...(failure !== undefined ? { failure } : {}),
         });
-      else hand({ seq: number, startedAt, kind, request, ...registered(kind), ...extra }, failure);
+      else {
+        // why there is no answer, unless it is why the exchange is not judged (said once is enough)
+        const why =
+          failure !== undefined && extra.response === undefined && extra.notJudged !== failure
+            ? { unanswered: failure }
+            : {};
+        hand({ seq: number, startedAt, kind, request, ...registered(kind), ...extra, ...why }, failure);
+      }
     };
     if (read.stopped !== undefined) {
       if (read.stopped === 'aborted') return; // the caller went away: nothing to answer, nothing whole to judge
@@ -157,6 +165,8 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
         read.stopped === 'too-large'
           ? [413, `the request body is larger than ${limit} bytes (maxBodyBytes): not forwarded`]
           : [408, `the request body paused for more than ${timeoutMs} ms: not forwarded`];
+      // the rest of the body is read and discarded (bounded), so that the caller reads the answer, never a reset
+      drainRest(req);
       plain(res, status, why, true);
       record({ notJudged: why }, why);
       return;
@@ -248,19 +258,6 @@ function positive(value: number, name: string): number {
   return value;
 }
 
-function targetPath(target: string): string {
-  const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
-  const rest = m ? target.slice(m[0].length) : target;
-  const q = rest.search(/[?#]/);
-  return q < 0 ? rest : rest.slice(0, q);
-}
-
-function pairs(raw: readonly string[]): Array<readonly [string, string]> {
-  const out: Array<readonly [string, string]> = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i] as string, raw[i + 1] as string]);
-  return out;
-}
-
 /** The fields a Connection header names are hop-by-hop too (RFC 9110 §7.6.1). */
 function endToEnd(headers: ReadonlyArray<readonly [string, string]>): Array<readonly [string, string]> {
   const named = new Set(
@@ -282,44 +279,6 @@ function answerHeaders(answer: LiveAnswer): Array<readonly [string, string]> {
   if (!out.some(([n]) => n.toLowerCase() === 'content-length') && answer.status !== 204 && answer.status !== 304)
     out.push(['Content-Length', String(answer.body.byteLength)]);
   return out;
-}
-
-interface Read {
-  readonly bytes: Uint8Array;
-  readonly stopped?: 'too-large' | 'timeout' | 'aborted';
-}
-
-function readLimited(req: IncomingMessage, limit: number, idleMs: number): Promise<Read> {
-  return new Promise((resolve) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      resolve({ bytes: new Uint8Array(), stopped: 'too-large' });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (stopped?: Read['stopped']): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      req.off('data', onData);
-      if (stopped !== undefined) req.resume();
-      resolve({ bytes: new Uint8Array(Buffer.concat(chunks)), ...(stopped ? { stopped } : {}) });
-    };
-    const timer = setTimeout(() => finish('timeout'), idleMs);
-    const onData = (chunk: Buffer): void => {
-      size += chunk.byteLength;
-      if (size > limit) finish('too-large');
-      else {
-        chunks.push(chunk);
-        timer.refresh();
-      }
-    };
-    req.on('data', onData);
-    req.on('end', () => finish());
-    req.on('close', () => finish(req.complete ? undefined : 'aborted'));
-  });
 }
 
 function plain(res: ServerResponse, status: number, text: string, close: boolean): void {
@@ -392,7 +351,7 @@ function forward(
         settle({
           status: res.statusCode ?? 502,
           statusMessage: res.statusMessage ?? '',
-          headers: pairs(res.rawHeaders),
+          headers: rawHeaderPairs(res),
           body: new Uint8Array(Buffer.concat(chunks)),
         }),
       );

@@ -47,6 +47,8 @@ export interface ExchangeJson {
   readonly url: string;
   /** The answer's status, or null when there was none. */
   readonly status: number | null;
+  /** The proxy only: why there is no answer (the receiver down or too slow, or the proxy refused the request). */
+  readonly unanswered?: string;
   readonly verdict: LiveJudgement['verdict'];
   /** Each with `mistake` and `page` when a known mistake explains it. */
   readonly findings: readonly LiveFinding[];
@@ -126,6 +128,7 @@ export function maskedExchange(ex: LiveExchange, masker: Masker): LiveExchange {
       : {}),
     ...(ex.issued ? { issued: masker.data(ex.issued) } : {}),
     ...(ex.registeredUrl !== undefined ? { registeredUrl: masker.text(ex.registeredUrl) } : {}),
+    ...(ex.unanswered !== undefined ? { unanswered: masker.text(ex.unanswered) } : {}),
     notJudged: ex.notJudged === undefined ? why : `${masker.text(ex.notJudged)}; ${why}`,
   };
 }
@@ -158,6 +161,7 @@ export function exchangeJson(ex: LiveExchange, j: LiveJudgement, masker: Masker)
     method: ex.request.method,
     url: ex.request.url,
     status: ex.response?.status ?? null,
+    ...(ex.unanswered !== undefined ? { unanswered: ex.unanswered } : {}),
     verdict: j.verdict,
     findings: j.findings,
     notes: j.notes,
@@ -192,7 +196,8 @@ const VERDICT_WORDS: Record<LiveJudgement['verdict'], { title: string; colour: '
  */
 export function exchangeLine(e: ExchangeJson, colour: boolean, cwd: string): string {
   const word = VERDICT_WORDS[e.verdict];
-  const head = inertText(`#${e.seq} ${e.method} ${shortUrl(e.url)} → ${e.status ?? 'no answer'}`);
+  const answer = e.status ?? `no answer${e.unanswered !== undefined ? ` (${e.unanswered})` : ''}`;
+  const head = inertText(`#${e.seq} ${e.method} ${shortUrl(e.url)} → ${answer}`);
   let tail = '';
   if (e.verdict === 'not judged') tail = `: ${inertText(e.reason ?? '')}`;
   else if (e.verdict === 'not conformant') {
@@ -236,11 +241,12 @@ export function exchangeRowHtml(e: ExchangeJson, linked = true): string {
         : e.findings.length > 0
           ? h(e.findings[0]?.message ?? '')
           : '';
+  const none = e.unanswered === undefined ? '' : `${why === '' ? '' : '; '}no answer: ${h(e.unanswered)}`;
   return (
     `<tr><td class="num">${linked ? `<a href="#ex-${e.seq}">${e.seq}</a>` : e.seq}</td>` +
     `<td>${h(e.kind)}</td><td>${h(e.method)}</td>` +
     `<td class="long"><code>${h(e.url)}</code></td><td class="num">${e.status ?? '—'}</td>` +
-    `<td>${verdictBadge(e.verdict)}</td><td class="long">${why}</td></tr>`
+    `<td>${verdictBadge(e.verdict)}</td><td class="long">${why}${none}</td></tr>`
   );
 }
 
@@ -257,7 +263,8 @@ export function exchangeArticleHtml(e: ExchangeJson): string {
   const out = [
     `<article class="case live-${e.verdict.replace(' ', '-')}" id="ex-${e.seq}">`,
     `<h3>${verdictBadge(e.verdict)} #${e.seq} <code>${h(e.method)} ${h(e.url)}</code></h3>`,
-    `<p class="facts">${h(e.kind)} · ${h(e.startedAt)} · answer ${e.status ?? 'none'}` +
+    `<p class="facts">${h(e.kind)} · ${h(e.startedAt)} · answer ` +
+      `${e.status ?? (e.unanswered === undefined ? 'none' : `none: ${h(e.unanswered)}`)}` +
       `${e.masked ? ' · <span class="masked">a secret appeared in it: masked here and in traffic.har</span>' : ''}` +
       '</p>',
   ];

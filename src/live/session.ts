@@ -182,11 +182,13 @@ export class LiveSession {
    * Judges one exchange, prints its line and streams it to the report files. Calls are taken in the order made
    * (the proxy may call it for exchanges in flight together): lines and files follow that order.
    * @param ex - the exchange (its `seq` as the caller numbered it)
+   * @param judged - its judgement when the caller has it already ({@link judgeExchange} with the session's merchants
+   *   and header choices: the merchant proxy judges each exchange as it hands it on), so that it is not judged twice
    * @returns its judgement
    * @throws {Error} after {@link LiveSession.finish} or {@link LiveSession.abort}; a file system error
    */
-  add(ex: LiveExchange): Promise<LiveJudgement> {
-    const next = this.#queue.then(() => this.#add(ex));
+  add(ex: LiveExchange, judged?: LiveJudgement): Promise<LiveJudgement> {
+    const next = this.#queue.then(() => this.#add(ex, judged));
     this.#queue = next.catch(() => undefined);
     return next;
   }
@@ -257,12 +259,14 @@ export class LiveSession {
     rmSync(this.#temp, { recursive: true, force: true });
   }
 
-  async #add(ex: LiveExchange): Promise<LiveJudgement> {
+  async #add(ex: LiveExchange, judged: LiveJudgement | undefined): Promise<LiveJudgement> {
     this.#assertOpen();
-    const j = await judgeExchange(ex, {
-      merchants: this.#options.merchants,
-      ...(this.#options.header ? { header: this.#options.header } : {}),
-    });
+    const j =
+      judged ??
+      (await judgeExchange(ex, {
+        merchants: this.#options.merchants,
+        ...(this.#options.header ? { header: this.#options.header } : {}),
+      }));
     this.#assertOpen();
     const e = exchangeJson(ex, j, this.#masker);
     const first = this.#counts.exchanges === 0;

@@ -21,6 +21,7 @@ describe('--json on an error', () => {
       'explain',
       'fuzz',
       'merge',
+      'proxy',
       'run',
       'serve',
       'vectors',

@@ -59,17 +59,17 @@ describe('pgv2kit (global)', () => {
   it.each([
     [
       ['vectrs'],
-      'pgv2kit: unknown command "vectrs" (did you mean vectors?); the commands are run, merge, compare, vectors, explain, serve, certify, check, generate, fuzz',
+      'pgv2kit: unknown command "vectrs" (did you mean vectors?); the commands are run, merge, compare, vectors, explain, serve, certify, check, proxy, generate, fuzz',
       'see pgv2kit --help',
     ],
     [
       ['frobnicate'],
-      'pgv2kit: unknown command "frobnicate"; the commands are run, merge, compare, vectors, explain, serve, certify, check, generate, fuzz',
+      'pgv2kit: unknown command "frobnicate"; the commands are run, merge, compare, vectors, explain, serve, certify, check, proxy, generate, fuzz',
       'see pgv2kit --help',
     ],
     [
       ['help', 'nope'],
-      'pgv2kit: unknown command "nope"; the commands are run, merge, compare, vectors, explain, serve, certify, check, generate, fuzz',
+      'pgv2kit: unknown command "nope"; the commands are run, merge, compare, vectors, explain, serve, certify, check, proxy, generate, fuzz',
       'see pgv2kit --help',
     ],
     [['--bogus=1', 'vectors'], 'pgv2kit: unknown option --bogus (options follow the command)', 'see pgv2kit --help'],

@@ -239,3 +239,30 @@ describe('LiveSession', () => {
     expect(existsSync(join(parent, 'dropped'))).toBe(false);
   });
 });
+
+describe('a judged exchange handed to the session (the merchant proxy judges as it hands on)', () => {
+  it('is not judged again: the judgement given is the one written; an unanswered one says why, HAR included', async () => {
+    const dir = join(temp(), 'r');
+    const lines: string[] = [];
+    const session = LiveSession.open({
+      name: 'judged',
+      target: 'test',
+      merchants: new MerchantBook([{ appId: APP, appSecret: SECRET }]),
+      secrets: [SECRET],
+      reportDir: dir,
+      print: (t) => void lines.push(t),
+    });
+    // a genuine request the judge would find conformant, handed with a judgement of another verdict: that one is kept
+    const given = { verdict: 'not judged' as const, findings: [], notes: [], reason: 'judged by the caller' };
+    expect(await session.add(exchange(1), given)).toBe(given);
+    await session.add({ ...exchange(2), unanswered: 'the upstream could not be reached' });
+    await session.finish();
+    expect(results(dir).exchanges.map((e) => [e.seq, e.verdict, e.reason])).toEqual([
+      [1, 'not judged', 'judged by the caller'],
+      [2, 'conformant', undefined],
+    ]);
+    expect(lines[1]).toMatch(/^#2 POST \/pg\/v2\/file\/generateUploadUrl → no answer \(the upstream could not be/);
+    const back = readHar(join(dir, 'traffic.har')).exchanges[1];
+    expect(back?.unanswered).toBe('the upstream could not be reached');
+  });
+});
