@@ -4,9 +4,9 @@
  *
  *   scheme, version, seeded, env, deps, safe-name, bytes, errors, file-errors, atomic-file, closest, shell-quote, refusal → vectors, upload, docs,
  *   roles/<role>/kind.ts → protocol →
- *   subjects, client, roles/<role>/as-gateway, roles/<role>/subject.ts → checks, roles/<role>/check.ts → diagnosis, roles/<role>/diagnosis.ts →
+ *   subjects, client, roles/<role>/as-gateway, roles/<role>/subject.ts, roles/<role>/answer.ts → checks, roles/<role>/check.ts → diagnosis, roles/<role>/diagnosis.ts →
  *   roles/<file>.ts, roles/<role>/role.ts → properties, fuzz, generate → runner → reports → gateway, roles/<role>/certify,
- *   roles/<role>/reference-gateway.ts, conformance → cli, index, run
+ *   roles/<role>/reference-gateway.ts, conformance → live → cli, index, run
  *
  * Type-only imports count: a type is a dependency too.
  * @type {import('dependency-cruiser').IConfiguration}
@@ -33,7 +33,14 @@ const LAYERS = [
   // a role's folder (src/roles/<role>/) holds its parts at their layers, by name: as-gateway/ and subject.ts
   // with the subjects, check.ts with the checks, diagnosis.ts with the diagnosis, role.ts with the registry,
   // certify/ and reference-gateway.ts (the kit's own server of the other party) with the commands' work
-  ['subjects', 'client', '^src/roles/[^/]+/as-gateway/', '^src/roles/[^/]+/subject\\.ts$'],
+  // answer.ts: a role's reading and judging of the other party's answer, shared by its subject, its check and live/
+  [
+    'subjects',
+    'client',
+    '^src/roles/[^/]+/as-gateway/',
+    '^src/roles/[^/]+/subject\\.ts$',
+    '^src/roles/[^/]+/answer\\.ts$',
+  ],
   ['checks', '^src/roles/[^/]+/check\\.ts$'],
   ['diagnosis', '^src/roles/[^/]+/diagnosis\\.ts$'],
   ['^src/roles/[^/]+\\.ts$', '^src/roles/[^/]+/role\\.ts$'],
@@ -41,6 +48,9 @@ const LAYERS = [
   ['runner'],
   ['reports'],
   ['gateway', '^src/roles/[^/]+/certify/', '^src/roles/[^/]+/reference-gateway\\.ts$', 'conformance.ts'],
+  // live traffic (issue 26): exchanges, their judge (the gateway's own judgement of a request, the roles' of an
+  // answer, the diagnosis's mistakes) and HAR 1.2, under the proxy and check commands
+  ['live'],
   ['cli', 'index.ts', 'run.ts'],
 ];
 const path = (name) =>

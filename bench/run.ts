@@ -13,6 +13,7 @@
  *     npx tsx bench/run.ts compare      # only compare-scale: 100 implementations and a 100,000-case file
  *     npx tsx bench/run.ts merge        # only merge-scale: pgv2kit merge of 1,000 shards against parsing them
  *     npx tsx bench/run.ts attack       # only writers-attack: the report writers' attack property, 1,000 inputs
+ *     npx tsx bench/run.ts proxy        # only proxy-throughput: the judging proxy against the gateway direct, memory
  * @module
  */
 import { loadVectorSet } from '../dist/index.js';
@@ -25,6 +26,7 @@ import { benchMergeScale } from './merge-scale.js';
 import { benchWritersAttack } from './writers-attack.js';
 import { benchGatewayLoad } from './gateway-load.js';
 import { benchGatewayFlood } from './gateway-flood.js';
+import { benchProxyThroughput } from './proxy-throughput.js';
 import { formatNumber, machine, summarize, table, type BenchResult, type Ratio } from './_measure.js';
 import { benchProtocolCalls } from './protocol-calls.js';
 import { benchProtocolRun } from './protocol-run.js';
@@ -67,6 +69,8 @@ if (wanted('compare-scale')) process.stdout.write(benchCompareScale());
 if (wanted('merge-scale')) process.stdout.write(await benchMergeScale());
 // The report writers' attack property with 1,000 inputs from a fresh seed (~60 s): inputs, seed, time, findings.
 if (wanted('writers-attack')) process.stdout.write(benchWritersAttack());
+// The judging proxy (issue 26): requests/s through it against the gateway direct, added latency, memory over 100,000.
+if (wanted('proxy-throughput')) process.stdout.write(await benchProxyThroughput());
 
 const ratios = results.flatMap((r) => r.ratios);
 if (ratios.length > 0) {

@@ -20,10 +20,12 @@
  * | MergeError               | PGV2_MERGE                    | usage (2)   |
  * | ReportWriteError         | PGV2_REPORT_WRITE             | usage (2)   |
  * | ReportFolderLockError    | PGV2_REPORT_FOLDER_LOCKED     | usage (2)   |
+ * | HarError                 | PGV2_HAR_INVALID              | usage (2)   |
  * | (reference input error)  | PGV2_OPERATION_INPUT          | usage (2)   |
  * | TesteeStartError         | PGV2_TESTEE_START             | failure (3) |
  * | TargetUnreachableError   | PGV2_TARGET_UNREACHABLE       | failure (3) |
  * | SampleMerchantError      | PGV2_SAMPLE_MERCHANT          | failure (3) |
+ * | (proxy could not listen) | PGV2_PROXY_START              | failure (3) |
  * | GenerateCheckError       | PGV2_GENERATE_CHECK           | failure (3) |
  * | MultipartError           | PGV2_MULTIPART_MALFORMED      | failure (3) |
  * | ClientError              | PGV2_CLIENT_* (one per cause) | failure (3) |

@@ -24,6 +24,7 @@ import { ExpectFailuresError } from '../src/runner/expect-failures.js';
 import { SelectionError } from '../src/runner/select.js';
 import { ModuleSubjectError } from '../src/subjects/module-subject.js';
 import { MultipartError } from '../src/upload/multipart.js';
+import { HarError } from '../src/live/har.js';
 import { VectorInputError, VectorSchemaError, VectorSetError } from '../src/vectors/errors.js';
 import { VectorTargetError } from '../src/vectors/target.js';
 
@@ -94,6 +95,7 @@ describe('one error hierarchy', () => {
       [new SampleMerchantError('x'), 'SampleMerchantError', 'PGV2_SAMPLE_MERCHANT', 'failure'],
       [new GenerateCheckError('x'), 'GenerateCheckError', 'PGV2_GENERATE_CHECK', 'failure'],
       [new MultipartError('x'), 'MultipartError', 'PGV2_MULTIPART_MALFORMED', 'failure'],
+      [new HarError('x'), 'HarError', 'PGV2_HAR_INVALID', 'usage'],
       [new ClientError('PGV2_CLIENT_TIMEOUT', 'x'), 'ClientError', 'PGV2_CLIENT_TIMEOUT', 'failure'],
     ];
     const exported = declared.filter((d) => d.exported && d.file !== 'errors.ts').map((d) => d.name);

@@ -44,7 +44,7 @@ export function formatMainHelp(commands: readonly Command[]): string {
  * @returns the lines, indented by two spaces
  * @example
  * import { COMMANDS } from './registry.js';
- * environmentLines(COMMANDS)[0] // '  PGV2_APP_ID                stands in for --app-id (run, serve, certify, fuzz)'
+ * environmentLines(COMMANDS)[0] // '  PGV2_APP_ID                stands in for --app-id (run, serve, certify, …'
  */
 export function environmentLines(commands: readonly Command[]): string[] {
   // one line per variable and option, naming the commands that have it

@@ -7,7 +7,7 @@
 import { redact } from '../scheme/mask.js';
 import { verifyResponse, type VerifyOptions } from '../scheme/verify.js';
 import { singleHeader } from './_http.js';
-import { isOrderedObject, parseOrderedJson, type OrderedJson } from './_json.js';
+import { isOrderedObject, parseOrderedJson, type OrderedJson } from './ordered-json.js';
 import { ClientError } from './errors.js';
 import type { SignedExchange } from './signed-request.js';
 import { clip } from '../scheme/text.js';

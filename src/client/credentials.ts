@@ -8,7 +8,7 @@ import type { FormFields } from '../upload/form.js';
 import { validateCredentialsRequest } from '../upload/credentials-request.js';
 import { endpoint } from './_endpoint.js';
 import { wireUrl } from './_http.js';
-import { isOrderedObject, type OrderedObject } from './_json.js';
+import { isOrderedObject, type OrderedObject } from './ordered-json.js';
 import { assertAuthentic, fail, readEnvelope } from './_response.js';
 import type { ClientOptions } from './options.js';
 import { signedRequest } from './signed-request.js';

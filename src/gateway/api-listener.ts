@@ -14,16 +14,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseContentType } from '../upload/content-type.js';
-import { duplicateMember } from './_duplicate-members.js';
-import { drainRest, fullUrl, rawHeaderPairs, readBody, targetPath, type ReadBody } from './_http.js';
-import { quoteText } from './_ajv.js';
-import { checkCredentialsBody } from './credentials-schema.js';
+import { drainRest, fullUrl, rawHeaderPairs, readBody, targetPath, type ReadBody } from './http-io.js';
 import { envelopeBytes, responseAuthorization, type JsonOut } from './envelope.js';
 import { API_FAILURES, failure, type ApiFailure } from './failures.js';
 import type { Clock } from './clock.js';
 import type { Merchant, MerchantBook } from './merchants.js';
-import { checkPaymentBody, createdPayment } from './payment.js';
+import { createdPayment } from './payment.js';
+import { judgeApiRequest } from './api-judge.js';
 import type { StorageSigner } from './policy.js';
 import type { RecordedRequest, Recorder, RequestVerification } from './recorder.js';
 import { authenticateRequest, type AuthOutcome, type HeaderChoices } from './request-auth.js';
@@ -32,14 +29,7 @@ import { lookupScenario, splitScenarioPath, type ScenarioSource } from './scenar
 import { credentialsData, issueUpload, type IssuedUpload, type IssuedUploads } from './upload-credentials.js';
 import { clip } from '../scheme/text.js';
 
-/**
- * The operation paths of the API.
- * @example new URL(API_PATHS.generateUploadUrl, gateway.baseUrl)
- */
-export const API_PATHS = Object.freeze({
-  generateUploadUrl: '/pg/v2/file/generateUploadUrl',
-  createPayment: '/pg/v2/payment/create',
-});
+export { API_PATHS } from './api-judge.js';
 
 /**
  * The largest API request body read, bytes.
@@ -185,29 +175,17 @@ function decide(
   const stopped = body.stopped;
   if (stopped === 'too-large') return failure('PAYLOAD_TOO_LARGE', `the body is larger than ${API_BODY_LIMIT} bytes`);
   if (stopped === 'timeout') return failure('REQUEST_TIMEOUT', `the body stopped arriving for ${ctx.bodyTimeoutMs} ms`);
-  const isCredentials = path === API_PATHS.generateUploadUrl;
-  if (!isCredentials && path !== API_PATHS.createPayment)
-    return failure(
-      'NOT_FOUND',
-      `no operation at ${quoteText(path)}; ` +
-        `the operations are POST ${API_PATHS.generateUploadUrl} and POST ${API_PATHS.createPayment}`,
-    );
-  if (req.method !== 'POST')
-    return failure(
-      'METHOD_NOT_ALLOWED',
-      `method ${quoteText(req.method as string)} is not allowed; ${path} takes POST`,
-    );
-  const typeProblem = contentTypeProblem(req.headers['content-type']);
-  if (typeProblem) return failure('UNSUPPORTED_MEDIA_TYPE', typeProblem);
-  const acceptProblem = acceptHeaderProblem(req.headers.accept);
-  if (acceptProblem) return failure('NOT_ACCEPTABLE', acceptProblem);
-  if (!auth.valid) return failure('UNAUTHORIZED', auth.message);
-  const parsed = parseJsonBody(body.bytes);
-  if (!parsed.ok) return failure('INVALID_ARGUMENT', parsed.message);
+  const judged = judgeApiRequest({
+    method: req.method as string,
+    path,
+    contentType: req.headers['content-type'],
+    accept: req.headers.accept,
+    body: body.bytes,
+    auth,
+  });
+  if (!judged.ok) return judged.failure;
   const now = ctx.clock.now();
-  if (isCredentials) {
-    const checked = checkCredentialsBody(parsed.value);
-    if (!checked.valid) return failure('INVALID_ARGUMENT', checked.problem.message);
+  if (judged.operation === 'generateUploadUrl') {
     const issued = issueUpload(
       {
         signer: ctx.signer,
@@ -218,17 +196,15 @@ function decide(
         extra: ctx.extra,
         scenario: lookupScenario(ctx.scenarios, scenarioId),
         scenarioId,
-        appId: auth.merchant.appId,
+        appId: judged.merchant.appId,
       },
-      checked,
+      judged.credentials,
     );
     ctx.issued.add(issued);
     return { data: credentialsData(issued), issued };
   }
-  const checked = checkPaymentBody(parsed.value);
-  if (!checked.valid) return failure('INVALID_ARGUMENT', checked.problem.message);
   const paymentNo = `P${now}${randomBytes(4).toString('hex')}`;
-  return { data: createdPayment(checked.payment, paymentNo, now), paymentNo };
+  return { data: createdPayment(judged.payment, paymentNo, now), paymentNo };
 }
 
 /** The envelope's bytes and signature: as the scenario asks on success, compact and correctly signed otherwise. */
@@ -290,58 +266,4 @@ function verificationOf(auth: AuthOutcome): RequestVerification {
 function issuedRecord(issued: IssuedUpload): NonNullable<RecordedRequest['issued']> {
   const { uploadNo, storageUri, uploadUrl, key, formFields, expiresAt } = issued;
   return { uploadNo, storageUri, uploadUrl, key, formFields, expiresAt };
-}
-
-/** §4.1: only application/json (a charset parameter, if any, UTF-8). */
-function contentTypeProblem(value: string | undefined): string | undefined {
-  if (value === undefined) return 'no Content-Type header: only application/json is accepted (4.1)';
-  const parsed = parseContentType(value.trim());
-  if (!parsed || parsed.type !== 'application' || parsed.subtype !== 'json')
-    return `Content-Type ${quoteText(value)} is not application/json (4.1)`;
-  const charset = parsed.params['charset'];
-  if (charset !== undefined && !/^utf-?8$/i.test(charset))
-    return `Content-Type charset ${quoteText(charset)} is not UTF-8 (4.1, 5.2)`;
-  return undefined;
-}
-
-/** §4.1: the Accept header must name application/json (with a q other than 0). */
-function acceptHeaderProblem(value: string | undefined): string | undefined {
-  if (value === undefined) return 'no Accept header: only application/json is accepted (4.1)';
-  const named = value.split(',').some((range) => {
-    const [type = '', ...params] = range.split(';').map((p) => p.trim());
-    if (type.toLowerCase() !== 'application/json') return false;
-    const q = params.find((p) => /^q=/i.test(p));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
-  return named ? undefined : `Accept ${quoteText(value)} does not name application/json (4.1)`;
-}
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-function parseJsonBody(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; message: string } {
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    return { ok: false, message: 'the body is not valid UTF-8 (5.1, R3)' };
-  }
-  if (text.startsWith('\ufeff'))
-    return { ok: false, message: 'the body starts with a byte order mark, which JSON text must not (RFC 8259 §8.1)' };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, message: `the body is not JSON: ${(e as Error).message}` };
-  }
-  const twice = duplicateMember(text);
-  if (twice) {
-    const where = twice.pointer === '' ? 'the body' : `the object at ${quoteText(twice.pointer)}`;
-    return {
-      ok: false,
-      message:
-        `the member ${quoteText(twice.name)} appears twice in ${where}: ` +
-        'which value counts is not defined (RFC 8259 §4), so the body is refused',
-    };
-  }
-  return { ok: true, value };
 }

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { clientErrorAnswer } from './_http.js';
+import { clientErrorAnswer } from './http-io.js';
 import { s3ErrorXml } from './_xml.js';
 import { handleApiRequest, type ApiContext } from './api-listener.js';
 import type { HeaderChoices } from './request-auth.js';

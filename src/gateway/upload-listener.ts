@@ -22,7 +22,7 @@ import type { Readable } from 'node:stream';
 import { reportedMediaType } from '../upload/content-type.js';
 import { carriesParam } from '../upload/form-param.js';
 import { SCENES, fileExtension } from '../upload/scenes.js';
-import { drainRest, fullUrl, rawHeaderPairs, targetPath } from './_http.js';
+import { drainRest, fullUrl, rawHeaderPairs, targetPath } from './http-io.js';
 import { s3ErrorXml } from './_xml.js';
 import type { Clock } from './clock.js';
 import { checkPostPolicy, decodePolicy, type StorageSigner } from './policy.js';

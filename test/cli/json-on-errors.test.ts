@@ -14,7 +14,18 @@ const withJson = COMMANDS.filter((c) => 'json' in c.options).map((c) => c.name);
 
 describe('--json on an error', () => {
   it('covers every command that has --json', () => {
-    expect(withJson.sort()).toEqual(['certify', 'compare', 'explain', 'fuzz', 'merge', 'run', 'serve', 'vectors']);
+    expect(withJson.sort()).toEqual([
+      'certify',
+      'check',
+      'compare',
+      'explain',
+      'fuzz',
+      'merge',
+      'proxy',
+      'run',
+      'serve',
+      'vectors',
+    ]);
   });
 
   it.each(withJson)(

@@ -52,24 +52,24 @@ describe('pgv2kit (global)', () => {
     expect(await run(['help', name])).toEqual(r);
   });
 
-  it.each(['run', 'vectors', 'explain', 'serve', 'certify'])('%s --help (golden)', async (name) => {
+  it.each(['run', 'vectors', 'explain', 'serve', 'certify', 'check'])('%s --help (golden)', async (name) => {
     await expect((await run([name, '--help'])).stdout).toMatchFileSnapshot(`./__snapshots__/${name}-help.txt`);
   });
 
   it.each([
     [
       ['vectrs'],
-      'pgv2kit: unknown command "vectrs" (did you mean vectors?); the commands are run, merge, compare, vectors, explain, serve, certify, generate, fuzz',
+      'pgv2kit: unknown command "vectrs" (did you mean vectors?); the commands are run, merge, compare, vectors, explain, serve, certify, check, proxy, generate, fuzz',
       'see pgv2kit --help',
     ],
     [
       ['frobnicate'],
-      'pgv2kit: unknown command "frobnicate"; the commands are run, merge, compare, vectors, explain, serve, certify, generate, fuzz',
+      'pgv2kit: unknown command "frobnicate"; the commands are run, merge, compare, vectors, explain, serve, certify, check, proxy, generate, fuzz',
       'see pgv2kit --help',
     ],
     [
       ['help', 'nope'],
-      'pgv2kit: unknown command "nope"; the commands are run, merge, compare, vectors, explain, serve, certify, generate, fuzz',
+      'pgv2kit: unknown command "nope"; the commands are run, merge, compare, vectors, explain, serve, certify, check, proxy, generate, fuzz',
       'see pgv2kit --help',
     ],
     [['--bogus=1', 'vectors'], 'pgv2kit: unknown option --bogus (options follow the command)', 'see pgv2kit --help'],

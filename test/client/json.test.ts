@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isOrderedObject, parseOrderedJson, type OrderedJson } from '../../src/client/_json.js';
+import { isOrderedObject, parseOrderedJson, type OrderedJson } from '../../src/client/ordered-json.js';
 
 const plain = (v: OrderedJson): unknown =>
   isOrderedObject(v) ? Object.fromEntries([...v].map(([k, x]) => [k, plain(x)])) : Array.isArray(v) ? v.map(plain) : v;

@@ -4,12 +4,12 @@
  * @module
  */
 import { maskSecret } from '../../scheme/mask.js';
-import { DEMO_MERCHANT, startGateway, type Gateway, type Merchant } from '../../gateway/index.js';
+import { DEMO_MERCHANT, startGateway, type Gateway } from '../../gateway/index.js';
+import { merchantFrom } from '../credentials.js';
 import { resolvePath } from '../_files.js';
 import { UsageError, type OptionValues, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import type { serveOptions } from './serve.js';
 
 /**
@@ -43,7 +43,7 @@ export async function serve(
 ): Promise<number> {
   const port = portOf(values.port, 'port');
   const uploadPort = portOf(values['upload-port'], 'upload-port');
-  const { merchant, source } = merchantOf(values, io.env);
+  const { merchant, source } = merchantFrom(values, io.env);
   // the demo merchant's secret is published (docs/guide/gateway.md, --help): printed in clear, labelled; any other
   // is masked everywhere
   const demo = merchant === DEMO_MERCHANT;
@@ -115,25 +115,6 @@ function portOf(value: string | undefined, name: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
     throw new UsageError(`--${name} must be a port number from 0 to 65535, not ${JSON.stringify(value)}`);
   return Number(value);
-}
-
-function merchantOf(
-  values: OptionValues<typeof serveOptions>,
-  env: Record<string, string | undefined>,
-): { merchant: Merchant; source: string } {
-  const appId = values['app-id'] || env[APP_ID_ENV];
-  const secret = values.secret || env[APP_SECRET_ENV];
-  if (appId === undefined || appId === '') {
-    if (values.secret) throw new UsageError(`--secret needs an appId: give --app-id or set ${APP_ID_ENV}`);
-    return { merchant: DEMO_MERCHANT, source: `the demo merchant's: a published test credential, never a real one` };
-  }
-  if (secret === undefined || secret === '')
-    throw new UsageError(`appId ${JSON.stringify(appId)} needs a secret: set ${APP_SECRET_ENV} (or pass --secret)`);
-  if (/[,\s]/.test(appId))
-    throw new UsageError(
-      `appId ${JSON.stringify(appId)} holds a comma or white space, which the Authorization header cannot carry (R8)`,
-    );
-  return { merchant: { appId, appSecret: secret }, source: values.secret ? 'from --secret' : `from ${APP_SECRET_ENV}` };
 }
 
 /** How often serve looks whether the process that started it is still there. */

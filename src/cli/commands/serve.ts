@@ -7,6 +7,7 @@
  */
 import { DEMO_MERCHANT } from '../../gateway/merchants.js';
 import { defineCommand } from '../command.js';
+import { credentialOptions } from '../credentials.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 
 /** The options of `pgv2kit serve`. */
@@ -29,14 +30,7 @@ export const serveOptions = {
     description: 'The address to listen on',
     default: { shown: '127.0.0.1, loopback only' },
   },
-  'app-id': { type: 'string', valueName: '<id>', description: 'The merchant appId', env: APP_ID_ENV },
-  secret: {
-    type: 'string',
-    valueName: '<secret>',
-    description: 'The merchant secret',
-    env: APP_SECRET_ENV,
-    secret: true,
-  },
+  ...credentialOptions,
   'storage-dir': {
     type: 'string',
     valueName: '<dir>',

@@ -19,6 +19,7 @@ import type { Json } from '../../subjects/subject.js';
 import type { GatewayCase, GatewayMutation, UploadBreak } from '../../vectors/types.js';
 import { callOp, defineCheck, nonResult } from '../../checks/check.js';
 import type { OpOutcome } from '../../checks/outcome.js';
+import { genuineAnswerProblem, type GatewayApiOperation } from './answer.js';
 
 /** The check of gateway cases. */
 export const gatewayCheck = defineCheck({
@@ -98,42 +99,14 @@ export const gatewayCheck = defineCheck({
       got,
       message: `${why} (${summary})`,
     });
-    const genuine = judgeAnswer('accept', status, accepting);
-    if (genuine.serverError) return fail(`expected HTTP ${want}: ${genuine.problem ?? ''}`);
-    if (status !== want) return fail(`expected HTTP ${want}`);
+    const problem = genuineAnswerProblem(op as GatewayApiOperation | 'gateway.upload', r, want);
+    if (problem !== undefined) return fail(problem);
     if (op === 'gateway.upload') return { op, status: 'pass', expected: want, got, message: 'uploaded (204)' };
-    if (code !== 'OK') return fail('the envelope code is not OK (2.3: the value OK marks success)');
-    const mediaType = typeof r['contentType'] === 'string' ? r['contentType'] : null;
-    // 4.1 names the credentials response's Content-Type; 4.3 leaves the payment response's headers not shown
-    if (op === 'gateway.generateUploadUrl' && !isJsonMediaType(mediaType))
-      return fail(
-        `the response Content-Type is ${JSON.stringify(mediaType)}, not application/json ` +
-          '(4.1: HTTP 200 with headers Content-Type (application/json))',
-      );
-    if ('errorMessageRaw' in r && r['errorMessageRaw'] !== null)
-      return fail(
-        `errorMessage is ${JSON.stringify(r['errorMessageRaw'])} on success ` +
-          '(2.3, 7: success is code OK with errorMessage null; absent or null pass)',
-      );
-    if (r['verified'] !== true) {
-      const why = typeof r['verifyProblem'] === 'string' ? r['verifyProblem'] : 'no reason';
-      return fail(`the response does not verify (5.4): ${why}`);
-    }
-    if (r['dataProblem']) return fail(`data is not valid: ${String(r['dataProblem'])}`);
     return { op, status: 'pass', expected: want, got, message: 'HTTP 200, the response verifies, the data is valid' };
   },
 });
 
 // --- internal ---
-
-/**
- * The media type of a Content-Type value is application/json, whatever its parameters (`; charset=utf-8`): RFC 9110
- * §8.3.1 compares type and subtype without regard to case.
- */
-function isJsonMediaType(value: string | null): boolean {
-  if (value === null) return false;
-  return (value.split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
-}
 
 /** The R12 cases and the advisory an acceptance of each carries ("not given: no implementation fails …"). */
 const REPLAYS: Partial<Record<GatewayMutation, string>> = {

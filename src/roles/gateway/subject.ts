@@ -23,11 +23,11 @@ import { countingBytes } from '../../scheme/bytes.js';
 import { sign } from '../../scheme/sign.js';
 import { changeLastDigit } from '../../scheme/tamper.js';
 import { clip } from '../../scheme/text.js';
-import { verifyResponse } from '../../scheme/verify.js';
 import { readHead } from '../merchant/as-gateway/send.js';
 import type { GatewayMutation, UploadBreak } from '../../vectors/types.js';
 import type { Answer, Json, OperationInput, Subject, TargetNaming } from '../../subjects/subject.js';
 import { httpImplementation } from '../../subjects/http-implementation.js';
+import { readGatewayAnswer, requestedContentType } from './answer.js';
 
 /**
  * The gateway under test, the merchant credentials the kit plays with, and how reports name the gateway (default:
@@ -119,18 +119,6 @@ function freshTradeNo(text: string): string {
   });
 }
 
-/** The contentType a credentials body asked for, when it is a JSON object with a string contentType (2.4). */
-function requestedContentType(text: string): string | undefined {
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-    const value = (parsed as Record<string, unknown>)['contentType'];
-    return typeof value === 'string' ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 async function apiCase(
   target: GatewayTarget,
   url: string,
@@ -159,17 +147,22 @@ async function apiCase(
   // nonce (R12)
   if (mutate === 'replay') await send();
   const exchange = await send();
-  const text = Buffer.from(exchange.body).toString('utf8');
-  let envelope: { code?: unknown; errorMessage?: unknown; data?: unknown } | undefined;
-  try {
-    envelope = JSON.parse(text) as typeof envelope;
-  } catch {
-    envelope = undefined;
-  }
-  const result: { [key: string]: Json } = {
+  const { status, code, errorMessage, ...checked } = readGatewayAnswer({
+    op,
+    appId: target.appId,
+    appSecret: target.appSecret,
+    method: exchange.sent.method,
+    url: exchange.sent.url,
     status: exchange.status,
-    code: typeof envelope?.code === 'string' ? envelope.code : null,
-    errorMessage: typeof envelope?.errorMessage === 'string' ? envelope.errorMessage : null,
+    authorization: headerOf(exchange.headers, 'authorization'),
+    contentType: headerOf(exchange.headers, 'content-type'),
+    body: exchange.body,
+    requestedContentType: contentType,
+  });
+  const result: { [key: string]: Json } = {
+    status,
+    code,
+    errorMessage,
     // what went on the wire, for the report's curl command that sends it again
     sent: {
       method: exchange.sent.method,
@@ -177,27 +170,8 @@ async function apiCase(
       headers: exchange.sent.headers.map(([n, v]) => [n, v]),
       body: exchange.sent.body ? Buffer.from(exchange.sent.body).toString('utf8') : '',
     },
+    ...checked,
   };
-  if (exchange.status === 200) {
-    const authorization = headerOf(exchange.headers, 'authorization');
-    const verdict = verifyResponse({
-      appId: target.appId,
-      appSecret: target.appSecret,
-      method: exchange.sent.method,
-      url: exchange.sent.url,
-      status: 200,
-      authorization,
-      body: exchange.body,
-    });
-    result['verified'] = verdict.valid;
-    if (!verdict.valid) result['verifyProblem'] = verdict.message;
-    result['contentType'] = headerOf(exchange.headers, 'content-type');
-    // present and not null is what 2.3/7 rule out on success: absent or null both pass
-    if (typeof envelope === 'object' && envelope !== null && 'errorMessage' in envelope)
-      result['errorMessageRaw'] = (envelope.errorMessage ?? null) as Json;
-    const problem = envelope ? dataProblem(op, envelope.data, contentType) : 'the body is not JSON';
-    if (problem) result['dataProblem'] = problem;
-  }
   return { result };
 }
 
@@ -301,36 +275,6 @@ function writtenOtherwise(kind: GatewayMutation, items: Readonly<Record<ItemName
 function changeLastCharacter(value: string): string {
   const last = value.slice(-1);
   return `${value.slice(0, -1)}${last === '1' ? '2' : '1'}`;
-}
-
-function dataProblem(op: keyof typeof PATHS, data: unknown, contentType: string | undefined): string | undefined {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'data is not an object';
-  const d = data as Record<string, unknown>;
-  if (op === 'gateway.createPayment')
-    return typeof d['paymentNo'] === 'string' ? undefined : 'data.paymentNo is not a string';
-  // httpMethod: a string; "POST in the shown case" (2.4) is no rule, the client uses what is returned (4.2)
-  for (const f of ['uploadUrl', 'storageUri', 'uploadNo', 'httpMethod'])
-    if (typeof d[f] !== 'string') return `data.${f} is not a string (2.4)`;
-  if (!/^[a-z][a-z0-9+.-]*:\/\/.+\/[^/]+\.[^./]+$/i.test(String(d['storageUri'])))
-    return 'data.storageUri is not <scheme>://<path>/<name>.<extension> (2.4)';
-  if (!/^\d+-[0-9a-f]+$/i.test(String(d['uploadNo']))) return 'data.uploadNo is not <digits>-<hex> (2.4)';
-  const ff = d['formFields'];
-  if (
-    typeof ff !== 'object' ||
-    ff === null ||
-    Array.isArray(ff) ||
-    !Object.values(ff).every((v) => typeof v === 'string')
-  )
-    return 'data.formFields is not an object of strings (2.4)';
-  // 2.4: the Content-Type entry "equals the requested contentType"; without a requested one, any value passes. The
-  // name is matched without regard to case, as the upload form's field names are (S3 POST policies)
-  const typeEntry = Object.entries(ff).find(([n]) => n.toLowerCase() === 'content-type');
-  if (contentType !== undefined && typeEntry && typeEntry[1] !== contentType)
-    return (
-      `data.formFields ${JSON.stringify(typeEntry[0])} is ${JSON.stringify(typeEntry[1])}, not the requested ` +
-      `contentType ${JSON.stringify(contentType)} (2.4: equals the requested contentType)`
-    );
-  return undefined;
 }
 
 async function uploadCase(

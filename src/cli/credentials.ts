@@ -1,0 +1,48 @@
+/**
+ * A merchant's credentials as every command takes them: `--app-id` and `--secret`, or {@link APP_ID_ENV} and
+ * {@link APP_SECRET_ENV}; without an appId, the demo merchant (a published test credential). Shared by `serve`,
+ * `check` and `proxy`.
+ * @module
+ */
+import { DEMO_MERCHANT, type Merchant } from '../gateway/merchants.js';
+import { APP_ID_ENV, APP_SECRET_ENV } from '../env.js';
+import { UsageError, type OptionSpecs } from './command.js';
+
+/** --app-id, --secret (the secret masked in every output). */
+export const credentialOptions = {
+  'app-id': { type: 'string', valueName: '<id>', description: 'The merchant appId', env: APP_ID_ENV },
+  secret: {
+    type: 'string',
+    valueName: '<secret>',
+    description: 'The merchant secret',
+    env: APP_SECRET_ENV,
+    secret: true,
+  },
+} as const satisfies OptionSpecs;
+
+/**
+ * The merchant the options (or the environment) name, else the demo merchant.
+ * @param values - `--app-id` and `--secret` as given
+ * @param env - the environment
+ * @returns the merchant and where its secret came from, in words
+ * @throws {UsageError} for a secret without an appId, an appId without a secret, an appId the header cannot carry
+ * @example merchantFrom({}, {}).merchant.appId // 'pgv2kit-demo'
+ */
+export function merchantFrom(
+  values: { readonly 'app-id'?: string | undefined; readonly secret?: string | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): { merchant: Merchant; source: string } {
+  const appId = values['app-id'] || env[APP_ID_ENV];
+  const secret = values.secret || env[APP_SECRET_ENV];
+  if (appId === undefined || appId === '') {
+    if (values.secret) throw new UsageError(`--secret needs an appId: give --app-id or set ${APP_ID_ENV}`);
+    return { merchant: DEMO_MERCHANT, source: `the demo merchant's: a published test credential, never a real one` };
+  }
+  if (secret === undefined || secret === '')
+    throw new UsageError(`appId ${JSON.stringify(appId)} needs a secret: set ${APP_SECRET_ENV} (or pass --secret)`);
+  if (/[,\s]/.test(appId))
+    throw new UsageError(
+      `appId ${JSON.stringify(appId)} holds a comma or white space, which the Authorization header cannot carry (R8)`,
+    );
+  return { merchant: { appId, appSecret: secret }, source: values.secret ? 'from --secret' : `from ${APP_SECRET_ENV}` };
+}

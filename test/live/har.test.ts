@@ -1,0 +1,180 @@
+/**
+ * HAR 1.2 for live exchanges (issue 26): the proxy's HAR read back gives the same exchanges, bytes exact (a binary
+ * body as base64); a devtools-like HAR whose body the HAR cannot hold byte-exact is not judged, with the reason; a
+ * file that is not HAR, a FIFO or one over a limit is refused with the file and the JSON pointer named.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HarError, HarWriter, readHar } from '../../src/live/har.js';
+import type { LiveExchange } from '../../src/live/exchange.js';
+import { tempFolders } from '../_support.js';
+
+const temp = tempFolders('pgv2kit-har-');
+const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+const api: LiveExchange = {
+  seq: 1,
+  startedAt: '2026-11-26T00:00:00.000Z',
+  kind: 'api',
+  request: {
+    method: 'POST',
+    url: 'http://127.0.0.1:8080/pg/v2/payment/create?b=2&a=%7e',
+    headers: [
+      ['Content-Type', 'application/json'],
+      ['Authorization', 'V2_SHA256 appId=a,sign=00,timestamp=1,nonce=n'],
+    ],
+    // an LF at the end and a character outside ASCII: text, byte for byte
+    body: enc('{"amount":"1.00","description":"café"}\n'),
+  },
+  forwarded: {
+    method: 'POST',
+    url: 'https://gw.example/pg/v2/payment/create?b=2&a=%7e',
+    headers: [['Authorization', 'V2_SHA256 appId=a,sign=11,timestamp=1,nonce=n']],
+    body: enc('{"amount":"1.00","description":"café"}\n'),
+  },
+  response: { status: 200, headers: [['Content-Type', 'application/json']], body: enc('{"code":"OK"}') },
+};
+const upload: LiveExchange = {
+  seq: 2,
+  startedAt: '2026-11-26T00:00:01.000Z',
+  kind: 'upload',
+  request: {
+    method: 'POST',
+    url: 'https://upload.example/bucket',
+    headers: [['Content-Type', 'multipart/form-data; boundary=b0']],
+    // not UTF-8: base64
+    body: Uint8Array.of(0x2d, 0x2d, 0x62, 0x30, 0xff, 0xfe, 0x00, 0x0a),
+  },
+  issued: { uploadUrl: 'https://upload.example/bucket', formFields: [['key', 'k']], filename: 'a.pdf' },
+  response: { status: 204, headers: [], body: new Uint8Array() },
+};
+
+describe('HAR 1.2: write and read', () => {
+  it('round trip: the same exchanges, bytes exact, a binary body as base64', () => {
+    const dir = temp();
+    const file = join(dir, 'traffic.har');
+    const har = HarWriter.open(file);
+    har.append(api, { verdict: 'conformant', findings: [], notes: [] });
+    har.append(upload);
+    har.close();
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as {
+      log: { version: string; entries: Array<{ request: { postData?: { encoding?: string } } }> };
+    };
+    expect(doc.log.version).toBe('1.2');
+    expect(doc.log.entries.map((e) => e.request.postData?.encoding)).toEqual([undefined, 'base64']);
+    const read = readHar(file);
+    expect(read.skipped).toBe(0);
+    expect(read.exchanges).toEqual([api, upload]);
+  });
+
+  it('an empty HAR closes to a valid file', () => {
+    const file = join(temp(), 'empty.har');
+    HarWriter.open(file).close();
+    expect(readHar(file)).toEqual({ exchanges: [], skipped: 0 });
+  });
+
+  it('devtools-like entries: no postData, a truncated text, a gzip answer → not judged with the reason', () => {
+    const file = join(temp(), 'devtools.har');
+    const entry = (request: object, response: object = {}): object => ({
+      startedDateTime: '2026-11-26T00:00:00.000Z',
+      request: { method: 'POST', url: 'https://gw.example/pg/v2/file/generateUploadUrl', headers: [], ...request },
+      response: { status: 200, headers: [], content: { size: 2, text: '{}' }, ...response },
+    });
+    const doc = {
+      log: {
+        version: '1.2',
+        entries: [
+          entry({ bodySize: 10 }),
+          entry({ bodySize: 40, postData: { mimeType: 'application/json', text: '{"a":1}' } }),
+          entry(
+            { bodySize: 7, postData: { mimeType: 'application/json', text: '{"a":1}' } },
+            { headers: [{ name: 'Content-Encoding', value: 'gzip' }] },
+          ),
+          entry(
+            { bodySize: 7, postData: { mimeType: 'application/json', text: '{"a":1}' } },
+            { content: { size: 20, text: '{}' } },
+          ),
+          entry({ bodySize: 7, postData: { mimeType: 'application/json', text: '{"a":1}' } }),
+          { ...entry({}), request: { method: 'GET', url: 'https://x.example/app.js', headers: [] } },
+        ],
+      },
+    };
+    writeFileSync(file, JSON.stringify(doc));
+    const read = readHar(file);
+    expect(read.skipped).toBe(1);
+    expect(read.exchanges.map((e) => e.notJudged)).toEqual([
+      'the HAR holds no request body (no postData), so the bytes that were signed are unknown',
+      'the request body (postData.text) is 7 bytes in UTF-8 but bodySize says 40: truncated or re-encoded',
+      'the response was sent with Content-Encoding "gzip": a HAR holds it decoded, not the bytes sent',
+      'the response body (content.text) is 2 bytes in UTF-8 but content.size says 20: truncated or re-encoded',
+      undefined,
+    ]);
+  });
+
+  it('an upload is found by the uploadUrl a credentials answer in the HAR issued, with its formFields', () => {
+    const file = join(temp(), 'upload.har');
+    const asked = '{"filename":"a.pdf","contentType":"application/pdf","scene":"DISPUTE_EVIDENCE"}';
+    const answer = JSON.stringify({
+      code: 'OK',
+      data: { uploadUrl: 'https://up.example/b', formFields: { key: 'k', policy: 'P' }, httpMethod: 'POST' },
+    });
+    const form = Buffer.from('--b0--\r\n').toString('base64');
+    const doc = {
+      log: {
+        entries: [
+          {
+            startedDateTime: '2026-11-26T00:00:00.000Z',
+            request: {
+              method: 'POST',
+              url: 'https://gw.example/pg/v2/file/generateUploadUrl',
+              headers: [],
+              bodySize: asked.length,
+              postData: { mimeType: 'application/json', text: asked },
+            },
+            response: { status: 200, headers: [], content: { size: answer.length, text: answer } },
+          },
+          {
+            startedDateTime: '2026-11-26T00:00:01.000Z',
+            request: {
+              method: 'POST',
+              url: 'https://up.example/b',
+              headers: [],
+              postData: { text: form, encoding: 'base64' },
+            },
+            response: { status: 204, headers: [], content: { size: 0 } },
+          },
+        ],
+      },
+    };
+    writeFileSync(file, JSON.stringify(doc));
+    const [credentials, up] = readHar(file).exchanges;
+    expect([credentials?.kind, up?.kind, up?.notJudged]).toEqual(['api', 'upload', undefined]);
+    expect(up?.issued).toEqual({
+      uploadUrl: 'https://up.example/b',
+      formFields: [
+        ['key', 'k'],
+        ['policy', 'P'],
+      ],
+      filename: 'a.pdf',
+      contentType: 'application/pdf',
+      httpMethod: 'POST',
+    });
+  });
+
+  it('not HAR, a FIFO, over the entry cap: refused naming the file and the pointer', () => {
+    const dir = temp();
+    const bad = join(dir, 'bad.har');
+    writeFileSync(bad, JSON.stringify({ log: { entries: [{ startedDateTime: 1, request: {}, response: {} }] } }));
+    expect(() => readHar(bad)).toThrow(HarError);
+    expect(() => readHar(bad)).toThrow(/bad\.har is not a HAR 1\.2 file: \/log\/entries\/0\/startedDateTime must be/);
+    const fifo = join(dir, 'fifo.har');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => readHar(fifo)).toThrow(/fifo\.har is a FIFO|not a regular file/);
+    const two = join(dir, 'two.har');
+    writeFileSync(two, JSON.stringify({ log: { entries: [{}, {}] } }));
+    expect(() => readHar(two, { maxEntries: 1 })).toThrow(/2 entries, over the limit of 1/);
+    expect(() => readHar(two, { maxBytes: 4 })).toThrow(/over the limit/);
+  });
+});
