@@ -25,7 +25,7 @@ import type { MerchantBook } from '../gateway/merchants.js';
 import { authenticateRequest, type HeaderChoices } from '../gateway/request-auth.js';
 import { genuineAnswerProblem, readGatewayAnswer, requestedContentType } from '../roles/gateway/answer.js';
 import { isAccepting } from '../roles/merchant/as-gateway/acceptance.js';
-import { headerValue, type LiveExchange, type LiveMessage } from './exchange.js';
+import { headerValue, type LiveExchange, type LiveKind, type LiveMessage } from './exchange.js';
 
 /** One thing an exchange did against the spec. */
 export interface LiveFinding {
@@ -73,18 +73,20 @@ export interface LiveContext {
  */
 export async function judgeExchange(ex: LiveExchange, ctx: LiveContext): Promise<LiveJudgement> {
   if (ex.notJudged !== undefined) return notJudged(ex.notJudged);
-  switch (ex.kind) {
-    case 'api':
-      return judgeApi(ex, ctx);
-    case 'upload':
-      return judgeUpload(ex);
-    case 'webhook':
-    case 'redirect':
-      return judgeMerchantBound(ex, ctx);
-  }
+  return JUDGES[ex.kind](ex, ctx);
 }
 
 // --- internal ---
+
+/** Who judges each kind of live exchange (a live kind, not a vector kind: what crossed the wire). */
+const JUDGES: Readonly<
+  Record<LiveKind, (ex: LiveExchange, ctx: LiveContext) => LiveJudgement | Promise<LiveJudgement>>
+> = {
+  api: (ex, ctx) => judgeApi(ex, ctx),
+  upload: (ex) => judgeUpload(ex),
+  webhook: (ex, ctx) => judgeMerchantBound(ex, ctx),
+  redirect: (ex, ctx) => judgeMerchantBound(ex, ctx),
+};
 
 class Findings {
   readonly findings: LiveFinding[] = [];

@@ -28,6 +28,9 @@ describe('the roles registry', () => {
   it('is the only per-kind table in src/: no switch over three kinds, no object keyed by four, outside src/roles/', () => {
     const found = sources('src')
       .filter((f) => !f.startsWith(join('src', 'roles')))
+      // a live exchange's kind (src/live/exchange.ts: api, upload, webhook, redirect) is what crossed the wire, its
+      // own enumeration: three of its names meet vector kinds', and its one table of judges is keyed by it
+      .filter((f) => f !== join('src', 'live', 'judge.ts'))
       .map((f) => ({ f, ...kindTables(readFileSync(f, 'utf8')) }))
       .filter(({ cases, keys }) => cases.length >= 3 || keys.length >= 4)
       .map(({ f, cases, keys }) => `${f}: case ${cases.join(', ')}; keys ${keys.join(', ')}`);
