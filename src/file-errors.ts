@@ -26,3 +26,21 @@ export function fileSystemReason(e: unknown): string {
       return e instanceof Error ? e.message : String(e);
   }
 }
+
+/**
+ * Why a file is not JSON, in words that never quote the file: the parser's own message quotes the text around the
+ * error (`Unexpected token 'r', "root:x:0:0"... is not valid JSON`), and a file given by mistake may hold a secret.
+ * @param e - what JSON.parse threw
+ * @returns where the syntax breaks, when the parser says, e.g. `a syntax error at line 3, column 7`
+ * @example jsonSyntaxProblem(new SyntaxError('Unexpected end of JSON input')) // 'it ends before its JSON does'
+ * @example
+ * jsonSyntaxProblem(new SyntaxError(`Unexpected token 'r', "root:x:0"... is not valid JSON`)) // 'a syntax error'
+ */
+export function jsonSyntaxProblem(e: unknown): string {
+  const message = e instanceof Error ? e.message : '';
+  const at = /at position (\d+)(?: \(line (\d+) column (\d+)\))?/.exec(message);
+  if (at?.[2] !== undefined) return `a syntax error at line ${at[2]}, column ${at[3] ?? ''}`;
+  if (at) return `a syntax error at character ${at[1] ?? ''}`;
+  if (/Unexpected end of JSON input/.test(message)) return 'it ends before its JSON does';
+  return 'a syntax error';
+}

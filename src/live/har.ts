@@ -28,6 +28,7 @@ import {
   type LiveMessage,
 } from './exchange.js';
 import type { LiveJudgement } from './judge.js';
+import { jsonSyntaxProblem } from '../file-errors.js';
 
 /** A HAR header or query entry. */
 interface HarPair {
@@ -284,7 +285,7 @@ export function readHar(path: string, options: HarReadOptions = {}): HarRead {
   try {
     doc = JSON.parse(read.bytes.toString('utf8'));
   } catch (e) {
-    throw new HarError(`${path} is not JSON: ${(e as Error).message}`);
+    throw new HarError(`${path} is not JSON: ${jsonSyntaxProblem(e)}`);
   }
   const entriesAt = (doc as { log?: { entries?: unknown } } | null)?.log?.entries;
   if (Array.isArray(entriesAt) && entriesAt.length > maxEntries)

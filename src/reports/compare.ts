@@ -24,6 +24,7 @@ import { recomputeRun, withCaseVerdicts } from './results-verdict.js';
 import { Pgv2kitError } from '../errors.js';
 import { safeName } from '../safe-name.js';
 import { readFolderFile } from '../vectors/files.js';
+import { jsonSyntaxProblem } from '../file-errors.js';
 
 /** One implementation's run, as read from its results.json. */
 export interface CompareEntry {
@@ -108,7 +109,7 @@ function readResults(p: string): { readonly file: string; readonly value: Result
   try {
     value = JSON.parse(read.bytes.toString('utf8'));
   } catch (e) {
-    throw new CompareInputError(`${file} cannot be read as JSON: ${(e as Error).message.split('\n')[0]}`);
+    throw new CompareInputError(`${file} cannot be read as JSON: ${jsonSyntaxProblem(e)}`);
   }
   const problems = checkResultsJson(value);
   if (problems.length > 0)

@@ -177,4 +177,18 @@ describe('HAR 1.2: write and read', () => {
     expect(() => readHar(two, { maxEntries: 1 })).toThrow(/2 entries, over the limit of 1/);
     expect(() => readHar(two, { maxBytes: 4 })).toThrow(/over the limit/);
   });
+
+  it('a file that is not JSON is refused without quoting it (a .env given by mistake would print its secret)', () => {
+    const env = join(temp(), '.env');
+    writeFileSync(env, 'PGV2_APP_SECRET=sk_live_do_not_print_me\n');
+    let message = '';
+    try {
+      readHar(env);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/\.env is not JSON: a syntax error/);
+    expect(message).not.toContain('sk_live');
+    expect(message).not.toContain('PGV2_APP');
+  });
 });
