@@ -140,3 +140,19 @@ export function machine(): string {
     .join(' ');
   return `${cores[0]?.model.trim() ?? 'unknown CPU'}, ${cores.length} cores, node ${process.version}, ${process.platform}/${process.arch}, load average ${load}`;
 }
+
+/**
+ * A positive integer setting from the environment.
+ * @param name - the variable, e.g. PGV2KIT_BENCH_UPLOADS
+ * @param fallback - when it is unset or empty
+ * @returns its value
+ * @throws {RangeError} when it is set and not a positive integer
+ */
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new RangeError(`${name} must be a positive integer; got ${JSON.stringify(raw)}`);
+  return n;
+}

@@ -33,7 +33,7 @@ import { runInNewContext } from 'node:vm';
 import { Agent } from 'undici';
 import { signedRequest, upload, type Mutation } from '../dist/client/index.js';
 import { startGateway, type Gateway } from '../dist/gateway/index.js';
-import { formatNumber, summarize, table } from './_measure.js';
+import { envInt, formatNumber, summarize, table } from './_measure.js';
 
 /** The one merchant of both gateways. */
 const MERCHANT = { appId: 'bench-merchant', appSecret: 'bench-merchant-secret' } as const;
@@ -68,14 +68,7 @@ export interface GatewayLoadConfig {
  * @example gatewayLoadConfig().uploads // 200
  */
 export function gatewayLoadConfig(): GatewayLoadConfig {
-  const int = (name: string, fallback: number): number => {
-    const raw = process.env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isSafeInteger(n) || n <= 0)
-      throw new RangeError(`${name} must be a positive integer; got ${JSON.stringify(raw)}`);
-    return n;
-  };
+  const int = envInt;
   const config = {
     uploads: int('PGV2KIT_BENCH_UPLOADS', 200),
     fileBytes: int('PGV2KIT_BENCH_UPLOAD_BYTES', 2 * MIB),

@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { formatAuthorization } from '../dist/scheme/authorization.js';
 import { sign } from '../dist/scheme/sign.js';
-import { formatNumber, pairRatios, rounds, summarize, table } from './_measure.js';
+import { envInt, formatNumber, pairRatios, rounds, summarize, table } from './_measure.js';
 
 const CHILD = fileURLToPath(new URL('./_live-child.mjs', import.meta.url));
 // a secret sharing no text with the appId, as real ones (one that did made the masker scan every Authorization header)
@@ -59,14 +59,7 @@ export interface ProxyBenchConfig {
  * @throws {RangeError} when a variable is not a positive integer
  */
 export function proxyBenchConfig(): ProxyBenchConfig {
-  const int = (name: string, fallback: number): number => {
-    const raw = process.env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isSafeInteger(n) || n <= 0)
-      throw new RangeError(`${name} must be a positive integer; got ${JSON.stringify(raw)}`);
-    return n;
-  };
+  const int = envInt;
   return {
     requests: int('PGV2KIT_BENCH_PROXY_REQUESTS', 4000),
     rounds: int('PGV2KIT_BENCH_PROXY_ROUNDS', 5),

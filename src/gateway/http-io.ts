@@ -161,3 +161,42 @@ export function clientErrorAnswer(
     );
   };
 }
+
+/**
+ * The fields a proxy passes on: without the hop-by-hop ones (RFC 9110 §7.6.1: Connection, Keep-Alive,
+ * Proxy-Connection, Proxy-Authenticate, Proxy-Authorization, TE, Trailer, Transfer-Encoding, Upgrade, and every field
+ * the Connection header names), without Host (the proxy's own) and without the names in `also`; order kept.
+ * @param headers - the fields as received, in order
+ * @param also - more names (lower case) the proxy sets itself, e.g. content-length
+ * @returns the fields passed on
+ * @example endToEndHeaders([['Connection', 'x-a'], ['X-A', '1'], ['Accept', '*']]) // [['Accept', '*']]
+ */
+export function endToEndHeaders(
+  headers: ReadonlyArray<readonly [string, string]>,
+  also: ReadonlySet<string> = new Set(),
+): Array<readonly [string, string]> {
+  const named = new Set(
+    headers
+      .filter(([n]) => n.toLowerCase() === 'connection')
+      .flatMap(([, v]) => v.split(','))
+      .map((t) => t.trim().toLowerCase()),
+  );
+  return headers.filter(([n]) => {
+    const lower = n.toLowerCase();
+    return !HOP_BY_HOP.has(lower) && !named.has(lower) && !also.has(lower);
+  });
+}
+
+/** Hop-by-hop fields (RFC 9110 §7.6.1) and Host: never passed on by a proxy. */
+const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);

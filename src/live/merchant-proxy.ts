@@ -24,7 +24,7 @@ import {
 } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { drainRest, fullUrl, rawHeaderPairs, readBody, targetPath } from '../gateway/http-io.js';
+import { drainRest, endToEndHeaders, fullUrl, rawHeaderPairs, readBody, targetPath } from '../gateway/http-io.js';
 import type { MerchantBook } from '../gateway/merchants.js';
 import type { LiveAnswer, LiveExchange, LiveMessage } from './exchange.js';
 import { judgeExchange, type LiveJudgement } from './judge.js';
@@ -226,20 +226,6 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
 
 // --- internal ---
 
-/** Hop-by-hop fields (RFC 9110 §7.6.1) and Host, never forwarded; framing is the proxy's own. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-]);
-
 function httpUrl(value: string, name: string): URL {
   let u: URL | undefined;
   try {
@@ -258,15 +244,9 @@ function positive(value: number, name: string): number {
   return value;
 }
 
-/** The fields a Connection header names are hop-by-hop too (RFC 9110 §7.6.1). */
+/** The fields passed on (hop-by-hop ones and Host left out: RFC 9110 §7.6.1). */
 function endToEnd(headers: ReadonlyArray<readonly [string, string]>): Array<readonly [string, string]> {
-  const named = new Set(
-    headers
-      .filter(([n]) => n.toLowerCase() === 'connection')
-      .flatMap(([, v]) => v.split(','))
-      .map((t) => t.trim().toLowerCase()),
-  );
-  return headers.filter(([n]) => !HOP_BY_HOP.has(n.toLowerCase()) && !named.has(n.toLowerCase()));
+  return endToEndHeaders(headers);
 }
 
 function forwardHeaders(headers: ReadonlyArray<readonly [string, string]>): Array<readonly [string, string]> {

@@ -45,7 +45,15 @@ import { verifySigned } from '../scheme/verify.js';
 import { clip } from '../scheme/text.js';
 import { API_BODY_LIMIT, API_PATHS } from '../gateway/api-listener.js';
 import { envelopeBytes } from '../gateway/envelope.js';
-import { clientErrorAnswer, drainRest, fullUrl, rawHeaderPairs, readBody, targetPath } from '../gateway/http-io.js';
+import {
+  clientErrorAnswer,
+  drainRest,
+  endToEndHeaders,
+  fullUrl,
+  rawHeaderPairs,
+  readBody,
+  targetPath,
+} from '../gateway/http-io.js';
 import type { Merchant, MerchantBook } from '../gateway/merchants.js';
 import { authenticateRequest, type HeaderChoices } from '../gateway/request-auth.js';
 import { MAX_UPLOAD_BODY } from '../gateway/upload-listener.js';
@@ -427,38 +435,17 @@ function hasBody(method: string): boolean {
   return method !== 'GET' && method !== 'HEAD';
 }
 
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-  'expect',
-]);
+/** What the proxy sets itself besides the hop-by-hop fields: the framing. */
+const OWN_FIELDS: ReadonlySet<string> = new Set(['content-length', 'expect']);
 
 /** The headers passed on: without hop-by-hop ones (and those Connection names), Host, Content-Length, Expect. */
 function passOn(
   headers: ReadonlyArray<readonly [string, string]>,
   authorization: string | undefined,
 ): Array<readonly [string, string]> {
-  const named = new Set(
-    headers
-      .filter(([n]) => n.toLowerCase() === 'connection')
-      .flatMap(([, v]) => v.split(',').map((t) => t.trim().toLowerCase())),
+  return endToEndHeaders(headers, OWN_FIELDS).map(([name, value]) =>
+    name.toLowerCase() === 'authorization' && authorization !== undefined ? [name, authorization] : [name, value],
   );
-  const out: Array<readonly [string, string]> = [];
-  for (const [name, value] of headers) {
-    const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || named.has(lower)) continue;
-    out.push(lower === 'authorization' && authorization !== undefined ? [name, authorization] : [name, value]);
-  }
-  return out;
 }
 
 function reply(
