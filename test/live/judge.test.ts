@@ -275,3 +275,166 @@ describe('judgeExchange: uploads, webhooks, redirects', () => {
     expect(kindOf('GET', 'https://m.example/r?payment=1', { returnUrls: ['https://m.example/r'] })).toBe('redirect');
   });
 });
+
+describe('judgeExchange: unusual answers and messages', () => {
+  const refused = (): LiveExchange['request'] => request(sha(content('POST', ADDRESSED, BODY).slice(0, -1)));
+  const reply = (status: number, body: string) => ({ status, headers: [], body: enc(body) });
+
+  it('a refused request the gateway answered 500: a note that a server error is no refusal, no finding', async () => {
+    const j = await judgeExchange(exchange({ request: refused(), response: reply(500, 'oops') }), ctx);
+    expect(j.findings.map((f) => f.about)).toEqual(['request']);
+    expect(j.notes).toEqual(['the gateway answered with a server error, not a refusal (R16)']);
+  });
+
+  it('a refused request answered 200 with a code that is not a string: taken as accepted', async () => {
+    const j = await judgeExchange(exchange({ request: refused(), response: reply(200, '{"code":401}') }), ctx);
+    expect(j.findings.map((f) => f.message)).toContain('the gateway accepted a request it must refuse (HTTP 200)');
+    const no = await judgeExchange(exchange({ request: refused(), response: reply(200, '{"code":"NO"}') }), ctx);
+    expect(no.findings.map((f) => f.about)).toEqual(['request']);
+  });
+
+  it('a path that is no operation, after no base path: named as sent', async () => {
+    const url = 'http://127.0.0.1:8080/pg/v2/payment/refund';
+    const j = await judgeExchange(exchange({ request: request(sha(content('POST', url, BODY)), BODY, url) }), ctx);
+    expect(j.findings.map((f) => f.message)).toEqual([
+      'NOT_FOUND: no operation at "/pg/v2/payment/refund"; the operations are POST /pg/v2/file/generateUploadUrl ' +
+        'and POST /pg/v2/payment/create',
+    ]);
+  });
+});
+
+describe('judgeExchange: unusual uploads', () => {
+  const issued = {
+    uploadUrl: DATA.uploadUrl,
+    formFields: [
+      ['key', 'k1'],
+      ['policy', 'p1'],
+    ] as Array<readonly [string, string]>,
+    filename: 'a.pdf',
+    contentType: 'application/pdf',
+    httpMethod: 'POST',
+  };
+  const FILE_PART =
+    '--b1\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF\r\n';
+  const upload = (fields: Array<readonly [string, string]>, file = FILE_PART, method = 'POST'): LiveExchange => ({
+    seq: 5,
+    startedAt: '2026-11-26T00:00:04.000Z',
+    kind: 'upload',
+    issued,
+    request: {
+      method,
+      url: DATA.uploadUrl,
+      headers: [['Content-Type', 'multipart/form-data; boundary=b1']],
+      body: enc(
+        fields.map(([n, v]) => `--b1\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`).join('') +
+          `${file}--b1--\r\n`,
+      ),
+    },
+  });
+  const answered = (ex: LiveExchange, status: number): LiveExchange => ({
+    ...ex,
+    response: { status, headers: [], body: enc('') },
+  });
+
+  it('no credentials known for the uploadUrl: not judged, with the reason', async () => {
+    const { issued: _, ...unknown } = upload(issued.formFields);
+    expect(await judgeExchange(unknown, ctx)).toEqual({
+      verdict: 'not judged',
+      findings: [],
+      notes: [],
+      reason: 'no upload credentials are known for this uploadUrl (4.2)',
+    });
+  });
+
+  it('another method than the httpMethod issued: a finding, the form not read', async () => {
+    const j = await judgeExchange(upload(issued.formFields, FILE_PART, 'PUT'), ctx);
+    expect(j.findings.map((f) => [f.about, f.message])).toEqual([
+      ['upload', 'the upload was sent with PUT, not the httpMethod issued (POST)'],
+    ]);
+  });
+
+  it('a body without a Content-Type: malformed-multipart', async () => {
+    const ex = upload(issued.formFields);
+    const j = await judgeExchange({ ...ex, request: { ...ex.request, headers: [] } }, ctx);
+    expect(j.findings.map((f) => [f.about, f.mistake])).toEqual([['upload', 'malformed-multipart']]);
+    expect(j.findings[0]?.message).toMatch(/\(4\.2\)$/);
+  });
+
+  it('the formFields reordered: a note (R14), conformant; a 500 for it: a finding on the response', async () => {
+    const swapped = [...issued.formFields].reverse();
+    const ok = await judgeExchange(answered(upload(swapped), 204), ctx);
+    expect(ok).toEqual({
+      verdict: 'conformant',
+      findings: [],
+      notes: ['the formFields entries came in another order than issued (R14: acceptable)'],
+    });
+    const failed = await judgeExchange(answered(upload(issued.formFields), 500), ctx);
+    expect(failed.findings.map((f) => f.about)).toEqual(['response']);
+    expect(failed.findings[0]?.message).toMatch(/^the upload address: /);
+  });
+
+  it('a form without its file part, accepted 204: two findings; refused 500: a note on the server error', async () => {
+    const accepted = await judgeExchange(answered(upload(issued.formFields, ''), 204), ctx);
+    expect(accepted.findings.map((f) => f.about)).toEqual(['upload', 'response']);
+    expect(accepted.findings[1]?.message).toBe('the upload address accepted an upload 4.2 says fails (HTTP 204)');
+    const refusedBy500 = await judgeExchange(answered(upload(issued.formFields, ''), 500), ctx);
+    expect(refusedBy500.findings.map((f) => f.about)).toEqual(['upload']);
+    expect(refusedBy500.notes).toEqual(['the upload address answered with a server error, not a refusal (R16)']);
+  });
+});
+
+describe('judgeExchange: unusual webhooks', () => {
+  const notifyUrl = 'https://merchant.example/notify';
+  const body = '{"paymentNo":"P2"}';
+  const hook = (authorization: string | undefined, status = 200, registered: string | null = notifyUrl) =>
+    ({
+      seq: 6,
+      startedAt: '2026-11-26T00:00:05.000Z',
+      kind: 'webhook',
+      ...(registered === null ? {} : { registeredUrl: registered }),
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:9000/notify',
+        headers: authorization === undefined ? [] : [['Authorization', authorization]],
+        body: enc(body),
+      },
+      response: { status, headers: [], body: enc('') },
+    }) as LiveExchange;
+  const genuine = sha(content('POST', notifyUrl, body));
+
+  it('the notifyUrl or returnUrl as submitted unknown: not judged, naming which', async () => {
+    expect((await judgeExchange(hook(header(genuine), 200, null), ctx)).reason).toBe(
+      'the notifyUrl as the merchant submitted it is not known',
+    );
+    const redirect = { ...hook(undefined, 200, null), kind: 'redirect' as const };
+    expect((await judgeExchange(redirect, ctx)).reason).toBe('the returnUrl as the merchant submitted it is not known');
+  });
+
+  it('a genuine webhook the merchant refused: a finding on the response', async () => {
+    const j = await judgeExchange(hook(header(genuine), 400), ctx);
+    expect(j.findings.map((f) => f.message)).toEqual(['the merchant refused a genuine webhook (HTTP 400)']);
+  });
+
+  it('a webhook with white space in its Authorization: a note, conformant', async () => {
+    const j = await judgeExchange(hook(header(genuine).replace(',', ', ')), ctx);
+    expect(j.verdict).toBe('conformant');
+    expect(j.notes).toEqual(['white space in the Authorization header, tolerated (R8 a; RFC 9110 §5.5)']);
+  });
+
+  it('an upper-case sign: uppercase-hex; no Authorization at all, answered 500: a finding and a note', async () => {
+    const upper = await judgeExchange(hook(header(genuine.toUpperCase()), 400), ctx);
+    expect(upper.findings.map((f) => [f.about, f.mistake])).toEqual([['webhook', 'uppercase-hex']]);
+    const none = await judgeExchange(hook(undefined, 500), ctx);
+    expect(none.findings.map((f) => f.about)).toEqual(['webhook']);
+    expect(none.findings[0]?.message).toMatch(/^the webhook does not verify: /);
+    expect(none.notes).toEqual(['the merchant answered with a server error, not a refusal (R16)']);
+  });
+
+  it('an appId the judge holds no secret for: named, and the merchant must refuse it', async () => {
+    const j = await judgeExchange(hook(header(genuine).replace(APP, 'app_stranger'), 200), ctx);
+    expect(j.findings.map((f) => f.message)).toEqual([
+      'unknown appId "app_stranger": the judge holds no secret for it',
+      'the merchant accepted a webhook that does not verify (HTTP 200)',
+    ]);
+  });
+});
