@@ -192,3 +192,83 @@ describe('HAR 1.2: write and read', () => {
     expect(message).not.toContain('PGV2_APP');
   });
 });
+
+describe('HAR 1.2: entries the kit reads with care', () => {
+  const NOTIFY = 'https://shop.example/pg/notify';
+  const RETURN = 'https://shop.example/pg/return';
+  const at = (n: number) => `2026-11-26T00:00:0${n}.000Z`;
+  const ok = { status: 200, headers: [], content: { size: 2, text: 'OK' } };
+  const post = (url: string, more: object) => ({
+    startedDateTime: at(0),
+    request: { method: 'POST', url, headers: [], ...more },
+    response: ok,
+  });
+
+  it('bodies without text, with params only, in another encoding, with a size that disagrees or none', () => {
+    const file = join(temp(), 'bodies.har');
+    const text = '{"paymentNo":"P1"}';
+    const entries = [
+      post(NOTIFY, { bodySize: 0 }),
+      { ...post(`${RETURN}?paymentNo=P1`, {}), request: { method: 'GET', url: `${RETURN}?paymentNo=P1`, headers: [] } },
+      post(NOTIFY, { bodySize: 3, postData: { mimeType: 'application/x-www-form-urlencoded', params: [] } }),
+      post(NOTIFY, { bodySize: 2, postData: { mimeType: 'application/json', text: '7b7d', encoding: 'hex' } }),
+      post(NOTIFY, { bodySize: 9, postData: { mimeType: 'application/json', text: 'e30=', encoding: 'base64' } }),
+      post(NOTIFY, { postData: { mimeType: 'application/json', text } }),
+      { ...post(NOTIFY, { bodySize: text.length, postData: { text } }), response: { ...ok, content: { size: 5 } } },
+    ];
+    writeFileSync(file, JSON.stringify({ log: { entries } }));
+    const read = readHar(file, { kinds: { notifyUrls: [NOTIFY], returnUrls: [RETURN] } });
+    expect(read.exchanges.map((e) => [e.kind, e.registeredUrl])).toEqual([
+      ['webhook', NOTIFY],
+      ['redirect', RETURN],
+      ...Array.from({ length: 5 }, () => ['webhook', NOTIFY]),
+    ]);
+    expect(read.exchanges.slice(0, 2).map((e) => [e.request.body.byteLength, e.notJudged])).toEqual([
+      [0, undefined],
+      [0, undefined],
+    ]);
+    expect(read.exchanges.slice(2).map((e) => e.notJudged)).toEqual([
+      'the HAR holds the request body only as params (no postData.text), not as the bytes sent',
+      'the request body (postData.text) is in an encoding the kit does not read ("hex")',
+      'the request body (postData.text) is 2 bytes but bodySize says 9: truncated or re-encoded',
+      'the HAR gives no bodySize, so the request body (postData.text) cannot be known to be the bytes sent',
+      'the HAR holds no response body (no content.text), so the bytes that were signed are unknown',
+    ]);
+  });
+
+  it('credentials that issue no upload (a formField not a string) leave the upload unknown; a query is no matter', () => {
+    const file = join(temp(), 'issued.har');
+    const asked = '{"filename":"a.pdf"}';
+    const credentials = (uploadUrl: string, formFields: object) => {
+      const answer = JSON.stringify({ code: 'OK', data: { uploadUrl, formFields } });
+      return {
+        startedDateTime: at(1),
+        request: {
+          method: 'POST',
+          url: 'https://gw.example/pg/v2/file/generateUploadUrl',
+          headers: [],
+          bodySize: asked.length,
+          postData: { mimeType: 'application/json', text: asked },
+        },
+        response: { status: 200, headers: [], content: { size: answer.length, text: answer } },
+      };
+    };
+    const upload = (url: string) => post(url, { bodySize: 0 });
+    const entries = [
+      credentials('https://up.example/a', { key: 'k', size: 5 }),
+      upload('https://up.example/a'),
+      credentials('https://up.example/b', { key: 'k' }),
+      upload('https://up.example/b?x-id=PutObject'),
+    ];
+    writeFileSync(file, JSON.stringify({ log: { entries } }));
+    const read = readHar(file);
+    // the upload to /a is no upload the HAR issued: not one of the kit's exchanges
+    expect(read.skipped).toBe(1);
+    expect(read.exchanges.map((e) => e.kind)).toEqual(['api', 'api', 'upload']);
+    expect(read.exchanges[2]?.issued).toEqual({
+      uploadUrl: 'https://up.example/b',
+      formFields: [['key', 'k']],
+      filename: 'a.pdf',
+    });
+  });
+});
