@@ -21,6 +21,19 @@ export function fullUrl(req: IncomingMessage): string {
 }
 
 /**
+ * The path and query of a request target as a proxy forwards them (origin-form, RFC 9112 §3.2.1): an absolute-form
+ * target without its scheme and authority, always starting with `/`.
+ * @param target - the request target as sent
+ * @returns the path and query
+ * @example originForm('http://x/pgv2/notify?a=1') // '/pgv2/notify?a=1'
+ */
+export function originForm(target: string): string {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  const rest = m ? target.slice(m[0].length) : target;
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/**
  * The path of a request target, without the query (and without scheme://authority when absolute).
  * @param target - the request target
  * @returns the path as sent, e.g. `/s/x/pg/v2/payment/create`

@@ -24,7 +24,15 @@ import {
 } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { drainRest, endToEndHeaders, fullUrl, rawHeaderPairs, readBody, targetPath } from '../gateway/http-io.js';
+import {
+  drainRest,
+  endToEndHeaders,
+  fullUrl,
+  originForm,
+  rawHeaderPairs,
+  readBody,
+  targetPath,
+} from '../gateway/http-io.js';
 import type { MerchantBook } from '../gateway/merchants.js';
 import type { LiveAnswer, LiveExchange, LiveMessage } from './exchange.js';
 import { judgeExchange, type LiveJudgement } from './judge.js';
@@ -171,7 +179,7 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
       record({ notJudged: why }, why);
       return;
     }
-    const forwardTo = `${base.origin}${basePath}${target.startsWith('/') ? target : `/${target}`}`;
+    const forwardTo = `${base.origin}${basePath}${originForm(target)}`;
     const sent = forwardHeaders(headers);
     const forwarded: LiveMessage = { method: request.method, url: forwardTo, headers: sent, body: read.bytes };
     const answer = await forward(secure, agent, forwarded, limit, timeoutMs);

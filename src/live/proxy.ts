@@ -50,6 +50,7 @@ import {
   drainRest,
   endToEndHeaders,
   fullUrl,
+  originForm,
   rawHeaderPairs,
   readBody,
   targetPath,
@@ -535,7 +536,7 @@ function server(
         method: req.method as string,
         url: fullUrl(req),
         headers: rawHeaderPairs(req),
-        target: pathOf(target),
+        target: originForm(target),
       },
     };
     handler(req, res, at).catch((e: unknown) => {
@@ -570,13 +571,6 @@ function server(
     ),
   );
   return s;
-}
-
-/** The path and query of a request target as sent (an absolute-form target without its scheme and authority). */
-function pathOf(target: string): string {
-  const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
-  const rest = m ? target.slice(m[0].length) : target;
-  return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
 function listen(s: Server, host: string, port: number): Promise<number> {

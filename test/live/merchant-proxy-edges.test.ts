@@ -192,6 +192,23 @@ describe('merchant proxy: callers and options', () => {
     }
   });
 
+  it('an absolute-form request target: forwarded to the merchant + its path and query, never the whole URL', async () => {
+    const p = await proxyTo(origin);
+    try {
+      const answer = await raw(
+        p.proxy.url,
+        'POST http://shop.example.test/pgv2/notify?a=1 HTTP/1.1\r\nHost: shop.example.test\r\n' +
+          'Content-Length: 2\r\nConnection: close\r\n\r\n{}',
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      const s = await p.nth(1);
+      expect(s.ex.kind).toBe('webhook');
+      expect(s.ex.forwarded?.url).toBe(`${origin}/pgv2/notify?a=1`);
+    } finally {
+      await p.proxy.close();
+    }
+  });
+
   it('bad URLs and bounds: RangeError naming the option', async () => {
     const start = (more: Partial<MerchantProxyOptions>) =>
       startMerchantProxy({
