@@ -5,11 +5,12 @@
  * the exchange (or pass-through) says why.
  */
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MerchantBook } from '../../src/gateway/merchants.js';
 import type { LiveExchange } from '../../src/live/exchange.js';
 import { startMerchantProxy, type MerchantProxyOptions, type PassThrough } from '../../src/live/merchant-proxy.js';
+import { raw } from './_support.js';
 
 const NOTIFY = 'https://shop.example.test/pgv2/notify';
 const RETURN = 'https://shop.example.test/pgv2/return';
@@ -64,21 +65,6 @@ function send(method: string, url: string, headers: Record<string, string> = {},
     req.on('error', reject);
     if (body !== undefined) req.write(body); // no Content-Length given: sent chunked
     req.end();
-  });
-}
-
-/** A raw request on one connection: what came back once the connection closed. */
-function raw(url: string, text: string, hangUp = false): Promise<string> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(u.port), u.hostname);
-    const got: Buffer[] = [];
-    socket.on('data', (b: Buffer) => got.push(b));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(got).toString('latin1')));
-    socket.write(text, () => {
-      if (hangUp) socket.destroy();
-    });
   });
 }
 

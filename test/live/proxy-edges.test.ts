@@ -7,45 +7,19 @@
  * (test/gateway/_support.ts), never with the signer tested.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MerchantBook } from '../../src/gateway/merchants.js';
-import type { LiveExchange } from '../../src/live/exchange.js';
 import { startProxy, type Proxy, type ProxyOptions } from '../../src/live/proxy.js';
+import { proxied as proxiedBy, raw } from './_support.js';
 import { CREDENTIALS_PATH, MERCHANT, PAYMENT_PATH, PDF_BODY, authHeader } from '../gateway/_support.js';
 
 const merchants = new MerchantBook([MERCHANT]);
+const proxied = (options: Omit<ProxyOptions, 'merchants' | 'onExchange'>) => proxiedBy(merchants, options);
 const TIMEOUT_MS = 150;
 const RESPONSE_LIMIT = 1000;
 const UPLOAD_LIMIT = 100;
-
-/** A proxy whose exchanges are collected; `seen(n)` resolves once n were handed on. */
-async function proxied(options: Omit<ProxyOptions, 'merchants' | 'onExchange'>) {
-  const exchanges: LiveExchange[] = [];
-  const waiting: Array<() => void> = [];
-  const proxy = await startProxy({
-    ...options,
-    merchants,
-    onExchange: (ex) => {
-      exchanges.push(ex);
-      waiting.splice(0).forEach((w) => w());
-    },
-  });
-  const seen = async (n: number): Promise<LiveExchange[]> => {
-    while (exchanges.length < n) await new Promise<void>((r) => waiting.push(r));
-    return exchanges;
-  };
-  /** The exchange of the next request `act` makes. */
-  const next = async (act: () => Promise<unknown>): Promise<LiveExchange> => {
-    const before = exchanges.length;
-    await act();
-    const ex = (await seen(before + 1))[before];
-    if (ex === undefined) throw new Error('no exchange');
-    return ex;
-  };
-  return { proxy, exchanges, seen, next };
-}
 
 async function listening(server: Server, host = '127.0.0.1'): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((r) => server.listen(0, host, r));
@@ -58,21 +32,6 @@ async function listening(server: Server, host = '127.0.0.1'): Promise<{ url: str
         server.closeAllConnections();
       }),
   };
-}
-
-/** What a raw HTTP/1.1 exchange on one connection brought back, whole (the connection closed). */
-function raw(url: string, text: string, hangUp = false): Promise<string> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(u.port), u.hostname);
-    const got: Buffer[] = [];
-    socket.on('data', (b: Buffer) => got.push(b));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(got).toString('latin1')));
-    socket.write(text, () => {
-      if (hangUp) socket.destroy();
-    });
-  });
 }
 
 async function post(url: string, body: string, headers: Record<string, string> = {}) {

@@ -17,11 +17,13 @@ import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { MerchantBook } from '../../src/gateway/merchants.js';
 import { headerValue, type LiveExchange } from '../../src/live/exchange.js';
 import { judgeExchange } from '../../src/live/judge.js';
-import { startProxy, type Proxy, type ProxyOptions } from '../../src/live/proxy.js';
+import type { Proxy, ProxyOptions } from '../../src/live/proxy.js';
+import { proxied as proxiedBy } from './_support.js';
 import { buildUploadForm } from '../../src/upload/form.js';
 import { MERCHANT, PAYMENT_PATH, authHeader } from '../gateway/_support.js';
 
 const merchants = new MerchantBook([MERCHANT]);
+const proxied = (options: Omit<ProxyOptions, 'merchants' | 'onExchange'>) => proxiedBy(merchants, options);
 const payment = {
   merchantTradeNo: 'MT20261126000026',
   amount: '149.90',
@@ -35,25 +37,6 @@ const payment = {
 };
 const PDF = new TextEncoder().encode('%PDF-1.7\n% proxied\n');
 const judge = (ex: LiveExchange) => judgeExchange(ex, { merchants });
-
-/** A proxy whose exchanges are collected; `seen(n)` resolves once n were handed on. */
-async function proxied(options: Omit<ProxyOptions, 'merchants' | 'onExchange'>) {
-  const exchanges: LiveExchange[] = [];
-  const waiting: Array<() => void> = [];
-  const proxy = await startProxy({
-    ...options,
-    merchants,
-    onExchange: (ex) => {
-      exchanges.push(ex);
-      waiting.splice(0).forEach((w) => w());
-    },
-  });
-  const seen = async (n: number): Promise<LiveExchange[]> => {
-    while (exchanges.length < n) await new Promise<void>((r) => waiting.push(r));
-    return exchanges;
-  };
-  return { proxy, exchanges, seen };
-}
 
 /** A request signed as the zoo's no-final-lf member signs it: the seven parts joined by LF, none after the body. */
 function noFinalLf(url: string, body: string, timestamp: string, nonce: string): string {
