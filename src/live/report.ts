@@ -22,21 +22,11 @@ import type { LiveFinding, LiveJudgement } from './judge.js';
 export type BodyJson =
   { readonly text: string } | { readonly base64: string } | { readonly text: string; readonly masked: true };
 
-/** A request in results.json, as its sender sent it. */
-export interface MessageJson {
-  readonly method: string;
-  readonly url: string;
-  /** The header fields in the order sent, `[name, value]`. */
-  readonly headers: ReadonlyArray<readonly [string, string]>;
-  readonly body: BodyJson;
-}
+/** A request in results.json, as its sender sent it: a {@link LiveMessage} whose body is text or base64. */
+export type MessageJson = Omit<LiveMessage, 'body'> & { readonly body: BodyJson };
 
-/** An answer in results.json, as its sender answered. */
-export interface AnswerJson {
-  readonly status: number;
-  readonly headers: ReadonlyArray<readonly [string, string]>;
-  readonly body: BodyJson;
-}
+/** An answer in results.json, as its sender answered: a {@link LiveAnswer} whose body is text or base64. */
+export type AnswerJson = Omit<LiveAnswer, 'body'> & { readonly body: BodyJson };
 
 /** One exchange in results.json (`exchanges`, in arrival order). Every string in it is masked. */
 export interface ExchangeJson {

@@ -292,16 +292,7 @@ export function fixtureCases(): CaseResult[] {
  */
 export function fixtureRun(over: Partial<RunResult> = {}): RunResult {
   const cases = over.cases ?? fixtureCases();
-  const totals: Totals = {
-    passed: 0,
-    failed: 0,
-    error: 0,
-    partial: 0,
-    skipped: 0,
-    'expected-failure': 0,
-    'unexpected-pass': 0,
-  };
-  for (const c of cases) totals[c.verdict as Verdict]++;
+  const totals = countedTotals(cases);
   const offered = [...new Set(cases.flatMap((c) => c.ops.map((o) => o.op)))] as Operation[];
   return {
     runName: 'nightly',
@@ -328,4 +319,24 @@ export function fixtureRun(over: Partial<RunResult> = {}): RunResult {
     unknownOperations: [unknownOperation('signature.sgn', 'the testee')],
     ...over,
   };
+}
+
+/**
+ * The totals of a fixture's cases, counted here (not by the runner's countVerdicts: the fixtures feed the code under
+ * test).
+ * @param cases - the cases
+ * @returns how many of each verdict
+ */
+export function countedTotals(cases: ReadonlyArray<Pick<CaseResult, 'verdict'>>): Totals {
+  const totals: Totals = {
+    passed: 0,
+    failed: 0,
+    error: 0,
+    partial: 0,
+    skipped: 0,
+    'expected-failure': 0,
+    'unexpected-pass': 0,
+  };
+  for (const c of cases) totals[c.verdict as Verdict]++;
+  return totals;
 }

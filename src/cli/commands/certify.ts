@@ -6,7 +6,7 @@
 import { defineCommand, UsageError, type OptionSpecs } from '../command.js';
 import { merchantOptions, targetNameOptions } from '../merchant-options.js';
 import { deadlineOption, parseOption } from '../_numbers.js';
-import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
+import { credentialOptions } from '../credentials.js';
 
 /** --seed: 0 to 2^32 - 1. */
 function seedOf(text: string): number {
@@ -21,14 +21,7 @@ export const certifyOptions = {
   'return-url': merchantOptions['return-url'],
   'deliver-to': merchantOptions['deliver-to'],
   'return-deliver-to': merchantOptions['return-deliver-to'],
-  'app-id': { type: 'string', valueName: '<id>', description: 'The merchant appId', env: APP_ID_ENV },
-  secret: {
-    type: 'string',
-    valueName: '<secret>',
-    description: 'The merchant secret',
-    env: APP_SECRET_ENV,
-    secret: true,
-  },
+  ...credentialOptions,
   'accept-body': merchantOptions['accept-body'],
   'return-refusal-body': merchantOptions['return-refusal-body'],
   'return-refusal-location': merchantOptions['return-refusal-location'],

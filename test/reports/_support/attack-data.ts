@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { operationCoverage } from '../../../src/runner/coverage.js';
-import type { CaseResult, OpResult, RunResult, Totals, Verdict } from '../../../src/runner/result.js';
+import type { CaseResult, OpResult, RunResult } from '../../../src/runner/result.js';
+import { countedTotals } from '../_fixture.js';
 import { unknownOperation } from '../../../src/runner/unknown-operations.js';
 import type { Operation } from '../../../src/protocol/operations.js';
 import type { Json } from '../../../src/subjects/subject.js';
@@ -518,15 +519,7 @@ export function attackRun(d: AttackData, w: World): RunResult {
       ],
     },
   ];
-  const totals: Totals = {
-    passed: 0,
-    failed: 0,
-    error: 0,
-    partial: 0,
-    skipped: 0,
-    'expected-failure': 0,
-    'unexpected-pass': 0,
-  };
+
   // (and never empty: no run is made with an empty command)
   const command = argvText(t(d.target.command)) || 'node';
   const target =
@@ -550,7 +543,7 @@ export function attackRun(d: AttackData, w: World): RunResult {
     return {
       ...common,
       cases: [],
-      totals,
+      totals: countedTotals([]),
       aborted: {
         kind: 'testee-start',
         message: t(d.aborted.message),
@@ -561,7 +554,7 @@ export function attackRun(d: AttackData, w: World): RunResult {
         stderrTail: d.aborted.stderr.map(t),
       },
     };
-  for (const c of cases) totals[c.verdict as Verdict]++;
+  const totals = countedTotals(cases);
   const offered = [...new Set(cases.flatMap((c) => c.ops.map((o) => o.op)))] as Operation[];
   return {
     ...common,
