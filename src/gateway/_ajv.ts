@@ -15,7 +15,7 @@ let ajv: Ajv2020 | undefined;
  * @example compileSchema({ $id: 'pgv2kit:example', type: 'object', required: ['a'] })({ a: 1 }) // true
  */
 export function compileSchema(schema: { readonly $id: string }): ValidateFunction {
-  ajv ??= createAjv({ verbose: true });
+  ajv ??= createAjv({ verbose: true, ownSchemas: true });
   return ajv.getSchema(schema.$id) ?? ajv.compile(schema);
 }
 
