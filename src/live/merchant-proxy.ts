@@ -24,6 +24,7 @@ import {
 } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { clip } from '../scheme/text.js';
 import {
   drainRest,
   endToEndHeaders,
@@ -35,6 +36,7 @@ import {
 } from '../gateway/http-io.js';
 import type { MerchantBook } from '../gateway/merchants.js';
 import type { LiveAnswer, LiveExchange, LiveMessage } from './exchange.js';
+import { InOrder } from './in-order.js';
 import { judgeExchange, type LiveJudgement } from './judge.js';
 
 /** The options of {@link startMerchantProxy}. */
@@ -54,8 +56,8 @@ export interface MerchantProxyOptions {
   /**
    * Called once per webhook and return redirect, when its answer is sent: the exchange, its judgement, and why there
    * is no response when there is none (the merchant down, too slow, too large an answer; a request refused here).
-   * Called in the order the exchanges end; `seq` is the order they arrived. A callback that throws or rejects does
-   * not stop the proxy: {@link MerchantProxy.close} rejects with its error.
+   * Called in the order the exchanges arrived (`seq`), one at a time, whatever order they end in. A callback that
+   * throws or rejects does not stop the proxy: {@link MerchantProxy.close} rejects with its error.
    */
   readonly onExchange: (ex: LiveExchange, judgement: LiveJudgement, failure?: string) => void | Promise<void>;
   /** Called for each request forwarded that is neither a webhook nor a return redirect (never judged). */
@@ -118,34 +120,22 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
   const basePath = base.pathname.replace(/\/+$/, '');
   const secure = base.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
-  const pending = new Set<Promise<void>>();
   let failed: unknown;
-  let seq = 0;
-
-  const judged = async (ex: LiveExchange, failure?: string): Promise<void> => {
-    const judgement = await judgeExchange(ex, { merchants: options.merchants });
-    await options.onExchange(ex, judgement, failure);
-  };
+  // judged as each ends, handed on in the order they arrived (seq), one at a time
+  const order = new InOrder<Judged>(({ ex, judgement, failure }) => options.onExchange(ex, judgement, failure));
   const hand = (ex: LiveExchange, failure?: string): void => {
-    const p = judged(ex, failure)
-      .catch((e: unknown) => {
+    judgeExchange(ex, { merchants: options.merchants }).then(
+      (judgement) => order.done(ex.seq, { ex, judgement, ...(failure !== undefined ? { failure } : {}) }),
+      (e: unknown) => {
         failed ??= e;
-      })
-      .finally(() => pending.delete(p));
-    pending.add(p);
+        order.done(ex.seq, undefined);
+      },
+    );
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const startedAt = new Date().toISOString();
+  const handle = async (req: IncomingMessage, res: ServerResponse, at: Arrival): Promise<void> => {
+    const { startedAt, kind, seq: number } = at;
     const target = req.url ?? '/';
-    const path = targetPath(target);
-    const kind =
-      req.method === 'POST' && path === notifyPath
-        ? 'webhook'
-        : req.method === 'GET' && path === returnPath
-          ? 'redirect'
-          : undefined;
-    const number = kind === undefined ? 0 : ++seq;
     const url = fullUrl(req);
     const headers = rawHeaderPairs(req);
     const read = await readBody(req, limit, timeoutMs);
@@ -168,7 +158,11 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
       }
     };
     if (read.stopped !== undefined) {
-      if (read.stopped === 'aborted') return; // the caller went away: nothing to answer, nothing whole to judge
+      if (read.stopped === 'aborted') {
+        // the caller went away: nothing to answer, nothing whole to judge — but said, never a silent gap in seq
+        record({ notJudged: ABORTED }, ABORTED);
+        return;
+      }
       const [status, why] =
         read.stopped === 'too-large'
           ? [413, `the request body is larger than ${limit} bytes (maxBodyBytes): not forwarded`]
@@ -199,8 +193,24 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
 
   const server = createServer({ keepAliveTimeout: 5_000, headersTimeout: timeoutMs, maxHeaderSize: 16 * 1024 });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch(() => {
-      // a bug of the proxy's own, never a caller's input: answer rather than hang
+    const path = targetPath(req.url ?? '/');
+    const kind =
+      req.method === 'POST' && path === notifyPath
+        ? 'webhook'
+        : req.method === 'GET' && path === returnPath
+          ? 'redirect'
+          : undefined;
+    const at: Arrival = { startedAt: new Date().toISOString(), kind, seq: kind === undefined ? 0 : order.take() };
+    handle(req, res, at).catch((e: unknown) => {
+      // a bug of the proxy's own, never a caller's input: answer rather than hang, and the exchange still handed on
+      if (kind !== undefined) {
+        const why = `the proxy failed: ${clip(e instanceof Error ? e.message : String(e), 200)}`;
+        const request = { method: req.method ?? 'GET', url: fullUrl(req), headers: rawHeaderPairs(req) };
+        hand(
+          { ...at, kind, request: { ...request, body: new Uint8Array() }, ...registered(kind), notJudged: why },
+          why,
+        );
+      }
       if (!res.headersSent) plain(res, 500, 'pgv2kit proxy: internal error', true);
       else res.destroy();
     });
@@ -226,13 +236,30 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
           server.closeAllConnections();
         });
         agent.destroy();
-        while (pending.size > 0) await Promise.all(pending);
+        await order.drained();
+        order.rethrow();
         if (failed !== undefined) throw failed;
       })()),
   };
 }
 
 // --- internal ---
+
+/** An exchange judged, to hand on. */
+interface Judged {
+  readonly ex: LiveExchange;
+  readonly judgement: LiveJudgement;
+  readonly failure?: string;
+}
+
+/** A request as it arrived: when, and its kind and seq when it is a webhook or a return redirect (else seq 0). */
+interface Arrival {
+  readonly startedAt: string;
+  readonly kind: 'webhook' | 'redirect' | undefined;
+  readonly seq: number;
+}
+
+const ABORTED = 'the caller closed the connection before the body ended: nothing forwarded, nothing whole to judge';
 
 function httpUrl(value: string, name: string): URL {
   let u: URL | undefined;

@@ -59,6 +59,7 @@ import type { Merchant, MerchantBook } from '../gateway/merchants.js';
 import { authenticateRequest, type HeaderChoices } from '../gateway/request-auth.js';
 import { MAX_UPLOAD_BODY } from '../gateway/upload-listener.js';
 import { headerValue, type IssuedUpload, type LiveAnswer, type LiveExchange, type LiveMessage } from './exchange.js';
+import { InOrder } from './in-order.js';
 import { issuedUpload, rewriteUploadUrl } from './issued.js';
 
 /** Options of {@link startProxy}. */
@@ -127,7 +128,7 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
     bodyTimeout: timeoutMs,
     keepAliveTimeout: 4_000,
   });
-  const delivery = new Delivery(options.onExchange, options.onError);
+  const delivery = new InOrder<LiveExchange>(options.onExchange, options.onError);
   const ctx: Context = {
     options,
     upstream,
@@ -176,65 +177,12 @@ interface Context {
   readonly upstream: { readonly origin: string; readonly path: string };
   readonly agent: Agent;
   readonly timeoutMs: number;
-  readonly delivery: Delivery;
+  readonly delivery: InOrder<LiveExchange>;
   readonly issued: IssuedMap;
   readonly apiLimit: number;
   readonly uploadLimit: number;
   readonly responseLimit: number;
   uploadOrigin: string | undefined;
-}
-
-/** Hands exchanges to onExchange in seq order, one at a time, whatever order they complete in. */
-class Delivery {
-  #next = 1;
-  #issued = 0;
-  readonly #ready = new Map<number, LiveExchange>();
-  #chain: Promise<void> = Promise.resolve();
-  #error: { readonly error: unknown } | undefined;
-  #idle: (() => void) | undefined;
-
-  constructor(
-    private readonly onExchange: ProxyOptions['onExchange'],
-    private readonly onError: ProxyOptions['onError'],
-  ) {}
-
-  /** The next seq, taken when a request arrives. */
-  take(): number {
-    return ++this.#issued;
-  }
-
-  done(ex: LiveExchange): void {
-    if (ex.seq < this.#next || this.#ready.has(ex.seq)) return;
-    this.#ready.set(ex.seq, ex);
-    for (let ready = this.#ready.get(this.#next); ready !== undefined; ready = this.#ready.get(this.#next)) {
-      this.#ready.delete(this.#next);
-      this.#next += 1;
-      const one = ready;
-      this.#chain = this.#chain.then(async () => {
-        try {
-          await this.onExchange(one);
-        } catch (e) {
-          if (this.onError) this.onError(e);
-          else this.#error ??= { error: e };
-        }
-      });
-    }
-    if (this.#next > this.#issued) void this.#chain.then(() => this.#idle?.());
-  }
-
-  /** Resolves once every seq taken was delivered. */
-  drained(): Promise<void> {
-    if (this.#next > this.#issued) return this.#chain;
-    return new Promise((resolve) => {
-      this.#idle = () => {
-        if (this.#next > this.#issued) resolve();
-      };
-    });
-  }
-
-  rethrow(): void {
-    if (this.#error) throw this.#error.error;
-  }
 }
 
 /** The uploads issued through the proxy, by token; the oldest forgotten past 10,000. */
@@ -273,7 +221,7 @@ async function handleApi(ctx: Context, req: IncomingMessage, res: ServerResponse
   const base = { seq: at.seq, startedAt: at.startedAt, kind: 'api' as const };
   if (read.stopped !== undefined) {
     const why = stoppedReason(read.stopped, ctx.apiLimit, 'the API');
-    ctx.delivery.done({ ...base, request: { method, url, headers, body: new Uint8Array() }, unanswered: why });
+    ctx.delivery.done(at.seq, { ...base, request: { method, url, headers, body: new Uint8Array() }, unanswered: why });
     answerSelf(req, res, read.stopped, 'json', why);
     return;
   }
@@ -298,7 +246,7 @@ async function handleApi(ctx: Context, req: IncomingMessage, res: ServerResponse
   };
   const got = await send(ctx, ctx.upstream.origin, `${ctx.upstream.path}${target}`, forwarded);
   if ('unanswered' in got) {
-    ctx.delivery.done({ ...base, request, forwarded, unanswered: got.unanswered });
+    ctx.delivery.done(at.seq, { ...base, request, forwarded, unanswered: got.unanswered });
     answerSelf(req, res, got.why, 'json', got.unanswered);
     return;
   }
@@ -320,7 +268,7 @@ async function handleApi(ctx: Context, req: IncomingMessage, res: ServerResponse
       signature = resign(merchant, method, url, body, verdict.items.timestamp, verdict.items.nonce);
     }
   }
-  ctx.delivery.done({ ...base, request, forwarded, response });
+  ctx.delivery.done(at.seq, { ...base, request, forwarded, response });
   reply(req, res, response, body, signature);
 }
 
@@ -332,14 +280,14 @@ async function handleUpload(ctx: Context, req: IncomingMessage, res: ServerRespo
   const base = { seq: at.seq, startedAt: at.startedAt, kind: 'upload' as const, ...(issued ? { issued } : {}) };
   if (read.stopped !== undefined) {
     const why = stoppedReason(read.stopped, ctx.uploadLimit, 'an upload');
-    ctx.delivery.done({ ...base, request: { method, url, headers, body: new Uint8Array() }, unanswered: why });
+    ctx.delivery.done(at.seq, { ...base, request: { method, url, headers, body: new Uint8Array() }, unanswered: why });
     answerSelf(req, res, read.stopped, 'xml', why);
     return;
   }
   const request: LiveMessage = { method, url, headers, body: read.bytes };
   if (issued === undefined) {
     const why = 'no uploadUrl was issued at this address through the proxy (4.2): nothing forwarded';
-    ctx.delivery.done({ ...base, request, unanswered: why });
+    ctx.delivery.done(at.seq, { ...base, request, unanswered: why });
     answerSelf(req, res, 'not-issued', 'xml', why);
     return;
   }
@@ -353,11 +301,11 @@ async function handleUpload(ctx: Context, req: IncomingMessage, res: ServerRespo
   };
   const got = await send(ctx, to.origin, `${issued.uploadUrl.slice(to.origin.length) || '/'}${query}`, forwarded);
   if ('unanswered' in got) {
-    ctx.delivery.done({ ...base, request, forwarded, unanswered: got.unanswered });
+    ctx.delivery.done(at.seq, { ...base, request, forwarded, unanswered: got.unanswered });
     answerSelf(req, res, got.why, 'xml', got.unanswered);
     return;
   }
-  ctx.delivery.done({ ...base, request, forwarded, response: got.answer });
+  ctx.delivery.done(at.seq, { ...base, request, forwarded, response: got.answer });
   reply(req, res, got.answer, got.answer.body, undefined);
 }
 
@@ -543,7 +491,7 @@ function server(
       // no input should get here: the exchange is still handed on, and the client not left waiting
       const { target: _, ...sent } = at.request;
       const why = `the proxy failed: ${clip(e instanceof Error ? e.message : String(e), 200)}`;
-      ctx.delivery.done({
+      ctx.delivery.done(at.seq, {
         seq: at.seq,
         startedAt: at.startedAt,
         kind,

@@ -82,6 +82,11 @@ beforeAll(async () => {
       if (which === 'big') {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('x'.repeat(LIMIT * 4));
+      } else if (which === 'slow') {
+        setTimeout(() => {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end('OK, late');
+        }, 120);
       } else if (which === 'cut') {
         res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' });
         res.write('OK, and');
@@ -158,7 +163,7 @@ describe('merchant proxy: callers and options', () => {
     }
   });
 
-  it('a body that pauses: 408, not judged; a caller that hangs up: no exchange, the next one judged', async () => {
+  it('a body that pauses: 408, not judged; a caller that hangs up: not judged, saying so; the next one judged', async () => {
     const p = await proxyTo(origin);
     try {
       const head = 'POST /pgv2/notify HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{"a"';
@@ -170,9 +175,35 @@ describe('merchant proxy: callers and options', () => {
 
       await raw(p.proxy.url, head, true);
       await send('POST', `${p.proxy.url}/pgv2/notify`, {}, '{}');
-      const next = await p.nth(2);
-      expect(next.ex.seq).toBe(3); // seq 2 went to the caller that hung up: nothing whole to judge
+      // seq 2, the caller that hung up: nothing whole to judge, and said so (never a gap in the exchanges)
+      const gone = 'the caller closed the connection before the body ended: nothing forwarded, nothing whole to judge';
+      expect(await p.nth(2)).toMatchObject({ ex: { seq: 2, notJudged: gone }, failure: gone });
+      expect((await p.nth(2)).ex.response).toBeUndefined();
+      const next = await p.nth(3);
+      expect(next.ex.seq).toBe(3);
       expect(next.ex.response?.status).toBe(200);
+    } finally {
+      await p.proxy.close();
+    }
+  });
+
+  it('exchanges are handed on in the order they arrived, whatever order they end in', async () => {
+    const p = await proxyTo(origin);
+    try {
+      const ended: string[] = [];
+      const slow = send('POST', `${p.proxy.url}/pgv2/notify`, { 'x-case': 'slow' }, '{"n":1}').then((g) => {
+        ended.push('slow');
+        return g;
+      });
+      // the second arrives once the first is in (seq 1), and ends long before it
+      while (received?.body !== '{"n":1}') await new Promise((r) => setTimeout(r, 5));
+      await send('GET', `${p.proxy.url}/pgv2/return?n=2`);
+      ended.push('fast');
+      await slow;
+      expect(ended).toEqual(['fast', 'slow']);
+      const [first, second] = [await p.nth(1), await p.nth(2)];
+      expect([first.ex.seq, first.ex.kind, first.ex.response?.status]).toEqual([1, 'webhook', 200]);
+      expect([second.ex.seq, second.ex.kind]).toEqual([2, 'redirect']);
     } finally {
       await p.proxy.close();
     }
