@@ -71,6 +71,11 @@ export interface LiveExchange {
   readonly registeredUrl?: string;
   /** Why the exchange cannot be judged (e.g. a HAR body that is not byte-exact); the judge then judges nothing. */
   readonly notJudged?: string;
+  /**
+   * Why its answer cannot be judged though its request can (a HAR whose response body is not byte-exact): the judge
+   * judges the request alone — `not conformant` when it is, else `not judged`, never conformant on half the exchange.
+   */
+  readonly answerNotJudged?: string;
 }
 
 /** What the caller knows of the merchant's URLs and the uploads issued, for {@link kindOf}. */

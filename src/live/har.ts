@@ -4,8 +4,8 @@
  * `pgv2kit check` reads a HAR from the proxy, a browser's devtools, mitmproxy, Charles or Proxyman with
  * {@link readHar}. Bodies are byte-exact both ways: written as `text` when they are valid UTF-8, else base64 with
  * `encoding: "base64"` (on `postData` too, as mitmproxy and Proxyman write binary bodies); read only when the HAR
- * certainly holds the bytes that went on the wire — else the exchange is `notJudged`, with the reason, never
- * guessed. The kit's own fields are in `_pgv2kit` (HAR 1.2: custom fields start with "_").
+ * certainly holds the bytes that went on the wire — else the exchange is `notJudged` (or, when only its answer is
+ * not, `answerNotJudged`: its request judged alone), with the reason, never guessed. The kit's own fields are in `_pgv2kit` (HAR 1.2: custom fields start with "_").
  * @module
  */
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
@@ -97,6 +97,7 @@ export function harEntry(ex: LiveExchange, judgement?: LiveJudgement): HarEntry 
       : {}),
     ...(ex.registeredUrl !== undefined ? { registeredUrl: ex.registeredUrl } : {}),
     ...(ex.notJudged !== undefined ? { notJudged: ex.notJudged } : {}),
+    ...(ex.answerNotJudged !== undefined ? { answerNotJudged: ex.answerNotJudged } : {}),
     ...(ex.unanswered !== undefined ? { unanswered: ex.unanswered } : {}),
     ...(judgement !== undefined
       ? {
@@ -269,7 +270,8 @@ export const DEFAULT_HAR_LIMITS = Object.freeze({ maxBytes: 256 * 1024 * 1024, m
  * bodies taken only when the HAR certainly holds them byte-exact: base64, or text whose UTF-8 length equals the size
  * the HAR gives (`request.bodySize`, `response.content.size`). Anything else — no postData, a size missing or
  * different (truncated, re-encoded), a body decoded from a Content-Encoding, an `_error` — makes the exchange
- * `notJudged` with the reason.
+ * `notJudged` with the reason; when only the response's body is such, the exchange is `answerNotJudged` instead
+ * (its request judged alone).
  * @param path - the HAR file
  * @param options - limits and the merchant's registered URLs
  * @returns the exchanges and how many entries were skipped
@@ -355,6 +357,7 @@ interface RawEntry {
     readonly issued?: IssuedUpload;
     readonly registeredUrl?: string;
     readonly notJudged?: string;
+    readonly answerNotJudged?: string;
     readonly unanswered?: string;
   };
 }
@@ -442,6 +445,7 @@ const HAR_SCHEMA = {
             },
             registeredUrl: { type: 'string' },
             notJudged: { type: 'string' },
+            answerNotJudged: { type: 'string' },
             unanswered: { type: 'string' },
           },
         },
@@ -558,6 +562,10 @@ function toExchange(entry: RawEntry, seq: number, kind: LiveExchange['kind']): L
   const reasons = [
     ...(entry._pgv2kit?.notJudged !== undefined ? [entry._pgv2kit.notJudged] : []),
     ...('why' in reqBytes ? [reqBytes.why] : []),
+  ];
+  // an answer not byte-exact leaves the request to judge alone (the judge never passes half an exchange)
+  const answerReasons = [
+    ...(entry._pgv2kit?.answerNotJudged !== undefined ? [entry._pgv2kit.answerNotJudged] : []),
     ...(resBytes !== undefined && 'why' in resBytes ? [resBytes.why] : []),
   ];
   const fwd = entry._pgv2kit?.forwarded;
@@ -590,7 +598,8 @@ function toExchange(entry: RawEntry, seq: number, kind: LiveExchange['kind']): L
         }
       : {}),
     ...(entry._pgv2kit?.unanswered !== undefined ? { unanswered: entry._pgv2kit.unanswered } : {}),
-    ...(reasons.length > 0 ? { notJudged: reasons.join('; ') } : {}),
+    ...(reasons.length > 0 ? { notJudged: [...reasons, ...answerReasons].join('; ') } : {}),
+    ...(reasons.length === 0 && answerReasons.length > 0 ? { answerNotJudged: answerReasons.join('; ') } : {}),
   };
 }
 
@@ -607,7 +616,7 @@ function issuedFor(issued: ReadonlyMap<string, IssuedUpload>, url: string): Issu
 
 /** A credentials response's uploadUrl and formFields, with its request's filename and contentType (4.2). */
 function noteIssued(issued: Map<string, IssuedUpload>, ex: LiveExchange): void {
-  if (ex.notJudged !== undefined || ex.response?.status !== 200) return;
+  if (ex.notJudged !== undefined || ex.answerNotJudged !== undefined || ex.response?.status !== 200) return;
   try {
     if (!new URL(ex.request.url).pathname.endsWith(API_PATHS.generateUploadUrl)) return;
     const asked = JSON.parse(Buffer.from(ex.request.body).toString('utf8')) as {

@@ -73,7 +73,14 @@ export interface LiveContext {
  */
 export async function judgeExchange(ex: LiveExchange, ctx: LiveContext): Promise<LiveJudgement> {
   if (ex.notJudged !== undefined) return notJudged(ex.notJudged);
-  return JUDGES[ex.kind](ex, ctx);
+  if (ex.answerNotJudged === undefined) return JUDGES[ex.kind](ex, ctx);
+  // the request alone: what it did wrong is a finding; that it did nothing wrong passes only half the exchange
+  const { response: _, answerNotJudged: why, ...request } = ex;
+  const alone = await JUDGES[ex.kind](request, ctx);
+  const note = `the answer is not judged: ${why}`;
+  return alone.verdict === 'not conformant'
+    ? { ...alone, notes: [...alone.notes, note] }
+    : notJudged(`${why}: the request alone was judged, and is conformant`);
 }
 
 // --- internal ---

@@ -69,13 +69,22 @@ describe('HAR 1.2: write and read', () => {
     expect(read.exchanges).toEqual([api, upload]);
   });
 
+  it('round trip: an answer not judged stays not judged (its body as read is byte-exact in the file now)', () => {
+    const file = join(temp(), 'traffic.har');
+    const har = HarWriter.open(file);
+    const half = { ...api, answerNotJudged: 'the response body (content.text) is 2 bytes … truncated or re-encoded' };
+    har.append(half);
+    har.close();
+    expect(readHar(file).exchanges).toEqual([half]);
+  });
+
   it('an empty HAR closes to a valid file', () => {
     const file = join(temp(), 'empty.har');
     HarWriter.open(file).close();
     expect(readHar(file)).toEqual({ exchanges: [], skipped: 0 });
   });
 
-  it('devtools-like entries: no postData, a truncated text, a gzip answer → not judged with the reason', () => {
+  it('devtools-like entries: no postData, a truncated text → not judged; a gzip or truncated answer → the request alone', () => {
     const file = join(temp(), 'devtools.har');
     const entry = (request: object, response: object = {}): object => ({
       startedDateTime: '2026-11-26T00:00:00.000Z',
@@ -104,12 +113,15 @@ describe('HAR 1.2: write and read', () => {
     writeFileSync(file, JSON.stringify(doc));
     const read = readHar(file);
     expect(read.skipped).toBe(1);
-    expect(read.exchanges.map((e) => e.notJudged)).toEqual([
-      'the HAR holds no request body (no postData), so the bytes that were signed are unknown',
-      'the request body (postData.text) is 7 bytes in UTF-8 but bodySize says 40: truncated or re-encoded',
-      'the response was sent with Content-Encoding "gzip": a HAR holds it decoded, not the bytes sent',
-      'the response body (content.text) is 2 bytes in UTF-8 but content.size says 20: truncated or re-encoded',
-      undefined,
+    expect(read.exchanges.map((e) => [e.notJudged, e.answerNotJudged])).toEqual([
+      ['the HAR holds no request body (no postData), so the bytes that were signed are unknown', undefined],
+      ['the request body (postData.text) is 7 bytes in UTF-8 but bodySize says 40: truncated or re-encoded', undefined],
+      [undefined, 'the response was sent with Content-Encoding "gzip": a HAR holds it decoded, not the bytes sent'],
+      [
+        undefined,
+        'the response body (content.text) is 2 bytes in UTF-8 but content.size says 20: truncated or re-encoded',
+      ],
+      [undefined, undefined],
     ]);
   });
 
@@ -227,12 +239,12 @@ describe('HAR 1.2: entries the kit reads with care', () => {
       [0, undefined],
       [0, undefined],
     ]);
-    expect(read.exchanges.slice(2).map((e) => e.notJudged)).toEqual([
+    expect(read.exchanges.slice(2).map((e) => e.notJudged ?? `answer: ${e.answerNotJudged}`)).toEqual([
       'the HAR holds the request body only as params (no postData.text), not as the bytes sent',
       'the request body (postData.text) is in an encoding the kit does not read ("hex")',
       'the request body (postData.text) is 2 bytes but bodySize says 9: truncated or re-encoded',
       'the HAR gives no bodySize, so the request body (postData.text) cannot be known to be the bytes sent',
-      'the HAR holds no response body (no content.text), so the bytes that were signed are unknown',
+      'answer: the HAR holds no response body (no content.text), so the bytes that were signed are unknown',
     ]);
   });
 

@@ -156,6 +156,24 @@ describe('judgeExchange: an API request and its answer', () => {
     const j = await judgeExchange(exchange({ notJudged: 'no postData' }), ctx);
     expect(j).toEqual({ verdict: 'not judged', findings: [], notes: [], reason: 'no postData' });
   });
+
+  it('answerNotJudged: the request judged alone — its findings stand, but a good request passes nothing', async () => {
+    const why = 'the response body is truncated';
+    // a wrongly signed answer is never looked at: the answer is not what was sent
+    const bad = { ...answer(ADDRESSED), body: enc('{}') };
+    const good = await judgeExchange(exchange({ response: bad, answerNotJudged: why }), ctx);
+    expect(good).toEqual({
+      verdict: 'not judged',
+      findings: [],
+      notes: [],
+      reason: `${why}: the request alone was judged, and is conformant`,
+    });
+    const dropped = request(sha(content('POST', ADDRESSED, BODY).slice(0, -1)));
+    const j = await judgeExchange(exchange({ request: dropped, response: bad, answerNotJudged: why }), ctx);
+    expect(j.verdict).toBe('not conformant');
+    expect(j.findings.map((f) => [f.about, f.mistake])).toEqual([['request', 'no-final-lf']]);
+    expect(j.notes).toEqual([`the answer is not judged: ${why}`]);
+  });
 });
 
 describe("the same mistake as run's diagnosis", () => {
