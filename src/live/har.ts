@@ -5,7 +5,8 @@
  * {@link readHar}. Bodies are byte-exact both ways: written as `text` when they are valid UTF-8, else base64 with
  * `encoding: "base64"` (on `postData` too, as mitmproxy and Proxyman write binary bodies); read only when the HAR
  * certainly holds the bytes that went on the wire — else the exchange is `notJudged` (or, when only its answer is
- * not, `answerNotJudged`: its request judged alone), with the reason, never guessed. The kit's own fields are in `_pgv2kit` (HAR 1.2: custom fields start with "_").
+ * not, `answerNotJudged`: its request judged alone), with the reason, never guessed. The kit's own fields are in
+ * `_pgv2kit` (HAR 1.2: custom fields start with "_").
  * @module
  */
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
