@@ -1,6 +1,6 @@
-// Whether dist/ is as new as what builds it: its entry and the vectors' snapshot exist, and the
-// entry is newer than every source of src/ and the build's settings (package.json,
-// tsconfig.build.json). `npm test` (scripts/checks.mjs) skips a build dist/ already has — on a
+// Whether dist/ is as new as what builds it: its entry and the vectors' snapshot exist, and the build's
+// end (dist/.built, scripts/build-steps.mjs) is newer than every source of src/ and the build's settings
+// (package.json, tsconfig.build.json). `npm test` (scripts/checks.mjs) skips a build dist/ already has — on a
 // fresh clone `npm ci` has just built it through prepare — and vitest's global setup
 // (suites/_support/build-dist.ts) builds when it is stale.
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -31,8 +31,10 @@ export function newest(dir, files) {
 export function distFresh(root) {
   const entry = join(root, 'dist', 'cli', 'main.js');
   const snapshot = join(root, 'dist', 'vectors', 'set-snapshot.json');
-  if (!existsSync(entry) || !existsSync(snapshot)) return false;
-  const built = statSync(entry).mtimeMs;
+  // written as the build's last step (scripts/build-steps.mjs): tsc leaves an unchanged output as it was
+  const stamp = join(root, 'dist', '.built');
+  if (!existsSync(entry) || !existsSync(snapshot) || !existsSync(stamp)) return false;
+  const built = statSync(stamp).mtimeMs;
   const settings = ['package.json', 'tsconfig.build.json'].map((f) => statSync(join(root, f)).mtimeMs);
   return built >= Math.max(newest(join(root, 'src'), /\.(ts|json)$/), ...settings);
 }

@@ -7,21 +7,11 @@
  * `_command-blocks.ts` and CONTRIBUTING.md. Nothing is written in the clone: every project is a
  * temporary folder, and the installed kit refuses writes inside itself.
  */
-import {
-  chmodSync,
-  cpSync,
-  linkSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/docs/refs.js';
-import { tempFolders } from '../_support.js';
+import { linkTree, tempFolders } from '../_support.js';
 import { readBlocks, runBlocks, withoutComment, type Block } from './_command-blocks.js';
 
 const ROOT = PACKAGE_ROOT;
@@ -102,15 +92,6 @@ function project(name: string): { project: string; logs: string } {
   const logs = join(root, 'logs', name);
   mkdirSync(logs, { recursive: true });
   return { project: dir, logs };
-}
-
-/** A copy of a folder whose files are hard links to the original's. */
-function linkTree(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    if (entry.isDirectory()) linkTree(join(from, entry.name), join(to, entry.name));
-    else linkSync(join(from, entry.name), join(to, entry.name));
-  }
 }
 
 describe('the convention is kept', () => {
