@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -370,6 +370,25 @@ describe('pgv2kit proxy: usage and start errors', () => {
   });
 });
 
+describe('pgv2kit proxy --host, --port, --upload-port', () => {
+  it('listen where they say; the credentials answer points uploads at --upload-port', async () => {
+    const free = async (): Promise<number> => {
+      const s = createServer();
+      await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+      const { port } = s.address() as AddressInfo;
+      await new Promise((r) => s.close(r));
+      return port;
+    };
+    const [api, up] = [await free(), await free()];
+    const ports = ['--host', '127.0.0.1', '--port', String(api), '--upload', '--upload-port', String(up)];
+    const r = await proxyRun(['--upstream', gateway.baseUrl, ...ports, ...CREDS, '--report-dir', tmp()], async () =>
+      Promise.resolve(),
+    );
+    expect(r.started).toMatchObject({ proxyUrl: `http://127.0.0.1:${api}`, uploadUrl: `http://127.0.0.1:${up}` });
+    expect(r.code, r.stderr).toBe(1); // nothing judged: no exchange
+  });
+});
+
 describe('pgv2kit proxy as a process', () => {
   it('--json: the first line, one exchange, SIGINT → the summary last, the reports, exit 0', async () => {
     const dir = join(tmp(), 'r');
@@ -399,5 +418,42 @@ describe('pgv2kit proxy as a process', () => {
     expect(stderr).toMatch(/SIGINT: stopping/);
     expect(stderr).not.toContain(SANDBOX.appSecret);
     expect(results(dir).counts).toMatchObject({ exchanges: 1, conformant: 1 });
+  });
+
+  it('a second signal while an exchange is in flight: exits at once, 143, no reports, nothing left behind', async () => {
+    // an upstream that takes the request and never answers: the first signal waits for the exchange in flight
+    let arrived: () => void = () => undefined;
+    const held = new Promise<void>((r) => (arrived = r));
+    const silent = createServer(() => arrived());
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const parent = tmp();
+    const dir = join(parent, 'r');
+    try {
+      const upstream = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const child = spawn(
+        process.execPath,
+        [join(ROOT, 'bin/pgv2kit.js'), 'proxy', '--upstream', upstream, ...CREDS, '--json', '--report-dir', dir],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const first = await new Promise<string>((resolve) =>
+        createInterface({ input: child.stdout }).once('line', resolve),
+      );
+      const exited = once(child, 'exit');
+      const paying = pay((JSON.parse(first) as { proxyUrl: string }).proxyUrl).catch(() => undefined);
+      await held;
+      child.kill('SIGINT');
+      while (!stderr.includes('SIGINT: stopping')) await new Promise((r) => setTimeout(r, 10));
+      child.kill('SIGTERM');
+      const [code] = (await exited) as [number];
+      await paying;
+      expect(code).toBe(143);
+      expect(stderr).toContain('pgv2kit proxy: SIGTERM again: exiting now, no reports');
+      expect(readdirSync(parent)).toEqual([]);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
   });
 });

@@ -3,7 +3,8 @@
  * alone (test/panel/gateways/, each file's header states its choices). Each is a real HTTP server in a child
  * process; the kit plays the merchant against it — the gateway role twice against the same instance (a second
  * run meets a gateway that has state: used nonces, issued credentials) and `fuzz --gateway` at seeds 1–5 — and
- * nothing may fail but the kit's own defects listed in KNOWN_KIT_DEFECTS, each of which must still fail.
+ * nothing may fail but the kit's own defects listed in KNOWN_KIT_DEFECTS, each of which must still fail. Behind
+ * the judging proxy (issue 26), a client's genuine calls to it are each judged conformant.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,10 +13,15 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPayment } from '../../src/client/create-payment.js';
+import { upload } from '../../src/client/upload.js';
 import { fuzzHttp } from '../../src/fuzz/http.js';
+import { MerchantBook } from '../../src/gateway/merchants.js';
+import { judgeExchange } from '../../src/live/judge.js';
 import { runCases } from '../../src/runner/run.js';
 import { createGatewaySubject } from '../../src/roles/gateway/subject.js';
 import { loadVectorSet } from '../../src/vectors/load.js';
+import { proxied } from '../live/_support.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -140,6 +146,32 @@ describe.each(MEMBERS)('the panel gateway $name', (member) => {
     },
     60_000,
   );
+
+  // issue 26: the live judge passes every correct gateway's genuine answers (no false failure behind the proxy)
+  it("behind the judging proxy (--upload), a client's genuine payment and upload are each judged conformant", async () => {
+    const merchants = new MerchantBook([CREDENTIALS]);
+    const p = await proxied(merchants, { upstream: url, upload: true });
+    try {
+      const client = { baseUrl: p.proxy.url, ...CREDENTIALS };
+      const paid = await createPayment({
+        ...client,
+        payment: { merchantTradeNo: `MT-${member.name}`, amount: '12.50', currency: 'EUR' },
+      });
+      expect(paid.code).toBe('OK');
+      const file = new TextEncoder().encode('%PDF-1.7\n%panel\n');
+      const stored = { filename: 'evidence.pdf', contentType: 'application/pdf', scene: 'DISPUTE_EVIDENCE', file };
+      await upload({ ...client, ...stored });
+      const exchanges = await p.seen(3);
+      const judged = await Promise.all(exchanges.map(async (ex) => [ex.kind, await judgeExchange(ex, { merchants })]));
+      expect(judged).toEqual([
+        ['api', { verdict: 'conformant', findings: [], notes: expect.any(Array) }],
+        ['api', { verdict: 'conformant', findings: [], notes: expect.any(Array) }],
+        ['upload', { verdict: 'conformant', findings: [], notes: expect.any(Array) }],
+      ]);
+    } finally {
+      await p.proxy.close();
+    }
+  });
 
   it(`fuzz --gateway finds nothing at seeds 1–5 (${FUZZ_RUNS} headers each)`, async () => {
     const findings: (string | undefined)[] = [];
