@@ -3,10 +3,12 @@
  * running the kit from dist/ as a user's process would:
  *
  *     node --expose-gc bench/_live-child.mjs gateway <appId> <appSecret>
+ *     node --expose-gc bench/_live-child.mjs far-gateway <appId> <appSecret> <delay ms>
  *     node --expose-gc bench/_live-child.mjs proxy <appId> <appSecret> <upstream> <reportDir>
  *     node --expose-gc bench/_live-child.mjs bare-proxy <appId> <appSecret> <upstream>
  *
- * `gateway`: the reference gateway (startGateway, one merchant). `proxy`: what `pgv2kit proxy` does — startProxy in
+ * `gateway`: the reference gateway (startGateway, one merchant). `far-gateway`: the same behind a front that holds
+ * each request the delay given before passing it on (a sandbox a round trip away). `proxy`: what `pgv2kit proxy` does — startProxy in
  * front of the upstream, every exchange handed to a LiveSession (judged, its terminal line written to stdout, which
  * the bench points at /dev/null, and streamed to the report folder's files). Each sends `{ ready, url }` when it
  * listens, then answers the bench's messages: `{ type: 'stats', gc }` (memory after an optional full GC, CPU time,
@@ -15,6 +17,7 @@
  * the forwarding's own cost, to tell it from the session's.
  */
 import { statSync } from 'node:fs';
+import { Agent, createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { startGateway } from '../dist/gateway/index.js';
 import { MerchantBook } from '../dist/gateway/merchants.js';
@@ -32,6 +35,39 @@ if (role === 'gateway') {
   const gateway = await startGateway({ merchants: [merchant] });
   url = gateway.baseUrl;
   finish = async () => {
+    await gateway.close();
+    return {};
+  };
+} else if (role === 'far-gateway') {
+  // the reference gateway behind a front that holds each request `upstream` ms before it passes it on, its Host
+  // kept (the gateway verifies over the URL the client addressed): a sandbox a round trip away
+  const delay = Number(upstream);
+  const gateway = await startGateway({ merchants: [merchant] });
+  const port = Number(new URL(gateway.baseUrl).port);
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const front = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () =>
+      setTimeout(() => {
+        const up = request(
+          { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+            answer.pipe(res);
+          },
+        );
+        up.on('error', () => res.destroy());
+        up.end(Buffer.concat(chunks));
+      }, delay),
+    );
+  });
+  await new Promise((resolve) => front.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${front.address().port}`;
+  finish = async () => {
+    front.closeAllConnections();
+    await new Promise((resolve) => front.close(resolve));
+    agent.destroy();
     await gateway.close();
     return {};
   };

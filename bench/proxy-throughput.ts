@@ -13,6 +13,10 @@
  * process spent per request. A third side, the
  * proxy with its exchanges dropped (no session: no judging, no reports), tells the forwarding's cost from the session's.
  *
+ * A gateway far away: the same requests, fewer, against the reference gateway behind a front that holds each one
+ * PGV2KIT_BENCH_PROXY_FAR_MS (20) before passing it on — a sandbox's round trip — straight and through a second proxy:
+ * the ratio a team running its tests through the proxy against a sandbox sees, the round trip setting the pace.
+ *
  * Memory: a fresh proxy and session take 100,000 exchanges (PGV2KIT_BENCH_PROXY_EXCHANGES) in batches of a tenth;
  * after each batch the bench waits for the session to have judged every exchange, has the proxy process run a full
  * GC, and reads its heap and RSS; the kernel's RSS high-water mark (VmHWM) of the whole run and traffic.har's size
@@ -51,6 +55,10 @@ export interface ProxyBenchConfig {
   readonly exchanges: number;
   /** PGV2KIT_BENCH_PROXY_ALONE: requests per side and round sent one at a time, for the unloaded latency (500). */
   readonly alone: number;
+  /** PGV2KIT_BENCH_PROXY_FAR_MS: the round trip of the far gateway, a sandbox's (20 ms). */
+  readonly farMs: number;
+  /** PGV2KIT_BENCH_PROXY_FAR_REQUESTS: requests per side and round against the far gateway (1,600). */
+  readonly farRequests: number;
 }
 
 /**
@@ -66,6 +74,8 @@ export function proxyBenchConfig(): ProxyBenchConfig {
     concurrency: int('PGV2KIT_BENCH_PROXY_CONCURRENCY', 32),
     exchanges: int('PGV2KIT_BENCH_PROXY_EXCHANGES', 100_000),
     alone: int('PGV2KIT_BENCH_PROXY_ALONE', 500),
+    farMs: int('PGV2KIT_BENCH_PROXY_FAR_MS', 20),
+    farRequests: int('PGV2KIT_BENCH_PROXY_FAR_REQUESTS', 1600),
   };
 }
 
@@ -96,6 +106,15 @@ export async function benchProxyThroughput(config: ProxyBenchConfig = proxyBench
         `${countsText(thr)}`,
       '',
     );
+    const far = await Child.start(['far-gateway', String(config.farMs)]);
+    children.push(far);
+    const farProxy = await Child.start(['proxy', far.url, join(folder, 'far')]);
+    children.push(farProxy);
+    out.push(...(await farThroughput(config, far, farProxy)));
+    await farProxy.finish();
+    children.pop();
+    await far.finish();
+    children.pop();
     const memProxy = await Child.start(['proxy', gateway.url, join(folder, 'memory')]);
     children.push(memProxy);
     out.push(...(await memory(config, memProxy)));
@@ -207,6 +226,39 @@ async function throughput(cfg: ProxyBenchConfig, gateway: Child, proxy: Child, b
     `proxy added latency: median ${added.median.toFixed(2)} ms, p99 ${added.p99.toFixed(2)} ms at ` +
       `${cfg.concurrency} in flight; median ${summarize(aloneAdded(50)).median.toFixed(2)} ms, p99 ` +
       `${summarize(aloneAdded(99)).median.toFixed(2)} ms at 1 in flight (medians of the rounds)`,
+  ];
+}
+
+// --- a far gateway ---
+
+/**
+ * The same requests against a gateway a sandbox's round trip away (`far-gateway`): what a team running its tests
+ * through the proxy against a sandbox sees. At 32 in flight the round trip, not the proxy's CPU, sets the pace.
+ */
+async function farThroughput(cfg: ProxyBenchConfig, far: Child, proxy: Child): Promise<string[]> {
+  let serial = 20_000_000;
+  const side = (target: Child) => async (): Promise<{ perSecond: number; latencies: number[]; failed: number }> => {
+    const requests = Array.from({ length: cfg.farRequests }, () => signedPayment(target.url, ++serial));
+    return send(target.url, cfg.concurrency, requests.length, (i) => requests[i] as Signed);
+  };
+  const kept = await rounds({ direct: side(far), proxy: side(proxy) }, 1, 3);
+  const ratios = pairRatios(
+    kept.proxy.map((r) => r.perSecond),
+    kept.direct.map((r) => r.perSecond),
+  );
+  const added = kept.proxy.map((r, i) => pct(r.latencies, 50) - pct(kept.direct[i]!.latencies, 50));
+  const failed = [...kept.direct, ...kept.proxy].reduce((n, r) => n + r.failed, 0);
+  const ratio = summarize(ratios);
+  const s = (xs: number[]): string => formatNumber(summarize(xs).median);
+  return [
+    `  against a gateway ${cfg.farMs} ms away (a sandbox's round trip), ${formatNumber(cfg.farRequests)} requests a ` +
+      `side and round, ${cfg.concurrency} in flight, 1 warm-up + 3 rounds: direct ${s(kept.direct.map((r) => r.perSecond))} ` +
+      `requests/s, proxy ${s(kept.proxy.map((r) => r.perSecond))}; answers other than 200: ${failed}`,
+    `ratio proxy / direct against a gateway ${cfg.farMs} ms away: ${ratio.median.toFixed(2)} (median of 3 rounds, ` +
+      `${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)}; aim ≥ 0.80) ` +
+      `${Number(ratio.median.toFixed(2)) >= 0.8 ? 'meets aim' : 'below aim'}; added latency p50 ` +
+      `${summarize(added).median.toFixed(2)} ms`,
+    '',
   ];
 }
 
