@@ -78,9 +78,13 @@ export function exchangeHoldsSecret(ex: LiveExchange, masker: Masker): boolean {
   if (ex.forwarded) messages.push(ex.forwarded);
   if (ex.response) messages.push(ex.response);
   const texts = [ex.registeredUrl ?? '', ...(ex.issued ? [JSON.stringify(ex.issued)] : [])];
+  const looked: Uint8Array[] = [];
   for (const m of messages) {
     if ('url' in m) texts.push(m.method, m.url);
     for (const [n, v] of m.headers) texts.push(n, v);
+    // a body forwarded as it came (the proxy's) is looked at once
+    if (looked.some((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).equals(m.body))) continue;
+    looked.push(m.body);
     if (masker.holdsSecret(m.body)) return true;
   }
   return texts.some((t) => masker.text(t) !== t);
