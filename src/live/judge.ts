@@ -73,14 +73,20 @@ export interface LiveContext {
  */
 export async function judgeExchange(ex: LiveExchange, ctx: LiveContext): Promise<LiveJudgement> {
   if (ex.notJudged !== undefined) return notJudged(ex.notJudged);
-  if (ex.answerNotJudged === undefined) return JUDGES[ex.kind](ex, ctx);
+  // no answer (the receiver down, too slow, a request that failed in a HAR), or one not held byte-exact
+  const why =
+    ex.answerNotJudged ??
+    (ex.response === undefined
+      ? `there is no answer${ex.unanswered !== undefined ? ` (${ex.unanswered})` : ''}`
+      : undefined);
+  if (why === undefined) return JUDGES[ex.kind](ex, ctx);
   // the request alone: what it did wrong is a finding; that it did nothing wrong passes only half the exchange
-  const { response: _, answerNotJudged: why, ...request } = ex;
+  const { response: _, answerNotJudged: __, ...request } = ex;
   const alone = await JUDGES[ex.kind](request, ctx);
-  const note = `the answer is not judged: ${why}`;
-  return alone.verdict === 'not conformant'
-    ? { ...alone, notes: [...alone.notes, note] }
-    : notJudged(`${why}: the request alone was judged, and is conformant`);
+  if (alone.verdict === 'not conformant')
+    return { ...alone, notes: [...alone.notes, `the answer is not judged: ${why}`] };
+  if (alone.verdict === 'not judged') return alone;
+  return notJudged(`${why}: the request alone was judged, and is conformant`);
 }
 
 // --- internal ---

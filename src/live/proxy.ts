@@ -221,7 +221,12 @@ async function handleApi(ctx: Context, req: IncomingMessage, res: ServerResponse
   const base = { seq: at.seq, startedAt: at.startedAt, kind: 'api' as const };
   if (read.stopped !== undefined) {
     const why = stoppedReason(read.stopped, ctx.apiLimit, 'the API');
-    ctx.delivery.done(at.seq, { ...base, request: { method, url, headers, body: new Uint8Array() }, unanswered: why });
+    ctx.delivery.done(at.seq, {
+      ...base,
+      request: { method, url, headers, body: new Uint8Array() },
+      unanswered: why,
+      notJudged: why,
+    });
     answerSelf(req, res, read.stopped, 'json', why);
     return;
   }
@@ -280,7 +285,12 @@ async function handleUpload(ctx: Context, req: IncomingMessage, res: ServerRespo
   const base = { seq: at.seq, startedAt: at.startedAt, kind: 'upload' as const, ...(issued ? { issued } : {}) };
   if (read.stopped !== undefined) {
     const why = stoppedReason(read.stopped, ctx.uploadLimit, 'an upload');
-    ctx.delivery.done(at.seq, { ...base, request: { method, url, headers, body: new Uint8Array() }, unanswered: why });
+    ctx.delivery.done(at.seq, {
+      ...base,
+      request: { method, url, headers, body: new Uint8Array() },
+      unanswered: why,
+      notJudged: why,
+    });
     answerSelf(req, res, read.stopped, 'xml', why);
     return;
   }

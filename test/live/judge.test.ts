@@ -108,7 +108,7 @@ describe('judgeExchange: an API request and its answer', () => {
     const sign = sha(content('POST', ADDRESSED, BODY));
     const req = request(sign);
     const lower = { ...req, headers: req.headers.map(([n, v]) => [n, v.replace('V2_SHA256', 'v2_sha256')] as const) };
-    const j = await judgeExchange(exchange({ request: lower }), ctx);
+    const j = await judgeExchange(exchange({ request: lower, response: answer(ADDRESSED) }), ctx);
     expect(j.verdict).toBe('conformant');
     expect(j.notes).toEqual(['the scheme word in another letter case, tolerated (R8 c)']);
   });

@@ -222,6 +222,7 @@ describe('startProxy: credentials answers and the upload listener', () => {
     expect(ex.unanswered).toBe(
       `the body is larger than ${UPLOAD_LIMIT} bytes, the proxy's limit for an upload: refused`,
     );
+    expect(ex.notJudged).toBe(ex.unanswered);
   });
 
   it('an issued uploadUrl whose storage cannot be reached: 502 BAD_GATEWAY as XML, the credentials kept', async () => {
@@ -260,9 +261,12 @@ describe('startProxy: clients that stop, options that are wrong', () => {
     const late = await front.next(() => raw(proxy.url, head));
     expect(late.unanswered).toBe('the body stopped arriving: refused before it was forwarded');
     expect(late.forwarded).toBeUndefined();
+    // the body was never whole: not judged (it was judged over no body, and blamed on the secret)
+    expect(late.notJudged).toBe(late.unanswered);
     const gone = await front.next(() => raw(proxy.url, head, true));
     expect(gone.unanswered).toBe('the client closed the connection before the body ended: nothing forwarded');
     expect(gone.forwarded).toBeUndefined();
+    expect(gone.notJudged).toBe(gone.unanswered);
     const answered = await raw(proxy.url, head);
     expect(answered).toMatch(/^HTTP\/1\.1 408 /);
     expect(answered).toContain('"code":"REQUEST_TIMEOUT"');

@@ -40,6 +40,10 @@ function exchange(seq: number, o: { body?: string; drop?: boolean; url?: string;
     seq,
     startedAt: `2026-11-26T00:00:0${seq}.000Z`,
     kind: 'api',
+    // a request the gateway must refuse is refused (any non-2xx, R16); a genuine one answered as 4.1 says
+    response: o.drop
+      ? { status: 401, headers: [], body: enc('{"code":"UNAUTHORIZED","errorMessage":"sign does not match"}') }
+      : answer(url, seq),
     request: {
       method: 'POST',
       url,
@@ -52,6 +56,28 @@ function exchange(seq: number, o: { body?: string; drop?: boolean; url?: string;
       body: enc(body),
     },
   } satisfies LiveExchange;
+}
+
+/** The gateway's genuine 200 to a credentials request, signed over the URL of the request it answers (R9). */
+function answer(url: string, seq: number): NonNullable<LiveExchange['response']> {
+  const data = {
+    uploadUrl: 'https://upload.example/bucket',
+    storageUri: `s3://bucket/evidence/${seq}.pdf`,
+    uploadNo: `1700000000001-${seq}`,
+    formFields: { key: `evidence/${seq}.pdf`, policy: 'UE9MSUNZ', 'Content-Type': 'application/pdf' },
+    httpMethod: 'POST',
+  };
+  const text = JSON.stringify({ code: 'OK', errorMessage: null, data });
+  const nonce = `gw-nonce-${seq}`;
+  const sign = sha(content(url, text, nonce));
+  return {
+    status: 200,
+    headers: [
+      ['Content-Type', 'application/json'],
+      ['Authorization', `V2_SHA256 appId=${APP},sign=${sign},timestamp=${TS},nonce=${nonce}`],
+    ],
+    body: enc(text),
+  };
 }
 
 function har(exchanges: readonly LiveExchange[]): string {
@@ -94,7 +120,7 @@ describe('pgv2kit check <file.har>', () => {
       exitCode: 0,
       reportsDir: dir,
     });
-    expect(r.stderr).toMatch(/^#1 POST \/pg\/v2\/file\/generateUploadUrl → no answer {2}CONFORMANT$/m);
+    expect(r.stderr).toMatch(/^#1 POST \/pg\/v2\/file\/generateUploadUrl → 200 {2}CONFORMANT$/m);
     expect(r.stderr).toMatch(/^#2 POST .* CONFORMANT$/m);
     const res = results(dir);
     expect(res.exchanges.map((e) => [e.seq, e.verdict, e.request.url, e.request.body.text])).toEqual([
@@ -255,11 +281,17 @@ describe('a judged exchange handed to the session (the merchant proxy judges as 
     // a genuine request the judge would find conformant, handed with a judgement of another verdict: that one is kept
     const given = { verdict: 'not judged' as const, findings: [], notes: [], reason: 'judged by the caller' };
     expect(await session.add(exchange(1), given)).toBe(given);
-    await session.add({ ...exchange(2), unanswered: 'the upstream could not be reached' });
+    const { response: _, ...unanswered } = exchange(2);
+    await session.add({ ...unanswered, unanswered: 'the upstream could not be reached' });
     await session.finish();
+    // no answer: the request alone is judged, and a request with nothing wrong passes only half the exchange
     expect(results(dir).exchanges.map((e) => [e.seq, e.verdict, e.reason])).toEqual([
       [1, 'not judged', 'judged by the caller'],
-      [2, 'conformant', undefined],
+      [
+        2,
+        'not judged',
+        'there is no answer (the upstream could not be reached): the request alone was judged, and is conformant',
+      ],
     ]);
     expect(lines[1]).toMatch(/^#2 POST \/pg\/v2\/file\/generateUploadUrl → no answer \(the upstream could not be/);
     const back = readHar(join(dir, 'traffic.har')).exchanges[1];
