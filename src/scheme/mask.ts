@@ -5,9 +5,11 @@
  *
  * The rule. For each secret of at least {@link MIN_SECRET_LENGTH} characters, a text is masked
  * where it holds:
- * - the secret in any ASCII case (`s3cret`, `S3CRET`), shown as {@link maskSecret} (the exact
- *   secret) or `‹N bytes masked: part of a secret›` (another case or an encoded form below);
- * - the secret JSON-escaped (`"` as `\"`, `\` as `\\`, controls as `\n`, `\u0001`),
+ * - the secret in any ASCII case (`s3cret`, `S3CRET`), or upper- or lower-cased whole beyond ASCII (`É` for
+ *   `é`), shown as {@link maskSecret} (the exact secret) or `‹N bytes masked: part of a secret›` (another case or
+ *   an encoded form below);
+ * - the secret JSON-escaped (`"` as `\"`, `\` as `\\`, controls as `\n`, `\u0001`; past ASCII as itself or as
+ *   `\u00e9`, `/` as itself or `\/`, as Python's, PHP's and Java's encoders write it),
  *   percent-encoded (`encodeURIComponent`, `encodeURI`, `URLSearchParams`; hex digits in either case) or
  *   HTML-escaped (`&amp;` `&lt;` `&gt;` `&quot;` `&#39;`/`&apos;`), in any ASCII case: a secret
  *   that reached a text already encoded;
@@ -108,18 +110,22 @@ export class Masker {
     const heads = new Set<number>();
     for (const s of unique) {
       const mask = maskSecret(s);
-      for (const form of encodedForms(s)) {
-        // an encoded form is shown as `‹N bytes masked…›`: its mask's two characters could break the encoding
-        const exact = form === s ? Buffer.from(form, 'utf8') : undefined;
-        const low = lower(Buffer.from(form, 'utf8'));
-        const known = patterns.get(low.toString('latin1'));
-        if (!known || (exact && !known.exact)) patterns.set(low.toString('latin1'), { low, exact, mask });
-      }
-      const low = lower(Buffer.from(s, 'utf8'));
-      for (let i = 0; low.length > FRAGMENT_BYTES && i + NEAR_BYTES <= low.length; i++) {
-        if (i + FRAGMENT_BYTES <= low.length) fragments.add(low.toString('latin1', i, i + FRAGMENT_BYTES));
-        near.add(low.toString('latin1', i, i + NEAR_BYTES));
-        heads.add(low.readUInt32BE(i));
+      // beyond ASCII's case, the secret upper- and lower-cased whole (`é` and `É` differ in their UTF-8 bytes): the
+      // same as the secret where it is ASCII, so nothing more to look for then
+      for (const variant of new Set([s, s.toUpperCase(), s.toLowerCase()])) {
+        for (const form of encodedForms(variant)) {
+          // an encoded form is shown as `‹N bytes masked…›`: its mask's two characters could break the encoding
+          const exact = form === s ? Buffer.from(form, 'utf8') : undefined;
+          const low = lower(Buffer.from(form, 'utf8'));
+          const known = patterns.get(low.toString('latin1'));
+          if (!known || (exact && !known.exact)) patterns.set(low.toString('latin1'), { low, exact, mask });
+        }
+        const low = lower(Buffer.from(variant, 'utf8'));
+        for (let i = 0; low.length > FRAGMENT_BYTES && i + NEAR_BYTES <= low.length; i++) {
+          if (i + FRAGMENT_BYTES <= low.length) fragments.add(low.toString('latin1', i, i + FRAGMENT_BYTES));
+          near.add(low.toString('latin1', i, i + NEAR_BYTES));
+          heads.add(low.readUInt32BE(i));
+        }
       }
     }
     this.#patterns = [...patterns.values()].sort((a, b) => b.low.length - a.low.length);
@@ -354,6 +360,10 @@ function partMask(bytes: number): string {
 /** The secret and the forms an encoder makes of it (JSON string, URL component, form value, HTML). */
 function encodedForms(s: string): string[] {
   const json = JSON.stringify(s).slice(1, -1);
+  // JSON as encoders that write ASCII only write it (Python's json.dumps, PHP's json_encode, Jackson's
+  // ESCAPE_NON_ASCII): every character past ~ as \uXXXX; and PHP's `/` as `\/`
+  const ascii = json.replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const slashed = (text: string): string => text.replace(/\//g, '\\/');
   const wellFormed = s.replace(/[\uD800-\uDFFF]/g, '\uFFFD');
   const percent = encodeURIComponent(wellFormed);
   // a query built by URLSearchParams encodes a few more characters (`!'()~`) and a space as `+`
@@ -362,6 +372,9 @@ function encodedForms(s: string): string[] {
   return [
     s,
     json,
+    ascii,
+    slashed(json),
+    slashed(ascii),
     percent,
     percent.replace(/%20/g, '+'),
     form,

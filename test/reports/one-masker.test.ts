@@ -49,6 +49,23 @@ describe('the one masking rule', () => {
       expect(m.text(`q=${form}`), form).toMatch(/^q="?‹\d+ bytes masked: part of a secret›"?$/);
   });
 
+  it("masks a secret past ASCII as other languages' encoders write it, and upper-cased whole", () => {
+    // found by a probe: the forms below were written to results.json, report.html and traffic.har as they came
+    const secret = 'sk_live_Zq9"Kp/+é<Ab>mNq7';
+    const m2 = new Masker([secret]);
+    for (const form of [
+      // Python's json.dumps, Jackson's ESCAPE_NON_ASCII: ASCII only
+      'sk_live_Zq9\\"Kp/+\\u00e9<Ab>mNq7',
+      'sk_live_Zq9\\"Kp/+\\u00E9<Ab>mNq7',
+      // PHP's json_encode: ASCII only, and `/` escaped
+      'sk_live_Zq9\\"Kp\\/+\\u00e9<Ab>mNq7',
+      // upper-cased whole (É is not é in any ASCII case), as itself and percent-encoded
+      'SK_LIVE_ZQ9"KP/+É<AB>MNQ7',
+      'SK_LIVE_ZQ9%22KP%2F%2B%C3%89%3CAB%3EMNQ7',
+    ])
+      expect(m2.text(`q=${form};`), form).toMatch(/^q=‹\d+ bytes masked: part of a secret›;$/);
+  });
+
   it('leaves text that merely shares a short run with a secret readable', () => {
     for (const text of ['npx pgv2kit-gateway run --only id:x', '/tmp/pgv2kit-gateway-logs/x', 'acme-gate 2024'])
       expect(m.text(text)).toBe(text);
