@@ -176,6 +176,17 @@ describe('pgv2kit check <file.har>', () => {
     expect(empty.stdout).toMatch(/^NOTHING JUDGED: no exchange to judge$/m);
   });
 
+  it("the demo merchant's appId stays readable: its published secret is not masked (it holds the appId)", async () => {
+    const demo = exchange(1);
+    const auth = `V2_SHA256 appId=pgv2kit-demo,sign=${'0'.repeat(64)},timestamp=${TS},nonce=n-1`;
+    const ex = { ...demo, request: { ...demo.request, headers: [['Authorization', auth] as [string, string]] } };
+    const dir = join(temp(), 'demo');
+    // no credentials: the demo merchant
+    const r = await run(['check', har([ex]), '--report-dir', dir], { env: {} });
+    expect(r.stdout).toMatch(/^pgv2kit check traffic\.har: 1 exchange to judge; appId pgv2kit-demo \(secret the demo/);
+    for (const f of ['results.json', 'traffic.har']) expect(readFileSync(join(dir, f), 'utf8')).toContain(auth);
+  });
+
   it('a secret inside a body: masked in the terminal, results.json, report.html and traffic.har', async () => {
     const body = BODY.replace('a.pdf', `${SECRET}.pdf`);
     const file = har([exchange(1, { body })]);
