@@ -23,7 +23,7 @@ import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { startSampleMerchant, type StartedSample } from '../../src/roles/merchant/certify/sample.js';
 import { formatAuthorization } from '../../src/scheme/authorization.js';
 import { sign } from '../../src/scheme/sign.js';
-import { tempFolders } from '../_support.js';
+import { alive, tempFolders } from '../_support.js';
 import { run, type RunResult } from '../cli/_run.js';
 import { authHeader } from '../gateway/_support.js';
 
@@ -420,6 +420,39 @@ describe('pgv2kit proxy as a process', () => {
     expect(stderr).toMatch(/SIGINT: stopping/);
     expect(stderr).not.toContain(SANDBOX.appSecret);
     expect(results(dir).counts).toMatchObject({ exchanges: 1, conformant: 1 });
+  });
+
+  it('stops as at Ctrl-C when the process that started it is killed (npx passes no signal on): reports, exit', async () => {
+    const dir = join(tmp(), 'orphan');
+    // the parent: starts the proxy (its output straight to this test's pipes), says its pid, then waits to be killed
+    const args = ['proxy', '--upstream', gateway.baseUrl, ...CREDS, '--json', '--report-dir', dir];
+    const script = [
+      "const { spawn } = require('node:child_process');",
+      `const c = spawn(process.execPath, ${JSON.stringify([join(ROOT, 'bin/pgv2kit.js'), ...args])}, { stdio: ['ignore', 'inherit', 'inherit'] });`,
+      'process.stderr.write(`proxy pid ${c.pid}\\n`);',
+      'setInterval(() => {}, 1000);',
+    ].join('\n');
+    const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    parent.stderr.setEncoding('utf8').on('data', (c: string) => void (stderr += c));
+    const lines = createInterface({ input: parent.stdout });
+    const out: string[] = [];
+    lines.on('line', (l) => out.push(l));
+    const closed = new Promise<void>((resolve) => parent.on('close', () => resolve()));
+    let pid = 0;
+    try {
+      while (out.length === 0) await new Promise((r) => setTimeout(r, 20));
+      pid = Number(/^proxy pid (\d+)$/m.exec(stderr)?.[1]);
+      expect(await pay((JSON.parse(out[0] ?? '') as { proxyUrl: string }).proxyUrl)).toMatchObject({ status: 200 });
+      parent.kill('SIGKILL');
+      await closed; // every holder of the pipes gone: the proxy too
+      expect(stderr).toContain(`pgv2kit proxy: the process that started it (pid ${parent.pid}) has exited: stopping`);
+      expect(JSON.parse(out[1] ?? '')).toMatchObject({ command: 'proxy', verdict: 'conformant', exitCode: 0 });
+      expect(results(dir).counts).toMatchObject({ exchanges: 1, conformant: 1 });
+    } finally {
+      parent.kill('SIGKILL');
+      if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
+    }
   });
 
   it('a second signal while an exchange is in flight: exits at once, 143, no reports, nothing left behind', async () => {

@@ -37,8 +37,8 @@ export interface ProxyStarted {
 
 /** How a proxy run is stopped and watched: the command's own are the process's signals. */
 export interface ProxyRunHooks {
-  /** Called once the proxy listens: settles with the signal's name when it should stop. */
-  readonly stop: () => Promise<NodeJS.Signals>;
+  /** Called once the proxy listens: settles when it should stop, with why (a signal's name, its parent gone). */
+  readonly stop: () => Promise<string>;
   /** Called with what was printed first, once the proxy listens (tests). */
   readonly started?: (started: ProxyStarted) => void;
   /** Called once the session is open with what drops its files: an exit at once calls it (no half-written folder). */
@@ -161,8 +161,8 @@ export async function runProxyWith(
   if (json) given.stdout(`${JSON.stringify(masker.data(started))}\n`);
   io.stdout(startLines(started, merchant.appId, source, reportDir).join('\n'));
   hooks.started?.(started);
-  const signal = await hooks.stop();
-  io.stderr(`pgv2kit proxy: ${signal}: stopping (the exchanges in flight end, then the reports; again to exit now)\n`);
+  const why = await hooks.stop();
+  io.stderr(`pgv2kit proxy: ${why}: stopping (the exchanges in flight end, then the reports; a signal to exit now)\n`);
   try {
     await running.close();
   } catch (e) {
@@ -256,36 +256,54 @@ function stamp(d: Date): string {
 
 /**
  * The process's SIGINT and SIGTERM: the first settles {@link Signals.first}; a second one while the proxy stops and
- * the reports are written exits at once (130, 143), as `pgv2kit run` does.
+ * the reports are written exits at once (130, 143), as `pgv2kit run` does. The process that started the proxy
+ * exiting (its parent pid changed: it was adopted) stops it as a first signal does — `npx pgv2kit proxy` stopped by
+ * stopping npx, which does not pass the signal on, as `pgv2kit serve` does: it was left running, holding its port.
  */
 class Signals {
   /** What to drop before an exit at once (the session's files). */
   cleanup: (() => void) | undefined;
-  #signal: NodeJS.Signals | undefined;
-  #resolve: ((signal: NodeJS.Signals) => void) | undefined;
+  #reason: string | undefined;
+  #resolve: ((reason: string) => void) | undefined;
+  readonly #parent = process.ppid;
+  readonly #watch: NodeJS.Timeout;
   readonly #on = (signal: NodeJS.Signals): void => {
-    if (this.#signal !== undefined) {
+    if (this.#reason !== undefined) {
       this.stderr(`pgv2kit proxy: ${signal} again: exiting now, no reports\n`);
       this.cleanup?.();
       process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
     }
-    this.#signal = signal;
-    this.#resolve?.(signal);
+    this.#stop(signal);
   };
 
   constructor(private readonly stderr: (text: string) => void) {
     process.on('SIGINT', this.#on);
     process.on('SIGTERM', this.#on);
+    // unref'd: the proxy's listeners keep the process alive, never this
+    this.#watch = setInterval(() => {
+      if (process.ppid !== this.#parent && this.#reason === undefined)
+        this.#stop(`the process that started it (pid ${this.#parent}) has exited`);
+    }, PARENT_POLL_MS).unref();
   }
 
-  first(): Promise<NodeJS.Signals> {
-    const signal = this.#signal;
-    if (signal !== undefined) return Promise.resolve(signal);
+  first(): Promise<string> {
+    const reason = this.#reason;
+    if (reason !== undefined) return Promise.resolve(reason);
     return new Promise((resolve) => (this.#resolve = resolve));
   }
 
+  #stop(reason: string): void {
+    this.#reason = reason;
+    clearInterval(this.#watch);
+    this.#resolve?.(reason);
+  }
+
   remove(): void {
+    clearInterval(this.#watch);
     process.off('SIGINT', this.#on);
     process.off('SIGTERM', this.#on);
   }
 }
+
+/** How often the proxy looks whether the process that started it is still there. */
+const PARENT_POLL_MS = 500;
