@@ -286,7 +286,9 @@ export function readHar(path: string, options: HarReadOptions = {}): HarRead {
   if (!read.ok) throw new HarError(`${path} ${read.message}`);
   let doc: unknown;
   try {
-    doc = JSON.parse(read.bytes.toString('utf8'));
+    // a UTF-8 BOM before the JSON, as some exporters write one (RFC 8259 §8.1 lets a parser ignore it)
+    const bom = read.bytes[0] === 0xef && read.bytes[1] === 0xbb && read.bytes[2] === 0xbf ? 3 : 0;
+    doc = JSON.parse(read.bytes.toString('utf8', bom));
   } catch (e) {
     throw new HarError(`${path} is not JSON: ${jsonSyntaxProblem(e)}`);
   }

@@ -13,6 +13,7 @@
  */
 import { parseAuthorization } from '../scheme/authorization.js';
 import { utf8 } from '../scheme/bytes.js';
+import { sign } from '../scheme/sign.js';
 import { redirectValues, verifyRedirect } from '../scheme/redirect.js';
 import { verifyWebhook, type VerifyOutcome } from '../scheme/verify.js';
 import { findMistakes, type ByteParts } from '../diagnosis/mistakes.js';
@@ -333,6 +334,10 @@ function judgeMerchantBound(ex: LiveExchange, ctx: LiveContext): LiveJudgement {
           body,
         };
         mistake = findMistakes(parts, parsed.items.sign)[0]?.id;
+        // a webhook signed over the URL it was sent to (the merchant's tunnel, a port the gateway rewrote), not the
+        // notifyUrl as submitted (R10): the known mistake of that name, the sender's side of it
+        if (mistake === undefined && ex.kind === 'webhook' && req.url !== registered)
+          if (sign({ ...parts, url: req.url }) === parsed.items.sign.toLowerCase()) mistake = 'delivery-url';
       }
       out.add(about, rule, `the ${ex.kind} does not verify: ${outcome.message}`, mistake);
     } else out.notes.push(...outcome.tolerated.map((t) => TOLERATED[t] ?? `tolerated: ${t} (R8)`));

@@ -270,6 +270,9 @@ function httpUrl(value: string, name: string): URL {
   }
   if (u === undefined || (u.protocol !== 'http:' && u.protocol !== 'https:'))
     throw new RangeError(`startMerchantProxy: ${name} must be an absolute http(s) URL, not ${JSON.stringify(value)}`);
+  // forwarded to its origin, never with credentials in the URL; a password would be printed with it
+  if (name === 'merchant' && (u.username !== '' || u.password !== ''))
+    throw new RangeError('startMerchantProxy: merchant must not hold a user name or password (user:password@)');
   return u;
 }
 

@@ -206,10 +206,15 @@ function upstreamBase(text: string): { origin: string; path: string } {
   try {
     u = new URL(text);
   } catch {
-    throw new RangeError(`upstream ${JSON.stringify(clip(text, 80))} is not an absolute URL`);
+    const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(text)?.[1];
+    const why = port !== undefined && Number(port) > 65535 ? `: its port ${port} is not from 0 to 65535` : '';
+    throw new RangeError(`upstream ${JSON.stringify(clip(text, 80))} is not an absolute URL${why}`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
     throw new RangeError(`upstream ${JSON.stringify(clip(text, 80))} is not http or https`);
+  // the proxy signs what it forwards and sends no credentials in a URL; a password would be printed with it
+  if (u.username !== '' || u.password !== '')
+    throw new RangeError('upstream must not hold a user name or password (user:password@): give its base URL alone');
   if (u.search !== '' || u.hash !== '' || text.includes('?') || text.includes('#'))
     throw new RangeError(`upstream ${JSON.stringify(clip(text, 80))} must not have a query or fragment`);
   return { origin: u.origin, path: u.pathname.replace(/\/+$/, '') };

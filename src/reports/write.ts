@@ -181,7 +181,7 @@ export async function writeModelReports(
  */
 export function checkReportDir(dir: string, extra: readonly string[] = []): void {
   const target = resolve(dir);
-  const names = [...REPORT_FILES, SHARD_FILE, ...extra];
+  const names = [...new Set([...REPORT_FILES, SHARD_FILE, ...extra])];
   const stat = statOrUndefined(target, true);
   if (stat) {
     if (!stat.isDirectory())

@@ -78,6 +78,15 @@ describe('HAR 1.2: write and read', () => {
     expect(readHar(file).exchanges).toEqual([half]);
   });
 
+  it('a HAR whose exporter wrote a UTF-8 BOM before the JSON is read', () => {
+    const file = join(temp(), 'bom.har');
+    const har = HarWriter.open(file);
+    har.append(api);
+    har.close();
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(file)]));
+    expect(readHar(file).exchanges).toEqual([api]);
+  });
+
   it('an empty HAR closes to a valid file', () => {
     const file = join(temp(), 'empty.har');
     HarWriter.open(file).close();

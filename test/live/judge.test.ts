@@ -237,7 +237,7 @@ describe('judgeExchange: uploads, webhooks, redirects', () => {
     expect(missing.findings.map((f) => [f.about, f.mistake])).toEqual([['upload', 'field-missing']]);
   });
 
-  it('a webhook signed over the notifyUrl verifies; one over the delivery URL does not', async () => {
+  it('a webhook signed over the notifyUrl verifies; one over the delivery URL does not: delivery-url', async () => {
     const notifyUrl = 'https://merchant.example/notify';
     const body = '{"paymentNo":"P1"}';
     const hook = (signedUrl: string): LiveExchange => ({
@@ -257,6 +257,11 @@ describe('judgeExchange: uploads, webhooks, redirects', () => {
     const forged = await judgeExchange(hook('http://127.0.0.1:9000/notify'), ctx);
     // the webhook does not verify, and the merchant took it (issue 26: a merchant that accepts a forged webhook)
     expect(forged.findings.map((f) => f.about)).toEqual(['webhook', 'response']);
+    // signed over the URL it arrived on, not the notifyUrl as submitted (R10): the mistake named, with its page
+    expect(forged.findings[0]).toMatchObject({ mistake: 'delivery-url', page: 'docs/mistakes/delivery-url.md' });
+    // signed over some other URL: no mistake claimed
+    const other = await judgeExchange(hook('https://elsewhere.example/notify'), ctx);
+    expect(other.findings[0]?.mistake).toBeUndefined();
   });
 
   it('a return redirect signed over the returnUrl as submitted verifies; one without the final LF: no-final-lf', async () => {

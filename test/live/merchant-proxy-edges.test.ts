@@ -239,6 +239,9 @@ describe('merchant proxy: callers and options', () => {
     await expect(start({ merchant: 'ftp://shop.example' })).rejects.toThrow(
       new RangeError('startMerchantProxy: merchant must be an absolute http(s) URL, not "ftp://shop.example"'),
     );
+    await expect(start({ merchant: 'http://me:pw@shop.example' })).rejects.toThrow(
+      new RangeError('startMerchantProxy: merchant must not hold a user name or password (user:password@)'),
+    );
     await expect(start({ notifyUrl: '/pgv2/notify' })).rejects.toThrow(/notifyUrl must be an absolute http\(s\) URL/);
     await expect(start({ timeoutMs: 0 })).rejects.toThrow(
       new RangeError('startMerchantProxy: timeoutMs must be a positive integer, not 0'),

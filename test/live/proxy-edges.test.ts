@@ -280,6 +280,12 @@ describe('startProxy: clients that stop, options that are wrong', () => {
     await expect(start('ftp://gw.example/')).rejects.toThrow(/is not http or https$/);
     await expect(start('http://gw.example/pg?')).rejects.toThrow(/must not have a query or fragment$/);
     await expect(start('http://gw.example/pg#top')).rejects.toThrow(/must not have a query or fragment$/);
+    await expect(start('http://127.0.0.1:70000')).rejects.toThrow(
+      new RangeError('upstream "http://127.0.0.1:70000" is not an absolute URL: its port 70000 is not from 0 to 65535'),
+    );
+    await expect(start('http://user:pw@gw.example/')).rejects.toThrow(
+      new RangeError('upstream must not hold a user name or password (user:password@): give its base URL alone'),
+    );
   });
 
   it('an unspecified host is reached on loopback: 0.0.0.0 → 127.0.0.1, :: → [::1]', async () => {

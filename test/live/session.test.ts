@@ -239,6 +239,10 @@ describe('pgv2kit check <file.har>', () => {
     const r = await run(['check', har([exchange(1)]), '--report-dir', dir], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`cannot write the report folder ${dir}`);
+    // each name the folder may hold said once
+    expect(r.stderr).toContain(
+      '(only junit.xml, results.json, report.md, report.html, run.log, shard.json, traffic.har may be in it)',
+    );
     expect(readdirSync(dir)).toEqual(['notes.txt']);
     const bad = join(temp(), 'bad.har');
     writeFileSync(bad, '{"log":{"entries":[{}]}}');
