@@ -306,7 +306,15 @@ function judgeMerchantBound(ex: LiveExchange, ctx: LiveContext): LiveJudgement {
   let outcome: VerifyOutcome;
   if (parsed?.ok && merchant === undefined) {
     out.add(about, rule, `unknown appId ${JSON.stringify(parsed.items.appId)}: the judge holds no secret for it`);
-    outcome = { valid: false, problem: { kind: 'sign-mismatch' }, message: 'unknown appId' };
+    const expected = ctx.merchants
+      .list()
+      .map((m) => m.appId)
+      .join(' or ');
+    outcome = {
+      valid: false,
+      problem: { kind: 'app-id-mismatch', expected, got: parsed.items.appId },
+      message: 'unknown appId',
+    };
   } else {
     // without a known appId the header is refused before any sign is computed: any merchant's secret will do
     const who = merchant ?? ctx.merchants.list()[0] ?? { appId: '', appSecret: '' };
@@ -348,7 +356,9 @@ function judgeMerchantBound(ex: LiveExchange, ctx: LiveContext): LiveJudgement {
     // a 2xx or 3xx, a 4xx refuses (acceptance.ts, with no --accept-body or refusal options)
     const read = { status: answer.status, body: '', location: headerValue(answer.headers, 'location') };
     const accepting = isAccepting(read, ex.kind === 'webhook' ? 'notify' : 'return', {}, registered);
-    const j = judgeAnswer(outcome.valid ? 'accept' : 'refuse', answer.status, accepting);
+    // R7: the right digest in upper-case hex may be accepted or refused (its sender is at fault, found above)
+    const expect = outcome.valid ? 'accept' : outcome.problem.kind === 'uppercase-sign' ? 'either' : 'refuse';
+    const j = judgeAnswer(expect, answer.status, accepting);
     if (!j.ok)
       out.add(
         'response',
@@ -356,6 +366,10 @@ function judgeMerchantBound(ex: LiveExchange, ctx: LiveContext): LiveJudgement {
         outcome.valid
           ? `the merchant refused a genuine ${ex.kind} (HTTP ${answer.status})`
           : `the merchant accepted a ${ex.kind} that does not verify (HTTP ${answer.status})`,
+        // the verifier's known mistake, by what was wrong with what it accepted (accepts-sign-mismatch, …)
+        outcome.valid || mistakeRef(`accepts-${outcome.problem.kind}`) === undefined
+          ? undefined
+          : `accepts-${outcome.problem.kind}`,
       );
     else if (j.advisory) out.notes.push(`the merchant ${j.advisory}`);
   }

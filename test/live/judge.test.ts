@@ -285,9 +285,32 @@ describe('judgeExchange: uploads, webhooks, redirects', () => {
     const right = content('GET', returnUrl, `payment=${payment}`);
     expect((await judgeExchange(redirect(right), ctx)).verdict).toBe('conformant');
     const wrong = await judgeExchange(redirect(right.slice(0, -1)), ctx);
+    // the merchant took it (a 200 page): its verifier's mistake named too
     expect(wrong.findings.map((f) => [f.about, f.mistake])).toEqual([
       ['redirect', 'no-final-lf'],
-      ['response', undefined],
+      ['response', 'accepts-sign-mismatch'],
+    ]);
+  });
+
+  it('a merchant may accept an upper-case sign (R7): the sender is at fault, never the merchant', async () => {
+    const notifyUrl = 'https://merchant.example/notify';
+    const body = '{"paymentNo":"P2"}';
+    const hook = (authorization: string): LiveExchange => ({
+      seq: 5,
+      startedAt: '2026-11-26T00:00:04.000Z',
+      kind: 'webhook',
+      registeredUrl: notifyUrl,
+      request: { method: 'POST', url: notifyUrl, headers: [['Authorization', authorization]], body: enc(body) },
+      response: { status: 200, headers: [], body: enc('ok') },
+    });
+    const upper = await judgeExchange(hook(header(sha(content('POST', notifyUrl, body)).toUpperCase())), ctx);
+    expect(upper.findings.map((f) => [f.about, f.mistake])).toEqual([['webhook', 'uppercase-hex']]);
+    // another merchant's appId, taken: accepts-app-id-mismatch
+    const other = header(sha(content('POST', notifyUrl, body))).replace(`appId=${APP}`, 'appId=someone-else');
+    const taken = await judgeExchange(hook(other), ctx);
+    expect(taken.findings.map((f) => [f.about, f.mistake])).toEqual([
+      ['webhook', undefined],
+      ['response', 'accepts-app-id-mismatch'],
     ]);
   });
 
