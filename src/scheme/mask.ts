@@ -9,7 +9,9 @@
  *   `é`), shown as {@link maskSecret} (the exact secret) or `‹N bytes masked: part of a secret›` (another case or
  *   an encoded form below);
  * - the secret JSON-escaped (`"` as `\"`, `\` as `\\`, controls as `\n`, `\u0001`; past ASCII as itself or as
- *   `\u00e9`, `/` as itself or `\/`, as Python's, PHP's and Java's encoders write it),
+ *   `\u00e9`, `/` as itself or `\/`, as Python's, PHP's and Java's encoders write it) — and in a text holding a
+ *   backslash, every JSON escape is also read as the character it stands for, so a secret behind escapes an encoder
+ *   chose (Go's `\u003c` for `<`, every character as `\uXXXX`) is found, the escapes and all masked;
  *   percent-encoded (`encodeURIComponent`, `encodeURI`, `URLSearchParams`; hex digits in either case) or
  *   HTML-escaped (`&amp;` `&lt;` `&gt;` `&quot;` `&#39;`/`&apos;`), in any ASCII case: a secret
  *   that reached a text already encoded;
@@ -164,7 +166,54 @@ export class Masker {
       covered.fill(1, start, end);
       ranges.push({ start, end, display: BASE64_MASK });
     }
-    return this.#ranges(buf, covered, ranges);
+    const found = this.#ranges(buf, covered, ranges);
+    // a backslash: JSON escapes, each read as what it stands for (a secret whose `<` an encoder wrote `\u003c`)
+    return buf.includes(BACKSLASH) ? merged(found, this.#escapedRanges(buf)) : found;
+  }
+
+  /**
+   * The spans of bytes that hold secret material once JSON's escapes in them are read as the characters they stand
+   * for: `\uXXXX` (a surrogate pair as one character), `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`. Encoders
+   * escape what they choose (Go `<`, `>` and `&`; some every character past ASCII, or every one): no list of forms
+   * keeps up, the text they stand for does.
+   */
+  #escapedRanges(buf: Buffer): Array<readonly [number, number]> {
+    const view: number[] = [];
+    const from: number[] = [];
+    const to: number[] = [];
+    const push = (bytes: Iterable<number>, start: number, end: number): void => {
+      for (const b of bytes) {
+        view.push(b);
+        from.push(start);
+        to.push(end);
+      }
+    };
+    let escapes = 0;
+    for (let i = 0; i < buf.length;) {
+      const simple = buf[i] === BACKSLASH ? SIMPLE_ESCAPES.get(buf[i + 1] ?? -1) : undefined;
+      const code = buf[i] === BACKSLASH ? hex4(buf, i + 1) : undefined;
+      if (simple !== undefined) {
+        push([simple], i, i + 2);
+        i += 2;
+      } else if (code !== undefined) {
+        const low = code >= 0xd800 && code < 0xdc00 && buf[i + 6] === BACKSLASH ? hex4(buf, i + 7) : undefined;
+        const pair = low !== undefined && low >= 0xdc00 && low < 0xe000;
+        const point = pair ? 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00) : code;
+        const end = i + (pair ? 12 : 6);
+        push(Buffer.from(String.fromCodePoint(point), 'utf8'), i, end);
+        i = end;
+      } else {
+        push([buf[i] as number], i, i + 1);
+        i += 1;
+        continue;
+      }
+      escapes += 1;
+    }
+    if (escapes === 0) return [];
+    const text = Buffer.from(view);
+    return this.#ranges(text, new Uint8Array(text.length), []).map(
+      (r) => [from[r.start] as number, to[r.end - 1] as number] as const,
+    );
   }
 
   /** {@link Masker.ranges} but base64 runs: the secrets, their encoded forms and fragments in bytes. */
@@ -328,6 +377,47 @@ export class Masker {
 }
 
 // --- internal ---
+
+const BACKSLASH = 0x5c;
+
+/** JSON's one-character escapes (after the backslash): the byte each stands for. */
+const SIMPLE_ESCAPES: ReadonlyMap<number, number> = new Map([
+  [0x22, 0x22], // \"
+  [0x5c, 0x5c], // \\
+  [0x2f, 0x2f], // \/
+  [0x62, 0x08], // \b
+  [0x66, 0x0c], // \f
+  [0x6e, 0x0a], // \n
+  [0x72, 0x0d], // \r
+  [0x74, 0x09], // \t
+]);
+
+/** The code unit of `uXXXX` at `at` (the byte after a backslash), or undefined. */
+function hex4(buf: Buffer, at: number): number | undefined {
+  if (buf[at] !== 0x75 || at + 5 > buf.length) return undefined;
+  const digits = buf.toString('latin1', at + 1, at + 5);
+  return /^[0-9a-fA-F]{4}$/.test(digits) ? parseInt(digits, 16) : undefined;
+}
+
+/**
+ * Ranges and further spans to mask, as one sorted list without overlaps: a span over or beside ranges becomes one
+ * range with them (shown as a part of a secret).
+ */
+function merged(ranges: readonly MaskRange[], spans: ReadonlyArray<readonly [number, number]>): MaskRange[] {
+  if (spans.length === 0) return [...ranges];
+  const all = [...ranges, ...spans.map(([start, end]) => ({ start, end, display: partMask(end - start) }))].sort(
+    (a, b) => a.start - b.start || b.end - a.end,
+  );
+  const out: MaskRange[] = [];
+  for (const r of all) {
+    const last = out[out.length - 1];
+    if (last === undefined || r.start >= last.end) out.push(r);
+    // a range inside another is dropped; overlapping ones are one part of a secret
+    else if (r.end > last.end)
+      out[out.length - 1] = { start: last.start, end: r.end, display: partMask(r.end - last.start) };
+  }
+  return out;
+}
 
 const MEMO_SIZE = 10_000;
 

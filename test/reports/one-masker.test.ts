@@ -59,11 +59,26 @@ describe('the one masking rule', () => {
       'sk_live_Zq9\\"Kp/+\\u00E9<Ab>mNq7',
       // PHP's json_encode: ASCII only, and `/` escaped
       'sk_live_Zq9\\"Kp\\/+\\u00e9<Ab>mNq7',
+      // Go's encoding/json: `<` and `>` (and `&`) as \u003c, \u003e; any character escaped, or every one
+      'sk_live_Zq9\\"Kp/+é\\u003cAb\\u003emNq7',
+      'sk_live_Zq9\\"Kp/+é\\u003CAb\\u003EmNq7',
+      'sk_live_Zq9\\u0022Kp/+é<Ab>mNq7',
+      [...secret].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
       // upper-cased whole (É is not é in any ASCII case), as itself and percent-encoded
       'SK_LIVE_ZQ9"KP/+É<AB>MNQ7',
       'SK_LIVE_ZQ9%22KP%2F%2B%C3%89%3CAB%3EMNQ7',
     ])
       expect(m2.text(`q=${form};`), form).toMatch(/^q=‹\d+ bytes masked: part of a secret›;$/);
+  });
+
+  it('a secret behind JSON escapes is masked whole, the text around it kept as it was', () => {
+    const secret = 'sk_live_Zq9"Kp/+é<Ab>mNq7';
+    const m2 = new Masker([secret]);
+    const body = '{"note":"sk_live_Zq9\\u0022Kp/+\\u00e9\\u003cAb\\u003emNq7","n":"a\\nb\\u00e9"}';
+    const masked = m2.text(body);
+    expect(masked).toMatch(/^\{"note":"‹\d+ bytes masked: part of a secret›","n":"a\\nb\\u00e9"\}$/);
+    // a surrogate pair escaped as two, a lone surrogate, a broken escape: read, never thrown on
+    expect(m2.text('x \\ud83d\\ude00 \\ud800 \\u12 \\')).toBe('x \\ud83d\\ude00 \\ud800 \\u12 \\');
   });
 
   it('leaves text that merely shares a short run with a secret readable', () => {
