@@ -9,12 +9,13 @@
  *   `é`), shown as {@link maskSecret} (the exact secret) or `‹N bytes masked: part of a secret›` (another case or
  *   an encoded form below);
  * - the secret JSON-escaped (`"` as `\"`, `\` as `\\`, controls as `\n`, `\u0001`; past ASCII as itself or as
- *   `\u00e9`, `/` as itself or `\/`, as Python's, PHP's and Java's encoders write it) — and in a text holding a
- *   backslash, every JSON escape is also read as the character it stands for, so a secret behind escapes an encoder
- *   chose (Go's `\u003c` for `<`, every character as `\uXXXX`) is found, the escapes and all masked;
+ *   `\u00e9`, `/` as itself or `\/`, as Python's, PHP's and Java's encoders write it),
  *   percent-encoded (`encodeURIComponent`, `encodeURI`, `URLSearchParams`; hex digits in either case) or
  *   HTML-escaped (`&amp;` `&lt;` `&gt;` `&quot;` `&#39;`/`&apos;`), in any ASCII case: a secret
  *   that reached a text already encoded;
+ * - in a text holding a backslash, any of the above once every JSON escape is read as the character it stands for:
+ *   a secret behind the escapes an encoder chose (Go's `\u003c` for `<`, every character as `\uXXXX`), masked
+ *   escapes and all;
  * - any run of {@link FRAGMENT_BYTES} (12) bytes of a secret, ASCII case ignored: a truncated,
  *   trimmed or re-cased secret (what a mistaken implementation prints), shown as
  *   `‹N bytes masked: part of a secret›` over the whole run of such bytes;
