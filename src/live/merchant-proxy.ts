@@ -37,6 +37,7 @@ import {
 import type { MerchantBook } from '../gateway/merchants.js';
 import type { LiveAnswer, LiveExchange, LiveMessage } from './exchange.js';
 import { InOrder } from './in-order.js';
+import { urlPortProblem } from './url-port.js';
 import { judgeExchange, type LiveJudgement } from './judge.js';
 
 /** The options of {@link startMerchantProxy}. */
@@ -165,7 +166,7 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
       }
       const [status, why] =
         read.stopped === 'too-large'
-          ? [413, `the request body is larger than ${limit} bytes (maxBodyBytes): not forwarded`]
+          ? [413, `the request body is larger than ${limit} bytes, the proxy's limit: not forwarded`]
           : [408, `the request body paused for more than ${timeoutMs} ms: not forwarded`];
       // the rest of the body is read and discarded (bounded), so that the caller reads the answer, never a reset
       drainRest(req);
@@ -268,8 +269,12 @@ function httpUrl(value: string, name: string): URL {
   } catch {
     u = undefined;
   }
-  if (u === undefined || (u.protocol !== 'http:' && u.protocol !== 'https:'))
-    throw new RangeError(`startMerchantProxy: ${name} must be an absolute http(s) URL, not ${JSON.stringify(value)}`);
+  const port = name === 'merchant' ? urlPortProblem(value) : undefined;
+  if (u === undefined || (u.protocol !== 'http:' && u.protocol !== 'https:') || port !== undefined)
+    throw new RangeError(
+      `startMerchantProxy: ${name} must be an absolute http(s) URL, not ${JSON.stringify(value)}` +
+        `${port !== undefined ? ` (${port})` : ''}`,
+    );
   // forwarded to its origin, never with credentials in the URL; a password would be printed with it
   if (name === 'merchant' && (u.username !== '' || u.password !== ''))
     throw new RangeError('startMerchantProxy: merchant must not hold a user name or password (user:password@)');
@@ -361,7 +366,7 @@ function forward(
       res.on('data', (chunk: Buffer) => {
         size += chunk.byteLength;
         if (size > limit) {
-          settle({ failure: `${where} answered more than ${limit} bytes (maxBodyBytes): not returned` });
+          settle({ failure: `${where} answered more than ${limit} bytes, the proxy's limit: not returned` });
           res.destroy();
         } else chunks.push(chunk);
       });

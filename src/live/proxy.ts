@@ -60,6 +60,7 @@ import { authenticateRequest, type HeaderChoices } from '../gateway/request-auth
 import { MAX_UPLOAD_BODY } from '../gateway/upload-listener.js';
 import { headerValue, type IssuedUpload, type LiveAnswer, type LiveExchange, type LiveMessage } from './exchange.js';
 import { InOrder } from './in-order.js';
+import { urlPortProblem } from './url-port.js';
 import { issuedUpload, rewriteUploadUrl } from './issued.js';
 
 /** Options of {@link startProxy}. */
@@ -206,10 +207,11 @@ function upstreamBase(text: string): { origin: string; path: string } {
   try {
     u = new URL(text);
   } catch {
-    const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(text)?.[1];
-    const why = port !== undefined && Number(port) > 65535 ? `: its port ${port} is not from 0 to 65535` : '';
-    throw new RangeError(`upstream ${JSON.stringify(clip(text, 80))} is not an absolute URL${why}`);
+    const port = urlPortProblem(text);
+    throw new RangeError(`upstream ${JSON.stringify(clip(text, 80))} is not an absolute URL${port ? `: ${port}` : ''}`);
   }
+  const port = urlPortProblem(text);
+  if (port !== undefined) throw new RangeError(`upstream ${JSON.stringify(clip(text, 80))}: ${port}`);
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
     throw new RangeError(`upstream ${JSON.stringify(clip(text, 80))} is not http or https`);
   // the proxy signs what it forwards and sends no credentials in a URL; a password would be printed with it

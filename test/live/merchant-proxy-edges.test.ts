@@ -112,7 +112,7 @@ describe('merchant proxy: a merchant that misbehaves', () => {
     try {
       const hook = await send('POST', `${p.proxy.url}/pgv2/notify`, { 'x-case': 'big' }, '{}');
       expect(hook.status).toBe(502);
-      const why = `the merchant at ${origin} answered more than ${LIMIT} bytes (maxBodyBytes): not returned`;
+      const why = `the merchant at ${origin} answered more than ${LIMIT} bytes, the proxy's limit: not returned`;
       expect(hook.text).toBe(`pgv2kit proxy: ${why}\n`);
       const s = await p.nth(1);
       expect([s.ex.response, s.ex.unanswered, s.failure]).toEqual([undefined, why, why]);
@@ -238,6 +238,12 @@ describe('merchant proxy: callers and options', () => {
       });
     await expect(start({ merchant: 'ftp://shop.example' })).rejects.toThrow(
       new RangeError('startMerchantProxy: merchant must be an absolute http(s) URL, not "ftp://shop.example"'),
+    );
+    await expect(start({ merchant: 'http://127.0.0.1:70001' })).rejects.toThrow(
+      new RangeError(
+        'startMerchantProxy: merchant must be an absolute http(s) URL, not "http://127.0.0.1:70001" ' +
+          '(its port 70001 is not from 1 to 65535)',
+      ),
     );
     await expect(start({ merchant: 'http://me:pw@shop.example' })).rejects.toThrow(
       new RangeError('startMerchantProxy: merchant must not hold a user name or password (user:password@)'),

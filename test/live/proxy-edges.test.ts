@@ -281,7 +281,10 @@ describe('startProxy: clients that stop, options that are wrong', () => {
     await expect(start('http://gw.example/pg?')).rejects.toThrow(/must not have a query or fragment$/);
     await expect(start('http://gw.example/pg#top')).rejects.toThrow(/must not have a query or fragment$/);
     await expect(start('http://127.0.0.1:70000')).rejects.toThrow(
-      new RangeError('upstream "http://127.0.0.1:70000" is not an absolute URL: its port 70000 is not from 0 to 65535'),
+      new RangeError('upstream "http://127.0.0.1:70000" is not an absolute URL: its port 70000 is not from 1 to 65535'),
+    );
+    await expect(start('http://127.0.0.1:0')).rejects.toThrow(
+      new RangeError('upstream "http://127.0.0.1:0": its port 0 is not from 1 to 65535'),
     );
     await expect(start('http://user:pw@gw.example/')).rejects.toThrow(
       new RangeError('upstream must not hold a user name or password (user:password@): give its base URL alone'),
