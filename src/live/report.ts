@@ -220,15 +220,24 @@ export function exchangeLine(e: ExchangeJson, colour: boolean, cwd: string): str
 }
 
 /**
- * The URL as a line shows it: its path and query when it parses (the host is the session's target), else whole.
+ * The URL as a line shows it: its path and query when it parses (the host is the session's target), else whole; a
+ * query value longer than 32 characters (a redirect's `authorization` and `payment`, hundreds long) as `…`, so the
+ * verdict after it stays on screen — report.html and results.json hold the URL whole.
  * @param url - the URL as sent
  * @returns the text
  * @example shortUrl('https://gw.example/pg/v2/payment/create?a=1') // '/pg/v2/payment/create?a=1'
+ * @example shortUrl(`https://shop.example/return?paymentNo=P1&authorization=${'x'.repeat(40)}`)
+ *   // '/return?paymentNo=P1&authorization=…'
  */
 export function shortUrl(url: string): string {
   try {
     const u = new URL(url);
-    return `${u.pathname}${u.search}`;
+    const query = u.search
+      .slice(1)
+      .split('&')
+      .map((p) => (p.length - p.indexOf('=') - 1 > 32 && p.includes('=') ? `${p.slice(0, p.indexOf('='))}=…` : p))
+      .join('&');
+    return `${u.pathname}${u.search === '' ? '' : `?${query}`}`;
   } catch {
     return url;
   }
