@@ -25,7 +25,7 @@ import { API_FAILURES } from '../gateway/failures.js';
 import type { MerchantBook } from '../gateway/merchants.js';
 import { authenticateRequest, type HeaderChoices } from '../gateway/request-auth.js';
 import { genuineAnswerProblem, readGatewayAnswer, requestedContentType } from '../roles/gateway/answer.js';
-import { isAccepting } from '../roles/merchant/as-gateway/acceptance.js';
+import { isAccepting, type AcceptanceRule } from '../roles/merchant/as-gateway/acceptance.js';
 import { headerValue, type LiveExchange, type LiveKind, type LiveMessage } from './exchange.js';
 
 /** One thing an exchange did against the spec. */
@@ -60,6 +60,11 @@ export interface LiveContext {
   readonly merchants: MerchantBook;
   /** The header parser's further R8 choices, as the reference gateway takes them (default neither). */
   readonly header?: HeaderChoices;
+  /**
+   * What a merchant's answer to a webhook or return redirect means (certify's --accept-body, --return-refusal-body,
+   * --return-refusal-location; default: a webhook is taken with any 2xx, a return page refused with a 4xx only).
+   */
+  readonly acceptance?: AcceptanceRule;
 }
 
 /**
@@ -354,8 +359,12 @@ function judgeMerchantBound(ex: LiveExchange, ctx: LiveContext): LiveJudgement {
   if (answer !== undefined) {
     // the merchant's answer, read as the merchant role reads it: a webhook is taken with any 2xx; a return page with
     // a 2xx or 3xx, a 4xx refuses (acceptance.ts, with no --accept-body or refusal options)
-    const read = { status: answer.status, body: '', location: headerValue(answer.headers, 'location') };
-    const accepting = isAccepting(read, ex.kind === 'webhook' ? 'notify' : 'return', {}, registered);
+    const read = {
+      status: answer.status,
+      body: Buffer.from(answer.body).toString('utf8'),
+      location: headerValue(answer.headers, 'location'),
+    };
+    const accepting = isAccepting(read, ex.kind === 'webhook' ? 'notify' : 'return', ctx.acceptance ?? {}, registered);
     // R7: the right digest in upper-case hex may be accepted or refused (its sender is at fault, found above)
     const expect = outcome.valid ? 'accept' : outcome.problem.kind === 'uppercase-sign' ? 'either' : 'refuse';
     const j = judgeAnswer(expect, answer.status, accepting);

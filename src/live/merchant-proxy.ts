@@ -38,6 +38,7 @@ import type { MerchantBook } from '../gateway/merchants.js';
 import type { LiveAnswer, LiveExchange, LiveMessage } from './exchange.js';
 import { InOrder } from './in-order.js';
 import { urlPortProblem } from './url-port.js';
+import type { AcceptanceRule } from '../roles/merchant/as-gateway/acceptance.js';
 import { judgeExchange, type LiveJudgement } from './judge.js';
 
 /** The options of {@link startMerchantProxy}. */
@@ -50,6 +51,8 @@ export interface MerchantProxyOptions {
   readonly returnUrl: string;
   /** The merchants whose webhooks and redirects can be verified: appId → secret. */
   readonly merchants: MerchantBook;
+  /** What the merchant's answers mean, as certify reads them (default: a webhook taken with any 2xx …). */
+  readonly acceptance?: AcceptanceRule;
   /** The address to listen on (default 127.0.0.1). */
   readonly host?: string;
   /** The port (default 0: a free one). */
@@ -125,7 +128,10 @@ export async function startMerchantProxy(options: MerchantProxyOptions): Promise
   // judged as each ends, handed on in the order they arrived (seq), one at a time
   const order = new InOrder<Judged>(({ ex, judgement, failure }) => options.onExchange(ex, judgement, failure));
   const hand = (ex: LiveExchange, failure?: string): void => {
-    judgeExchange(ex, { merchants: options.merchants }).then(
+    judgeExchange(ex, {
+      merchants: options.merchants,
+      ...(options.acceptance ? { acceptance: options.acceptance } : {}),
+    }).then(
       (judgement) => order.done(ex.seq, { ex, judgement, ...(failure !== undefined ? { failure } : {}) }),
       (e: unknown) => {
         failed ??= e;

@@ -34,6 +34,7 @@ import { inertText } from '../scheme/terminal-text.js';
 import { KIT_NAME, kitVersion } from '../version.js';
 import type { MerchantBook } from '../gateway/merchants.js';
 import type { HeaderChoices } from '../gateway/request-auth.js';
+import type { AcceptanceRule } from '../roles/merchant/as-gateway/acceptance.js';
 import { paint } from '../runner/progress.js';
 import { escapeHtml as h } from '../reports/escape.js';
 import { pageHead, REPORT_CSS } from '../reports/style.js';
@@ -63,6 +64,8 @@ export interface LiveSessionOptions {
   readonly merchants: MerchantBook;
   /** The header parser's further R8 choices (default neither). */
   readonly header?: HeaderChoices;
+  /** What a merchant's answers mean (certify's acceptance options; default: a webhook taken with any 2xx …). */
+  readonly acceptance?: AcceptanceRule;
   /** Every secret to mask (the merchants' secrets, and any other the command knows). */
   readonly secrets: readonly string[];
   /** The report folder: checked at open, written at {@link LiveSession.finish}. */
@@ -266,6 +269,7 @@ export class LiveSession {
       (await judgeExchange(ex, {
         merchants: this.#options.merchants,
         ...(this.#options.header ? { header: this.#options.header } : {}),
+        ...(this.#options.acceptance ? { acceptance: this.#options.acceptance } : {}),
       }));
     this.#assertOpen();
     const e = exchangeJson(ex, j, this.#masker);

@@ -355,6 +355,14 @@ describe('pgv2kit proxy: usage and start errors', () => {
     [['--merchant', 'http://b.test', '--notify-url', 'https://b.test/n'], /--merchant needs --return-url/],
     [['--upstream', 'ftp://a.test'], /upstream "ftp:\/\/a.test" is not http or https/],
     [['--upstream', 'http://a.test', '--port', '70000'], /--port must be a port number/],
+    [['--upstream', 'http://a.test', '--accept-body', 'SUCCESS'], /--accept-body .*--merchant/],
+    [
+      ['--merchant', 'http://b.test', '--notify-url', 'https://b.test/n', '--return-url', 'https://b.test/r'].concat([
+        '--return-refusal-location',
+        'ftp://b.test/failed',
+      ]),
+      /return-refusal-location/,
+    ],
   ])('%j: exit 2 with the reason', async (argv, message) => {
     const r = await run(['proxy', ...argv, '--report-dir', join(tmp(), 'r')]);
     expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(message)]);

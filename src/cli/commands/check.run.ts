@@ -14,6 +14,7 @@ import { jsonOutput } from '../_json-output.js';
 import { checkedReportFolder, reportFolderName } from '../_report-folder.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { merchantFrom } from '../credentials.js';
+import { acceptanceRuleOf } from '../merchant-target.js';
 import { useColour } from '../io.js';
 import type { checkOptions } from './check.js';
 
@@ -60,6 +61,7 @@ export async function runCheck({
     name,
     target: `check ${basename(file)}`,
     merchants: new MerchantBook([merchant]),
+    acceptance: acceptanceRuleOf(values),
     secrets,
     reportDir,
     print: io.stdout,

@@ -5,6 +5,7 @@
  * @module
  */
 import { credentialOptions } from '../credentials.js';
+import { merchantOptions } from '../merchant-options.js';
 import { APP_ID_ENV, APP_SECRET_ENV } from '../../env.js';
 import { parseBytes } from '../../bytes.js';
 import { optionLabel } from '../_args.js';
@@ -26,6 +27,10 @@ export const checkOptions = {
     list: 'URLs',
     description: 'The returnUrl(s) as the merchant registered them: a GET to one is a return redirect (5.6)',
   },
+  // what the merchant's answers mean, as certify reads them
+  'accept-body': merchantOptions['accept-body'],
+  'return-refusal-body': merchantOptions['return-refusal-body'],
+  'return-refusal-location': merchantOptions['return-refusal-location'],
   'report-dir': {
     type: 'string',
     valueName: '<dir>',

@@ -15,12 +15,14 @@ import { startMerchantProxy, type PassThrough } from '../../live/merchant-proxy.
 import { startProxy } from '../../live/proxy.js';
 import { shortUrl } from '../../live/report.js';
 import { LIVE_REPORT_FILES, LiveSession } from '../../live/session.js';
+import type { AcceptanceRule } from '../../roles/merchant/as-gateway/acceptance.js';
 import { Masker } from '../../scheme/mask.js';
 import { inertText } from '../../scheme/terminal-text.js';
 import { jsonOutput } from '../_json-output.js';
 import { checkedReportFolder, reportFolderName } from '../_report-folder.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { merchantFrom } from '../credentials.js';
+import { acceptanceRuleOf } from '../merchant-target.js';
 import { EXIT } from '../exit-codes.js';
 import { useColour } from '../io.js';
 import type { proxyOptions } from './proxy.js';
@@ -143,6 +145,7 @@ export async function runProxyWith(
         notifyUrl: mode.notifyUrl,
         returnUrl: mode.returnUrl,
         merchants,
+        acceptance: mode.acceptance,
         host,
         ...(values.port !== undefined ? { port: values.port } : {}),
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
@@ -185,7 +188,13 @@ class ProxyStartError extends Pgv2kitError {
 
 type Mode =
   | { readonly kind: 'upstream'; readonly upstream: string }
-  | { readonly kind: 'merchant'; readonly merchant: string; readonly notifyUrl: string; readonly returnUrl: string };
+  | {
+      readonly kind: 'merchant';
+      readonly merchant: string;
+      readonly notifyUrl: string;
+      readonly returnUrl: string;
+      readonly acceptance: AcceptanceRule;
+    };
 
 function modeOf(values: CommandContext<typeof proxyOptions>['values']): Mode {
   if (values.upstream !== undefined) {
@@ -209,6 +218,7 @@ function modeOf(values: CommandContext<typeof proxyOptions>['values']): Mode {
     merchant: values.merchant,
     notifyUrl: values['notify-url'] as string,
     returnUrl: values['return-url'] as string,
+    acceptance: acceptanceRuleOf(values),
   };
 }
 

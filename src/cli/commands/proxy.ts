@@ -10,6 +10,7 @@ import { optionLabel } from '../_args.js';
 import { parseOption } from '../_numbers.js';
 import { defineCommand, UsageError, type OptionSpecs } from '../command.js';
 import { credentialOptions } from '../credentials.js';
+import { merchantOptions } from '../merchant-options.js';
 
 /** The options of `pgv2kit proxy`. */
 export const proxyOptions = {
@@ -50,6 +51,10 @@ export const proxyOptions = {
       'With --merchant: the returnUrl as the merchant registers it (R11); a GET to its path is a return redirect',
     requires: ['merchant'],
   },
+  // what the merchant's answers mean, as certify reads them: a merchant refusing with 200 FAIL is no acceptance
+  'accept-body': { ...merchantOptions['accept-body'], requires: ['merchant'] },
+  'return-refusal-body': { ...merchantOptions['return-refusal-body'], requires: ['merchant'] },
+  'return-refusal-location': { ...merchantOptions['return-refusal-location'], requires: ['merchant'] },
   ...credentialOptions,
   port: {
     type: 'string',
