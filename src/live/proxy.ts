@@ -227,14 +227,7 @@ async function handleApi(ctx: Context, req: IncomingMessage, res: ServerResponse
   const read = await readBody(req, ctx.apiLimit, ctx.timeoutMs);
   const base = { seq: at.seq, startedAt: at.startedAt, kind: 'api' as const };
   if (read.stopped !== undefined) {
-    const why = stoppedReason(read.stopped, ctx.apiLimit, 'the API');
-    ctx.delivery.done(at.seq, {
-      ...base,
-      request: { method, url, headers, body: new Uint8Array() },
-      unanswered: why,
-      notJudged: why,
-    });
-    answerSelf(req, res, read.stopped, 'json', why);
+    unread(ctx, { req, res, at, base }, read.stopped, ctx.apiLimit);
     return;
   }
   const request: LiveMessage = { method, url, headers, body: read.bytes };
@@ -291,14 +284,7 @@ async function handleUpload(ctx: Context, req: IncomingMessage, res: ServerRespo
   const read = await readBody(req, ctx.uploadLimit, ctx.timeoutMs);
   const base = { seq: at.seq, startedAt: at.startedAt, kind: 'upload' as const, ...(issued ? { issued } : {}) };
   if (read.stopped !== undefined) {
-    const why = stoppedReason(read.stopped, ctx.uploadLimit, 'an upload');
-    ctx.delivery.done(at.seq, {
-      ...base,
-      request: { method, url, headers, body: new Uint8Array() },
-      unanswered: why,
-      notJudged: why,
-    });
-    answerSelf(req, res, read.stopped, 'xml', why);
+    unread(ctx, { req, res, at, base }, read.stopped, ctx.uploadLimit);
     return;
   }
   const request: LiveMessage = { method, url, headers, body: read.bytes };
@@ -471,6 +457,29 @@ function answerSelf(req: IncomingMessage, res: ServerResponse, reason: SelfReaso
 
 function xmlText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * A request whose body was not read whole (over the limit, stopped arriving, the client gone): answered by the proxy
+ * (an API envelope, an upload's S3-style XML), not forwarded, and handed on not judged — its bytes are not known.
+ */
+function unread(
+  ctx: Context,
+  on: {
+    readonly req: IncomingMessage;
+    readonly res: ServerResponse;
+    readonly at: Arrival;
+    readonly base: Pick<LiveExchange, 'seq' | 'startedAt' | 'kind' | 'issued'>;
+  },
+  stopped: 'too-large' | 'timeout' | 'aborted',
+  limit: number,
+): void {
+  const api = on.base.kind === 'api';
+  const why = stoppedReason(stopped, limit, api ? 'the API' : 'an upload');
+  const { method, url, headers } = on.at.request;
+  const request = { method, url, headers, body: new Uint8Array() };
+  ctx.delivery.done(on.at.seq, { ...on.base, request, unanswered: why, notJudged: why });
+  answerSelf(on.req, on.res, stopped, api ? 'json' : 'xml', why);
 }
 
 function stoppedReason(stopped: 'too-large' | 'timeout' | 'aborted', limit: number, what: string): string {
