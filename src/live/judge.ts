@@ -357,8 +357,8 @@ function judgeMerchantBound(ex: LiveExchange, ctx: LiveContext): LiveJudgement {
   }
   const answer = ex.response;
   if (answer !== undefined) {
-    // the merchant's answer, read as the merchant role reads it: a webhook is taken with any 2xx; a return page with
-    // a 2xx or 3xx, a 4xx refuses (acceptance.ts, with no --accept-body or refusal options)
+    // the merchant's answer, read as the merchant role reads it (acceptance.ts, with the acceptance options given:
+    // by default a webhook is taken with any 2xx, a return page with a 2xx or 3xx, a 4xx refuses)
     const read = {
       status: answer.status,
       body: Buffer.from(answer.body).toString('utf8'),
