@@ -101,6 +101,8 @@ export class Masker {
   readonly #texts = new Map<string, string>();
   /** Whether there is anything to mask. */
   readonly empty: boolean;
+  /** Whether a secret holds a character JSON escapes with a letter or itself (`"` `\` `/` and controls). */
+  readonly #escapable: boolean;
 
   /**
    * @param secrets - the secrets to hide (shorter than {@link MIN_SECRET_LENGTH}: ignored)
@@ -145,6 +147,7 @@ export class Masker {
     this.#nearFragments = near;
     this.#heads = heads;
     this.empty = patterns.size === 0;
+    this.#escapable = unique.some((secret) => /["\\/\u0008\u000c\n\r\t]/.test(secret));
   }
 
   /**
@@ -169,7 +172,9 @@ export class Masker {
     }
     const found = this.#ranges(buf, covered, ranges);
     // a backslash: JSON escapes, each read as what it stands for (a secret whose `<` an encoder wrote `\u003c`)
-    return buf.includes(BACKSLASH) ? merged(found, this.#escapedRanges(buf)) : found;
+    // (a `\u` escape can stand for any character; the others only for the few a secret may hold)
+    const escaped = buf.includes(UNICODE_ESCAPE) || (this.#escapable && buf.includes(BACKSLASH));
+    return escaped ? merged(found, this.#escapedRanges(buf)) : found;
   }
 
   /**
@@ -380,6 +385,7 @@ export class Masker {
 // --- internal ---
 
 const BACKSLASH = 0x5c;
+const UNICODE_ESCAPE = Buffer.from('\\u', 'latin1');
 
 /** JSON's one-character escapes (after the backslash): the byte each stands for. */
 const SIMPLE_ESCAPES: ReadonlyMap<number, number> = new Map([
