@@ -50,3 +50,24 @@ export function merchantFrom(
   const demo = appId === DEMO_MERCHANT.appId && secret === DEMO_MERCHANT.appSecret;
   return { merchant: demo ? DEMO_MERCHANT : { appId, appSecret: secret }, source };
 }
+
+/**
+ * The passwords a merchant's registered URLs carry (`https://user:password@shop.example/hooks`, a webhook endpoint
+ * behind basic auth): secrets like the merchant's own, masked in every output — the URL itself must be kept whole,
+ * as webhooks and redirects are signed over it (R10, R11).
+ * @param urls - the notifyUrl(s) and returnUrl(s) as given
+ * @returns each password, percent-decoded (the masker finds its encoded forms too)
+ * @example urlPasswords(['https://hooks:s3cret-pw@shop.example/n', 'https://shop.example/r']) // ['s3cret-pw']
+ */
+export function urlPasswords(urls: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const url of urls) {
+    try {
+      const { password } = new URL(url);
+      if (password !== '') found.push(decodeURIComponent(password));
+    } catch {
+      // not a URL, or a password that does not decode: the command refuses the URL, or it has none to mask
+    }
+  }
+  return found;
+}

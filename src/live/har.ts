@@ -284,6 +284,9 @@ export function readHar(path: string, options: HarReadOptions = {}): HarRead {
   const maxEntries = options.maxEntries ?? DEFAULT_HAR_LIMITS.maxEntries;
   const read = readFolderFile(path, maxBytes, '--max-har-size');
   if (!read.ok) throw new HarError(`${path} ${read.message}`);
+  const b = read.bytes;
+  if ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff))
+    throw new HarError(`${path} is UTF-16 (it begins with a byte order mark): export or save the HAR as UTF-8`);
   let doc: unknown;
   try {
     // a UTF-8 BOM before the JSON, as some exporters write one (RFC 8259 §8.1 lets a parser ignore it)

@@ -78,13 +78,17 @@ describe('HAR 1.2: write and read', () => {
     expect(readHar(file).exchanges).toEqual([half]);
   });
 
-  it('a HAR whose exporter wrote a UTF-8 BOM before the JSON is read', () => {
+  it('a HAR whose exporter wrote a UTF-8 BOM before the JSON is read; a UTF-16 one is refused by name', () => {
     const file = join(temp(), 'bom.har');
     const har = HarWriter.open(file);
     har.append(api);
     har.close();
     writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(file)]));
     expect(readHar(file).exchanges).toEqual([api]);
+    // UTF-16, as some Windows tools save it: refused, saying so (not "a syntax error")
+    const utf16 = join(temp(), 'utf16.har');
+    writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"log":{}}', 'utf16le')]));
+    expect(() => readHar(utf16)).toThrow(/utf16\.har is UTF-16 \(it begins with a byte order mark\): export or save/);
   });
 
   it('an empty HAR closes to a valid file', () => {

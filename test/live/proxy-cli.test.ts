@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineCommand } from '../../src/cli/command.js';
 import { proxyCommand } from '../../src/cli/commands/proxy.js';
 import { runProxyWith, type ProxyStarted } from '../../src/cli/commands/proxy.run.js';
+import { LIVE_REPORT_FILES } from '../../src/live/session.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { startSampleMerchant, type StartedSample } from '../../src/roles/merchant/certify/sample.js';
 import { formatAuthorization } from '../../src/scheme/authorization.js';
@@ -345,6 +346,19 @@ describe('pgv2kit proxy --merchant', () => {
     expect(results(dir)).toMatchObject({ verdict: 'conformant', exitCode: 0, counts: { exchanges: 1 } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/#1 POST \/pgv2\/notify → 200 {2}CONFORMANT/);
+  });
+
+  it('a notifyUrl behind basic auth: its password masked in the banner, the line and every report', async () => {
+    const dir = join(tmp(), 'r');
+    const password = 'basic-auth-pw-8Hq2';
+    const withAuth = args(sample.deliverTo.replace(/\/pgv2\/notify$/, ''), dir).map((a) =>
+      a === NOTIFY ? NOTIFY.replace('https://', `https://hooks:${password}@`) : a,
+    );
+    const r = await proxyRun(withAuth, async (s) => void (await webhook(s.proxyUrl, BODY)));
+    expect(r.stdout).toMatch(/^notifyUrl +https:\/\/hooks:ba\*+ \(18 chars\)@shop\.example\.test\/pgv2\/notify$/m);
+    const outputs = [r.stdout, r.stderr, ...LIVE_REPORT_FILES.map((f) => readFileSync(join(dir, f), 'utf8'))];
+    expect(outputs.filter((o) => o.includes(password))).toEqual([]);
+    expect(results(dir).exchanges).toHaveLength(1);
   });
 });
 

@@ -13,7 +13,7 @@ import { resolvePath } from '../_files.js';
 import { jsonOutput } from '../_json-output.js';
 import { checkedReportFolder, reportFolderName } from '../_report-folder.js';
 import { UsageError, type CommandContext } from '../command.js';
-import { merchantFrom } from '../credentials.js';
+import { merchantFrom, urlPasswords } from '../credentials.js';
 import { acceptanceRuleOf } from '../merchant-target.js';
 import { useColour } from '../io.js';
 import type { checkOptions } from './check.js';
@@ -43,7 +43,8 @@ export async function runCheck({
   const { merchant, source } = merchantFrom(values, io.env);
   // the demo merchant's secret is published (pgv2kit serve prints it): masked, its 12 bytes in common with the demo
   // appId masked that appId everywhere, as the proxy does not
-  const secrets = merchant === DEMO_MERCHANT ? [] : [merchant.appSecret];
+  const registered = [...urls(values['notify-url']), ...urls(values['return-url'])];
+  const secrets = [...(merchant === DEMO_MERCHANT ? [] : [merchant.appSecret]), ...urlPasswords(registered)];
   for (const secret of secrets) addSecret(secret);
   const read = readHar(file, {
     ...(values['max-har-size'] !== undefined ? { maxBytes: values['max-har-size'] } : {}),

@@ -21,7 +21,7 @@ import { inertText } from '../../scheme/terminal-text.js';
 import { jsonOutput } from '../_json-output.js';
 import { checkedReportFolder, reportFolderName } from '../_report-folder.js';
 import { UsageError, type CommandContext } from '../command.js';
-import { merchantFrom } from '../credentials.js';
+import { merchantFrom, urlPasswords } from '../credentials.js';
 import { acceptanceRuleOf } from '../merchant-target.js';
 import { EXIT } from '../exit-codes.js';
 import { useColour } from '../io.js';
@@ -81,7 +81,10 @@ export async function runProxyWith(
   const { merchant, source } = merchantFrom(values, io.env);
   // the demo merchant's secret is published (as `pgv2kit serve` prints it): masking it would mask its appId, a part
   // of it, in every line; any other secret is masked everywhere
-  const secrets = merchant === DEMO_MERCHANT ? [] : [merchant.appSecret];
+  const secrets = [
+    ...(merchant === DEMO_MERCHANT ? [] : [merchant.appSecret]),
+    ...(mode.kind === 'merchant' ? urlPasswords([mode.notifyUrl, mode.returnUrl]) : []),
+  ];
   for (const secret of secrets) addSecret(secret);
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') throw new UsageError('--host needs an address');
