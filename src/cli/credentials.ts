@@ -71,3 +71,14 @@ export function urlPasswords(urls: readonly string[]): string[] {
   }
   return found;
 }
+
+/**
+ * The secrets a command given this merchant masks in every output: its secret — but the demo merchant's, which is
+ * published (`pgv2kit serve` prints it) and holds the demo appId, which masking it would mask everywhere.
+ * @param merchant - the merchant from {@link merchantFrom}
+ * @returns the secrets to declare
+ * @example merchantSecrets(DEMO_MERCHANT) // []
+ */
+export function merchantSecrets(merchant: Merchant): string[] {
+  return merchant === DEMO_MERCHANT ? [] : [merchant.appSecret];
+}

@@ -5,7 +5,7 @@
  * @module
  */
 import { basename, extname, join } from 'node:path';
-import { DEMO_MERCHANT, MerchantBook } from '../../gateway/merchants.js';
+import { MerchantBook } from '../../gateway/merchants.js';
 import { readHar } from '../../live/har.js';
 import { LIVE_REPORT_FILES, LiveSession } from '../../live/session.js';
 import { inertText } from '../../scheme/terminal-text.js';
@@ -13,7 +13,7 @@ import { resolvePath } from '../_files.js';
 import { jsonOutput } from '../_json-output.js';
 import { checkedReportFolder, reportFolderName } from '../_report-folder.js';
 import { UsageError, type CommandContext } from '../command.js';
-import { merchantFrom, urlPasswords } from '../credentials.js';
+import { merchantFrom, merchantSecrets, urlPasswords } from '../credentials.js';
 import { acceptanceRuleOf } from '../merchant-target.js';
 import { useColour } from '../io.js';
 import type { checkOptions } from './check.js';
@@ -41,10 +41,8 @@ export async function runCheck({
     );
   const file = resolvePath(io.cwd, positionals[0] ?? '');
   const { merchant, source } = merchantFrom(values, io.env);
-  // the demo merchant's secret is published (pgv2kit serve prints it): masked, its 12 bytes in common with the demo
-  // appId masked that appId everywhere, as the proxy does not
   const registered = [...urls(values['notify-url']), ...urls(values['return-url'])];
-  const secrets = [...(merchant === DEMO_MERCHANT ? [] : [merchant.appSecret]), ...urlPasswords(registered)];
+  const secrets = [...merchantSecrets(merchant), ...urlPasswords(registered)];
   for (const secret of secrets) addSecret(secret);
   const read = readHar(file, {
     ...(values['max-har-size'] !== undefined ? { maxBytes: values['max-har-size'] } : {}),

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { Pgv2kitError } from '../../errors.js';
-import { DEMO_MERCHANT, MerchantBook } from '../../gateway/merchants.js';
+import { MerchantBook } from '../../gateway/merchants.js';
 import type { LiveExchange } from '../../live/exchange.js';
 import type { LiveJudgement } from '../../live/judge.js';
 import { startMerchantProxy, type PassThrough } from '../../live/merchant-proxy.js';
@@ -21,10 +21,11 @@ import { inertText } from '../../scheme/terminal-text.js';
 import { jsonOutput } from '../_json-output.js';
 import { checkedReportFolder, reportFolderName } from '../_report-folder.js';
 import { UsageError, type CommandContext } from '../command.js';
-import { merchantFrom, urlPasswords } from '../credentials.js';
+import { merchantFrom, merchantSecrets, urlPasswords } from '../credentials.js';
 import { acceptanceRuleOf } from '../merchant-target.js';
 import { EXIT } from '../exit-codes.js';
 import { useColour } from '../io.js';
+import { watchParent } from '../parent-watch.js';
 import type { proxyOptions } from './proxy.js';
 
 /** What the proxy printed first, as `--json` prints it: where clients go, and what is behind. */
@@ -79,10 +80,8 @@ export async function runProxyWith(
   const { io, emit } = jsonOutput(json, given);
   const mode = modeOf(values);
   const { merchant, source } = merchantFrom(values, io.env);
-  // the demo merchant's secret is published (as `pgv2kit serve` prints it): masking it would mask its appId, a part
-  // of it, in every line; any other secret is masked everywhere
   const secrets = [
-    ...(merchant === DEMO_MERCHANT ? [] : [merchant.appSecret]),
+    ...merchantSecrets(merchant),
     ...(mode.kind === 'merchant' ? urlPasswords([mode.notifyUrl, mode.returnUrl]) : []),
   ];
   for (const secret of secrets) addSecret(secret);
@@ -278,8 +277,7 @@ class Signals {
   cleanup: (() => void) | undefined;
   #reason: string | undefined;
   #resolve: ((reason: string) => void) | undefined;
-  readonly #parent = process.ppid;
-  readonly #watch: NodeJS.Timeout;
+  readonly #unwatch: () => void;
   readonly #on = (signal: NodeJS.Signals): void => {
     if (this.#reason !== undefined) {
       this.stderr(`pgv2kit proxy: ${signal} again: exiting now, no reports\n`);
@@ -292,11 +290,9 @@ class Signals {
   constructor(private readonly stderr: (text: string) => void) {
     process.on('SIGINT', this.#on);
     process.on('SIGTERM', this.#on);
-    // unref'd: the proxy's listeners keep the process alive, never this
-    this.#watch = setInterval(() => {
-      if (process.ppid !== this.#parent && this.#reason === undefined)
-        this.#stop(`the process that started it (pid ${this.#parent}) has exited`);
-    }, PARENT_POLL_MS).unref();
+    this.#unwatch = watchParent((parent) => {
+      if (this.#reason === undefined) this.#stop(`the process that started it (pid ${parent}) has exited`);
+    });
   }
 
   first(): Promise<string> {
@@ -307,16 +303,13 @@ class Signals {
 
   #stop(reason: string): void {
     this.#reason = reason;
-    clearInterval(this.#watch);
+    this.#unwatch();
     this.#resolve?.(reason);
   }
 
   remove(): void {
-    clearInterval(this.#watch);
+    this.#unwatch();
     process.off('SIGINT', this.#on);
     process.off('SIGTERM', this.#on);
   }
 }
-
-/** How often the proxy looks whether the process that started it is still there. */
-const PARENT_POLL_MS = 500;

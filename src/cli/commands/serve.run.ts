@@ -5,11 +5,12 @@
  */
 import { maskSecret } from '../../scheme/mask.js';
 import { DEMO_MERCHANT, startGateway, type Gateway } from '../../gateway/index.js';
-import { merchantFrom } from '../credentials.js';
+import { merchantFrom, merchantSecrets } from '../credentials.js';
 import { resolvePath } from '../_files.js';
 import { UsageError, type OptionValues, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { watchParent } from '../parent-watch.js';
 import type { serveOptions } from './serve.js';
 
 /**
@@ -47,7 +48,7 @@ export async function serve(
   // the demo merchant's secret is published (docs/guide/gateway.md, --help): printed in clear, labelled; any other
   // is masked everywhere
   const demo = merchant === DEMO_MERCHANT;
-  if (!demo) addSecret(merchant.appSecret);
+  for (const secret of merchantSecrets(merchant)) addSecret(secret);
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') throw new UsageError('--host needs an address');
   if (!/^(?:127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host))
@@ -117,9 +118,6 @@ function portOf(value: string | undefined, name: string): number {
   return Number(value);
 }
 
-/** How often serve looks whether the process that started it is still there. */
-const PARENT_POLL_MS = 500;
-
 /**
  * Settles on the first SIGINT or SIGTERM, with the signal's name, or once the process that
  * started serve has exited (its parent pid changed: it was adopted) — `npx pgv2kit serve` in a
@@ -127,19 +125,16 @@ const PARENT_POLL_MS = 500;
  */
 function untilStopped(io: Pick<CliIo, 'stderr'>): Promise<string> {
   return new Promise((resolve) => {
-    const parent = process.ppid;
     const done = (reason: string): void => {
       process.off('SIGINT', done);
       process.off('SIGTERM', done);
-      clearInterval(watch);
+      unwatch();
       resolve(reason);
     };
-    // unref'd: the gateway's listeners keep the process alive, never this
-    const watch = setInterval(() => {
-      if (process.ppid === parent) return;
+    const unwatch = watchParent((parent) => {
       io.stderr(`pgv2kit serve: the process that started it (pid ${parent}) has exited: stopping\n`);
       done('its parent process exited');
-    }, PARENT_POLL_MS).unref();
+    });
     process.on('SIGINT', done);
     process.on('SIGTERM', done);
   });
